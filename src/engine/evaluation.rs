@@ -1,0 +1,104 @@
+//! The Evaluation JSON of the contract: what a scenario achieves, what binds, and why.
+
+use super::advice::Advice;
+use super::limits::{Applies, Scope, as_display};
+use super::scenario::{Level, Service};
+use super::trace::Label;
+use serde::Serialize;
+
+/// The answer to one scenario.
+#[derive(Debug, Clone, Serialize)]
+pub struct Evaluation {
+    /// Achievable MiB/s at the workload's IO size and mix, across all clients.
+    pub throughput_mibps: f64,
+    pub read_mibps: f64,
+    pub write_mibps: f64,
+    /// Achievable IOPS; `throughput_mibps = iops x io_size_kib / 1024`.
+    pub iops: f64,
+    /// Id of the smallest limit at this mix.
+    pub binding: &'static str,
+    /// Every limit that applies, converted to the scenario's IO size.
+    pub limits: Vec<Limit>,
+    pub targets: Targets,
+    pub flows: Flows,
+    pub cost: Cost,
+    /// Rules that fired, most important first.
+    pub advice: Vec<Advice>,
+    /// Per-level reverse sizing (extension of the contract).
+    pub sizing: Vec<Sizing>,
+    /// Latency per IO by Little's law at the achieved rate, in ms (extension).
+    pub latency_ms: f64,
+}
+
+/// One ceiling with its provenance.
+#[derive(Debug, Clone, Serialize)]
+pub struct Limit {
+    pub id: &'static str,
+    /// Name and formula, e.g. "Volume QoS (4 x 20 TiB x 128 MiB/s/TiB)".
+    #[serde(serialize_with = "as_display")]
+    pub label: Label,
+    pub scope: Scope,
+    pub applies: Applies,
+    /// The ceiling in MiB/s at the scenario's IO size, for the IO it applies to.
+    pub mibps: f64,
+    /// The same ceiling in IOPS.
+    pub iops: f64,
+    /// Formula, catalog entry or calibration point it comes from.
+    pub source: &'static str,
+    /// True when the value rests on an UNCONFIRMED or fitted catalog value.
+    pub assumption: bool,
+    /// How far above the achievable total (at this mix) this limit sits, in percent.
+    pub headroom_pct: f64,
+}
+
+/// Whether the targets are met.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Targets {
+    pub met: bool,
+    /// (achievable / target - 1) x 100; null without a target.
+    pub mibps_headroom_pct: Option<f64>,
+    pub iops_headroom_pct: Option<f64>,
+}
+
+/// Network flows between clients and storage.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Flows {
+    /// TCP connections between all clients and all volumes.
+    pub connections: u64,
+    /// Connections that one client (VM or AVS host) opens.
+    pub per_client: u64,
+    /// Outstanding IOs the workload can keep in flight after slot limits.
+    pub outstanding: f64,
+}
+
+/// Monthly cost at list prices.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Cost {
+    pub monthly_usd: f64,
+    pub billed_tib: f64,
+    pub currency: &'static str,
+    /// Hours per month used to turn hourly prices into monthly ones.
+    pub hours_per_month: f64,
+    /// Date of the price snapshot.
+    pub price_date: &'static str,
+    /// Cost per achievable MiB/s per month.
+    pub usd_per_mibps: f64,
+    /// True when the price is UNCONFIRMED or derived.
+    pub assumption: bool,
+}
+
+/// Reverse sizing for one level: the smallest provisioning that meets the targets.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Sizing {
+    pub service: Service,
+    pub level: Level,
+    pub quota_tib: f64,
+    pub pool_tib: f64,
+    /// Provisioned throughput for levels that provision it separately.
+    pub throughput_mibps: Option<f64>,
+    pub monthly_usd: f64,
+    /// True when this provisioning meets capacity, throughput and IOPS.
+    pub meets: bool,
+    /// True for the cheapest level that meets everything.
+    pub cheapest: bool,
+}

@@ -1,0 +1,430 @@
+//! The Scenario JSON of the contract, and its validation.
+//!
+//! Deserialisation rejects unknown fields (typos are caught); [`Scenario::validate`]
+//! checks every range the contract states and names the field that is wrong.
+
+use serde::{Deserialize, Serialize};
+
+/// One sizing question: a workload, the storage that serves it, and the clients.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Store id, present when the scenario comes from the database; ignored by the engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
+    #[serde(default = "default_name")]
+    pub name: String,
+    pub workload: Workload,
+    pub storage: Storage,
+    pub clients: Clients,
+}
+
+fn default_name() -> String {
+    "Untitled scenario".to_owned()
+}
+
+/// What the application does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Workload {
+    pub io_size_kib: f64,
+    pub read_pct: f64,
+    #[serde(default)]
+    pub access: Access,
+    /// Threads per client.
+    #[serde(default = "one")]
+    pub threads: u32,
+    /// Outstanding IOs per thread.
+    #[serde(default = "one")]
+    pub queue_depth: u32,
+    #[serde(default)]
+    pub files: Files,
+    #[serde(default)]
+    pub metadata_heavy: bool,
+    pub capacity_tib: f64,
+    #[serde(default)]
+    pub target_mibps: Option<f64>,
+    #[serde(default)]
+    pub target_iops: Option<f64>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Sequential or random access.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    #[default]
+    Sequential,
+    Random,
+}
+
+/// Whether the IO spreads over many files or hits one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Files {
+    #[default]
+    Many,
+    One,
+}
+
+/// The storage service, level and volumes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Storage {
+    pub service: Service,
+    pub level: Level,
+    #[serde(default)]
+    pub qos: Qos,
+    #[serde(default)]
+    pub volume_kind: VolumeKind,
+    pub volumes: Vec<VolumeGroup>,
+    #[serde(default)]
+    pub pool_tib: Option<f64>,
+}
+
+/// A group of identical volumes (or shares, or AVS datastores).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VolumeGroup {
+    #[serde(default = "one")]
+    pub count: u32,
+    pub quota_tib: f64,
+    #[serde(default)]
+    pub throughput_mibps: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iops: Option<f64>,
+}
+
+/// The storage service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Service {
+    Anf,
+    AzureFiles,
+    Gcnv,
+}
+
+/// A service level of any service; [`Scenario::validate`] checks it fits the service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    Standard,
+    Premium,
+    Ultra,
+    Flexible,
+    SsdV1,
+    SsdV2,
+    HddV2,
+    HddPayg,
+    Flex,
+    Extreme,
+}
+
+/// ANF capacity pool QoS type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Qos {
+    #[default]
+    Auto,
+    Manual,
+}
+
+/// ANF volume type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VolumeKind {
+    #[default]
+    Regular,
+    Large,
+}
+
+/// The clients: VMs (or AVS hosts), their network and protocol.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clients {
+    #[serde(default = "one")]
+    pub count: u32,
+    #[serde(default)]
+    pub vm_size: Option<String>,
+    #[serde(default)]
+    pub egress_mibps: Option<f64>,
+    #[serde(default)]
+    pub ingress_mibps: Option<f64>,
+    pub protocol: Protocol,
+    #[serde(default = "one")]
+    pub nconnect: u32,
+    #[serde(default)]
+    pub smb_multichannel: bool,
+    #[serde(default = "four")]
+    pub smb_channels: u32,
+    #[serde(default)]
+    pub avs: Option<Avs>,
+}
+
+fn four() -> u32 {
+    4
+}
+
+/// File protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Protocol {
+    #[serde(rename = "nfsv3")]
+    Nfsv3,
+    #[serde(rename = "nfsv4.1")]
+    Nfsv41,
+    #[serde(rename = "smb3")]
+    Smb3,
+}
+
+/// Azure VMware Solution hosts with the volumes mounted as NFS datastores.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Avs {
+    pub hosts: u32,
+    #[serde(default = "default_host_sku")]
+    pub host_sku: String,
+    #[serde(default = "one")]
+    pub vms_per_host: u32,
+    #[serde(default = "one")]
+    pub vmdks_per_vm: u32,
+    #[serde(default)]
+    pub placement: Placement,
+}
+
+fn default_host_sku() -> String {
+    "AV36".to_owned()
+}
+
+/// How each VM's VMDKs are placed on the datastores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// Round-robin over all datastores.
+    #[default]
+    Spread,
+    /// VM i on datastore i mod N.
+    Dedicated,
+    /// All on the first datastore.
+    Single,
+}
+
+/// A value that fails validation: the field path and what to do about it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {message}")]
+pub struct FieldError {
+    /// Dotted path, e.g. `workload.io_size_kib` or `storage.volumes[0].quota_tib`.
+    pub field: String,
+    /// A sentence saying what is wrong and what to enter instead.
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), FieldError> {
+    if v.is_finite() && v >= lo && v <= hi {
+        Ok(())
+    } else {
+        Err(FieldError::new(
+            field,
+            format!("must be a number from {lo} to {hi} {unit}, not {v}"),
+        ))
+    }
+}
+
+fn range_u(field: &str, v: u32, lo: u32, hi: u32) -> Result<(), FieldError> {
+    if (lo..=hi).contains(&v) {
+        Ok(())
+    } else {
+        Err(FieldError::new(
+            field,
+            format!("must be a whole number from {lo} to {hi}, not {v}"),
+        ))
+    }
+}
+
+fn positive(field: &str, v: Option<f64>, hi: f64, unit: &str) -> Result<(), FieldError> {
+    match v {
+        None => Ok(()),
+        Some(x) if x.is_finite() && x > 0.0 && x <= hi => Ok(()),
+        Some(x) => Err(FieldError::new(
+            field,
+            format!("must be above 0 and at most {hi} {unit}, or null for none; got {x}"),
+        )),
+    }
+}
+
+impl Level {
+    /// The levels a service offers, in ascending order of performance per TiB.
+    pub fn of(service: Service) -> &'static [Level] {
+        match service {
+            Service::Anf => &[Level::Standard, Level::Premium, Level::Ultra, Level::Flexible],
+            Service::AzureFiles => &[Level::HddPayg, Level::HddV2, Level::SsdV1, Level::SsdV2],
+            Service::Gcnv => &[Level::Flex, Level::Standard, Level::Premium, Level::Extreme],
+        }
+    }
+
+    /// The JSON name of the level.
+    pub fn key(self) -> &'static str {
+        match self {
+            Level::Standard => "standard",
+            Level::Premium => "premium",
+            Level::Ultra => "ultra",
+            Level::Flexible => "flexible",
+            Level::SsdV1 => "ssd_v1",
+            Level::SsdV2 => "ssd_v2",
+            Level::HddV2 => "hdd_v2",
+            Level::HddPayg => "hdd_payg",
+            Level::Flex => "flex",
+            Level::Extreme => "extreme",
+        }
+    }
+
+    /// The level as the vendor writes it.
+    pub fn display(self, service: Service) -> &'static str {
+        match (service, self) {
+            (Service::AzureFiles, Level::SsdV1) => "SSD provisioned v1",
+            (Service::AzureFiles, Level::SsdV2) => "SSD provisioned v2",
+            (Service::AzureFiles, Level::HddV2) => "HDD provisioned v2",
+            (Service::AzureFiles, Level::HddPayg) => "HDD pay-as-you-go",
+            (_, Level::Standard) => "Standard",
+            (_, Level::Premium) => "Premium",
+            (_, Level::Ultra) => "Ultra",
+            (_, Level::Flexible) => "Flexible",
+            (_, Level::Flex) => "Flex",
+            (_, Level::Extreme) => "Extreme",
+            (_, other) => other.key(),
+        }
+    }
+}
+
+impl Service {
+    /// The JSON name of the service.
+    pub fn key(self) -> &'static str {
+        match self {
+            Service::Anf => "anf",
+            Service::AzureFiles => "azure_files",
+            Service::Gcnv => "gcnv",
+        }
+    }
+
+    /// The service as the vendor writes it.
+    pub fn display(self) -> &'static str {
+        match self {
+            Service::Anf => "Azure NetApp Files",
+            Service::AzureFiles => "Azure Files",
+            Service::Gcnv => "Google Cloud NetApp Volumes",
+        }
+    }
+}
+
+impl Protocol {
+    /// The JSON name of the protocol.
+    pub fn key(self) -> &'static str {
+        match self {
+            Protocol::Nfsv3 => "nfsv3",
+            Protocol::Nfsv41 => "nfsv4.1",
+            Protocol::Smb3 => "smb3",
+        }
+    }
+
+    /// True for NFSv3 and NFSv4.1.
+    pub fn is_nfs(self) -> bool {
+        !matches!(self, Protocol::Smb3)
+    }
+}
+
+/// Largest number of volumes in one scenario (ANF: 500 volumes per pool).
+pub const MAX_VOLUMES: u32 = 1024;
+
+impl Scenario {
+    /// Checks every range of the contract; the error names the first field that is wrong.
+    pub fn validate(&self) -> Result<(), FieldError> {
+        if self.name.chars().count() > 200 {
+            return Err(FieldError::new("name", "must be at most 200 characters long"));
+        }
+        let w = &self.workload;
+        range("workload.io_size_kib", w.io_size_kib, 0.5, 16384.0, "KiB")?;
+        range("workload.read_pct", w.read_pct, 0.0, 100.0, "%")?;
+        range_u("workload.threads", w.threads, 1, 1024)?;
+        range_u("workload.queue_depth", w.queue_depth, 1, 1024)?;
+        range("workload.capacity_tib", w.capacity_tib, 0.0, 1_000_000.0, "TiB")?;
+        positive("workload.target_mibps", w.target_mibps, 10_000_000.0, "MiB/s")?;
+        positive("workload.target_iops", w.target_iops, 1_000_000_000.0, "IOPS")?;
+
+        let s = &self.storage;
+        if !Level::of(s.service).contains(&s.level) {
+            let names: Vec<&str> = Level::of(s.service).iter().map(|l| l.key()).collect();
+            return Err(FieldError::new(
+                "storage.level",
+                format!(
+                    "{} offers the levels {}; `{}` is not one of them",
+                    s.service.display(),
+                    names.join(", "),
+                    s.level.key()
+                ),
+            ));
+        }
+        if s.volumes.is_empty() {
+            return Err(FieldError::new(
+                "storage.volumes",
+                "needs at least one volume group, e.g. [{\"count\": 1, \"quota_tib\": 4}]",
+            ));
+        }
+        let mut total = 0u32;
+        for (i, v) in s.volumes.iter().enumerate() {
+            range_u(&format!("storage.volumes[{i}].count"), v.count, 1, MAX_VOLUMES)?;
+            range(
+                &format!("storage.volumes[{i}].quota_tib"),
+                v.quota_tib,
+                0.001,
+                2048.0,
+                "TiB",
+            )?;
+            positive(
+                &format!("storage.volumes[{i}].throughput_mibps"),
+                v.throughput_mibps,
+                1_000_000.0,
+                "MiB/s",
+            )?;
+            positive(
+                &format!("storage.volumes[{i}].iops"),
+                v.iops,
+                10_000_000.0,
+                "IOPS",
+            )?;
+            total += v.count;
+        }
+        if total > MAX_VOLUMES {
+            return Err(FieldError::new(
+                "storage.volumes",
+                format!("at most {MAX_VOLUMES} volumes in all; these groups add up to {total}"),
+            ));
+        }
+        if let Some(p) = s.pool_tib {
+            range("storage.pool_tib", p, 1.0, 2048.0 * 8.0, "TiB")?;
+        }
+
+        let c = &self.clients;
+        range_u("clients.count", c.count, 1, 100_000)?;
+        positive("clients.egress_mibps", c.egress_mibps, 1_000_000.0, "MiB/s")?;
+        positive("clients.ingress_mibps", c.ingress_mibps, 1_000_000.0, "MiB/s")?;
+        range_u("clients.nconnect", c.nconnect, 1, 16)?;
+        range_u("clients.smb_channels", c.smb_channels, 1, 4)?;
+        if let Some(a) = &c.avs {
+            range_u("clients.avs.hosts", a.hosts, 1, 96)?;
+            range_u("clients.avs.vms_per_host", a.vms_per_host, 1, 1024)?;
+            range_u("clients.avs.vmdks_per_vm", a.vmdks_per_vm, 1, 256)?;
+        }
+        Ok(())
+    }
+}
