@@ -8,6 +8,7 @@ pub mod evaluate;
 pub mod evaluation;
 pub mod limits;
 pub mod scenario;
+pub mod sweep;
 pub mod trace;
 
 pub use evaluate::evaluate;
