@@ -1,4 +1,7 @@
 //! volplan: capacity planning and sizing for cloud file storage.
 
 pub mod cli;
+pub mod config;
 pub mod engine;
+pub mod store;
+pub mod web;

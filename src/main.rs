@@ -12,6 +12,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Serve the web UI and JSON API (the default without a subcommand).
+    Serve(volplan::config::Config),
     /// Read one Scenario JSON (FILE or - for stdin) and print its Evaluation JSON.
     Evaluate {
         /// Scenario JSON file, or - for standard input.
@@ -23,9 +25,31 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Evaluate { file }) => volplan::cli::evaluate(&file),
-        None => {
-            eprintln!("the web server is not wired yet; use `volplan evaluate FILE`");
-            ExitCode::from(2)
+        Some(Command::Serve(config)) => serve(config),
+        None => serve(volplan::config::Config::from_env()),
+    }
+}
+
+/// Runs the server with logs on stderr (`RUST_LOG` overrides the `info` default).
+fn serve(config: volplan::config::Config) -> ExitCode {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(volplan::web::run(config)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("{e}");
+            ExitCode::FAILURE
         }
     }
 }

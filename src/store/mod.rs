@@ -1,0 +1,98 @@
+//! SQLite storage: the connection pool, embedded migrations and one function per query.
+//!
+//! Queries are runtime `query_as` with `$N` binds, so a clean checkout builds without a
+//! database. Every write runs in `BEGIN IMMEDIATE`: a deferred transaction that later
+//! writes can fail with `SQLITE_BUSY` under WAL whatever the busy timeout.
+
+mod scenarios;
+
+pub use scenarios::{
+    Revision, ScenarioSummary, StoredScenario, create_scenario, delete_scenario, get_revision,
+    get_scenario, list_revisions, list_scenarios, restore_revision, update_scenario,
+};
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::SqlitePool;
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The migrations in `migrations/`, embedded in the binary.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Opens a write transaction that takes the write lock at once.
+pub(crate) const BEGIN_IMMEDIATE: &str = "BEGIN IMMEDIATE";
+
+/// How long a connection waits for another writer before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Why a store call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The row asked for does not exist.
+    #[error("not found")]
+    NotFound,
+    /// The database failed (I/O, lock timeout, constraint).
+    #[error("database error: {0}")]
+    Db(sqlx::Error),
+    /// A stored value cannot be read back (e.g. JSON that no longer parses).
+    #[error("stored data is corrupt: {0}")]
+    Corrupt(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        match e {
+            sqlx::Error::RowNotFound => StoreError::NotFound,
+            other => StoreError::Db(other),
+        }
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for StoreError {
+    fn from(e: sqlx::migrate::MigrateError) -> Self {
+        StoreError::Db(sqlx::Error::Migrate(Box::new(e)))
+    }
+}
+
+/// Opens (creating file and parent folder if needed) and migrates the database at `url`.
+///
+/// `url` is `sqlite:volplan.db`, `sqlite://dir/x.db`, a plain path, or `sqlite::memory:`.
+/// WAL lets readers proceed while one writer commits; `synchronous=NORMAL` is safe with
+/// WAL and avoids an fsync per commit.
+pub async fn connect(url: &str) -> Result<SqlitePool, StoreError> {
+    let opts = SqliteConnectOptions::from_str(url)?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Normal)
+        .busy_timeout(BUSY_TIMEOUT)
+        .foreign_keys(true);
+    create_parent_dir(opts.get_filename())?;
+    let pool = SqlitePoolOptions::new()
+        .max_connections(8)
+        .acquire_timeout(Duration::from_secs(30))
+        .connect_with(opts)
+        .await?;
+    MIGRATOR.run(&pool).await?;
+    Ok(pool)
+}
+
+/// `create_if_missing` creates the file but not its folder.
+fn create_parent_dir(file: &Path) -> Result<(), StoreError> {
+    let name = file.to_string_lossy();
+    if name.starts_with("file:") || name == ":memory:" {
+        return Ok(());
+    }
+    match file.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => std::fs::create_dir_all(dir)
+            .map_err(|e| StoreError::Db(sqlx::Error::Io(e))),
+        _ => Ok(()),
+    }
+}
+
+/// Begins a `BEGIN IMMEDIATE` transaction on the pool.
+pub(crate) async fn begin_write(
+    pool: &SqlitePool,
+) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, StoreError> {
+    Ok(pool.begin_with(BEGIN_IMMEDIATE).await?)
+}

@@ -1,0 +1,90 @@
+//! The JSON API under `/api`: sizing, saved scenarios, and the OpenAPI document.
+//!
+//! Each area exports `fn router() -> OpenApiRouter<AppState>` with `#[utoipa::path]`
+//! handlers and is merged below, so `/api/openapi.json` lists every route. Scenario and
+//! Evaluation bodies are described as JSON objects: their exact shape is the contract's.
+
+pub mod evaluate;
+pub mod scenarios;
+
+use crate::web::AppState;
+use crate::web::error::{ApiError, ErrorBody};
+use axum::Router;
+use axum::http::{Method, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{any, get};
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "volplan",
+        description = "Capacity planning and sizing for cloud file storage. Every error answers `{\"error\": \"sentence\", \"field\": \"path\" | null}`."
+    ),
+    components(schemas(ErrorBody)),
+    tags(
+        (name = "sizing", description = "Evaluate, compare and sweep scenarios (nothing is saved)"),
+        (name = "scenarios", description = "Saved scenarios with their revision history"),
+        (name = "health", description = "Liveness"),
+    )
+)]
+struct ApiDoc;
+
+/// All `/api` routes, `/healthz` and `/api/openapi.json`; unknown `/api` paths answer 404 JSON.
+pub fn router() -> Router<AppState> {
+    let (router, doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(healthz))
+        .merge(evaluate::router())
+        .merge(scenarios::router())
+        .split_for_parts();
+    let doc = doc
+        .to_json()
+        .expect("the OpenAPI document is built from static descriptions and always serialises");
+    router
+        .route(
+            "/api/openapi.json",
+            get(move || async move { ([(header::CONTENT_TYPE, "application/json")], doc) }),
+        )
+        .route("/api", any(unknown_endpoint))
+        .route("/api/{*rest}", any(unknown_endpoint))
+        .layer(axum::middleware::map_response(json_method_not_allowed))
+}
+
+/// Liveness probe: answers `ok` while the server runs.
+#[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, description = "`ok`", body = String, content_type = "text/plain")))]
+pub async fn healthz() -> &'static str {
+    "ok"
+}
+
+async fn unknown_endpoint(method: Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::NotFound(format!(
+        "no API endpoint {method} {}; see /api/openapi.json for the list",
+        uri.path()
+    ))
+}
+
+/// axum answers a known path with the wrong method by an empty 405; give it the error body.
+async fn json_method_not_allowed(res: Response) -> Response {
+    if res.status() != StatusCode::METHOD_NOT_ALLOWED {
+        return res;
+    }
+    let allow = res.headers().get(header::ALLOW).cloned();
+    let message = match allow.as_ref().and_then(|v| v.to_str().ok()) {
+        Some(methods) => format!("this endpoint does not take that method; use {methods}"),
+        None => "this endpoint does not take that method".to_owned(),
+    };
+    let mut out = (
+        StatusCode::METHOD_NOT_ALLOWED,
+        axum::Json(ErrorBody {
+            error: message,
+            field: None,
+        }),
+    )
+        .into_response();
+    if let Some(allow) = allow {
+        out.headers_mut().insert(header::ALLOW, allow);
+    }
+    out
+}

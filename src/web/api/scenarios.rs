@@ -1,0 +1,252 @@
+//! Saved scenarios: CRUD plus revision history and restore.
+
+use crate::engine::Scenario;
+use crate::store::{self, Revision, ScenarioSummary, StoreError};
+use crate::web::AppState;
+use crate::web::error::{ApiError, ApiJson, ErrorBody};
+use axum::Json;
+use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// Routes of this module, with their OpenAPI descriptions.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(show, update, remove))
+        .routes(routes!(revisions))
+        .routes(routes!(revision))
+        .routes(routes!(restore))
+}
+
+/// Answer to a save: the scenario id and the revision the save created.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Saved {
+    pub id: i64,
+    pub revision: i64,
+}
+
+/// Query of the list: `?q=` keeps scenarios whose name, service or level contains it.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct ListQuery {
+    /// Text to search for (case-insensitive).
+    pub q: Option<String>,
+}
+
+/// Parses the `{id}` segment; a non-number is an id that cannot exist (404).
+fn scenario_id(raw: Result<Path<String>, PathRejection>) -> Result<i64, ApiError> {
+    let Path(raw) = raw.map_err(|e| ApiError::NotFound(e.body_text()))?;
+    raw.parse().map_err(|_| ApiError::no_scenario(&raw))
+}
+
+fn not_found_as(id: i64) -> impl FnOnce(StoreError) -> ApiError {
+    move |e| match e {
+        StoreError::NotFound => ApiError::no_scenario(id),
+        other => other.into(),
+    }
+}
+
+/// Lists saved scenarios, most recently saved first.
+#[utoipa::path(
+    get, path = "/api/v1/scenarios", tag = "scenarios", params(ListQuery),
+    responses(
+        (status = 200, description = "Saved scenarios, newest first", body = [ScenarioSummary]),
+        (status = 400, description = "Malformed query string", body = ErrorBody),
+    )
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> Result<Json<Vec<ScenarioSummary>>, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    Ok(Json(
+        store::list_scenarios(&state.db, query.q.as_deref()).await?,
+    ))
+}
+
+/// Saves a new scenario (revision 1).
+#[utoipa::path(
+    post, path = "/api/v1/scenarios", tag = "scenarios",
+    request_body(content = Object, description = "A Scenario; an `id` in it is ignored"),
+    responses(
+        (status = 201, description = "Saved; `Location` names the new scenario", body = Saved,
+         headers(("Location" = String, description = "/api/v1/scenarios/{id}"))),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 413, description = "Body over 1 MiB", body = ErrorBody),
+        (status = 415, description = "Not sent as application/json", body = ErrorBody),
+        (status = 422, description = "A value fails validation; `field` names it", body = ErrorBody),
+    )
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    ApiJson(scenario): ApiJson<Scenario>,
+) -> Result<impl IntoResponse, ApiError> {
+    scenario.validate()?;
+    let id = store::create_scenario(&state.db, &scenario).await?;
+    Ok((
+        StatusCode::CREATED,
+        [(header::LOCATION, format!("/api/v1/scenarios/{id}"))],
+        Json(Saved { id, revision: 1 }),
+    ))
+}
+
+/// The newest revision of one scenario, with its `id`.
+#[utoipa::path(
+    get, path = "/api/v1/scenarios/{id}", tag = "scenarios",
+    params(("id" = i64, Path, description = "Scenario id")),
+    responses(
+        (status = 200, description = "The Scenario with `id`", body = Object),
+        (status = 404, description = "No such scenario", body = ErrorBody),
+    )
+)]
+pub async fn show(
+    State(state): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+) -> Result<Json<Scenario>, ApiError> {
+    let id = scenario_id(id)?;
+    let stored = store::get_scenario(&state.db, id)
+        .await
+        .map_err(not_found_as(id))?;
+    Ok(Json(stored.scenario))
+}
+
+/// Saves a scenario as its next revision.
+#[utoipa::path(
+    put, path = "/api/v1/scenarios/{id}", tag = "scenarios",
+    params(("id" = i64, Path, description = "Scenario id")),
+    request_body(content = Object, description = "The Scenario; an `id` in it must match the URL or be left out"),
+    responses(
+        (status = 200, description = "Saved as a new revision", body = Saved),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 404, description = "No such scenario", body = ErrorBody),
+        (status = 413, description = "Body over 1 MiB", body = ErrorBody),
+        (status = 415, description = "Not sent as application/json", body = ErrorBody),
+        (status = 422, description = "A value fails validation; `field` names it", body = ErrorBody),
+    )
+)]
+pub async fn update(
+    State(state): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+    ApiJson(scenario): ApiJson<Scenario>,
+) -> Result<Json<Saved>, ApiError> {
+    let id = scenario_id(id)?;
+    if let Some(other) = scenario.id.filter(|&other| other != id) {
+        return Err(ApiError::invalid(
+            "id",
+            format!("the body is scenario {other} but the URL is scenario {id}; leave `id` out or make them match"),
+        ));
+    }
+    scenario.validate()?;
+    let revision = store::update_scenario(&state.db, id, &scenario)
+        .await
+        .map_err(not_found_as(id))?;
+    Ok(Json(Saved { id, revision }))
+}
+
+/// Deletes a scenario with its whole history.
+#[utoipa::path(
+    delete, path = "/api/v1/scenarios/{id}", tag = "scenarios",
+    params(("id" = i64, Path, description = "Scenario id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 404, description = "No such scenario", body = ErrorBody),
+    )
+)]
+pub async fn remove(
+    State(state): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+) -> Result<StatusCode, ApiError> {
+    let id = scenario_id(id)?;
+    store::delete_scenario(&state.db, id)
+        .await
+        .map_err(not_found_as(id))?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The revision history of a scenario, newest first.
+#[utoipa::path(
+    get, path = "/api/v1/scenarios/{id}/revisions", tag = "scenarios",
+    params(("id" = i64, Path, description = "Scenario id")),
+    responses(
+        (status = 200, description = "Revisions, newest first", body = [Revision]),
+        (status = 404, description = "No such scenario", body = ErrorBody),
+    )
+)]
+pub async fn revisions(
+    State(state): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+) -> Result<Json<Vec<Revision>>, ApiError> {
+    let id = scenario_id(id)?;
+    let list = store::list_revisions(&state.db, id)
+        .await
+        .map_err(not_found_as(id))?;
+    Ok(Json(list))
+}
+
+/// Parses `{id}` and `{n}` of a revision URL.
+fn revision_ids(
+    raw: Result<Path<(String, String)>, PathRejection>,
+) -> Result<(i64, i64), ApiError> {
+    let Path((id, n)) = raw.map_err(|e| ApiError::NotFound(e.body_text()))?;
+    let id: i64 = id.parse().map_err(|_| ApiError::no_scenario(&id))?;
+    let n: i64 = n
+        .parse()
+        .map_err(|_| ApiError::NotFound(format!("scenario {id} has no revision {n}")))?;
+    Ok((id, n))
+}
+
+async fn missing_revision(state: &AppState, id: i64, n: i64, e: StoreError) -> ApiError {
+    match e {
+        StoreError::NotFound => match store::get_scenario(&state.db, id).await {
+            Ok(_) => ApiError::NotFound(format!("scenario {id} has no revision {n}")),
+            Err(StoreError::NotFound) => ApiError::no_scenario(id),
+            Err(other) => other.into(),
+        },
+        other => other.into(),
+    }
+}
+
+/// One revision of a scenario, as it was saved.
+#[utoipa::path(
+    get, path = "/api/v1/scenarios/{id}/revisions/{n}", tag = "scenarios",
+    params(("id" = i64, Path, description = "Scenario id"), ("n" = i64, Path, description = "Revision number")),
+    responses(
+        (status = 200, description = "The Scenario of that revision, with `id`", body = Object),
+        (status = 404, description = "No such scenario or revision", body = ErrorBody),
+    )
+)]
+pub async fn revision(
+    State(state): State<AppState>,
+    ids: Result<Path<(String, String)>, PathRejection>,
+) -> Result<Json<Scenario>, ApiError> {
+    let (id, n) = revision_ids(ids)?;
+    match store::get_revision(&state.db, id, n).await {
+        Ok(s) => Ok(Json(s)),
+        Err(e) => Err(missing_revision(&state, id, n, e).await),
+    }
+}
+
+/// Makes an old revision the newest one, as a new revision (nothing is overwritten).
+#[utoipa::path(
+    post, path = "/api/v1/scenarios/{id}/revisions/{n}/restore", tag = "scenarios",
+    params(("id" = i64, Path, description = "Scenario id"), ("n" = i64, Path, description = "Revision number")),
+    responses(
+        (status = 200, description = "Restored as a new revision", body = Saved),
+        (status = 404, description = "No such scenario or revision", body = ErrorBody),
+    )
+)]
+pub async fn restore(
+    State(state): State<AppState>,
+    ids: Result<Path<(String, String)>, PathRejection>,
+) -> Result<Json<Saved>, ApiError> {
+    let (id, n) = revision_ids(ids)?;
+    match store::restore_revision(&state.db, id, n).await {
+        Ok(revision) => Ok(Json(Saved { id, revision })),
+        Err(e) => Err(missing_revision(&state, id, n, e).await),
+    }
+}

@@ -1,0 +1,272 @@
+//! The one error type of the JSON API and the `ApiJson` body extractor.
+//!
+//! Every error body is `{"error": "sentence", "field": "path" | null}` (contract): 400 for
+//! malformed JSON, 413 over the body limit, 415 without a JSON content type, 422 for values
+//! that fail validation (with the field path), 404 for unknown ids. 5xx causes are logged
+//! and never sent to the client.
+
+use crate::engine::FieldError;
+use crate::store::StoreError;
+use axum::extract::{FromRequest, Request};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::body::Bytes;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// An API failure, rendered as the contract's error body.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// 400: the body is not JSON (syntax error, truncated, empty).
+    #[error("{0}")]
+    BadRequest(String),
+    /// 404: no such resource.
+    #[error("{0}")]
+    NotFound(String),
+    /// 413: the body is over the limit.
+    #[error("the request body is larger than {} bytes (1 MiB); send a smaller body", super::BODY_LIMIT)]
+    PayloadTooLarge,
+    /// 415: the body is not declared as JSON.
+    #[error("send the body as JSON with the header `Content-Type: application/json`")]
+    UnsupportedMediaType,
+    /// 422: JSON of the wrong shape or values out of range; `field` is the path when known.
+    #[error("{message}")]
+    Invalid {
+        field: Option<String>,
+        message: String,
+    },
+    /// 500: a failure of the server; the cause is logged, the client sees "internal error".
+    #[error("internal error")]
+    Internal(String),
+}
+
+/// The contract's error body.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    /// What went wrong and what to do, as a sentence.
+    pub error: String,
+    /// The path of the offending field, e.g. `workload.io_size_kib`, or null.
+    pub field: Option<String>,
+}
+
+impl ApiError {
+    /// 422 naming a field.
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        ApiError::Invalid {
+            field: Some(field.into()),
+            message: message.into(),
+        }
+    }
+
+    /// 404 for a scenario id that does not exist.
+    pub fn no_scenario(id: impl std::fmt::Display) -> Self {
+        ApiError::NotFound(format!("no scenario with id {id}"))
+    }
+
+    /// 500 with the cause kept for the log.
+    pub fn internal(cause: impl std::fmt::Display) -> Self {
+        ApiError::Internal(cause.to_string())
+    }
+
+    /// The HTTP status of this error.
+    pub fn status_code(&self) -> StatusCode {
+        match self {
+            ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The same error with its field path under `prefix` (e.g. `scenarios[2]`).
+    pub fn within(self, prefix: &str) -> Self {
+        match self {
+            ApiError::Invalid { field, message } => ApiError::Invalid {
+                field: Some(match field {
+                    Some(f) if f.starts_with('[') => format!("{prefix}{f}"),
+                    Some(f) => format!("{prefix}.{f}"),
+                    None => prefix.to_owned(),
+                }),
+                message,
+            },
+            other => other,
+        }
+    }
+}
+
+impl From<FieldError> for ApiError {
+    fn from(e: FieldError) -> Self {
+        ApiError::Invalid {
+            field: Some(e.field),
+            message: e.message,
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    /// Handlers map `NotFound` themselves to say what was missing; this is the fallback.
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound => ApiError::NotFound("not found".to_owned()),
+            other => ApiError::internal(other),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status_code();
+        if let ApiError::Internal(cause) = &self {
+            tracing::error!(%cause, "request failed");
+        }
+        let body = ErrorBody {
+            error: self.to_string(),
+            field: match self {
+                ApiError::Invalid { field, .. } => field,
+                _ => None,
+            },
+        };
+        (status, axum::Json(body)).into_response()
+    }
+}
+
+/// A JSON body whose failures answer with the contract's error body.
+///
+/// Unlike `axum::Json`, whose rejections are plain text, this gives 415 without a JSON
+/// content type, 413 over the body limit, 400 for malformed JSON and 422 (with the
+/// serde path as `field`) for JSON of the wrong shape.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for ApiJson<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        if !is_json(req.headers().get(header::CONTENT_TYPE)) {
+            return Err(ApiError::UnsupportedMediaType);
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|r| {
+            if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge
+            } else {
+                ApiError::BadRequest(format!("cannot read the request body: {}", r.body_text()))
+            }
+        })?;
+        parse_json(&bytes).map(ApiJson)
+    }
+}
+
+/// `application/json`, `application/json; charset=utf-8` or `application/*+json`.
+fn is_json(value: Option<&header::HeaderValue>) -> bool {
+    let Some(Ok(text)) = value.map(|v| v.to_str()) else {
+        return false;
+    };
+    let mime = text.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+}
+
+/// Parses `bytes` as one JSON value of type `T`, mapping serde's errors onto the contract.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let de = &mut serde_json::Deserializer::from_slice(bytes);
+    let value: T = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        json_error(&inner, (path != "." && !path.is_empty()).then_some(path))
+    })?;
+    de.end().map_err(|e| json_error(&e, None))?;
+    Ok(value)
+}
+
+fn json_error(e: &serde_json::Error, field: Option<String>) -> ApiError {
+    let message = without_position(&e.to_string());
+    if e.is_syntax() || e.is_eof() || e.is_io() {
+        let hint = if bytes_were_empty(e) {
+            "the request body is empty; send a JSON object".to_owned()
+        } else {
+            format!("the request body is not valid JSON: {message}")
+        };
+        ApiError::BadRequest(hint)
+    } else {
+        ApiError::Invalid { field, message }
+    }
+}
+
+/// serde_json reports an empty body as EOF at line 1 column 0.
+fn bytes_were_empty(e: &serde_json::Error) -> bool {
+    e.is_eof() && e.line() == 1 && e.column() == 0
+}
+
+/// Drops serde_json's " at line X column Y" suffix: the body is one line to most clients.
+fn without_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) if message[i..].contains(" column ") => message[..i].to_owned(),
+        _ => message.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Probe {
+        #[allow(dead_code)]
+        n: u32,
+    }
+
+    #[test]
+    fn position_suffix_is_cut() {
+        assert_eq!(
+            without_position("expected value at line 1 column 3"),
+            "expected value"
+        );
+        assert_eq!(without_position("plain"), "plain");
+    }
+
+    #[test]
+    fn syntax_is_400_and_shape_is_422_with_field() {
+        assert!(matches!(
+            parse_json::<Probe>(b"{\"n\": "),
+            Err(ApiError::BadRequest(_))
+        ));
+        assert!(matches!(parse_json::<Probe>(b""), Err(ApiError::BadRequest(m)) if m.contains("empty")));
+        assert!(matches!(
+            parse_json::<Probe>(b"{\"n\": 1} x"),
+            Err(ApiError::BadRequest(_))
+        ));
+        match parse_json::<Probe>(b"{\"n\": \"big\"}") {
+            Err(ApiError::Invalid { field, message }) => {
+                assert_eq!(field.as_deref(), Some("n"));
+                assert!(!message.contains("line"), "{message}");
+            }
+            other => panic!("expected 422, got {other:?}"),
+        }
+        match parse_json::<Probe>(b"{\"n\": 1, \"typo\": 2}") {
+            Err(ApiError::Invalid { field, .. }) => assert_eq!(field.as_deref(), Some("typo")),
+            other => panic!("expected 422, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn json_content_types() {
+        let h = |s: &'static str| header::HeaderValue::from_static(s);
+        assert!(is_json(Some(&h("application/json"))));
+        assert!(is_json(Some(&h("Application/JSON; charset=utf-8"))));
+        assert!(is_json(Some(&h("application/merge-patch+json"))));
+        assert!(!is_json(Some(&h("text/plain"))));
+        assert!(!is_json(None));
+    }
+
+    #[test]
+    fn prefix_joins_paths() {
+        let e = ApiError::invalid("workload.threads", "m").within("scenarios[2]");
+        assert!(matches!(e, ApiError::Invalid { field: Some(f), .. } if f == "scenarios[2].workload.threads"));
+    }
+}
