@@ -429,7 +429,8 @@ pub struct LayoutRow {
     /// Connections one client (AVS host or VM) opens.
     pub connections_per_client: u64,
     pub connections: u64,
-    pub monthly_usd: f64,
+    /// `None` when the catalog has no list price for the level.
+    pub monthly_usd: Option<f64>,
     pub binding: &'static str,
 }
 
@@ -504,15 +505,15 @@ pub struct MetricRow {
 /// Sets evaluations side by side: a row per metric, deltas against the first,
 /// the best in each row marked.
 pub fn compare(evals: &[&Evaluation]) -> Vec<MetricRow> {
-    let numeric = |key, label, unit, better, f: &dyn Fn(&Evaluation) -> f64| {
-        let values: Vec<Option<f64>> = evals.iter().map(|e| Some(f(e))).collect();
+    let numeric = |key, label, unit, better, f: &dyn Fn(&Evaluation) -> Option<f64>| {
+        let values: Vec<Option<f64>> = evals.iter().map(|e| f(e)).collect();
         numeric_row(key, label, unit, better, values)
     };
     let mut rows = vec![
         numeric("throughput", "Throughput", "MiB/s", Better::Higher, &|e| {
-            e.throughput_mibps
+            Some(e.throughput_mibps)
         }),
-        numeric("iops", "IOPS", "IOPS", Better::Higher, &|e| e.iops),
+        numeric("iops", "IOPS", "IOPS", Better::Higher, &|e| Some(e.iops)),
     ];
     let binding: Vec<String> = evals
         .iter()
@@ -538,7 +539,7 @@ pub fn compare(evals: &[&Evaluation]) -> Vec<MetricRow> {
         "Connections",
         "TCP connections",
         Better::Neither,
-        &|e| e.flows.connections as f64,
+        &|e| Some(e.flows.connections as f64),
     ));
     rows.push(numeric(
         "monthly_usd",
@@ -553,11 +554,10 @@ pub fn compare(evals: &[&Evaluation]) -> Vec<MetricRow> {
         "USD per MiB/s per month",
         Better::Lower,
         &|e| {
-            if e.throughput_mibps > 0.0 {
-                e.cost.monthly_usd / e.throughput_mibps
-            } else {
-                f64::INFINITY
-            }
+            e.cost
+                .monthly_usd
+                .filter(|_| e.throughput_mibps > 0.0)
+                .map(|m| m / e.throughput_mibps)
         },
     ));
     rows
@@ -619,10 +619,11 @@ pub struct WhatIf {
     pub days: f64,
     pub base: Evaluation,
     pub changed: Evaluation,
-    /// Cost of the month: the base level for the other days, the new one for `days`.
-    pub month_usd: f64,
+    /// Cost of the month: the base level for the other days, the new one for `days`;
+    /// `None` when either level has no list price.
+    pub month_usd: Option<f64>,
     /// Extra cost of the month against staying at the base level.
-    pub extra_usd: f64,
+    pub extra_usd: Option<f64>,
 }
 
 /// Evaluates the scenario at `level` and prorates the month: `days / 30.4`
@@ -647,11 +648,17 @@ pub fn what_if(scenario: &Scenario, level: Level, days: f64) -> Result<WhatIf, F
         }
     })?;
     let share = days / DAYS_PER_MONTH;
-    let month_usd = base.cost.monthly_usd * (1.0 - share) + changed.cost.monthly_usd * share;
+    let (month_usd, extra_usd) = match (base.cost.monthly_usd, changed.cost.monthly_usd) {
+        (Some(b), Some(c)) => {
+            let m = b * (1.0 - share) + c * share;
+            (Some(m), Some(m - b))
+        }
+        _ => (None, None),
+    };
     Ok(WhatIf {
         level,
         days,
-        extra_usd: month_usd - base.cost.monthly_usd,
+        extra_usd,
         month_usd,
         base,
         changed,
@@ -746,7 +753,7 @@ mod tests {
             qos_per_volume_mibps: Some(10240.0 / f64::from(count)),
             connections_per_client: u64::from(count),
             connections: u64::from(count) * 4,
-            monthly_usd: 1000.0,
+            monthly_usd: Some(1000.0),
             binding: "volume_qos",
         }
     }

@@ -1,0 +1,1505 @@
+//! Server-side charts: SVG for pages (inlined), PNG for downloads, and the data
+//! table shown beside each chart for screen readers.
+//!
+//! All plotters code of the crate lives here. Text is measured with the
+//! embedded DejaVu Sans (registered once), so SVG and PNG lay out the same and
+//! no system font is needed. Colours are the Okabe-Ito palette (safe for
+//! colour-blind readers); colour never carries meaning alone: the binding
+//! limit is also labelled "binding", series are also told apart by markers.
+
+use crate::engine::scenario::Access;
+use crate::engine::sweep::{self, Better, IoSizeSweep, LayoutRow, Metric, MetricRow, ScalingSweep};
+use crate::engine::trace::Num;
+use crate::engine::{Evaluation, FieldError, Scenario};
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{FontStyle, register_font};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Once;
+
+const FONT: &str = "sans-serif";
+
+/// Okabe-Ito colours.
+const OI_BLACK: RGBColor = RGBColor(0x00, 0x00, 0x00);
+const OI_ORANGE: RGBColor = RGBColor(0xE6, 0x9F, 0x00);
+const OI_SKY: RGBColor = RGBColor(0x56, 0xB4, 0xE9);
+const OI_GREEN: RGBColor = RGBColor(0x00, 0x9E, 0x73);
+const OI_YELLOW: RGBColor = RGBColor(0xF0, 0xE4, 0x42);
+const OI_BLUE: RGBColor = RGBColor(0x00, 0x72, 0xB2);
+const OI_VERMILLION: RGBColor = RGBColor(0xD5, 0x5E, 0x00);
+const OI_PURPLE: RGBColor = RGBColor(0xCC, 0x79, 0xA7);
+const GRID: RGBColor = RGBColor(0xDD, 0xDD, 0xDD);
+
+/// Series colours in the order they are used (yellow last: weakest on white).
+const SERIES: [RGBColor; 7] = [
+    OI_BLUE,
+    OI_ORANGE,
+    OI_GREEN,
+    OI_PURPLE,
+    OI_SKY,
+    OI_VERMILLION,
+    OI_YELLOW,
+];
+
+static FONTS: Once = Once::new();
+
+/// Registers the embedded DejaVu Sans faces with plotters (cheap after the first call).
+pub fn init_fonts() {
+    FONTS.call_once(|| {
+        // The bytes are a valid TTF compiled into the binary; failure is impossible at run time.
+        let _ = register_font(FONT, FontStyle::Normal, dejavu::sans::regular());
+        let _ = register_font(FONT, FontStyle::Bold, dejavu::sans::bold());
+    });
+}
+
+/// The charts of one scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChartName {
+    Ceilings,
+    IoSize,
+    Scaling,
+}
+
+impl ChartName {
+    /// Every chart of a scenario, in page order.
+    pub const ALL: [ChartName; 3] = [ChartName::Ceilings, ChartName::IoSize, ChartName::Scaling];
+
+    /// The name used in URLs.
+    pub fn key(self) -> &'static str {
+        match self {
+            ChartName::Ceilings => "ceilings",
+            ChartName::IoSize => "io-size",
+            ChartName::Scaling => "scaling",
+        }
+    }
+}
+
+impl FromStr for ChartName {
+    type Err = ChartError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ChartName::ALL
+            .into_iter()
+            .find(|n| n.key() == s)
+            .ok_or_else(|| ChartError::Unknown(s.chars().take(40).collect()))
+    }
+}
+
+impl fmt::Display for ChartName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// Why a chart could not be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum ChartError {
+    #[error("unknown chart `{0}`: the charts are ceilings, io-size and scaling")]
+    Unknown(String),
+    /// The scenario (or a swept variant of it) failed validation.
+    #[error("{0}")]
+    Scenario(#[from] FieldError),
+    #[error("the image size must be from 200 x 150 to 4000 x 4000 pixels, not {0} x {1}")]
+    Size(u32, u32),
+    #[error("the chart could not be drawn: {0}")]
+    Draw(String),
+}
+
+/// The data behind a chart, as a table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartTable {
+    pub caption: String,
+    pub headers: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    /// Sources and assumptions behind the figures.
+    pub notes: Vec<String>,
+}
+
+/// A chart ready to draw: its data, title and one-sentence summary.
+#[derive(Debug, Clone)]
+pub struct Chart {
+    title: String,
+    summary: String,
+    size: (u32, u32),
+    kind: Kind,
+}
+
+#[derive(Debug, Clone)]
+enum Kind {
+    Ceilings(CeilingsData),
+    IoSize(IoSizeSweep),
+    Scaling(ScalingSweep),
+    Compare(CompareData),
+    Layouts(LayoutsData),
+}
+
+#[derive(Debug, Clone)]
+struct Bar {
+    name: &'static str,
+    label: String,
+    applies: &'static str,
+    mibps: f64,
+    iops: f64,
+    headroom_pct: f64,
+    source: &'static str,
+    assumption: bool,
+    binding: bool,
+}
+
+#[derive(Debug, Clone)]
+struct CeilingsData {
+    bars: Vec<Bar>,
+    achievable_mibps: f64,
+    /// (label, MiB/s) of the targets.
+    targets: Vec<(String, f64)>,
+    io_kib: f64,
+}
+
+#[derive(Debug, Clone)]
+struct CompareData {
+    names: Vec<String>,
+    rows: Vec<MetricRow>,
+}
+
+#[derive(Debug, Clone)]
+struct LayoutsData {
+    rows: Vec<LayoutRow>,
+    suggested: Option<usize>,
+}
+
+/// Renders a chart of a scenario as an SVG string.
+pub fn svg(
+    name: ChartName,
+    scenario: &Scenario,
+    evaluation: &Evaluation,
+) -> Result<String, ChartError> {
+    Chart::of(name, scenario, evaluation)?.svg()
+}
+
+/// Renders a chart of a scenario as PNG bytes of the given size.
+pub fn png(
+    name: ChartName,
+    scenario: &Scenario,
+    evaluation: &Evaluation,
+    size: (u32, u32),
+) -> Result<Vec<u8>, ChartError> {
+    Chart::of(name, scenario, evaluation)?.png(size)
+}
+
+/// The data table of a chart of a scenario.
+pub fn table(
+    name: ChartName,
+    scenario: &Scenario,
+    evaluation: &Evaluation,
+) -> Result<ChartTable, ChartError> {
+    Ok(Chart::of(name, scenario, evaluation)?.table())
+}
+
+fn mix_text(s: &Scenario) -> String {
+    let access = match s.workload.access {
+        Access::Sequential => "sequential",
+        Access::Random => "random",
+    };
+    format!(
+        "{} KiB {access}, {}% read",
+        Num(s.workload.io_size_kib, 1),
+        Num(s.workload.read_pct, 0)
+    )
+}
+
+impl Chart {
+    /// Prepares a chart of a scenario (the sweeps evaluate variants of it).
+    pub fn of(
+        name: ChartName,
+        scenario: &Scenario,
+        evaluation: &Evaluation,
+    ) -> Result<Chart, ChartError> {
+        Ok(match name {
+            ChartName::Ceilings => Chart::ceilings(scenario, evaluation),
+            ChartName::IoSize => Chart::io_size(scenario, sweep::io_size(scenario)?),
+            ChartName::Scaling => Chart::scaling(scenario, sweep::scaling(scenario)?),
+        })
+    }
+
+    fn ceilings(s: &Scenario, e: &Evaluation) -> Chart {
+        let binding_idx = e
+            .limits
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.id == e.binding)
+            .min_by(|a, b| a.1.mibps.total_cmp(&b.1.mibps))
+            .map(|(i, _)| i);
+        let mut bars: Vec<Bar> = e
+            .limits
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.mibps.is_finite() && l.mibps >= 0.0)
+            .map(|(i, l)| Bar {
+                name: l.label.name,
+                label: l.label.to_string(),
+                applies: l.applies.key(),
+                mibps: l.mibps,
+                iops: l.iops,
+                headroom_pct: l.headroom_pct,
+                source: l.source,
+                assumption: l.assumption,
+                binding: Some(i) == binding_idx,
+            })
+            .collect();
+        bars.sort_by(|a, b| b.binding.cmp(&a.binding).then(a.mibps.total_cmp(&b.mibps)));
+        let io = s.workload.io_size_kib;
+        let mut targets = Vec::new();
+        if let Some(t) = s.workload.target_mibps {
+            targets.push((format!("target {} MiB/s", Num(t, 0)), t));
+        }
+        if let Some(t) = s.workload.target_iops {
+            targets.push((format!("target {} IOPS", Num(t, 0)), t * io / 1024.0));
+        }
+        let summary = match bars.iter().find(|b| b.binding) {
+            Some(b) => {
+                let next = bars
+                    .iter()
+                    .filter(|x| !x.binding)
+                    .map(|x| x.mibps)
+                    .fold(f64::NAN, f64::min);
+                let mut text = format!(
+                    "Bound by {} at {} MiB/s ({} IOPS); achievable {} MiB/s.",
+                    b.name,
+                    Num(b.mibps, 0),
+                    Num(b.iops, 0),
+                    Num(e.throughput_mibps, 0)
+                );
+                if next.is_finite() && b.mibps > 0.0 {
+                    text.push_str(&format!(
+                        " The next ceiling is {}% higher.",
+                        Num((next / b.mibps - 1.0) * 100.0, 0)
+                    ));
+                }
+                text
+            }
+            None => format!("Achievable {} MiB/s.", Num(e.throughput_mibps, 0)),
+        };
+        let h = (110 + 40 * bars.len() as u32).max(240);
+        Chart {
+            title: format!("Ceilings of {} ({})", s.name, mix_text(s)),
+            summary,
+            size: (780, h),
+            kind: Kind::Ceilings(CeilingsData {
+                bars,
+                achievable_mibps: e.throughput_mibps,
+                targets,
+                io_kib: io,
+            }),
+        }
+    }
+
+    fn io_size(s: &Scenario, sw: IoSizeSweep) -> Chart {
+        let first = sw.points.first();
+        let last = sw.points.last();
+        let own = sw
+            .points
+            .iter()
+            .find(|p| p.io_size_kib == sw.scenario_io_kib);
+        let summary = match (first, last, own) {
+            (Some(f), Some(l), Some(o)) => format!(
+                "Achievable throughput goes from {} MiB/s ({} IOPS) at {} KiB to {} MiB/s ({} IOPS) at {} KiB; at the scenario's {} KiB it is {} MiB/s ({} IOPS).",
+                Num(f.throughput_mibps, 0),
+                Num(f.iops, 0),
+                Num(f.io_size_kib, 1),
+                Num(l.throughput_mibps, 0),
+                Num(l.iops, 0),
+                Num(l.io_size_kib, 1),
+                Num(o.io_size_kib, 1),
+                Num(o.throughput_mibps, 0),
+                Num(o.iops, 0)
+            ),
+            _ => "No IO sizes were evaluated.".to_owned(),
+        };
+        Chart {
+            title: format!("Throughput and IOPS against IO size: {}", s.name),
+            summary,
+            size: (860, 640),
+            kind: Kind::IoSize(sw),
+        }
+    }
+
+    fn scaling(s: &Scenario, sw: ScalingSweep) -> Chart {
+        let unit = sw.metric.unit();
+        let f = sw.points.first().map(|p| p.value(sw.metric)).unwrap_or(0.0);
+        let l = sw.points.last().map(|p| p.value(sw.metric)).unwrap_or(0.0);
+        let cur = sw
+            .points
+            .iter()
+            .find(|p| p.n == sw.current)
+            .map(|p| p.value(sw.metric));
+        let mut summary = format!(
+            "From {} to {} ({}) the achievable figure goes from {} to {} {unit}",
+            sw.points.first().map_or(1, |p| p.n),
+            sw.points.last().map_or(1, |p| p.n),
+            sw.axis.short(),
+            Num(f, 0),
+            Num(l, 0)
+        );
+        match cur {
+            Some(c) => summary.push_str(&format!(
+                "; the scenario uses {} ({} {unit}).",
+                sw.current,
+                Num(c, 0)
+            )),
+            None => summary.push('.'),
+        }
+        if !sw.published.is_empty() {
+            summary.push_str(" Published measurements are shown as markers.");
+        }
+        Chart {
+            title: format!(
+                "Scaling with {}: {} ({})",
+                sw.axis.short(),
+                s.name,
+                mix_text(s)
+            ),
+            summary,
+            size: (780, 440),
+            kind: Kind::Scaling(sw),
+        }
+    }
+
+    /// A grouped bar chart of a comparison: each metric as a percentage of the first scenario.
+    pub fn compare(names: &[String], rows: &[MetricRow]) -> Chart {
+        let summary = match rows.iter().find(|r| r.key == "throughput") {
+            Some(r) => {
+                let best: Vec<&str> = r
+                    .best
+                    .iter()
+                    .zip(names)
+                    .filter(|(b, _)| **b)
+                    .map(|(_, n)| n.as_str())
+                    .collect();
+                if best.is_empty() {
+                    format!(
+                        "{} scenarios compared; their throughput is the same.",
+                        names.len()
+                    )
+                } else {
+                    format!(
+                        "{} scenarios compared; highest throughput: {}.",
+                        names.len(),
+                        best.join(", ")
+                    )
+                }
+            }
+            None => format!("{} scenarios compared.", names.len()),
+        };
+        Chart {
+            title: "Scenarios compared (percent of the first)".to_owned(),
+            summary,
+            size: (780, 440),
+            kind: Kind::Compare(CompareData {
+                names: names.to_vec(),
+                rows: rows.to_vec(),
+            }),
+        }
+    }
+
+    /// Throughput, per-datastore QoS and connections per host against the datastore count.
+    pub fn layouts(rows: &[LayoutRow], suggested: Option<usize>) -> Chart {
+        let summary = match suggested.and_then(|i| rows.get(i)) {
+            Some(r) => format!(
+                "{} datastores of {} TiB reach {} MiB/s, within 5% of the best layout; more datastores add connections, not throughput.",
+                r.count,
+                Num(r.quota_tib, 2),
+                Num(r.throughput_mibps, 0)
+            ),
+            None => "No layouts were evaluated.".to_owned(),
+        };
+        Chart {
+            title: "Datastore layouts: same capacity, different counts".to_owned(),
+            summary,
+            size: (780, 440),
+            kind: Kind::Layouts(LayoutsData {
+                rows: rows.to_vec(),
+                suggested,
+            }),
+        }
+    }
+
+    /// The chart's title (also the SVG `<title>`).
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// One or two sentences saying what the chart shows.
+    pub fn summary(&self) -> &str {
+        &self.summary
+    }
+
+    /// The size the SVG is drawn at, in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        self.size
+    }
+
+    /// Renders the chart as an SVG document with a `<title>` and `<desc>`, ready to inline.
+    pub fn svg(&self) -> Result<String, ChartError> {
+        init_fonts();
+        let mut out = String::with_capacity(32 * 1024);
+        {
+            let root = SVGBackend::with_string(&mut out, self.size).into_drawing_area();
+            self.draw(&root).map_err(ChartError::Draw)?;
+        }
+        Ok(add_title(&out, &self.title, &self.summary))
+    }
+
+    /// Renders the chart as PNG bytes of the given size.
+    pub fn png(&self, (w, h): (u32, u32)) -> Result<Vec<u8>, ChartError> {
+        if !(200..=4000).contains(&w) || !(150..=4000).contains(&h) {
+            return Err(ChartError::Size(w, h));
+        }
+        init_fonts();
+        let mut rgb = vec![0u8; (w as usize) * (h as usize) * 3];
+        {
+            let root = BitMapBackend::with_buffer(&mut rgb, (w, h)).into_drawing_area();
+            self.draw(&root).map_err(ChartError::Draw)?;
+        }
+        let mut bytes = Vec::new();
+        {
+            let mut enc = png::Encoder::new(&mut bytes, w, h);
+            enc.set_color(png::ColorType::Rgb);
+            enc.set_depth(png::BitDepth::Eight);
+            let mut writer = enc
+                .write_header()
+                .map_err(|e| ChartError::Draw(e.to_string()))?;
+            writer
+                .write_image_data(&rgb)
+                .map_err(|e| ChartError::Draw(e.to_string()))?;
+        }
+        Ok(bytes)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let r = match &self.kind {
+            Kind::Ceilings(d) => draw_ceilings(root, d),
+            Kind::IoSize(d) => draw_io_size(root, d),
+            Kind::Scaling(d) => draw_scaling(root, d),
+            Kind::Compare(d) => draw_compare(root, d),
+            Kind::Layouts(d) => draw_layouts(root, d),
+        };
+        r.and_then(|_| root.present()).map_err(|e| e.to_string())
+    }
+
+    /// The data behind the chart.
+    pub fn table(&self) -> ChartTable {
+        match &self.kind {
+            Kind::Ceilings(d) => ceilings_table(&self.title, d),
+            Kind::IoSize(d) => io_size_table(&self.title, d),
+            Kind::Scaling(d) => scaling_table(&self.title, d),
+            Kind::Compare(d) => compare_table(&self.title, d),
+            Kind::Layouts(d) => layouts_table(&self.title, d),
+        }
+    }
+}
+
+fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Inserts `role="img"`, a class and `<title>`/`<desc>` right after the opening `<svg>` tag.
+fn add_title(svg: &str, title: &str, desc: &str) -> String {
+    let head = format!(
+        "<title>{}</title>\n<desc>{}</desc>\n",
+        xml_escape(title),
+        xml_escape(desc)
+    );
+    match svg.find('>') {
+        Some(end) if svg.starts_with("<svg") => {
+            let mut out = String::with_capacity(svg.len() + head.len() + 32);
+            out.push_str(&svg[..end]);
+            out.push_str(" role=\"img\" class=\"chart\">\n");
+            out.push_str(&head);
+            out.push_str(svg[end + 1..].trim_start_matches('\n'));
+            out
+        }
+        _ => svg.to_owned(),
+    }
+}
+
+/// Tick label: thousands separators, decimals only for small values.
+fn tick(v: f64) -> String {
+    let d = if v.abs() < 10.0 && v != v.trunc() {
+        2
+    } else {
+        0
+    };
+    Num(v, d).to_string()
+}
+
+/// Key points for a log axis: 1-2-5 steps when the range is narrow, decades when wide.
+fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let decades = (hi / lo).log10();
+    let steps: &[f64] = if decades <= 2.5 {
+        &[1.0, 2.0, 5.0]
+    } else if decades <= 4.5 {
+        &[1.0, 3.0]
+    } else {
+        &[1.0]
+    };
+    let mut out = Vec::new();
+    let mut p = 10f64.powf(lo.log10().floor());
+    while p <= hi {
+        for m in steps {
+            let v = p * m;
+            if v >= lo && v <= hi {
+                out.push(v);
+            }
+        }
+        p *= 10.0;
+    }
+    out
+}
+
+/// Pads a positive range for a log axis.
+fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
+    for v in values.filter(|v| v.is_finite() && *v > 0.0) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return (1.0, 10.0);
+    }
+    // Round outwards to the next 1-2-5 value so the axis starts and ends on a tick.
+    let down = |v: f64| {
+        let p = 10f64.powf(v.log10().floor());
+        [5.0, 2.0, 1.0]
+            .iter()
+            .map(|m| m * p)
+            .find(|x| *x <= v)
+            .unwrap_or(p)
+    };
+    let up = |v: f64| {
+        let p = 10f64.powf(v.log10().floor());
+        [1.0, 2.0, 5.0, 10.0]
+            .iter()
+            .map(|m| m * p)
+            .find(|x| *x >= v)
+            .unwrap_or(10.0 * p)
+    };
+    let (lo, hi) = (down(lo * 0.95), up(hi * 1.05));
+    if hi / lo < 10.0 {
+        (down(lo / 2.0), hi)
+    } else {
+        (lo, hi)
+    }
+}
+
+fn upper(max: f64) -> f64 {
+    if max.is_finite() && max > 0.0 {
+        max * 1.15
+    } else {
+        1.0
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_owned()
+    } else {
+        let mut t: String = s.chars().take(n.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+fn caption_style() -> TextStyle<'static> {
+    (FONT, 18)
+        .into_font()
+        .style(FontStyle::Bold)
+        .color(&OI_BLACK)
+}
+
+fn draw_ceilings<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    d: &CeilingsData,
+) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let n = d.bars.len().max(1);
+    let names: Vec<String> = d
+        .bars
+        .iter()
+        .map(|b| {
+            let r = match b.applies {
+                "read" => " (reads)",
+                "write" => " (writes)",
+                _ => "",
+            };
+            truncate(&format!("{}{r}", b.name), 30)
+        })
+        .collect();
+    let label_w = names.iter().map(|s| s.chars().count()).max().unwrap_or(8) as u32 * 8 + 16;
+    let xmax = d
+        .bars
+        .iter()
+        .map(|b| b.mibps)
+        .chain(d.targets.iter().map(|t| t.1))
+        .chain([d.achievable_mibps])
+        .filter(|v| v.is_finite())
+        .fold(0.0, f64::max);
+    let xmax = upper(xmax);
+    let mut chart = ChartBuilder::on(root)
+        .caption("Ceilings: every limit in MiB/s", caption_style())
+        .margin(12)
+        .margin_right(36)
+        .x_label_area_size(48)
+        .y_label_area_size(label_w.clamp(110, 280))
+        .build_cartesian_2d(0.0..xmax, -0.5..n as f64 - 0.5)?;
+    // Rows sit on whole numbers, top row first; ticks between rows stay blank.
+    let row_name = |y: &f64| -> String {
+        if (y - y.round()).abs() > 1e-6 {
+            return String::new();
+        }
+        let i = n as isize - 1 - y.round() as isize;
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| names.get(i))
+            .cloned()
+            .unwrap_or_default()
+    };
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(GRID)
+        .x_labels(8)
+        .y_labels(n)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&row_name)
+        .x_desc(format!(
+            "Ceiling (MiB/s at {} KiB IO size)",
+            Num(d.io_kib, 1)
+        ))
+        .y_desc("Limit")
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .draw()?;
+
+    let area = chart.plotting_area();
+    let (px, _) = area.get_pixel_range();
+    let width_px = f64::from((px.end - px.start).max(1));
+    let px_per_unit = width_px / xmax;
+    for (i, b) in d.bars.iter().enumerate() {
+        let y = (n - 1 - i) as f64;
+        let colour = if b.binding { OI_VERMILLION } else { OI_BLUE };
+        area.draw(&Rectangle::new(
+            [(0.0, y - 0.32), (b.mibps, y + 0.32)],
+            colour.filled(),
+        ))?;
+        let mut text = format!("{} MiB/s, {} IOPS", Num(b.mibps, 0), Num(b.iops, 0));
+        if b.binding {
+            text.push_str(", binding");
+        }
+        if b.assumption {
+            text.push_str(" (assumption)");
+        }
+        let weight = if b.binding {
+            FontStyle::Bold
+        } else {
+            FontStyle::Normal
+        };
+        let font = (FONT, 13).into_font().style(weight);
+        let (tw, _) = area.estimate_text_size(&text, &TextStyle::from(font.clone()))?;
+        let bar_px = b.mibps * px_per_unit;
+        let outside = bar_px + 6.0 + f64::from(tw) < width_px;
+        let (x, colour, anchor) = if outside {
+            (b.mibps + 5.0 / px_per_unit, OI_BLACK, HPos::Left)
+        } else {
+            (b.mibps - 5.0 / px_per_unit, WHITE, HPos::Right)
+        };
+        let style = font.color(&colour).pos(Pos::new(anchor, VPos::Center));
+        area.draw(&Text::new(text, (x, y), style))?;
+    }
+    let (bottom, top) = (-0.5, n as f64 - 0.5);
+    let line = |x: f64, colour: RGBColor| {
+        DashedPathElement::new(vec![(x, bottom), (x, top)], 6, 4, colour.stroke_width(2))
+    };
+    let label_style = |colour: RGBColor| {
+        (FONT, 12)
+            .into_font()
+            .color(&colour)
+            .pos(Pos::new(HPos::Left, VPos::Bottom))
+    };
+    if d.achievable_mibps.is_finite() {
+        area.draw(&line(d.achievable_mibps, OI_BLACK))?;
+    }
+    for (label, v) in &d.targets {
+        area.draw(&line(*v, OI_GREEN))?;
+        area.draw(&Text::new(
+            label.clone(),
+            (*v + 4.0 / px_per_unit, top - 0.01),
+            label_style(OI_GREEN),
+        ))?;
+    }
+    Ok(())
+}
+
+fn draw_io_size<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    d: &IoSizeSweep,
+) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let root = root.titled("Throughput and IOPS against IO size", caption_style())?;
+    let (plots, legend) = root.split_horizontally(root.dim_in_pixel().0 as i32 - 230);
+    let (top, bottom) = plots.split_vertically(plots.dim_in_pixel().1 as i32 * 56 / 100);
+    let xs: Vec<f64> = d.points.iter().map(|p| p.io_size_kib).collect();
+    let (xlo, xhi) = (
+        xs.first().copied().unwrap_or(4.0) * 0.85,
+        xs.last().copied().unwrap_or(1024.0) * 1.15,
+    );
+    let x_desc = "IO size (KiB, log scale)";
+
+    // Upper panel: MiB/s, achievable and every ceiling.
+    let (ylo, yhi) = log_range(
+        d.points.iter().map(|p| p.throughput_mibps).chain(
+            d.ceilings
+                .iter()
+                .flat_map(|c| c.mibps.iter().flatten().copied()),
+        ),
+    );
+    let mut chart = ChartBuilder::on(&top)
+        .margin(8)
+        .margin_right(20)
+        .x_label_area_size(40)
+        .y_label_area_size(78)
+        .build_cartesian_2d(
+            (xlo..xhi).log_scale().with_key_points(xs.clone()),
+            (ylo..yhi).log_scale().with_key_points(log_ticks(ylo, yhi)),
+        )?;
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(GRID)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
+        .x_desc(x_desc)
+        .y_desc("Throughput (MiB/s, log scale)")
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .draw()?;
+    let mut legend_items: Vec<(String, RGBColor, bool)> =
+        vec![("Achievable".to_owned(), OI_BLACK, false)];
+    for (i, c) in d.ceilings.iter().enumerate() {
+        let colour = SERIES[i % SERIES.len()];
+        let pts: Vec<(f64, f64)> = xs
+            .iter()
+            .zip(&c.mibps)
+            .filter_map(|(x, v)| v.filter(|v| v.is_finite() && *v > 0.0).map(|v| (*x, v)))
+            .collect();
+        chart.draw_series(DashedLineSeries::new(pts, 7, 4, colour.stroke_width(2)))?;
+        legend_items.push((truncate(c.name, 28), colour, true));
+    }
+    let achieved: Vec<(f64, f64)> = d
+        .points
+        .iter()
+        .map(|p| (p.io_size_kib, p.throughput_mibps))
+        .collect();
+    chart.draw_series(LineSeries::new(achieved.clone(), OI_BLACK.stroke_width(3)))?;
+    chart.draw_series(
+        achieved
+            .iter()
+            .map(|p| Circle::new(*p, 4, OI_BLACK.filled())),
+    )?;
+    let own = d.scenario_io_kib;
+    chart.draw_series(DashedLineSeries::new(
+        vec![(own, ylo), (own, yhi)],
+        4,
+        4,
+        OI_VERMILLION.stroke_width(2),
+    ))?;
+    chart.draw_series(std::iter::once(Text::new(
+        format!("scenario: {} KiB", Num(own, 1)),
+        (own * 1.04, yhi * 0.95),
+        (FONT, 12)
+            .into_font()
+            .color(&OI_VERMILLION)
+            .pos(Pos::new(HPos::Left, VPos::Top)),
+    )))?;
+
+    // Lower panel: IOPS.
+    let (ilo, ihi) = log_range(d.points.iter().map(|p| p.iops));
+    let mut chart = ChartBuilder::on(&bottom)
+        .margin(8)
+        .margin_right(20)
+        .x_label_area_size(40)
+        .y_label_area_size(78)
+        .build_cartesian_2d(
+            (xlo..xhi).log_scale().with_key_points(xs.clone()),
+            (ilo..ihi).log_scale().with_key_points(log_ticks(ilo, ihi)),
+        )?;
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(GRID)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
+        .x_desc(x_desc)
+        .y_desc("IOPS (log scale)")
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .draw()?;
+    let iops: Vec<(f64, f64)> = d.points.iter().map(|p| (p.io_size_kib, p.iops)).collect();
+    chart.draw_series(LineSeries::new(iops.clone(), OI_BLUE.stroke_width(3)))?;
+    chart.draw_series(
+        iops.iter()
+            .map(|p| TriangleMarker::new(*p, 5, OI_BLUE.filled())),
+    )?;
+    chart.draw_series(DashedLineSeries::new(
+        vec![(own, ilo), (own, ihi)],
+        4,
+        4,
+        OI_VERMILLION.stroke_width(2),
+    ))?;
+    legend_items.push(("Achievable IOPS (lower panel)".to_owned(), OI_BLUE, false));
+    legend_items.push(("Scenario's IO size".to_owned(), OI_VERMILLION, true));
+    draw_legend(&legend, &legend_items)
+}
+
+/// A legend in its own area: a line sample (dashed or solid) and a name per item.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    items: &[(String, RGBColor, bool)],
+) -> DrawResult<DB> {
+    area.draw(&Text::new(
+        "Legend",
+        (8, 12),
+        (FONT, 13).into_font().style(FontStyle::Bold),
+    ))?;
+    for (i, (name, colour, dashed)) in items.iter().enumerate() {
+        let y = 40 + i as i32 * 20;
+        let style = colour.stroke_width(if *dashed { 2 } else { 3 });
+        if *dashed {
+            area.draw(&DashedPathElement::new(vec![(8, y), (34, y)], 6, 3, style))?;
+        } else {
+            area.draw(&PathElement::new(vec![(8, y), (34, y)], style))?;
+        }
+        let font = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        area.draw(&Text::new(name.clone(), (40, y), font))?;
+    }
+    Ok(())
+}
+
+fn draw_scaling<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    d: &ScalingSweep,
+) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let metric = d.metric;
+    let max_n = d.points.last().map_or(1, |p| p.n).max(2);
+    let ymax = d
+        .points
+        .iter()
+        .map(|p| p.value(metric))
+        .chain(
+            d.published
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.1)),
+        )
+        .fold(0.0, f64::max);
+    let ymax = upper(ymax);
+    let caption = match metric {
+        Metric::Iops => "Achievable IOPS against the number of connections",
+        Metric::Mibps => "Achievable MiB/s against the number of connections",
+    };
+    let mut chart = ChartBuilder::on(root)
+        .caption(caption, caption_style())
+        .margin(12)
+        .margin_right(30)
+        .x_label_area_size(48)
+        .y_label_area_size(84)
+        .build_cartesian_2d(0.5..f64::from(max_n) + 0.5, 0.0..ymax)?;
+    let x_labels = (max_n as usize).min(16);
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(GRID)
+        .x_labels(x_labels)
+        .y_labels(8)
+        .x_label_formatter(&|v| {
+            if v.fract().abs() < 1e-9 {
+                tick(*v)
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|v| tick(*v))
+        .x_desc(d.axis.title())
+        .y_desc(format!("Achievable ({})", metric.unit()))
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 14))
+        .draw()?;
+    let model: Vec<(f64, f64)> = d
+        .points
+        .iter()
+        .map(|p| (f64::from(p.n), p.value(metric)))
+        .collect();
+    chart
+        .draw_series(LineSeries::new(model.clone(), OI_BLUE.stroke_width(3)))?
+        .label("Model")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], OI_BLUE.stroke_width(3)));
+    chart.draw_series(model.iter().map(|p| Circle::new(*p, 4, OI_BLUE.filled())))?;
+    let marker_colours = [OI_VERMILLION, OI_GREEN, OI_PURPLE, OI_ORANGE];
+    for (i, s) in d.published.iter().enumerate() {
+        let colour = marker_colours[i % marker_colours.len()];
+        let pts: Vec<(f64, f64)> = s.points.iter().map(|(n, v)| (f64::from(*n), *v)).collect();
+        let series = if i % 2 == 0 {
+            chart.draw_series(
+                pts.iter()
+                    .map(|p| TriangleMarker::new(*p, 7, colour.filled()).into_dyn()),
+            )?
+        } else {
+            chart.draw_series(
+                pts.iter()
+                    .map(|p| Cross::new(*p, 6, colour.stroke_width(3)).into_dyn()),
+            )?
+        };
+        let filled = i % 2 == 0;
+        series.label(s.label).legend(move |(x, y)| {
+            if filled {
+                TriangleMarker::new((x + 10, y), 6, colour.filled()).into_dyn()
+            } else {
+                Cross::new((x + 10, y), 5, colour.stroke_width(3)).into_dyn()
+            }
+        });
+    }
+    let cur = f64::from(d.current);
+    if (1..=max_n).contains(&d.current) {
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(cur, 0.0), (cur, ymax)],
+                5,
+                4,
+                OI_BLACK.stroke_width(1),
+            ))?
+            .label(format!("Scenario: {} = {}", d.axis.short(), d.current))
+            .legend(|(x, y)| {
+                DashedPathElement::new(vec![(x, y), (x + 22, y)], 5, 3, OI_BLACK.stroke_width(1))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .label_font((FONT, 12))
+        .border_style(GRID)
+        .background_style(WHITE.mix(0.9))
+        .draw()?;
+    Ok(())
+}
+
+fn draw_compare<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    d: &CompareData,
+) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let rows: Vec<&MetricRow> = d.rows.iter().filter(|r| r.text.is_empty()).collect();
+    let groups = rows.len().max(1);
+    let n = d.names.len().max(1);
+    let pct = |r: &MetricRow, j: usize| -> Option<f64> {
+        let first = r.values.first().copied().flatten()?;
+        let v = r.values.get(j).copied().flatten()?;
+        (first > 0.0 && v.is_finite() && first.is_finite()).then(|| v / first * 100.0)
+    };
+    let ymax = rows
+        .iter()
+        .flat_map(|r| (0..n).filter_map(|j| pct(r, j)))
+        .fold(100.0, f64::max)
+        * 1.3;
+    // The arrow says which way is better; the table says it in words.
+    let labels: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let arrow = match r.better {
+                Better::Higher => " \u{2191}",
+                Better::Lower => " \u{2193}",
+                Better::Neither => "",
+            };
+            format!("{}{arrow}", r.label)
+        })
+        .collect();
+    let mut chart = ChartBuilder::on(root)
+        .caption("Each metric as % of the first scenario", caption_style())
+        .margin(12)
+        .margin_right(24)
+        .x_label_area_size(56)
+        .y_label_area_size(70)
+        .build_cartesian_2d(-0.5..groups as f64 - 0.5, 0.0..ymax)?;
+    // Groups sit on whole numbers; ticks between groups stay blank.
+    let group_name = |v: &f64| -> String {
+        if (v - v.round()).abs() > 1e-6 || *v < -0.1 {
+            return String::new();
+        }
+        labels
+            .get(v.round() as usize)
+            .map(|s| truncate(s, 22))
+            .unwrap_or_default()
+    };
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(GRID)
+        .x_labels(groups)
+        .y_labels(8)
+        .x_label_formatter(&group_name)
+        .y_label_formatter(&|v| format!("{}%", tick(*v)))
+        .x_desc("Metric")
+        .y_desc("Percent of the first scenario (%)")
+        .label_style((FONT, 11))
+        .axis_desc_style((FONT, 14))
+        .draw()?;
+    let w = 0.8 / n as f64;
+    for j in 0..n {
+        let colour = SERIES[j % SERIES.len()];
+        let bars: Vec<Rectangle<(f64, f64)>> = rows
+            .iter()
+            .enumerate()
+            .filter_map(|(g, r)| {
+                let v = pct(r, j)?;
+                let x0 = g as f64 - 0.4 + j as f64 * w;
+                Some(Rectangle::new(
+                    [(x0, 0.0), (x0 + w * 0.92, v)],
+                    colour.filled(),
+                ))
+            })
+            .collect();
+        let name = truncate(d.names.get(j).map_or("", String::as_str), 32);
+        chart
+            .draw_series(bars)?
+            .label(name)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], colour.filled()));
+    }
+    chart.draw_series(std::iter::once(DashedPathElement::new(
+        vec![(-0.5, 100.0), (groups as f64 - 0.5, 100.0)],
+        5,
+        4,
+        OI_BLACK.stroke_width(1),
+    )))?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font((FONT, 12))
+        .border_style(GRID)
+        .background_style(WHITE.mix(0.9))
+        .draw()?;
+    Ok(())
+}
+
+fn draw_layouts<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    d: &LayoutsData,
+) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let counts: Vec<f64> = d.rows.iter().map(|r| f64::from(r.count)).collect();
+    let (cmin, cmax) = counts.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), c| {
+        (lo.min(*c), hi.max(*c))
+    });
+    let (cmin, cmax) = if cmin.is_finite() {
+        (cmin, cmax.max(cmin * 2.0))
+    } else {
+        (1.0, 2.0)
+    };
+    let ymax = upper(
+        d.rows
+            .iter()
+            .flat_map(|r| [Some(r.throughput_mibps), r.qos_per_volume_mibps])
+            .flatten()
+            .fold(0.0, f64::max),
+    );
+    let cmax_conn = upper(
+        d.rows
+            .iter()
+            .map(|r| r.connections_per_client as f64)
+            .fold(0.0, f64::max),
+    )
+    .max(4.0);
+    let mut chart = ChartBuilder::on(root)
+        .caption(
+            "Datastore count against throughput and connections",
+            caption_style(),
+        )
+        .margin(12)
+        .x_label_area_size(48)
+        .y_label_area_size(78)
+        .right_y_label_area_size(70)
+        .build_cartesian_2d(
+            (cmin / 1.3..cmax * 1.3)
+                .log_scale()
+                .with_key_points(counts.clone()),
+            0.0..ymax,
+        )?
+        .set_secondary_coord(
+            (cmin / 1.3..cmax * 1.3)
+                .log_scale()
+                .with_key_points(counts.clone()),
+            0.0..cmax_conn,
+        );
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(GRID)
+        .y_labels(8)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
+        .x_desc("Datastores (count, same total capacity; log scale)")
+        .y_desc("MiB/s")
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 14))
+        .draw()?;
+    chart
+        .configure_secondary_axes()
+        .y_labels(6)
+        .y_label_formatter(&|v| tick(*v))
+        .y_desc("Connections per host (count)")
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 14))
+        .draw()?;
+    let thr: Vec<(f64, f64)> = d
+        .rows
+        .iter()
+        .map(|r| (f64::from(r.count), r.throughput_mibps))
+        .collect();
+    chart
+        .draw_series(LineSeries::new(thr.clone(), OI_BLUE.stroke_width(3)))?
+        .label("Achievable MiB/s")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], OI_BLUE.stroke_width(3)));
+    chart.draw_series(thr.iter().map(|p| Circle::new(*p, 4, OI_BLUE.filled())))?;
+    let qos: Vec<(f64, f64)> = d
+        .rows
+        .iter()
+        .filter_map(|r| r.qos_per_volume_mibps.map(|q| (f64::from(r.count), q)))
+        .collect();
+    if !qos.is_empty() {
+        chart
+            .draw_series(DashedLineSeries::new(
+                qos.clone(),
+                7,
+                4,
+                OI_ORANGE.stroke_width(3),
+            ))?
+            .label("QoS per datastore (MiB/s)")
+            .legend(|(x, y)| {
+                DashedPathElement::new(vec![(x, y), (x + 22, y)], 6, 3, OI_ORANGE.stroke_width(3))
+            });
+        chart.draw_series(
+            qos.iter()
+                .map(|p| TriangleMarker::new(*p, 5, OI_ORANGE.filled())),
+        )?;
+    }
+    let conn: Vec<(f64, f64)> = d
+        .rows
+        .iter()
+        .map(|r| (f64::from(r.count), r.connections_per_client as f64))
+        .collect();
+    chart
+        .draw_secondary_series(LineSeries::new(conn.clone(), OI_GREEN.stroke_width(2)))?
+        .label("Connections per host (right axis)")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], OI_GREEN.stroke_width(2)));
+    chart.draw_secondary_series(conn.iter().map(|p| {
+        Rectangle::new(
+            [(p.0 / 1.03, p.1), (p.0 * 1.03, p.1)],
+            OI_GREEN.stroke_width(6),
+        )
+    }))?;
+    if let Some(r) = d.suggested.and_then(|i| d.rows.get(i)) {
+        let x = f64::from(r.count);
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(x, 0.0), (x, ymax)],
+                5,
+                4,
+                OI_VERMILLION.stroke_width(2),
+            ))?
+            .label(format!("Suggested: {} datastores", r.count))
+            .legend(|(x, y)| {
+                DashedPathElement::new(
+                    vec![(x, y), (x + 22, y)],
+                    5,
+                    3,
+                    OI_VERMILLION.stroke_width(2),
+                )
+            });
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .label_font((FONT, 12))
+        .border_style(GRID)
+        .background_style(WHITE.mix(0.9))
+        .draw()?;
+    Ok(())
+}
+
+fn pct_text(v: f64) -> String {
+    if v.is_finite() {
+        format!("{}%", Num(v, 0))
+    } else {
+        "unlimited".to_owned()
+    }
+}
+
+fn ceilings_table(title: &str, d: &CeilingsData) -> ChartTable {
+    let rows = d
+        .bars
+        .iter()
+        .map(|b| {
+            let mut name = b.label.clone();
+            if b.binding {
+                name.push_str(" (binding)");
+            }
+            if b.assumption {
+                name.push_str(" (assumption)");
+            }
+            vec![
+                name,
+                b.applies.to_owned(),
+                Num(b.mibps, 1).to_string(),
+                Num(b.iops, 0).to_string(),
+                pct_text(b.headroom_pct),
+                b.source.to_owned(),
+            ]
+        })
+        .collect();
+    let mut notes = vec![format!("Achievable: {} MiB/s.", Num(d.achievable_mibps, 1))];
+    notes.extend(
+        d.targets
+            .iter()
+            .map(|(l, v)| format!("{l}: {} MiB/s at this IO size.", Num(*v, 1))),
+    );
+    ChartTable {
+        caption: title.to_owned(),
+        headers: ["Limit", "Applies to", "MiB/s", "IOPS", "Headroom", "Source"]
+            .map(str::to_owned)
+            .to_vec(),
+        rows,
+        notes,
+    }
+}
+
+fn io_size_table(title: &str, d: &IoSizeSweep) -> ChartTable {
+    let mut headers: Vec<String> = [
+        "IO size (KiB)",
+        "Achievable MiB/s",
+        "Achievable IOPS",
+        "Binding",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    headers.extend(d.ceilings.iter().map(|c| format!("{} (MiB/s)", c.name)));
+    let rows = d
+        .points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let mut row = vec![
+                if p.io_size_kib == d.scenario_io_kib {
+                    format!("{} (scenario)", Num(p.io_size_kib, 1))
+                } else {
+                    Num(p.io_size_kib, 1).to_string()
+                },
+                Num(p.throughput_mibps, 1).to_string(),
+                Num(p.iops, 0).to_string(),
+                p.binding.to_owned(),
+            ];
+            row.extend(d.ceilings.iter().map(|c| {
+                c.mibps
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map_or_else(|| "n/a".to_owned(), |v| Num(v, 1).to_string())
+            }));
+            row
+        })
+        .collect();
+    ChartTable {
+        caption: title.to_owned(),
+        headers,
+        rows,
+        notes: vec!["Each ceiling is converted to MiB/s at the IO size of its row.".to_owned()],
+    }
+}
+
+fn scaling_table(title: &str, d: &ScalingSweep) -> ChartTable {
+    let unit = d.metric.unit();
+    let mut headers = vec![
+        d.axis.short().to_owned(),
+        "Achievable MiB/s".to_owned(),
+        "Achievable IOPS".to_owned(),
+        "Connections".to_owned(),
+    ];
+    headers.extend(d.published.iter().map(|s| format!("{} ({unit})", s.label)));
+    let rows = d
+        .points
+        .iter()
+        .map(|p| {
+            let mut row = vec![
+                if p.n == d.current {
+                    format!("{} (scenario)", p.n)
+                } else {
+                    p.n.to_string()
+                },
+                Num(p.throughput_mibps, 1).to_string(),
+                Num(p.iops, 0).to_string(),
+                p.connections.to_string(),
+            ];
+            row.extend(d.published.iter().map(|s| {
+                s.points
+                    .iter()
+                    .find(|(n, _)| *n == p.n)
+                    .map_or_else(String::new, |(_, v)| Num(*v, 0).to_string())
+            }));
+            row
+        })
+        .collect();
+    ChartTable {
+        caption: title.to_owned(),
+        headers,
+        rows,
+        notes: d
+            .published
+            .iter()
+            .map(|s| format!("{}: {}.", s.label, s.source))
+            .collect(),
+    }
+}
+
+fn compare_table(title: &str, d: &CompareData) -> ChartTable {
+    let mut headers = vec!["Metric".to_owned()];
+    headers.extend(d.names.iter().cloned());
+    let rows = d
+        .rows
+        .iter()
+        .map(|r| {
+            let mut row = vec![if r.unit.is_empty() {
+                r.label.to_owned()
+            } else {
+                format!("{} ({})", r.label, r.unit)
+            }];
+            for j in 0..d.names.len() {
+                let mut cell = match (r.values.get(j).copied().flatten(), r.text.get(j)) {
+                    (Some(v), _) => {
+                        let mut c = Num(v, if v.abs() < 10.0 { 2 } else { 0 }).to_string();
+                        if let Some(Some((_, Some(p)))) = r.deltas.get(j) {
+                            if j > 0 {
+                                c.push_str(&format!(
+                                    " ({}{}%)",
+                                    if *p >= 0.0 { "+" } else { "" },
+                                    Num(*p, 1)
+                                ));
+                            }
+                        }
+                        c
+                    }
+                    (None, Some(t)) => t.clone(),
+                    (None, None) => String::new(),
+                };
+                if r.best.get(j).copied().unwrap_or(false) {
+                    cell.push_str(" (best)");
+                }
+                row.push(cell);
+            }
+            row
+        })
+        .collect();
+    ChartTable {
+        caption: title.to_owned(),
+        headers,
+        rows,
+        notes: vec!["Percentages are against the first scenario.".to_owned()],
+    }
+}
+
+fn layouts_table(title: &str, d: &LayoutsData) -> ChartTable {
+    let rows = d
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            vec![
+                if Some(i) == d.suggested {
+                    format!("{} (suggested)", r.count)
+                } else {
+                    r.count.to_string()
+                },
+                Num(r.quota_tib, 3).to_string(),
+                Num(r.throughput_mibps, 1).to_string(),
+                Num(r.iops, 0).to_string(),
+                r.qos_per_volume_mibps
+                    .map_or_else(|| "n/a".to_owned(), |q| Num(q, 1).to_string()),
+                r.connections_per_client.to_string(),
+                r.monthly_usd
+                    .map_or_else(|| "no list price".to_owned(), |c| Num(c, 2).to_string()),
+            ]
+        })
+        .collect();
+    ChartTable {
+        caption: title.to_owned(),
+        headers: [
+            "Datastores",
+            "TiB each",
+            "MiB/s",
+            "IOPS",
+            "QoS per datastore (MiB/s)",
+            "Connections per host",
+            "Monthly cost (USD)",
+        ]
+        .map(str::to_owned)
+        .to_vec(),
+        rows,
+        notes: vec!["Billing is by capacity pool, so every count costs the same.".to_owned()],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_and_print() {
+        for n in ChartName::ALL {
+            assert_eq!(n.key().parse::<ChartName>().unwrap(), n);
+        }
+        let err = "pie".parse::<ChartName>().unwrap_err();
+        assert!(err.to_string().contains("ceilings, io-size and scaling"));
+    }
+
+    #[test]
+    fn log_ticks_give_at_least_five_labels() {
+        for (lo, hi) in [(100.0, 1000.0), (1.0, 1e6), (50.0, 20_000.0), (2.0, 50.0)] {
+            let t = log_ticks(lo, hi);
+            assert!(t.len() >= 5, "{lo}..{hi}: {t:?}");
+            assert!(t.iter().all(|v| *v >= lo && *v <= hi));
+        }
+        let (lo, hi) = log_range([120.0, 10_240.0].into_iter());
+        assert!(lo <= 120.0 && hi >= 10_240.0);
+    }
+
+    #[test]
+    fn title_is_escaped_and_inserted() {
+        let svg = "<svg width=\"10\" height=\"10\">\n<rect/>\n</svg>";
+        let out = add_title(svg, "a <b> & c", "d");
+        assert!(out.starts_with("<svg width=\"10\" height=\"10\" role=\"img\" class=\"chart\">\n<title>a &lt;b&gt; &amp; c</title>"));
+        assert!(out.contains("<desc>d</desc>\n<rect/>"));
+    }
+}
