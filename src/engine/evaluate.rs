@@ -1,10 +1,137 @@
 //! Scenario -> Evaluation: the one entry point of the engine.
 
-use super::evaluation::Evaluation;
+use super::advice;
+use super::avs;
+use super::client;
+use super::cost;
+use super::distribution::Distribution;
+use super::evaluation::{Cost, Evaluation, Flows, Limit, Targets};
+use super::limits::{LimitSet, RawLimit};
+use super::plan::Plan;
 use super::scenario::{FieldError, Scenario};
+use super::service;
+use super::solve;
+use super::units::mibps_to_iops;
+
+/// The numbers of one evaluation, without text: what sizing and sweeps reuse.
+#[derive(Debug, Clone, Copy)]
+pub struct Core {
+    pub limits: LimitSet,
+    /// Achievable MiB/s (reads + writes).
+    pub total: f64,
+    pub binding: RawLimit,
+    /// Outstanding IOs in flight across all clients after slot limits.
+    pub outstanding: f64,
+}
+
+impl Core {
+    /// Achievable IOPS.
+    pub fn iops(&self, p: &Plan) -> f64 {
+        mibps_to_iops(self.total, p.io_kib)
+    }
+
+    /// The smallest limit other than those `skip` rejects, as a total at the plan's mix.
+    pub fn next_total(&self, p: &Plan, skip: impl Fn(&RawLimit) -> bool) -> f64 {
+        self.limits
+            .iter()
+            .filter(|l| l.applies_at(p.r) && !skip(l))
+            .map(|l| l.total_at(p.r))
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// Computes every limit of a resolved plan and the binding one; allocates nothing.
+pub fn core(p: &Plan) -> Core {
+    let dist = Distribution::of(p);
+    let mut set = LimitSet::default();
+    service::limits(p, &dist, &mut set);
+    let outstanding = match &p.avs {
+        Some(a) => {
+            avs::limits(p, a, &dist, &mut set);
+            avs::outstanding(p, a)
+        }
+        None => {
+            client::limits(p, &mut set);
+            client::outstanding_per_client(p) * f64::from(p.clients)
+        }
+    };
+    let (total, binding) = set
+        .binding(p.r)
+        .map(|(t, l)| (t, *l))
+        .expect("every plan has storage limits");
+    Core {
+        limits: set,
+        total,
+        binding,
+        outstanding,
+    }
+}
+
+/// Whether `total` MiB/s at the plan's IO size meets its targets, and the headroom.
+pub fn targets(p: &Plan, total: f64) -> Targets {
+    let iops = mibps_to_iops(total, p.io_kib);
+    let mibps_headroom_pct = p.target_mibps.map(|t| (total / t - 1.0) * 100.0);
+    let iops_headroom_pct = p.target_iops.map(|t| (iops / t - 1.0) * 100.0);
+    let ok = |h: Option<f64>| h.is_none_or(|h| h >= -1e-9);
+    Targets {
+        met: ok(mibps_headroom_pct) && ok(iops_headroom_pct),
+        mibps_headroom_pct,
+        iops_headroom_pct,
+    }
+}
 
 /// Evaluates a scenario; a value out of range gives the field and what to fix.
 pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, FieldError> {
-    scenario.validate()?;
-    Err(FieldError::new("storage", "the engine is being built"))
+    let plan = Plan::resolve(scenario)?;
+    Ok(evaluate_plan(&plan))
+}
+
+/// Evaluates a resolved plan.
+pub fn evaluate_plan(p: &Plan) -> Evaluation {
+    let c = core(p);
+    let total = c.total;
+    let iops = mibps_to_iops(total, p.io_kib);
+    let mut limits = Vec::with_capacity(c.limits.len());
+    for l in c.limits.iter().filter(|l| l.applies_at(p.r)) {
+        limits.push(Limit {
+            id: l.id,
+            label: l.label,
+            scope: l.scope,
+            applies: l.applies,
+            mibps: l.mibps,
+            iops: mibps_to_iops(l.mibps, p.io_kib),
+            source: l.source,
+            assumption: l.assumption,
+            headroom_pct: (l.total_at(p.r) / total - 1.0) * 100.0,
+        });
+    }
+    let price = cost::price(p);
+    let latency_ms = client::unloaded_latency_ms(p).max(c.outstanding / iops * 1000.0);
+    let targets = targets(p, total);
+    Evaluation {
+        throughput_mibps: total,
+        read_mibps: total * p.r,
+        write_mibps: total * (1.0 - p.r),
+        iops,
+        binding: c.binding.id,
+        advice: advice::rules::advise(p, &c, &price, &targets),
+        limits,
+        targets,
+        flows: Flows {
+            connections: client::connections(p),
+            per_client: client::connections_per_client(p),
+            outstanding: c.outstanding,
+        },
+        cost: Cost {
+            monthly_usd: price.monthly_usd,
+            billed_tib: price.billed_tib,
+            currency: "USD",
+            hours_per_month: price.hours_per_month,
+            price_date: price.price_date,
+            usd_per_mibps: price.monthly_usd.map(|m| m / total),
+            assumption: price.assumption,
+        },
+        sizing: solve::sizing(p),
+        latency_ms,
+    }
 }

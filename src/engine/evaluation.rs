@@ -74,7 +74,8 @@ pub struct Flows {
 /// Monthly cost at list prices.
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Cost {
-    pub monthly_usd: f64,
+    /// Null when the catalog has no list price for the level.
+    pub monthly_usd: Option<f64>,
     pub billed_tib: f64,
     pub currency: &'static str,
     /// Hours per month used to turn hourly prices into monthly ones.
@@ -82,7 +83,7 @@ pub struct Cost {
     /// Date of the price snapshot.
     pub price_date: &'static str,
     /// Cost per achievable MiB/s per month.
-    pub usd_per_mibps: f64,
+    pub usd_per_mibps: Option<f64>,
     /// True when the price is UNCONFIRMED or derived.
     pub assumption: bool,
 }
@@ -96,7 +97,8 @@ pub struct Sizing {
     pub pool_tib: f64,
     /// Provisioned throughput for levels that provision it separately.
     pub throughput_mibps: Option<f64>,
-    pub monthly_usd: f64,
+    /// Null when the catalog has no list price for the level.
+    pub monthly_usd: Option<f64>,
     /// True when this provisioning meets capacity, throughput and IOPS.
     pub meets: bool,
     /// True for the cheapest level that meets everything.

@@ -73,3 +73,93 @@ impl fmt::Display for Applies {
 pub(crate) fn as_display<T: fmt::Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(v)
 }
+
+use super::trace::Label;
+
+/// A ceiling as the model produces it, before conversion for display.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RawLimit {
+    pub id: &'static str,
+    pub label: Label,
+    pub scope: Scope,
+    pub applies: Applies,
+    /// MiB/s of the IO it applies to, at the scenario's IO size and mix.
+    pub mibps: f64,
+    pub source: &'static str,
+    pub assumption: bool,
+}
+
+impl RawLimit {
+    /// The total (reads + writes) this limit allows at read fraction `r`.
+    pub fn total_at(&self, r: f64) -> f64 {
+        match self.applies {
+            Applies::Both => self.mibps,
+            Applies::Read if r > 0.0 => self.mibps / r,
+            Applies::Write if r < 1.0 => self.mibps / (1.0 - r),
+            _ => f64::INFINITY,
+        }
+    }
+
+    /// True when the limit caps some of the workload's IO.
+    pub fn applies_at(&self, r: f64) -> bool {
+        match self.applies {
+            Applies::Both => true,
+            Applies::Read => r > 0.0,
+            Applies::Write => r < 1.0,
+        }
+    }
+}
+
+/// Most limits one scenario can produce.
+pub const MAX_LIMITS: usize = 24;
+
+/// A fixed-capacity set of limits: the hot path allocates nothing.
+#[derive(Debug, Clone, Copy)]
+pub struct LimitSet {
+    items: [Option<RawLimit>; MAX_LIMITS],
+    len: usize,
+}
+
+impl Default for LimitSet {
+    fn default() -> Self {
+        Self {
+            items: [None; MAX_LIMITS],
+            len: 0,
+        }
+    }
+}
+
+impl LimitSet {
+    /// Adds a limit; a non-finite or non-positive value means "no limit" and is skipped.
+    pub fn push(&mut self, l: RawLimit) {
+        if l.mibps.is_finite() && l.mibps > 0.0 && self.len < MAX_LIMITS {
+            self.items[self.len] = Some(l);
+            self.len += 1;
+        }
+    }
+
+    /// The limits in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = &RawLimit> {
+        self.items[..self.len].iter().flatten()
+    }
+
+    /// Number of limits.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The mix rule (architecture.md, "The engine model" 6): total = the smallest of
+    /// shared caps, read caps / r and write caps / (1 - r). Returns the total and the
+    /// binding limit.
+    pub fn binding(&self, r: f64) -> Option<(f64, &RawLimit)> {
+        self.iter()
+            .filter(|l| l.applies_at(r))
+            .map(|l| (l.total_at(r), l))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+    }
+}

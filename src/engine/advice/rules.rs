@@ -1,0 +1,289 @@
+//! The advice rules: each looks at the plan and its limits and may add one piece of
+//! advice with a stable code. Sources: domain.md sections 3 to 6, service-limits 2 and 6.
+
+use super::{Advice, Message, Severity};
+use crate::engine::catalog;
+use crate::engine::client::{self, multichannel_active};
+use crate::engine::cost::Price;
+use crate::engine::evaluate::Core;
+use crate::engine::evaluation::Targets;
+use crate::engine::limits::{RawLimit, Scope};
+use crate::engine::plan::Plan;
+use crate::engine::scaling::{mix, speedup};
+use crate::engine::scenario::{Files, Level, Protocol, Service, VolumeKind};
+use crate::engine::service::azure_files::{self, is_ssd};
+use crate::engine::units::{iops_to_mibps, mbps_to_mibps};
+
+/// Runs every rule; the result is ordered warn, info, assumption.
+pub fn advise(p: &Plan, c: &Core, price: &Price, targets: &Targets) -> Vec<Advice> {
+    let mut out = Vec::with_capacity(8);
+    let mut add = |code: &'static str, severity: Severity, message: Message| {
+        out.push(Advice {
+            code,
+            severity,
+            message,
+        });
+    };
+    if !targets.met {
+        add(
+            "targets_missed",
+            Severity::Warn,
+            Message::TargetsMissed {
+                mibps: c.total,
+                target_mibps: p.target_mibps,
+                iops: c.iops(p),
+                target_iops: p.target_iops,
+                binding: c.binding.label,
+            },
+        );
+    }
+    if let Some(m) = vm_size(p, c) {
+        add("vm_size", Severity::Info, m);
+    }
+    if let Some(m) = spread_clients(p, c) {
+        add("spread_clients", Severity::Info, m);
+    }
+    if let Some(m) = nconnect(p, c) {
+        add("nconnect", Severity::Info, m);
+    }
+    smb_rules(p, &mut add);
+    if let Some(a) = p.avs {
+        if p.n_volumes < 4 {
+            add(
+                "avs_datastores",
+                Severity::Warn,
+                Message::AvsDatastores {
+                    count: p.n_volumes,
+                },
+            );
+        } else if a.placement == crate::engine::scenario::Placement::Single {
+            add(
+                "avs_placement",
+                Severity::Info,
+                Message::Text("All VMDKs sit on the first datastore: spread VMs and VMDKs over the datastores (placement spread) to use every flow; stripe file systems across them and snapshot striped disks together (xfs_freeze, VSS)."),
+            );
+        }
+    }
+    if c.binding.id == "volume_max" && p.service == Service::Anf && p.kind == VolumeKind::Regular
+    {
+        add(
+            "large_volume",
+            Severity::Info,
+            Message::Text("The regular-volume ceiling binds (4,500 MiB/s at 100 % read, less with writes): spread the load over more volumes, or use a large volume (50 TiB or more, up to 12,800 MiB/s)."),
+        );
+    }
+    if matches!(c.binding.id, "file" | "file_iops") {
+        add(
+            "spread_files",
+            Severity::Info,
+            Message::Text("A single file binds (per-file limits of Azure Files): spread the work over more files."),
+        );
+    }
+    if p.service == Service::AzureFiles && p.level == Level::SsdV1 && c.binding.id == "service_iops"
+    {
+        let gib = p.volumes.group(0).quota_tib * 1024.0;
+        add(
+            "burst",
+            Severity::Info,
+            Message::Burst {
+                burst_iops: azure_files::v1_burst_iops(gib),
+                baseline_iops: azure_files::v1_iops(gib),
+            },
+        );
+    }
+    nfs_rules(p, &mut add);
+    assumptions(c, price, &mut add);
+    out.sort_by_key(|a| a.severity);
+    out
+}
+
+fn is_client_side(l: &RawLimit) -> bool {
+    matches!(
+        l.scope,
+        Scope::Client | Scope::Connection | Scope::Workload | Scope::Vm | Scope::Host
+    )
+}
+
+fn vm_size(p: &Plan, c: &Core) -> Option<Message> {
+    if !matches!(c.binding.id, "client_egress" | "client_ingress") || p.avs.is_some() {
+        return None;
+    }
+    let next = c.next_total(p, |l| l.scope == Scope::Client);
+    let share = if c.binding.id == "client_egress" {
+        1.0 - p.r
+    } else {
+        p.r
+    };
+    let needed = if next.is_finite() {
+        next * share / f64::from(p.clients)
+    } else {
+        c.binding.mibps / f64::from(p.clients) * 2.0
+    };
+    let cloud = p.vm.map_or("azure", |v| v.cloud.as_str());
+    let current = p.egress.map_or(0.0, |e| e.mibps);
+    let pick = catalog::vm_sizes()
+        .iter()
+        .filter(|v| v.cloud == cloud && mbps_to_mibps(v.egress_mbps) > current)
+        .filter(|v| mbps_to_mibps(v.egress_mbps) >= needed)
+        .min_by(|a, b| {
+            a.egress_mbps
+                .total_cmp(&b.egress_mbps)
+                .then(a.vcpu.cmp(&b.vcpu))
+        })
+        .or_else(|| {
+            catalog::vm_sizes()
+                .iter()
+                .filter(|v| v.cloud == cloud && mbps_to_mibps(v.egress_mbps) > current)
+                .max_by(|a, b| a.egress_mbps.total_cmp(&b.egress_mbps))
+        })?;
+    let mibps = mbps_to_mibps(pick.egress_mbps);
+    Some(Message::VmSize {
+        name: pick.name.as_str(),
+        azure: pick.cloud == "azure",
+        mbps: pick.egress_mbps,
+        mibps,
+        next_mibps: next.min(mibps * f64::from(p.clients) / share.max(1e-9)),
+    })
+}
+
+fn spread_clients(p: &Plan, c: &Core) -> Option<Message> {
+    if !is_client_side(&c.binding) || c.binding.id == "client_egress" && p.avs.is_none() {
+        return None;
+    }
+    let storage = c.next_total(p, is_client_side);
+    let headroom = (storage / c.total - 1.0) * 100.0;
+    (headroom >= 20.0 && storage.is_finite()).then_some(Message::SpreadClients {
+        binding: c.binding.label.name,
+        storage_headroom_pct: headroom,
+    })
+}
+
+fn nconnect(p: &Plan, c: &Core) -> Option<Message> {
+    if !p.protocol.is_nfs() || p.avs.is_some() || p.nconnect >= 4 {
+        return None;
+    }
+    let suggested = if p.service == Service::Gcnv { 8 } else { 4 };
+    let now = c.limits.iter().find(|l| l.id == "connection")?.total_at(p.r);
+    let model = &catalog::catalog().model.nfs_connection;
+    let n = f64::from(p.n_volumes) * f64::from(suggested);
+    let read = model.read.iops(p.io_kib) * speedup(model.usl_read, n);
+    let write = model.write.iops(p.io_kib) * speedup(model.usl_write, n);
+    let then = iops_to_mibps(mix(p.r, read, write), p.io_kib) * f64::from(p.clients);
+    let binding_is_conn = matches!(c.binding.id, "connection" | "concurrency");
+    (binding_is_conn || p.nconnect == 1).then_some(Message::Nconnect {
+        current: p.nconnect,
+        suggested,
+        now_mibps: now,
+        then_mibps: then,
+    })
+}
+
+fn smb_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
+    if p.protocol != Protocol::Smb3 {
+        return;
+    }
+    let small = p.io_kib <= catalog::catalog().services.azure_files.smb.small_io_kib;
+    if p.smb_multichannel && p.service == Service::AzureFiles && !is_ssd(p.level) {
+        add(
+            "smb_multichannel_hdd",
+            Severity::Warn,
+            Message::Text("SMB multichannel works on SSD shares only: on this HDD share it is ignored and each client uses one connection."),
+        );
+    }
+    if multichannel_active(p) && p.threads == 1 && small {
+        add(
+            "smb_multichannel_off",
+            Severity::Info,
+            Message::Text("Single-threaded small IO loses about 10 % with SMB multichannel on (little parallelism to spread): turn it off for this workload, or add threads."),
+        );
+    } else if !p.smb_multichannel
+        && p.threads > 1
+        && !(p.service == Service::AzureFiles && !is_ssd(p.level))
+    {
+        add(
+            "smb_multichannel",
+            Severity::Info,
+            Message::Text("Turn SMB multichannel on (up to 4 channels, SMB 3.1.1, no extra cost): multi-threaded work over many files gains 2x-4x in IOPS and throughput; use RSS-capable NICs (RSS 4 or 8)."),
+        );
+    }
+    if p.service == Service::AzureFiles && p.metadata_heavy && is_ssd(p.level) {
+        add(
+            "metadata_caching",
+            Severity::Info,
+            Message::Text("Enable metadata caching on this SSD share (no extra cost): metadata latency drops 30 % or more and available IOPS and throughput rise more than 60 % for create/open/close/delete-heavy work."),
+        );
+    }
+    if p.service == Service::AzureFiles
+        && (p.files == Files::One || p.metadata_heavy)
+        && u64::from(p.clients) * u64::from(p.threads) > 1000
+    {
+        add(
+            "handles",
+            Severity::Info,
+            Message::Text("Azure Files allows 2,000 open handles per file or directory (10,000 with the HigherHandlesCountOnSmb preview on SSD SMB shares) and 10,000 on the root directory: check the clients stay below."),
+        );
+    }
+}
+
+fn nfs_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
+    if !p.protocol.is_nfs() {
+        return;
+    }
+    let slots = &catalog::catalog().model.slots;
+    let want = f64::from(p.threads) * f64::from(p.queue_depth);
+    if p.protocol == Protocol::Nfsv41 && want / f64::from(p.n_volumes) > slots.nfsv41_session_default
+    {
+        add(
+            "session_slots",
+            Severity::Info,
+            Message::SessionSlots {
+                wanted: want / f64::from(p.n_volumes),
+            },
+        );
+    }
+    if p.protocol == Protocol::Nfsv3 && p.avs.is_none() {
+        let per_conn = want / client::connections_per_client(p) as f64;
+        if per_conn > slots.nfsv3_per_connection {
+            add(
+                "slot_table",
+                Severity::Info,
+                Message::SlotTable {
+                    per_connection: per_conn,
+                },
+            );
+        }
+    }
+    if p.io_kib > 64.0 {
+        add(
+            "rsize_wsize",
+            Severity::Info,
+            Message::Text("Mount with rsize=262144,wsize=262144 (256 KiB): larger values are negotiated up to 1 MiB but raise latency and lower throughput on ANF; larger IOs are split into 256 KiB requests."),
+        );
+    }
+}
+
+fn assumptions(c: &Core, price: &Price, add: &mut impl FnMut(&'static str, Severity, Message)) {
+    let mut seen: [&str; 8] = [""; 8];
+    let mut n = 0;
+    for l in c.limits.iter().filter(|l| l.assumption) {
+        if n < seen.len() && !seen[..n].contains(&l.source) {
+            seen[n] = l.source;
+            n += 1;
+            add(
+                "assumption",
+                Severity::Assumption,
+                Message::Assumption {
+                    what: l.label.name,
+                    source: l.source,
+                },
+            );
+        }
+    }
+    if price.assumption {
+        add(
+            "assumption",
+            Severity::Assumption,
+            Message::Text("Assumption: the price is indicative (UNCONFIRMED or derived from documented examples, or missing from the catalog); check the vendor's pricing page."),
+        );
+    }
+}

@@ -1,0 +1,471 @@
+//! Service catalogs, VM sizes, AVS hosts, prices and fitted model parameters.
+//!
+//! The data lives in JSON files beside this module (compiled into the binary with
+//! `include_str!`), every entry with its source, so an architect can read and check it.
+
+use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+/// Raw JSON of the service catalog (levels, formulas' constants, prices).
+pub const SERVICES_JSON: &str = include_str!("services.json");
+/// Raw JSON of the VM sizes.
+pub const VM_SIZES_JSON: &str = include_str!("vm_sizes.json");
+/// Raw JSON of the fitted model parameters and the points they were fitted to.
+pub const MODEL_JSON: &str = include_str!("model.json");
+
+/// Everything the engine knows, parsed once.
+#[derive(Debug, Deserialize)]
+pub struct Catalog {
+    pub services: Services,
+    pub vm_sizes: Vec<VmSize>,
+    pub model: Model,
+}
+
+static CATALOG: LazyLock<Catalog> = LazyLock::new(|| {
+    #[derive(Deserialize)]
+    struct Vms {
+        vm_sizes: Vec<VmSize>,
+    }
+    let vms: Vms = serde_json::from_str(VM_SIZES_JSON).expect("vm_sizes.json is valid");
+    Catalog {
+        services: serde_json::from_str(SERVICES_JSON).expect("services.json is valid"),
+        vm_sizes: vms.vm_sizes,
+        model: serde_json::from_str(MODEL_JSON).expect("model.json is valid"),
+    }
+});
+
+/// The catalog, parsed on first use.
+pub fn catalog() -> &'static Catalog {
+    &CATALOG
+}
+
+/// The catalog version (the date of its last review).
+pub fn version() -> &'static str {
+    &catalog().services.version
+}
+
+/// Every VM size of the catalog (Azure and GCE).
+pub fn vm_sizes() -> &'static [VmSize] {
+    &catalog().vm_sizes
+}
+
+/// A VM size by name: Azure names match case-insensitively with `Standard_` optional.
+pub fn vm_size(name: &str) -> Option<&'static VmSize> {
+    let trimmed = name.trim();
+    let bare = strip_prefix_ci(trimmed, "standard_").unwrap_or(trimmed);
+    vm_sizes()
+        .iter()
+        .find(|v| v.name.eq_ignore_ascii_case(bare))
+}
+
+fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &s[prefix.len()..])
+}
+
+/// An AVS host SKU by name (case-insensitive).
+pub fn avs_host(sku: &str) -> Option<&'static AvsHost> {
+    catalog()
+        .services
+        .avs_hosts
+        .iter()
+        .find(|h| h.sku.eq_ignore_ascii_case(sku.trim()))
+}
+
+/// A VM size with its network limit.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct VmSize {
+    /// Azure size without `Standard_`, or the GCE machine type.
+    pub name: String,
+    /// `azure` or `gce`.
+    pub cloud: String,
+    pub vcpu: u32,
+    /// Expected network bandwidth (egress) in Mbps as published.
+    pub egress_mbps: f64,
+    /// GCE Tier_1 egress in Mbps, where offered.
+    #[serde(default)]
+    pub tier1_egress_mbps: Option<f64>,
+    /// Physical NIC line rate in Gbps where documented (reads are bound by it).
+    #[serde(default)]
+    pub nic_gbps: Option<f64>,
+    pub source: String,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+impl VmSize {
+    /// The name as the vendor writes it (`Standard_E32s_v5`, `n2-standard-32`).
+    pub fn display_name(&self) -> String {
+        if self.cloud == "azure" {
+            format!("Standard_{}", self.name)
+        } else {
+            self.name.clone()
+        }
+    }
+}
+
+/// All services.
+#[derive(Debug, Deserialize)]
+pub struct Services {
+    pub version: String,
+    pub anf: Anf,
+    pub azure_files: AzureFiles,
+    pub gcnv: Gcnv,
+    pub avs_hosts: Vec<AvsHost>,
+}
+
+/// Azure NetApp Files.
+#[derive(Debug, Deserialize)]
+pub struct Anf {
+    pub levels: AnfLevels,
+    pub flexible: AnfFlexible,
+    pub pool: Range,
+    pub regular_volume: Range,
+    pub large_volume: Range,
+    pub manual_qos: MibpsRange,
+    pub regular_mix_64k_mibps: [f64; 11],
+    pub regular_mix_source: String,
+    pub regular_random_iops: ReadWriteIops,
+    pub large_measured: LargeMeasured,
+    pub hours_per_month: f64,
+    pub price_date: String,
+}
+
+/// ANF levels.
+#[derive(Debug, Deserialize)]
+pub struct AnfLevels {
+    pub standard: AnfLevel,
+    pub premium: AnfLevel,
+    pub ultra: AnfLevel,
+    pub flexible: AnfLevel,
+}
+
+/// One ANF service level.
+#[derive(Debug, Deserialize)]
+pub struct AnfLevel {
+    pub mibps_per_tib: f64,
+    pub regular_max_mibps: f64,
+    pub large_max_mibps: f64,
+    pub usd_per_gib_hour: Option<f64>,
+    pub source: String,
+}
+
+/// ANF Flexible pool throughput rules and derived prices.
+#[derive(Debug, Deserialize)]
+pub struct AnfFlexible {
+    pub pool_min_mibps: f64,
+    pub pool_max_mibps_per_tib: f64,
+    pub usd_per_gib_month: f64,
+    pub usd_per_mibps_month: f64,
+    pub source: String,
+}
+
+/// A size range in TiB.
+#[derive(Debug, Deserialize)]
+pub struct Range {
+    pub min_tib: f64,
+    #[serde(default)]
+    pub step_tib: Option<f64>,
+    pub max_tib: f64,
+    pub source: String,
+}
+
+/// A throughput range in MiB/s.
+#[derive(Debug, Deserialize)]
+pub struct MibpsRange {
+    pub min_mibps: f64,
+    pub max_mibps: f64,
+    pub source: String,
+}
+
+/// Read and write IOPS ceilings.
+#[derive(Debug, Deserialize)]
+pub struct ReadWriteIops {
+    pub read: f64,
+    pub write: f64,
+    pub source: String,
+}
+
+/// Measured large-volume ceilings.
+#[derive(Debug, Deserialize)]
+pub struct LargeMeasured {
+    pub seq_write_mibps: f64,
+    pub random_read_iops: f64,
+    pub random_write_iops: f64,
+    pub source: String,
+}
+
+/// Azure Files.
+#[derive(Debug, Deserialize)]
+pub struct AzureFiles {
+    pub ssd_v1: FilesV1,
+    pub ssd_v2: FilesV2,
+    pub hdd_v2: FilesV2,
+    pub hdd_payg: FilesPayg,
+    pub per_file: PerFile,
+    pub metadata_iops: MetadataIops,
+    pub handles_per_file: u32,
+    pub handles_preview: u32,
+    pub smb: Smb,
+    pub hours_per_month: f64,
+    pub price_date: String,
+}
+
+/// SSD provisioned v1.
+#[derive(Debug, Deserialize)]
+pub struct FilesV1 {
+    pub min_gib: f64,
+    pub max_gib: f64,
+    pub usd_per_gib_month: Option<f64>,
+    pub price_source: String,
+    pub source: String,
+}
+
+/// Provisioned v2 (SSD or HDD).
+#[derive(Debug, Deserialize)]
+pub struct FilesV2 {
+    pub min_gib: f64,
+    pub max_gib: f64,
+    pub min_iops: f64,
+    pub max_iops: f64,
+    pub min_mibps: f64,
+    pub max_mibps: f64,
+    pub source: String,
+}
+
+/// HDD pay-as-you-go.
+#[derive(Debug, Deserialize)]
+pub struct FilesPayg {
+    pub max_gib: f64,
+    pub share_iops: f64,
+    pub account_ingress_mibps: f64,
+    pub account_egress_mibps: f64,
+    pub source: String,
+}
+
+/// Per-file limits.
+#[derive(Debug, Deserialize)]
+pub struct PerFile {
+    pub ssd_iops: f64,
+    pub ssd_mibps: f64,
+    pub hdd_iops: f64,
+    pub hdd_mibps: f64,
+    pub source: String,
+}
+
+/// Metadata IOPS per share.
+#[derive(Debug, Deserialize)]
+pub struct MetadataIops {
+    pub smb_cached_or_nfs: f64,
+    pub smb_uncached: f64,
+    pub hdd: f64,
+    pub caching_gain: f64,
+    pub source: String,
+}
+
+/// SMB multichannel rules.
+#[derive(Debug, Deserialize)]
+pub struct Smb {
+    pub max_channels: u32,
+    pub small_io_kib: f64,
+    pub single_thread_factor: f64,
+    pub source: String,
+}
+
+/// Google Cloud NetApp Volumes.
+#[derive(Debug, Deserialize)]
+pub struct Gcnv {
+    pub levels: GcnvLevels,
+    pub source: String,
+    pub regular_max_mibps: f64,
+    pub large_max_mibps: f64,
+    pub cap_source: String,
+    pub volume: GcnvVolume,
+    pub flex: GcnvFlex,
+    pub latency_ms: f64,
+    pub latency_source: String,
+    pub hours_per_month: f64,
+    pub price_date: String,
+}
+
+/// GCNV levels.
+#[derive(Debug, Deserialize)]
+pub struct GcnvLevels {
+    pub standard: GcnvLevel,
+    pub premium: GcnvLevel,
+    pub extreme: GcnvLevel,
+    pub flex: GcnvLevel,
+}
+
+/// One GCNV level.
+#[derive(Debug, Deserialize)]
+pub struct GcnvLevel {
+    pub mibps_per_tib: f64,
+    pub usd_per_gib_hour: Option<f64>,
+    pub price_source: String,
+}
+
+/// GCNV volume sizes.
+#[derive(Debug, Deserialize)]
+pub struct GcnvVolume {
+    pub min_tib: f64,
+    pub max_tib: f64,
+    pub large_min_tib: f64,
+    pub large_max_tib: f64,
+    pub flex_min_tib: f64,
+    pub flex_max_tib: f64,
+}
+
+/// GCNV Flex custom performance.
+#[derive(Debug, Deserialize)]
+pub struct GcnvFlex {
+    pub default_mibps: f64,
+    pub default_iops: f64,
+    pub iops_per_mibps: f64,
+    pub max_mibps: f64,
+    pub max_iops: f64,
+    pub file_mibps_per_tib: f64,
+    pub source: String,
+}
+
+/// An AVS host SKU.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AvsHost {
+    pub sku: String,
+    /// NICs for customer traffic.
+    pub nics: u32,
+    pub nic_gbps: f64,
+    pub source: String,
+    #[serde(default)]
+    pub unconfirmed: bool,
+}
+
+/// Fitted model parameters.
+#[derive(Debug, Deserialize)]
+pub struct Model {
+    pub nfs_connection: NfsConnection,
+    pub smb_channel: SmbChannel,
+    pub latency: Latencies,
+    pub slots: Slots,
+    pub avs: AvsModel,
+}
+
+/// Per-operation time `a + b x KiB`, in microseconds.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct OpTime {
+    pub a_us: f64,
+    pub b_us_per_kib: f64,
+}
+
+impl OpTime {
+    /// Operations per second at IO size `kib`.
+    pub fn iops(&self, kib: f64) -> f64 {
+        1e6 / (self.a_us + self.b_us_per_kib * kib)
+    }
+}
+
+/// Universal Scalability Law parameters.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct Usl {
+    pub sigma: f64,
+    pub kappa: f64,
+}
+
+/// One Linux NFS TCP connection.
+#[derive(Debug, Deserialize)]
+pub struct NfsConnection {
+    pub read: OpTime,
+    pub write: OpTime,
+    pub usl_read: Usl,
+    pub usl_write: Usl,
+    pub fitted_to: Vec<String>,
+    pub source: String,
+}
+
+/// SMB multichannel scaling.
+#[derive(Debug, Deserialize)]
+pub struct SmbChannel {
+    pub usl_read: Usl,
+    pub usl_write: Usl,
+    pub fitted_to: Vec<String>,
+    pub source: String,
+}
+
+/// Unloaded latency `base + per_kib x KiB`, in ms.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct Latency {
+    pub base_ms: f64,
+    pub per_kib_ms: f64,
+    #[serde(default)]
+    pub unconfirmed: bool,
+}
+
+impl Latency {
+    /// Latency in ms at IO size `kib`.
+    pub fn at(&self, kib: f64) -> f64 {
+        self.base_ms + self.per_kib_ms * kib
+    }
+}
+
+/// Latency models per service.
+#[derive(Debug, Deserialize)]
+pub struct Latencies {
+    pub anf: Latency,
+    pub gcnv: Latency,
+    pub azure_files_ssd: Latency,
+    pub azure_files_hdd: Latency,
+}
+
+/// NFS slot limits.
+#[derive(Debug, Deserialize)]
+pub struct Slots {
+    pub nfsv3_per_connection: f64,
+    pub nfsv41_session_default: f64,
+    pub nfsv41_session_max: f64,
+    pub source: String,
+}
+
+/// AVS datastore model.
+#[derive(Debug, Deserialize)]
+pub struct AvsModel {
+    pub flow: AvsOpTime,
+    pub host: AvsOpTime,
+    pub vm: AvsOpTime,
+    pub usl_datastores_per_host: Usl,
+    pub usl_hosts_per_datastore: Usl,
+    pub flow_nic_gbps: f64,
+    pub source: String,
+}
+
+/// An AVS per-op time with the write cost factor.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct AvsOpTime {
+    pub a_us: f64,
+    pub b_us_per_kib: f64,
+    pub write_factor: f64,
+}
+
+impl AvsOpTime {
+    /// IOPS at IO size `kib` and read fraction `r` (writes cost `write_factor` reads).
+    pub fn iops(&self, kib: f64, r: f64) -> f64 {
+        let t = self.a_us + self.b_us_per_kib * kib;
+        1e6 / (t * (r + (1.0 - r) * self.write_factor))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalog_parses_and_covers_section_5() {
+        let c = catalog();
+        assert!(c.vm_sizes.len() >= 100);
+        assert_eq!(vm_size("Standard_E32s_v5").unwrap().egress_mbps, 16000.0);
+        assert_eq!(vm_size("e104id_v5").unwrap().egress_mbps, 100000.0);
+        assert_eq!(vm_size("n2-standard-32").unwrap().egress_mbps, 32000.0);
+        assert!(vm_size("Standard_Z9").is_none());
+        assert_eq!(avs_host("av36").unwrap().nics, 2);
+    }
+}

@@ -1,0 +1,86 @@
+//! Monthly cost at indicative list prices: ANF bills the capacity pool (plus Flexible
+//! throughput above the 128 MiB/s baseline), Azure Files the provisioned share, GCNV the pool.
+
+use super::catalog;
+use super::plan::Plan;
+use super::scenario::{Level, Service};
+use super::service::anf;
+use super::units::GIB_PER_TIB;
+
+/// The price of a plan.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Price {
+    /// None when the catalog has no list price for the level.
+    pub monthly_usd: Option<f64>,
+    pub billed_tib: f64,
+    pub hours_per_month: f64,
+    pub price_date: &'static str,
+    /// True when the price is UNCONFIRMED or derived.
+    pub assumption: bool,
+}
+
+/// Throughput a Flexible pool is provisioned with: what its volumes are assigned, at
+/// least the 128 MiB/s included.
+pub fn flexible_pool_mibps(p: &Plan) -> f64 {
+    let flex = &catalog::catalog().services.anf.flexible;
+    p.assigned_total()
+        .unwrap_or(flex.pool_min_mibps)
+        .max(flex.pool_min_mibps)
+}
+
+/// Monthly cost of the plan.
+pub fn price(p: &Plan) -> Price {
+    let s = &catalog::catalog().services;
+    match p.service {
+        Service::Anf => {
+            let hours = s.anf.hours_per_month;
+            let gib = p.pool_tib * GIB_PER_TIB;
+            let (monthly, assumption) = if p.level == Level::Flexible {
+                let f = &s.anf.flexible;
+                let extra = (flexible_pool_mibps(p) - f.pool_min_mibps).max(0.0);
+                (
+                    Some(gib * f.usd_per_gib_month + extra * f.usd_per_mibps_month),
+                    true,
+                )
+            } else {
+                (
+                    anf::level(p.level).usd_per_gib_hour.map(|r| gib * r * hours),
+                    false,
+                )
+            };
+            Price {
+                monthly_usd: monthly,
+                billed_tib: p.pool_tib,
+                hours_per_month: hours,
+                price_date: s.anf.price_date.as_str(),
+                assumption,
+            }
+        }
+        Service::AzureFiles => {
+            let f = &s.azure_files;
+            let gib = p.total_quota_tib * GIB_PER_TIB;
+            let monthly = match p.level {
+                Level::SsdV1 => f.ssd_v1.usd_per_gib_month.map(|r| gib * r),
+                _ => None,
+            };
+            Price {
+                monthly_usd: monthly,
+                billed_tib: p.total_quota_tib,
+                hours_per_month: f.hours_per_month,
+                price_date: f.price_date.as_str(),
+                assumption: true,
+            }
+        }
+        Service::Gcnv => {
+            let g = &s.gcnv;
+            let rate = super::service::gcnv::level(p.level).usd_per_gib_hour;
+            Price {
+                monthly_usd: rate.map(|r| p.pool_tib * GIB_PER_TIB * r * g.hours_per_month),
+                billed_tib: p.pool_tib,
+                hours_per_month: g.hours_per_month,
+                price_date: g.price_date.as_str(),
+                assumption: rate.is_none(),
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! How the workload's load spreads over volumes.
+//!
+//! Ordinary clients spread evenly over all volumes (contract: "The workload spreads
+//! evenly over all volumes"). On AVS the VMDK placement decides it: `spread` puts
+//! VMDKs round-robin over all datastores, `dedicated` puts VM i on datastore i mod N,
+//! `single` puts everything on the first datastore.
+
+use super::plan::{Group, Plan};
+use super::scenario::Placement;
+
+/// The share of the load each volume carries.
+#[derive(Debug, Clone, Copy)]
+pub struct Distribution {
+    /// Units (VMDKs or VMs) placed round-robin; 0 = even spread over all volumes.
+    units: u64,
+    /// Volumes that carry load.
+    pub used: u32,
+    base: u64,
+    rem: u64,
+}
+
+impl Distribution {
+    /// The distribution a plan implies.
+    pub fn of(p: &Plan) -> Self {
+        let n = u64::from(p.n_volumes.max(1));
+        let units = match p.avs {
+            None => 0,
+            Some(a) => {
+                let vms = u64::from(a.hosts) * u64::from(a.vms_per_host);
+                match a.placement {
+                    Placement::Spread => vms * u64::from(a.vmdks_per_vm),
+                    Placement::Dedicated => vms,
+                    Placement::Single => 1,
+                }
+            }
+        };
+        if units == 0 {
+            return Self {
+                units: 0,
+                used: n as u32,
+                base: 1,
+                rem: 0,
+            };
+        }
+        Self {
+            units,
+            used: units.min(n) as u32,
+            base: units / n,
+            rem: units % n,
+        }
+    }
+
+    /// Fraction of the load on volume `d` (0-based).
+    pub fn frac(&self, d: u32) -> f64 {
+        if self.units == 0 {
+            return 1.0 / f64::from(self.used);
+        }
+        let count = self.base + u64::from(u64::from(d) < self.rem);
+        count as f64 / self.units as f64
+    }
+
+    /// The largest fraction any volume carries.
+    pub fn max_frac(&self) -> f64 {
+        self.frac(0)
+    }
+
+    /// How many equally loaded volumes the busiest one is worth (for labels).
+    pub fn effective_count(&self) -> u32 {
+        (1.0 / self.max_frac()).round().max(1.0) as u32
+    }
+
+    /// The total that per-volume ceilings allow: min over loaded volumes of ceiling / share.
+    /// Returns the total and the group whose volume binds.
+    pub fn bound(&self, p: &Plan, per_volume: impl Fn(Group) -> f64) -> (f64, Group) {
+        if self.units == 0 {
+            let mut best = (f64::INFINITY, p.volumes.group(0));
+            for g in p.volumes.iter() {
+                let v = per_volume(g);
+                if v < best.0 {
+                    best = (v, g);
+                }
+            }
+            return (best.0 * f64::from(self.used), best.1);
+        }
+        let mut best = (f64::INFINITY, p.volumes.group(0));
+        for d in 0..self.used {
+            let g = p.volumes.group_of(d);
+            let v = per_volume(g) / self.frac(d);
+            if v < best.0 {
+                best = (v, g);
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,443 @@
+//! A validated scenario resolved against the catalog: the typed values the model uses.
+//!
+//! Parse, don't validate: once a [`Plan`] exists, every value is in range, every
+//! catalog key resolved and every service rule (volume sizes, pool size) holds.
+
+use super::catalog::{self, AvsHost, VmSize};
+use super::scenario::{
+    Access, Avs, FieldError, Files, Level, Placement, Protocol, Qos, Scenario, Service,
+    VolumeGroup, VolumeKind,
+};
+use super::units::mbps_to_mibps;
+
+/// The volumes of a plan: the scenario's groups, or N identical volumes (sizing, layouts).
+#[derive(Debug, Clone, Copy)]
+pub enum Volumes<'a> {
+    Groups(&'a [VolumeGroup]),
+    Uniform {
+        count: u32,
+        quota_tib: f64,
+        mibps: Option<f64>,
+        iops: Option<f64>,
+    },
+}
+
+/// One volume group as the model sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct Group {
+    pub count: u32,
+    pub quota_tib: f64,
+    pub mibps: Option<f64>,
+    pub iops: Option<f64>,
+}
+
+impl Volumes<'_> {
+    /// Number of groups.
+    pub fn groups(&self) -> usize {
+        match self {
+            Volumes::Groups(g) => g.len(),
+            Volumes::Uniform { .. } => 1,
+        }
+    }
+
+    /// Group `i`.
+    pub fn group(&self, i: usize) -> Group {
+        match *self {
+            Volumes::Groups(g) => Group {
+                count: g[i].count,
+                quota_tib: g[i].quota_tib,
+                mibps: g[i].throughput_mibps,
+                iops: g[i].iops,
+            },
+            Volumes::Uniform {
+                count,
+                quota_tib,
+                mibps,
+                iops,
+            } => Group {
+                count,
+                quota_tib,
+                mibps,
+                iops,
+            },
+        }
+    }
+
+    /// All groups.
+    pub fn iter(&self) -> impl Iterator<Item = Group> + '_ {
+        (0..self.groups()).map(|i| self.group(i))
+    }
+
+    /// The group that volume number `v` (0-based) belongs to.
+    pub fn group_of(&self, v: u32) -> Group {
+        let mut seen = 0;
+        for g in self.iter() {
+            seen += g.count;
+            if v < seen {
+                return g;
+            }
+        }
+        self.group(self.groups() - 1)
+    }
+}
+
+/// A network cap with its provenance.
+#[derive(Debug, Clone, Copy)]
+pub struct Cap {
+    pub mibps: f64,
+    pub source: &'static str,
+    pub assumption: bool,
+}
+
+/// AVS placement resolved.
+#[derive(Debug, Clone, Copy)]
+pub struct AvsPlan {
+    pub hosts: u32,
+    pub vms_per_host: u32,
+    pub vmdks_per_vm: u32,
+    pub placement: Placement,
+    pub host: &'static AvsHost,
+}
+
+/// Everything the model needs, typed and resolved.
+#[derive(Debug, Clone, Copy)]
+pub struct Plan<'a> {
+    pub service: Service,
+    pub level: Level,
+    pub qos: Qos,
+    pub kind: VolumeKind,
+    pub volumes: Volumes<'a>,
+    /// Total number of volumes (datastores, shares).
+    pub n_volumes: u32,
+    pub total_quota_tib: f64,
+    pub pool_tib: f64,
+    pub io_kib: f64,
+    /// Read fraction 0..1.
+    pub r: f64,
+    pub access: Access,
+    pub threads: u32,
+    pub queue_depth: u32,
+    pub files: Files,
+    pub metadata_heavy: bool,
+    pub capacity_tib: f64,
+    pub target_mibps: Option<f64>,
+    pub target_iops: Option<f64>,
+    /// Client VMs (for AVS: hosts x VMs per host).
+    pub clients: u32,
+    pub vm: Option<&'static VmSize>,
+    pub egress: Option<Cap>,
+    pub ingress: Option<Cap>,
+    pub protocol: Protocol,
+    pub nconnect: u32,
+    pub smb_multichannel: bool,
+    pub smb_channels: u32,
+    pub avs: Option<AvsPlan>,
+}
+
+impl<'a> Plan<'a> {
+    /// Resolves a scenario (already range-checked by [`Scenario::validate`]).
+    pub fn resolve(s: &'a Scenario) -> Result<Self, FieldError> {
+        s.validate()?;
+        let st = &s.storage;
+        let volumes = Volumes::Groups(&st.volumes);
+        let c = &s.clients;
+        let vm = match c.vm_size.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(name) => Some(catalog::vm_size(name).ok_or_else(|| {
+                FieldError::new(
+                    "clients.vm_size",
+                    format!(
+                        "`{name}` is not in the catalog; use an Azure size such as Standard_E32s_v5 or a GCE type such as n2-standard-32, or set egress_mibps instead"
+                    ),
+                )
+            })?),
+        };
+        let avs = match &c.avs {
+            None => None,
+            Some(a) => Some(resolve_avs(a, s)?),
+        };
+        if vm.is_none() && c.egress_mibps.is_none() && avs.is_none() {
+            return Err(FieldError::new(
+                "clients.vm_size",
+                "name a VM size (e.g. Standard_E32s_v5) or give egress_mibps, so the client's network limit is known",
+            ));
+        }
+        if c.protocol == Protocol::Smb3 && st.service == Service::Gcnv {
+            // GCNV serves SMB too; nothing to reject.
+        }
+        if c.protocol == Protocol::Smb3 && avs.is_some() {
+            return Err(FieldError::new(
+                "clients.protocol",
+                "AVS datastores are NFSv3 only; choose nfsv3 or turn AVS off",
+            ));
+        }
+        let egress = match (c.egress_mibps, vm) {
+            (Some(m), _) => Some(Cap {
+                mibps: m,
+                source: "scenario: clients.egress_mibps",
+                assumption: false,
+            }),
+            (None, Some(v)) => Some(Cap {
+                mibps: mbps_to_mibps(v.egress_mbps),
+                source: v.source.as_str(),
+                assumption: false,
+            }),
+            (None, None) => None,
+        };
+        let ingress = match (c.ingress_mibps, vm) {
+            (Some(m), _) => Some(Cap {
+                mibps: m,
+                source: "scenario: clients.ingress_mibps",
+                assumption: false,
+            }),
+            (None, Some(VmSize {
+                nic_gbps: Some(g),
+                source,
+                ..
+            })) => Some(Cap {
+                mibps: mbps_to_mibps(g * 1000.0),
+                source: source.as_str(),
+                assumption: false,
+            }),
+            _ => None,
+        };
+        let n_volumes: u32 = st.volumes.iter().map(|v| v.count).sum();
+        let total_quota_tib: f64 = st.volumes.iter().map(|v| v.count as f64 * v.quota_tib).sum();
+        let mut plan = Plan {
+            service: st.service,
+            level: st.level,
+            qos: st.qos,
+            kind: st.volume_kind,
+            volumes,
+            n_volumes,
+            total_quota_tib,
+            pool_tib: 0.0,
+            io_kib: s.workload.io_size_kib,
+            r: s.workload.read_pct / 100.0,
+            access: s.workload.access,
+            threads: s.workload.threads,
+            queue_depth: s.workload.queue_depth,
+            files: s.workload.files,
+            metadata_heavy: s.workload.metadata_heavy,
+            capacity_tib: s.workload.capacity_tib,
+            target_mibps: s.workload.target_mibps,
+            target_iops: s.workload.target_iops,
+            clients: avs.map_or(c.count, |a| a.hosts * a.vms_per_host),
+            vm,
+            egress,
+            ingress,
+            protocol: c.protocol,
+            nconnect: c.nconnect,
+            smb_multichannel: c.smb_multichannel,
+            smb_channels: c.smb_channels,
+            avs,
+        };
+        plan.check_volumes()?;
+        plan.pool_tib = plan.resolve_pool(st.pool_tib)?;
+        Ok(plan)
+    }
+
+    /// A copy of this plan at another level with N identical volumes (for sizing and layouts).
+    pub fn with_uniform(
+        &self,
+        level: Level,
+        count: u32,
+        quota_tib: f64,
+        mibps: Option<f64>,
+        iops: Option<f64>,
+    ) -> Plan<'a> {
+        let mut p = *self;
+        p.level = level;
+        p.volumes = Volumes::Uniform {
+            count,
+            quota_tib,
+            mibps,
+            iops,
+        };
+        p.n_volumes = count;
+        p.total_quota_tib = count as f64 * quota_tib;
+        p.pool_tib = p.smallest_pool();
+        p
+    }
+
+    /// Per-volume size range in TiB for this service, level and volume kind.
+    pub fn quota_range(&self) -> (f64, f64, &'static str) {
+        let c = &catalog::catalog().services;
+        match (self.service, self.kind) {
+            (Service::Anf, VolumeKind::Regular) => (
+                c.anf.regular_volume.min_tib,
+                c.anf.regular_volume.max_tib,
+                c.anf.regular_volume.source.as_str(),
+            ),
+            (Service::Anf, VolumeKind::Large) => (
+                c.anf.large_volume.min_tib,
+                c.anf.large_volume.max_tib,
+                c.anf.large_volume.source.as_str(),
+            ),
+            (Service::AzureFiles, _) => {
+                let f = &c.azure_files;
+                let (lo, hi) = match self.level {
+                    Level::SsdV1 => (f.ssd_v1.min_gib, f.ssd_v1.max_gib),
+                    Level::SsdV2 => (f.ssd_v2.min_gib, f.ssd_v2.max_gib),
+                    Level::HddV2 => (f.hdd_v2.min_gib, f.hdd_v2.max_gib),
+                    _ => (1.0, f.hdd_payg.max_gib),
+                };
+                (lo / 1024.0, hi / 1024.0, "LEARN-FILES/understanding-billing, storage-files-scale-targets")
+            }
+            (Service::Gcnv, kind) => {
+                let v = &c.gcnv.volume;
+                if self.level == Level::Flex {
+                    (v.flex_min_tib, v.flex_max_tib, "GCNV/discover/service-levels")
+                } else if kind == VolumeKind::Large {
+                    (v.large_min_tib, v.large_max_tib, "GCNV/discover/service-levels")
+                } else {
+                    (v.min_tib, v.max_tib, "GCNV/discover/service-levels")
+                }
+            }
+        }
+    }
+
+    fn check_volumes(&self) -> Result<(), FieldError> {
+        let (lo, hi, source) = self.quota_range();
+        if self.service == Service::AzureFiles && self.kind == VolumeKind::Large {
+            return Err(FieldError::new(
+                "storage.volume_kind",
+                "large volumes are an Azure NetApp Files and NetApp Volumes feature; use regular for Azure Files",
+            ));
+        }
+        for (i, g) in self.volumes.iter().enumerate() {
+            if g.quota_tib < lo - 1e-12 || g.quota_tib > hi + 1e-12 {
+                return Err(FieldError::new(
+                    format!("storage.volumes[{i}].quota_tib"),
+                    format!(
+                        "a {} {} volume holds {} to {} TiB ({source}); {} TiB is outside that range",
+                        self.service.display(),
+                        self.level.display(self.service),
+                        trim(lo),
+                        trim(hi),
+                        trim(g.quota_tib)
+                    ),
+                ));
+            }
+            if let Some(m) = g.mibps {
+                let manual = &catalog::catalog().services.anf.manual_qos;
+                if self.service == Service::Anf
+                    && (m < manual.min_mibps || m > manual.max_mibps)
+                {
+                    return Err(FieldError::new(
+                        format!("storage.volumes[{i}].throughput_mibps"),
+                        format!(
+                            "an ANF volume is assigned {} to {} MiB/s ({}); got {}",
+                            manual.min_mibps,
+                            manual.max_mibps,
+                            manual.source,
+                            trim(m)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The smallest valid pool for the volumes, in TiB (billed capacity).
+    pub fn smallest_pool(&self) -> f64 {
+        let c = &catalog::catalog().services;
+        match self.service {
+            Service::Anf => {
+                let need = self.total_quota_tib.max(c.anf.pool.min_tib);
+                let flex_need = if self.level == Level::Flexible {
+                    self.assigned_total().unwrap_or(0.0) / c.anf.flexible.pool_max_mibps_per_tib
+                } else {
+                    0.0
+                };
+                (need.max(flex_need) - 1e-9).ceil().max(c.anf.pool.min_tib)
+            }
+            Service::AzureFiles => self.total_quota_tib,
+            Service::Gcnv => {
+                let min = if self.level == Level::Flex { 1.0 } else { 2.0 };
+                self.total_quota_tib.max(min)
+            }
+        }
+    }
+
+    /// Sum of the throughput assigned to volumes, if any is assigned.
+    pub fn assigned_total(&self) -> Option<f64> {
+        let mut any = false;
+        let mut total = 0.0;
+        for g in self.volumes.iter() {
+            if let Some(m) = g.mibps {
+                any = true;
+                total += m * g.count as f64;
+            }
+        }
+        any.then_some(total)
+    }
+
+    fn resolve_pool(&self, given: Option<f64>) -> Result<f64, FieldError> {
+        let smallest = self.smallest_pool();
+        let Some(p) = given else {
+            return Ok(smallest);
+        };
+        if self.service == Service::Anf && (p - p.round()).abs() > 1e-9 {
+            return Err(FieldError::new(
+                "storage.pool_tib",
+                format!(
+                    "an ANF capacity pool grows in 1 TiB steps; use a whole number such as {}",
+                    p.ceil()
+                ),
+            ));
+        }
+        if p + 1e-9 < self.total_quota_tib {
+            return Err(FieldError::new(
+                "storage.pool_tib",
+                format!(
+                    "the pool ({} TiB) is smaller than the volumes' total quota ({} TiB); enlarge the pool or leave it null",
+                    trim(p),
+                    trim(self.total_quota_tib)
+                ),
+            ));
+        }
+        if p + 1e-9 < smallest {
+            return Err(FieldError::new(
+                "storage.pool_tib",
+                format!(
+                    "the pool must be at least {} TiB for these volumes and their assigned throughput",
+                    trim(smallest)
+                ),
+            ));
+        }
+        Ok(p)
+    }
+}
+
+fn resolve_avs(a: &Avs, s: &Scenario) -> Result<AvsPlan, FieldError> {
+    let host = catalog::avs_host(&a.host_sku).ok_or_else(|| {
+        FieldError::new(
+            "clients.avs.host_sku",
+            format!(
+                "`{}` is not an AVS host SKU; use AV36, AV36P, AV52, AV64 or AV48",
+                a.host_sku
+            ),
+        )
+    })?;
+    if s.storage.service != Service::Anf {
+        return Err(FieldError::new(
+            "clients.avs",
+            "AVS datastores are Azure NetApp Files volumes; choose service anf or set avs to null",
+        ));
+    }
+    Ok(AvsPlan {
+        hosts: a.hosts,
+        vms_per_host: a.vms_per_host,
+        vmdks_per_vm: a.vmdks_per_vm,
+        placement: a.placement,
+        host,
+    })
+}
+
+/// Formats a number for an error message without float noise.
+fn trim(v: f64) -> String {
+    let s = format!("{v:.6}");
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+}

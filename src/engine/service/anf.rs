@@ -1,0 +1,228 @@
+//! Azure NetApp Files: QoS (auto, manual, Flexible), volume ceilings, service IOPS.
+
+use crate::engine::catalog::{self, AnfLevel};
+use crate::engine::distribution::Distribution;
+use crate::engine::limits::{Applies, LimitSet, RawLimit, Scope};
+use crate::engine::plan::{Group, Plan};
+use crate::engine::scaling::mix;
+use crate::engine::scenario::{Level, Qos, VolumeKind};
+use crate::engine::trace::{Formula, Label};
+use crate::engine::units::iops_to_mibps;
+
+/// The catalog entry of an ANF level.
+pub fn level(l: Level) -> &'static AnfLevel {
+    let levels = &catalog::catalog().services.anf.levels;
+    match l {
+        Level::Standard => &levels.standard,
+        Level::Premium => &levels.premium,
+        Level::Flexible => &levels.flexible,
+        _ => &levels.ultra,
+    }
+}
+
+/// Auto QoS: a volume's throughput limit = quota (TiB) x the level's MiB/s per TiB
+/// (LEARN-ANF service levels: "128 MiB/s (2 TiB * 64 MiB/s)").
+pub fn auto_qos_mibps(l: Level, quota_tib: f64) -> f64 {
+    quota_tib * level(l).mibps_per_tib
+}
+
+/// Manual QoS pool budget: pool TiB x level rate; Flexible: 5 x 128 MiB/s x pool TiB,
+/// at least 128 MiB/s.
+pub fn pool_budget_mibps(l: Level, pool_tib: f64) -> f64 {
+    let flex = &catalog::catalog().services.anf.flexible;
+    if l == Level::Flexible {
+        (flex.pool_max_mibps_per_tib * pool_tib).max(flex.pool_min_mibps)
+    } else {
+        pool_tib * level(l).mibps_per_tib
+    }
+}
+
+/// The throughput limit of one volume of group `g`.
+pub fn volume_qos_mibps(p: &Plan, g: Group) -> f64 {
+    let flex = &catalog::catalog().services.anf.flexible;
+    match (p.level, p.qos) {
+        (Level::Flexible, _) => g
+            .mibps
+            .unwrap_or(flex.pool_min_mibps * g.quota_tib / p.total_quota_tib.max(1e-9)),
+        (l, Qos::Manual) => g.mibps.unwrap_or_else(|| auto_qos_mibps(l, g.quota_tib)),
+        (l, Qos::Auto) => auto_qos_mibps(l, g.quota_tib),
+    }
+}
+
+/// Regular-volume throughput ceiling at read fraction `r`: the 64 KiB sequential table
+/// of the ANF calculator (10 % steps, interpolated), capped by the level's maximum.
+pub fn regular_ceiling_mibps(l: Level, r: f64) -> f64 {
+    let table = &catalog::catalog().services.anf.regular_mix_64k_mibps;
+    let x = (r * 10.0).clamp(0.0, 10.0);
+    let i = (x.floor() as usize).min(9);
+    let t = table[i] + (table[i + 1] - table[i]) * (x - i as f64);
+    t.min(level(l).regular_max_mibps)
+}
+
+/// Large-volume throughput ceiling at read fraction `r`: the level maximum for reads,
+/// the measured sequential-write ceiling for writes, mixed by time per op.
+pub fn large_ceiling_mibps(l: Level, r: f64) -> f64 {
+    let max = level(l).large_max_mibps;
+    let write = catalog::catalog()
+        .services
+        .anf
+        .large_measured
+        .seq_write_mibps
+        .min(max);
+    mix(r, max, write)
+}
+
+/// Service IOPS ceiling per volume at read fraction `r`.
+pub fn volume_iops(kind: VolumeKind, r: f64) -> f64 {
+    let anf = &catalog::catalog().services.anf;
+    match kind {
+        VolumeKind::Regular => mix(
+            r,
+            anf.regular_random_iops.read,
+            anf.regular_random_iops.write,
+        ),
+        VolumeKind::Large => mix(
+            r,
+            anf.large_measured.random_read_iops,
+            anf.large_measured.random_write_iops,
+        ),
+    }
+}
+
+/// Adds the ANF storage limits.
+pub fn limits(p: &Plan, dist: &Distribution, set: &mut LimitSet) {
+    let anf = &catalog::catalog().services.anf;
+    let lv = level(p.level);
+    let (qos_total, g) = dist.bound(p, |g| volume_qos_mibps(p, g));
+    let count = dist.effective_count();
+    let formula = match (p.level, p.qos, g.mibps) {
+        (Level::Flexible, _, _) | (_, Qos::Manual, Some(_)) => Formula::Times {
+            n: u64::from(count),
+            each: volume_qos_mibps(p, g),
+            what: "assigned per volume",
+        },
+        _ => Formula::QuotaRate {
+            count,
+            quota_tib: g.quota_tib,
+            rate: lv.mibps_per_tib,
+        },
+    };
+    set.push(RawLimit {
+        id: "volume_qos",
+        label: Label {
+            name: "Volume QoS",
+            formula,
+        },
+        scope: Scope::Volume,
+        applies: Applies::Both,
+        mibps: qos_total,
+        source: lv.source.as_str(),
+        assumption: false,
+    });
+
+    let (ceiling, source, name) = match p.kind {
+        VolumeKind::Regular => (
+            regular_ceiling_mibps(p.level, p.r),
+            anf.regular_mix_source.as_str(),
+            "Regular volume ceiling at this read share",
+        ),
+        VolumeKind::Large => (
+            large_ceiling_mibps(p.level, p.r),
+            anf.large_measured.source.as_str(),
+            "Large volume ceiling at this read share",
+        ),
+    };
+    set.push(RawLimit {
+        id: "volume_max",
+        label: Label {
+            name,
+            formula: Formula::Times {
+                n: u64::from(count),
+                each: ceiling,
+                what: "per volume",
+            },
+        },
+        scope: Scope::Volume,
+        applies: Applies::Both,
+        mibps: ceiling / dist.max_frac(),
+        source,
+        assumption: false,
+    });
+
+    let iops = volume_iops(p.kind, p.r);
+    let src = match p.kind {
+        VolumeKind::Regular => anf.regular_random_iops.source.as_str(),
+        VolumeKind::Large => anf.large_measured.source.as_str(),
+    };
+    set.push(RawLimit {
+        id: "service_iops",
+        label: Label {
+            name: "Service IOPS ceiling",
+            formula: Formula::Iops {
+                value: iops * count as f64,
+                what: "measured for this volume type at this read share",
+            },
+        },
+        scope: Scope::Volume,
+        applies: Applies::Both,
+        mibps: iops_to_mibps(iops, p.io_kib) / dist.max_frac(),
+        source: src,
+        assumption: false,
+    });
+
+    if p.qos == Qos::Manual || p.level == Level::Flexible {
+        let budget = pool_budget_mibps(p.level, p.pool_tib);
+        let flex = &anf.flexible;
+        set.push(RawLimit {
+            id: "pool",
+            label: Label {
+                name: "Capacity pool throughput budget",
+                formula: if p.level == Level::Flexible {
+                    Formula::QuotaRate {
+                        count: 1,
+                        quota_tib: p.pool_tib,
+                        rate: flex.pool_max_mibps_per_tib,
+                    }
+                } else {
+                    Formula::QuotaRate {
+                        count: 1,
+                        quota_tib: p.pool_tib,
+                        rate: lv.mibps_per_tib,
+                    }
+                },
+            },
+            scope: Scope::Pool,
+            applies: Applies::Both,
+            mibps: budget,
+            source: lv.source.as_str(),
+            assumption: false,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documented_worked_numbers() {
+        // 2 TiB Premium = 128 MiB/s; 100 GiB Premium = 6.25 MiB/s.
+        assert_eq!(auto_qos_mibps(Level::Premium, 2.0), 128.0);
+        assert_eq!(auto_qos_mibps(Level::Premium, 0.09765625), 6.25);
+        // 10 TiB Ultra manual pool = 1,280 MiB/s.
+        assert_eq!(pool_budget_mibps(Level::Ultra, 10.0), 1280.0);
+        // Flexible: 128 minimum, 5 x 128 x TiB maximum.
+        assert_eq!(pool_budget_mibps(Level::Flexible, 0.1), 128.0);
+        assert_eq!(pool_budget_mibps(Level::Flexible, 1.0), 640.0);
+        assert_eq!(pool_budget_mibps(Level::Flexible, 1024.0), 655_360.0);
+    }
+
+    #[test]
+    fn regular_ceiling_follows_the_mix_table() {
+        assert_eq!(regular_ceiling_mibps(Level::Ultra, 1.0), 4500.0);
+        assert_eq!(regular_ceiling_mibps(Level::Ultra, 0.0), 1733.0);
+        assert_eq!(regular_ceiling_mibps(Level::Ultra, 0.5), 2658.0);
+        assert!((regular_ceiling_mibps(Level::Ultra, 0.25) - 2098.0).abs() < 1e-9);
+        assert_eq!(regular_ceiling_mibps(Level::Standard, 1.0), 1600.0);
+    }
+}
