@@ -6,6 +6,7 @@
 pub mod advice;
 pub mod evaluate;
 pub mod evaluation;
+pub mod import;
 pub mod limits;
 pub mod scenario;
 pub mod sweep;
