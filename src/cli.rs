@@ -1,6 +1,7 @@
 //! Command-line tools: read input, call the engine, print JSON; exit 2 on bad input.
 
 use crate::engine;
+use crate::engine::advice::mounts::{self, MountRequest, Workload};
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -46,6 +47,71 @@ pub fn evaluate(file: &str) -> ExitCode {
             }
             Err(e) => {
                 eprintln!("error: cannot write the evaluation: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Reads a mount-advisor request: a JSON object as in the contract, or, when the text
+/// is not JSON, the text itself as the mount lines. `distro` and `workload` fill or
+/// override the request's fields.
+pub fn parse_mount_request(
+    text: &str,
+    distro: Option<String>,
+    workload: Option<&str>,
+) -> Result<MountRequest, String> {
+    let mut req = match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(_)) => {
+            let de = &mut serde_json::Deserializer::from_str(text);
+            serde_path_to_error::deserialize(de).map_err(|e| {
+                let path = e.path().to_string();
+                let inner = e.into_inner();
+                if path == "." || path.is_empty() {
+                    format!("mount request JSON: {inner}")
+                } else {
+                    format!("{path}: {inner}")
+                }
+            })?
+        }
+        Ok(_) => {
+            return Err(
+                "the input is JSON but not an object; send {\"text\": ..., \"distro\": ..., \"workload\": ...} or plain mount lines".into(),
+            );
+        }
+        Err(_) => MountRequest {
+            text: text.to_owned(),
+            ..MountRequest::default()
+        },
+    };
+    if distro.is_some() {
+        req.distro = distro;
+    }
+    if let Some(w) = workload {
+        req.workload = Some(Workload::from_key(w).ok_or_else(|| {
+            let keys: Vec<&str> = Workload::ALL.iter().map(|w| w.key()).collect();
+            format!("workload: `{w}` is not one of {}", keys.join(", "))
+        })?);
+    }
+    req.validate().map_err(|e| e.to_string())?;
+    Ok(req)
+}
+
+/// `volplan advise-mounts FILE`: a mount plan in, the advice JSON out.
+pub fn advise_mounts(file: &str, distro: Option<String>, workload: Option<&str>) -> ExitCode {
+    let result = read_input(file).and_then(|text| parse_mount_request(&text, distro, workload));
+    match result {
+        Ok(req) => match serde_json::to_string_pretty(&mounts::advise(&req)) {
+            Ok(json) => {
+                println!("{json}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: cannot write the advice: {e}");
                 ExitCode::FAILURE
             }
         },

@@ -19,12 +19,30 @@ enum Command {
         /// Scenario JSON file, or - for standard input.
         file: String,
     },
+    /// Check a Linux NFS mount plan and print the advice JSON (effective nconnect,
+    /// findings, recommended fstab). FILE (or - for stdin) holds the request JSON or
+    /// plain fstab lines / mount commands.
+    AdviseMounts {
+        /// Request JSON or mount lines, or - for standard input.
+        file: String,
+        /// Client distribution and release, e.g. "rhel 8.2" (overrides the request's).
+        #[arg(long)]
+        distro: Option<String>,
+        /// eda, web_small, web_large, database, sas_grid or shared_rw (overrides the request's).
+        #[arg(long)]
+        workload: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Evaluate { file }) => volplan::cli::evaluate(&file),
+        Some(Command::AdviseMounts {
+            file,
+            distro,
+            workload,
+        }) => volplan::cli::advise_mounts(&file, distro, workload.as_deref()),
         Some(Command::Serve(config)) => serve(config),
         None => serve(volplan::config::Config::from_env()),
     }

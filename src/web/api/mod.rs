@@ -5,6 +5,7 @@
 //! Evaluation bodies are described as JSON objects: their exact shape is the contract's.
 
 pub mod evaluate;
+pub mod mounts;
 pub mod scenarios;
 
 use crate::web::AppState;
@@ -27,6 +28,7 @@ use utoipa_axum::routes;
     tags(
         (name = "sizing", description = "Evaluate, compare and sweep scenarios (nothing is saved)"),
         (name = "scenarios", description = "Saved scenarios with their revision history"),
+        (name = "advisor", description = "Client tuning: the Linux NFS mount-plan linter"),
         (name = "health", description = "Liveness"),
     )
 )]
@@ -37,6 +39,7 @@ pub fn router() -> Router<AppState> {
     let (router, doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(healthz))
         .merge(evaluate::router())
+        .merge(mounts::router())
         .merge(scenarios::router())
         .split_for_parts();
     let doc = doc
