@@ -70,7 +70,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut LimitSet) {
         id: "datastore",
         label: Label {
             name: "Busiest datastore, flows from all its hosts",
-            formula: Formula::Connections {
+            formula: Formula::Hosts {
                 n: sharing as u64,
                 per_flow_mibps: iops_to_mibps(flow, p.io_kib),
                 factor: speedup(m.usl_hosts_per_datastore, sharing) / sharing,
@@ -91,7 +91,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut LimitSet) {
             formula: Formula::Times {
                 n: u64::from(a.hosts),
                 each: iops_to_mibps(host, p.io_kib),
-                what: "per host (measured, AV36)",
+                what: "per host, measured on AV36",
             },
         },
         scope: Scope::Host,
@@ -133,7 +133,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut LimitSet) {
             formula: Formula::Times {
                 n: vms as u64,
                 each: iops_to_mibps(vm, p.io_kib),
-                what: "per VM (measured, 16 vCPU guest)",
+                what: "per VM, measured with a 16 vCPU guest",
             },
         },
         scope: Scope::Vm,

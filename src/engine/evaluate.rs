@@ -131,7 +131,7 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
             usd_per_mibps: price.monthly_usd.map(|m| m / total),
             assumption: price.assumption,
         },
-        sizing: solve::sizing(p),
+        sizing: solve::sizing(p, total),
         latency_ms,
     }
 }

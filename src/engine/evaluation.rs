@@ -103,4 +103,16 @@ pub struct Sizing {
     pub meets: bool,
     /// True for the cheapest level that meets everything.
     pub cheapest: bool,
+    /// What the row sizes for.
+    pub basis: SizingBasis,
+}
+
+/// The goal of reverse sizing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SizingBasis {
+    /// The scenario's targets (and capacity).
+    Targets,
+    /// No targets set: the throughput the scenario achieves now (and capacity).
+    Current,
 }

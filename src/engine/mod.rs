@@ -1,17 +1,31 @@
 //! The sizing engine: a pure library (no I/O, no async, no web or database code).
 //!
 //! `evaluate` turns a [`Scenario`] into an [`Evaluation`]: every limit that applies,
-//! the binding one, cost, advice and per-level reverse sizing.
+//! the binding one, cost, advice and per-level reverse sizing. Every number is the
+//! minimum of a set of limits, each with its source in the catalog.
 
 pub mod advice;
+pub mod avs;
+pub mod catalog;
+pub mod client;
+pub mod concurrency;
+pub mod cost;
+pub mod distribution;
 pub mod evaluate;
 pub mod evaluation;
 pub mod import;
 pub mod limits;
+pub mod plan;
+#[cfg(test)]
+mod properties;
+pub mod scaling;
 pub mod scenario;
+pub mod service;
+pub mod solve;
 pub mod sweep;
 pub mod trace;
+pub mod units;
 
 pub use evaluate::evaluate;
-pub use evaluation::{Cost, Evaluation, Flows, Limit, Sizing, Targets};
+pub use evaluation::{Cost, Evaluation, Flows, Limit, Sizing, SizingBasis, Targets};
 pub use scenario::{FieldError, Scenario};

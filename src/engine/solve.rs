@@ -3,7 +3,7 @@
 
 use super::catalog;
 use super::evaluate::{core, evaluate};
-use super::evaluation::{Evaluation, Sizing};
+use super::evaluation::{Evaluation, Sizing, SizingBasis};
 use super::plan::Plan;
 use super::scenario::{FieldError, Level, Scenario, Service, VolumeGroup, VolumeKind};
 use super::service::{anf, azure_files, gcnv};
@@ -14,12 +14,21 @@ use serde::Serialize;
 const LEVELS: usize = 4;
 
 /// For each level of the plan's service: the smallest quota (same number of volumes)
-/// and pool that meet capacity, throughput and IOPS, its cost, and the cheapest that meets all.
-pub fn sizing(p: &Plan) -> Vec<Sizing> {
+/// and pool that meet capacity, throughput and IOPS, its cost, and the cheapest that
+/// meets all. Without targets, the goal is the throughput the scenario achieves now
+/// (`current_mibps`), so the table answers "what else would give me this?".
+pub fn sizing(p: &Plan, current_mibps: f64) -> Vec<Sizing> {
+    let mut goal = *p;
+    let basis = if p.target_mibps.is_none() && p.target_iops.is_none() {
+        goal.target_mibps = Some(current_mibps);
+        SizingBasis::Current
+    } else {
+        SizingBasis::Targets
+    };
     let levels = Level::of(p.service);
     let mut rows = Vec::with_capacity(LEVELS);
     for &level in levels {
-        rows.push(size_level(p, level));
+        rows.push(size_level(&goal, level, basis));
     }
     let cheapest = rows
         .iter()
@@ -42,7 +51,7 @@ fn needed_mibps(p: &Plan) -> f64 {
     t.max(i)
 }
 
-fn size_level(p: &Plan, level: Level) -> Sizing {
+fn size_level(p: &Plan, level: Level, basis: SizingBasis) -> Sizing {
     let n = p.n_volumes.max(1);
     let nf = f64::from(n);
     let need = needed_mibps(p);
@@ -111,6 +120,7 @@ fn size_level(p: &Plan, level: Level) -> Sizing {
         monthly_usd: price.monthly_usd,
         meets: fits && met,
         cheapest: false,
+        basis,
     }
 }
 

@@ -27,6 +27,8 @@ pub enum Formula {
     Times { n: u64, each: f64, what: &'static str },
     /// Connections aggregated with the scalability model.
     Connections { n: u64, per_flow_mibps: f64, factor: f64 },
+    /// `n` hosts sharing one datastore, aggregated with the scalability model.
+    Hosts { n: u64, per_flow_mibps: f64, factor: f64 },
     /// Little's law: outstanding IOs / latency.
     Little { outstanding: f64, latency_ms: f64 },
     /// A fixed sentence.
@@ -103,6 +105,19 @@ impl fmt::Display for Formula {
                 Num(per_flow_mibps, 0),
                 Num(factor * 100.0, 0)
             ),
+            Formula::Hosts {
+                n,
+                per_flow_mibps,
+                factor,
+            } => {
+                let hosts = if n == 1 { "host" } else { "hosts" };
+                write!(
+                    f,
+                    "{n} {hosts} x {} MiB/s per flow, scaling efficiency {}%",
+                    Num(per_flow_mibps, 0),
+                    Num(factor * 100.0, 0)
+                )
+            }
             Formula::Little {
                 outstanding,
                 latency_ms,

