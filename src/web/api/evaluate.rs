@@ -1,6 +1,6 @@
 //! Stateless sizing endpoints: evaluate one scenario, compare several, sweep layouts.
 
-use crate::engine::scenario::VolumeGroup;
+use crate::engine::solve::{self, Layout};
 use crate::engine::{self, Evaluation, Scenario};
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
@@ -11,12 +11,6 @@ use utoipa_axum::routes;
 
 /// Most scenarios one compare request may carry.
 pub const MAX_COMPARE: usize = 16;
-/// Most volume counts one layouts request may carry.
-pub const MAX_LAYOUT_COUNTS: usize = 256;
-/// Largest volume count of one layout.
-pub const MAX_LAYOUT_COUNT: u32 = 1024;
-/// Largest total capacity of a layout sweep, in TiB (same bound as `workload.capacity_tib`).
-pub const MAX_LAYOUT_TIB: f64 = 1_000_000.0;
 
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
@@ -110,18 +104,10 @@ pub struct LayoutsRequest {
     pub counts: Vec<u32>,
 }
 
-/// One layout of the sweep: `count` volumes of `quota_tib` each, and what they achieve.
-#[derive(Debug, Serialize)]
-pub struct LayoutItem {
-    pub count: u32,
-    pub quota_tib: f64,
-    pub evaluation: Evaluation,
-}
-
 /// Answer of `POST /api/v1/layouts`.
 #[derive(Debug, Serialize)]
 pub struct LayoutsResponse {
-    pub layouts: Vec<LayoutItem>,
+    pub layouts: Vec<Layout>,
 }
 
 /// Splits one capacity into 1..N volumes and evaluates each layout.
@@ -139,67 +125,14 @@ pub struct LayoutsResponse {
 pub async fn layouts(
     ApiJson(req): ApiJson<LayoutsRequest>,
 ) -> Result<Json<LayoutsResponse>, ApiError> {
-    check_layouts(&req)?;
-    let layouts = blocking(move || sweep(&req)).await?;
-    Ok(Json(LayoutsResponse { layouts }))
-}
-
-fn check_layouts(req: &LayoutsRequest) -> Result<(), ApiError> {
+    // The scenario's own errors name it; the engine checks `total_tib` and `counts`.
     req.scenario
         .validate()
         .map_err(|e| ApiError::from(e).within("scenario"))?;
-    let t = req.total_tib;
-    if !(t.is_finite() && t > 0.0 && t <= MAX_LAYOUT_TIB) {
-        return Err(ApiError::invalid(
-            "total_tib",
-            format!("must be a number above 0 and at most {MAX_LAYOUT_TIB} TiB, not {t}"),
-        ));
-    }
-    let n = req.counts.len();
-    if !(1..=MAX_LAYOUT_COUNTS).contains(&n) {
-        return Err(ApiError::invalid(
-            "counts",
-            format!("send 1 to {MAX_LAYOUT_COUNTS} volume counts, not {n}"),
-        ));
-    }
-    for (i, &c) in req.counts.iter().enumerate() {
-        if !(1..=MAX_LAYOUT_COUNT).contains(&c) {
-            return Err(ApiError::invalid(
-                format!("counts[{i}]"),
-                format!("must be a whole number of volumes from 1 to {MAX_LAYOUT_COUNT}, not {c}"),
-            ));
-        }
-    }
-    Ok(())
+    let layouts = blocking(move || {
+        Ok(solve::layouts(&req.scenario, req.total_tib, &req.counts)?)
+    })
+    .await?;
+    Ok(Json(LayoutsResponse { layouts }))
 }
 
-/// Evaluates the scenario once per count, its volumes replaced by `count` equal volumes.
-fn sweep(req: &LayoutsRequest) -> Result<Vec<LayoutItem>, ApiError> {
-    let mut out = Vec::with_capacity(req.counts.len());
-    for (i, &count) in req.counts.iter().enumerate() {
-        let quota_tib = req.total_tib / f64::from(count);
-        let mut s = req.scenario.clone();
-        s.storage.volumes = vec![VolumeGroup {
-            count,
-            quota_tib,
-            throughput_mibps: None,
-            iops: None,
-        }];
-        let evaluation = engine::evaluate(&s).map_err(|e| {
-            if e.field.starts_with("storage.volumes") {
-                ApiError::invalid(
-                    format!("counts[{i}]"),
-                    format!("{count} volumes of {quota_tib} TiB: {}", e.message),
-                )
-            } else {
-                ApiError::from(e).within("scenario")
-            }
-        })?;
-        out.push(LayoutItem {
-            count,
-            quota_tib,
-            evaluation,
-        });
-    }
-    Ok(out)
-}

@@ -1,0 +1,212 @@
+//! Shared test helpers: start the real app on a random port with a fresh SQLite file.
+
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::Once;
+use tempfile::TempDir;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// A running server: its base URL, an HTTP client and the database file it uses.
+pub struct TestApp {
+    /// `http://127.0.0.1:PORT` (no trailing slash).
+    pub base: String,
+    /// Client that does not follow redirects, so tests see 303s.
+    pub client: reqwest::Client,
+    /// The SQLite file of this app.
+    pub db_path: PathBuf,
+    /// A pool on the same file, for direct store checks.
+    pub db: sqlx::SqlitePool,
+    dir: Option<TempDir>,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+static TRACING: Once = Once::new();
+
+/// Logs show only with `TEST_LOG=1`.
+fn init_tracing() {
+    TRACING.call_once(|| {
+        if std::env::var_os("TEST_LOG").is_some() {
+            tracing_subscriber::fmt()
+                .with_env_filter("info,sqlx=warn")
+                .with_test_writer()
+                .init();
+        }
+    });
+}
+
+/// Starts the app on `127.0.0.1:0` with a fresh database in a new temporary folder.
+pub async fn spawn_app() -> TestApp {
+    spawn_app_in(tempfile::tempdir().expect("temporary folder")).await
+}
+
+/// Starts the app on the database `volplan.db` inside `dir` (kept or created).
+pub async fn spawn_app_in(dir: TempDir) -> TestApp {
+    init_tracing();
+    let db_path = dir.path().join("volplan.db");
+    let db = volplan::store::connect(&format!("sqlite:{}", db_path.display()))
+        .await
+        .expect("database opens and migrates");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a free port");
+    let addr = listener.local_addr().expect("local address");
+    let (tx, rx) = oneshot::channel::<()>();
+    let server = tokio::spawn(volplan::web::serve(listener, db.clone(), async {
+        let _ = rx.await;
+    }));
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("HTTP client");
+    TestApp {
+        base: format!("http://{addr}"),
+        client,
+        db_path,
+        db,
+        dir: Some(dir),
+        shutdown: Some(tx),
+        server: Some(server),
+    }
+}
+
+impl TestApp {
+    /// Absolute URL of `path` (which starts with `/`).
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// GET `path`.
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.expect("GET")
+    }
+
+    /// POST `body` as JSON to `path`.
+    pub async fn post_json(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.client
+            .post(self.url(path))
+            .json(body)
+            .send()
+            .await
+            .expect("POST")
+    }
+
+    /// PUT `body` as JSON to `path`.
+    pub async fn put_json(&self, path: &str, body: &Value) -> reqwest::Response {
+        self.client
+            .put(self.url(path))
+            .json(body)
+            .send()
+            .await
+            .expect("PUT")
+    }
+
+    /// Sends raw bytes with the given content type (none if `None`).
+    pub async fn send_raw(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        content_type: Option<&str>,
+        body: Vec<u8>,
+    ) -> reqwest::Response {
+        let mut req = self.client.request(method, self.url(path)).body(body);
+        if let Some(ct) = content_type {
+            req = req.header(reqwest::header::CONTENT_TYPE, ct);
+        }
+        req.send().await.expect("request")
+    }
+
+    /// Saves `scenario` through the API and returns its id.
+    pub async fn create(&self, scenario: &Value) -> i64 {
+        let res = self.post_json("/api/v1/scenarios", scenario).await;
+        assert_eq!(res.status(), 201, "create failed");
+        let body: Value = res.json().await.expect("JSON");
+        body["id"].as_i64().expect("id")
+    }
+
+    /// Stops the server gracefully and hands back its folder (database kept).
+    pub async fn stop(mut self) -> TempDir {
+        self.halt().await;
+        self.dir.take().expect("folder present until stop")
+    }
+
+    async fn halt(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server
+                .await
+                .expect("server task ends")
+                .expect("server stops cleanly");
+        }
+        self.db.close().await;
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+/// The contract's example Scenario.
+pub fn sample_scenario() -> Value {
+    json!({
+        "name": "AVS 4 x 20 TiB Ultra",
+        "workload": {
+            "io_size_kib": 64, "read_pct": 100, "access": "sequential", "threads": 8,
+            "queue_depth": 16, "files": "many", "metadata_heavy": false, "capacity_tib": 80,
+            "target_mibps": null, "target_iops": null
+        },
+        "storage": {
+            "service": "anf", "level": "ultra", "qos": "auto", "volume_kind": "regular",
+            "volumes": [ { "count": 4, "quota_tib": 20, "throughput_mibps": null } ],
+            "pool_tib": null
+        },
+        "clients": {
+            "count": 1, "vm_size": "Standard_E32s_v5", "egress_mibps": null,
+            "ingress_mibps": null, "protocol": "nfsv3", "nconnect": 1,
+            "smb_multichannel": false, "smb_channels": 4,
+            "avs": { "hosts": 4, "host_sku": "AV36", "vms_per_host": 1,
+                     "vmdks_per_vm": 1, "placement": "dedicated" }
+        }
+    })
+}
+
+/// The sample with another name.
+pub fn named(name: &str) -> Value {
+    let mut s = sample_scenario();
+    s["name"] = json!(name);
+    s
+}
+
+/// True when every key of `expected` is in `actual` with an equal value (numbers
+/// compared as f64, so `64` equals `64.0`).
+pub fn json_contains(actual: &Value, expected: &Value) -> bool {
+    match (actual, expected) {
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (Value::Object(a), Value::Object(b)) => b
+            .iter()
+            .all(|(k, v)| a.get(k).is_some_and(|av| json_contains(av, v))),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| json_contains(x, y))
+        }
+        (a, b) => a == b,
+    }
+}
+
+/// Asserts the contract's error body: exactly `error` (a sentence) and `field`.
+pub fn assert_error_body(body: &Value, field: Option<&str>) {
+    let obj = body.as_object().unwrap_or_else(|| panic!("error body is an object: {body}"));
+    assert_eq!(obj.len(), 2, "error body has exactly error and field: {body}");
+    let error = obj["error"].as_str().expect("error is a string");
+    assert!(!error.is_empty(), "error sentence is not empty");
+    assert!(!error.contains(" at line "), "no parser position in: {error}");
+    match field {
+        Some(f) => assert_eq!(obj["field"], Value::String(f.to_owned()), "field in {body}"),
+        None => assert!(obj["field"].is_null(), "field is null in {body}"),
+    }
+}

@@ -1,0 +1,7 @@
+//! The integration tests: one binary, one module per area.
+
+mod api;
+mod helpers;
+mod hostile;
+mod store;
+mod calibration;
