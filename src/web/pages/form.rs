@@ -1,0 +1,668 @@
+//! The planner form: HTML form fields (all strings) <-> [`Scenario`].
+//!
+//! Inputs are named by their Scenario JSON path (`workload.io_size_kib`,
+//! `storage.volumes[0].quota_tib`), so an engine [`FieldError`] lands on the
+//! input it names. Parsing collects one message per field instead of stopping
+//! at the first, and keeps what was typed so nothing is lost on a re-render.
+
+use crate::engine::FieldError;
+use crate::engine::scenario::{Avs, Clients, Scenario, Storage, VolumeGroup, Workload};
+use serde::de::DeserializeOwned;
+use std::collections::{BTreeMap, HashMap};
+
+/// Largest number of volume groups the form accepts (the engine allows 1,024 volumes).
+const MAX_GROUPS: usize = 64;
+
+/// What the form shows: the values as typed and a message per invalid field.
+#[derive(Debug, Clone, Default)]
+pub struct FormState {
+    values: HashMap<String, String>,
+    errors: BTreeMap<String, String>,
+    /// Indices of the volume groups, in order (`storage.volumes[i]`).
+    pub groups: Vec<GroupNames>,
+}
+
+/// Input names of one volume group, precomputed for the template.
+#[derive(Debug, Clone)]
+pub struct GroupNames {
+    /// Position, from 1, as shown to the user.
+    pub number: usize,
+    pub count: String,
+    pub quota_tib: String,
+    pub throughput_mibps: String,
+    pub iops: String,
+}
+
+impl GroupNames {
+    fn new(i: usize) -> Self {
+        let p = format!("storage.volumes[{i}]");
+        Self {
+            number: i + 1,
+            count: format!("{p}.count"),
+            quota_tib: format!("{p}.quota_tib"),
+            throughput_mibps: format!("{p}.throughput_mibps"),
+            iops: format!("{p}.iops"),
+        }
+    }
+}
+
+/// Formats a number for an input: `64`, `3.2`, no separators (they are accepted back).
+fn num(v: f64) -> String {
+    format!("{v}")
+}
+
+fn opt_num(v: Option<f64>) -> String {
+    v.map(num).unwrap_or_default()
+}
+
+/// The JSON name of a serde enum value (`"nfsv4.1"`, `"ssd_v1"`).
+fn key<T: serde::Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => String::new(),
+    }
+}
+
+fn flag(b: bool) -> String {
+    if b { "on".into() } else { String::new() }
+}
+
+impl FormState {
+    /// The form filled in from a scenario.
+    pub fn from_scenario(s: &Scenario) -> Self {
+        let mut v = HashMap::new();
+        let mut set = |k: &str, val: String| {
+            v.insert(k.to_owned(), val);
+        };
+        set("name", s.name.clone());
+        let w = &s.workload;
+        set("workload.io_size_kib", num(w.io_size_kib));
+        set("workload.read_pct", num(w.read_pct));
+        set("workload.access", key(&w.access));
+        set("workload.threads", w.threads.to_string());
+        set("workload.queue_depth", w.queue_depth.to_string());
+        set("workload.files", key(&w.files));
+        set("workload.metadata_heavy", flag(w.metadata_heavy));
+        set("workload.capacity_tib", num(w.capacity_tib));
+        set("workload.target_mibps", opt_num(w.target_mibps));
+        set("workload.target_iops", opt_num(w.target_iops));
+        let st = &s.storage;
+        set("storage.service", st.service.key().to_owned());
+        set("storage.level", st.level.key().to_owned());
+        set("storage.qos", key(&st.qos));
+        set("storage.volume_kind", key(&st.volume_kind));
+        set("storage.pool_tib", opt_num(st.pool_tib));
+        let mut groups = Vec::new();
+        for (i, g) in st.volumes.iter().enumerate() {
+            let n = GroupNames::new(i);
+            set(&n.count, g.count.to_string());
+            set(&n.quota_tib, num(g.quota_tib));
+            set(&n.throughput_mibps, opt_num(g.throughput_mibps));
+            set(&n.iops, opt_num(g.iops));
+            groups.push(n);
+        }
+        if groups.is_empty() {
+            groups.push(GroupNames::new(0));
+        }
+        let c = &s.clients;
+        set("clients.count", c.count.to_string());
+        set("clients.vm_size", c.vm_size.clone().unwrap_or_default());
+        set("clients.egress_mibps", opt_num(c.egress_mibps));
+        set("clients.ingress_mibps", opt_num(c.ingress_mibps));
+        set("clients.protocol", c.protocol.key().to_owned());
+        set("clients.nconnect", c.nconnect.to_string());
+        set("clients.smb_multichannel", flag(c.smb_multichannel));
+        set("clients.smb_channels", c.smb_channels.to_string());
+        set("clients.avs", flag(c.avs.is_some()));
+        let avs = c.avs.clone().unwrap_or_else(default_avs);
+        set("clients.avs.hosts", avs.hosts.to_string());
+        set("clients.avs.host_sku", avs.host_sku.clone());
+        set("clients.avs.vms_per_host", avs.vms_per_host.to_string());
+        set("clients.avs.vmdks_per_vm", avs.vmdks_per_vm.to_string());
+        set("clients.avs.placement", key(&avs.placement));
+        Self {
+            values: v,
+            errors: BTreeMap::new(),
+            groups,
+        }
+    }
+
+    /// The value of an input as typed (empty when absent).
+    pub fn value(&self, name: &str) -> &str {
+        self.values.get(name).map(String::as_str).unwrap_or("")
+    }
+
+    /// True when a select has this option chosen.
+    pub fn is(&self, name: &str, option: &str) -> bool {
+        self.value(name) == option
+    }
+
+    /// True when a checkbox is ticked.
+    pub fn checked(&self, name: &str) -> bool {
+        !self.value(name).is_empty()
+    }
+
+    /// The message for an invalid input.
+    pub fn error(&self, name: &str) -> Option<&str> {
+        self.errors.get(name).map(String::as_str)
+    }
+
+    /// Every message, by input name (for the summary above the results).
+    pub fn errors(&self) -> &BTreeMap<String, String> {
+        &self.errors
+    }
+
+    /// True when any input is invalid.
+    pub fn has_errors(&self) -> bool {
+        !self.errors.is_empty()
+    }
+
+    /// Records a message for an input (the first message per input wins).
+    pub fn add_error(&mut self, field: &str, message: impl Into<String>) {
+        self.errors
+            .entry(field.to_owned())
+            .or_insert_with(|| message.into());
+    }
+
+    /// Records an engine validation error against the input it names.
+    pub fn add_field_error(&mut self, e: &FieldError) {
+        self.add_error(&e.field, e.message.clone());
+    }
+
+    /// Adds an empty volume group at the end (the no-JavaScript "Add volume group").
+    pub fn add_group(&mut self) {
+        if self.groups.len() < MAX_GROUPS {
+            self.groups.push(GroupNames::new(self.groups.len()));
+        }
+    }
+}
+
+/// The AVS values shown (greyed by the page) while AVS is off.
+fn default_avs() -> Avs {
+    Avs {
+        hosts: 3,
+        host_sku: "AV36".into(),
+        vms_per_host: 1,
+        vmdks_per_vm: 1,
+        placement: Default::default(),
+    }
+}
+
+/// Reads the submitted pairs; returns the form as typed and, when every field
+/// parses and validates, the scenario.
+pub fn parse(pairs: &[(String, String)]) -> (FormState, Option<Scenario>) {
+    let mut values = HashMap::new();
+    for (k, v) in pairs {
+        // A repeated name keeps its first value, like a browser's FormData.get().
+        values.entry(k.clone()).or_insert_with(|| v.clone());
+    }
+    let mut group_idx: Vec<usize> = values
+        .keys()
+        .filter_map(|k| group_index(k))
+        .filter(|&i| i < MAX_GROUPS)
+        .collect();
+    group_idx.sort_unstable();
+    group_idx.dedup();
+    let mut p = Parser {
+        form: FormState {
+            values,
+            errors: BTreeMap::new(),
+            groups: Vec::new(),
+        },
+    };
+    let scenario = p.scenario(&group_idx);
+    (p.form, scenario)
+}
+
+/// `storage.volumes[3].count` -> 3.
+fn group_index(name: &str) -> Option<usize> {
+    let rest = name.strip_prefix("storage.volumes[")?;
+    let end = rest.find(']')?;
+    rest[..end].parse().ok()
+}
+
+struct Parser {
+    form: FormState,
+}
+
+impl Parser {
+    fn raw(&self, name: &str) -> Option<&str> {
+        self.form.values.get(name).map(|s| s.trim())
+    }
+
+    /// A required number.
+    fn f64(&mut self, name: &str) -> Option<f64> {
+        match self.raw(name) {
+            None | Some("") => {
+                self.form.add_error(name, "enter a number");
+                None
+            }
+            Some(s) => {
+                let r = parse_number(s);
+                r.map_err(|m| self.form.add_error(name, m)).ok()
+            }
+        }
+    }
+
+    /// An optional number: empty means none.
+    fn opt_f64(&mut self, name: &str) -> Result<Option<f64>, ()> {
+        match self.raw(name) {
+            None | Some("") => Ok(None),
+            Some(s) => match parse_number(s) {
+                Ok(v) => Ok(Some(v)),
+                Err(m) => {
+                    self.form.add_error(name, format!("{m}, or leave it empty for none"));
+                    Err(())
+                }
+            },
+        }
+    }
+
+    /// A whole number; absent inputs take the Scenario default.
+    fn u32(&mut self, name: &str, default: u32) -> Option<u32> {
+        match self.raw(name) {
+            None => Some(default),
+            Some("") => {
+                self.form.add_error(name, "enter a whole number");
+                None
+            }
+            Some(s) => {
+                let cleaned = strip_separators(s);
+                match cleaned.as_deref().map(str::parse::<u32>) {
+                    Ok(Ok(v)) => Some(v),
+                    _ => {
+                        self.form
+                            .add_error(name, format!("enter a whole number, not \"{s}\""));
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    /// A choice from a select; absent inputs take `default`.
+    fn choice<T: DeserializeOwned + Clone>(&mut self, name: &str, default: Option<T>) -> Option<T> {
+        match self.raw(name) {
+            None | Some("") => {
+                if default.is_none() {
+                    self.form.add_error(name, "choose one of the options");
+                }
+                default
+            }
+            Some(s) => match serde_json::from_value(serde_json::Value::String(s.to_owned())) {
+                Ok(v) => Some(v),
+                Err(_) => {
+                    self.form
+                        .add_error(name, format!("\"{s}\" is not one of the options"));
+                    None
+                }
+            },
+        }
+    }
+
+    fn checkbox(&self, name: &str) -> bool {
+        self.raw(name).is_some_and(|v| !v.is_empty())
+    }
+
+    fn text(&self, name: &str) -> Option<String> {
+        self.raw(name).filter(|s| !s.is_empty()).map(str::to_owned)
+    }
+
+    fn scenario(&mut self, group_idx: &[usize]) -> Option<Scenario> {
+        let name = self
+            .text("name")
+            .unwrap_or_else(|| "Untitled scenario".to_owned());
+        let workload = self.workload();
+        let storage = self.storage(group_idx);
+        let clients = self.clients();
+        let scenario = Scenario {
+            id: None,
+            name,
+            workload: workload?,
+            storage: storage?,
+            clients: clients?,
+        };
+        if self.form.has_errors() {
+            return None;
+        }
+        match scenario.validate() {
+            Ok(()) => Some(scenario),
+            Err(e) => {
+                self.form.add_field_error(&e);
+                None
+            }
+        }
+    }
+
+    fn workload(&mut self) -> Option<Workload> {
+        let io = self.f64("workload.io_size_kib");
+        let read = self.f64("workload.read_pct");
+        let access = self.choice("workload.access", Some(Default::default()));
+        let threads = self.u32("workload.threads", 1);
+        let qd = self.u32("workload.queue_depth", 1);
+        let files = self.choice("workload.files", Some(Default::default()));
+        let meta = self.checkbox("workload.metadata_heavy");
+        let cap = self.f64("workload.capacity_tib");
+        let tm = self.opt_f64("workload.target_mibps");
+        let ti = self.opt_f64("workload.target_iops");
+        Some(Workload {
+            io_size_kib: io?,
+            read_pct: read?,
+            access: access?,
+            threads: threads?,
+            queue_depth: qd?,
+            files: files?,
+            metadata_heavy: meta,
+            capacity_tib: cap?,
+            target_mibps: tm.ok()?,
+            target_iops: ti.ok()?,
+        })
+    }
+
+    fn storage(&mut self, group_idx: &[usize]) -> Option<Storage> {
+        let service = self.choice("storage.service", None);
+        let level = self.choice("storage.level", None);
+        let qos = self.choice("storage.qos", Some(Default::default()));
+        let kind = self.choice("storage.volume_kind", Some(Default::default()));
+        let pool = self.opt_f64("storage.pool_tib");
+        let mut volumes = Vec::new();
+        let mut ok = true;
+        for &i in group_idx {
+            let n = GroupNames::new(i);
+            let blank = [&n.count, &n.quota_tib, &n.throughput_mibps, &n.iops]
+                .iter()
+                .all(|k| self.raw(k).is_none_or(str::is_empty));
+            if blank {
+                // An empty row added by "Add volume group" and left empty: drop it.
+                continue;
+            }
+            // Keep the submitted index so messages land on the inputs as typed.
+            let count = self.u32(&n.count, 1);
+            let quota = self.f64(&n.quota_tib);
+            let tput = self.opt_f64(&n.throughput_mibps);
+            let iops = self.opt_f64(&n.iops);
+            self.form.groups.push(n);
+            match (count, quota, tput, iops) {
+                (Some(count), Some(quota_tib), Ok(throughput_mibps), Ok(iops)) => {
+                    volumes.push(VolumeGroup {
+                        count,
+                        quota_tib,
+                        throughput_mibps,
+                        iops,
+                    })
+                }
+                _ => ok = false,
+            }
+        }
+        if self.form.groups.is_empty() {
+            self.form.groups.push(GroupNames::new(0));
+            self.form.add_error(
+                "storage.volumes",
+                "add at least one volume group with a count and a quota",
+            );
+            return None;
+        }
+        // Renumber so the scenario's volumes[i] matches the i-th row shown.
+        if self.form.groups.iter().enumerate().any(|(i, g)| g.number != i + 1) {
+            self.renumber_groups();
+        }
+        if !ok {
+            return None;
+        }
+        Some(Storage {
+            service: service?,
+            level: level?,
+            qos: qos?,
+            volume_kind: kind?,
+            volumes,
+            pool_tib: pool.ok()?,
+        })
+    }
+
+    /// Moves the values (and messages) of sparse group indices to 0..n.
+    fn renumber_groups(&mut self) {
+        let old = std::mem::take(&mut self.form.groups);
+        for (i, g) in old.into_iter().enumerate() {
+            let src = GroupNames::new(g.number - 1);
+            let dst = GroupNames::new(i);
+            for (s, d) in [
+                (&src.count, &dst.count),
+                (&src.quota_tib, &dst.quota_tib),
+                (&src.throughput_mibps, &dst.throughput_mibps),
+                (&src.iops, &dst.iops),
+            ] {
+                if let Some(v) = self.form.values.remove(s) {
+                    self.form.values.insert(d.clone(), v);
+                }
+                if let Some(e) = self.form.errors.remove(s) {
+                    self.form.errors.insert(d.clone(), e);
+                }
+            }
+            self.form.groups.push(dst);
+        }
+    }
+
+    fn clients(&mut self) -> Option<Clients> {
+        let count = self.u32("clients.count", 1);
+        let vm_size = self.text("clients.vm_size");
+        let egress = self.opt_f64("clients.egress_mibps");
+        let ingress = self.opt_f64("clients.ingress_mibps");
+        let protocol = self.choice("clients.protocol", None);
+        let nconnect = self.u32("clients.nconnect", 1);
+        let multichannel = self.checkbox("clients.smb_multichannel");
+        let channels = self.u32("clients.smb_channels", 4);
+        let avs = if self.checkbox("clients.avs") {
+            let hosts = self.u32("clients.avs.hosts", 3);
+            let host_sku = self
+                .text("clients.avs.host_sku")
+                .unwrap_or_else(|| "AV36".into());
+            let vms = self.u32("clients.avs.vms_per_host", 1);
+            let vmdks = self.u32("clients.avs.vmdks_per_vm", 1);
+            let placement = self.choice("clients.avs.placement", Some(Default::default()));
+            Some(Avs {
+                hosts: hosts?,
+                host_sku,
+                vms_per_host: vms?,
+                vmdks_per_vm: vmdks?,
+                placement: placement?,
+            })
+        } else {
+            None
+        };
+        Some(Clients {
+            count: count?,
+            vm_size,
+            egress_mibps: egress.ok()?,
+            ingress_mibps: ingress.ok()?,
+            protocol: protocol?,
+            nconnect: nconnect?,
+            smb_multichannel: multichannel,
+            smb_channels: channels?,
+            avs,
+        })
+    }
+}
+
+/// What an input is called on the page, for messages (`storage.volumes[1].quota_tib` ->
+/// "Group 2: quota each").
+pub fn field_label(name: &str) -> String {
+    if let Some(i) = group_index(name) {
+        let what = match name.rsplit('.').next() {
+            Some("count") => "count",
+            Some("quota_tib") => "quota each",
+            Some("throughput_mibps") => "throughput each",
+            Some("iops") => "IOPS each",
+            _ => "volumes",
+        };
+        return format!("Volume group {}: {what}", i + 1);
+    }
+    let label = match name {
+        "name" => "Scenario name",
+        "workload.io_size_kib" => "IO size",
+        "workload.read_pct" => "Reads",
+        "workload.access" => "Access",
+        "workload.threads" => "Threads",
+        "workload.queue_depth" => "Queue depth",
+        "workload.files" => "Files",
+        "workload.metadata_heavy" => "Metadata heavy",
+        "workload.capacity_tib" => "Capacity needed",
+        "workload.target_mibps" => "Target throughput",
+        "workload.target_iops" => "Target IOPS",
+        "storage" => "Storage",
+        "storage.service" => "Service",
+        "storage.level" => "Service level",
+        "storage.qos" => "QoS type",
+        "storage.volume_kind" => "Volume type",
+        "storage.pool_tib" => "Capacity pool",
+        "storage.volumes" => "Volumes",
+        "clients" => "Clients",
+        "clients.count" => "Client VMs",
+        "clients.vm_size" => "VM size",
+        "clients.egress_mibps" => "Egress limit override",
+        "clients.ingress_mibps" => "Ingress limit override",
+        "clients.protocol" => "Protocol",
+        "clients.nconnect" => "nconnect",
+        "clients.smb_multichannel" => "SMB multichannel",
+        "clients.smb_channels" => "SMB channels",
+        "clients.avs" => "AVS",
+        "clients.avs.hosts" => "AVS hosts",
+        "clients.avs.host_sku" => "AVS host type",
+        "clients.avs.vms_per_host" => "VMs per host",
+        "clients.avs.vmdks_per_vm" => "VMDKs per VM",
+        "clients.avs.placement" => "VMDK placement",
+        other => other,
+    };
+    label.to_owned()
+}
+
+/// Accepts `1024`, `1,024`, `1 024`, `0.5`; rejects a decimal comma (`1,5`) with a hint.
+fn parse_number(s: &str) -> Result<f64, String> {
+    let cleaned = strip_separators(s).map_err(|()| {
+        format!("\"{s}\" is not a number: use a point for decimals, e.g. 1.5")
+    })?;
+    match cleaned.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("enter a number, not \"{s}\"")),
+    }
+}
+
+/// Removes thousands separators (`,`, `_`, spaces) when they group digits by three.
+fn strip_separators(s: &str) -> Result<String, ()> {
+    let s: String = s.chars().filter(|c| *c != ' ' && *c != '_').collect();
+    if !s.contains(',') {
+        return Ok(s);
+    }
+    let int_part = s.split('.').next().unwrap_or("");
+    let mut parts = int_part.trim_start_matches(['-', '+']).split(',');
+    let first = parts.next().unwrap_or("");
+    let grouped = (1..=3).contains(&first.len())
+        && parts.all(|p| p.len() == 3 && p.chars().all(|c| c.is_ascii_digit()));
+    if grouped {
+        Ok(s.replace(',', ""))
+    } else {
+        Err(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::scenario_templates::TEMPLATES;
+
+    fn pairs(form: &FormState) -> Vec<(String, String)> {
+        form.values
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn every_template_survives_the_form_round_trip() {
+        for t in TEMPLATES {
+            let s = t.scenario();
+            let form = FormState::from_scenario(&s);
+            // Browsers do not send unticked checkboxes.
+            let sent: Vec<_> = pairs(&form)
+                .into_iter()
+                .filter(|(k, v)| {
+                    !(v.is_empty()
+                        && matches!(
+                            k.as_str(),
+                            "clients.avs" | "clients.smb_multichannel" | "workload.metadata_heavy"
+                        ))
+                })
+                .collect();
+            let (back, parsed) = parse(&sent);
+            assert!(!back.has_errors(), "{}: {:?}", t.key, back.errors());
+            assert_eq!(parsed.as_ref(), Some(&s), "{}", t.key);
+        }
+    }
+
+    #[test]
+    fn empty_and_bad_numbers_get_a_message_per_field() {
+        let s = TEMPLATES[0].scenario();
+        let mut sent = pairs(&FormState::from_scenario(&s));
+        for (k, v) in sent.iter_mut() {
+            match k.as_str() {
+                "workload.io_size_kib" => *v = String::new(),
+                "workload.threads" => *v = "many".into(),
+                "storage.volumes[0].quota_tib" => *v = "1,5".into(),
+                _ => {}
+            }
+        }
+        let (form, parsed) = parse(&sent);
+        assert!(parsed.is_none());
+        assert_eq!(form.error("workload.io_size_kib"), Some("enter a number"));
+        assert!(form.error("workload.threads").unwrap().contains("whole number"));
+        assert!(form.error("storage.volumes[0].quota_tib").unwrap().contains("point"));
+        // What was typed is kept.
+        assert_eq!(form.value("workload.threads"), "many");
+    }
+
+    #[test]
+    fn validation_errors_land_on_the_named_input() {
+        let s = TEMPLATES[0].scenario();
+        let mut sent = pairs(&FormState::from_scenario(&s));
+        for (k, v) in sent.iter_mut() {
+            if k == "workload.read_pct" {
+                *v = "140".into();
+            }
+        }
+        let (form, parsed) = parse(&sent);
+        assert!(parsed.is_none());
+        assert!(form.error("workload.read_pct").unwrap().contains("0 to 100"));
+    }
+
+    #[test]
+    fn separators_are_accepted_and_blank_groups_dropped() {
+        assert_eq!(parse_number("1,024").unwrap(), 1024.0);
+        assert_eq!(parse_number("1 024.5").unwrap(), 1024.5);
+        assert_eq!(parse_number("0.5").unwrap(), 0.5);
+        assert!(parse_number("NaN").is_err());
+        assert!(parse_number("inf").is_err());
+        assert!(parse_number("12,34").is_err());
+
+        let s = TEMPLATES[1].scenario();
+        let mut sent = pairs(&FormState::from_scenario(&s));
+        sent.push(("storage.volumes[7].count".into(), String::new()));
+        sent.push(("storage.volumes[7].quota_tib".into(), String::new()));
+        let (form, parsed) = parse(&sent);
+        assert_eq!(parsed.unwrap().storage.volumes.len(), 2);
+        assert_eq!(form.groups.len(), 2);
+    }
+
+    #[test]
+    fn sparse_groups_are_renumbered() {
+        let s = TEMPLATES[0].scenario();
+        let mut sent: Vec<_> = pairs(&FormState::from_scenario(&s))
+            .into_iter()
+            .filter(|(k, _)| !k.starts_with("storage.volumes"))
+            .collect();
+        sent.push(("storage.volumes[2].count".into(), "20".into()));
+        sent.push(("storage.volumes[2].quota_tib".into(), "4".into()));
+        let (form, parsed) = parse(&sent);
+        let parsed = parsed.unwrap();
+        assert_eq!(parsed.storage.volumes[0].count, 20);
+        assert_eq!(form.value("storage.volumes[0].count"), "20");
+    }
+}

@@ -1,0 +1,118 @@
+//! HTML pages: the scenario list (home), the planner, share links, import and delete.
+//!
+//! Handlers parse the request, call the store and the engine, and render an askama
+//! template; formatting lives in [`view`], the form <-> Scenario mapping in [`form`].
+
+pub mod form;
+mod home;
+mod planner;
+pub mod share;
+pub mod view;
+
+use crate::store::StoreError;
+use crate::web::AppState;
+use askama::Template;
+use axum::Router;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+
+/// Page routes, with `/static/*`.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/", get(home::index))
+        .route("/import", post(home::import))
+        .route("/scenarios/new", get(planner::new))
+        .route("/scenarios", post(planner::save_new))
+        .route("/scenarios/copy", post(planner::save_copy))
+        .route("/scenarios/evaluate", post(planner::evaluate))
+        .route("/scenarios/results", post(planner::results))
+        .route("/scenarios/scenario.json", post(planner::download_form))
+        .route("/plan", get(planner::shared))
+        .route("/scenarios/{id}", get(planner::show).post(planner::save))
+        .route("/scenarios/{id}/scenario.json", get(planner::download_saved))
+        .route(
+            "/scenarios/{id}/delete",
+            get(home::confirm_delete).post(home::delete),
+        )
+        .route(
+            "/scenarios/{id}/revisions/{n}/restore",
+            post(planner::restore),
+        )
+        .merge(crate::web::assets::router())
+}
+
+/// A page that could not be served: rendered as an HTML page with the status.
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl From<StoreError> for PageError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound => {
+                PageError::NotFound("There is no saved scenario with this id.".into())
+            }
+            other => PageError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<askama::Error> for PageError {
+    fn from(e: askama::Error) -> Self {
+        PageError::Internal(format!("template: {e}"))
+    }
+}
+
+#[derive(Template)]
+#[template(path = "pages/error.html")]
+struct ErrorPage<'a> {
+    status: u16,
+    title: &'a str,
+    message: &'a str,
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        let (status, title, message) = match &self {
+            PageError::NotFound(m) => (StatusCode::NOT_FOUND, "Not found", m.as_str()),
+            PageError::BadRequest(m) => (StatusCode::BAD_REQUEST, "Cannot open this", m.as_str()),
+            PageError::Internal(cause) => {
+                tracing::error!(error = %cause, "page failed");
+                (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Something went wrong",
+                    "The server could not complete this request. Nothing was changed; try again.",
+                )
+            }
+        };
+        let page = ErrorPage {
+            status: status.as_u16(),
+            title,
+            message,
+        };
+        match page.render() {
+            Ok(body) => (status, Html(body)).into_response(),
+            Err(_) => (status, message.to_owned()).into_response(),
+        }
+    }
+}
+
+/// Renders a template with a status, turning a template failure into a 500 page.
+fn render(status: StatusCode, t: &impl Template) -> Result<Response, PageError> {
+    Ok((status, Html(t.render()?)).into_response())
+}
+
+/// Parses an id from the path; anything else is a 404 (there is no such page).
+fn parse_id(raw: &str) -> Result<i64, PageError> {
+    raw.parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| PageError::NotFound(format!("There is no page at /scenarios/{raw}.")))
+}

@@ -1,0 +1,560 @@
+//! The planner: a scenario's inputs on the left, its results on the right.
+//!
+//! With JavaScript, `static/js/planner.js` posts the form to `/scenarios/results` as
+//! the user types and swaps in the rendered results. Without it, the form posts to
+//! `/scenarios/evaluate` and the whole page is rendered again; both paths share
+//! [`form::parse`] and [`assess`].
+
+use super::form::{self, FormState};
+use super::view::{ErrorItem, ResultsView};
+use super::{PageError, parse_id, render, share};
+use crate::engine::scenario::{Level, Scenario, Service};
+use crate::engine::{self, FieldError};
+use crate::store::{self, Revision};
+use crate::web::AppState;
+use crate::web::scenario_templates;
+use askama::Template;
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+/// A service with its levels, for the selects.
+pub struct ServiceOpt {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub levels: Vec<LevelOpt>,
+}
+
+pub struct LevelOpt {
+    pub key: &'static str,
+    pub label: &'static str,
+}
+
+static SERVICES: LazyLock<Vec<ServiceOpt>> = LazyLock::new(|| {
+    [Service::Anf, Service::AzureFiles, Service::Gcnv]
+        .into_iter()
+        .map(|s| ServiceOpt {
+            key: s.key(),
+            label: s.display(),
+            levels: Level::of(s)
+                .iter()
+                .map(|l| LevelOpt {
+                    key: l.key(),
+                    label: l.display(s),
+                })
+                .collect(),
+        })
+        .collect()
+});
+
+/// Catalog VM sizes as the vendors write them, for the VM size datalist.
+static VM_SIZES: LazyLock<Vec<String>> = LazyLock::new(Vec::new);
+
+/// AVS host SKUs of the catalog.
+static AVS_HOSTS: LazyLock<Vec<String>> = LazyLock::new(Vec::new);
+
+#[derive(Template)]
+#[template(path = "pages/planner.html")]
+struct PlannerPage {
+    form: FormState,
+    r: ResultsView,
+    id: Option<i64>,
+    status: String,
+    save_action: String,
+    revisions: Vec<Revision>,
+    current_revision: i64,
+    services: &'static [ServiceOpt],
+    vm_sizes: &'static [String],
+    avs_hosts: &'static [String],
+}
+
+#[derive(Template)]
+#[template(path = "components/results.html")]
+struct ResultsFragment {
+    r: ResultsView,
+}
+
+/// Evaluates a parsed form: figures, or the reasons there are none (recorded on the form).
+fn assess(form: &mut FormState, scenario: Option<&Scenario>, id: Option<i64>) -> ResultsView {
+    match scenario {
+        Some(s) => {
+            let mut s = s.clone();
+            s.id = id;
+            let url = share::link(&s);
+            match engine::evaluate(&s) {
+                Ok(ev) => ResultsView::evaluated(&s, &ev, url),
+                Err(e) => {
+                    form.add_field_error(&e);
+                    ResultsView::refused(&e, url, id)
+                }
+            }
+        }
+        None => {
+            let errors = form
+                .errors()
+                .iter()
+                .map(|(f, m)| ErrorItem::new(f, m))
+                .collect();
+            ResultsView::invalid(errors, String::new(), id)
+        }
+    }
+}
+
+/// What the planner page needs besides the form.
+struct Context {
+    id: Option<i64>,
+    status: String,
+    revisions: Vec<Revision>,
+    current_revision: i64,
+}
+
+impl Context {
+    fn unsaved(status: impl Into<String>) -> Self {
+        Self {
+            id: None,
+            status: status.into(),
+            revisions: Vec::new(),
+            current_revision: 0,
+        }
+    }
+}
+
+fn page(mut form: FormState, scenario: Option<&Scenario>, ctx: Context) -> PlannerPage {
+    let r = assess(&mut form, scenario, ctx.id);
+    PlannerPage {
+        form,
+        r,
+        save_action: match ctx.id {
+            Some(id) => format!("/scenarios/{id}"),
+            None => "/scenarios".into(),
+        },
+        id: ctx.id,
+        status: ctx.status,
+        revisions: ctx.revisions,
+        current_revision: ctx.current_revision,
+        services: &SERVICES,
+        vm_sizes: &VM_SIZES,
+        avs_hosts: &AVS_HOSTS,
+    }
+}
+
+/// The scenario a blank planner starts from.
+fn blank() -> Scenario {
+    serde_json::from_value(serde_json::json!({
+        "name": "Untitled scenario",
+        "workload": { "io_size_kib": 64, "read_pct": 70, "access": "random", "threads": 8,
+                      "queue_depth": 16, "capacity_tib": 10 },
+        "storage": { "service": "anf", "level": "premium",
+                     "volumes": [{ "count": 1, "quota_tib": 10 }] },
+        "clients": { "count": 2, "vm_size": "Standard_D16s_v5", "protocol": "nfsv3",
+                     "nconnect": 4 }
+    }))
+    .unwrap_or_else(|e| panic!("the blank scenario is valid JSON: {e}"))
+}
+
+#[derive(Deserialize)]
+pub struct NewQuery {
+    template: Option<String>,
+}
+
+/// `GET /scenarios/new[?template=KEY]`.
+pub async fn new(Query(q): Query<NewQuery>) -> Result<Response, PageError> {
+    let (scenario, status) = match q.template.as_deref().filter(|t| !t.is_empty()) {
+        Some(key) => {
+            let t = scenario_templates::find(key).ok_or_else(|| {
+                PageError::NotFound(format!(
+                    "There is no template \"{key}\". Pick one from the list on the home page."
+                ))
+            })?;
+            (t.scenario(), format!("New from the template “{}”: not saved yet.", t.name))
+        }
+        None => (blank(), "New scenario: not saved yet.".to_owned()),
+    };
+    let form = FormState::from_scenario(&scenario);
+    render(StatusCode::OK, &page(form, Some(&scenario), Context::unsaved(status)))
+}
+
+#[derive(Deserialize)]
+pub struct ShowQuery {
+    /// Show this revision instead of the newest.
+    rev: Option<i64>,
+    /// Just saved as this revision.
+    saved: Option<i64>,
+    /// Just restored from this revision.
+    restored: Option<i64>,
+    /// Just imported.
+    imported: Option<u8>,
+}
+
+async fn saved_context(
+    st: &AppState,
+    id: i64,
+    current_revision: i64,
+    status: String,
+) -> Result<Context, PageError> {
+    let mut revisions = store::list_revisions(&st.db, id).await?;
+    revisions.sort_by(|a, b| b.number.cmp(&a.number));
+    Ok(Context {
+        id: Some(id),
+        status,
+        revisions,
+        current_revision,
+    })
+}
+
+/// `GET /scenarios/{id}[?rev=N]`.
+pub async fn show(
+    State(st): State<AppState>,
+    Path(raw): Path<String>,
+    Query(q): Query<ShowQuery>,
+) -> Result<Response, PageError> {
+    let id = parse_id(&raw)?;
+    let stored = store::get_scenario(&st.db, id).await?;
+    let (scenario, status) = match q.rev.filter(|&n| n != stored.revision) {
+        Some(n) => {
+            let s = store::get_revision(&st.db, id, n).await.map_err(|e| match e {
+                store::StoreError::NotFound => {
+                    PageError::NotFound(format!("Scenario {id} has no revision {n}."))
+                }
+                other => other.into(),
+            })?;
+            (
+                s,
+                format!(
+                    "Viewing revision {n} of {}: Save makes it the newest revision.",
+                    stored.revision
+                ),
+            )
+        }
+        None => {
+            let when = &stored.updated_at;
+            let status = if let Some(n) = q.restored {
+                format!("Restored revision {n} as revision {}.", stored.revision)
+            } else if q.imported.is_some() {
+                "Imported and saved as revision 1.".to_owned()
+            } else if let Some(n) = q.saved {
+                format!("Saved as revision {n}.")
+            } else {
+                format!("Revision {}, saved {when} UTC.", stored.revision)
+            };
+            (stored.scenario, status)
+        }
+    };
+    let ctx = saved_context(&st, id, stored.revision, status).await?;
+    let form = FormState::from_scenario(&scenario);
+    render(StatusCode::OK, &page(form, Some(&scenario), ctx))
+}
+
+#[derive(Deserialize)]
+pub struct ShareQuery {
+    s: Option<String>,
+}
+
+/// `GET /plan?s=...`: a shared scenario, prefilled and not saved.
+pub async fn shared(Query(q): Query<ShareQuery>) -> Result<Response, PageError> {
+    let scenario =
+        share::decode(q.s.as_deref()).map_err(|e| PageError::BadRequest(e.to_string()))?;
+    let mut form = FormState::from_scenario(&scenario);
+    let valid = match scenario.validate() {
+        Ok(()) => Some(&scenario),
+        Err(e) => {
+            form.add_field_error(&e);
+            None
+        }
+    };
+    let ctx = Context::unsaved("Opened from a share link: not saved. Save to keep a copy.");
+    render(StatusCode::OK, &page(form, valid, ctx))
+}
+
+/// Form pairs as posted; every value is a string.
+type Pairs = axum::Form<Vec<(String, String)>>;
+
+/// The saved scenario the form belongs to, from its hidden input.
+fn form_id(pairs: &[(String, String)]) -> Option<i64> {
+    pairs
+        .iter()
+        .find(|(k, _)| k == "scenario_id")
+        .and_then(|(_, v)| v.parse().ok())
+}
+
+async fn context_for(st: &AppState, id: Option<i64>, status: &str) -> Result<Context, PageError> {
+    match id {
+        Some(id) => {
+            let stored = store::get_scenario(&st.db, id).await?;
+            saved_context(st, id, stored.revision, status.to_owned()).await
+        }
+        None => Ok(Context::unsaved(status)),
+    }
+}
+
+/// Re-renders the planner from a form that cannot be used as it is (422).
+async fn invalid_page(
+    st: &AppState,
+    form: FormState,
+    id: Option<i64>,
+    status: &str,
+) -> Result<Response, PageError> {
+    let ctx = context_for(st, id, status).await?;
+    render(StatusCode::UNPROCESSABLE_ENTITY, &page(form, None, ctx))
+}
+
+/// `POST /scenarios/evaluate`: the planner without JavaScript.
+pub async fn evaluate(
+    State(st): State<AppState>,
+    axum::Form(pairs): Pairs,
+) -> Result<Response, PageError> {
+    let id = form_id(&pairs);
+    let add_group = pairs.iter().any(|(k, v)| k == "action" && v == "add_group");
+    let (mut form, scenario) = form::parse(&pairs);
+    if add_group {
+        form.add_group();
+    }
+    let status = if id.is_some() {
+        "Recalculated: changes not saved yet."
+    } else {
+        "Not saved yet."
+    };
+    let ctx = context_for(&st, id, status).await?;
+    let code = if scenario.is_some() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    render(code, &page(form, scenario.as_ref(), ctx))
+}
+
+/// The answer to a live recalculation.
+#[derive(Serialize)]
+struct LiveResults {
+    /// True when the inputs parse and validate.
+    ok: bool,
+    /// The rendered results column.
+    html: String,
+    /// Message per input name.
+    errors: BTreeMap<String, String>,
+    /// `/plan?s=...` for the inputs; empty when they do not parse.
+    share_url: String,
+}
+
+/// `POST /scenarios/results`: the results column for the planner's inputs.
+///
+/// A form body (what the page's script sends) answers JSON with the rendered HTML and
+/// the per-input messages; a Scenario JSON body answers the HTML fragment alone.
+pub async fn results(req: Request) -> Result<Response, PageError> {
+    let ctype = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    if ctype.starts_with("application/json") {
+        let body = Bytes::from_request(req, &())
+            .await
+            .map_err(|e| PageError::BadRequest(format!("The request body cannot be read: {e}")))?;
+        return results_for_json(&body);
+    }
+    if !ctype.starts_with("application/x-www-form-urlencoded") {
+        return Err(PageError::BadRequest(
+            "Send the planner form (application/x-www-form-urlencoded) or Scenario JSON (application/json).".into(),
+        ));
+    }
+    let axum::Form(pairs) = Pairs::from_request(req, &())
+        .await
+        .map_err(|e| PageError::BadRequest(format!("The form data cannot be read: {e}")))?;
+    let id = form_id(&pairs);
+    let (mut form, scenario) = form::parse(&pairs);
+    let r = assess(&mut form, scenario.as_ref(), id);
+    let share_url = r.share_url.clone();
+    let html = ResultsFragment { r }.render()?;
+    let live = LiveResults {
+        ok: scenario.is_some() && !form.has_errors(),
+        html,
+        errors: form.errors().clone(),
+        share_url,
+    };
+    Ok(Json(live).into_response())
+}
+
+fn results_for_json(body: &[u8]) -> Result<Response, PageError> {
+    let de = &mut serde_json::Deserializer::from_slice(body);
+    let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        PageError::BadRequest(format!("Scenario JSON, at {path}: {}", e.into_inner()))
+    })?;
+    let mut form = FormState::from_scenario(&scenario);
+    let valid = match scenario.validate() {
+        Ok(()) => Some(&scenario),
+        Err(e) => {
+            form.add_field_error(&e);
+            None
+        }
+    };
+    let status = if valid.is_some() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    let r = assess(&mut form, valid, scenario.id);
+    Ok((status, Html(ResultsFragment { r }.render()?)).into_response())
+}
+
+/// `POST /scenarios`: save a new scenario.
+pub async fn save_new(
+    State(st): State<AppState>,
+    axum::Form(pairs): Pairs,
+) -> Result<Response, PageError> {
+    let (form, scenario) = form::parse(&pairs);
+    let Some(scenario) = scenario else {
+        return invalid_page(&st, form, None, "Not saved: fix the marked inputs first.").await;
+    };
+    let id = store::create_scenario(&st.db, &scenario).await?;
+    Ok(Redirect::to(&format!("/scenarios/{id}?saved=1")).into_response())
+}
+
+/// `POST /scenarios/copy`: save the form as a new scenario named "... (copy)".
+pub async fn save_copy(
+    State(st): State<AppState>,
+    axum::Form(pairs): Pairs,
+) -> Result<Response, PageError> {
+    let id = form_id(&pairs);
+    let (form, scenario) = form::parse(&pairs);
+    let Some(mut scenario) = scenario else {
+        return invalid_page(&st, form, id, "Copy not saved: fix the marked inputs first.").await;
+    };
+    if !scenario.name.ends_with("(copy)") {
+        scenario.name = format!("{} (copy)", scenario.name);
+        scenario.name = scenario.name.chars().take(200).collect();
+    }
+    scenario.id = None;
+    let new_id = store::create_scenario(&st.db, &scenario).await?;
+    Ok(Redirect::to(&format!("/scenarios/{new_id}?saved=1")).into_response())
+}
+
+/// `POST /scenarios/{id}`: save the form as a new revision.
+pub async fn save(
+    State(st): State<AppState>,
+    Path(raw): Path<String>,
+    axum::Form(pairs): Pairs,
+) -> Result<Response, PageError> {
+    let id = parse_id(&raw)?;
+    let (form, scenario) = form::parse(&pairs);
+    let Some(mut scenario) = scenario else {
+        return invalid_page(&st, form, Some(id), "Not saved: fix the marked inputs first.").await;
+    };
+    scenario.id = None;
+    let rev = store::update_scenario(&st.db, id, &scenario).await?;
+    Ok(Redirect::to(&format!("/scenarios/{id}?saved={rev}")).into_response())
+}
+
+/// `POST /scenarios/{id}/revisions/{n}/restore`: copy revision n into a new revision.
+pub async fn restore(
+    State(st): State<AppState>,
+    Path((raw, n)): Path<(String, String)>,
+) -> Result<Response, PageError> {
+    let id = parse_id(&raw)?;
+    let n: i64 = n
+        .parse()
+        .map_err(|_| PageError::NotFound(format!("There is no revision \"{n}\".")))?;
+    store::restore_revision(&st.db, id, n)
+        .await
+        .map_err(|e| match e {
+            store::StoreError::NotFound => {
+                PageError::NotFound(format!("Scenario {id} has no revision {n}."))
+            }
+            other => other.into(),
+        })?;
+    Ok(Redirect::to(&format!("/scenarios/{id}?restored={n}")).into_response())
+}
+
+/// A file name from a scenario name: `SAP HANA on ANF` -> `sap-hana-on-anf.json`.
+fn file_name(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-');
+    let out: String = out.chars().take(80).collect();
+    if out.is_empty() {
+        "scenario.json".into()
+    } else {
+        format!("{out}.json")
+    }
+}
+
+fn json_download(scenario: &Scenario) -> Result<Response, PageError> {
+    let mut s = scenario.clone();
+    s.id = None;
+    let body = serde_json::to_string_pretty(&s)
+        .map_err(|e| PageError::Internal(format!("scenario JSON: {e}")))?;
+    let disposition = format!("attachment; filename=\"{}\"", file_name(&s.name));
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        body + "\n",
+    )
+        .into_response())
+}
+
+/// `POST /scenarios/scenario.json`: the form as a Scenario JSON file.
+pub async fn download_form(
+    State(st): State<AppState>,
+    axum::Form(pairs): Pairs,
+) -> Result<Response, PageError> {
+    let id = form_id(&pairs);
+    let (form, scenario) = form::parse(&pairs);
+    match scenario {
+        Some(s) => json_download(&s),
+        None => invalid_page(&st, form, id, "Not downloaded: fix the marked inputs first.").await,
+    }
+}
+
+/// `GET /scenarios/{id}/scenario.json`: the newest revision as a Scenario JSON file.
+pub async fn download_saved(
+    State(st): State<AppState>,
+    Path(raw): Path<String>,
+) -> Result<Response, PageError> {
+    let id = parse_id(&raw)?;
+    let stored = store::get_scenario(&st.db, id).await?;
+    json_download(&stored.scenario)
+}
+
+/// Scenario JSON that failed to parse: the message says where.
+pub(super) fn describe_json_error(e: serde_path_to_error::Error<serde_json::Error>) -> FieldError {
+    let path = e.path().to_string();
+    let inner = e.into_inner();
+    let msg = inner.to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_owned();
+    if path == "." || path.is_empty() {
+        FieldError::new("scenario", msg)
+    } else {
+        FieldError::new(path, msg)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_are_slugs() {
+        assert_eq!(file_name("SAP HANA on ANF"), "sap-hana-on-anf.json");
+        assert_eq!(file_name("<script>"), "script.json");
+        assert_eq!(file_name("   "), "scenario.json");
+    }
+
+    #[test]
+    fn the_blank_scenario_is_valid() {
+        blank().validate().unwrap();
+    }
+}

@@ -1,0 +1,347 @@
+//! What the results column shows, formatted once in Rust so templates stay dumb.
+//!
+//! Headlines carry at most 3 significant digits; tables carry full values. Every
+//! number has thousands separators.
+
+use crate::engine::scenario::Scenario;
+use crate::engine::trace::Num;
+use crate::engine::{Evaluation, FieldError};
+
+/// The results column: either figures, or the reason there are none.
+#[derive(Debug, Clone)]
+pub struct ResultsView {
+    pub ok: Option<Results>,
+    /// Why there are no figures (invalid inputs, or the engine refused the scenario).
+    pub problem: Option<String>,
+    /// Input messages for the summary above the results.
+    pub errors: Vec<ErrorItem>,
+    /// `/plan?s=...` for the scenario as shown; empty when the inputs do not parse.
+    pub share_url: String,
+    /// Saved scenario id, for links to its charts and reports.
+    pub scenario_id: Option<i64>,
+}
+
+/// One invalid input, for the summary: a link to the input and its message.
+#[derive(Debug, Clone)]
+pub struct ErrorItem {
+    /// Input name (Scenario JSON path).
+    pub field: String,
+    /// What the input is called on the page.
+    pub label: String,
+    pub message: String,
+}
+
+impl ErrorItem {
+    pub fn new(field: &str, message: &str) -> Self {
+        Self {
+            field: field.to_owned(),
+            label: super::form::field_label(field),
+            message: message.to_owned(),
+        }
+    }
+}
+
+/// Formatted figures of one evaluation.
+#[derive(Debug, Clone)]
+pub struct Results {
+    pub throughput: String,
+    pub iops: String,
+    pub read: String,
+    pub write: String,
+    pub io_size: String,
+    pub latency: String,
+    pub targets: Option<TargetsView>,
+    /// "Bound by ..." sentence.
+    pub bound_by: String,
+    pub limits: Vec<LimitRow>,
+    pub connections: String,
+    pub per_client: String,
+    pub outstanding: String,
+    pub cost: CostView,
+    pub sizing: Vec<SizingRow>,
+    pub advice: Vec<AdviceRow>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TargetsView {
+    pub met: bool,
+    /// One line per target: "10,000 MiB/s target: 27.6% headroom".
+    pub lines: Vec<TargetLine>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TargetLine {
+    pub met: bool,
+    pub text: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct LimitRow {
+    pub label: String,
+    pub scope: &'static str,
+    pub applies: &'static str,
+    pub mibps: String,
+    pub iops: String,
+    pub headroom: String,
+    pub source: &'static str,
+    pub assumption: bool,
+    pub binding: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct CostView {
+    pub monthly: String,
+    pub billed_tib: String,
+    pub per_mibps: String,
+    pub price_date: &'static str,
+    pub hours_per_month: String,
+    pub assumption: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct SizingRow {
+    pub level: String,
+    pub quota_tib: String,
+    pub pool_tib: String,
+    pub throughput: String,
+    pub monthly: String,
+    pub meets: bool,
+    pub cheapest: bool,
+    /// The level the scenario uses.
+    pub current: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct AdviceRow {
+    pub severity: &'static str,
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// Rounds to 3 significant digits and formats with separators: 163,840 -> "164,000".
+pub fn sig3(v: f64) -> String {
+    if !v.is_finite() {
+        return "unlimited".into();
+    }
+    if v == 0.0 {
+        return "0".into();
+    }
+    let mag = v.abs().log10().floor() as i32;
+    let decimals = (2 - mag).max(0) as usize;
+    let scale = 10f64.powi(mag - 2);
+    let rounded = (v / scale).round() * scale;
+    Num(rounded, decimals).to_string()
+}
+
+/// A full value for tables, with `decimals` at most.
+pub fn full(v: f64, decimals: usize) -> String {
+    Num(v, decimals).to_string()
+}
+
+/// "$1,234.56"; "no list price" when the catalog has none.
+pub fn usd(v: Option<f64>) -> String {
+    let Some(v) = v.filter(|v| v.is_finite()) else {
+        return "no list price".into();
+    };
+    let cents = (v * 100.0).round() / 100.0;
+    let s = format!("{cents:.2}");
+    let (int, frac) = s.split_once('.').unwrap_or((&s, "00"));
+    let int: f64 = int.parse().unwrap_or(0.0);
+    format!("${}.{frac}", Num(int, 0))
+}
+
+fn pct(v: f64) -> String {
+    if !v.is_finite() {
+        return "unlimited".into();
+    }
+    let sign = if v > 0.0 { "+" } else { "" };
+    format!("{sign}{}%", Num(v, 1))
+}
+
+impl ResultsView {
+    /// Results of a valid scenario.
+    pub fn evaluated(scenario: &Scenario, ev: &Evaluation, share_url: String) -> Self {
+        Self {
+            ok: Some(Results::new(scenario, ev)),
+            problem: None,
+            errors: Vec::new(),
+            share_url,
+            scenario_id: scenario.id,
+        }
+    }
+
+    /// No figures: the inputs have errors.
+    pub fn invalid(errors: Vec<ErrorItem>, share_url: String, id: Option<i64>) -> Self {
+        let n = errors.len();
+        Self {
+            ok: None,
+            problem: Some(if n == 1 {
+                "One input needs fixing before there are results.".into()
+            } else {
+                format!("{n} inputs need fixing before there are results.")
+            }),
+            errors,
+            share_url,
+            scenario_id: id,
+        }
+    }
+
+    /// No figures: the engine refused the scenario.
+    pub fn refused(e: &FieldError, share_url: String, id: Option<i64>) -> Self {
+        Self {
+            ok: None,
+            problem: Some("The scenario cannot be evaluated.".into()),
+            errors: vec![ErrorItem::new(&e.field, &e.message)],
+            share_url,
+            scenario_id: id,
+        }
+    }
+}
+
+impl Results {
+    fn new(s: &Scenario, ev: &Evaluation) -> Self {
+        let mut limits: Vec<LimitRow> = ev
+            .limits
+            .iter()
+            .map(|l| LimitRow {
+                label: l.label.to_string(),
+                scope: l.scope.key(),
+                applies: l.applies.key(),
+                mibps: full(l.mibps, 1),
+                iops: full(l.iops, 0),
+                headroom: pct(l.headroom_pct),
+                source: l.source,
+                assumption: l.assumption,
+                binding: l.id == ev.binding,
+            })
+            .collect();
+        // The binding limit first, then the closest ceilings.
+        let mut order: Vec<usize> = (0..limits.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (la, lb) = (&ev.limits[a], &ev.limits[b]);
+            (lb.id == ev.binding)
+                .cmp(&(la.id == ev.binding))
+                .then(la.headroom_pct.total_cmp(&lb.headroom_pct))
+        });
+        limits = order.into_iter().map(|i| limits[i].clone()).collect();
+
+        let bound_by = match ev.limits.iter().find(|l| l.id == ev.binding) {
+            Some(l) => {
+                let which = match l.applies.key() {
+                    "read" => " for reads",
+                    "write" => " for writes",
+                    _ => "",
+                };
+                format!(
+                    "Bound by {}: {} MiB/s ({} IOPS){which}.",
+                    l.label,
+                    full(l.mibps, 1),
+                    full(l.iops, 0)
+                )
+            }
+            None => format!("Bound by {}.", ev.binding),
+        };
+
+        let w = &s.workload;
+        let mut lines = Vec::new();
+        if let (Some(t), Some(h)) = (w.target_mibps, ev.targets.mibps_headroom_pct) {
+            lines.push(target_line(t, "MiB/s", h));
+        }
+        if let (Some(t), Some(h)) = (w.target_iops, ev.targets.iops_headroom_pct) {
+            lines.push(target_line(t, "IOPS", h));
+        }
+        let targets = (!lines.is_empty()).then(|| TargetsView {
+            met: ev.targets.met,
+            lines,
+        });
+
+        let current_level = s.storage.level;
+        let sizing = ev
+            .sizing
+            .iter()
+            .map(|z| SizingRow {
+                level: format!("{} {}", z.service.display(), z.level.display(z.service)),
+                quota_tib: full(z.quota_tib, 2),
+                pool_tib: full(z.pool_tib, 2),
+                throughput: z
+                    .throughput_mibps
+                    .map(|t| full(t, 1))
+                    .unwrap_or_else(|| "-".into()),
+                monthly: usd(z.monthly_usd),
+                meets: z.meets,
+                cheapest: z.cheapest,
+                current: z.service == s.storage.service && z.level == current_level,
+            })
+            .collect();
+
+        Self {
+            throughput: sig3(ev.throughput_mibps),
+            iops: sig3(ev.iops),
+            read: sig3(ev.read_mibps),
+            write: sig3(ev.write_mibps),
+            io_size: full(w.io_size_kib, 1),
+            latency: sig3(ev.latency_ms),
+            targets,
+            bound_by,
+            limits,
+            connections: full(ev.flows.connections as f64, 0),
+            per_client: full(ev.flows.per_client as f64, 0),
+            outstanding: full(ev.flows.outstanding, 0),
+            cost: CostView {
+                monthly: usd(ev.cost.monthly_usd),
+                billed_tib: full(ev.cost.billed_tib, 2),
+                per_mibps: usd(ev.cost.usd_per_mibps),
+                price_date: ev.cost.price_date,
+                hours_per_month: full(ev.cost.hours_per_month, 0),
+                assumption: ev.cost.assumption,
+            },
+            sizing,
+            advice: ev
+                .advice
+                .iter()
+                .map(|a| AdviceRow {
+                    severity: a.severity.key(),
+                    code: a.code,
+                    message: a.message.to_string(),
+                })
+                .collect(),
+        }
+    }
+}
+
+fn target_line(target: f64, unit: &str, headroom: f64) -> TargetLine {
+    let met = headroom >= 0.0;
+    let text = if met {
+        format!("{} {unit} target met, {} headroom", full(target, 1), pct(headroom))
+    } else {
+        format!("{} {unit} target missed by {}%", full(target, 1), Num(-headroom, 1))
+    };
+    TargetLine { met, text }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headline_numbers_have_three_significant_digits() {
+        assert_eq!(sig3(163_840.0), "164,000");
+        assert_eq!(sig3(10_240.0), "10,200");
+        assert_eq!(sig3(999.6), "1,000");
+        assert_eq!(sig3(64.25), "64.3");
+        assert_eq!(sig3(6.25), "6.25");
+        assert_eq!(sig3(0.1234), "0.123");
+        assert_eq!(sig3(0.0), "0");
+        assert_eq!(sig3(f64::INFINITY), "unlimited");
+    }
+
+    #[test]
+    fn money_and_percentages() {
+        assert_eq!(usd(Some(1234.5)), "$1,234.50");
+        assert_eq!(usd(Some(0.004)), "$0.00");
+        assert_eq!(usd(None), "no list price");
+        assert_eq!(pct(27.64), "+27.6%");
+        assert_eq!(pct(0.0), "0%");
+        assert_eq!(target_line(400.0, "MiB/s", -12.5).text, "400 MiB/s target missed by 12.5%");
+    }
+}

@@ -1,0 +1,95 @@
+//! Starter scenarios offered on the home page ("New from template").
+//!
+//! Each template is a Scenario JSON file beside this module, so it can be read,
+//! diffed and copied into the API or the CLI as it is.
+
+use crate::engine::Scenario;
+
+/// One starter scenario.
+#[derive(Debug, Clone, Copy)]
+pub struct StarterTemplate {
+    /// URL key: `/scenarios/new?template=KEY`.
+    pub key: &'static str,
+    /// The scenario's name, shown in the list.
+    pub name: &'static str,
+    /// One sentence on what the template shows.
+    pub summary: &'static str,
+    json: &'static str,
+}
+
+impl StarterTemplate {
+    /// The template as a scenario. The files are checked by the unit tests below,
+    /// so a parse failure here means the binary was built from a broken file.
+    pub fn scenario(&self) -> Scenario {
+        serde_json::from_str(self.json).unwrap_or_else(|e| {
+            panic!("starter template {} is not valid Scenario JSON: {e}", self.key)
+        })
+    }
+}
+
+/// Every starter template, in the order shown on the home page.
+pub const TEMPLATES: &[StarterTemplate] = &[
+    StarterTemplate {
+        key: "avs-datastores",
+        name: "AVS 4 x 20 TiB vs 20 x 4 TiB datastores",
+        summary: "Azure VMware Solution, 4 AV36 hosts on Azure NetApp Files Ultra datastores; \
+                  change the volume group to 20 x 4 TiB to compare.",
+        json: include_str!("scenario_templates/avs-datastores.json"),
+    },
+    StarterTemplate {
+        key: "sap-hana",
+        name: "SAP HANA on ANF",
+        summary: "HANA data (3.2 TiB) and log (2 TiB) volumes on Azure NetApp Files Ultra \
+                  over NFSv4.1, against the 400 MB/s data read KPI.",
+        json: include_str!("scenario_templates/sap-hana.json"),
+    },
+    StarterTemplate {
+        key: "azure-files-smb-multichannel",
+        name: "Azure Files SMB multichannel on D32s_v3",
+        summary: "A 10 TiB SSD provisioned v1 share read over SMB 3 with multichannel \
+                  (4 channels) from one D32s_v3.",
+        json: include_str!("scenario_templates/azure-files-smb-multichannel.json"),
+    },
+    StarterTemplate {
+        key: "gcnv-nconnect-16",
+        name: "GCNV with nconnect 16",
+        summary: "A 20 TiB Google Cloud NetApp Volumes Extreme volume read from one \
+                  n2-standard-32 over NFSv3 with nconnect=16.",
+        json: include_str!("scenario_templates/gcnv-nconnect-16.json"),
+    },
+    StarterTemplate {
+        key: "anf-large-volume",
+        name: "ANF large volume scale-out",
+        summary: "One 101 TiB Ultra large volume read at 256 KiB by 12 E32s_v5 VMs, \
+                  as in the published scale-out measurement.",
+        json: include_str!("scenario_templates/anf-large-volume.json"),
+    },
+];
+
+/// The template with this key, if any.
+pub fn find(key: &str) -> Option<&'static StarterTemplate> {
+    TEMPLATES.iter().find(|t| t.key == key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_template_is_a_valid_scenario_named_as_listed() {
+        for t in TEMPLATES {
+            let s = t.scenario();
+            assert_eq!(s.name, t.name, "{}", t.key);
+            s.validate()
+                .unwrap_or_else(|e| panic!("template {} fails validation: {e}", t.key));
+        }
+    }
+
+    #[test]
+    fn keys_are_unique_and_found() {
+        for t in TEMPLATES {
+            assert_eq!(find(t.key).map(|f| f.name), Some(t.name));
+        }
+        assert!(find("no-such-template").is_none());
+    }
+}

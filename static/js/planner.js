@@ -1,0 +1,288 @@
+// Planner: show only the inputs that apply, and recalculate as you type.
+//
+// The form is posted as it is (urlencoded) to /scenarios/results; the server parses
+// it exactly as it does without JavaScript and answers the rendered results column
+// plus a message per invalid input. No rendering logic lives here.
+(function () {
+  "use strict";
+
+  var form = document.getElementById("planner");
+  if (!form) return;
+  document.documentElement.classList.add("js");
+
+  var results = document.getElementById("results");
+  var status = document.getElementById("plan-status");
+  var share = document.getElementById("share-link");
+  var endpoint = form.getAttribute("data-results");
+  var DEBOUNCE_MS = 60;
+
+  // ---- Which inputs apply -------------------------------------------------
+
+  function val(name) {
+    var el = form.elements.namedItem(name);
+    if (!el) return "";
+    if (el.type === "checkbox") return el.checked ? "on" : "";
+    return el.value;
+  }
+
+  function state() {
+    return {
+      service: val("storage.service"),
+      level: val("storage.level"),
+      qos: val("storage.qos"),
+      protocol: val("clients.protocol"),
+      multichannel: val("clients.smb_multichannel") === "on",
+      avs: val("clients.avs") === "on",
+    };
+  }
+
+  function provisionedV2(s) {
+    return s.service === "azure_files" && (s.level === "ssd_v2" || s.level === "hdd_v2");
+  }
+
+  var RULES = {
+    anf: function (s) { return s.service === "anf"; },
+    pool: function (s) { return s.service === "anf" || s.service === "gcnv"; },
+    assigned: function (s) {
+      return (s.service === "anf" && (s.qos === "manual" || s.level === "flexible")) ||
+        provisionedV2(s) || (s.service === "gcnv" && s.level === "flex");
+    },
+    piops: function (s) { return provisionedV2(s) || (s.service === "gcnv" && s.level === "flex"); },
+    nfs: function (s) { return s.protocol !== "smb3"; },
+    smb: function (s) { return s.protocol === "smb3"; },
+    "smb-channels": function (s) { return s.protocol === "smb3" && s.multichannel; },
+    "avs-option": function () { return true; },
+    avs: function (s) { return s.avs; },
+    "no-avs": function (s) { return !s.avs; },
+  };
+
+  var levelSelect = form.elements.namedItem("storage.level");
+
+  // Offer only the chosen service's levels; keep the level if the new service has it.
+  function syncLevels(s) {
+    if (!levelSelect) return;
+    var keep = levelSelect.options[levelSelect.selectedIndex] || null;
+    var active = null;
+    levelSelect.querySelectorAll("optgroup").forEach(function (g) {
+      var on = g.getAttribute("data-service") === s.service;
+      g.hidden = !on;
+      g.disabled = !on;
+      if (on) active = g;
+    });
+    if (!active) return;
+    var opts = Array.prototype.slice.call(active.children);
+    var find = function (test) { return opts.filter(test)[0] || null; };
+    var pick = find(function (o) { return o === keep; }) ||
+      find(function (o) { return keep && o.value === keep.value; }) ||
+      find(function (o) { return o.value === "premium"; }) || opts[0];
+    if (pick && !pick.selected) pick.selected = true;
+  }
+
+  function applyVisibility() {
+    var s = state();
+    syncLevels(s);
+    s = state();
+    form.querySelectorAll("[data-show]").forEach(function (el) {
+      var rule = RULES[el.getAttribute("data-show")];
+      el.hidden = rule ? !rule(s) : false;
+    });
+  }
+
+  // ---- Volume groups ------------------------------------------------------
+
+  var groupsBox = document.getElementById("volume-groups");
+
+  function renumberGroups() {
+    var groups = groupsBox.querySelectorAll("fieldset.group");
+    groups.forEach(function (g, i) {
+      g.setAttribute("data-group", String(i + 1));
+      var legend = g.querySelector("legend");
+      if (legend) legend.textContent = "Group " + (i + 1);
+      g.querySelectorAll("[name], [id], [for], [aria-describedby]").forEach(function (el) {
+        ["name", "id", "for", "aria-describedby"].forEach(function (attr) {
+          var v = el.getAttribute(attr);
+          if (v) el.setAttribute(attr, v.replace(/storage\.volumes\[\d+\]/g, "storage.volumes[" + i + "]"));
+        });
+      });
+      var rm = g.querySelector(".remove-group");
+      if (rm) {
+        rm.hidden = groups.length < 2;
+        rm.textContent = "Remove group " + (i + 1);
+      }
+    });
+  }
+
+  function addGroup() {
+    var groups = groupsBox.querySelectorAll("fieldset.group");
+    var last = groups[groups.length - 1];
+    var copy = last.cloneNode(true);
+    copy.querySelectorAll("input").forEach(function (input) {
+      input.value = "";
+      input.removeAttribute("aria-invalid");
+    });
+    copy.querySelectorAll(".error").forEach(function (e) { e.textContent = ""; });
+    copy.querySelectorAll(".field").forEach(function (f) { f.classList.remove("has-error"); });
+    last.parentNode.insertBefore(copy, last.nextSibling);
+    renumberGroups();
+    var first = copy.querySelector("input");
+    if (first) first.focus();
+  }
+
+  groupsBox.addEventListener("click", function (e) {
+    var btn = e.target.closest(".remove-group");
+    if (!btn) return;
+    var g = btn.closest("fieldset.group");
+    var prev = g.previousElementSibling;
+    g.remove();
+    renumberGroups();
+    if (prev && prev.querySelector) {
+      var input = prev.querySelector("input");
+      if (input) input.focus();
+    }
+    changed();
+    schedule(0);
+  });
+
+  // ---- Live results -------------------------------------------------------
+
+  var timer = null;
+  var seq = 0;
+  var inflight = null;
+  var dirty = false;
+
+  function changed() {
+    if (dirty || !status) return;
+    dirty = true;
+    status.textContent = "Unsaved changes.";
+    status.classList.add("dirty");
+  }
+
+  function clearErrors() {
+    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+    form.querySelectorAll(".field.has-error").forEach(function (f) { f.classList.remove("has-error"); });
+    form.querySelectorAll(".error").forEach(function (e) { e.textContent = ""; });
+  }
+
+  function showErrors(errors) {
+    Object.keys(errors).forEach(function (name) {
+      var msg = errors[name];
+      var box = document.getElementById("e-" + name);
+      if (box) box.textContent = msg;
+      var input = document.getElementById("f-" + name);
+      if (input) {
+        input.setAttribute("aria-invalid", "true");
+        var field = input.closest(".field");
+        if (field) field.classList.add("has-error");
+      }
+    });
+  }
+
+  function apply(data) {
+    results.innerHTML = data.html;
+    results.classList.remove("stale");
+    clearErrors();
+    showErrors(data.errors || {});
+    if (share) {
+      if (data.share_url) {
+        share.setAttribute("href", data.share_url);
+        share.removeAttribute("aria-disabled");
+      } else {
+        share.setAttribute("aria-disabled", "true");
+      }
+    }
+  }
+
+  function recalc() {
+    clearTimeout(timer);
+    timer = null;
+    var mine = ++seq;
+    if (inflight) inflight.abort();
+    inflight = new AbortController();
+    results.classList.add("stale");
+    fetch(endpoint, {
+      method: "POST",
+      body: new URLSearchParams(new FormData(form)),
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+      signal: inflight.signal,
+    })
+      .then(function (r) {
+        if (!r.ok) throw new Error("The server answered " + r.status + ".");
+        return r.json();
+      })
+      .then(function (data) {
+        if (mine === seq) apply(data);
+      })
+      .catch(function (err) {
+        if (err.name === "AbortError" || mine !== seq) return;
+        results.classList.remove("stale");
+        if (status) status.textContent = "Could not recalculate: " + err.message + " Your inputs are kept.";
+      });
+  }
+
+  function schedule(delay) {
+    clearTimeout(timer);
+    timer = setTimeout(recalc, delay);
+  }
+
+  form.addEventListener("input", function (e) {
+    if (!e.target.name) return;
+    changed();
+    if (e.target.tagName === "SELECT" || e.target.type === "checkbox") return;
+    schedule(DEBOUNCE_MS);
+  });
+
+  form.addEventListener("change", function (e) {
+    if (!e.target.name) return;
+    changed();
+    if (e.target.tagName === "SELECT" || e.target.type === "checkbox") {
+      applyVisibility();
+      schedule(0);
+    }
+  });
+
+  form.addEventListener("submit", function (e) {
+    var by = e.submitter;
+    // Enter in a field (the default button) and Calculate recalculate in place.
+    if (!by || by.classList.contains("default-action") || by.classList.contains("calc")) {
+      e.preventDefault();
+      recalc();
+      return;
+    }
+    if (by.name === "action" && by.value === "add_group") {
+      e.preventDefault();
+      addGroup();
+      changed();
+      schedule(0);
+    }
+  });
+
+  // ---- Menus: Esc or a click elsewhere closes them -------------------------
+
+  function closeMenus(except) {
+    form.querySelectorAll("details.menu[open]").forEach(function (d) {
+      if (d !== except) d.removeAttribute("open");
+    });
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "Escape") return;
+    var open = form.querySelector("details.menu[open]");
+    if (open) {
+      closeMenus(null);
+      var summary = open.querySelector("summary");
+      if (summary) summary.focus();
+    }
+  });
+
+  document.addEventListener("click", function (e) {
+    closeMenus(e.target.closest("details.menu"));
+  });
+
+  // ---- Start --------------------------------------------------------------
+
+  var calc = form.querySelector(".calc");
+  if (calc) calc.hidden = true;
+  renumberGroups();
+  applyVisibility();
+})();

@@ -1,0 +1,272 @@
+//! Real-browser journeys: Chromium driven by chromedriver through fantoccini.
+//!
+//! Run with `cargo test --test browser -- --ignored` (`.ci/run` does). Needs
+//! `apt-get install chromium chromium-driver`. The journeys run in sequence in one
+//! test against one server and one browser (the machine has 2 cores).
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use std::net::TcpListener as StdListener;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+use tokio::net::TcpListener;
+use tokio::process::{Child, Command};
+use tokio::sync::oneshot;
+
+type Res<T = ()> = Result<T, Box<dyn std::error::Error>>;
+
+fn free_port() -> u16 {
+    StdListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// Starts chromedriver, failing with the install command when it is missing.
+async fn start_chromedriver(port: u16) -> Child {
+    let child = Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn();
+    let child = match child {
+        Ok(c) => c,
+        Err(e) => panic!(
+            "chromedriver could not be started ({e}). Install Chromium and its driver: \
+             apt-get install chromium chromium-driver"
+        ),
+    };
+    assert!(
+        Path::new("/usr/bin/chromium").exists(),
+        "/usr/bin/chromium is missing. Install it: apt-get install chromium chromium-driver"
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .is_err()
+    {
+        assert!(
+            Instant::now() < deadline,
+            "chromedriver did not listen on port {port} within 20 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    child
+}
+
+async fn connect_browser(port: u16, profile: &Path) -> Res<Client> {
+    let caps = serde_json::json!({ "goog:chromeOptions": { "binary": "/usr/bin/chromium", "args": [
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--no-first-run", "--disable-quic", "--window-size=1440,1000",
+        "--force-prefers-reduced-motion", "--hide-scrollbars",
+        format!("--user-data-dir={}", profile.display()) ] } });
+    let c = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(serde_json::from_value(caps)?)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await?;
+    Ok(c)
+}
+
+/// Evaluates a JavaScript expression and returns it as JSON.
+async fn js(c: &Client, expr: &str) -> Res<serde_json::Value> {
+    Ok(c.execute(&format!("return ({expr});"), vec![]).await?)
+}
+
+/// Waits until `expr` is true in the page (polling every 10 ms).
+async fn wait_for(c: &Client, expr: &str, what: &str) -> Res<Duration> {
+    let start = Instant::now();
+    loop {
+        if js(c, expr).await? == serde_json::Value::Bool(true) {
+            return Ok(start.elapsed());
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            return Err(format!("timed out waiting for {what}").into());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The input with this Scenario path as its name.
+fn input(name: &str) -> Locator<'static> {
+    Locator::Css(Box::leak(format!("[name=\"{name}\"]").into_boxed_str()))
+}
+
+async fn value_of(c: &Client, name: &str) -> Res<String> {
+    Ok(c.find(input(name)).await?.prop("value").await?.unwrap_or_default())
+}
+
+async fn journeys(c: &Client, base: &str) -> Res {
+    // Home: the templates are listed.
+    c.goto(&format!("{base}/")).await?;
+    assert!(c.title().await?.starts_with("Scenarios"));
+
+    // Create from the AVS template.
+    c.find(Locator::Css("a[href=\"/scenarios/new?template=avs-datastores\"]"))
+        .await?
+        .click()
+        .await?;
+    c.wait().for_element(Locator::Css("#planner")).await?;
+    assert_eq!(
+        value_of(c, "name").await?,
+        "AVS 4 x 20 TiB vs 20 x 4 TiB datastores"
+    );
+    c.wait().for_element(Locator::Css("#kpi-mibps")).await?;
+    // Only the fields that apply: AVS is on, so the VM size is hidden; SMB fields too.
+    assert_eq!(
+        js(c, "document.getElementById('sec-avs').hidden").await?,
+        serde_json::json!(false)
+    );
+    assert_eq!(
+        js(c, "document.querySelector('[name=\"clients.smb_channels\"]').closest('.field').hidden").await?,
+        serde_json::json!(true)
+    );
+
+    // Change a field: the results change without a page load.
+    js(c, "(window.__noReload = 'kept', true)").await?;
+    let before = js(c, "document.getElementById('kpi-mibps').textContent").await?;
+    let io = c.find(input("workload.io_size_kib")).await?;
+    io.clear().await?;
+    let typed = Instant::now();
+    io.send_keys("8").await?;
+    let waited = wait_for(
+        c,
+        &format!(
+            "(document.getElementById('kpi-mibps') || {{}}).textContent !== {before} \
+             && !document.getElementById('results').classList.contains('stale')"
+        ),
+        "new results after changing the IO size",
+    )
+    .await?;
+    let key_to_numbers = typed.elapsed();
+    eprintln!(
+        "key to new numbers: {} ms (poll {} ms)",
+        key_to_numbers.as_millis(),
+        waited.as_millis()
+    );
+    assert_eq!(js(c, "window.__noReload").await?, serde_json::json!("kept"));
+
+    // An invalid value is marked at the field, and what was typed stays.
+    let reads = c.find(input("workload.read_pct")).await?;
+    reads.clear().await?;
+    reads.send_keys("140").await?;
+    wait_for(
+        c,
+        "document.querySelector('[name=\"workload.read_pct\"]').getAttribute('aria-invalid') === 'true'",
+        "the read share to be marked invalid",
+    )
+    .await?;
+    let msg = js(c, "document.getElementById('e-workload.read_pct').textContent").await?;
+    assert!(msg.as_str().unwrap_or("").contains("0 to 100"), "{msg}");
+    reads.clear().await?;
+    reads.send_keys("70\u{E007}").await?; // Enter recalculates in place
+    wait_for(
+        c,
+        "!document.querySelector('[name=\"workload.read_pct\"]').hasAttribute('aria-invalid') \
+         && !!document.getElementById('kpi-mibps')",
+        "the error to clear",
+    )
+    .await?;
+    assert_eq!(js(c, "window.__noReload").await?, serde_json::json!("kept"));
+
+    // Save: a new scenario with its own URL.
+    c.find(Locator::Css("button[formaction=\"/scenarios\"]"))
+        .await?
+        .click()
+        .await?;
+    wait_for(
+        c,
+        "/\\/scenarios\\/\\d+/.test(location.pathname)",
+        "the saved scenario's page",
+    )
+    .await?;
+    let saved_url = c.current_url().await?;
+    let status = c.find(Locator::Id("plan-status")).await?.text().await?;
+    assert!(status.contains("Saved"), "{status}");
+
+    // Reload: the change persisted.
+    c.refresh().await?;
+    c.wait().for_element(Locator::Css("#kpi-mibps")).await?;
+    assert_eq!(value_of(c, "workload.io_size_kib").await?, "8");
+    assert_eq!(value_of(c, "workload.read_pct").await?, "70");
+
+    // The planner as the README shows it.
+    js(c, "(window.scrollTo(0, 0), true)").await?;
+    let png = c.screenshot().await?;
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    std::fs::create_dir_all(&docs)?;
+    std::fs::write(docs.join("planner.png"), png)?;
+
+    // The share link opens the same inputs without saving.
+    let share = c
+        .find(Locator::Id("share-link"))
+        .await?
+        .attr("href")
+        .await?
+        .ok_or("share link has no href")?;
+    assert!(share.starts_with("/plan?s="), "{share}");
+    c.goto(&format!("{base}{share}")).await?;
+    c.wait().for_element(Locator::Css("#kpi-mibps")).await?;
+    assert_eq!(value_of(c, "workload.io_size_kib").await?, "8");
+    let status = c.find(Locator::Id("plan-status")).await?.text().await?;
+    assert!(status.contains("share link"), "{status}");
+    assert!(
+        js(c, "document.querySelector('[name=scenario_id]') === null").await? == true,
+        "a shared scenario is not tied to the saved one"
+    );
+
+    // Home lists the saved scenario with its binding limit.
+    c.goto(&format!("{base}/")).await?;
+    let row = c
+        .find(Locator::Css(&format!(
+            "a[href=\"{}\"]",
+            saved_url.path()
+        )))
+        .await?
+        .text()
+        .await?;
+    assert_eq!(row, "AVS 4 x 20 TiB vs 20 x 4 TiB datastores");
+    Ok(())
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn planner_journeys_in_chromium() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let db = volplan::store::connect(&format!(
+        "sqlite:{}",
+        dir.path().join("volplan.db").display()
+    ))
+    .await
+    .expect("database");
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let base = format!("http://{}", listener.local_addr().expect("address"));
+    let (tx, rx) = oneshot::channel::<()>();
+    let server = tokio::spawn(volplan::web::serve(listener, db, async {
+        let _ = rx.await;
+    }));
+
+    let wd_port = free_port();
+    let mut driver = start_chromedriver(wd_port).await;
+    let profile = dir.path().join("chromium-profile");
+    let client = connect_browser(wd_port, &profile)
+        .await
+        .expect("Chromium starts under chromedriver");
+    let outcome = journeys(&client, &base).await;
+    if outcome.is_err()
+        && let Ok(png) = client.screenshot().await
+    {
+        let _ = std::fs::write(dir.path().join("failure.png"), png);
+        let keep = std::env::temp_dir().join("volplan-browser-failure.png");
+        let _ = std::fs::copy(dir.path().join("failure.png"), &keep);
+        eprintln!("screenshot of the failure: {}", keep.display());
+    }
+    let _ = client.close().await;
+    let _ = driver.kill().await;
+    let _ = tx.send(());
+    let _ = server.await;
+    if let Err(e) = outcome {
+        panic!("browser journey failed: {e}");
+    }
+}
