@@ -71,7 +71,7 @@ pub fn advise(req: &MountRequest) -> MountAdvice {
     for (line, p, o) in &parsed {
         let line = *line;
         let effective = endpoint_nconnect(line, p, o, &mut groups, &mut findings);
-        check_nconnect_use(line, o, effective, distro, &mut findings);
+        let effective = check_nconnect_use(line, o, effective, distro, &mut findings);
         check_sizes(line, o, workload, &mut findings);
         check_recovery(line, p, o, &mut findings);
         check_caching(line, o, workload, &mut findings);
@@ -190,14 +190,15 @@ fn endpoint_nconnect(
     }
 }
 
-/// Kerberos and distribution checks for a mount that uses (or asks for) nconnect.
+/// Kerberos and distribution checks for a mount that uses (or asks for) nconnect;
+/// answers the effective nconnect, 1 on a release without nconnect support.
 fn check_nconnect_use(
     line: usize,
     o: &Opts,
     effective: u32,
     distro: Option<Distro>,
     findings: &mut Vec<Finding>,
-) {
+) -> u32 {
     let uses_nconnect = effective > 1 || o.nconnect.is_some_and(|n| n > 1);
 
     if uses_nconnect && is_krb5(&o.sec) {
@@ -213,28 +214,41 @@ fn check_nconnect_use(
             SRC_KRB5,
         ));
     }
-    if uses_nconnect && let Some(d) = distro {
-        let v41 = !matches!(o.version, Version::V3);
-        match d.nconnect_support(v41) {
-                Support::Yes => {}
-                Support::No(min) => findings.push(Finding::new(
-                    "nconnect_unsupported_distro",
-                    Severity::Warn,
-                    Some(line),
-                    format!(
-                        "{d} does not support nconnect for {}; the minimum release is {min}. The mount uses 1 connection until the client is upgraded",
-                        if v41 { "NFSv4.1" } else { "NFSv3" }
-                    ),
-                    SRC_DISTRO,
-                )),
-                Support::Unstated => findings.push(Finding::new(
-                    "nconnect_distro_unstated",
-                    Severity::Info,
-                    Some(line),
-                    format!("{d}: no minimum Ubuntu release is documented for nconnect with NFSv4.1 (the NFSv3 minimum is Ubuntu 18.04); check that the client really opens {effective} connections (`ss -tn` to port 2049)"),
-                    SRC_DISTRO,
-                )),
-            }
+    let Some(d) = distro.filter(|_| uses_nconnect) else {
+        return effective;
+    };
+    let v41 = !matches!(o.version, Version::V3);
+    let version = match o.version {
+        Version::V3 => "NFSv3",
+        Version::Negotiated => "NFSv4.1 (no version stated: a current client tries NFSv4 first)",
+        _ => "NFSv4.1",
+    };
+    match d.nconnect_support(v41) {
+        Support::Yes => effective,
+        Support::No(min) => {
+            findings.push(Finding::new(
+                "nconnect_unsupported_distro",
+                Severity::Warn,
+                Some(line),
+                format!(
+                    "{d} does not support nconnect for {version}; the minimum release is {min}. The mount uses 1 connection until the client is upgraded"
+                ),
+                SRC_DISTRO,
+            ));
+            1
+        }
+        Support::Unstated => {
+            findings.push(Finding::new(
+                "nconnect_distro_unstated",
+                Severity::Info,
+                Some(line),
+                format!(
+                    "{d}: no minimum Ubuntu release is documented for nconnect with NFSv4.1 (the NFSv3 minimum is Ubuntu 18.04); check that the client really opens {effective} connections (`ss -tn` to port 2049)"
+                ),
+                SRC_DISTRO,
+            ));
+            effective
+        }
     }
 }
 

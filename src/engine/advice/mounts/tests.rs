@@ -275,6 +275,7 @@ fn unsupported_distribution_drops_nconnect_from_the_fstab() {
         f.message
     );
     assert!(!a.fstab.contains("nconnect"), "{}", a.fstab);
+    assert_eq!(effective(&a), [1], "no nconnect below the minimum release");
     assert!(!has(&a, "nconnect_distro_unchecked"));
     assert!(has(
         &run("mount -o vers=3,nconnect=8 10.0.0.4:/a /mnt/a", None, None),
@@ -724,7 +725,7 @@ fn request_json_rejects_unknown_fields_and_workloads() {
 fn answer_json_has_the_contract_shape() {
     let a = run(
         "mount 10.10.10.10:/volume1 /mnt/volume1 -o nconnect=8\nmount 10.10.10.10:/volume2 /mnt/volume2 -o nconnect=4",
-        Some("rhel 8.2"),
+        Some("rhel 9.2"),
         Some(Workload::Eda),
     );
     let v = serde_json::to_value(&a).unwrap();
