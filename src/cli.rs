@@ -2,7 +2,7 @@
 
 use crate::engine;
 use crate::engine::advice::mounts::{self, MountRequest, Workload};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 /// Reads FILE (or stdin for `-`) as text; the error says what could not be read.
@@ -105,16 +105,20 @@ pub fn parse_mount_request(
 pub fn advise_mounts(file: &str, distro: Option<String>, workload: Option<&str>) -> ExitCode {
     let result = read_input(file).and_then(|text| parse_mount_request(&text, distro, workload));
     match result {
-        Ok(req) => match serde_json::to_string_pretty(&mounts::advise(&req)) {
-            Ok(json) => {
-                println!("{json}");
-                ExitCode::SUCCESS
+        Ok(req) => {
+            let written = serde_json::to_string_pretty(&mounts::advise(&req))
+                .map_err(std::io::Error::other)
+                .and_then(|json| writeln!(std::io::stdout().lock(), "{json}"));
+            match written {
+                // A reader that stops early (`| head`) is not an error.
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: cannot write the advice: {e}");
+                    ExitCode::FAILURE
+                }
             }
-            Err(e) => {
-                eprintln!("error: cannot write the advice: {e}");
-                ExitCode::FAILURE
-            }
-        },
+        }
         Err(msg) => {
             eprintln!("error: {msg}");
             ExitCode::from(2)
