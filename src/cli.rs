@@ -125,3 +125,84 @@ pub fn advise_mounts(file: &str, distro: Option<String>, workload: Option<&str>)
         }
     }
 }
+
+/// Options of `volplan report`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReportArgs {
+    /// Scenario JSON file, or - for standard input.
+    pub file: String,
+    /// html, md, pdf, csv, xlsx or json.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: String,
+    /// Where to write the report; - for standard output.
+    #[arg(long, value_name = "PATH")]
+    pub output: String,
+    /// Paper size of the PDF: a4 or letter.
+    #[arg(long, default_value = "a4")]
+    pub paper: String,
+    /// Add a layouts section: volume counts separated by commas, e.g. 1,2,4,8.
+    #[arg(long, value_name = "COUNTS")]
+    pub layouts: Option<String>,
+    /// Add a comparison with another Scenario JSON file (repeat for more).
+    #[arg(long, value_name = "FILE")]
+    pub compare: Vec<String>,
+}
+
+/// `volplan report FILE --format F --output PATH`: writes the sizing report.
+pub fn report(args: &ReportArgs) -> ExitCode {
+    use crate::report::model::{self, Format, Paper, RenderOptions, Report};
+    let result = (|| -> Result<Vec<u8>, String> {
+        let format = Format::from_ext(&args.format).ok_or_else(|| {
+            format!(
+                "--format must be html, md, pdf, csv, xlsx or json, not `{}`",
+                args.format
+            )
+        })?;
+        let paper = Paper::parse(&args.paper).map_err(|e| format!("--paper: {e}"))?;
+        let counts = args
+            .layouts
+            .as_deref()
+            .map(model::parse_counts)
+            .transpose()
+            .map_err(|e| format!("--layouts: {e}"))?;
+        let load = |file: &str| -> Result<(engine::Scenario, engine::Evaluation), String> {
+            let s = read_input(file).and_then(|text| parse_scenario(&text))?;
+            let e = engine::evaluate(&s).map_err(|e| format!("{file}: {e}"))?;
+            Ok((s, e))
+        };
+        let (scenario, evaluation) = load(&args.file)?;
+        let others = args
+            .compare
+            .iter()
+            .map(|f| load(f))
+            .collect::<Result<Vec<_>, String>>()?;
+        let mut r = Report::build(&scenario, &evaluation, &model::today_utc());
+        if !others.is_empty() {
+            r = r.with_comparison(&others);
+        }
+        if let Some(counts) = counts {
+            r = r.with_layouts(&counts).map_err(|e| format!("--layouts: {e}"))?;
+        }
+        model::render(&r, format, RenderOptions { paper }).map_err(|e| e.to_string())
+    })();
+    let bytes = match result {
+        Ok(bytes) => bytes,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return ExitCode::from(2);
+        }
+    };
+    let written = if args.output == "-" {
+        use std::io::Write;
+        std::io::stdout().write_all(&bytes)
+    } else {
+        std::fs::write(&args.output, &bytes)
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", args.output);
+            ExitCode::from(2)
+        }
+    }
+}

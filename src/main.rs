@@ -19,6 +19,9 @@ enum Command {
         /// Scenario JSON file, or - for standard input.
         file: String,
     },
+    /// Write the sizing report of one Scenario JSON (FILE or - for stdin) as HTML,
+    /// Markdown, PDF, CSV, XLSX or JSON.
+    Report(volplan::cli::ReportArgs),
     /// Check a Linux NFS mount plan and print the advice JSON (effective nconnect,
     /// findings, recommended fstab). FILE (or - for stdin) holds the request JSON or
     /// plain fstab lines / mount commands.
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Evaluate { file }) => volplan::cli::evaluate(&file),
+        Some(Command::Report(args)) => volplan::cli::report(&args),
         Some(Command::AdviseMounts {
             file,
             distro,

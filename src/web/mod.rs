@@ -8,6 +8,7 @@ pub mod api;
 pub mod assets;
 pub mod error;
 pub mod pages;
+pub mod reports;
 pub mod scenario_templates;
 
 use crate::config::Config;
@@ -46,6 +47,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(api::router())
         .merge(pages::router())
+        .merge(reports::router())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
         .layer(CatchPanicLayer::custom(panic_response))

@@ -1,0 +1,214 @@
+//! The report as CSV: one table with stable columns. Summary rows come first, then one
+//! row per limit, then the per-level sizing, the comparison and the layouts when present.
+//!
+//! Columns (documented in the README; never renamed):
+//! `section,key,label,value,unit,mibps,iops,headroom_pct,binding,assumption,scope,applies,source`.
+
+use super::model::{ReportError, Report};
+
+/// The header row, in order.
+pub const COLUMNS: [&str; 13] = [
+    "section",
+    "key",
+    "label",
+    "value",
+    "unit",
+    "mibps",
+    "iops",
+    "headroom_pct",
+    "binding",
+    "assumption",
+    "scope",
+    "applies",
+    "source",
+];
+
+/// Full-precision number without separators, so spreadsheets parse it.
+fn n(v: f64) -> String {
+    if v.is_finite() {
+        let r = (v * 1000.0).round() / 1000.0;
+        format!("{r}")
+    } else {
+        String::new()
+    }
+}
+
+fn b(v: bool) -> String {
+    v.to_string()
+}
+
+#[derive(Default)]
+struct Row {
+    section: &'static str,
+    key: String,
+    label: String,
+    value: String,
+    unit: String,
+    mibps: String,
+    iops: String,
+    headroom_pct: String,
+    binding: String,
+    assumption: String,
+    scope: String,
+    applies: String,
+    source: String,
+}
+
+impl Row {
+    fn fields(&self) -> [&str; 13] {
+        [
+            self.section,
+            &self.key,
+            &self.label,
+            &self.value,
+            &self.unit,
+            &self.mibps,
+            &self.iops,
+            &self.headroom_pct,
+            &self.binding,
+            &self.assumption,
+            &self.scope,
+            &self.applies,
+            &self.source,
+        ]
+    }
+}
+
+/// Neutralises spreadsheet formulas in free text (a name starting with `=`, `+`, `-` or `@`).
+fn text(s: &str) -> String {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
+    } else {
+        s.to_owned()
+    }
+}
+
+fn rows(r: &Report) -> Vec<Row> {
+    let mut out = Vec::new();
+    let summary = |key: &str, label: &str, value: String, unit: &str| Row {
+        section: "summary",
+        key: key.to_owned(),
+        label: label.to_owned(),
+        value,
+        unit: unit.to_owned(),
+        ..Row::default()
+    };
+    out.push(summary("scenario", "Scenario", text(&r.title), ""));
+    out.push(summary("storage", "Storage", text(&r.subtitle), ""));
+    out.push(summary("generated", "Generated", r.date.clone(), ""));
+    out.push(summary("catalog_version", "Catalog", r.catalog_version.to_owned(), ""));
+    out.push(summary("price_date", "Prices as of", r.price_date.to_owned(), ""));
+    for f in &r.headline {
+        out.push(summary(f.key, f.label, f.value.map(n).unwrap_or_default(), f.unit));
+    }
+    out.push(Row {
+        binding: r.binding.id.to_owned(),
+        ..summary("binding", "Bound by", text(&r.binding.label), "")
+    });
+    if let Some(t) = &r.targets {
+        out.push(summary("targets_met", "Targets met", b(t.met), ""));
+    }
+    for l in &r.limits {
+        out.push(Row {
+            section: "limit",
+            key: l.id.to_owned(),
+            label: l.label.clone(),
+            value: n(l.mibps),
+            unit: "MiB/s".to_owned(),
+            mibps: n(l.mibps),
+            iops: n(l.iops),
+            headroom_pct: n(l.headroom_pct),
+            binding: b(l.binding),
+            assumption: b(l.assumption),
+            scope: l.scope.to_owned(),
+            applies: l.applies.to_owned(),
+            source: l.source.to_owned(),
+        });
+    }
+    for z in &r.sizing {
+        out.push(Row {
+            section: "sizing",
+            key: z.level.to_owned(),
+            label: z.name.clone(),
+            value: z.monthly_usd.map(n).unwrap_or_default(),
+            unit: "USD/month".to_owned(),
+            mibps: z.throughput_mibps.map(n).unwrap_or_default(),
+            binding: b(z.cheapest),
+            assumption: b(r.evaluation.cost.assumption),
+            scope: if z.current { "this_scenario" } else { "" }.to_owned(),
+            source: format!(
+                "quota {} TiB, pool {} TiB, meets targets: {}",
+                n(z.quota_tib),
+                n(z.pool_tib),
+                z.meets
+            ),
+            ..Row::default()
+        });
+    }
+    for (i, c) in r.comparison.iter().flatten().enumerate() {
+        out.push(Row {
+            section: "comparison",
+            key: c.id.map(|id| id.to_string()).unwrap_or_else(|| (i + 1).to_string()),
+            label: text(&c.name),
+            value: c.monthly_usd.map(n).unwrap_or_default(),
+            unit: "USD/month".to_owned(),
+            mibps: n(c.throughput_mibps),
+            iops: n(c.iops),
+            binding: c.binding.to_owned(),
+            source: c.storage.clone(),
+            ..Row::default()
+        });
+    }
+    for l in r.layouts.iter().flatten() {
+        out.push(Row {
+            section: "layout",
+            key: l.count.to_string(),
+            label: format!("{} x {} TiB", l.count, n(l.quota_tib)),
+            value: l.monthly_usd.map(n).unwrap_or_default(),
+            unit: "USD/month".to_owned(),
+            mibps: n(l.throughput_mibps),
+            iops: n(l.iops),
+            binding: l.binding.to_owned(),
+            source: format!("{} connections", l.connections),
+            ..Row::default()
+        });
+    }
+    out
+}
+
+/// Writes the CSV report (UTF-8, comma-separated, header row first).
+pub fn render(r: &Report) -> Result<Vec<u8>, ReportError> {
+    let err = |e: csv::Error| ReportError::Csv(e.to_string());
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(COLUMNS).map_err(err)?;
+    for row in rows(r) {
+        w.write_record(row.fields()).map_err(err)?;
+    }
+    w.into_inner().map_err(|e| ReportError::Csv(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::model::fixture;
+
+    #[test]
+    fn summary_then_one_row_per_limit() {
+        let (mut s, e) = fixture::example();
+        s.name = "=HYPERLINK(\"x\")".to_owned();
+        let r = Report::build(&s, &e, "2026-01-02");
+        let bytes = render(&r).unwrap();
+        let mut rd = csv::Reader::from_reader(bytes.as_slice());
+        assert_eq!(rd.headers().unwrap().iter().collect::<Vec<_>>(), COLUMNS);
+        let recs: Vec<csv::StringRecord> = rd.records().map(Result::unwrap).collect();
+        assert_eq!(&recs[0][0], "summary");
+        assert!(recs[0][3].starts_with('\''), "formula neutralised");
+        let limits: Vec<_> = recs.iter().filter(|r| &r[0] == "limit").collect();
+        assert_eq!(limits.len(), e.limits.len());
+        assert_eq!(&limits[0][1], e.binding);
+        assert_eq!(&limits[0][8], "true");
+        let tp = recs.iter().find(|r| &r[1] == "throughput_mibps").unwrap();
+        let value: f64 = tp[3].parse().unwrap();
+        assert!((value - e.throughput_mibps).abs() < 0.001);
+    }
+}

@@ -1,0 +1,79 @@
+//! The report as one self-contained HTML file: inline CSS and SVG charts, a print
+//! stylesheet, every text escaped by askama (a hostile scenario name shows as text).
+
+use super::model::{ChartSvg, Report, ReportError, money};
+use crate::engine::trace::Num;
+use askama::Template;
+
+/// The `Content-Security-Policy` to serve the report with: it needs its inline style and
+/// inline SVG, and nothing else (no script, no fetches).
+pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+#[derive(Template)]
+#[template(path = "report/report.html")]
+struct Page<'a> {
+    r: &'a Report,
+    cost_line: String,
+    charts: &'a [ChartSvg],
+}
+
+impl Page<'_> {
+    /// A number with thousands separators and at most `decimals` decimals.
+    fn num(&self, v: &f64, decimals: usize) -> String {
+        Num(*v, decimals).to_string()
+    }
+
+    /// A monthly price, or "n/a" without a list price.
+    fn money(&self, v: &Option<f64>) -> String {
+        money(*v)
+    }
+}
+
+/// The cost paragraph shared by the HTML and PDF reports.
+pub fn cost_line(r: &Report) -> String {
+    let c = &r.evaluation.cost;
+    format!(
+        "Monthly cost {} {} for {} TiB billed ({} {} per MiB/s), list prices as of {}, {} hours per month.",
+        money(c.monthly_usd),
+        c.currency,
+        Num(c.billed_tib, 3),
+        money(c.usd_per_mibps),
+        c.currency,
+        c.price_date,
+        Num(c.hours_per_month, 1)
+    )
+}
+
+/// Writes the HTML report with the given charts (in report order).
+pub fn render_with(r: &Report, charts: &[ChartSvg]) -> Result<String, ReportError> {
+    Page {
+        r,
+        cost_line: cost_line(r),
+        charts,
+    }
+    .render()
+    .map_err(|e| ReportError::Html(e.to_string()))
+}
+
+/// Writes the HTML report with its charts.
+pub fn render(r: &Report) -> Result<String, ReportError> {
+    let charts = super::model::chart_svgs(r)?;
+    render_with(r, &charts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::model::fixture;
+
+    #[test]
+    fn hostile_name_is_text() {
+        let (mut s, e) = fixture::example();
+        s.name = "<script>alert(1)</script>".to_owned();
+        let html = render_with(&Report::build(&s, &e, "2026-01-02"), &[]).unwrap();
+        assert!(!html.contains("<script>"));
+        assert!(html.contains("&#60;script&#62;alert(1)&#60;/script&#62;") || html.contains("&lt;script&gt;"));
+        assert!(html.contains("◆ binding"));
+        assert!(html.contains("@media print"));
+    }
+}

@@ -1,0 +1,248 @@
+//! The report as Markdown: headings and tables for a wiki; charts linked, not embedded.
+
+use super::model::{Report, money};
+use crate::engine::trace::Num;
+use std::fmt::Write;
+
+/// Escapes text for Markdown: punctuation that would start markup is backslash-escaped,
+/// line breaks become spaces, so a scenario name cannot inject links, HTML or table cells.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '!' | '~' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            '&' => out.push_str("&amp;"),
+            '\r' | '\n' | '\t' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn pct(v: f64) -> String {
+    format!("{}%", Num(v, 1))
+}
+
+fn yes(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// Writes the Markdown report.
+pub fn render(r: &Report) -> String {
+    let mut o = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_report(&mut o, r);
+    o
+}
+
+fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
+    writeln!(o, "# {}\n", escape(&r.title))?;
+    writeln!(o, "{}\n", escape(&r.subtitle))?;
+    writeln!(
+        o,
+        "Generated {} · Catalog {} · Prices as of {}\n",
+        r.date,
+        escape(r.catalog_version),
+        escape(r.price_date)
+    )?;
+
+    writeln!(o, "## Results\n")?;
+    writeln!(o, "| Figure | Value | Unit |\n|---|---:|---|")?;
+    for f in &r.headline {
+        writeln!(o, "| {} | {} | {} |", f.label, f.text(), f.unit)?;
+    }
+    writeln!(o)?;
+    if let Some(t) = &r.targets {
+        writeln!(o, "**{}**\n", escape(&t.text))?;
+    }
+
+    writeln!(o, "## Bound by\n")?;
+    writeln!(o, "{}\n", escape(&r.binding.sentence))?;
+
+    writeln!(o, "## Limits\n")?;
+    writeln!(
+        o,
+        "| Limit | Applies to | MiB/s | IOPS | Headroom | Source |\n|---|---|---:|---:|---:|---|"
+    )?;
+    for l in &r.limits {
+        let mut name = escape(&l.label);
+        if l.binding {
+            name = format!("**{name}** (binding)");
+        }
+        if l.assumption {
+            name.push_str(" (assumption)");
+        }
+        writeln!(
+            o,
+            "| {name} | {} | {} | {} | {} | {} |",
+            l.applies,
+            Num(l.mibps, 1),
+            Num(l.iops, 0),
+            pct(l.headroom_pct),
+            escape(l.source)
+        )?;
+    }
+    writeln!(o)?;
+
+    writeln!(o, "## Cost and sizing\n")?;
+    let e = &r.evaluation;
+    writeln!(
+        o,
+        "Monthly cost {} {} for {} TiB billed ({} {} per MiB/s), list prices as of {}, {} hours per month.\n",
+        money(e.cost.monthly_usd),
+        escape(e.cost.currency),
+        Num(e.cost.billed_tib, 3),
+        money(e.cost.usd_per_mibps),
+        escape(e.cost.currency),
+        escape(e.cost.price_date),
+        Num(e.cost.hours_per_month, 1)
+    )?;
+    if !r.sizing.is_empty() {
+        writeln!(o, "{}\n", r.sizing_basis)?;
+        writeln!(
+            o,
+            "| Level | Quota TiB | Pool TiB | Throughput MiB/s | Monthly USD | Meets targets |\n|---|---:|---:|---:|---:|---|"
+        )?;
+        for z in &r.sizing {
+            let mut name = escape(&z.name);
+            if z.cheapest {
+                name = format!("**{name}** (cheapest)");
+            }
+            if z.current {
+                name.push_str(" (this scenario)");
+            }
+            let tp = z
+                .throughput_mibps
+                .map(|t| Num(t, 1).to_string())
+                .unwrap_or_else(|| "-".to_owned());
+            writeln!(
+                o,
+                "| {name} | {} | {} | {tp} | {} | {} |",
+                Num(z.quota_tib, 3),
+                Num(z.pool_tib, 3),
+                money(z.monthly_usd),
+                yes(z.meets)
+            )?;
+        }
+        writeln!(o)?;
+    }
+
+    writeln!(o, "## Advice\n")?;
+    if r.advice.is_empty() {
+        writeln!(o, "No advice for this scenario.\n")?;
+    } else {
+        for a in &r.advice {
+            writeln!(o, "- **{}** `{}`: {}", a.severity, a.code, escape(&a.message))?;
+        }
+        writeln!(o)?;
+    }
+
+    writeln!(o, "## Assumptions\n")?;
+    if r.assumptions.is_empty() {
+        writeln!(o, "Every figure comes from a published document.\n")?;
+    } else {
+        for a in &r.assumptions {
+            writeln!(o, "- {}", escape(a))?;
+        }
+        writeln!(o)?;
+    }
+
+    writeln!(o, "## Inputs\n")?;
+    writeln!(o, "| Section | Input | Value | Unit |\n|---|---|---|---|")?;
+    for i in &r.inputs {
+        writeln!(
+            o,
+            "| {} | {} | {} | {} |",
+            i.section,
+            escape(&i.label),
+            escape(&i.value),
+            i.unit
+        )?;
+    }
+    writeln!(o)?;
+
+    if let Some(rows) = &r.comparison {
+        writeln!(o, "## Comparison\n")?;
+        writeln!(
+            o,
+            "| Scenario | Storage | MiB/s | IOPS | Bound by | Monthly USD | Targets met |\n|---|---|---:|---:|---|---:|---|"
+        )?;
+        for c in rows {
+            writeln!(
+                o,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                escape(&c.name),
+                escape(&c.storage),
+                Num(c.throughput_mibps, 1),
+                Num(c.iops, 0),
+                escape(&c.binding_label),
+                money(c.monthly_usd),
+                yes(c.met)
+            )?;
+        }
+        writeln!(o)?;
+    }
+
+    if let Some(rows) = &r.layouts {
+        writeln!(o, "## Volume layouts\n")?;
+        writeln!(
+            o,
+            "| Volumes | Quota TiB each | MiB/s | IOPS | Connections | Bound by | Monthly USD | Targets met |\n|---:|---:|---:|---:|---:|---|---:|---|"
+        )?;
+        for l in rows {
+            writeln!(
+                o,
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                l.count,
+                Num(l.quota_tib, 3),
+                Num(l.throughput_mibps, 1),
+                Num(l.iops, 0),
+                l.connections,
+                escape(&l.binding_label),
+                money(l.monthly_usd),
+                yes(l.met)
+            )?;
+        }
+        writeln!(o)?;
+    }
+
+    if let Some(id) = r.scenario.id {
+        writeln!(o, "## Charts\n")?;
+        for c in &r.charts {
+            writeln!(o, "- [{}](/scenarios/{id}/charts/{}.svg)", c.title(), c.key())?;
+        }
+        writeln!(o)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::model::fixture;
+
+    #[test]
+    fn escapes_markup_in_names() {
+        assert_eq!(escape("<b>|x|</b>"), "\\<b\\>\\|x\\|\\</b\\>");
+        assert_eq!(escape("a\nb"), "a b");
+        assert_eq!(escape("[x](javascript:1)"), "\\[x\\](javascript:1)");
+    }
+
+    #[test]
+    fn report_has_sections_and_binding_limit() {
+        let (s, e) = fixture::example();
+        let md = render(&Report::build(&s, &e, "2026-01-02"));
+        for h in ["# AVS 4 x 20 TiB Ultra", "## Results", "## Bound by", "## Limits", "## Inputs"] {
+            assert!(md.contains(h), "missing {h}");
+        }
+        let r = Report::build(&s, &e, "2026-01-02");
+        let bound = format!("**{}** (binding)", escape(&r.binding.label));
+        assert!(md.contains(&bound), "binding limit marked: {bound}");
+        assert_eq!(md.matches("(binding)").count(), 1);
+        assert!(!md.contains("## Charts"), "no id: no chart links");
+    }
+}

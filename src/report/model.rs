@@ -1,0 +1,1020 @@
+//! The sizing report as data: everything every format shows, built once from a
+//! scenario and its evaluation.
+//!
+//! Each output format (HTML, PDF, Markdown, CSV, XLSX, JSON) is a pure function of a
+//! [`Report`], so the formats cannot disagree about a number. The model holds no clock:
+//! the caller passes the date (see [`today_utc`]).
+
+use crate::engine::advice::Severity;
+use crate::engine::scenario::{Access, Files, Level, Placement, Protocol, Qos, Service, VolumeKind};
+use crate::engine::trace::Num;
+use crate::engine::evaluation::SizingBasis;
+use crate::engine::{Evaluation, FieldError, Scenario, sweep};
+use super::charts;
+use std::fmt;
+
+/// One row of the inputs table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRow {
+    /// Workload, Storage, Clients or AVS.
+    pub section: &'static str,
+    pub label: String,
+    /// The value as shown, with separators ("20", "Azure NetApp Files", "none").
+    pub value: String,
+    /// The unit beside the value, empty when there is none.
+    pub unit: &'static str,
+    /// The number itself, for spreadsheets; `None` for words.
+    pub number: Option<f64>,
+}
+
+/// One headline figure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figure {
+    /// Stable key, e.g. `throughput_mibps` (used as the CSV key).
+    pub key: &'static str,
+    pub label: &'static str,
+    /// `None` when there is no figure (a level without a list price).
+    pub value: Option<f64>,
+    pub unit: &'static str,
+    /// Decimals shown in full-precision tables.
+    pub decimals: usize,
+}
+
+impl Figure {
+    /// The value with thousands separators and the figure's decimals, or "n/a".
+    pub fn text(&self) -> String {
+        match self.value {
+            Some(v) => Num(v, self.decimals).to_string(),
+            None => NOT_PRICED.to_owned(),
+        }
+    }
+}
+
+/// Shown where the catalog has no list price.
+pub const NOT_PRICED: &str = "n/a";
+
+/// A monthly price with two decimals, or "n/a" without a list price.
+pub fn money(v: Option<f64>) -> String {
+    match v {
+        Some(x) => Num(x, 2).to_string(),
+        None => NOT_PRICED.to_owned(),
+    }
+}
+
+/// Whether the scenario meets its targets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TargetLine {
+    pub met: bool,
+    /// e.g. "Target 12,000 MiB/s: met with 5% headroom."
+    pub text: String,
+}
+
+/// The limit that binds, in words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Binding {
+    pub id: &'static str,
+    pub label: String,
+    pub mibps: f64,
+    pub iops: f64,
+    /// One sentence: which limit, its value and why it binds.
+    pub sentence: String,
+}
+
+/// One limit with its headroom and provenance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LimitRow {
+    pub id: &'static str,
+    pub label: String,
+    pub scope: &'static str,
+    pub applies: &'static str,
+    pub mibps: f64,
+    pub iops: f64,
+    pub headroom_pct: f64,
+    pub binding: bool,
+    pub assumption: bool,
+    pub source: &'static str,
+}
+
+/// Reverse sizing for one level.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SizingRow {
+    /// Service and level as the vendor writes them.
+    pub name: String,
+    pub level: &'static str,
+    pub quota_tib: f64,
+    pub pool_tib: f64,
+    pub throughput_mibps: Option<f64>,
+    pub monthly_usd: Option<f64>,
+    pub meets: bool,
+    pub cheapest: bool,
+    /// True for the level the scenario uses.
+    pub current: bool,
+}
+
+/// One piece of advice.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdviceRow {
+    pub code: &'static str,
+    pub severity: &'static str,
+    pub message: String,
+}
+
+/// One scenario in the comparison section.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompareRow {
+    pub id: Option<i64>,
+    pub name: String,
+    /// Service and level as the vendor writes them.
+    pub storage: String,
+    pub throughput_mibps: f64,
+    pub iops: f64,
+    pub binding: &'static str,
+    pub binding_label: String,
+    pub monthly_usd: Option<f64>,
+    pub met: bool,
+}
+
+/// One volume layout in the layouts section: the same capacity split over `count` volumes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayoutRow {
+    pub count: u32,
+    pub quota_tib: f64,
+    pub throughput_mibps: f64,
+    pub iops: f64,
+    pub connections: u64,
+    pub binding: &'static str,
+    pub binding_label: String,
+    pub monthly_usd: Option<f64>,
+    pub met: bool,
+}
+
+/// The three charts of the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChartKind {
+    Ceilings,
+    IoSize,
+    Scaling,
+}
+
+impl ChartKind {
+    /// All charts, in report order.
+    pub const ALL: [ChartKind; 3] = [ChartKind::Ceilings, ChartKind::IoSize, ChartKind::Scaling];
+
+    /// The chart's name in URLs (`/scenarios/{id}/charts/{key}.svg`).
+    pub fn key(self) -> &'static str {
+        match self {
+            ChartKind::Ceilings => "ceilings",
+            ChartKind::IoSize => "io-size",
+            ChartKind::Scaling => "scaling",
+        }
+    }
+
+    /// The name the chart renderer uses.
+    pub fn chart_name(self) -> charts::ChartName {
+        match self {
+            ChartKind::Ceilings => charts::ChartName::Ceilings,
+            ChartKind::IoSize => charts::ChartName::IoSize,
+            ChartKind::Scaling => charts::ChartName::Scaling,
+        }
+    }
+
+    /// The chart's caption.
+    pub fn title(self) -> &'static str {
+        match self {
+            ChartKind::Ceilings => "Ceilings: every limit, the binding one marked",
+            ChartKind::IoSize => "Achievable throughput and IOPS against IO size",
+            ChartKind::Scaling => "Achievable throughput against the number of flows",
+        }
+    }
+}
+
+/// The whole report.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The scenario's name.
+    pub title: String,
+    /// Service, level and volumes in one line.
+    pub subtitle: String,
+    /// Date the report was generated (YYYY-MM-DD, UTC).
+    pub date: String,
+    /// Version (date) of the limits catalog the numbers come from.
+    pub catalog_version: &'static str,
+    /// Date of the price snapshot.
+    pub price_date: &'static str,
+    pub inputs: Vec<InputRow>,
+    pub headline: Vec<Figure>,
+    pub targets: Option<TargetLine>,
+    pub binding: Binding,
+    /// Every limit, lowest first.
+    pub limits: Vec<LimitRow>,
+    pub sizing: Vec<SizingRow>,
+    /// What the per-level sizing sizes for, in a sentence.
+    pub sizing_basis: &'static str,
+    pub advice: Vec<AdviceRow>,
+    /// Every number that rests on something other than a document.
+    pub assumptions: Vec<String>,
+    pub charts: Vec<ChartKind>,
+    /// Other scenarios side by side with this one (this one first), when asked for.
+    pub comparison: Option<Vec<CompareRow>>,
+    /// The same capacity over different volume counts, when asked for.
+    pub layouts: Option<Vec<LayoutRow>>,
+    /// The inputs, kept for the JSON format and the charts.
+    pub scenario: Scenario,
+    /// The engine's answer, kept for the JSON format and the charts.
+    pub evaluation: Evaluation,
+}
+
+/// The version (review date) of the limits catalog behind every figure.
+pub fn catalog_version() -> &'static str {
+    crate::engine::catalog::version()
+}
+
+/// Service and level as the vendor writes them, e.g. "Azure NetApp Files Ultra".
+pub fn storage_name(service: Service, level: Level) -> String {
+    format!("{} {}", service.display(), level.display(service))
+}
+
+fn yes_no(b: bool) -> String {
+    if b { "yes" } else { "no" }.to_owned()
+}
+
+fn row(section: &'static str, label: &str, value: String, unit: &'static str) -> InputRow {
+    InputRow {
+        section,
+        label: label.to_owned(),
+        value,
+        unit,
+        number: None,
+    }
+}
+
+fn num_row(section: &'static str, label: &str, v: f64, decimals: usize, unit: &'static str) -> InputRow {
+    InputRow {
+        section,
+        label: label.to_owned(),
+        value: Num(v, decimals).to_string(),
+        unit,
+        number: Some(v),
+    }
+}
+
+fn opt_row(section: &'static str, label: &str, v: Option<f64>, unit: &'static str) -> InputRow {
+    match v {
+        Some(x) => num_row(section, label, x, 2, unit),
+        None => row(section, label, "none".to_owned(), ""),
+    }
+}
+
+/// The scenario's inputs as label/value/unit rows, only those that apply.
+pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
+    let w = &s.workload;
+    let mut rows = vec![
+        num_row("Workload", "IO size", w.io_size_kib, 2, "KiB"),
+        num_row("Workload", "Reads", w.read_pct, 2, "%"),
+        row(
+            "Workload",
+            "Access",
+            match w.access {
+                Access::Sequential => "sequential",
+                Access::Random => "random",
+            }
+            .to_owned(),
+            "",
+        ),
+        num_row("Workload", "Threads per client", w.threads.into(), 0, ""),
+        num_row("Workload", "Queue depth per thread", w.queue_depth.into(), 0, ""),
+        row(
+            "Workload",
+            "Files",
+            match w.files {
+                Files::Many => "many files",
+                Files::One => "one file",
+            }
+            .to_owned(),
+            "",
+        ),
+        row("Workload", "Metadata heavy", yes_no(w.metadata_heavy), ""),
+        num_row("Workload", "Capacity needed", w.capacity_tib, 3, "TiB"),
+        opt_row("Workload", "Target throughput", w.target_mibps, "MiB/s"),
+        opt_row("Workload", "Target IOPS", w.target_iops, "IOPS"),
+    ];
+
+    let st = &s.storage;
+    rows.push(row("Storage", "Service", st.service.display().to_owned(), ""));
+    rows.push(row(
+        "Storage",
+        "Service level",
+        st.level.display(st.service).to_owned(),
+        "",
+    ));
+    if st.service == Service::Anf {
+        let qos = match st.qos {
+            Qos::Auto => "auto",
+            Qos::Manual => "manual",
+        };
+        rows.push(row("Storage", "QoS", qos.to_owned(), ""));
+        let kind = match st.volume_kind {
+            VolumeKind::Regular => "regular",
+            VolumeKind::Large => "large",
+        };
+        rows.push(row("Storage", "Volume type", kind.to_owned(), ""));
+    }
+    for (i, g) in st.volumes.iter().enumerate() {
+        let label = if st.volumes.len() > 1 {
+            format!("Volumes (group {})", i + 1)
+        } else {
+            "Volumes".to_owned()
+        };
+        let mut value = format!("{} x {}", g.count, Num(g.quota_tib, 3));
+        let mut unit = "TiB";
+        if let Some(t) = g.throughput_mibps {
+            value = format!("{value} TiB at {} MiB/s", Num(t, 2));
+            unit = "";
+        }
+        if let Some(iops) = g.iops {
+            if unit.is_empty() {
+                value = format!("{value}, {} IOPS", Num(iops, 0));
+            } else {
+                value = format!("{value} TiB at {} IOPS", Num(iops, 0));
+                unit = "";
+            }
+        }
+        rows.push(InputRow {
+            section: "Storage",
+            label,
+            value,
+            unit,
+            number: None,
+        });
+    }
+    match st.pool_tib {
+        Some(p) => rows.push(num_row("Storage", "Capacity pool", p, 3, "TiB")),
+        None => rows.push(row("Storage", "Capacity pool", "smallest valid".to_owned(), "")),
+    }
+
+    let c = &s.clients;
+    rows.push(num_row("Clients", "Clients", c.count.into(), 0, ""));
+    rows.push(row(
+        "Clients",
+        "VM size",
+        c.vm_size.clone().unwrap_or_else(|| "none".to_owned()),
+        "",
+    ));
+    if let Some(e) = c.egress_mibps {
+        rows.push(num_row("Clients", "Egress per client", e, 2, "MiB/s"));
+    }
+    if let Some(i) = c.ingress_mibps {
+        rows.push(num_row("Clients", "Ingress per client", i, 2, "MiB/s"));
+    }
+    let protocol = match c.protocol {
+        Protocol::Nfsv3 => "NFSv3",
+        Protocol::Nfsv41 => "NFSv4.1",
+        Protocol::Smb3 => "SMB 3",
+    };
+    rows.push(row("Clients", "Protocol", protocol.to_owned(), ""));
+    if c.protocol.is_nfs() {
+        rows.push(num_row("Clients", "nconnect", c.nconnect.into(), 0, ""));
+    } else {
+        rows.push(row("Clients", "SMB multichannel", yes_no(c.smb_multichannel), ""));
+        if c.smb_multichannel {
+            rows.push(num_row("Clients", "SMB channels", c.smb_channels.into(), 0, ""));
+        }
+    }
+    if let Some(a) = &c.avs {
+        rows.push(num_row("AVS", "Hosts", a.hosts.into(), 0, ""));
+        rows.push(row("AVS", "Host SKU", a.host_sku.clone(), ""));
+        rows.push(num_row("AVS", "VMs per host", a.vms_per_host.into(), 0, ""));
+        rows.push(num_row("AVS", "VMDKs per VM", a.vmdks_per_vm.into(), 0, ""));
+        let placement = match a.placement {
+            Placement::Spread => "spread over all datastores",
+            Placement::Dedicated => "one datastore per VM",
+            Placement::Single => "all on the first datastore",
+        };
+        rows.push(row("AVS", "VMDK placement", placement.to_owned(), ""));
+    }
+    rows
+}
+
+/// The scenario's storage in one line: "Azure NetApp Files Ultra, 4 x 20 TiB".
+fn subtitle(s: &Scenario) -> String {
+    let groups: Vec<String> = s
+        .storage
+        .volumes
+        .iter()
+        .map(|g| format!("{} x {} TiB", g.count, Num(g.quota_tib, 3)))
+        .collect();
+    let noun = if s.clients.avs.is_some() {
+        "datastores"
+    } else if s.storage.service == Service::AzureFiles {
+        "shares"
+    } else {
+        "volumes"
+    };
+    format!(
+        "{}, {} {}",
+        storage_name(s.storage.service, s.storage.level),
+        groups.join(" + "),
+        noun
+    )
+}
+
+fn headline(e: &Evaluation) -> Vec<Figure> {
+    let f = |key, label, value: f64, unit, decimals| Figure {
+        key,
+        label,
+        value: Some(value),
+        unit,
+        decimals,
+    };
+    vec![
+        f("throughput_mibps", "Throughput", e.throughput_mibps, "MiB/s", 1),
+        f("iops", "IOPS", e.iops, "IOPS", 0),
+        f("read_mibps", "Reads", e.read_mibps, "MiB/s", 1),
+        f("write_mibps", "Writes", e.write_mibps, "MiB/s", 1),
+        f("latency_ms", "Latency per IO", e.latency_ms, "ms", 3),
+        f(
+            "connections",
+            "TCP connections",
+            e.flows.connections as f64,
+            "",
+            0,
+        ),
+        Figure {
+            key: "monthly_usd",
+            label: "Monthly cost",
+            value: e.cost.monthly_usd,
+            unit: "USD",
+            decimals: 2,
+        },
+        f("billed_tib", "Billed capacity", e.cost.billed_tib, "TiB", 3),
+        Figure {
+            key: "usd_per_mibps",
+            label: "Cost per MiB/s",
+            value: e.cost.usd_per_mibps,
+            unit: "USD/month",
+            decimals: 2,
+        },
+    ]
+}
+
+fn targets(s: &Scenario, e: &Evaluation) -> Option<TargetLine> {
+    let w = &s.workload;
+    let mut parts = Vec::new();
+    if let Some(t) = w.target_mibps {
+        parts.push(target_part(t, "MiB/s", e.targets.mibps_headroom_pct));
+    }
+    if let Some(t) = w.target_iops {
+        parts.push(target_part(t, "IOPS", e.targets.iops_headroom_pct));
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let verdict = if e.targets.met {
+        "Targets met"
+    } else {
+        "Targets missed"
+    };
+    Some(TargetLine {
+        met: e.targets.met,
+        text: format!("{verdict}: {}.", parts.join("; ")),
+    })
+}
+
+fn target_part(target: f64, unit: &str, headroom: Option<f64>) -> String {
+    match headroom {
+        Some(h) if h >= 0.0 => format!("{} {unit} with {}% headroom", Num(target, 2), Num(h, 1)),
+        Some(h) => format!("{} {unit}, {}% short", Num(target, 2), Num(-h, 1)),
+        None => format!("{} {unit}", Num(target, 2)),
+    }
+}
+
+fn binding(s: &Scenario, e: &Evaluation, limits: &[LimitRow]) -> Binding {
+    let Some(b) = limits.iter().find(|l| l.binding) else {
+        return Binding {
+            id: e.binding,
+            label: e.binding.to_owned(),
+            mibps: e.throughput_mibps,
+            iops: e.iops,
+            sentence: format!(
+                "Bound by {}: {} MiB/s.",
+                e.binding,
+                Num(e.throughput_mibps, 1)
+            ),
+        };
+    };
+    let w = &s.workload;
+    let io = Num(w.io_size_kib, 2);
+    let mut sentence = format!(
+        "Bound by {} = {} MiB/s ({} IOPS at {io} KiB). ",
+        b.label,
+        Num(b.mibps, 1),
+        Num(b.iops, 0)
+    );
+    let why = match b.applies {
+        "read" if w.read_pct < 100.0 => format!(
+            "It caps reads, which are {}% of the IO, so it holds the total to {} MiB/s",
+            Num(w.read_pct, 1),
+            Num(e.throughput_mibps, 1)
+        ),
+        "write" if w.read_pct > 0.0 => format!(
+            "It caps writes, which are {}% of the IO, so it holds the total to {} MiB/s",
+            Num(100.0 - w.read_pct, 1),
+            Num(e.throughput_mibps, 1)
+        ),
+        _ => format!(
+            "It is the lowest of the {} ceilings at {}% reads",
+            limits.len(),
+            Num(w.read_pct, 1)
+        ),
+    };
+    sentence.push_str(&why);
+    match limits.iter().find(|l| !l.binding) {
+        Some(next) => sentence.push_str(&format!(
+            "; the next, {}, allows {}% more.",
+            next.label,
+            Num(next.headroom_pct, 1)
+        )),
+        None => sentence.push('.'),
+    }
+    Binding {
+        id: b.id,
+        label: b.label.clone(),
+        mibps: b.mibps,
+        iops: b.iops,
+        sentence,
+    }
+}
+
+fn limit_rows(e: &Evaluation) -> Vec<LimitRow> {
+    let mut rows: Vec<LimitRow> = e
+        .limits
+        .iter()
+        .map(|l| LimitRow {
+            id: l.id,
+            label: l.label.to_string(),
+            scope: l.scope.key(),
+            applies: l.applies.key(),
+            mibps: l.mibps,
+            iops: l.iops,
+            headroom_pct: l.headroom_pct,
+            binding: l.id == e.binding,
+            assumption: l.assumption,
+            source: l.source,
+        })
+        .collect();
+    // Binding first, then by headroom: the reader sees what binds next.
+    rows.sort_by(|a, b| {
+        b.binding
+            .cmp(&a.binding)
+            .then(a.headroom_pct.total_cmp(&b.headroom_pct))
+    });
+    rows
+}
+
+fn assumptions(e: &Evaluation, limits: &[LimitRow]) -> Vec<String> {
+    let mut out: Vec<String> = limits
+        .iter()
+        .filter(|l| l.assumption)
+        .map(|l| {
+            format!(
+                "{}: rests on an UNCONFIRMED or fitted catalog value ({}).",
+                l.label, l.source
+            )
+        })
+        .collect();
+    if e.cost.assumption {
+        out.push(format!(
+            "Prices (snapshot {}, {} hours per month) include UNCONFIRMED or derived list prices.",
+            e.cost.price_date,
+            Num(e.cost.hours_per_month, 1)
+        ));
+    }
+    out.extend(
+        e.advice
+            .iter()
+            .filter(|a| a.severity == Severity::Assumption)
+            .map(|a| a.message.to_string()),
+    );
+    out
+}
+
+impl Report {
+    /// Builds the report of one scenario; `today` is the generation date (YYYY-MM-DD).
+    pub fn build(s: &Scenario, e: &Evaluation, today: &str) -> Report {
+        let limits = limit_rows(e);
+        let sizing = e
+            .sizing
+            .iter()
+            .map(|z| SizingRow {
+                name: storage_name(z.service, z.level),
+                level: z.level.key(),
+                quota_tib: z.quota_tib,
+                pool_tib: z.pool_tib,
+                throughput_mibps: z.throughput_mibps,
+                monthly_usd: z.monthly_usd,
+                meets: z.meets,
+                cheapest: z.cheapest,
+                current: z.service == s.storage.service && z.level == s.storage.level,
+            })
+            .collect();
+        let advice = e
+            .advice
+            .iter()
+            .filter(|a| a.severity != Severity::Assumption)
+            .map(|a| AdviceRow {
+                code: a.code,
+                severity: a.severity.key(),
+                message: a.message.to_string(),
+            })
+            .collect();
+        let sizing_basis = match e.sizing.first().map(|z| z.basis) {
+            Some(SizingBasis::Current) => {
+                "No targets are set: each level is sized for the capacity and the throughput this scenario achieves now."
+            }
+            _ => "Each level is sized for the capacity and the targets.",
+        };
+        Report {
+            sizing_basis,
+            title: s.name.clone(),
+            subtitle: subtitle(s),
+            date: today.to_owned(),
+            catalog_version: catalog_version(),
+            price_date: e.cost.price_date,
+            inputs: input_rows(s),
+            headline: headline(e),
+            targets: targets(s, e),
+            binding: binding(s, e, &limits),
+            assumptions: assumptions(e, &limits),
+            limits,
+            sizing,
+            advice,
+            charts: ChartKind::ALL.to_vec(),
+            comparison: None,
+            layouts: None,
+            scenario: s.clone(),
+            evaluation: e.clone(),
+        }
+    }
+
+    /// Adds a comparison of this scenario (first) with `others`, each with its evaluation.
+    pub fn with_comparison(mut self, others: &[(Scenario, Evaluation)]) -> Report {
+        let mut rows = vec![compare_row(&self.scenario, &self.evaluation)];
+        rows.extend(others.iter().map(|(s, e)| compare_row(s, e)));
+        self.comparison = Some(rows);
+        self
+    }
+
+    /// Adds the layouts section: the scenario's total quota over each count of volumes,
+    /// as the layouts API sweeps it.
+    pub fn with_layouts(mut self, counts: &[u32]) -> Result<Report, FieldError> {
+        let total = sweep::total_quota_tib(&self.scenario);
+        let layouts = sweep::layouts(&self.scenario, total, counts)?;
+        self.layouts = Some(
+            layouts
+                .iter()
+                .map(|l| LayoutRow {
+                    count: l.count,
+                    quota_tib: l.quota_tib,
+                    throughput_mibps: l.evaluation.throughput_mibps,
+                    iops: l.evaluation.iops,
+                    connections: l.evaluation.flows.connections,
+                    binding: l.evaluation.binding,
+                    binding_label: binding_label(&l.evaluation),
+                    monthly_usd: l.evaluation.cost.monthly_usd,
+                    met: l.evaluation.targets.met,
+                })
+                .collect(),
+        );
+        Ok(self)
+    }
+
+    /// A file name stem for downloads, from the title ("avs-4-x-20-tib-ultra").
+    pub fn slug(&self) -> String {
+        slug(&self.title)
+    }
+
+    /// The headline figure with this key.
+    pub fn figure(&self, key: &str) -> Option<&Figure> {
+        self.headline.iter().find(|f| f.key == key)
+    }
+}
+
+fn binding_label(e: &Evaluation) -> String {
+    e.limits
+        .iter()
+        .find(|l| l.id == e.binding)
+        .map(|l| l.label.to_string())
+        .unwrap_or_else(|| e.binding.to_owned())
+}
+
+fn compare_row(s: &Scenario, e: &Evaluation) -> CompareRow {
+    CompareRow {
+        id: s.id,
+        name: s.name.clone(),
+        storage: storage_name(s.storage.service, s.storage.level),
+        throughput_mibps: e.throughput_mibps,
+        iops: e.iops,
+        binding: e.binding,
+        binding_label: binding_label(e),
+        monthly_usd: e.cost.monthly_usd,
+        met: e.targets.met,
+    }
+}
+
+/// Parses a comma-separated list of volume counts ("1,2,4,8").
+pub fn parse_counts(text: &str) -> Result<Vec<u32>, String> {
+    let counts: Result<Vec<u32>, String> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<u32>()
+                .ok()
+                .filter(|n| (1..=1024).contains(n))
+                .ok_or_else(|| format!("`{t}` is not a volume count from 1 to 1024"))
+        })
+        .collect();
+    let counts = counts?;
+    if counts.is_empty() || counts.len() > 256 {
+        return Err("give 1 to 256 volume counts separated by commas, e.g. 1,2,4,8".to_owned());
+    }
+    Ok(counts)
+}
+
+/// A lowercase ASCII file-name stem: letters and digits joined by single dashes.
+pub fn slug(title: &str) -> String {
+    let mut out = String::new();
+    for ch in title.chars() {
+        if ch.is_ascii_alphanumeric() {
+            out.push(ch.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+        if out.len() >= 60 {
+            break;
+        }
+    }
+    let out = out.trim_end_matches('-').to_owned();
+    if out.is_empty() {
+        "scenario".to_owned()
+    } else {
+        out
+    }
+}
+
+/// The civil date (YYYY-MM-DD, proleptic Gregorian) of a Unix timestamp in seconds.
+pub fn civil_date(unix_secs: i64) -> String {
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = unix_secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// Today's date in UTC, for the web and command-line layers.
+pub fn today_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    civil_date(secs)
+}
+
+/// A chart drawn for a report: SVG markup (the renderer escapes its text), title and summary.
+#[derive(Debug, Clone)]
+pub struct ChartSvg {
+    pub kind: ChartKind,
+    pub title: String,
+    pub summary: String,
+    pub svg: String,
+}
+
+/// Draws the report's charts as SVG, in report order.
+pub fn chart_svgs(r: &Report) -> Result<Vec<ChartSvg>, ReportError> {
+    r.charts
+        .iter()
+        .map(|&kind| {
+            let err = |e: charts::ChartError| ReportError::Chart(kind.key(), e.to_string());
+            let chart = charts::Chart::of(kind.chart_name(), &r.scenario, &r.evaluation).map_err(err)?;
+            Ok(ChartSvg {
+                kind,
+                title: chart.title().to_owned(),
+                summary: chart.summary().to_owned(),
+                svg: chart.svg().map_err(err)?,
+            })
+        })
+        .collect()
+}
+
+/// Paper size of the PDF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Paper {
+    #[default]
+    A4,
+    Letter,
+}
+
+impl Paper {
+    /// Parses `a4` or `letter` (any case).
+    pub fn parse(text: &str) -> Result<Paper, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "a4" => Ok(Paper::A4),
+            "letter" => Ok(Paper::Letter),
+            other => Err(format!("paper must be a4 or letter, not `{other}`")),
+        }
+    }
+
+    /// Width and height in PDF points.
+    pub fn size_pt(self) -> (f32, f32) {
+        match self {
+            Paper::A4 => (595.28, 841.89),
+            Paper::Letter => (612.0, 792.0),
+        }
+    }
+}
+
+/// An output format of the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Html,
+    Md,
+    Pdf,
+    Csv,
+    Xlsx,
+    Json,
+}
+
+impl Format {
+    /// Every format, in the order menus list them.
+    pub const ALL: [Format; 6] = [
+        Format::Html,
+        Format::Pdf,
+        Format::Xlsx,
+        Format::Csv,
+        Format::Md,
+        Format::Json,
+    ];
+
+    /// Parses a file extension (`html`, `md`, `pdf`, `csv`, `xlsx`, `json`).
+    pub fn from_ext(ext: &str) -> Option<Format> {
+        Some(match ext {
+            "html" => Format::Html,
+            "md" => Format::Md,
+            "pdf" => Format::Pdf,
+            "csv" => Format::Csv,
+            "xlsx" => Format::Xlsx,
+            "json" => Format::Json,
+            _ => return None,
+        })
+    }
+
+    /// The file extension.
+    pub fn ext(self) -> &'static str {
+        match self {
+            Format::Html => "html",
+            Format::Md => "md",
+            Format::Pdf => "pdf",
+            Format::Csv => "csv",
+            Format::Xlsx => "xlsx",
+            Format::Json => "json",
+        }
+    }
+
+    /// The HTTP content type.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Format::Html => "text/html; charset=utf-8",
+            Format::Md => "text/markdown; charset=utf-8",
+            Format::Pdf => "application/pdf",
+            Format::Csv => "text/csv; charset=utf-8",
+            Format::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            Format::Json => "application/json",
+        }
+    }
+
+    /// A name for menus ("PDF", "Excel workbook").
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Html => "HTML report",
+            Format::Md => "Markdown",
+            Format::Pdf => "PDF report",
+            Format::Csv => "CSV",
+            Format::Xlsx => "Excel workbook",
+            Format::Json => "JSON",
+        }
+    }
+}
+
+/// Why a report could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("chart {0}: {1}")]
+    Chart(&'static str, String),
+    #[error("PDF: {0}")]
+    Pdf(String),
+    #[error("XLSX: {0}")]
+    Xlsx(String),
+    #[error("CSV: {0}")]
+    Csv(String),
+    #[error("JSON: {0}")]
+    Json(String),
+    #[error("HTML: {0}")]
+    Html(String),
+}
+
+/// Options that only some formats use.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RenderOptions {
+    pub paper: Paper,
+}
+
+/// Writes the report in one format.
+pub fn render(report: &Report, format: Format, opts: RenderOptions) -> Result<Vec<u8>, ReportError> {
+    match format {
+        Format::Html => super::html::render(report).map(String::into_bytes),
+        Format::Md => Ok(super::md::render(report).into_bytes()),
+        Format::Pdf => super::pdf::render(report, opts.paper),
+        Format::Csv => super::csv::render(report),
+        Format::Xlsx => super::xlsx::render(report),
+        Format::Json => super::json::render(report),
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.ext())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(951_782_400), "2000-02-29");
+        assert_eq!(civil_date(1_796_083_200), "2026-12-01");
+        assert_eq!(civil_date(-86_400), "1969-12-31");
+    }
+
+    #[test]
+    fn slugs_are_safe_file_names() {
+        assert_eq!(slug("AVS 4 x 20 TiB Ultra"), "avs-4-x-20-tib-ultra");
+        assert_eq!(slug("<script>alert(1)</script>"), "script-alert-1-script");
+        assert_eq!(slug("../../etc/passwd"), "etc-passwd");
+        assert_eq!(slug("\"; \r\n"), "scenario");
+        assert!(slug(&"x".repeat(500)).len() <= 60);
+    }
+
+    #[test]
+    fn counts_parse_or_explain() {
+        assert_eq!(parse_counts("1, 2,4,8").unwrap(), vec![1, 2, 4, 8]);
+        assert!(parse_counts("0").unwrap_err().contains("`0`"));
+        assert!(parse_counts("a").is_err());
+        assert!(parse_counts("").is_err());
+    }
+
+    #[test]
+    fn formats_round_trip_their_extension() {
+        for f in Format::ALL {
+            assert_eq!(Format::from_ext(f.ext()), Some(f));
+        }
+        assert_eq!(Format::from_ext("exe"), None);
+        assert_eq!(Paper::parse("Letter").unwrap(), Paper::Letter);
+        assert!(Paper::parse("a3").is_err());
+    }
+}
+
+/// The contract's example scenario (with a throughput target) and its evaluation, for
+/// the formats' unit tests; they assert structure, not the engine's figures.
+#[cfg(test)]
+pub(crate) mod fixture {
+    use crate::engine::{Evaluation, Scenario, evaluate};
+
+    pub const SCENARIO: &str = r#"{
+      "name": "AVS 4 x 20 TiB Ultra",
+      "workload": { "io_size_kib": 64, "read_pct": 100, "access": "sequential", "threads": 8,
+        "queue_depth": 16, "files": "many", "metadata_heavy": false, "capacity_tib": 80,
+        "target_mibps": 8000, "target_iops": null },
+      "storage": { "service": "anf", "level": "ultra", "qos": "auto", "volume_kind": "regular",
+        "volumes": [ { "count": 4, "quota_tib": 20, "throughput_mibps": null } ], "pool_tib": null },
+      "clients": { "count": 1, "vm_size": "Standard_E32s_v5", "egress_mibps": null,
+        "ingress_mibps": null, "protocol": "nfsv3", "nconnect": 1, "smb_multichannel": false,
+        "smb_channels": 4, "avs": { "hosts": 4, "host_sku": "AV36", "vms_per_host": 1,
+        "vmdks_per_vm": 1, "placement": "dedicated" } }
+    }"#;
+
+    /// The scenario and the engine's evaluation of it.
+    pub fn example() -> (Scenario, Evaluation) {
+        let s: Scenario = serde_json::from_str(SCENARIO).expect("fixture scenario");
+        let e = evaluate(&s).expect("the fixture scenario evaluates");
+        (s, e)
+    }
+}

@@ -1,0 +1,379 @@
+//! The report as an Excel workbook: sheets Summary, Limits, Sizing, Inputs and Advice
+//! (plus Comparison and Layouts when asked for), numbers stored as numbers with unit
+//! formats, and the three charts as PNG images on the Summary sheet.
+
+use super::charts;
+use super::model::{NOT_PRICED, Report, ReportError};
+use rust_xlsxwriter::{
+    DocProperties, Format, FormatAlign, FormatBorder, Image, Workbook, Worksheet, XlsxError,
+};
+
+/// The sheets every workbook has, in order.
+pub const SHEETS: [&str; 5] = ["Summary", "Limits", "Sizing", "Inputs", "Advice"];
+
+/// Size the chart images are drawn at, in pixels; shown at 60 % on the sheet.
+const CHART_PX: (u32, u32) = (780, 440);
+const CHART_SCALE: f64 = 0.6;
+
+/// The Excel number format for a unit: thousands separators and the unit as a suffix.
+pub fn unit_format(unit: &str, decimals: usize) -> String {
+    let base = if decimals == 0 {
+        "#,##0".to_owned()
+    } else {
+        format!("#,##0.{}", "0".repeat(decimals))
+    };
+    match unit {
+        "" => base,
+        "%" => format!("{base}\"%\""),
+        u => format!("{base} \"{u}\""),
+    }
+}
+
+struct Styles {
+    title: Format,
+    subtitle: Format,
+    muted: Format,
+    header: Format,
+    bold: Format,
+    wrap: Format,
+    highlight: Format,
+}
+
+impl Styles {
+    fn new() -> Styles {
+        let accent = 0x0B5CAD;
+        Styles {
+            title: Format::new().set_bold().set_font_size(16).set_font_color(accent),
+            subtitle: Format::new().set_font_size(12),
+            muted: Format::new().set_font_color(0x57606A),
+            header: Format::new()
+                .set_bold()
+                .set_background_color(0xF3F5F7)
+                .set_border_bottom(FormatBorder::Thin)
+                .set_align(FormatAlign::Left),
+            bold: Format::new().set_bold(),
+            wrap: Format::new().set_text_wrap().set_align(FormatAlign::Top),
+            highlight: Format::new().set_bold().set_background_color(0xE3EEFA),
+        }
+    }
+}
+
+fn num(unit: &str, decimals: usize) -> Format {
+    Format::new().set_num_format(unit_format(unit, decimals))
+}
+
+fn header(ws: &mut Worksheet, st: &Styles, titles: &[(&str, f64)]) -> Result<(), XlsxError> {
+    for (c, (title, width)) in titles.iter().enumerate() {
+        let c = c as u16;
+        ws.write_string_with_format(0, c, *title, &st.header)?;
+        ws.set_column_width(c, *width)?;
+    }
+    ws.set_freeze_panes(1, 0)?;
+    Ok(())
+}
+
+/// A monthly price as a number in USD, or "n/a" without a list price.
+fn usd_cell(ws: &mut Worksheet, row: u32, col: u16, v: Option<f64>) -> Result<(), XlsxError> {
+    match v {
+        Some(x) => ws.write_number_with_format(row, col, x, &num("USD", 2))?,
+        None => ws.write_string(row, col, NOT_PRICED)?,
+    };
+    Ok(())
+}
+
+fn yes(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+fn summary(wb: &mut Workbook, st: &Styles, r: &Report, pngs: &[(String, Vec<u8>)]) -> Result<(), XlsxError> {
+    let ws = wb.add_worksheet();
+    ws.set_name("Summary")?;
+    ws.set_column_width(0, 24)?;
+    ws.set_column_width(1, 22)?;
+    ws.set_column_width(2, 3)?;
+    ws.write_string_with_format(0, 0, &r.title, &st.title)?;
+    ws.write_string_with_format(1, 0, &r.subtitle, &st.subtitle)?;
+    ws.write_string_with_format(
+        2,
+        0,
+        format!(
+            "Generated {} · Catalog {} · Prices as of {}",
+            r.date, r.catalog_version, r.price_date
+        ),
+        &st.muted,
+    )?;
+    ws.write_string_with_format(4, 0, "Figure", &st.header)?;
+    ws.write_string_with_format(4, 1, "Value", &st.header)?;
+    let mut row = 5;
+    for f in &r.headline {
+        ws.write_string(row, 0, f.label)?;
+        match f.value {
+            Some(v) => ws.write_number_with_format(row, 1, v, &num(f.unit, f.decimals.min(2)))?,
+            None => ws.write_string(row, 1, NOT_PRICED)?,
+        };
+        row += 1;
+    }
+    row += 1;
+    ws.write_string_with_format(row, 0, "Bound by", &st.bold)?;
+    ws.write_string_with_format(row, 1, &r.binding.label, &st.highlight)?;
+    row += 1;
+    ws.write_string(row, 0, "Why")?;
+    ws.write_string(row, 1, &r.binding.sentence)?;
+    row += 1;
+    if let Some(t) = &r.targets {
+        ws.write_string(row, 0, "Targets")?;
+        ws.write_string(row, 1, &t.text)?;
+        row += 1;
+    }
+    ws.write_string(row, 0, "Binding limit id")?;
+    ws.write_string(row, 1, r.binding.id)?;
+
+    // Charts to the right of the figures, one under the other.
+    let rows_per_chart = ((f64::from(CHART_PX.1) * CHART_SCALE) / 20.0).ceil() as u32 + 3;
+    for (i, (title, png)) in pngs.iter().enumerate() {
+        let top = i as u32 * rows_per_chart;
+        ws.write_string_with_format(top, 3, title, &st.bold)?;
+        let image = Image::new_from_buffer(png)?
+            .set_scale_width(CHART_SCALE)
+            .set_scale_height(CHART_SCALE)
+            .set_alt_text(title.as_str());
+        ws.insert_image(top + 1, 3, &image)?;
+    }
+    Ok(())
+}
+
+fn limits(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
+    let ws = wb.add_worksheet();
+    ws.set_name("Limits")?;
+    header(
+        ws,
+        st,
+        &[
+            ("Limit", 48.0),
+            ("Id", 16.0),
+            ("Scope", 11.0),
+            ("Applies to", 10.0),
+            ("MiB/s", 16.0),
+            ("IOPS", 16.0),
+            ("Headroom", 11.0),
+            ("Binding", 9.0),
+            ("Assumption", 11.0),
+            ("Source", 48.0),
+        ],
+    )?;
+    let mibps = num("MiB/s", 1);
+    let iops = num("IOPS", 0);
+    let pct = num("%", 1);
+    for (i, l) in r.limits.iter().enumerate() {
+        let row = i as u32 + 1;
+        if l.binding {
+            ws.write_string_with_format(row, 0, &l.label, &st.highlight)?;
+        } else {
+            ws.write_string(row, 0, &l.label)?;
+        }
+        ws.write_string(row, 1, l.id)?;
+        ws.write_string(row, 2, l.scope)?;
+        ws.write_string(row, 3, l.applies)?;
+        ws.write_number_with_format(row, 4, l.mibps, &mibps)?;
+        ws.write_number_with_format(row, 5, l.iops, &iops)?;
+        ws.write_number_with_format(row, 6, l.headroom_pct, &pct)?;
+        ws.write_string(row, 7, yes(l.binding))?;
+        ws.write_string(row, 8, yes(l.assumption))?;
+        ws.write_string(row, 9, l.source)?;
+    }
+    Ok(())
+}
+
+fn sizing(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
+    let ws = wb.add_worksheet();
+    ws.set_name("Sizing")?;
+    header(
+        ws,
+        st,
+        &[
+            ("Level", 40.0),
+            ("Quota", 14.0),
+            ("Pool", 14.0),
+            ("Throughput", 16.0),
+            ("Monthly cost", 18.0),
+            ("Meets targets", 13.0),
+            ("Cheapest", 10.0),
+            ("This scenario", 13.0),
+        ],
+    )?;
+    let tib = num("TiB", 3);
+    let mibps = num("MiB/s", 1);
+    for (i, z) in r.sizing.iter().enumerate() {
+        let row = i as u32 + 1;
+        if z.cheapest {
+            ws.write_string_with_format(row, 0, &z.name, &st.highlight)?;
+        } else {
+            ws.write_string(row, 0, &z.name)?;
+        }
+        ws.write_number_with_format(row, 1, z.quota_tib, &tib)?;
+        ws.write_number_with_format(row, 2, z.pool_tib, &tib)?;
+        match z.throughput_mibps {
+            Some(t) => ws.write_number_with_format(row, 3, t, &mibps)?,
+            None => ws.write_string(row, 3, "-")?,
+        };
+        usd_cell(ws, row, 4, z.monthly_usd)?;
+        ws.write_string(row, 5, yes(z.meets))?;
+        ws.write_string(row, 6, yes(z.cheapest))?;
+        ws.write_string(row, 7, yes(z.current))?;
+    }
+    Ok(())
+}
+
+fn inputs(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
+    let ws = wb.add_worksheet();
+    ws.set_name("Inputs")?;
+    header(
+        ws,
+        st,
+        &[("Section", 12.0), ("Input", 26.0), ("Value", 36.0), ("Unit", 10.0)],
+    )?;
+    for (i, input) in r.inputs.iter().enumerate() {
+        let row = i as u32 + 1;
+        ws.write_string(row, 0, input.section)?;
+        ws.write_string(row, 1, &input.label)?;
+        match input.number {
+            Some(v) => ws.write_number_with_format(row, 2, v, &num("", if v.fract() == 0.0 { 0 } else { 3 }))?,
+            None => ws.write_string(row, 2, &input.value)?,
+        };
+        ws.write_string(row, 3, input.unit)?;
+    }
+    Ok(())
+}
+
+fn advice(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
+    let ws = wb.add_worksheet();
+    ws.set_name("Advice")?;
+    header(ws, st, &[("Severity", 12.0), ("Code", 22.0), ("Message", 100.0)])?;
+    let mut row = 1;
+    for a in &r.advice {
+        ws.write_string(row, 0, a.severity)?;
+        ws.write_string(row, 1, a.code)?;
+        ws.write_string_with_format(row, 2, &a.message, &st.wrap)?;
+        row += 1;
+    }
+    for a in &r.assumptions {
+        ws.write_string(row, 0, "assumption")?;
+        ws.write_string(row, 1, "")?;
+        ws.write_string_with_format(row, 2, a, &st.wrap)?;
+        row += 1;
+    }
+    Ok(())
+}
+
+fn comparison(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
+    let Some(rows) = &r.comparison else {
+        return Ok(());
+    };
+    let ws = wb.add_worksheet();
+    ws.set_name("Comparison")?;
+    header(
+        ws,
+        st,
+        &[
+            ("Scenario", 32.0),
+            ("Storage", 34.0),
+            ("Throughput", 16.0),
+            ("IOPS", 16.0),
+            ("Bound by", 48.0),
+            ("Monthly cost", 18.0),
+            ("Targets met", 12.0),
+        ],
+    )?;
+    for (i, c) in rows.iter().enumerate() {
+        let row = i as u32 + 1;
+        ws.write_string(row, 0, &c.name)?;
+        ws.write_string(row, 1, &c.storage)?;
+        ws.write_number_with_format(row, 2, c.throughput_mibps, &num("MiB/s", 1))?;
+        ws.write_number_with_format(row, 3, c.iops, &num("IOPS", 0))?;
+        ws.write_string(row, 4, &c.binding_label)?;
+        usd_cell(ws, row, 5, c.monthly_usd)?;
+        ws.write_string(row, 6, yes(c.met))?;
+    }
+    Ok(())
+}
+
+fn layouts(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
+    let Some(rows) = &r.layouts else {
+        return Ok(());
+    };
+    let ws = wb.add_worksheet();
+    ws.set_name("Layouts")?;
+    header(
+        ws,
+        st,
+        &[
+            ("Volumes", 10.0),
+            ("Quota each", 14.0),
+            ("Throughput", 16.0),
+            ("IOPS", 16.0),
+            ("Connections", 12.0),
+            ("Bound by", 48.0),
+            ("Monthly cost", 18.0),
+            ("Targets met", 12.0),
+        ],
+    )?;
+    for (i, l) in rows.iter().enumerate() {
+        let row = i as u32 + 1;
+        ws.write_number(row, 0, l.count)?;
+        ws.write_number_with_format(row, 1, l.quota_tib, &num("TiB", 3))?;
+        ws.write_number_with_format(row, 2, l.throughput_mibps, &num("MiB/s", 1))?;
+        ws.write_number_with_format(row, 3, l.iops, &num("IOPS", 0))?;
+        ws.write_number(row, 4, l.connections as f64)?;
+        ws.write_string(row, 5, &l.binding_label)?;
+        usd_cell(ws, row, 6, l.monthly_usd)?;
+        ws.write_string(row, 7, yes(l.met))?;
+    }
+    Ok(())
+}
+
+/// Writes the workbook with the given chart images (title, PNG bytes).
+pub fn render_with(r: &Report, pngs: &[(String, Vec<u8>)]) -> Result<Vec<u8>, ReportError> {
+    let err = |e: XlsxError| ReportError::Xlsx(e.to_string());
+    let st = Styles::new();
+    let mut wb = Workbook::new();
+    wb.set_properties(
+        &DocProperties::new()
+            .set_title(format!("{} · Sizing report", r.title))
+            .set_author("volplan"),
+    );
+    summary(&mut wb, &st, r, pngs).map_err(err)?;
+    limits(&mut wb, &st, r).map_err(err)?;
+    sizing(&mut wb, &st, r).map_err(err)?;
+    inputs(&mut wb, &st, r).map_err(err)?;
+    advice(&mut wb, &st, r).map_err(err)?;
+    comparison(&mut wb, &st, r).map_err(err)?;
+    layouts(&mut wb, &st, r).map_err(err)?;
+    wb.save_to_buffer().map_err(err)
+}
+
+/// Writes the workbook with the three charts as images.
+pub fn render(r: &Report) -> Result<Vec<u8>, ReportError> {
+    let pngs = r
+        .charts
+        .iter()
+        .map(|&kind| {
+            let e = |e: charts::ChartError| ReportError::Chart(kind.key(), e.to_string());
+            let chart = charts::Chart::of(kind.chart_name(), &r.scenario, &r.evaluation).map_err(e)?;
+            Ok((chart.title().to_owned(), chart.png(CHART_PX).map_err(e)?))
+        })
+        .collect::<Result<Vec<_>, ReportError>>()?;
+    render_with(r, &pngs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unit_formats() {
+        assert_eq!(unit_format("MiB/s", 0), "#,##0 \"MiB/s\"");
+        assert_eq!(unit_format("TiB", 3), "#,##0.000 \"TiB\"");
+        assert_eq!(unit_format("%", 1), "#,##0.0\"%\"");
+        assert_eq!(unit_format("", 0), "#,##0");
+    }
+}

@@ -1,0 +1,147 @@
+//! Report downloads: `GET /scenarios/{id}/report.{html,md,pdf,csv,xlsx,json}`.
+//!
+//! Query options: `compare=ID,ID` adds a comparison with other saved scenarios,
+//! `layouts=1,2,4,8` adds a volume-layout sweep, `paper=a4|letter` sets the PDF paper,
+//! `download=1` makes the HTML report an attachment (it opens inline otherwise).
+
+use super::AppState;
+use super::pages::PageError;
+use crate::engine::{self, Evaluation, Scenario};
+use crate::report::html;
+use crate::report::model::{self, Format, Paper, RenderOptions, Report};
+use crate::store;
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+
+/// Most scenarios a report compares with.
+pub const MAX_COMPARE: usize = 15;
+
+/// The report routes, one per format.
+pub fn router() -> Router<AppState> {
+    let mut router = Router::new();
+    for format in Format::ALL {
+        router = router.route(
+            &format!("/scenarios/{{id}}/report.{}", format.ext()),
+            get(
+                move |State(st): State<AppState>,
+                      Path(raw): Path<String>,
+                      Query(q): Query<ReportQuery>| report(st, raw, q, format),
+            ),
+        );
+    }
+    router
+}
+
+/// The report's query options.
+#[derive(Debug, Default, Deserialize)]
+pub struct ReportQuery {
+    /// Comma-separated ids of saved scenarios to compare with.
+    pub compare: Option<String>,
+    /// Comma-separated volume counts for the layouts section.
+    pub layouts: Option<String>,
+    /// `a4` (default) or `letter`.
+    pub paper: Option<String>,
+    /// `1` to download the HTML report instead of opening it.
+    pub download: Option<String>,
+}
+
+fn parse_id(raw: &str) -> Result<i64, PageError> {
+    raw.parse::<i64>()
+        .ok()
+        .filter(|id| *id > 0)
+        .ok_or_else(|| PageError::NotFound(format!("There is no saved scenario with id `{raw}`.")))
+}
+
+fn evaluate(s: &Scenario) -> Result<Evaluation, PageError> {
+    engine::evaluate(s).map_err(|e| {
+        PageError::BadRequest(format!(
+            "The saved scenario \"{}\" does not validate ({e}); open it in the planner and fix it.",
+            s.name
+        ))
+    })
+}
+
+async fn load(st: &AppState, id: i64) -> Result<Scenario, PageError> {
+    let stored = store::get_scenario(&st.db, id).await.map_err(|e| match e {
+        store::StoreError::NotFound => {
+            PageError::NotFound(format!("There is no saved scenario with id {id}."))
+        }
+        other => PageError::from(other),
+    })?;
+    let mut scenario = stored.scenario;
+    scenario.id = Some(id);
+    Ok(scenario)
+}
+
+async fn report(st: AppState, raw: String, q: ReportQuery, format: Format) -> Result<Response, PageError> {
+    let id = parse_id(&raw)?;
+    let paper = match q.paper.as_deref() {
+        None | Some("") => Paper::A4,
+        Some(p) => Paper::parse(p).map_err(|e| PageError::BadRequest(format!("The {e}.")))?,
+    };
+    let counts = match q.layouts.as_deref() {
+        None | Some("") => None,
+        Some(text) => Some(model::parse_counts(text).map_err(|e| {
+            PageError::BadRequest(format!("The layouts option is wrong: {e}."))
+        })?),
+    };
+    let mut others = Vec::new();
+    if let Some(list) = q.compare.as_deref().filter(|t| !t.trim().is_empty()) {
+        let ids: Vec<&str> = list.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+        if ids.len() > MAX_COMPARE {
+            return Err(PageError::BadRequest(format!(
+                "Compare with at most {MAX_COMPARE} scenarios at once, not {}.",
+                ids.len()
+            )));
+        }
+        for other in ids {
+            let s = load(&st, parse_id(other)?).await?;
+            let e = evaluate(&s)?;
+            others.push((s, e));
+        }
+    }
+    let scenario = load(&st, id).await?;
+    let evaluation = evaluate(&scenario)?;
+    let today = model::today_utc();
+
+    let built = tokio::task::spawn_blocking(move || {
+        let mut r = Report::build(&scenario, &evaluation, &today);
+        if !others.is_empty() {
+            r = r.with_comparison(&others);
+        }
+        if let Some(counts) = counts {
+            r = r
+                .with_layouts(&counts)
+                .map_err(|e| PageError::BadRequest(format!("The layouts cannot be evaluated: {e}.")))?;
+        }
+        let bytes = model::render(&r, format, RenderOptions { paper })
+            .map_err(|e| PageError::Internal(e.to_string()))?;
+        Ok::<_, PageError>((r.slug(), bytes))
+    })
+    .await
+    .map_err(|e| PageError::Internal(format!("report task: {e}")))?;
+    let (slug, bytes) = built?;
+
+    let attachment = format != Format::Html || q.download.as_deref() == Some("1");
+    let disposition = format!(
+        "{}; filename=\"{slug}.{}\"",
+        if attachment { "attachment" } else { "inline" },
+        format.ext()
+    );
+    let mut response = bytes.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(format.content_type()));
+    if let Ok(v) = HeaderValue::from_str(&disposition) {
+        headers.insert(header::CONTENT_DISPOSITION, v);
+    }
+    if format == Format::Html {
+        // The report carries its own inline style and SVG: relax the app's policy for it
+        // alone, and still allow no script.
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(html::CSP));
+    }
+    Ok(response)
+}
