@@ -3,5 +3,6 @@
 mod api;
 mod helpers;
 mod hostile;
+mod pages;
 mod store;
 mod calibration;

@@ -53,10 +53,22 @@ static SERVICES: LazyLock<Vec<ServiceOpt>> = LazyLock::new(|| {
 });
 
 /// Catalog VM sizes as the vendors write them, for the VM size datalist.
-static VM_SIZES: LazyLock<Vec<String>> = LazyLock::new(Vec::new);
+static VM_SIZES: LazyLock<Vec<String>> = LazyLock::new(|| {
+    engine::catalog::vm_sizes()
+        .iter()
+        .map(|v| v.display_name())
+        .collect()
+});
 
-/// AVS host SKUs of the catalog.
-static AVS_HOSTS: LazyLock<Vec<String>> = LazyLock::new(Vec::new);
+/// AVS host SKUs of the catalog, for the host type datalist.
+static AVS_HOSTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    engine::catalog::catalog()
+        .services
+        .avs_hosts
+        .iter()
+        .map(|h| h.sku.clone())
+        .collect()
+});
 
 #[derive(Template)]
 #[template(path = "pages/planner.html")]
@@ -529,13 +541,22 @@ pub async fn download_saved(
     json_download(&stored.scenario)
 }
 
-/// Scenario JSON that failed to parse: the message says where.
+/// Scenario JSON that failed to parse: the message says where. Syntax errors are
+/// reported against the whole text (field `scenario`), data errors against their path.
 pub(super) fn describe_json_error(e: serde_path_to_error::Error<serde_json::Error>) -> FieldError {
     let path = e.path().to_string();
     let inner = e.into_inner();
-    let msg = inner.to_string();
-    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_owned();
-    if path == "." || path.is_empty() {
+    let syntax = matches!(
+        inner.classify(),
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof
+    );
+    let msg = if syntax {
+        format!("{inner}")
+    } else {
+        let m = inner.to_string();
+        m.split(" at line ").next().unwrap_or(&m).to_owned()
+    };
+    if syntax || path == "." || path.is_empty() {
         FieldError::new("scenario", msg)
     } else {
         FieldError::new(path, msg)

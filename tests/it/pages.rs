@@ -1,0 +1,533 @@
+//! HTML pages: rendering, escaping, the planner without JavaScript, share links,
+//! import, delete, revisions and static assets.
+
+use crate::helpers::{TestApp, named, sample_scenario, spawn_app};
+use reqwest::{Method, StatusCode, header};
+use serde_json::{Value, json};
+
+const XSS: &str = "<script>alert(1)</script>";
+/// How askama escapes [`XSS`] (numeric character references).
+const XSS_ESCAPED: &str = "&#60;script&#62;alert(1)&#60;/script&#62;";
+
+/// Percent-encodes one form value.
+fn enc(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn urlencoded(pairs: &[(String, String)]) -> Vec<u8> {
+    pairs
+        .iter()
+        .map(|(k, v)| format!("{}={}", enc(k), enc(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+        .into_bytes()
+}
+
+/// The planner's inputs for a Scenario JSON, named by JSON path as the page names them;
+/// unticked checkboxes and `avs: null` are left out, as a browser does.
+fn form_pairs(scenario: &Value) -> Vec<(String, String)> {
+    fn walk(prefix: &str, v: &Value, out: &mut Vec<(String, String)>) {
+        match v {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    let p = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    if p == "clients.avs" {
+                        if v.is_object() {
+                            out.push((p.clone(), "on".into()));
+                            walk(&p, v, out);
+                        }
+                        continue;
+                    }
+                    walk(&p, v, out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(&format!("{prefix}[{i}]"), item, out);
+                }
+            }
+            Value::Null => out.push((prefix.to_owned(), String::new())),
+            Value::Bool(true) => out.push((prefix.to_owned(), "on".into())),
+            Value::Bool(false) => {}
+            Value::Number(n) => out.push((prefix.to_owned(), n.to_string())),
+            Value::String(s) => out.push((prefix.to_owned(), s.clone())),
+        }
+    }
+    let mut out = Vec::new();
+    walk("", scenario, &mut out);
+    out
+}
+
+fn set(pairs: &mut [(String, String)], name: &str, value: &str) {
+    let slot = pairs
+        .iter_mut()
+        .find(|(k, _)| k == name)
+        .unwrap_or_else(|| panic!("no input {name}"));
+    slot.1 = value.to_owned();
+}
+
+async fn post_form(app: &TestApp, path: &str, pairs: &[(String, String)]) -> reqwest::Response {
+    app.send_raw(
+        Method::POST,
+        path,
+        Some("application/x-www-form-urlencoded"),
+        urlencoded(pairs),
+    )
+    .await
+}
+
+async fn page(app: &TestApp, path: &str) -> (StatusCode, String) {
+    let res = app.get(path).await;
+    let status = res.status();
+    (status, res.text().await.expect("body"))
+}
+
+fn share_param(scenario: &Value) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(scenario.to_string())
+}
+
+/// The CSP forbids inline script and style: none may appear in a page.
+fn assert_no_inline_code(path: &str, html: &str) {
+    for (i, _) in html.match_indices("<script") {
+        let tag_end = html[i..].find('>').map(|e| i + e).unwrap_or(html.len());
+        assert!(
+            html[i..tag_end].contains(" src="),
+            "{path}: inline <script> at byte {i}"
+        );
+    }
+    assert!(!html.contains("<style"), "{path}: inline <style>");
+    assert!(!html.contains(" style="), "{path}: style attribute");
+    let lower = html.to_ascii_lowercase();
+    for attr in [" onclick=", " onload=", " onchange=", " oninput=", " onsubmit=", "javascript:"] {
+        assert!(!lower.contains(attr), "{path}: {attr}");
+    }
+}
+
+#[tokio::test]
+async fn pages_render_with_layout_and_no_inline_code() {
+    let app = spawn_app().await;
+    let id = app.create(&sample_scenario()).await;
+    let share = format!("/plan?s={}", share_param(&sample_scenario()));
+    for path in [
+        "/".to_owned(),
+        "/?q=AVS".to_owned(),
+        "/scenarios/new".to_owned(),
+        "/scenarios/new?template=sap-hana".to_owned(),
+        format!("/scenarios/{id}"),
+        format!("/scenarios/{id}/delete"),
+        share,
+    ] {
+        let (status, html) = page(&app, &path).await;
+        assert_eq!(status, 200, "{path}");
+        assert!(html.starts_with("<!DOCTYPE html>"), "{path}");
+        for nav in ["href=\"/compare\"", "href=\"/layouts\"", "href=\"/advisor\""] {
+            assert!(html.contains(nav), "{path}: nav link {nav}");
+        }
+        assert_no_inline_code(&path, &html);
+    }
+}
+
+#[tokio::test]
+async fn home_lists_scenarios_templates_and_searches() {
+    let app = spawn_app().await;
+    let ultra = app.create(&named("Datastores Ultra")).await;
+    app.create(&named("Something else")).await;
+    let (status, html) = page(&app, "/").await;
+    assert_eq!(status, 200);
+    assert!(html.contains(&format!("href=\"/scenarios/{ultra}\"")));
+    assert!(html.contains("Azure NetApp Files Ultra"), "vendor names");
+    for name in [
+        "AVS 4 x 20 TiB vs 20 x 4 TiB datastores",
+        "SAP HANA on ANF",
+        "Azure Files SMB multichannel on D32s_v3",
+        "GCNV with nconnect 16",
+        "ANF large volume scale-out",
+    ] {
+        assert!(html.contains(name), "template {name} listed");
+    }
+    let (_, found) = page(&app, "/?q=Datastores").await;
+    assert!(found.contains("Datastores Ultra"));
+    assert!(!found.contains("Something else"));
+}
+
+#[tokio::test]
+async fn every_template_opens_prefilled() {
+    let app = spawn_app().await;
+    for (key, name) in [
+        ("avs-datastores", "AVS 4 x 20 TiB vs 20 x 4 TiB datastores"),
+        ("sap-hana", "SAP HANA on ANF"),
+        ("azure-files-smb-multichannel", "Azure Files SMB multichannel on D32s_v3"),
+        ("gcnv-nconnect-16", "GCNV with nconnect 16"),
+        ("anf-large-volume", "ANF large volume scale-out"),
+    ] {
+        let (status, html) = page(&app, &format!("/scenarios/new?template={key}")).await;
+        assert_eq!(status, 200, "{key}");
+        assert!(
+            html.contains(&format!("name=\"name\" value=\"{name}\"")),
+            "{key}: name prefilled"
+        );
+        assert!(html.contains("id=\"results\""), "{key}");
+        assert!(html.contains("id=\"charts\""), "{key}: chart slot");
+    }
+    let (status, html) = page(&app, "/scenarios/new?template=nope").await;
+    assert_eq!(status, 404);
+    assert!(html.contains("no template"));
+}
+
+#[tokio::test]
+async fn names_are_escaped_on_every_page() {
+    let app = spawn_app().await;
+    let id = app.create(&named(XSS)).await;
+    // A second revision, so the history and the revision view show the name too.
+    let res = app
+        .put_json(&format!("/api/v1/scenarios/{id}"), &named(XSS))
+        .await;
+    assert_eq!(res.status(), 200);
+    let share = format!("/plan?s={}", share_param(&named(XSS)));
+    let mut bodies = Vec::new();
+    for path in [
+        "/".to_owned(),
+        format!("/?q={}", enc(XSS)),
+        format!("/?deleted={}", enc(XSS)),
+        format!("/scenarios/{id}"),
+        format!("/scenarios/{id}?rev=1"),
+        format!("/scenarios/{id}/delete"),
+        share,
+    ] {
+        let (status, html) = page(&app, &path).await;
+        assert_eq!(status, 200, "{path}");
+        bodies.push((path, html));
+    }
+    // Pages rendered from a POST: the no-JS planner, live results, a failed import.
+    let mut pairs = form_pairs(&named(XSS));
+    set(&mut pairs, "workload.io_size_kib", XSS);
+    let res = post_form(&app, "/scenarios/evaluate", &pairs).await;
+    assert_eq!(res.status(), 422);
+    bodies.push(("POST /scenarios/evaluate".into(), res.text().await.unwrap()));
+    let res = post_form(&app, "/scenarios/results", &pairs).await;
+    let live: Value = res.json().await.unwrap();
+    bodies.push((
+        "POST /scenarios/results".into(),
+        live["html"].as_str().unwrap().to_owned(),
+    ));
+    let res = import(&app, None, Some(XSS)).await;
+    assert_eq!(res.status(), 422);
+    bodies.push(("POST /import".into(), res.text().await.unwrap()));
+
+    for (path, html) in &bodies {
+        assert!(!html.contains(XSS), "{path}: the name is not escaped");
+        assert!(html.contains(XSS_ESCAPED), "{path}: the name is shown as text");
+        assert_no_inline_code(path, html);
+    }
+}
+
+#[tokio::test]
+async fn planner_without_javascript_shows_results_and_field_errors() {
+    let app = spawn_app().await;
+    let pairs = form_pairs(&sample_scenario());
+    let res = post_form(&app, "/scenarios/evaluate", &pairs).await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("id=\"kpi-mibps\""), "headline figures");
+    assert!(html.contains("Bound by"));
+    assert!(html.contains("class=\"binding\""), "binding row marked");
+
+    let mut bad = pairs.clone();
+    set(&mut bad, "workload.io_size_kib", "");
+    set(&mut bad, "workload.read_pct", "140");
+    set(&mut bad, "clients.nconnect", "lots");
+    let res = post_form(&app, "/scenarios/evaluate", &bad).await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    assert!(
+        html.contains("id=\"f-workload.io_size_kib\" name=\"workload.io_size_kib\" type=\"text\" inputmode=\"decimal\" autocomplete=\"off\" spellcheck=\"false\" value=\"\" aria-invalid=\"true\""),
+        "empty field marked invalid"
+    );
+    assert!(html.contains("<span class=\"error\" id=\"e-workload.io_size_kib\">enter a number</span>"));
+    assert!(html.contains("value=\"lots\""), "what was typed is kept");
+    assert!(html.contains("enter a whole number, not &#34;lots&#34;"));
+
+    // Validation after parsing: the engine's range message lands on the field.
+    let mut out_of_range = pairs.clone();
+    set(&mut out_of_range, "workload.read_pct", "140");
+    let res = post_form(&app, "/scenarios/evaluate", &out_of_range).await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("id=\"e-workload.read_pct\">must be a number from 0 to 100"));
+
+    // "Add volume group" without JavaScript adds an empty row.
+    let mut add = pairs.clone();
+    add.push(("action".into(), "add_group".into()));
+    let html = post_form(&app, "/scenarios/evaluate", &add)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("name=\"storage.volumes[1].quota_tib\""));
+}
+
+#[tokio::test]
+async fn live_results_answer_html_and_messages() {
+    let app = spawn_app().await;
+    let pairs = form_pairs(&sample_scenario());
+    let res = post_form(&app, "/scenarios/results", &pairs).await;
+    assert_eq!(res.status(), 200);
+    let live: Value = res.json().await.unwrap();
+    assert_eq!(live["ok"], true);
+    assert!(live["html"].as_str().unwrap().contains("kpi-mibps"));
+    assert!(live["share_url"].as_str().unwrap().starts_with("/plan?s="));
+    assert_eq!(live["errors"], json!({}));
+
+    let mut bad = pairs.clone();
+    set(&mut bad, "storage.volumes[0].quota_tib", "1,5");
+    let live: Value = post_form(&app, "/scenarios/results", &bad)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(live["ok"], false);
+    assert!(
+        live["errors"]["storage.volumes[0].quota_tib"]
+            .as_str()
+            .unwrap()
+            .contains("point for decimals")
+    );
+    assert!(live["html"].as_str().unwrap().contains("needs fixing"));
+
+    // Scenario JSON in: the results fragment alone.
+    let res = app.post_json("/scenarios/results", &sample_scenario()).await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    assert!(html.trim_start().starts_with("<div class=\"results-inner\""));
+}
+
+#[tokio::test]
+async fn share_links_open_prefilled_and_bad_ones_get_400() {
+    let app = spawn_app().await;
+    let mut s = sample_scenario();
+    s["name"] = json!("Shared plan");
+    let (status, html) = page(&app, &format!("/plan?s={}", share_param(&s))).await;
+    assert_eq!(status, 200);
+    assert!(html.contains("value=\"Shared plan\""));
+    assert!(html.contains("share link"));
+    assert!(!html.contains("name=\"scenario_id\""), "not tied to a saved scenario");
+    // Nothing was saved.
+    let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
+    assert_eq!(list, json!([]));
+
+    for (path, expect) in [
+        ("/plan".to_owned(), "no scenario"),
+        ("/plan?s=%%%%".to_owned(), "damaged"),
+        ("/plan?s=not*base64".to_owned(), "damaged"),
+        (format!("/plan?s={}", share_param(&json!({"name": 1}))), "not hold a valid scenario"),
+    ] {
+        let (status, html) = page(&app, &path).await;
+        assert_eq!(status, 400, "{path}");
+        assert!(html.contains(expect), "{path}: {expect}");
+    }
+}
+
+#[tokio::test]
+async fn save_update_copy_history_and_restore_through_the_form() {
+    let app = spawn_app().await;
+    let mut pairs = form_pairs(&named("Form plan"));
+    let res = post_form(&app, "/scenarios", &pairs).await;
+    assert_eq!(res.status(), 303);
+    let loc = res.headers()[header::LOCATION].to_str().unwrap().to_owned();
+    let id: i64 = loc
+        .trim_start_matches("/scenarios/")
+        .split('?')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let (_, html) = page(&app, &loc).await;
+    assert!(html.contains("Saved as revision 1."));
+
+    pairs.push(("scenario_id".into(), id.to_string()));
+    set(&mut pairs, "workload.io_size_kib", "256");
+    let res = post_form(&app, &format!("/scenarios/{id}"), &pairs).await;
+    assert_eq!(res.status(), 303);
+    assert_eq!(res.headers()[header::LOCATION], format!("/scenarios/{id}?saved=2").as_str());
+    let saved: Value = app.get(&format!("/api/v1/scenarios/{id}")).await.json().await.unwrap();
+    assert_eq!(saved["workload"]["io_size_kib"].as_f64(), Some(256.0));
+
+    // An invalid save keeps the inputs and saves nothing.
+    let mut bad = pairs.clone();
+    set(&mut bad, "workload.capacity_tib", "");
+    let res = post_form(&app, &format!("/scenarios/{id}"), &bad).await;
+    assert_eq!(res.status(), 422);
+    assert!(res.text().await.unwrap().contains("Not saved"));
+
+    // History lists both revisions; restoring 1 adds revision 3.
+    let (_, html) = page(&app, &format!("/scenarios/{id}")).await;
+    assert!(html.contains("History (2)"));
+    assert!(html.contains(&format!("formaction=\"/scenarios/{id}/revisions/1/restore\"")));
+    let res = app
+        .send_raw(Method::POST, &format!("/scenarios/{id}/revisions/1/restore"), None, vec![])
+        .await;
+    assert_eq!(res.status(), 303);
+    let restored: Value = app.get(&format!("/api/v1/scenarios/{id}")).await.json().await.unwrap();
+    assert_eq!(restored["workload"]["io_size_kib"].as_f64(), Some(64.0));
+    let (_, html) = page(&app, &format!("/scenarios/{id}?restored=1")).await;
+    assert!(html.contains("History (3)"));
+    let (status, _) = page(&app, &format!("/scenarios/{id}?rev=2")).await;
+    assert_eq!(status, 200);
+    let (status, _) = page(&app, &format!("/scenarios/{id}?rev=99")).await;
+    assert_eq!(status, 404);
+
+    // Save as copy makes a second scenario.
+    let res = post_form(&app, "/scenarios/copy", &pairs).await;
+    assert_eq!(res.status(), 303);
+    let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
+    let names: Vec<&str> = list.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"Form plan (copy)"), "{names:?}");
+
+    // Unknown ids are 404 pages.
+    assert_eq!(page(&app, "/scenarios/999999").await.0, 404);
+    assert_eq!(page(&app, "/scenarios/abc").await.0, 404);
+}
+
+#[tokio::test]
+async fn download_json_round_trips() {
+    let app = spawn_app().await;
+    let id = app.create(&named("Download me")).await;
+    let res = app.get(&format!("/scenarios/{id}/scenario.json")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        res.headers()[header::CONTENT_DISPOSITION],
+        "attachment; filename=\"download-me.json\""
+    );
+    let body: Value = res.json().await.unwrap();
+    assert!(body.get("id").is_none());
+    assert!(crate::helpers::json_contains(&body, &named("Download me")));
+
+    let res = post_form(&app, "/scenarios/scenario.json", &form_pairs(&named("From form"))).await;
+    assert_eq!(res.status(), 200);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["name"], "From form");
+}
+
+/// POSTs the import form as multipart: a file and/or pasted text.
+async fn import(app: &TestApp, file: Option<&str>, pasted: Option<&str>) -> reqwest::Response {
+    let boundary = "volplanTestBoundary7d1";
+    let mut body = String::new();
+    if let Some(f) = file {
+        body += &format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"s.json\"\r\nContent-Type: application/json\r\n\r\n{f}\r\n"
+        );
+    }
+    body += &format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"json\"\r\n\r\n{}\r\n",
+        pasted.unwrap_or("")
+    );
+    body += &format!("--{boundary}--\r\n");
+    app.send_raw(
+        Method::POST,
+        "/import",
+        Some(&format!("multipart/form-data; boundary={boundary}")),
+        body.into_bytes(),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn import_saves_good_files_and_keeps_bad_ones() {
+    let app = spawn_app().await;
+    let res = import(&app, Some(&named("Imported").to_string()), None).await;
+    assert_eq!(res.status(), 303);
+    assert!(res.headers()[header::LOCATION].to_str().unwrap().ends_with("?imported=1"));
+
+    let res = import(&app, None, Some(&named("Pasted").to_string())).await;
+    assert_eq!(res.status(), 303);
+
+    let broken = "{\"name\": \"half";
+    let res = import(&app, Some(broken), None).await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("This is not Scenario JSON"));
+    assert!(html.contains("{&#34;name&#34;: &#34;half"), "text kept");
+
+    let mut wrong = named("Wrong");
+    wrong["workload"]["read_pct"] = json!(400);
+    let res = import(&app, None, Some(&wrong.to_string())).await;
+    assert_eq!(res.status(), 422);
+    assert!(res.text().await.unwrap().contains("workload.read_pct"));
+
+    let res = import(&app, None, None).await;
+    assert_eq!(res.status(), 400);
+
+    let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 2, "only the good ones saved");
+}
+
+#[tokio::test]
+async fn delete_asks_first_then_removes() {
+    let app = spawn_app().await;
+    let id = app.create(&named("Doomed")).await;
+    let (status, html) = page(&app, &format!("/scenarios/{id}/delete")).await;
+    assert_eq!(status, 200);
+    assert!(html.contains(&format!("action=\"/scenarios/{id}/delete\"")));
+    let res = app
+        .send_raw(Method::POST, &format!("/scenarios/{id}/delete"), None, vec![])
+        .await;
+    assert_eq!(res.status(), 303);
+    assert_eq!(res.headers()[header::LOCATION], "/?deleted=Doomed");
+    let (_, home) = page(&app, "/?deleted=Doomed").await;
+    assert!(home.contains("Deleted “Doomed”."));
+    assert_eq!(page(&app, &format!("/scenarios/{id}")).await.0, 404);
+    let res = app
+        .send_raw(Method::POST, &format!("/scenarios/{id}/delete"), None, vec![])
+        .await;
+    assert_eq!(res.status(), 404);
+}
+
+#[tokio::test]
+async fn static_assets_have_types_and_cache_headers() {
+    let app = spawn_app().await;
+    let (_, html) = page(&app, "/").await;
+    let start = html.find("/static/css/app.css?v=").expect("hashed stylesheet link");
+    let end = html[start..].find('"').unwrap() + start;
+    let css_url = &html[start..end];
+
+    let res = app.get(css_url).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()[header::CONTENT_TYPE], "text/css; charset=utf-8");
+    assert_eq!(
+        res.headers()[header::CACHE_CONTROL],
+        "public, max-age=31536000, immutable"
+    );
+    let etag = res.headers()[header::ETAG].clone();
+    let res = app
+        .client
+        .get(app.url(css_url))
+        .header(header::IF_NONE_MATCH, etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 304);
+
+    let res = app.get("/static/js/planner.js").await;
+    assert_eq!(res.headers()[header::CONTENT_TYPE], "text/javascript; charset=utf-8");
+    assert_eq!(res.headers()[header::CACHE_CONTROL], "public, no-cache");
+
+    let res = app.get("/static/fonts/DejaVuSans.ttf").await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()[header::CONTENT_TYPE], "font/ttf");
+    assert!(res.bytes().await.unwrap().len() > 100_000);
+
+    assert_eq!(app.get("/static/nope.css").await.status(), 404);
+}
