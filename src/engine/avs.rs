@@ -4,7 +4,7 @@
 use super::catalog;
 use super::client::push_concurrency;
 use super::distribution::Distribution;
-use super::limits::{Applies, LimitSet, RawLimit, Scope};
+use super::limits::{Applies, RawLimit, Scope, Sink};
 use super::plan::{AvsPlan, Plan};
 use super::scaling::speedup;
 use super::scenario::Placement;
@@ -38,7 +38,7 @@ fn hosts_on_busiest(p: &Plan, a: &AvsPlan) -> f64 {
 }
 
 /// Adds the AVS limits.
-pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut LimitSet) {
+pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
     let m = &catalog::catalog().model.avs;
     let source = m.source.as_str();
     let hosts = f64::from(a.hosts);

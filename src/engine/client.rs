@@ -3,7 +3,7 @@
 
 use super::catalog::{self, Latency};
 use super::concurrency::iops_ceiling;
-use super::limits::{Applies, LimitSet, RawLimit, Scope};
+use super::limits::{Applies, RawLimit, Scope, Sink};
 use super::plan::Plan;
 use super::scaling::{mix, speedup};
 use super::scenario::{Files, Level, Protocol, Service};
@@ -91,7 +91,7 @@ pub fn outstanding_per_client(p: &Plan) -> f64 {
 }
 
 /// Adds egress, ingress, connection and concurrency limits for ordinary VMs.
-pub fn limits(p: &Plan, set: &mut LimitSet) {
+pub fn limits(p: &Plan, set: &mut impl Sink) {
     let clients = u64::from(p.clients);
     if let Some(e) = p.egress {
         set.push(RawLimit {
@@ -172,7 +172,7 @@ pub fn limits(p: &Plan, set: &mut LimitSet) {
 }
 
 /// Adds the Little's-law limit for `outstanding` IOs in flight in total.
-pub fn push_concurrency(p: &Plan, outstanding: f64, set: &mut LimitSet) {
+pub fn push_concurrency(p: &Plan, outstanding: f64, set: &mut impl Sink) {
     let (lat, source) = latency(p);
     let (lat_penalty, _) = multichannel_penalty(p);
     let ms = lat.at(p.io_kib) / lat_penalty;

@@ -72,6 +72,10 @@ impl Distribution {
     /// The total that per-volume ceilings allow: min over loaded volumes of ceiling / share.
     /// Returns the total and the group whose volume binds.
     pub fn bound(&self, p: &Plan, per_volume: impl Fn(Group) -> f64) -> (f64, Group) {
+        if p.volumes.groups() == 1 {
+            let g = p.volumes.group(0);
+            return (per_volume(g) / self.max_frac(), g);
+        }
         if self.units == 0 {
             let mut best = (f64::INFINITY, p.volumes.group(0));
             for g in p.volumes.iter() {

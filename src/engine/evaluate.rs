@@ -6,7 +6,7 @@ use super::client;
 use super::cost;
 use super::distribution::Distribution;
 use super::evaluation::{Cost, Evaluation, Flows, Limit, Targets};
-use super::limits::{LimitSet, RawLimit};
+use super::limits::{LimitSet, MinTotal, RawLimit};
 use super::plan::Plan;
 use super::scenario::{FieldError, Scenario};
 use super::service;
@@ -22,12 +22,25 @@ pub struct Core {
     pub binding: RawLimit,
     /// Outstanding IOs in flight across all clients after slot limits.
     pub outstanding: f64,
+    /// The first `storage_count` limits are the storage service's; the rest client-side.
+    pub storage_count: usize,
+    /// How the load spreads over the volumes (independent of level and quota).
+    pub dist: Distribution,
 }
 
 impl Core {
     /// Achievable IOPS.
     pub fn iops(&self, p: &Plan) -> f64 {
         mibps_to_iops(self.total, p.io_kib)
+    }
+
+    /// The smallest client-side limit (everything the storage service does not set).
+    pub fn client_total(&self, p: &Plan) -> f64 {
+        self.limits
+            .iter()
+            .skip(self.storage_count)
+            .map(|l| l.total_at(p.r))
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// The smallest limit other than those `skip` rejects, as a total at the plan's mix.
@@ -45,6 +58,7 @@ pub fn core(p: &Plan) -> Core {
     let dist = Distribution::of(p);
     let mut set = LimitSet::default();
     service::limits(p, &dist, &mut set);
+    let storage_count = set.len();
     let outstanding = match &p.avs {
         Some(a) => {
             avs::limits(p, a, &dist, &mut set);
@@ -64,7 +78,17 @@ pub fn core(p: &Plan) -> Core {
         total,
         binding,
         outstanding,
+        storage_count,
+        dist,
     }
+}
+
+/// The smallest storage-side limit of a plan (its service's limits only), with the
+/// load spread `dist` (which depends on the volume count and AVS placement only).
+pub fn storage_total(p: &Plan, dist: &Distribution) -> f64 {
+    let mut min = MinTotal::new(p.r);
+    service::limits(p, dist, &mut min);
+    min.total
 }
 
 /// Whether `total` MiB/s at the plan's IO size meets its targets, and the headroom.
@@ -131,7 +155,7 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
             usd_per_mibps: price.monthly_usd.map(|m| m / total),
             assumption: price.assumption,
         },
-        sizing: solve::sizing(p, total),
+        sizing: solve::sizing(p, &c),
         latency_ms,
     }
 }

@@ -110,37 +110,83 @@ impl RawLimit {
     }
 }
 
-/// Most limits one scenario can produce.
-pub const MAX_LIMITS: usize = 24;
+/// Receives limits as the model produces them.
+pub trait Sink {
+    /// Takes one limit; a non-finite or non-positive value means "no limit".
+    fn push(&mut self, l: RawLimit);
+}
+
+/// A sink that keeps only the smallest total at read fraction `r` (for sweeps).
+#[derive(Debug, Clone, Copy)]
+pub struct MinTotal {
+    pub r: f64,
+    pub total: f64,
+}
+
+impl MinTotal {
+    /// An empty minimum at read fraction `r`.
+    pub fn new(r: f64) -> Self {
+        Self {
+            r,
+            total: f64::INFINITY,
+        }
+    }
+}
+
+impl Sink for MinTotal {
+    fn push(&mut self, l: RawLimit) {
+        if l.mibps.is_finite() && l.mibps > 0.0 && l.applies_at(self.r) {
+            self.total = self.total.min(l.total_at(self.r));
+        }
+    }
+}
+
+/// Most limits one scenario can produce (11 for ANF on AVS, 10 for Azure Files).
+pub const MAX_LIMITS: usize = 12;
+
+const EMPTY: RawLimit = RawLimit {
+    id: "",
+    label: Label {
+        name: "",
+        formula: super::trace::Formula::None,
+    },
+    scope: Scope::Workload,
+    applies: Applies::Both,
+    mibps: f64::INFINITY,
+    source: "",
+    assumption: false,
+};
 
 /// A fixed-capacity set of limits: the hot path allocates nothing.
 #[derive(Debug, Clone, Copy)]
 pub struct LimitSet {
-    items: [Option<RawLimit>; MAX_LIMITS],
+    items: [RawLimit; MAX_LIMITS],
     len: usize,
 }
 
 impl Default for LimitSet {
     fn default() -> Self {
         Self {
-            items: [None; MAX_LIMITS],
+            items: [EMPTY; MAX_LIMITS],
             len: 0,
         }
     }
 }
 
-impl LimitSet {
-    /// Adds a limit; a non-finite or non-positive value means "no limit" and is skipped.
-    pub fn push(&mut self, l: RawLimit) {
+impl Sink for LimitSet {
+    fn push(&mut self, l: RawLimit) {
+        debug_assert!(self.len < MAX_LIMITS, "raise MAX_LIMITS");
         if l.mibps.is_finite() && l.mibps > 0.0 && self.len < MAX_LIMITS {
-            self.items[self.len] = Some(l);
+            self.items[self.len] = l;
             self.len += 1;
         }
     }
+}
 
+impl LimitSet {
     /// The limits in insertion order.
     pub fn iter(&self) -> impl Iterator<Item = &RawLimit> {
-        self.items[..self.len].iter().flatten()
+        self.items[..self.len].iter()
     }
 
     /// Number of limits.

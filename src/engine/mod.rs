@@ -23,6 +23,7 @@ pub mod scenario;
 pub mod service;
 pub mod solve;
 pub mod sweep;
+pub mod testplan;
 pub mod trace;
 pub mod units;
 

@@ -382,26 +382,14 @@ impl Scenario {
         }
         let mut total = 0u32;
         for (i, v) in s.volumes.iter().enumerate() {
-            range_u(&format!("storage.volumes[{i}].count"), v.count, 1, MAX_VOLUMES)?;
-            range(
-                &format!("storage.volumes[{i}].quota_tib"),
-                v.quota_tib,
-                0.001,
-                2048.0,
-                "TiB",
-            )?;
-            positive(
-                &format!("storage.volumes[{i}].throughput_mibps"),
-                v.throughput_mibps,
-                1_000_000.0,
-                "MiB/s",
-            )?;
-            positive(
-                &format!("storage.volumes[{i}].iops"),
-                v.iops,
-                10_000_000.0,
-                "IOPS",
-            )?;
+            let at = |e: FieldError| FieldError {
+                field: format!("storage.volumes[{i}].{}", e.field),
+                message: e.message,
+            };
+            range_u("count", v.count, 1, MAX_VOLUMES).map_err(at)?;
+            range("quota_tib", v.quota_tib, 0.001, 2048.0, "TiB").map_err(at)?;
+            positive("throughput_mibps", v.throughput_mibps, 1_000_000.0, "MiB/s").map_err(at)?;
+            positive("iops", v.iops, 10_000_000.0, "IOPS").map_err(at)?;
             total += v.count;
         }
         if total > MAX_VOLUMES {

@@ -2,7 +2,8 @@
 //! sweep (N volumes of total / N TiB).
 
 use super::catalog;
-use super::evaluate::{core, evaluate};
+use super::evaluate::{Core, core, evaluate, storage_total};
+use super::distribution::Distribution;
 use super::evaluation::{Evaluation, Sizing, SizingBasis};
 use super::plan::Plan;
 use super::scenario::{FieldError, Level, Scenario, Service, VolumeGroup, VolumeKind};
@@ -17,10 +18,14 @@ const LEVELS: usize = 4;
 /// and pool that meet capacity, throughput and IOPS, its cost, and the cheapest that
 /// meets all. Without targets, the goal is the throughput the scenario achieves now
 /// (`current_mibps`), so the table answers "what else would give me this?".
-pub fn sizing(p: &Plan, current_mibps: f64) -> Vec<Sizing> {
+///
+/// Client-side limits do not depend on the level or quota, so they are taken from the
+/// scenario's own evaluation `c` (Azure Files recomputes them where SSD and HDD differ).
+pub fn sizing(p: &Plan, c: &Core) -> Vec<Sizing> {
     let mut goal = *p;
+    let client_total = c.client_total(p);
     let basis = if p.target_mibps.is_none() && p.target_iops.is_none() {
-        goal.target_mibps = Some(current_mibps);
+        goal.target_mibps = Some(c.total);
         SizingBasis::Current
     } else {
         SizingBasis::Targets
@@ -28,7 +33,7 @@ pub fn sizing(p: &Plan, current_mibps: f64) -> Vec<Sizing> {
     let levels = Level::of(p.service);
     let mut rows = Vec::with_capacity(LEVELS);
     for &level in levels {
-        rows.push(size_level(&goal, level, basis));
+        rows.push(size_level(&goal, level, basis, client_total, &c.dist));
     }
     let cheapest = rows
         .iter()
@@ -51,7 +56,13 @@ fn needed_mibps(p: &Plan) -> f64 {
     t.max(i)
 }
 
-fn size_level(p: &Plan, level: Level, basis: SizingBasis) -> Sizing {
+fn size_level(
+    p: &Plan,
+    level: Level,
+    basis: SizingBasis,
+    client_total: f64,
+    dist: &Distribution,
+) -> Sizing {
     let n = p.n_volumes.max(1);
     let nf = f64::from(n);
     let need = needed_mibps(p);
@@ -108,8 +119,15 @@ fn size_level(p: &Plan, level: Level, basis: SizingBasis) -> Sizing {
     let fits = quota <= hi + 1e-9;
     let quota = quota.min(hi);
     let plan = p.with_uniform(level, n, quota, mibps, iops);
-    let c = core(&plan);
-    let met = super::evaluate::targets(&plan, c.total).met;
+    let client = if p.service == Service::AzureFiles
+        && azure_files::is_ssd(level) != azure_files::is_ssd(p.level)
+    {
+        core(&plan).client_total(&plan)
+    } else {
+        client_total
+    };
+    let total = storage_total(&plan, dist).min(client);
+    let met = super::evaluate::targets(&plan, total).met;
     let price = super::cost::price(&plan);
     Sizing {
         service: p.service,

@@ -9,6 +9,7 @@
 use super::evaluate::evaluate;
 use super::evaluation::Evaluation;
 use super::scenario::{FieldError, Level, MAX_VOLUMES, Scenario, VolumeGroup};
+use super::trace::Formula;
 
 /// IO sizes of the IO-size sweep, in KiB (4 KiB to 1 MiB in powers of two).
 pub const IO_SIZES_KIB: [f64; 9] = [4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0];
@@ -202,6 +203,115 @@ impl Metric {
     }
 }
 
+/// The measured setups the published series come from (`calibration.json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Setup {
+    /// One AV36 host, 4 VMs with 4 VMDKs each spread over n datastores of 20 TiB Ultra,
+    /// 8 KiB random, averaged over read shares (C9).
+    AvsHost,
+    /// One AV36 host, one VM with n VMDKs, each on its own 20 TiB Ultra datastore,
+    /// 8 KiB random, averaged over read shares (C10).
+    AvsVm,
+    /// One E104id_v5 on a 101 TiB Ultra large volume, NFSv3, 32 threads x 32 deep,
+    /// 256 KiB sequential read (C4).
+    ScaleUpSeqRead,
+    /// The same VM and volume, 8 KiB random read (C6).
+    ScaleUpRandRead,
+}
+
+/// Read shares averaged for the "over all mixes" measurements.
+pub const MIXES: [f64; 5] = [0.0, 25.0, 50.0, 75.0, 100.0];
+
+impl Setup {
+    /// The scenario of this setup at step `n`, at read share `read_pct`.
+    pub fn scenario(self, n: u32, read_pct: f64) -> Scenario {
+        use super::scenario::{
+            Access, Avs, Clients, Files, Placement, Protocol, Qos, Service, Storage, VolumeKind,
+            Workload,
+        };
+        let (avs, vm_size, nconnect, volumes, kind, io, access) = match self {
+            Setup::AvsHost | Setup::AvsVm => {
+                let (vms, vmdks) = if self == Setup::AvsHost {
+                    (4, 4)
+                } else {
+                    (1, n)
+                };
+                let avs = Avs {
+                    hosts: 1,
+                    host_sku: "AV36".to_owned(),
+                    vms_per_host: vms,
+                    vmdks_per_vm: vmdks,
+                    placement: Placement::Spread,
+                };
+                (
+                    Some(avs),
+                    None,
+                    1,
+                    (n, 20.0),
+                    VolumeKind::Regular,
+                    8.0,
+                    Access::Random,
+                )
+            }
+            Setup::ScaleUpSeqRead | Setup::ScaleUpRandRead => {
+                let (io, access) = if self == Setup::ScaleUpSeqRead {
+                    (256.0, Access::Sequential)
+                } else {
+                    (8.0, Access::Random)
+                };
+                let vm = Some("Standard_E104id_v5".to_owned());
+                (None, vm, n, (1, 101.0), VolumeKind::Large, io, access)
+            }
+        };
+        let threads = if avs.is_some() { 4 } else { 32 };
+        Scenario {
+            id: None,
+            name: "Published setup".to_owned(),
+            workload: Workload {
+                io_size_kib: io,
+                read_pct,
+                access,
+                threads,
+                queue_depth: 32,
+                files: Files::Many,
+                metadata_heavy: false,
+                capacity_tib: f64::from(volumes.0) * volumes.1,
+                target_mibps: None,
+                target_iops: None,
+            },
+            storage: Storage {
+                service: Service::Anf,
+                level: Level::Ultra,
+                qos: Qos::Auto,
+                volume_kind: kind,
+                volumes: vec![VolumeGroup {
+                    count: volumes.0,
+                    quota_tib: volumes.1,
+                    throughput_mibps: None,
+                    iops: None,
+                }],
+                pool_tib: None,
+            },
+            clients: Clients {
+                count: 1,
+                vm_size,
+                egress_mibps: None,
+                ingress_mibps: None,
+                protocol: Protocol::Nfsv3,
+                nconnect,
+                smb_multichannel: false,
+                smb_channels: 4,
+                avs,
+            },
+        }
+    }
+
+    /// True when the measurement is an average over [`MIXES`].
+    pub fn mixes(self) -> bool {
+        matches!(self, Setup::AvsHost | Setup::AvsVm)
+    }
+}
+
 /// A published measurement series to set beside the model's curve.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Published {
@@ -211,52 +321,69 @@ pub struct Published {
     pub source: &'static str,
     pub axis: Axis,
     pub metric: Metric,
-    pub io_size_kib: f64,
     /// (step, measured figure).
     pub points: &'static [(u32, f64)],
-    /// True when it needs AVS clients on Azure NetApp Files.
-    pub avs: bool,
+    /// The measured setup, evaluated by the model for a like-for-like curve.
+    pub setup: Setup,
 }
 
 /// The published scaling series (see `domain.md` sections 2 and 5).
 pub const PUBLISHED: &[Published] = &[
     Published {
         label: "Published: 1 AVS host, 1/2/4 datastores, 8 KiB",
-        source: "domain.md section 5 (one host, several datastores: ~76,000 IOPS, +76%, +163%); calibration C9",
+        source: "domain.md section 5 (one host, several datastores: ~76,000 IOPS, +76%, +163%, averaged over read/write mixes); calibration C9",
         axis: Axis::Datastores,
         metric: Metric::Iops,
-        io_size_kib: 8.0,
         points: &[(1, 76_000.0), (2, 133_760.0), (4, 199_880.0)],
-        avs: true,
+        setup: Setup::AvsHost,
     },
     Published {
         label: "Published: 1 AVS VM, 1/2 VMDKs on own datastores, 8 KiB",
-        source: "domain.md section 5 (one VM, VMDKs each on its own datastore: ~73,040 / ~128,420 IOPS); calibration C10",
+        source: "domain.md section 5 (one VM, VMDKs each on its own datastore: ~73,040 / ~128,420 IOPS, averaged over mixes); calibration C10",
         axis: Axis::Datastores,
         metric: Metric::Iops,
-        io_size_kib: 8.0,
         points: &[(1, 73_040.0), (2, 128_420.0)],
-        avs: true,
+        setup: Setup::AvsVm,
     },
     Published {
         label: "Published: one E104id_v5, 256 KiB sequential read",
-        source: "domain.md section 2 (scale-up: ~10,000 MiB/s with nconnect, about 10x without); calibration C4",
+        source: "domain.md section 2 (scale-up on a 101 TiB Ultra large volume: ~10,000 MiB/s with nconnect, about 10x without); calibration C4",
         axis: Axis::Nconnect,
         metric: Metric::Mibps,
-        io_size_kib: 256.0,
         points: &[(1, 1_000.0), (8, 10_000.0)],
-        avs: false,
+        setup: Setup::ScaleUpSeqRead,
     },
     Published {
         label: "Published: one E104id_v5, 8 KiB random read",
-        source: "domain.md section 2 (scale-up: ~426,000 IOPS with nconnect, about 7x without); calibration C6",
+        source: "domain.md section 2 (scale-up on a 101 TiB Ultra large volume: ~426,000 IOPS with nconnect, about 7x without); calibration C6",
         axis: Axis::Nconnect,
         metric: Metric::Iops,
-        io_size_kib: 8.0,
         points: &[(1, 61_000.0), (8, 426_000.0)],
-        avs: false,
+        setup: Setup::ScaleUpRandRead,
     },
 ];
+
+impl Published {
+    /// The model at the published setup, at each step up to the last published one
+    /// (averaged over read shares where the measurement is).
+    pub fn model(&self) -> Result<Vec<(u32, f64)>, FieldError> {
+        let last = self.points.iter().map(|p| p.0).max().unwrap_or(1);
+        let mixes: &[f64] = if self.setup.mixes() { &MIXES } else { &[100.0] };
+        (1..=last)
+            .map(|n| {
+                let mut sum = 0.0;
+                for &r in mixes {
+                    let e = evaluate(&self.setup.scenario(n, r))?;
+                    sum += match self.metric {
+                        Metric::Mibps => e.throughput_mibps,
+                        Metric::Iops => e.iops,
+                    };
+                }
+                Ok((n, sum / mixes.len() as f64))
+            })
+            .collect()
+    }
+}
 
 /// One step of the scaling sweep.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -277,6 +404,14 @@ impl ScalingPoint {
     }
 }
 
+/// A published series with the model's figures at the same setup.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublishedCurve {
+    pub series: &'static Published,
+    /// (step, model figure at the published setup).
+    pub model: Vec<(u32, f64)>,
+}
+
 /// The scaling sweep: achievable figure against the number of flows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScalingSweep {
@@ -286,7 +421,7 @@ pub struct ScalingSweep {
     pub current: u32,
     pub points: Vec<ScalingPoint>,
     /// Published series that match the scenario (service, clients, metric).
-    pub published: Vec<&'static Published>,
+    pub published: Vec<PublishedCurve>,
 }
 
 /// The published series shown for a scenario: Azure NetApp Files only (the
@@ -297,14 +432,14 @@ pub fn published_for(scenario: &Scenario, axis: Axis, metric: Metric) -> Vec<&'s
     if scenario.storage.service != Service::Anf {
         return Vec::new();
     }
-    let avs = scenario.clients.avs.is_some();
     PUBLISHED
         .iter()
-        .filter(|p| p.axis == axis && p.metric == metric && p.avs == avs)
+        .filter(|p| p.axis == axis && p.metric == metric)
         .collect()
 }
 
-/// Evaluates the scenario at each step of the axis that applies to it.
+/// Evaluates the scenario at each step of the axis that applies to it, and
+/// the model at the setups of the published series that match.
 pub fn scaling(scenario: &Scenario) -> Result<ScalingSweep, FieldError> {
     let axis = Axis::of(scenario);
     let metric = Metric::for_io_size(scenario.workload.io_size_kib);
@@ -318,12 +453,21 @@ pub fn scaling(scenario: &Scenario) -> Result<ScalingSweep, FieldError> {
             connections: e.flows.connections,
         });
     }
+    let published = published_for(scenario, axis, metric)
+        .into_iter()
+        .map(|series| {
+            Ok(PublishedCurve {
+                series,
+                model: series.model()?,
+            })
+        })
+        .collect::<Result<_, FieldError>>()?;
     Ok(ScalingSweep {
         axis,
         metric,
         current: axis.current(scenario),
         points,
-        published: published_for(scenario, axis, metric),
+        published,
     })
 }
 
@@ -364,58 +508,9 @@ pub fn with_layout(scenario: &Scenario, count: u32, total_tib: f64) -> Scenario 
     s
 }
 
-/// One layout: `count` volumes of `quota_tib` each and what they achieve.
-#[derive(Debug, Clone)]
-pub struct Layout {
-    pub count: u32,
-    pub quota_tib: f64,
-    pub evaluation: Evaluation,
-}
-
-/// The most counts one layouts request may sweep.
-pub const MAX_COUNTS: usize = 256;
-
-/// Evaluates the scenario with its volumes replaced by `count` x `total_tib / count`
-/// for each count.
-pub fn layouts(
-    scenario: &Scenario,
-    total_tib: f64,
-    counts: &[u32],
-) -> Result<Vec<Layout>, FieldError> {
-    if !(total_tib.is_finite() && total_tib > 0.0) {
-        return Err(FieldError::new(
-            "total_tib",
-            format!("must be a capacity above 0 TiB, not {total_tib}"),
-        ));
-    }
-    if counts.is_empty() || counts.len() > MAX_COUNTS {
-        return Err(FieldError::new(
-            "counts",
-            format!(
-                "needs 1 to {MAX_COUNTS} datastore counts, e.g. [4, 20]; got {}",
-                counts.len()
-            ),
-        ));
-    }
-    if let Some(bad) = counts.iter().find(|&&c| c == 0 || c > MAX_VOLUMES) {
-        return Err(FieldError::new(
-            "counts",
-            format!("each count must be a whole number from 1 to {MAX_VOLUMES}, not {bad}"),
-        ));
-    }
-    counts
-        .iter()
-        .map(|&count| {
-            let s = with_layout(scenario, count, total_tib);
-            let quota_tib = total_tib / f64::from(count);
-            evaluate(&s).map(|evaluation| Layout {
-                count,
-                quota_tib,
-                evaluation,
-            })
-        })
-        .collect()
-}
+/// Layouts come from the engine's solver: the scenario with its volumes replaced by
+/// `count` x `total_tib / count` for each count.
+pub use super::solve::{Layout, layouts};
 
 /// One layout as the explorer shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -424,7 +519,7 @@ pub struct LayoutRow {
     pub quota_tib: f64,
     pub throughput_mibps: f64,
     pub iops: f64,
-    /// The volume QoS ceiling of one volume (datastore); `None` without one.
+    /// The QoS ceiling of one volume (datastore): quota x level rate; `None` without one.
     pub qos_per_volume_mibps: Option<f64>,
     /// Connections one client (AVS host or VM) opens.
     pub connections_per_client: u64,
@@ -440,11 +535,18 @@ pub fn layout_rows(layouts: &[Layout]) -> Vec<LayoutRow> {
         .iter()
         .map(|l| {
             let e = &l.evaluation;
-            let qos = e
-                .limits
-                .iter()
-                .find(|x| x.id == "volume_qos")
-                .map(|x| x.mibps / f64::from(l.count.max(1)));
+            // The formula holds one volume's quota x rate; the limit's value may
+            // count only the volumes the workload reaches.
+            let qos =
+                e.limits
+                    .iter()
+                    .find(|x| x.id == "volume_qos")
+                    .map(|x| match x.label.formula {
+                        Formula::QuotaRate {
+                            quota_tib, rate, ..
+                        } => quota_tib * rate,
+                        _ => x.mibps / f64::from(l.count.max(1)),
+                    });
             LayoutRow {
                 count: l.count,
                 quota_tib: l.quota_tib,
@@ -719,7 +821,6 @@ mod tests {
         let mut vm = s.clone();
         vm.clients.avs = None;
         assert_eq!(published_for(&vm, Axis::Nconnect, Metric::Mibps).len(), 1);
-        assert!(published_for(&vm, Axis::Datastores, Metric::Iops).is_empty());
         vm.storage.service = crate::engine::scenario::Service::Gcnv;
         assert!(published_for(&vm, Axis::Nconnect, Metric::Mibps).is_empty());
         // +76% and +163% over one datastore, as published.
@@ -729,12 +830,24 @@ mod tests {
     }
 
     #[test]
+    fn published_setups_are_valid_scenarios() {
+        for p in PUBLISHED {
+            for &(n, _) in p.points {
+                let s = p.setup.scenario(n, 50.0);
+                s.validate().expect("valid setup");
+                assert_eq!(Axis::of(&s), p.axis);
+                assert_eq!(p.axis.current(&s), n);
+            }
+        }
+    }
+
+    #[test]
     fn layouts_reject_bad_input() {
         let s = scenario();
         assert_eq!(layouts(&s, 0.0, &[1]).unwrap_err().field, "total_tib");
         assert_eq!(layouts(&s, 80.0, &[]).unwrap_err().field, "counts");
-        assert_eq!(layouts(&s, 80.0, &[0]).unwrap_err().field, "counts");
-        assert_eq!(layouts(&s, 80.0, &[2000]).unwrap_err().field, "counts");
+        assert!(layouts(&s, 80.0, &[0]).unwrap_err().field.starts_with("counts"));
+        assert!(layouts(&s, 80.0, &[2000]).unwrap_err().field.starts_with("counts"));
     }
 
     #[test]

@@ -18,7 +18,16 @@ pub const MODEL_JSON: &str = include_str!("model.json");
 pub struct Catalog {
     pub services: Services,
     pub vm_sizes: Vec<VmSize>,
+    /// (hash of the lower-case name, index into `vm_sizes`), sorted: O(log n) lookups.
+    vm_index: Vec<(u64, usize)>,
     pub model: Model,
+}
+
+/// FNV-1a over the ASCII-lower-cased bytes: case-insensitive and allocation-free.
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 static CATALOG: LazyLock<Catalog> = LazyLock::new(|| {
@@ -27,9 +36,17 @@ static CATALOG: LazyLock<Catalog> = LazyLock::new(|| {
         vm_sizes: Vec<VmSize>,
     }
     let vms: Vms = serde_json::from_str(VM_SIZES_JSON).expect("vm_sizes.json is valid");
+    let mut vm_index: Vec<(u64, usize)> = vms
+        .vm_sizes
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (name_hash(&v.name), i))
+        .collect();
+    vm_index.sort_unstable();
     Catalog {
         services: serde_json::from_str(SERVICES_JSON).expect("services.json is valid"),
         vm_sizes: vms.vm_sizes,
+        vm_index,
         model: serde_json::from_str(MODEL_JSON).expect("model.json is valid"),
     }
 });
@@ -53,8 +70,13 @@ pub fn vm_sizes() -> &'static [VmSize] {
 pub fn vm_size(name: &str) -> Option<&'static VmSize> {
     let trimmed = name.trim();
     let bare = strip_prefix_ci(trimmed, "standard_").unwrap_or(trimmed);
-    vm_sizes()
+    let c = catalog();
+    let h = name_hash(bare);
+    let start = c.vm_index.partition_point(|(k, _)| *k < h);
+    c.vm_index[start..]
         .iter()
+        .take_while(|(k, _)| *k == h)
+        .map(|&(_, i)| &c.vm_sizes[i])
         .find(|v| v.name.eq_ignore_ascii_case(bare))
 }
 

@@ -5,11 +5,16 @@
 //! [`Measurement`] per test in the file, plus warnings for what could not be read. The units
 //! and traps of each format are described in the module of each tool.
 
+pub mod compare;
 pub mod diskspd;
 pub mod elbencho;
 pub mod fio;
+pub mod infer;
 mod latency;
 mod text;
+
+pub use compare::{Comparison, GapClass, compare};
+pub use infer::scenario_from;
 
 use crate::engine::scenario::Access;
 use serde::{Deserialize, Serialize};

@@ -2,7 +2,7 @@
 
 use crate::engine::catalog::{self, AnfLevel};
 use crate::engine::distribution::Distribution;
-use crate::engine::limits::{Applies, LimitSet, RawLimit, Scope};
+use crate::engine::limits::{Applies, RawLimit, Scope, Sink};
 use crate::engine::plan::{Group, Plan};
 use crate::engine::scaling::mix;
 use crate::engine::scenario::{Level, Qos, VolumeKind};
@@ -90,7 +90,7 @@ pub fn volume_iops(kind: VolumeKind, r: f64) -> f64 {
 }
 
 /// Adds the ANF storage limits.
-pub fn limits(p: &Plan, dist: &Distribution, set: &mut LimitSet) {
+pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
     let anf = &catalog::catalog().services.anf;
     let lv = level(p.level);
     let (qos_total, g) = dist.bound(p, |g| volume_qos_mibps(p, g));

@@ -3,7 +3,7 @@
 
 use crate::engine::catalog::{self, FilesV2};
 use crate::engine::distribution::Distribution;
-use crate::engine::limits::{Applies, LimitSet, RawLimit, Scope};
+use crate::engine::limits::{Applies, RawLimit, Scope, Sink};
 use crate::engine::plan::{Group, Plan};
 use crate::engine::scenario::{Files, Level, Protocol};
 use crate::engine::trace::{Formula, Label};
@@ -88,7 +88,7 @@ pub fn share_limits(level: Level, g: Group) -> (f64, f64) {
 }
 
 /// Adds the Azure Files share, file and metadata limits.
-pub fn limits(p: &Plan, dist: &Distribution, set: &mut LimitSet) {
+pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
     let f = &catalog::catalog().services.azure_files;
     let count = dist.effective_count();
     let source = match p.level {

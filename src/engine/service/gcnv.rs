@@ -2,7 +2,7 @@
 
 use crate::engine::catalog::{self, GcnvLevel};
 use crate::engine::distribution::Distribution;
-use crate::engine::limits::{Applies, LimitSet, RawLimit, Scope};
+use crate::engine::limits::{Applies, RawLimit, Scope, Sink};
 use crate::engine::plan::Plan;
 use crate::engine::scenario::{Level, VolumeKind};
 use crate::engine::trace::{Formula, Label};
@@ -44,7 +44,7 @@ pub fn flex_pool(p: &Plan) -> (f64, f64) {
 }
 
 /// Adds the GCNV limits.
-pub fn limits(p: &Plan, dist: &Distribution, set: &mut LimitSet) {
+pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
     let g = &catalog::catalog().services.gcnv;
     let count = dist.effective_count();
     if p.level == Level::Flex {

@@ -1,0 +1,420 @@
+//! The benchmark that verifies a scenario: a fio job file (Linux, NFS) or a DiskSpd command
+//! line (Windows, SMB), with the mount options to use. The result imports back into volplan
+//! (`volplan import`, or the planner's drop zone) for measured against predicted.
+//!
+//! The job keeps the scenario's concurrency exactly: fio runs `threads` clones of one job
+//! with `iodepth = queue_depth`, spread over the volumes (fio assigns a `:`-separated
+//! directory list round-robin to the clones); DiskSpd runs the threads per target file.
+
+use super::evaluate;
+use super::scenario::{Access, Files, Protocol, Scenario, Service};
+use serde::{Deserialize, Serialize};
+
+/// The benchmark tool of a test plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanTool {
+    /// fio job file, for Linux clients (NFS).
+    Fio,
+    /// DiskSpd command line, for Windows clients (SMB).
+    Diskspd,
+}
+
+impl PlanTool {
+    /// Parses `fio` or `diskspd` (any case).
+    pub fn from_key(key: &str) -> Option<Self> {
+        match key.trim().to_ascii_lowercase().as_str() {
+            "fio" => Some(PlanTool::Fio),
+            "diskspd" => Some(PlanTool::Diskspd),
+            _ => None,
+        }
+    }
+
+    /// File name to save the plan under.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            PlanTool::Fio => "volplan-test.fio",
+            PlanTool::Diskspd => "volplan-test.ps1",
+        }
+    }
+}
+
+/// Seconds of measurement after the warm-up.
+pub const RUNTIME_S: u32 = 120;
+/// Seconds of warm-up that are not measured.
+pub const WARMUP_S: u32 = 15;
+
+/// The test plan for `tool` as text.
+pub fn plan(s: &Scenario, tool: PlanTool) -> String {
+    match tool {
+        PlanTool::Fio => fio_job(s),
+        PlanTool::Diskspd => diskspd_script(s),
+    }
+}
+
+/// Total volumes of the scenario.
+fn volume_count(s: &Scenario) -> u32 {
+    s.storage
+        .volumes
+        .iter()
+        .map(|v| v.count)
+        .fold(0u32, u32::saturating_add)
+        .max(1)
+}
+
+/// The mount point of volume `i` (1-based) on Linux.
+fn mount_point(i: u32) -> String {
+    format!("/mnt/volplan{i}")
+}
+
+/// Block size as fio and DiskSpd write it: `64k`, or bytes when not a whole KiB.
+fn block_size(kib: f64) -> String {
+    if kib.fract() == 0.0 {
+        format!("{}k", kib as u64)
+    } else {
+        format!("{}", (kib * 1024.0).round() as u64)
+    }
+}
+
+/// File size per job in GiB: half the capacity spread over all jobs, 1..64 GiB, so the
+/// working set is real but the files fit.
+fn file_gib(s: &Scenario) -> u64 {
+    let jobs = f64::from(s.workload.threads) * f64::from(s.clients.count.max(1));
+    let gib = s.workload.capacity_tib * 1024.0 * 0.5 / jobs.max(1.0);
+    gib.floor().clamp(1.0, 64.0) as u64
+}
+
+/// Mount options for one volume of the scenario, as `mount -o` takes them.
+pub fn mount_options(s: &Scenario) -> String {
+    let c = &s.clients;
+    let mut o = vec!["rw", "hard"];
+    let vers = match c.protocol {
+        Protocol::Nfsv3 => "vers=3",
+        Protocol::Nfsv41 => "vers=4.1",
+        Protocol::Smb3 => return smb_mount_options(s),
+    };
+    o.push(vers);
+    o.push("proto=tcp");
+    if s.storage.service != Service::AzureFiles {
+        o.push("rsize=262144");
+        o.push("wsize=262144");
+    }
+    if c.protocol == Protocol::Nfsv41 {
+        o.push("sec=sys");
+    }
+    let mut out = o.join(",");
+    if c.nconnect > 1 {
+        out.push_str(&format!(",nconnect={}", c.nconnect));
+    }
+    out
+}
+
+fn smb_mount_options(s: &Scenario) -> String {
+    if s.clients.smb_multichannel {
+        format!(
+            "SMB 3 with multichannel on ({} channels): Set-SmbClientConfiguration -EnableMultiChannel $true; check with Get-SmbMultichannelConnection",
+            s.clients.smb_channels
+        )
+    } else {
+        "SMB 3, multichannel off as planned (one channel per share)".to_owned()
+    }
+}
+
+/// The expected result, as a comment line, when the scenario evaluates.
+fn expectation(s: &Scenario, prefix: &str) -> String {
+    match evaluate(s) {
+        Ok(ev) => format!(
+            "{prefix} volplan predicts {:.0} MiB/s ({:.0} IOPS) in total, bound by `{}`.\n",
+            ev.throughput_mibps, ev.iops, ev.binding
+        ),
+        Err(e) => format!("{prefix} volplan cannot predict this scenario yet: {e}\n"),
+    }
+}
+
+/// The fio `rw=` value and, for mixes, `rwmixread=`.
+fn fio_rw(s: &Scenario) -> (String, Option<u32>) {
+    let r = s.workload.read_pct.round().clamp(0.0, 100.0) as u32;
+    let random = s.workload.access == Access::Random;
+    let rw = match (r, random) {
+        (100, false) => "read",
+        (100, true) => "randread",
+        (0, false) => "write",
+        (0, true) => "randwrite",
+        (_, false) => "rw",
+        (_, true) => "randrw",
+    };
+    (rw.to_owned(), (r != 0 && r != 100).then_some(r))
+}
+
+/// The fio job file that verifies the scenario, with how to mount, run and import it.
+pub fn fio_job(s: &Scenario) -> String {
+    let w = &s.workload;
+    let c = &s.clients;
+    let volumes = volume_count(s);
+    let mut t = String::new();
+    t.push_str(&format!("# volplan test plan for \"{}\"\n", one_line(&s.name)));
+    t.push_str(&expectation(s, "#"));
+    t.push_str("#\n");
+    if let Some(avs) = &c.avs {
+        t.push_str(&format!(
+            "# AVS: vSphere mounts the {volumes} volume(s) as NFS datastores on the {} host(s); run this job\n\
+             # inside each guest VM, with each directory on a VMDK placed as planned ({:?}).\n",
+            avs.hosts, avs.placement
+        ));
+    } else if c.protocol.is_nfs() {
+        t.push_str(&format!(
+            "# 1. On each of the {} client(s), mount every volume (mount options: {}):\n",
+            c.count,
+            mount_options(s)
+        ));
+        for i in 1..=volumes.min(4) {
+            t.push_str(&format!(
+                "#    sudo mkdir -p {mp} && sudo mount -t nfs -o {o} <server>:/<volume-{i}> {mp}\n",
+                mp = mount_point(i),
+                o = mount_options(s)
+            ));
+        }
+        if volumes > 4 {
+            t.push_str(&format!(
+                "#    ... likewise up to {}\n",
+                mount_point(volumes)
+            ));
+        }
+    } else {
+        t.push_str(
+            "# The scenario uses SMB: fio on Linux would not test it; use the DiskSpd plan instead.\n",
+        );
+    }
+    t.push_str(&format!(
+        "# 2. Run on all {} client(s) at the same time, twice; keep the second run (the first warms up):\n",
+        c.count
+    ));
+    t.push_str("#    fio --output-format=json --output=result-$(hostname).json job.fio\n");
+    t.push_str("# 3. Import: volplan import result-*.json --scenario scenario.json\n");
+    if w.threads < volumes {
+        t.push_str(&format!(
+            "# Note: {} thread(s) for {volumes} volumes: only {} volume(s) get IO; raise workload.threads.\n",
+            w.threads, w.threads
+        ));
+    }
+    if w.metadata_heavy {
+        t.push_str("# Note: the workload is metadata-heavy; this job measures data IO only.\n");
+    }
+    let (rw, mix) = fio_rw(s);
+    t.push('\n');
+    t.push_str("[global]\n");
+    t.push_str("ioengine=libaio\n");
+    t.push_str("direct=1\n");
+    t.push_str("randrepeat=0\n");
+    t.push_str("time_based=1\n");
+    t.push_str(&format!("runtime={RUNTIME_S}\n"));
+    t.push_str(&format!("ramp_time={WARMUP_S}\n"));
+    t.push_str("group_reporting=1\n");
+    t.push_str(&format!("bs={}\n", block_size(w.io_size_kib)));
+    t.push_str(&format!("rw={rw}\n"));
+    if let Some(r) = mix {
+        t.push_str(&format!("rwmixread={r}\n"));
+    }
+    t.push_str(&format!("iodepth={}\n", w.queue_depth));
+    t.push_str(&format!("size={}g\n", file_gib(s)));
+    if w.files == Files::One {
+        t.push_str("filename_format=volplan-shared.dat\n");
+    }
+    t.push('\n');
+    t.push_str("[volplan]\n");
+    t.push_str(&format!("numjobs={}\n", w.threads));
+    let dirs: Vec<String> = (1..=volumes).map(mount_point).collect();
+    t.push_str(&format!("directory={}\n", dirs.join(":")));
+    t
+}
+
+/// The DiskSpd command line that verifies the scenario (one client).
+pub fn diskspd_command(s: &Scenario) -> String {
+    let w = &s.workload;
+    let volumes = volume_count(s);
+    let targets = if w.files == Files::One { 1 } else { volumes };
+    let per_target = w.threads.div_ceil(targets).max(1);
+    let pattern = match w.access {
+        Access::Random => "-r",
+        Access::Sequential => "-s",
+    };
+    let write = (100.0 - w.read_pct).round().clamp(0.0, 100.0) as u32;
+    let size = file_gib(s);
+    let mut cmd = format!(
+        "diskspd -c{size}G -b{} -d{RUNTIME_S} -W{WARMUP_S} -o{} -t{per_target} {pattern} -w{write} -Sh -L -D -Rxml",
+        block_size(w.io_size_kib).to_uppercase(),
+        w.queue_depth
+    );
+    for i in 1..=targets {
+        cmd.push_str(&format!(" \\\\<server>\\<volume-{i}>\\volplan.dat"));
+    }
+    cmd.push_str(" > result-$env:COMPUTERNAME.xml");
+    cmd
+}
+
+/// The DiskSpd plan: the command with how to connect, run and import it.
+pub fn diskspd_script(s: &Scenario) -> String {
+    let w = &s.workload;
+    let volumes = volume_count(s);
+    let targets = if w.files == Files::One { 1 } else { volumes };
+    let per_target = w.threads.div_ceil(targets).max(1);
+    let mut t = String::new();
+    t.push_str(&format!("# volplan test plan for \"{}\"\n", one_line(&s.name)));
+    t.push_str(&expectation(s, "#"));
+    t.push_str("#\n");
+    if s.clients.protocol.is_nfs() {
+        t.push_str("# The scenario uses NFS: DiskSpd on Windows would test SMB; use the fio plan instead.\n");
+    } else {
+        t.push_str(&format!("# 1. Client setup: {}\n", mount_options(s)));
+    }
+    t.push_str(&format!(
+        "# 2. Run in PowerShell on all {} client(s) at the same time, twice; keep the second run.\n",
+        s.clients.count
+    ));
+    if per_target * targets != w.threads {
+        t.push_str(&format!(
+            "#    -t is per target: {per_target} x {targets} target(s) = {} threads (the scenario has {}).\n",
+            per_target * targets,
+            w.threads
+        ));
+    }
+    t.push_str("# 3. Import: volplan import result-*.xml --scenario scenario.json\n");
+    t.push_str(&diskspd_command(s));
+    t.push('\n');
+    t
+}
+
+fn one_line(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(json: serde_json::Value) -> Scenario {
+        serde_json::from_value(json).unwrap()
+    }
+
+    fn nfs() -> Scenario {
+        scenario(serde_json::json!({
+            "name": "Four volumes",
+            "workload": { "io_size_kib": 8, "read_pct": 75, "access": "random",
+                          "threads": 8, "queue_depth": 16, "capacity_tib": 8 },
+            "storage": { "service": "anf", "level": "premium",
+                         "volumes": [ { "count": 4, "quota_tib": 2 } ] },
+            "clients": { "count": 2, "vm_size": "Standard_E32s_v5",
+                         "protocol": "nfsv3", "nconnect": 4 }
+        }))
+    }
+
+    fn line<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+        text.lines().find_map(|l| l.strip_prefix(key))
+    }
+
+    #[test]
+    fn fio_job_keeps_the_scenario() {
+        let t = fio_job(&nfs());
+        assert_eq!(line(&t, "bs="), Some("8k"));
+        assert_eq!(line(&t, "rw="), Some("randrw"));
+        assert_eq!(line(&t, "rwmixread="), Some("75"));
+        assert_eq!(line(&t, "iodepth="), Some("16"));
+        assert_eq!(line(&t, "numjobs="), Some("8"));
+        assert_eq!(line(&t, "direct="), Some("1"));
+        assert_eq!(line(&t, "randrepeat="), Some("0"));
+        assert_eq!(line(&t, "time_based="), Some("1"));
+        assert_eq!(line(&t, "runtime="), Some("120"));
+        assert_eq!(line(&t, "ioengine="), Some("libaio"));
+        assert_eq!(line(&t, "group_reporting="), Some("1"));
+        assert_eq!(
+            line(&t, "directory="),
+            Some("/mnt/volplan1:/mnt/volplan2:/mnt/volplan3:/mnt/volplan4")
+        );
+        // 8 TiB x 0.5 over 16 jobs = 256 GiB, capped at 64.
+        assert_eq!(line(&t, "size="), Some("64g"));
+        assert!(t.contains("fio --output-format=json"));
+        assert!(t.contains("nconnect=4"));
+        assert!(t.contains("[global]") && t.contains("[volplan]"));
+    }
+
+    #[test]
+    fn fio_pure_reads_and_writes() {
+        let mut s = nfs();
+        s.workload.read_pct = 100.0;
+        s.workload.access = Access::Sequential;
+        s.workload.io_size_kib = 0.5;
+        let t = fio_job(&s);
+        assert_eq!(line(&t, "rw="), Some("read"));
+        assert_eq!(line(&t, "rwmixread="), None);
+        assert_eq!(line(&t, "bs="), Some("512"));
+        s.workload.read_pct = 0.0;
+        assert_eq!(line(&fio_job(&s), "rw="), Some("write"));
+    }
+
+    #[test]
+    fn fio_job_warns_about_idle_volumes() {
+        let mut s = nfs();
+        s.workload.threads = 2;
+        assert!(fio_job(&s).contains("only 2 volume(s) get IO"));
+    }
+
+    #[test]
+    fn mount_options_follow_protocol_and_nconnect() {
+        let mut s = nfs();
+        assert_eq!(
+            mount_options(&s),
+            "rw,hard,vers=3,proto=tcp,rsize=262144,wsize=262144,nconnect=4"
+        );
+        s.clients.protocol = Protocol::Nfsv41;
+        s.clients.nconnect = 1;
+        assert_eq!(
+            mount_options(&s),
+            "rw,hard,vers=4.1,proto=tcp,rsize=262144,wsize=262144,sec=sys"
+        );
+        s.clients.protocol = Protocol::Smb3;
+        s.clients.smb_multichannel = true;
+        assert!(mount_options(&s).contains("EnableMultiChannel"));
+    }
+
+    #[test]
+    fn diskspd_command_line() {
+        let mut s = nfs();
+        s.clients.protocol = Protocol::Smb3;
+        let cmd = diskspd_command(&s);
+        for flag in ["-b8K", "-d120", "-o16", "-t2", "-r", "-w25", "-Sh", "-L", "-Rxml", "-c64G"] {
+            assert!(cmd.split(' ').any(|a| a == flag), "{flag} missing: {cmd}");
+        }
+        assert_eq!(cmd.matches("volplan.dat").count(), 4);
+        s.workload.access = Access::Sequential;
+        s.workload.files = Files::One;
+        let cmd = diskspd_command(&s);
+        assert!(cmd.split(' ').any(|a| a == "-s"), "{cmd}");
+        assert!(cmd.split(' ').any(|a| a == "-t8"), "{cmd}");
+        assert_eq!(cmd.matches("volplan.dat").count(), 1);
+    }
+
+    #[test]
+    fn diskspd_notes_rounded_threads() {
+        let mut s = nfs();
+        s.clients.protocol = Protocol::Smb3;
+        s.workload.threads = 6;
+        let t = diskspd_script(&s);
+        assert!(t.contains("2 x 4 target(s) = 8 threads (the scenario has 6)"), "{t}");
+    }
+
+    #[test]
+    fn tool_keys() {
+        assert_eq!(PlanTool::from_key("FIO"), Some(PlanTool::Fio));
+        assert_eq!(PlanTool::from_key("diskspd"), Some(PlanTool::Diskspd));
+        assert_eq!(PlanTool::from_key("iometer"), None);
+    }
+
+    #[test]
+    fn fio_concurrency_is_the_scenarios() {
+        let s = nfs();
+        let t = fio_job(&s);
+        let numjobs: u32 = line(&t, "numjobs=").unwrap().parse().unwrap();
+        let iodepth: u32 = line(&t, "iodepth=").unwrap().parse().unwrap();
+        assert_eq!(numjobs * iodepth, s.workload.threads * s.workload.queue_depth);
+    }
+}
