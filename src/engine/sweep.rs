@@ -8,7 +8,7 @@
 
 use super::evaluate::evaluate;
 use super::evaluation::Evaluation;
-use super::scenario::{FieldError, Level, MAX_VOLUMES, Scenario, VolumeGroup};
+use super::scenario::{FieldError, Level, Scenario, VolumeGroup};
 use super::trace::Formula;
 
 /// IO sizes of the IO-size sweep, in KiB (4 KiB to 1 MiB in powers of two).

@@ -44,6 +44,10 @@ const SERIES: [RGBColor; 7] = [
     OI_YELLOW,
 ];
 
+/// In the ceilings chart, limits above this multiple of the achievable figure
+/// (or the target) are drawn off scale.
+const OFF_SCALE: f64 = 5.0;
+
 static FONTS: Once = Once::new();
 
 /// Registers the embedded DejaVu Sans faces with plotters (cheap after the first call).
@@ -352,7 +356,9 @@ impl Chart {
             None => summary.push('.'),
         }
         if !sw.published.is_empty() {
-            summary.push_str(" Published measurements are shown as markers.");
+            summary.push_str(
+                " Published measurements are shown as markers, with the model at the same setup as a dashed line.",
+            );
         }
         Chart {
             title: format!(
@@ -642,26 +648,57 @@ fn draw_ceilings<DB: DrawingBackend>(
         .bars
         .iter()
         .map(|b| {
+            let lower = b.name.to_lowercase();
             let r = match b.applies {
-                "read" => " (reads)",
-                "write" => " (writes)",
+                "read" if !lower.contains("read") => " (reads)",
+                "write" if !lower.contains("write") => " (writes)",
                 _ => "",
             };
-            truncate(&format!("{}{r}", b.name), 30)
+            truncate(&format!("{}{r}", b.name), 34)
         })
         .collect();
     let label_w = names.iter().map(|s| s.chars().count()).max().unwrap_or(8) as u32 * 8 + 16;
+    // Limits far above the achievable figure and the targets run off the scale
+    // (drawn broken, value in the label) so the ones that matter stay readable.
+    let base = d
+        .targets
+        .iter()
+        .map(|t| t.1)
+        .chain([d.achievable_mibps])
+        .filter(|v| v.is_finite())
+        .fold(0.0, f64::max);
+    let cap = if base > 0.0 {
+        base * OFF_SCALE
+    } else {
+        f64::INFINITY
+    };
     let xmax = d
         .bars
         .iter()
         .map(|b| b.mibps)
-        .chain(d.targets.iter().map(|t| t.1))
-        .chain([d.achievable_mibps])
+        .filter(|v| *v <= cap)
+        .chain([base])
         .filter(|v| v.is_finite())
         .fold(0.0, f64::max);
     let xmax = upper(xmax);
-    let mut chart = ChartBuilder::on(root)
-        .caption("Ceilings: every limit in MiB/s", caption_style())
+    let body = root.titled("Ceilings: every limit in MiB/s", caption_style())?;
+    let (key, body) = body.split_vertically(28);
+    let mut items = vec![
+        LegendItem::swatch("binding limit", OI_VERMILLION),
+        LegendItem::swatch("other limits", OI_BLUE),
+        LegendItem::line(
+            format!("achievable {} MiB/s", Num(d.achievable_mibps, 0)),
+            OI_BLACK,
+            true,
+        ),
+    ];
+    items.extend(
+        d.targets
+            .iter()
+            .map(|(l, _)| LegendItem::dotted(l.clone(), OI_GREEN)),
+    );
+    draw_key_row(&key, &items)?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(12)
         .margin_right(36)
         .x_label_area_size(48)
@@ -704,13 +741,28 @@ fn draw_ceilings<DB: DrawingBackend>(
     for (i, b) in d.bars.iter().enumerate() {
         let y = (n - 1 - i) as f64;
         let colour = if b.binding { OI_VERMILLION } else { OI_BLUE };
+        let off_scale = b.mibps > xmax;
+        let end = b.mibps.min(xmax);
         area.draw(&Rectangle::new(
-            [(0.0, y - 0.32), (b.mibps, y + 0.32)],
+            [(0.0, y - 0.32), (end, y + 0.32)],
             colour.filled(),
         ))?;
+        if off_scale {
+            // A white double slash near the end marks the broken bar.
+            for dx in [18.0, 26.0] {
+                let x0 = xmax - dx / px_per_unit;
+                area.draw(&PathElement::new(
+                    vec![(x0, y - 0.4), (x0 + 6.0 / px_per_unit, y + 0.4)],
+                    WHITE.stroke_width(3),
+                ))?;
+            }
+        }
         let mut text = format!("{} MiB/s, {} IOPS", Num(b.mibps, 0), Num(b.iops, 0));
         if b.binding {
             text.push_str(", binding");
+        }
+        if off_scale {
+            text.push_str(" (off scale)");
         }
         if b.assumption {
             text.push_str(" (assumption)");
@@ -722,12 +774,13 @@ fn draw_ceilings<DB: DrawingBackend>(
         };
         let font = (FONT, 13).into_font().style(weight);
         let (tw, _) = area.estimate_text_size(&text, &TextStyle::from(font.clone()))?;
-        let bar_px = b.mibps * px_per_unit;
+        let bar_px = end * px_per_unit;
         let outside = bar_px + 6.0 + f64::from(tw) < width_px;
         let (x, colour, anchor) = if outside {
-            (b.mibps + 5.0 / px_per_unit, OI_BLACK, HPos::Left)
+            (end + 5.0 / px_per_unit, OI_BLACK, HPos::Left)
         } else {
-            (b.mibps - 5.0 / px_per_unit, WHITE, HPos::Right)
+            let pad = if off_scale { 34.0 } else { 5.0 };
+            (end - pad / px_per_unit, WHITE, HPos::Right)
         };
         let style = font.color(&colour).pos(Pos::new(anchor, VPos::Center));
         area.draw(&Text::new(text, (x, y), style))?;
@@ -736,21 +789,15 @@ fn draw_ceilings<DB: DrawingBackend>(
     let line = |x: f64, colour: RGBColor| {
         DashedPathElement::new(vec![(x, bottom), (x, top)], 6, 4, colour.stroke_width(2))
     };
-    let label_style = |colour: RGBColor| {
-        (FONT, 12)
-            .into_font()
-            .color(&colour)
-            .pos(Pos::new(HPos::Left, VPos::Bottom))
-    };
     if d.achievable_mibps.is_finite() {
         area.draw(&line(d.achievable_mibps, OI_BLACK))?;
     }
-    for (label, v) in &d.targets {
-        area.draw(&line(*v, OI_GREEN))?;
-        area.draw(&Text::new(
-            label.clone(),
-            (*v + 4.0 / px_per_unit, top - 0.01),
-            label_style(OI_GREEN),
+    for (_, v) in &d.targets {
+        area.draw(&DashedPathElement::new(
+            vec![(*v, bottom), (*v, top)],
+            2,
+            3,
+            OI_GREEN.stroke_width(3),
         ))?;
     }
     Ok(())
@@ -799,17 +846,29 @@ fn draw_io_size<DB: DrawingBackend>(
         .label_style((FONT, 12))
         .axis_desc_style((FONT, 13))
         .draw()?;
-    let mut legend_items: Vec<(String, RGBColor, bool)> =
-        vec![("Achievable".to_owned(), OI_BLACK, false)];
+    let mut legend_items = vec![LegendItem::line("Achievable MiB/s", OI_BLACK, false)];
     for (i, c) in d.ceilings.iter().enumerate() {
+        // Past the seventh colour, the pattern changes from dashes to dots.
         let colour = SERIES[i % SERIES.len()];
+        let dotted = i >= SERIES.len();
         let pts: Vec<(f64, f64)> = xs
             .iter()
             .zip(&c.mibps)
             .filter_map(|(x, v)| v.filter(|v| v.is_finite() && *v > 0.0).map(|v| (*x, v)))
             .collect();
-        chart.draw_series(DashedLineSeries::new(pts, 7, 4, colour.stroke_width(2)))?;
-        legend_items.push((truncate(c.name, 28), colour, true));
+        let (dash, gap, width) = if dotted { (2, 3, 3) } else { (7, 4, 2) };
+        chart.draw_series(DashedLineSeries::new(
+            pts,
+            dash,
+            gap,
+            colour.stroke_width(width),
+        ))?;
+        let name = truncate(c.name, 28);
+        legend_items.push(if dotted {
+            LegendItem::dotted(name, colour)
+        } else {
+            LegendItem::line(name, colour, true)
+        });
     }
     let achieved: Vec<(f64, f64)> = d
         .points
@@ -825,9 +884,9 @@ fn draw_io_size<DB: DrawingBackend>(
     let own = d.scenario_io_kib;
     chart.draw_series(DashedLineSeries::new(
         vec![(own, ylo), (own, yhi)],
-        4,
-        4,
-        OI_VERMILLION.stroke_width(2),
+        2,
+        3,
+        OI_VERMILLION.stroke_width(3),
     ))?;
     chart.draw_series(std::iter::once(Text::new(
         format!("scenario: {} KiB", Num(own, 1)),
@@ -868,35 +927,123 @@ fn draw_io_size<DB: DrawingBackend>(
     )?;
     chart.draw_series(DashedLineSeries::new(
         vec![(own, ilo), (own, ihi)],
-        4,
-        4,
-        OI_VERMILLION.stroke_width(2),
+        2,
+        3,
+        OI_VERMILLION.stroke_width(3),
     ))?;
-    legend_items.push(("Achievable IOPS (lower panel)".to_owned(), OI_BLUE, false));
-    legend_items.push(("Scenario's IO size".to_owned(), OI_VERMILLION, true));
+    legend_items.push(LegendItem::line(
+        "Achievable IOPS (lower panel)",
+        OI_BLUE,
+        false,
+    ));
+    legend_items.push(LegendItem::dotted("Scenario's IO size", OI_VERMILLION));
     draw_legend(&legend, &legend_items)
 }
 
-/// A legend in its own area: a line sample (dashed or solid) and a name per item.
+/// How a legend entry is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sample {
+    Solid,
+    Dashed,
+    Dotted,
+    Swatch,
+}
+
+/// One legend entry: a sample in the series' colour and style, and its name.
+struct LegendItem {
+    name: String,
+    colour: RGBColor,
+    sample: Sample,
+}
+
+impl LegendItem {
+    fn line(name: impl Into<String>, colour: RGBColor, dashed: bool) -> Self {
+        let sample = if dashed {
+            Sample::Dashed
+        } else {
+            Sample::Solid
+        };
+        LegendItem {
+            name: name.into(),
+            colour,
+            sample,
+        }
+    }
+    fn dotted(name: impl Into<String>, colour: RGBColor) -> Self {
+        LegendItem {
+            name: name.into(),
+            colour,
+            sample: Sample::Dotted,
+        }
+    }
+    fn swatch(name: impl Into<String>, colour: RGBColor) -> Self {
+        LegendItem {
+            name: name.into(),
+            colour,
+            sample: Sample::Swatch,
+        }
+    }
+
+    /// Draws the sample at (x, y) (its left middle) and the name after it; returns the
+    /// x where the next entry of a row may start.
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        x: i32,
+        y: i32,
+    ) -> Result<i32, DrawingAreaErrorKind<DB::ErrorType>> {
+        let c = self.colour;
+        match self.sample {
+            Sample::Solid => area.draw(&PathElement::new(
+                vec![(x, y), (x + 26, y)],
+                c.stroke_width(3),
+            ))?,
+            Sample::Dashed => area.draw(&DashedPathElement::new(
+                vec![(x, y), (x + 26, y)],
+                6,
+                3,
+                c.stroke_width(2),
+            ))?,
+            Sample::Dotted => area.draw(&DashedPathElement::new(
+                vec![(x, y), (x + 26, y)],
+                2,
+                3,
+                c.stroke_width(3),
+            ))?,
+            Sample::Swatch => area.draw(&Rectangle::new(
+                [(x + 6, y - 6), (x + 20, y + 6)],
+                c.filled(),
+            ))?,
+        }
+        let style = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+        let (w, _) = area.estimate_text_size(&self.name, &style)?;
+        area.draw(&Text::new(self.name.clone(), (x + 32, y), style))?;
+        Ok(x + 32 + w as i32 + 18)
+    }
+}
+
+/// A legend in its own area, one entry per line, under a "Legend" heading.
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    items: &[(String, RGBColor, bool)],
+    items: &[LegendItem],
 ) -> DrawResult<DB> {
-    area.draw(&Text::new(
-        "Legend",
-        (8, 12),
-        (FONT, 13).into_font().style(FontStyle::Bold),
-    ))?;
-    for (i, (name, colour, dashed)) in items.iter().enumerate() {
-        let y = 40 + i as i32 * 20;
-        let style = colour.stroke_width(if *dashed { 2 } else { 3 });
-        if *dashed {
-            area.draw(&DashedPathElement::new(vec![(8, y), (34, y)], 6, 3, style))?;
-        } else {
-            area.draw(&PathElement::new(vec![(8, y), (34, y)], style))?;
-        }
-        let font = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
-        area.draw(&Text::new(name.clone(), (40, y), font))?;
+    let heading = TextStyle::from((FONT, 13).into_font().style(FontStyle::Bold));
+    area.draw(&Text::new("Legend", (8, 12), heading))?;
+    for (i, item) in items.iter().enumerate() {
+        item.draw(area, 8, 40 + i as i32 * 20)?;
+    }
+    Ok(())
+}
+
+/// A legend as one row across the top of a chart.
+fn draw_key_row<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    items: &[LegendItem],
+) -> DrawResult<DB> {
+    let y = area.dim_in_pixel().1 as i32 / 2;
+    let mut x = 16;
+    for item in items {
+        x = item.draw(area, x, y)?;
     }
     Ok(())
 }
@@ -912,11 +1059,13 @@ fn draw_scaling<DB: DrawingBackend>(
         .points
         .iter()
         .map(|p| p.value(metric))
-        .chain(
-            d.published
+        .chain(d.published.iter().flat_map(|c| {
+            c.series
+                .points
                 .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.1)),
-        )
+                .map(|p| p.1)
+                .chain(c.model.iter().map(|p| p.1))
+        }))
         .fold(0.0, f64::max);
     let ymax = upper(ymax);
     let caption = match metric {
@@ -957,12 +1106,26 @@ fn draw_scaling<DB: DrawingBackend>(
         .collect();
     chart
         .draw_series(LineSeries::new(model.clone(), OI_BLUE.stroke_width(3)))?
-        .label("Model")
+        .label("Model, this scenario")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], OI_BLUE.stroke_width(3)));
     chart.draw_series(model.iter().map(|p| Circle::new(*p, 4, OI_BLUE.filled())))?;
     let marker_colours = [OI_VERMILLION, OI_GREEN, OI_PURPLE, OI_ORANGE];
-    for (i, s) in d.published.iter().enumerate() {
+    for (i, c) in d.published.iter().enumerate() {
+        let s = c.series;
         let colour = marker_colours[i % marker_colours.len()];
+        // The model at the measured setup, so markers and curve compare like for like.
+        let at_setup: Vec<(f64, f64)> = c.model.iter().map(|(n, v)| (f64::from(*n), *v)).collect();
+        chart
+            .draw_series(DashedLineSeries::new(
+                at_setup,
+                6,
+                4,
+                colour.stroke_width(2),
+            ))?
+            .label("Model at the published setup")
+            .legend(move |(x, y)| {
+                DashedPathElement::new(vec![(x, y), (x + 22, y)], 6, 3, colour.stroke_width(2))
+            });
         let pts: Vec<(f64, f64)> = s.points.iter().map(|(n, v)| (f64::from(*n), *v)).collect();
         let series = if i % 2 == 0 {
             chart.draw_series(
@@ -1348,7 +1511,10 @@ fn scaling_table(title: &str, d: &ScalingSweep) -> ChartTable {
         "Achievable IOPS".to_owned(),
         "Connections".to_owned(),
     ];
-    headers.extend(d.published.iter().map(|s| format!("{} ({unit})", s.label)));
+    for c in &d.published {
+        headers.push(format!("{} ({unit})", c.series.label));
+        headers.push(format!("Model at that setup ({unit})"));
+    }
     let rows = d
         .points
         .iter()
@@ -1363,12 +1529,15 @@ fn scaling_table(title: &str, d: &ScalingSweep) -> ChartTable {
                 Num(p.iops, 0).to_string(),
                 p.connections.to_string(),
             ];
-            row.extend(d.published.iter().map(|s| {
-                s.points
-                    .iter()
+            let at = |pts: &[(u32, f64)]| {
+                pts.iter()
                     .find(|(n, _)| *n == p.n)
                     .map_or_else(String::new, |(_, v)| Num(*v, 0).to_string())
-            }));
+            };
+            for c in &d.published {
+                row.push(at(c.series.points));
+                row.push(at(&c.model));
+            }
             row
         })
         .collect();
@@ -1379,7 +1548,7 @@ fn scaling_table(title: &str, d: &ScalingSweep) -> ChartTable {
         notes: d
             .published
             .iter()
-            .map(|s| format!("{}: {}.", s.label, s.source))
+            .map(|c| format!("{}: {}.", c.series.label, c.series.source))
             .collect(),
     }
 }

@@ -1,0 +1,469 @@
+//! Charts, sweeps, layouts and comparison: SVG structure, PNG size, the 4 x 20 vs
+//! 20 x 4 TiB layout question, comparison deltas, and the chart routes.
+
+use crate::helpers::sample_scenario;
+use quick_xml::Reader;
+use quick_xml::events::Event;
+use serde_json::{Value, json};
+use volplan::engine::sweep::{self, Better};
+use volplan::engine::{Evaluation, Scenario, evaluate};
+use volplan::report::charts::{self, Chart, ChartName};
+
+fn scenario(v: Value) -> Scenario {
+    serde_json::from_value(v).expect("scenario JSON")
+}
+
+/// The contract's AVS example: 4 x 20 TiB Ultra on 4 AV36 hosts.
+fn avs() -> Scenario {
+    scenario(sample_scenario())
+}
+
+/// One E104id_v5 VM on an ANF Ultra large volume, NFSv3 (published nconnect series).
+fn scale_up(io_kib: f64, access: &str) -> Scenario {
+    let mut v = sample_scenario();
+    v["name"] = json!("E104id_v5 scale-up");
+    v["workload"]["io_size_kib"] = json!(io_kib);
+    v["workload"]["access"] = json!(access);
+    v["workload"]["capacity_tib"] = json!(101);
+    v["workload"]["target_mibps"] = json!(5000);
+    v["storage"]["volume_kind"] = json!("large");
+    v["storage"]["volumes"] = json!([{ "count": 1, "quota_tib": 101, "throughput_mibps": null }]);
+    v["clients"]["vm_size"] = json!("Standard_E104id_v5");
+    v["clients"]["avs"] = Value::Null;
+    scenario(v)
+}
+
+fn smb() -> Scenario {
+    scenario(json!({
+        "name": "Azure Files SMB multichannel",
+        "workload": { "io_size_kib": 64, "read_pct": 100, "threads": 8, "queue_depth": 8, "capacity_tib": 10 },
+        "storage": { "service": "azure_files", "level": "ssd_v1", "volumes": [{ "count": 1, "quota_tib": 10 }] },
+        "clients": { "vm_size": "Standard_D32s_v3", "protocol": "smb3", "smb_multichannel": true, "smb_channels": 4 }
+    }))
+}
+
+/// The `<title>` and every `<text>` of an SVG, after checking it parses as XML.
+fn svg_texts(svg: &str) -> (String, Vec<String>) {
+    let mut reader = Reader::from_str(svg);
+    let mut title = String::new();
+    let mut texts: Vec<String> = Vec::new();
+    let mut current: Option<&'static str> = None;
+    let mut root_seen = false;
+    loop {
+        let piece = match reader.read_event().expect("SVG is well-formed XML") {
+            Event::Start(e) => {
+                let qname = e.name();
+                let name: &str = qname.as_ref();
+                if !root_seen {
+                    assert_eq!(name, "svg", "root element is <svg>");
+                    root_seen = true;
+                }
+                current = match name {
+                    "title" => Some("title"),
+                    "text" => {
+                        texts.push(String::new());
+                        Some("text")
+                    }
+                    _ => None,
+                };
+                continue;
+            }
+            Event::End(_) => {
+                current = None;
+                continue;
+            }
+            Event::Text(t) => t.xml10_content().into_owned(),
+            Event::GeneralRef(r) => match r.resolve_char_ref().expect("char ref") {
+                Some(c) => c.to_string(),
+                None => quick_xml::escape::resolve_xml_entity(&r.xml10_content())
+                    .expect("a predefined entity")
+                    .to_owned(),
+            },
+            Event::Eof => break,
+            _ => continue,
+        };
+        match current {
+            Some("title") => title.push_str(&piece),
+            Some(_) => texts.last_mut().expect("open text").push_str(&piece),
+            None => {}
+        }
+    }
+    assert!(root_seen, "an <svg> element");
+    (
+        title,
+        texts.into_iter().map(|t| t.trim().to_owned()).collect(),
+    )
+}
+
+/// Tick labels: texts that are plain numbers (thousands separators, optional % sign).
+fn numeric_labels(texts: &[String]) -> usize {
+    texts
+        .iter()
+        .filter(|t| {
+            let t = t.trim_end_matches('%').replace(',', "");
+            !t.is_empty() && t.parse::<f64>().is_ok()
+        })
+        .count()
+}
+
+fn check_svg(svg: &str, units: &[&str]) -> Vec<String> {
+    let (title, texts) = svg_texts(svg);
+    assert!(!title.trim().is_empty(), "the SVG has a <title>");
+    assert!(svg.contains("role=\"img\""));
+    assert!(!svg.contains("style="), "no style attributes (CSP)");
+    assert!(!svg.contains("<script"), "no script");
+    for unit in units {
+        assert!(
+            texts.iter().any(|t| t.contains(unit)),
+            "an axis title with the unit {unit}: {texts:?}"
+        );
+    }
+    assert!(
+        numeric_labels(&texts) >= 5,
+        "at least five tick labels: {texts:?}"
+    );
+    texts
+}
+
+fn binding_name(e: &Evaluation) -> &'static str {
+    e.limits
+        .iter()
+        .find(|l| l.id == e.binding)
+        .expect("the binding limit is listed")
+        .label
+        .name
+}
+
+#[test]
+fn ceilings_svg_names_every_limit_and_marks_the_binding_one() {
+    for s in [avs(), scale_up(256.0, "sequential"), smb()] {
+        let e = evaluate(&s).expect("evaluates");
+        let svg = charts::svg(ChartName::Ceilings, &s, &e).expect("svg");
+        let texts = check_svg(&svg, &["MiB/s"]);
+        assert!(texts.iter().any(|t| t.contains("binding")), "{texts:?}");
+        assert!(
+            texts.iter().any(|t| t.contains(binding_name(&e))),
+            "{texts:?}"
+        );
+        assert!(
+            texts.iter().any(|t| t.contains("KiB")),
+            "IO size in the axis title"
+        );
+        let table = charts::table(ChartName::Ceilings, &s, &e).expect("table");
+        let finite = e.limits.iter().filter(|l| l.mibps.is_finite()).count();
+        assert_eq!(table.rows.len(), finite);
+        assert_eq!(
+            table
+                .rows
+                .iter()
+                .filter(|r| r[0].contains("(binding)"))
+                .count(),
+            1
+        );
+    }
+}
+
+#[test]
+fn ceilings_svg_draws_the_target() {
+    let s = scale_up(256.0, "sequential");
+    let e = evaluate(&s).expect("evaluates");
+    let svg = charts::svg(ChartName::Ceilings, &s, &e).expect("svg");
+    let (_, texts) = svg_texts(&svg);
+    assert!(
+        texts.iter().any(|t| t.contains("target 5,000 MiB/s")),
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn io_size_svg_has_both_panels_and_the_scenario_marked() {
+    let s = avs();
+    let e = evaluate(&s).expect("evaluates");
+    let svg = charts::svg(ChartName::IoSize, &s, &e).expect("svg");
+    let texts = check_svg(&svg, &["MiB/s", "IOPS", "KiB"]);
+    assert!(
+        texts.iter().any(|t| t.contains("scenario: 64 KiB")),
+        "{texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains(binding_name(&e))),
+        "binding ceiling in the legend"
+    );
+    let table = charts::table(ChartName::IoSize, &s, &e).expect("table");
+    assert_eq!(table.rows.len(), 9);
+    assert!(table.rows.iter().any(|r| r[0] == "64 (scenario)"));
+}
+
+#[test]
+fn io_size_sweep_is_consistent_with_evaluate() {
+    let s = avs();
+    let sw = sweep::io_size(&s).expect("sweep");
+    let e = evaluate(&s).expect("evaluates");
+    let own = sw
+        .points
+        .iter()
+        .find(|p| p.io_size_kib == 64.0)
+        .expect("64 KiB");
+    assert!((own.throughput_mibps - e.throughput_mibps).abs() < 1e-6);
+    for p in &sw.points {
+        assert!(
+            (p.throughput_mibps - p.iops * p.io_size_kib / 1024.0).abs()
+                < 1e-6 * p.throughput_mibps.max(1.0)
+        );
+    }
+    // Larger IOs move more bytes: 1 MiB never gives less throughput than 4 KiB.
+    assert!(sw.points.last().unwrap().throughput_mibps >= sw.points[0].throughput_mibps);
+    assert!(sw.ceilings.iter().any(|c| c.id == "volume_qos"));
+}
+
+#[test]
+fn scaling_svg_shows_published_points_where_they_match() {
+    // AVS at 8 KiB: the 1/2/4 datastores series.
+    let mut s = avs();
+    s.workload.io_size_kib = 8.0;
+    let e = evaluate(&s).expect("evaluates");
+    let svg = charts::svg(ChartName::Scaling, &s, &e).expect("svg");
+    let texts = check_svg(&svg, &["IOPS", "datastores"]);
+    assert!(
+        texts.iter().any(|t| t.contains("Published: 1 AVS host")),
+        "{texts:?}"
+    );
+    let table = charts::table(ChartName::Scaling, &s, &e).expect("table");
+    assert_eq!(table.rows.len(), 32);
+    assert!(
+        table
+            .notes
+            .iter()
+            .any(|n| n.contains("domain.md section 5"))
+    );
+
+    // One VM, NFS, 256 KiB: nconnect 1..16 and the E104id_v5 series.
+    let s = scale_up(256.0, "sequential");
+    let e = evaluate(&s).expect("evaluates");
+    let svg = charts::svg(ChartName::Scaling, &s, &e).expect("svg");
+    let texts = check_svg(&svg, &["MiB/s", "nconnect"]);
+    assert!(texts.iter().any(|t| t.contains("E104id_v5")), "{texts:?}");
+
+    // SMB: channels 1..4, no published series.
+    let s = smb();
+    let e = evaluate(&s).expect("evaluates");
+    let sw = sweep::scaling(&s).expect("sweep");
+    assert_eq!(sw.points.len(), 4);
+    assert!(sw.published.is_empty());
+    let svg = charts::svg(ChartName::Scaling, &s, &e).expect("svg");
+    let texts = check_svg(&svg, &["MiB/s", "SMB"]);
+    assert!(!texts.iter().any(|t| t.contains("Published")));
+}
+
+#[test]
+fn nconnect_model_rises_like_the_published_series() {
+    let s = scale_up(256.0, "sequential");
+    let sw = sweep::scaling(&s).expect("sweep");
+    let at = |n: u32| {
+        sw.points
+            .iter()
+            .find(|p| p.n == n)
+            .unwrap()
+            .throughput_mibps
+    };
+    assert!(
+        at(8) > at(1) * 2.0,
+        "nconnect 8 well above 1: {} vs {}",
+        at(8),
+        at(1)
+    );
+    assert!(at(16) >= at(8) * 0.99, "no drop after 8");
+}
+
+#[test]
+fn pngs_decode_at_the_requested_size() {
+    let s = avs();
+    let e = evaluate(&s).expect("evaluates");
+    for name in ChartName::ALL {
+        for (w, h) in [(800, 450), (1200, 700)] {
+            let bytes = charts::png(name, &s, &e, (w, h)).expect("png");
+            let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+            let reader = decoder.read_info().expect("a PNG");
+            let info = reader.info();
+            assert_eq!((info.width, info.height), (w, h), "{name}");
+        }
+    }
+    let err = charts::png(ChartName::Ceilings, &s, &e, (10, 10)).unwrap_err();
+    assert!(err.to_string().contains("200 x 150"));
+}
+
+#[test]
+fn hostile_names_are_escaped_in_svg() {
+    let mut s = avs();
+    s.name = "<script>alert(1)</script> & \"x\"".to_owned();
+    let e = evaluate(&s).expect("evaluates");
+    for name in ChartName::ALL {
+        let svg = charts::svg(name, &s, &e).expect("svg");
+        assert!(!svg.contains("<script>"));
+        let (title, _) = svg_texts(&svg);
+        assert!(title.contains("<script>alert(1)</script>"), "{title}");
+    }
+}
+
+#[test]
+fn layouts_4_x_20_and_20_x_4_cost_the_same_and_differ_in_qos_and_flows() {
+    let s = avs();
+    let layouts = sweep::layouts(&s, 80.0, &[4, 20]).expect("layouts");
+    let rows = sweep::layout_rows(&layouts);
+    let (four, twenty) = (&rows[0], &rows[1]);
+    assert_eq!((four.count, twenty.count), (4, 20));
+    assert!((four.quota_tib - 20.0).abs() < 1e-9 && (twenty.quota_tib - 4.0).abs() < 1e-9);
+    assert_eq!(
+        four.monthly_usd, twenty.monthly_usd,
+        "billing is by capacity pool"
+    );
+    let q4 = four.qos_per_volume_mibps.expect("volume QoS");
+    let q20 = twenty.qos_per_volume_mibps.expect("volume QoS");
+    assert!((q4 - 2560.0).abs() < 1e-6, "{q4}");
+    assert!((q20 - 512.0).abs() < 1e-6, "{q20}");
+    assert!(twenty.connections > four.connections);
+    assert!(twenty.connections_per_client > four.connections_per_client);
+}
+
+#[test]
+fn layout_suggestion_is_the_smallest_count_near_the_best() {
+    let s = avs();
+    let counts = [1, 2, 4, 8, 16, 20, 32, 64];
+    let rows = sweep::layout_rows(&sweep::layouts(&s, 80.0, &counts).expect("layouts"));
+    let i = sweep::suggest_layout(&rows).expect("a suggestion");
+    let best = rows.iter().map(|r| r.throughput_mibps).fold(0.0, f64::max);
+    assert!(rows[i].throughput_mibps >= best * 0.95);
+    assert!(rows[..i].iter().all(|r| r.throughput_mibps < best * 0.95));
+    let chart = Chart::layouts(&rows, Some(i));
+    let svg = chart.svg().expect("svg");
+    let texts = check_svg(&svg, &["MiB/s", "Connections per host", "Datastores"]);
+    assert!(
+        texts.iter().any(|t| t.starts_with("Suggested:")),
+        "{texts:?}"
+    );
+    assert_eq!(chart.table().rows.len(), counts.len());
+}
+
+#[test]
+fn compare_deltas_are_against_the_first() {
+    let a = avs();
+    let mut b = avs();
+    b.storage.level = volplan::engine::scenario::Level::Premium;
+    let mut c = avs();
+    c.clients.avs.as_mut().unwrap().hosts = 8;
+    let evals: Vec<Evaluation> = [&a, &b, &c].iter().map(|s| evaluate(s).unwrap()).collect();
+    let refs: Vec<&Evaluation> = evals.iter().collect();
+    let rows = sweep::compare(&refs);
+    let keys: Vec<&str> = rows.iter().map(|r| r.key).collect();
+    assert_eq!(
+        keys,
+        [
+            "throughput",
+            "iops",
+            "binding",
+            "connections",
+            "monthly_usd",
+            "usd_per_mibps"
+        ]
+    );
+    let thr = &rows[0];
+    for (j, e) in evals.iter().enumerate() {
+        let (abs, pct) = thr.deltas[j].expect("delta");
+        assert!((abs - (e.throughput_mibps - evals[0].throughput_mibps)).abs() < 1e-9);
+        let want = (e.throughput_mibps / evals[0].throughput_mibps - 1.0) * 100.0;
+        assert!((pct.unwrap() - want).abs() < 1e-9);
+    }
+    assert_eq!(thr.deltas[0], Some((0.0, Some(0.0))));
+    // The best throughput is the highest one.
+    let best = evals.iter().map(|e| e.throughput_mibps).fold(0.0, f64::max);
+    for (j, e) in evals.iter().enumerate() {
+        let distinct = evals
+            .iter()
+            .any(|x| x.throughput_mibps != evals[0].throughput_mibps);
+        assert_eq!(thr.best[j], distinct && e.throughput_mibps == best);
+    }
+    // Premium costs less than Ultra for the same capacity: the lower cost is the best one.
+    let cost = &rows[4];
+    assert_eq!(cost.better, Better::Lower);
+    if let (Some(u), Some(p)) = (evals[0].cost.monthly_usd, evals[1].cost.monthly_usd) {
+        assert!(p < u);
+        assert!(cost.best[1]);
+        assert!(cost.deltas[1].unwrap().0 < 0.0);
+    }
+    assert_eq!(rows[2].text.len(), 3);
+    let names: Vec<String> = ["Ultra", "Premium", "8 hosts"].map(String::from).to_vec();
+    let chart = Chart::compare(&names, &rows);
+    let texts = check_svg(&chart.svg().expect("svg"), &["%"]);
+    assert!(
+        texts.iter().any(|t| t == "Premium"),
+        "legend names the scenarios: {texts:?}"
+    );
+    let table = chart.table();
+    assert_eq!(table.headers.len(), 4);
+    assert!(table.rows[0][1..].iter().any(|c| c.contains("(best)")));
+}
+
+#[test]
+fn what_if_prorates_the_higher_level() {
+    let mut s = avs();
+    s.storage.level = volplan::engine::scenario::Level::Premium;
+    let w = sweep::what_if(&s, volplan::engine::scenario::Level::Ultra, 15.2).expect("what-if");
+    assert!(w.changed.throughput_mibps >= w.base.throughput_mibps);
+    if let (Some(b), Some(c), Some(m)) = (
+        w.base.cost.monthly_usd,
+        w.changed.cost.monthly_usd,
+        w.month_usd,
+    ) {
+        assert!(
+            (m - (b + c) / 2.0).abs() < 1e-6,
+            "half a month at each level"
+        );
+        assert!(w.extra_usd.unwrap() > 0.0);
+    }
+    let bad = sweep::what_if(&s, volplan::engine::scenario::Level::Extreme, 5.0).unwrap_err();
+    assert_eq!(bad.field, "level");
+}
+
+/// Writes every chart of the sample scenarios to `target/chart-samples/` when
+/// `VOLPLAN_CHART_SAMPLES` is set (for looking at them; the other tests check them).
+#[test]
+fn write_samples_on_request() {
+    if std::env::var_os("VOLPLAN_CHART_SAMPLES").is_none() {
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/chart-samples");
+    std::fs::create_dir_all(&dir).expect("folder");
+    let mut small = avs();
+    small.workload.io_size_kib = 8.0;
+    for (tag, s) in [
+        ("avs", avs()),
+        ("avs8", small),
+        ("vm", scale_up(256.0, "sequential")),
+        ("smb", smb()),
+    ] {
+        let e = evaluate(&s).expect("evaluates");
+        for name in ChartName::ALL {
+            std::fs::write(
+                dir.join(format!("{tag}-{name}.svg")),
+                charts::svg(name, &s, &e).unwrap(),
+            )
+            .unwrap();
+            std::fs::write(
+                dir.join(format!("{tag}-{name}.png")),
+                charts::png(name, &s, &e, (900, 560)).unwrap(),
+            )
+            .unwrap();
+        }
+    }
+    let s = avs();
+    let rows =
+        sweep::layout_rows(&sweep::layouts(&s, 80.0, &[1, 2, 4, 8, 16, 20, 32, 64]).unwrap());
+    let chart = Chart::layouts(&rows, sweep::suggest_layout(&rows));
+    std::fs::write(dir.join("layouts.png"), chart.png((900, 500)).unwrap()).unwrap();
+    let mut b = avs();
+    b.storage.level = volplan::engine::scenario::Level::Premium;
+    let evals = [evaluate(&s).unwrap(), evaluate(&b).unwrap()];
+    let rows = sweep::compare(&evals.iter().collect::<Vec<_>>());
+    let chart = Chart::compare(&["Ultra".into(), "Premium".into()], &rows);
+    std::fs::write(dir.join("compare.png"), chart.png((900, 500)).unwrap()).unwrap();
+}
