@@ -152,7 +152,10 @@ pub fn fio_job(s: &Scenario) -> String {
     let c = &s.clients;
     let volumes = volume_count(s);
     let mut t = String::new();
-    t.push_str(&format!("# volplan test plan for \"{}\"\n", one_line(&s.name)));
+    t.push_str(&format!(
+        "# volplan test plan for \"{}\"\n",
+        one_line(&s.name)
+    ));
     t.push_str(&expectation(s, "#"));
     t.push_str("#\n");
     if let Some(avs) = &c.avs {
@@ -259,7 +262,10 @@ pub fn diskspd_script(s: &Scenario) -> String {
     let targets = if w.files == Files::One { 1 } else { volumes };
     let per_target = w.threads.div_ceil(targets).max(1);
     let mut t = String::new();
-    t.push_str(&format!("# volplan test plan for \"{}\"\n", one_line(&s.name)));
+    t.push_str(&format!(
+        "# volplan test plan for \"{}\"\n",
+        one_line(&s.name)
+    ));
     t.push_str(&expectation(s, "#"));
     t.push_str("#\n");
     if s.clients.protocol.is_nfs() {
@@ -285,7 +291,9 @@ pub fn diskspd_script(s: &Scenario) -> String {
 }
 
 fn one_line(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
 }
 
 #[cfg(test)]
@@ -381,7 +389,9 @@ mod tests {
         let mut s = nfs();
         s.clients.protocol = Protocol::Smb3;
         let cmd = diskspd_command(&s);
-        for flag in ["-b8K", "-d120", "-o16", "-t2", "-r", "-w25", "-Sh", "-L", "-Rxml", "-c64G"] {
+        for flag in [
+            "-b8K", "-d120", "-o16", "-t2", "-r", "-w25", "-Sh", "-L", "-Rxml", "-c64G",
+        ] {
             assert!(cmd.split(' ').any(|a| a == flag), "{flag} missing: {cmd}");
         }
         assert_eq!(cmd.matches("volplan.dat").count(), 4);
@@ -399,7 +409,10 @@ mod tests {
         s.clients.protocol = Protocol::Smb3;
         s.workload.threads = 6;
         let t = diskspd_script(&s);
-        assert!(t.contains("2 x 4 target(s) = 8 threads (the scenario has 6)"), "{t}");
+        assert!(
+            t.contains("2 x 4 target(s) = 8 threads (the scenario has 6)"),
+            "{t}"
+        );
     }
 
     #[test]
@@ -415,6 +428,9 @@ mod tests {
         let t = fio_job(&s);
         let numjobs: u32 = line(&t, "numjobs=").unwrap().parse().unwrap();
         let iodepth: u32 = line(&t, "iodepth=").unwrap().parse().unwrap();
-        assert_eq!(numjobs * iodepth, s.workload.threads * s.workload.queue_depth);
+        assert_eq!(
+            numjobs * iodepth,
+            s.workload.threads * s.workload.queue_depth
+        );
     }
 }

@@ -3,6 +3,7 @@
 mod api;
 mod helpers;
 mod hostile;
+mod import;
 mod pages;
 mod store;
 mod calibration;

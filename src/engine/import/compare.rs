@@ -119,7 +119,11 @@ pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, FieldErro
 /// Classifies a measurement against an evaluation of its variant scenario.
 pub fn classify(scenario: Scenario, ev: &Evaluation, m: &Measurement) -> Comparison {
     let predicted = ev.throughput_mibps;
-    let ratio = if predicted > 0.0 { m.mibps / predicted } else { 0.0 };
+    let ratio = if predicted > 0.0 {
+        m.mibps / predicted
+    } else {
+        0.0
+    };
     let lat_s = m.latency_mean_ms.filter(|l| *l > 0.0).map(|l| l / 1000.0);
     let outstanding = m.outstanding.max(1);
     let little_ok = lat_s.is_some_and(|l| {
@@ -260,7 +264,8 @@ fn nearest_limit(ev: &Evaluation, measured: f64) -> Option<(&Limit, f64)> {
         .min_by(|a, b| {
             let da = (measured / a.1 - 1.0).abs();
             let db = (measured / b.1 - 1.0).abs();
-            da.total_cmp(&db).then(rank(a.0.scope).cmp(&rank(b.0.scope)))
+            da.total_cmp(&db)
+                .then(rank(a.0.scope).cmp(&rank(b.0.scope)))
         })
 }
 

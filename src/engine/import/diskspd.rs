@@ -10,8 +10,8 @@
 use super::text::number;
 use super::{Format, ImportError, Measurement, ParsedResult, Tool};
 use crate::engine::scenario::Access;
-use quick_xml::events::Event;
 use quick_xml::Reader;
+use quick_xml::events::Event;
 
 /// Deepest element nesting accepted (DiskSpd writes about 8 levels).
 const MAX_DEPTH: usize = 64;
@@ -151,11 +151,18 @@ fn measure(
             let profile = targets
                 .iter()
                 .find(|p| p.path == path)
-                .or(if targets.len() == 1 { targets.first() } else { None });
+                .or(if targets.len() == 1 {
+                    targets.first()
+                } else {
+                    None
+                });
             if profile.is_none() && !targets.is_empty() {
                 unmatched = true;
             }
-            outstanding += profile.and_then(|p| p.request_count).unwrap_or(2.0).max(1.0);
+            outstanding += profile
+                .and_then(|p| p.request_count)
+                .unwrap_or(2.0)
+                .max(1.0);
             for (count, key) in [
                 (rc, "AverageReadLatencyMilliseconds"),
                 (wc, "AverageWriteLatencyMilliseconds"),
@@ -188,7 +195,10 @@ fn measure(
     let pct = |p: f64| -> Option<f64> {
         latency?
             .children("Bucket")
-            .find(|b| b.number_of("Percentile").is_some_and(|x| (x - p).abs() < 1e-9))?
+            .find(|b| {
+                b.number_of("Percentile")
+                    .is_some_and(|x| (x - p).abs() < 1e-9)
+            })?
             .number_of("TotalMilliseconds")
     };
     if latency_mean_ms.is_none() {
@@ -208,7 +218,9 @@ fn measure(
         read_pct: 100.0 * read_ios / ios,
         io_size_kib: (read_bytes + write_bytes) / ios / 1024.0,
         threads: thread_count,
-        queue_depth: (f64::from(outstanding) / f64::from(thread_count)).round().max(1.0) as u32,
+        queue_depth: (f64::from(outstanding) / f64::from(thread_count))
+            .round()
+            .max(1.0) as u32,
         outstanding,
         clients: 1,
         latency_mean_ms,
@@ -353,7 +365,9 @@ fn read_tree(text: &str) -> Result<Node, String> {
                     skip_depth -= 1;
                     continue;
                 }
-                let node = stack.pop().ok_or("the XML closes an element it never opened")?;
+                let node = stack
+                    .pop()
+                    .ok_or("the XML closes an element it never opened")?;
                 match stack.last_mut() {
                     Some(parent) => parent.children.push(node),
                     None => root = Some(node),

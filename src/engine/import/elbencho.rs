@@ -13,14 +13,20 @@ use std::collections::HashMap;
 
 /// True for the first line of an elbencho CSV file.
 pub(super) fn looks_like_header(line: &str) -> bool {
-    let cols: Vec<String> = split(line).into_iter().map(|c| c.to_ascii_lowercase()).collect();
+    let cols: Vec<String> = split(line)
+        .into_iter()
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
     cols.iter().any(|c| c == "operation")
         && cols.iter().any(|c| c == "iops [last]" || c == "iso date")
 }
 
 /// Parses one elbencho CSV file.
 pub fn parse(text: &str) -> Result<ParsedResult, ImportError> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
     let (_, header_line) = lines
         .next()
         .ok_or_else(|| invalid("the file is empty".to_owned()))?;
@@ -243,7 +249,9 @@ mod tests {
 
     #[test]
     fn missing_columns_are_named() {
-        let e = parse("ISO date,operation,IOPS [last]\n").unwrap_err().to_string();
+        let e = parse("ISO date,operation,IOPS [last]\n")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("`threads`"), "{e}");
     }
 }

@@ -45,7 +45,8 @@ pub fn parse_files(texts: &[&str]) -> Result<ParsedResult, ImportError> {
             String::new()
         };
         let mut file_warnings = Vec::new();
-        let found = read_file(text, &mut file_warnings).map_err(|problem| invalid(&file, problem))?;
+        let found =
+            read_file(text, &mut file_warnings).map_err(|problem| invalid(&file, problem))?;
         for mut e in found {
             e.host = format!("{file}{}", e.host);
             entries.push(e);
@@ -150,7 +151,10 @@ fn read_file(text: &str, warnings: &mut Vec<String>) -> Result<Vec<Entry>, Strin
     let root = root
         .as_object()
         .ok_or_else(|| "the JSON is not an object".to_owned())?;
-    let version = root.get("fio version").and_then(Value::as_str).unwrap_or("");
+    let version = root
+        .get("fio version")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     let v2_by_name = version
         .strip_prefix("fio-")
         .and_then(|v| v.split('.').next())
@@ -172,13 +176,18 @@ fn read_file(text: &str, warnings: &mut Vec<String>) -> Result<Vec<Entry>, Strin
             .first()
             .map(|l| format!(" (fio said: {})", clip(l)))
             .unwrap_or_default();
-        return Err(format!("the output lists no jobs: fio stopped before any job ran{hint}"));
+        return Err(format!(
+            "the output lists no jobs: fio stopped before any job ran{hint}"
+        ));
     }
     let mut entries = Vec::new();
     let mut v2_noted = false;
     for (i, job) in list.iter().enumerate() {
         let Some(job) = job.as_object() else {
-            warnings.push(format!("entry {} of the job list is not an object; skipped", i + 1));
+            warnings.push(format!(
+                "entry {} of the job list is not an object; skipped",
+                i + 1
+            ));
             continue;
         };
         let jobname = job
@@ -203,9 +212,7 @@ fn read_file(text: &str, warnings: &mut Vec<String>) -> Result<Vec<Entry>, Strin
         opts.extend(options_of(job.get("job options")));
         let v2 = v2_by_name.unwrap_or_else(|| looks_v2(job));
         if v2 && !v2_noted {
-            warnings.push(
-                "fio 2.x output: io_bytes read as KiB and latencies as µs".to_owned(),
-            );
+            warnings.push("fio 2.x output: io_bytes read as KiB and latencies as µs".to_owned());
             v2_noted = true;
         }
         if let Some(err) = job.get("error").and_then(Value::as_i64).filter(|e| *e != 0) {
@@ -219,15 +226,16 @@ fn read_file(text: &str, warnings: &mut Vec<String>) -> Result<Vec<Entry>, Strin
             ));
             split_mixed(read_dir(job.get("mixed"), v2), &opts)
         } else {
-            (read_dir(job.get("read"), v2), read_dir(job.get("write"), v2))
+            (
+                read_dir(job.get("read"), v2),
+                read_dir(job.get("write"), v2),
+            )
         };
         let trim = read_dir(job.get("trim"), v2);
         if trim.ios > 0.0 {
             warnings.push(format!("job `{jobname}`: trim IOs are not counted"));
         }
-        let group_reporting = opts
-            .get("group_reporting")
-            .is_some_and(|v| v.trim() != "0");
+        let group_reporting = opts.get("group_reporting").is_some_and(|v| v.trim() != "0");
         let numjobs = opt_u32(&opts, "numjobs").unwrap_or(1).max(1);
         let jobs = if group_reporting {
             jobs_in_group(job, &read, &write, numjobs, &jobname, warnings)
@@ -313,7 +321,13 @@ fn read_dir(v: Option<&Value>, v2: bool) -> Dir {
         .or_else(|| iops_field.map(|i| i * runtime_ms / 1000.0))
         .unwrap_or(0.0)
         .max(0.0);
-    let per_s = |x: f64| if runtime_ms > 0.0 { x * 1000.0 / runtime_ms } else { 0.0 };
+    let per_s = |x: f64| {
+        if runtime_ms > 0.0 {
+            x * 1000.0 / runtime_ms
+        } else {
+            0.0
+        }
+    };
     let iops = iops_field.unwrap_or_else(|| per_s(ios)).max(0.0);
     let bw_bytes = num(o, "bw_bytes")
         .or_else(|| num(o, "bw").map(|kib| kib * 1024.0))
@@ -378,7 +392,10 @@ fn latency_of(
 
 /// `unified_rw_reporting`: one `mixed` direction; split it by the job's read share.
 fn split_mixed(mixed: Dir, opts: &BTreeMap<String, String>) -> (Dir, Dir) {
-    let rw = opts.get("rw").or_else(|| opts.get("readwrite")).map(String::as_str);
+    let rw = opts
+        .get("rw")
+        .or_else(|| opts.get("readwrite"))
+        .map(String::as_str);
     let read_share = match rw.map(|r| r.split(':').next().unwrap_or(r).trim()) {
         Some("read" | "randread") => 1.0,
         Some("write" | "randwrite" | "trim" | "randtrim") => 0.0,
@@ -428,7 +445,11 @@ fn jobs_in_group(
 }
 
 /// `iodepth` counts only with an asynchronous engine; fio caps synchronous engines at 1.
-fn effective_depth(opts: &BTreeMap<String, String>, jobname: &str, warnings: &mut Vec<String>) -> u32 {
+fn effective_depth(
+    opts: &BTreeMap<String, String>,
+    jobname: &str,
+    warnings: &mut Vec<String>,
+) -> u32 {
     let depth = opt_u32(opts, "iodepth").unwrap_or(1).max(1);
     let engine = opts.get("ioengine").map(|e| e.trim().to_ascii_lowercase());
     let sync = match engine.as_deref() {
@@ -492,9 +513,10 @@ fn build(entries: &[Entry], warnings: &mut Vec<String>) -> Vec<Measurement> {
         let read_iops: f64 = members.iter().map(|e| e.read.iops).sum();
         let write_iops: f64 = members.iter().map(|e| e.write.iops).sum();
         let read_mibps: f64 = members.iter().map(|e| e.read.bw_bytes).sum::<f64>() / 1_048_576.0;
-        let write_mibps: f64 =
-            members.iter().map(|e| e.write.bw_bytes).sum::<f64>() / 1_048_576.0;
-        let access = members[0].access.filter(|a| members.iter().all(|e| e.access == Some(*a)));
+        let write_mibps: f64 = members.iter().map(|e| e.write.bw_bytes).sum::<f64>() / 1_048_576.0;
+        let access = members[0]
+            .access
+            .filter(|a| members.iter().all(|e| e.access == Some(*a)));
         let runtime_ms = members
             .iter()
             .map(|e| e.read.runtime_ms.max(e.write.runtime_ms))
@@ -507,8 +529,9 @@ fn build(entries: &[Entry], warnings: &mut Vec<String>) -> Vec<Measurement> {
             read_pct: 100.0 * read_ios / (read_ios + write_ios),
             io_size_kib: bytes / (read_ios + write_ios) / 1024.0,
             threads: (threads_total / clients).max(1),
-            queue_depth: (f64::from(outstanding) / f64::from(threads_total)).round().max(1.0)
-                as u32,
+            queue_depth: (f64::from(outstanding) / f64::from(threads_total))
+                .round()
+                .max(1.0) as u32,
             outstanding,
             clients,
             latency_mean_ms: mix.mean_ms(),

@@ -43,12 +43,14 @@ impl LatencyMix {
         if self.parts.is_empty() || self.parts.iter().any(|p| p.percentiles.is_empty()) {
             return None;
         }
-        let cdfs: Vec<(f64, Vec<(f64, f64)>)> =
-            self.parts.iter().map(|p| (p.ios, cdf_points(&p.percentiles))).collect();
+        let cdfs: Vec<(f64, Vec<(f64, f64)>)> = self
+            .parts
+            .iter()
+            .map(|p| (p.ios, cdf_points(&p.percentiles)))
+            .collect();
         let total: f64 = cdfs.iter().map(|(w, _)| w).sum();
-        let mix = |x: f64| -> f64 {
-            cdfs.iter().map(|(w, pts)| w * cdf_at(pts, x)).sum::<f64>() / total
-        };
+        let mix =
+            |x: f64| -> f64 { cdfs.iter().map(|(w, pts)| w * cdf_at(pts, x)).sum::<f64>() / total };
         let mut xs: Vec<f64> = cdfs
             .iter()
             .flat_map(|(_, pts)| pts.iter().map(|(x, _)| *x))
@@ -123,7 +125,11 @@ mod tests {
     #[test]
     fn one_stream_returns_its_own_points() {
         let mut m = LatencyMix::default();
-        m.add(set(100.0, 2.0, &[(1.0, 0.5), (50.0, 1.8), (99.0, 6.0), (99.9, 9.0)]));
+        m.add(set(
+            100.0,
+            2.0,
+            &[(1.0, 0.5), (50.0, 1.8), (99.0, 6.0), (99.9, 9.0)],
+        ));
         assert!((m.quantile_ms(50.0).unwrap() - 1.8).abs() < 1e-9);
         assert!((m.quantile_ms(99.0).unwrap() - 6.0).abs() < 1e-9);
         assert_eq!(m.mean_ms(), Some(2.0));
@@ -169,7 +175,11 @@ mod tests {
     #[test]
     fn duplicate_values_from_histogram_buckets() {
         let mut m = LatencyMix::default();
-        m.add(set(1.0, 1.0, &[(1.0, 1.0), (5.0, 1.0), (10.0, 1.0), (50.0, 3.0)]));
+        m.add(set(
+            1.0,
+            1.0,
+            &[(1.0, 1.0), (5.0, 1.0), (10.0, 1.0), (50.0, 3.0)],
+        ));
         let p5 = m.quantile_ms(5.0).unwrap();
         assert!(p5 <= 1.0);
         assert!((m.quantile_ms(50.0).unwrap() - 3.0).abs() < 1e-9);

@@ -395,7 +395,8 @@ mod tests {
 
     #[test]
     fn fio_text_output_is_named() {
-        let text = "seq: (g=0): rw=read, bs=(R) 4096B-4096B\nfio-3.36\n  read: IOPS=2000, BW=8MiB/s";
+        let text =
+            "seq: (g=0): rw=read, bs=(R) 4096B-4096B\nfio-3.36\n  read: IOPS=2000, BW=8MiB/s";
         let e = parse(text.as_bytes()).unwrap_err().to_string();
         assert!(e.contains("--output-format=json"), "{e}");
     }
