@@ -217,12 +217,17 @@ fn plan_from_scenario(s: &Scenario) -> (String, String) {
         }
     };
     let text = mounts::plan_text(volumes, protocol, s.clients.nconnect);
-    let mut note = format!(
-        "Mount commands for “{}”: {} volume{}, one storage endpoint each (10.0.0.4 onwards: put your volumes' IP addresses in).",
-        s.name,
-        volumes,
-        if volumes == 1 { "" } else { "s" }
-    );
+    let mut note = if volumes == 1 {
+        format!(
+            "Mount command for “{}”: 1 volume at storage endpoint 10.0.0.4 (put your volume's IP address in).",
+            s.name
+        )
+    } else {
+        format!(
+            "Mount commands for “{}”: {volumes} volumes, one storage endpoint each (10.0.0.4 onwards: put your volumes' IP addresses in).",
+            s.name
+        )
+    };
     if s.clients.avs.is_some() {
         note.push_str(" With AVS the ESXi hosts mount the datastores (one connection per host and datastore); these lines are for Linux clients.");
     }
