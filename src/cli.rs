@@ -181,7 +181,9 @@ pub fn report(args: &ReportArgs) -> ExitCode {
             r = r.with_comparison(&others);
         }
         if let Some(counts) = counts {
-            r = r.with_layouts(&counts).map_err(|e| format!("--layouts: {e}"))?;
+            r = r
+                .with_layouts(&counts)
+                .map_err(|e| format!("--layouts: {e}"))?;
         }
         model::render(&r, format, RenderOptions { paper }).map_err(|e| e.to_string())
     })();

@@ -4,7 +4,7 @@
 //! Columns (documented in the README; never renamed):
 //! `section,key,label,value,unit,mibps,iops,headroom_pct,binding,assumption,scope,applies,source`.
 
-use super::model::{ReportError, Report};
+use super::model::{Report, ReportError};
 
 /// The header row, in order.
 pub const COLUMNS: [&str; 13] = [
@@ -96,10 +96,25 @@ fn rows(r: &Report) -> Vec<Row> {
     out.push(summary("scenario", "Scenario", text(&r.title), ""));
     out.push(summary("storage", "Storage", text(&r.subtitle), ""));
     out.push(summary("generated", "Generated", r.date.clone(), ""));
-    out.push(summary("catalog_version", "Catalog", r.catalog_version.to_owned(), ""));
-    out.push(summary("price_date", "Prices as of", r.price_date.to_owned(), ""));
+    out.push(summary(
+        "catalog_version",
+        "Catalog",
+        r.catalog_version.to_owned(),
+        "",
+    ));
+    out.push(summary(
+        "price_date",
+        "Prices as of",
+        r.price_date.to_owned(),
+        "",
+    ));
     for f in &r.headline {
-        out.push(summary(f.key, f.label, f.value.map(n).unwrap_or_default(), f.unit));
+        out.push(summary(
+            f.key,
+            f.label,
+            f.value.map(n).unwrap_or_default(),
+            f.unit,
+        ));
     }
     out.push(Row {
         binding: r.binding.id.to_owned(),
@@ -148,7 +163,10 @@ fn rows(r: &Report) -> Vec<Row> {
     for (i, c) in r.comparison.iter().flatten().enumerate() {
         out.push(Row {
             section: "comparison",
-            key: c.id.map(|id| id.to_string()).unwrap_or_else(|| (i + 1).to_string()),
+            key: c
+                .id
+                .map(|id| id.to_string())
+                .unwrap_or_else(|| (i + 1).to_string()),
             label: text(&c.name),
             value: c.monthly_usd.map(n).unwrap_or_default(),
             unit: "USD/month".to_owned(),

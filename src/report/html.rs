@@ -72,7 +72,10 @@ mod tests {
         s.name = "<script>alert(1)</script>".to_owned();
         let html = render_with(&Report::build(&s, &e, "2026-01-02"), &[]).unwrap();
         assert!(!html.contains("<script>"));
-        assert!(html.contains("&#60;script&#62;alert(1)&#60;/script&#62;") || html.contains("&lt;script&gt;"));
+        assert!(
+            html.contains("&#60;script&#62;alert(1)&#60;/script&#62;")
+                || html.contains("&lt;script&gt;")
+        );
         assert!(html.contains("◆ binding"));
         assert!(html.contains("@media print"));
     }

@@ -1,7 +1,7 @@
 //! The report as JSON for automation: the scenario, its evaluation, the catalog version
 //! and the generation date, plus the comparison and layouts when asked for.
 
-use super::model::{ReportError, Report};
+use super::model::{Report, ReportError};
 use serde_json::{Value, json};
 
 /// Writes the JSON report (pretty-printed, UTF-8).

@@ -136,7 +136,13 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
         writeln!(o, "No advice for this scenario.\n")?;
     } else {
         for a in &r.advice {
-            writeln!(o, "- **{}** `{}`: {}", a.severity, a.code, escape(&a.message))?;
+            writeln!(
+                o,
+                "- **{}** `{}`: {}",
+                a.severity,
+                a.code,
+                escape(&a.message)
+            )?;
         }
         writeln!(o)?;
     }
@@ -213,7 +219,12 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
     if let Some(id) = r.scenario.id {
         writeln!(o, "## Charts\n")?;
         for c in &r.charts {
-            writeln!(o, "- [{}](/scenarios/{id}/charts/{}.svg)", c.title(), c.key())?;
+            writeln!(
+                o,
+                "- [{}](/scenarios/{id}/charts/{}.svg)",
+                c.title(),
+                c.key()
+            )?;
         }
         writeln!(o)?;
     }
@@ -236,7 +247,13 @@ mod tests {
     fn report_has_sections_and_binding_limit() {
         let (s, e) = fixture::example();
         let md = render(&Report::build(&s, &e, "2026-01-02"));
-        for h in ["# AVS 4 x 20 TiB Ultra", "## Results", "## Bound by", "## Limits", "## Inputs"] {
+        for h in [
+            "# AVS 4 x 20 TiB Ultra",
+            "## Results",
+            "## Bound by",
+            "## Limits",
+            "## Inputs",
+        ] {
             assert!(md.contains(h), "missing {h}");
         }
         let r = Report::build(&s, &e, "2026-01-02");

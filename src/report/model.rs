@@ -5,12 +5,14 @@
 //! [`Report`], so the formats cannot disagree about a number. The model holds no clock:
 //! the caller passes the date (see [`today_utc`]).
 
-use crate::engine::advice::Severity;
-use crate::engine::scenario::{Access, Files, Level, Placement, Protocol, Qos, Service, VolumeKind};
-use crate::engine::trace::Num;
-use crate::engine::evaluation::SizingBasis;
-use crate::engine::{Evaluation, FieldError, Scenario, sweep};
 use super::charts;
+use crate::engine::advice::Severity;
+use crate::engine::evaluation::SizingBasis;
+use crate::engine::scenario::{
+    Access, Files, Level, Placement, Protocol, Qos, Service, VolumeKind,
+};
+use crate::engine::trace::Num;
+use crate::engine::{Evaluation, FieldError, Scenario, sweep};
 use std::fmt;
 
 /// One row of the inputs table.
@@ -248,7 +250,13 @@ fn row(section: &'static str, label: &str, value: String, unit: &'static str) ->
     }
 }
 
-fn num_row(section: &'static str, label: &str, v: f64, decimals: usize, unit: &'static str) -> InputRow {
+fn num_row(
+    section: &'static str,
+    label: &str,
+    v: f64,
+    decimals: usize,
+    unit: &'static str,
+) -> InputRow {
     InputRow {
         section,
         label: label.to_owned(),
@@ -282,7 +290,13 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
             "",
         ),
         num_row("Workload", "Threads per client", w.threads.into(), 0, ""),
-        num_row("Workload", "Queue depth per thread", w.queue_depth.into(), 0, ""),
+        num_row(
+            "Workload",
+            "Queue depth per thread",
+            w.queue_depth.into(),
+            0,
+            "",
+        ),
         row(
             "Workload",
             "Files",
@@ -300,7 +314,12 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
     ];
 
     let st = &s.storage;
-    rows.push(row("Storage", "Service", st.service.display().to_owned(), ""));
+    rows.push(row(
+        "Storage",
+        "Service",
+        st.service.display().to_owned(),
+        "",
+    ));
     rows.push(row(
         "Storage",
         "Service level",
@@ -349,7 +368,12 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
     }
     match st.pool_tib {
         Some(p) => rows.push(num_row("Storage", "Capacity pool", p, 3, "TiB")),
-        None => rows.push(row("Storage", "Capacity pool", "smallest valid".to_owned(), "")),
+        None => rows.push(row(
+            "Storage",
+            "Capacity pool",
+            "smallest valid".to_owned(),
+            "",
+        )),
     }
 
     let c = &s.clients;
@@ -375,9 +399,20 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
     if c.protocol.is_nfs() {
         rows.push(num_row("Clients", "nconnect", c.nconnect.into(), 0, ""));
     } else {
-        rows.push(row("Clients", "SMB multichannel", yes_no(c.smb_multichannel), ""));
+        rows.push(row(
+            "Clients",
+            "SMB multichannel",
+            yes_no(c.smb_multichannel),
+            "",
+        ));
         if c.smb_multichannel {
-            rows.push(num_row("Clients", "SMB channels", c.smb_channels.into(), 0, ""));
+            rows.push(num_row(
+                "Clients",
+                "SMB channels",
+                c.smb_channels.into(),
+                0,
+                "",
+            ));
         }
     }
     if let Some(a) = &c.avs {
@@ -427,7 +462,13 @@ fn headline(e: &Evaluation) -> Vec<Figure> {
         decimals,
     };
     vec![
-        f("throughput_mibps", "Throughput", e.throughput_mibps, "MiB/s", 1),
+        f(
+            "throughput_mibps",
+            "Throughput",
+            e.throughput_mibps,
+            "MiB/s",
+            1,
+        ),
         f("iops", "IOPS", e.iops, "IOPS", 0),
         f("read_mibps", "Reads", e.read_mibps, "MiB/s", 1),
         f("write_mibps", "Writes", e.write_mibps, "MiB/s", 1),
@@ -529,6 +570,10 @@ fn binding(s: &Scenario, e: &Evaluation, limits: &[LimitRow]) -> Binding {
     };
     sentence.push_str(&why);
     match limits.iter().find(|l| !l.binding) {
+        Some(next) if next.headroom_pct < 0.05 => sentence.push_str(&format!(
+            "; {} is just as low, so both must rise to gain anything.",
+            next.label
+        )),
         Some(next) => sentence.push_str(&format!(
             "; the next, {}, allows {}% more.",
             next.label,
@@ -801,7 +846,8 @@ pub fn chart_svgs(r: &Report) -> Result<Vec<ChartSvg>, ReportError> {
         .iter()
         .map(|&kind| {
             let err = |e: charts::ChartError| ReportError::Chart(kind.key(), e.to_string());
-            let chart = charts::Chart::of(kind.chart_name(), &r.scenario, &r.evaluation).map_err(err)?;
+            let chart =
+                charts::Chart::of(kind.chart_name(), &r.scenario, &r.evaluation).map_err(err)?;
             Ok(ChartSvg {
                 kind,
                 title: chart.title().to_owned(),
@@ -935,7 +981,11 @@ pub struct RenderOptions {
 }
 
 /// Writes the report in one format.
-pub fn render(report: &Report, format: Format, opts: RenderOptions) -> Result<Vec<u8>, ReportError> {
+pub fn render(
+    report: &Report,
+    format: Format,
+    opts: RenderOptions,
+) -> Result<Vec<u8>, ReportError> {
     match format {
         Format::Html => super::html::render(report).map(String::into_bytes),
         Format::Md => Ok(super::md::render(report).into_bytes()),

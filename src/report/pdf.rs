@@ -79,7 +79,11 @@ fn svg_fontdb() -> Arc<usvg::fontdb::Database> {
 impl Fonts {
     /// Width of `text` at `size` points.
     fn width(&self, text: &str, size: f32, bold: bool) -> f32 {
-        let face = if bold { &self.bold_face } else { &self.regular_face };
+        let face = if bold {
+            &self.bold_face
+        } else {
+            &self.regular_face
+        };
         let units: u32 = text
             .chars()
             .map(|c| {
@@ -280,7 +284,14 @@ impl<'a> Layout<'a> {
         for line in lines {
             self.ensure(line_h);
             self.y += line_h;
-            self.text(MARGIN_X + indent, self.y - line_h * 0.27, size, bold, color, &line);
+            self.text(
+                MARGIN_X + indent,
+                self.y - line_h * 0.27,
+                size,
+                bold,
+                color,
+                &line,
+            );
         }
         self.y += size * 0.4;
     }
@@ -387,37 +398,59 @@ impl<'a> Layout<'a> {
             let mut text = item.clone();
             let mut first_x = MARGIN_X + indent;
             self.ensure(BODY_LINE);
-            self.text(MARGIN_X + 2.0, self.y + BODY_LINE - 3.5, BODY_SIZE, true, MUTED, "•");
+            self.text(
+                MARGIN_X + 2.0,
+                self.y + BODY_LINE - 3.5,
+                BODY_SIZE,
+                true,
+                MUTED,
+                "•",
+            );
             if let Some((label, color)) = tag {
                 let label = label.to_uppercase();
-                self.text(
-                    first_x,
-                    self.y + BODY_LINE - 3.5,
-                    7.5,
-                    true,
-                    *color,
-                    &label,
-                );
+                self.text(first_x, self.y + BODY_LINE - 3.5, 7.5, true, *color, &label);
                 first_x += self.fonts.width(&label, 7.5, true) + 5.0;
                 // Keep the first line clear of the tag by padding with spaces.
                 let pad = ((first_x - MARGIN_X - indent) / self.fonts.width(" ", BODY_SIZE, false))
                     .ceil() as usize;
                 text = format!("{}{text}", " ".repeat(pad));
             }
-            let lines = self
-                .fonts
-                .wrap_keep_leading(&text, BODY_SIZE, self.content_width() - indent);
+            let lines =
+                self.fonts
+                    .wrap_keep_leading(&text, BODY_SIZE, self.content_width() - indent);
             for line in lines {
                 self.ensure(BODY_LINE);
                 self.y += BODY_LINE;
-                self.text(MARGIN_X + indent, self.y - 3.5, BODY_SIZE, false, INK, &line);
+                self.text(
+                    MARGIN_X + indent,
+                    self.y - 3.5,
+                    BODY_SIZE,
+                    false,
+                    INK,
+                    &line,
+                );
             }
             self.y += 3.0;
         }
     }
 
+    /// Height of a table's header row: titles wrap inside their column.
+    fn header_height(&self, cols: &[Col], xs: &[(f32, f32)]) -> f32 {
+        let lines = cols
+            .iter()
+            .zip(xs)
+            .map(|(c, &(_, w))| {
+                self.fonts
+                    .wrap(c.title, 7.5, true, w - 2.0 * CELL_PAD)
+                    .len()
+            })
+            .max()
+            .unwrap_or(1);
+        lines as f32 * 9.0 + 2.0 * CELL_PAD + 1.0
+    }
+
     fn table_header(&mut self, cols: &[Col], xs: &[(f32, f32)]) {
-        let h = TABLE_LINE + 2.0 * CELL_PAD;
+        let h = self.header_height(cols, xs);
         let w = self.content_width();
         self.push(Op::Rect {
             x: MARGIN_X,
@@ -427,12 +460,16 @@ impl<'a> Layout<'a> {
             color: BAND,
         });
         for (c, &(x, cw)) in cols.iter().zip(xs) {
-            let tx = if c.right {
-                x + cw - CELL_PAD - self.fonts.width(c.title, 7.5, true)
-            } else {
-                x + CELL_PAD
-            };
-            self.text(tx, self.y + CELL_PAD + TABLE_LINE - 2.5, 7.5, true, MUTED, c.title);
+            let lines = self.fonts.wrap(c.title, 7.5, true, cw - 2.0 * CELL_PAD);
+            for (i, line) in lines.iter().enumerate() {
+                let tx = if c.right {
+                    x + cw - CELL_PAD - self.fonts.width(line, 7.5, true)
+                } else {
+                    x + CELL_PAD
+                };
+                let ty = self.y + CELL_PAD + (i as f32 + 1.0) * 9.0 - 1.5;
+                self.text(tx, ty, 7.5, true, MUTED, line);
+            }
         }
         self.y += h;
         self.rule(self.y, 0.8, MUTED);
@@ -448,14 +485,17 @@ impl<'a> Layout<'a> {
             xs.push((x, w));
             x += w;
         }
-        let header_h = TABLE_LINE + 2.0 * CELL_PAD;
+        let header_h = self.header_height(cols, &xs);
         let mut first = true;
         for row in rows {
             let wrapped: Vec<Vec<String>> = row
                 .cells
                 .iter()
                 .zip(&xs)
-                .map(|(cell, &(_, w))| self.fonts.wrap(cell, TABLE_SIZE, row.bold, w - 2.0 * CELL_PAD))
+                .map(|(cell, &(_, w))| {
+                    self.fonts
+                        .wrap(cell, TABLE_SIZE, row.bold, w - 2.0 * CELL_PAD)
+                })
                 .collect();
             let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1);
             let h = lines as f32 * TABLE_LINE + 2.0 * CELL_PAD;
@@ -517,7 +557,12 @@ impl Fonts {
     /// Like [`Fonts::wrap`] for regular text, but keeps leading spaces on the first line.
     fn wrap_keep_leading(&self, text: &str, size: f32, max: f32) -> Vec<String> {
         let lead = text.len() - text.trim_start_matches(' ').len();
-        let mut lines = self.wrap(text, size, false, max - self.width(" ", size, false) * lead as f32);
+        let mut lines = self.wrap(
+            text,
+            size,
+            false,
+            max - self.width(" ", size, false) * lead as f32,
+        );
         if let Some(first) = lines.first_mut() {
             first.insert_str(0, &" ".repeat(lead));
         }
@@ -538,7 +583,12 @@ fn yes(b: bool) -> String {
 }
 
 /// Places the whole report on pages; `charts` are the parsed chart sizes, in report order.
-fn lay_out<'a>(fonts: &'a Fonts, r: &Report, paper: Paper, charts: &[(String, (f32, f32))]) -> Layout<'a> {
+fn lay_out<'a>(
+    fonts: &'a Fonts,
+    r: &Report,
+    paper: Paper,
+    charts: &[(String, (f32, f32))],
+) -> Layout<'a> {
     let mut l = Layout::new(fonts, paper);
     l.title_block(r);
 
@@ -611,7 +661,9 @@ fn lay_out<'a>(fonts: &'a Fonts, r: &Report, paper: Paper, charts: &[(String, (f
                         name,
                         n(z.quota_tib, 3),
                         n(z.pool_tib, 3),
-                        z.throughput_mibps.map(|t| n(t, 1)).unwrap_or_else(|| "-".to_owned()),
+                        z.throughput_mibps
+                            .map(|t| n(t, 1))
+                            .unwrap_or_else(|| "-".to_owned()),
                         money(z.monthly_usd),
                         yes(z.meets),
                     ],
@@ -642,7 +694,10 @@ fn lay_out<'a>(fonts: &'a Fonts, r: &Report, paper: Paper, charts: &[(String, (f
             .iter()
             .map(|a| {
                 let color = if a.severity == "warn" { WARN } else { ACCENT };
-                (Some((a.severity, color)), format!("{} ({})", a.message, a.code))
+                (
+                    Some((a.severity, color)),
+                    format!("{} ({})", a.message, a.code),
+                )
             })
             .collect();
         l.bullets(&items);
@@ -847,11 +902,7 @@ fn fit(fonts: &Fonts, text: &str, size: f32, max: f32) -> String {
 }
 
 /// Writes the PDF with the given chart SVGs (in report order).
-pub fn render_with(
-    r: &Report,
-    paper: Paper,
-    charts: &[ChartSvg],
-) -> Result<Vec<u8>, ReportError> {
+pub fn render_with(r: &Report, paper: Paper, charts: &[ChartSvg]) -> Result<Vec<u8>, ReportError> {
     let fonts = fonts()?;
     let opts = usvg::Options {
         fontdb: svg_fontdb(),
@@ -927,8 +978,7 @@ pub fn render_with(
         s.finish();
         page.finish();
     }
-    doc.finish()
-        .map_err(|e| ReportError::Pdf(format!("{e:?}")))
+    doc.finish().map_err(|e| ReportError::Pdf(format!("{e:?}")))
 }
 
 /// Writes the PDF report with its charts.
@@ -973,7 +1023,10 @@ mod tests {
                     .any(|op| matches!(op, Op::Text { text, bold: true, .. } if text == "Headroom"))
             })
             .count();
-        assert!(headers >= 2, "the limits header repeats on each page of the table");
+        assert!(
+            headers >= 2,
+            "the limits header repeats on each page of the table"
+        );
         for ops in &layout.pages {
             for op in ops {
                 if let Op::Text { y, .. } = op {

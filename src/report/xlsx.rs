@@ -43,7 +43,10 @@ impl Styles {
     fn new() -> Styles {
         let accent = 0x0B5CAD;
         Styles {
-            title: Format::new().set_bold().set_font_size(16).set_font_color(accent),
+            title: Format::new()
+                .set_bold()
+                .set_font_size(16)
+                .set_font_color(accent),
             subtitle: Format::new().set_font_size(12),
             muted: Format::new().set_font_color(0x57606A),
             header: Format::new()
@@ -85,7 +88,12 @@ fn yes(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
 }
 
-fn summary(wb: &mut Workbook, st: &Styles, r: &Report, pngs: &[(String, Vec<u8>)]) -> Result<(), XlsxError> {
+fn summary(
+    wb: &mut Workbook,
+    st: &Styles,
+    r: &Report,
+    pngs: &[(String, Vec<u8>)],
+) -> Result<(), XlsxError> {
     let ws = wb.add_worksheet();
     ws.set_name("Summary")?;
     ws.set_column_width(0, 24)?;
@@ -230,14 +238,24 @@ fn inputs(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
     header(
         ws,
         st,
-        &[("Section", 12.0), ("Input", 26.0), ("Value", 36.0), ("Unit", 10.0)],
+        &[
+            ("Section", 12.0),
+            ("Input", 26.0),
+            ("Value", 36.0),
+            ("Unit", 10.0),
+        ],
     )?;
     for (i, input) in r.inputs.iter().enumerate() {
         let row = i as u32 + 1;
         ws.write_string(row, 0, input.section)?;
         ws.write_string(row, 1, &input.label)?;
         match input.number {
-            Some(v) => ws.write_number_with_format(row, 2, v, &num("", if v.fract() == 0.0 { 0 } else { 3 }))?,
+            Some(v) => ws.write_number_with_format(
+                row,
+                2,
+                v,
+                &num("", if v.fract() == 0.0 { 0 } else { 3 }),
+            )?,
             None => ws.write_string(row, 2, &input.value)?,
         };
         ws.write_string(row, 3, input.unit)?;
@@ -248,7 +266,11 @@ fn inputs(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
 fn advice(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
     let ws = wb.add_worksheet();
     ws.set_name("Advice")?;
-    header(ws, st, &[("Severity", 12.0), ("Code", 22.0), ("Message", 100.0)])?;
+    header(
+        ws,
+        st,
+        &[("Severity", 12.0), ("Code", 22.0), ("Message", 100.0)],
+    )?;
     let mut row = 1;
     for a in &r.advice {
         ws.write_string(row, 0, a.severity)?;
@@ -358,7 +380,8 @@ pub fn render(r: &Report) -> Result<Vec<u8>, ReportError> {
         .iter()
         .map(|&kind| {
             let e = |e: charts::ChartError| ReportError::Chart(kind.key(), e.to_string());
-            let chart = charts::Chart::of(kind.chart_name(), &r.scenario, &r.evaluation).map_err(e)?;
+            let chart =
+                charts::Chart::of(kind.chart_name(), &r.scenario, &r.evaluation).map_err(e)?;
             Ok((chart.title().to_owned(), chart.png(CHART_PX).map_err(e)?))
         })
         .collect::<Result<Vec<_>, ReportError>>()?;

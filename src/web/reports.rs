@@ -77,7 +77,12 @@ async fn load(st: &AppState, id: i64) -> Result<Scenario, PageError> {
     Ok(scenario)
 }
 
-async fn report(st: AppState, raw: String, q: ReportQuery, format: Format) -> Result<Response, PageError> {
+async fn report(
+    st: AppState,
+    raw: String,
+    q: ReportQuery,
+    format: Format,
+) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
     let paper = match q.paper.as_deref() {
         None | Some("") => Paper::A4,
@@ -85,13 +90,18 @@ async fn report(st: AppState, raw: String, q: ReportQuery, format: Format) -> Re
     };
     let counts = match q.layouts.as_deref() {
         None | Some("") => None,
-        Some(text) => Some(model::parse_counts(text).map_err(|e| {
-            PageError::BadRequest(format!("The layouts option is wrong: {e}."))
-        })?),
+        Some(text) => Some(
+            model::parse_counts(text)
+                .map_err(|e| PageError::BadRequest(format!("The layouts option is wrong: {e}.")))?,
+        ),
     };
     let mut others = Vec::new();
     if let Some(list) = q.compare.as_deref().filter(|t| !t.trim().is_empty()) {
-        let ids: Vec<&str> = list.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+        let ids: Vec<&str> = list
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .collect();
         if ids.len() > MAX_COMPARE {
             return Err(PageError::BadRequest(format!(
                 "Compare with at most {MAX_COMPARE} scenarios at once, not {}.",
@@ -114,9 +124,9 @@ async fn report(st: AppState, raw: String, q: ReportQuery, format: Format) -> Re
             r = r.with_comparison(&others);
         }
         if let Some(counts) = counts {
-            r = r
-                .with_layouts(&counts)
-                .map_err(|e| PageError::BadRequest(format!("The layouts cannot be evaluated: {e}.")))?;
+            r = r.with_layouts(&counts).map_err(|e| {
+                PageError::BadRequest(format!("The layouts cannot be evaluated: {e}."))
+            })?;
         }
         let bytes = model::render(&r, format, RenderOptions { paper })
             .map_err(|e| PageError::Internal(e.to_string()))?;
@@ -134,14 +144,20 @@ async fn report(st: AppState, raw: String, q: ReportQuery, format: Format) -> Re
     );
     let mut response = bytes.into_response();
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(format.content_type()));
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(format.content_type()),
+    );
     if let Ok(v) = HeaderValue::from_str(&disposition) {
         headers.insert(header::CONTENT_DISPOSITION, v);
     }
     if format == Format::Html {
         // The report carries its own inline style and SVG: relax the app's policy for it
         // alone, and still allow no script.
-        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(html::CSP));
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(html::CSP),
+        );
     }
     Ok(response)
 }

@@ -5,5 +5,6 @@ mod helpers;
 mod hostile;
 mod import;
 mod pages;
+mod reports;
 mod store;
 mod calibration;

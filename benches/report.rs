@@ -1,0 +1,33 @@
+//! Report speed: the whole PDF of the contract's example scenario (model, three charts
+//! drawn as SVG, laid out and written with embedded fonts), and the other formats.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use volplan::engine::{self, Scenario};
+use volplan::report::model::{self, Format, RenderOptions, Report};
+
+fn example() -> Scenario {
+    serde_json::from_str(include_str!("../tests/fixtures/report/contract.json")).expect("example parses")
+}
+
+fn bench(c: &mut Criterion) {
+    let s = example();
+    let e = engine::evaluate(&s).expect("example evaluates");
+    let report = Report::build(&s, &e, "2026-01-15");
+    model::render(&report, Format::Pdf, RenderOptions::default()).expect("PDF renders");
+
+    c.bench_function("report pdf contract example", |b| {
+        b.iter(|| {
+            let r = Report::build(black_box(&s), black_box(&e), "2026-01-15");
+            model::render(&r, Format::Pdf, RenderOptions::default())
+        })
+    });
+    for format in [Format::Html, Format::Xlsx, Format::Md, Format::Csv] {
+        c.bench_function(&format!("report {format} contract example"), |b| {
+            b.iter(|| model::render(black_box(&report), format, RenderOptions::default()))
+        });
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

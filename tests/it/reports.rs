@@ -1,0 +1,421 @@
+//! Sizing reports: every format read back, over HTTP and from the CLI.
+
+use crate::helpers::{named, spawn_app};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use volplan::engine::{self, Evaluation, Scenario};
+use volplan::report::model::{self, Format, Paper, RenderOptions, Report};
+
+const FIXED_DATE: &str = "2026-01-15";
+
+fn fixture_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/report")
+        .join(name)
+}
+
+fn contract() -> (Scenario, Evaluation) {
+    let text = std::fs::read_to_string(fixture_path("contract.json")).expect("fixture");
+    let s = volplan::cli::parse_scenario(&text).expect("fixture scenario parses");
+    let e = engine::evaluate(&s).expect("fixture scenario evaluates");
+    (s, e)
+}
+
+fn binding_name(e: &Evaluation) -> &'static str {
+    e.limits
+        .iter()
+        .find(|l| l.id == e.binding)
+        .map(|l| l.label.name)
+        .expect("the binding limit is listed")
+}
+
+/// Text of a PDF through `pdftotext` (poppler-utils, installed by `.ci/run`), with all
+/// whitespace collapsed so wrapped lines read as one.
+fn pdf_text(pdf: &[u8]) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("report.pdf");
+    std::fs::write(&path, pdf).expect("write PDF");
+    let out = Command::new("pdftotext")
+        .arg(&path)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs: install poppler-utils (apt-get install -y poppler-utils)");
+    assert!(
+        out.status.success(),
+        "pdftotext failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn header<'a>(res: &'a reqwest::Response, name: &str) -> &'a str {
+    res.headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+}
+
+#[tokio::test]
+async fn pdf_over_http_has_name_binding_limit_and_units() {
+    let app = spawn_app().await;
+    let id = app.create(&named("Render farm sizing")).await;
+    let res = app.get(&format!("/scenarios/{id}/report.pdf")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "content-type"), "application/pdf");
+    assert_eq!(
+        header(&res, "content-disposition"),
+        "attachment; filename=\"render-farm-sizing.pdf\""
+    );
+    let pdf = res.bytes().await.expect("body");
+    assert!(pdf.starts_with(b"%PDF-"));
+    let text = pdf_text(&pdf);
+    let (mut s, _) = contract();
+    s.name = "Render farm sizing".into();
+    let e = engine::evaluate(&s).expect("evaluates");
+    assert!(text.contains("Render farm sizing"), "name in: {text}");
+    assert!(text.contains(binding_name(&e)), "binding limit in: {text}");
+    assert!(text.contains("MiB/s"));
+    assert!(text.contains("Page 1 of "), "page numbers");
+    assert!(
+        text.contains("A4") || pdf.windows(6).any(|w| w == b"595.28"),
+        "A4 by default"
+    );
+}
+
+#[tokio::test]
+async fn letter_paper_and_bad_options() {
+    let app = spawn_app().await;
+    let id = app.create(&named("Letter")).await;
+    let res = app
+        .get(&format!("/scenarios/{id}/report.pdf?paper=letter"))
+        .await;
+    assert_eq!(res.status(), 200);
+    let pdf = res.bytes().await.expect("body");
+    let raw = String::from_utf8_lossy(&pdf);
+    assert!(raw.contains("612 792"), "Letter media box");
+
+    for (query, status) in [
+        ("?paper=a3", 400),
+        ("?layouts=0", 400),
+        ("?layouts=x", 400),
+        ("?compare=99999", 404),
+        ("?compare=abc", 404),
+    ] {
+        let res = app.get(&format!("/scenarios/{id}/report.pdf{query}")).await;
+        assert_eq!(res.status(), status, "{query}");
+    }
+    for path in [
+        "/scenarios/99999/report.pdf".to_owned(),
+        "/scenarios/abc/report.html".to_owned(),
+        format!("/scenarios/{id}/report.exe"),
+        format!("/scenarios/{id}/report"),
+    ] {
+        assert_eq!(app.get(&path).await.status(), 404, "{path}");
+    }
+}
+
+#[tokio::test]
+async fn xlsx_has_the_sheets_and_the_throughput() {
+    use calamine::{Data, Reader, Xlsx};
+    let app = spawn_app().await;
+    let id = app.create(&named("Workbook")).await;
+    let res = app.get(&format!("/scenarios/{id}/report.xlsx")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        header(&res, "content-type"),
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    );
+    let bytes = res.bytes().await.expect("body").to_vec();
+    let zip = bytes.clone();
+    let mut wb: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).expect("XLSX opens");
+    let names = wb.sheet_names();
+    for sheet in ["Summary", "Limits", "Sizing", "Inputs", "Advice"] {
+        assert!(
+            names.iter().any(|n| n == sheet),
+            "sheet {sheet} in {names:?}"
+        );
+    }
+    let (mut s, _) = contract();
+    s.name = "Workbook".into();
+    let e = engine::evaluate(&s).expect("evaluates");
+    let summary = wb.worksheet_range("Summary").expect("Summary sheet");
+    let row = summary
+        .rows()
+        .find(|r| r.first() == Some(&Data::String("Throughput".into())))
+        .expect("a Throughput row");
+    match row.get(1) {
+        Some(Data::Float(v)) => assert!((v - e.throughput_mibps).abs() < 1e-6, "{v}"),
+        other => panic!("throughput is a number, got {other:?}"),
+    }
+    let limits = wb.worksheet_range("Limits").expect("Limits sheet");
+    assert_eq!(
+        limits.height(),
+        e.limits.len() + 1,
+        "a header and one row per limit"
+    );
+    // Zip entry names are stored in clear: the three charts are PNG media files.
+    for n in 1..=3 {
+        let name = format!("xl/media/image{n}.png");
+        assert!(
+            zip.windows(name.len()).any(|w| w == name.as_bytes()),
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn csv_parses_with_the_documented_columns() {
+    let app = spawn_app().await;
+    let id = app.create(&named("CSV")).await;
+    let res = app.get(&format!("/scenarios/{id}/report.csv")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "content-type"), "text/csv; charset=utf-8");
+    let body = res.bytes().await.expect("body");
+    let mut rd = csv::Reader::from_reader(body.as_ref());
+    let columns: Vec<String> = rd
+        .headers()
+        .expect("header")
+        .iter()
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        columns,
+        [
+            "section",
+            "key",
+            "label",
+            "value",
+            "unit",
+            "mibps",
+            "iops",
+            "headroom_pct",
+            "binding",
+            "assumption",
+            "scope",
+            "applies",
+            "source"
+        ]
+    );
+    let rows: Vec<csv::StringRecord> = rd.records().map(|r| r.expect("row")).collect();
+    let (mut s, _) = contract();
+    s.name = "CSV".into();
+    let e = engine::evaluate(&s).expect("evaluates");
+    let limits: Vec<_> = rows.iter().filter(|r| &r[0] == "limit").collect();
+    assert_eq!(limits.len(), e.limits.len());
+    let first_limit = rows.iter().position(|r| &r[0] == "limit").expect("limits");
+    assert!(
+        rows[..first_limit].iter().all(|r| &r[0] == "summary"),
+        "summary block first"
+    );
+    let binding: Vec<_> = limits.iter().filter(|r| &r[8] == "true").collect();
+    assert_eq!(binding.len(), 1);
+    assert_eq!(&binding[0][1], e.binding);
+}
+
+#[tokio::test]
+async fn html_escapes_a_hostile_name_and_has_its_own_csp() {
+    let app = spawn_app().await;
+    let hostile = "<script>alert('x')</script> & \"quotes\"";
+    let id = app.create(&named(hostile)).await;
+    let res = app.get(&format!("/scenarios/{id}/report.html")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "content-type"), "text/html; charset=utf-8");
+    assert_eq!(
+        header(&res, "content-security-policy"),
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+    );
+    assert!(header(&res, "content-disposition").starts_with("inline;"));
+    let html = res.text().await.expect("body");
+    assert!(!html.contains("<script>"), "the name is escaped");
+    assert!(html.contains("&#60;script&#62;") || html.contains("&lt;script&gt;"));
+    assert!(html.contains("<svg"), "charts inline");
+    assert!(html.contains("@media print"), "print stylesheet");
+    assert!(
+        !html.contains("<link") && !html.contains("src=\"http"),
+        "self-contained"
+    );
+
+    let res = app
+        .get(&format!("/scenarios/{id}/report.html?download=1"))
+        .await;
+    assert!(header(&res, "content-disposition").starts_with("attachment;"));
+}
+
+#[tokio::test]
+async fn json_markdown_comparison_and_layouts() {
+    let app = spawn_app().await;
+    let a = app.create(&named("First")).await;
+    let mut other = named("Second");
+    other["storage"]["level"] = "premium".into();
+    let b = app.create(&other).await;
+
+    let res = app
+        .get(&format!(
+            "/scenarios/{a}/report.json?compare={b}&layouts=1,2,4"
+        ))
+        .await;
+    assert_eq!(res.status(), 200);
+    assert!(header(&res, "content-disposition").contains("first.json"));
+    let v: serde_json::Value = res.json().await.expect("JSON");
+    for key in ["scenario", "evaluation", "catalog_version", "generated"] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    assert_eq!(v["scenario"]["name"], "First");
+    assert_eq!(v["catalog_version"], engine::catalog::version());
+    assert_eq!(v["comparison"].as_array().map(Vec::len), Some(2));
+    assert_eq!(v["layouts"].as_array().map(Vec::len), Some(3));
+
+    let res = app
+        .get(&format!(
+            "/scenarios/{a}/report.md?compare={b}&layouts=1,2,4"
+        ))
+        .await;
+    assert_eq!(header(&res, "content-type"), "text/markdown; charset=utf-8");
+    let md = res.text().await.expect("body");
+    assert!(md.contains("## Comparison") && md.contains("| Second |"));
+    assert!(md.contains("## Volume layouts"));
+    assert!(
+        md.contains(&format!("(/scenarios/{a}/charts/ceilings.svg)")),
+        "chart links"
+    );
+
+    let res = app
+        .get(&format!(
+            "/scenarios/{a}/report.pdf?compare={b}&layouts=1,2,4"
+        ))
+        .await;
+    let text = pdf_text(&res.bytes().await.expect("body"));
+    assert!(text.contains("Comparison") && text.contains("Second"));
+    assert!(text.contains("Volume layouts"));
+}
+
+#[test]
+fn markdown_matches_the_committed_snapshot() {
+    let (s, e) = contract();
+    let md = volplan::report::md::render(&Report::build(&s, &e, FIXED_DATE));
+    let path = fixture_path("contract.md");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &md).expect("write snapshot");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).expect("snapshot exists");
+    assert!(
+        md == expected,
+        "the Markdown report differs from {}; if the change is intended, run \
+         `UPDATE_SNAPSHOTS=1 cargo test --test it reports::` and commit the file.\n--- got ---\n{md}",
+        path.display()
+    );
+}
+
+#[test]
+fn every_starter_template_reports_in_every_format() {
+    for t in volplan::web::scenario_templates::TEMPLATES {
+        let s = t.scenario();
+        let e = engine::evaluate(&s).unwrap_or_else(|err| panic!("{}: {err}", t.key));
+        let r = Report::build(&s, &e, FIXED_DATE);
+        for f in Format::ALL {
+            let bytes = model::render(&r, f, RenderOptions::default())
+                .unwrap_or_else(|err| panic!("{} as {f}: {err}", t.key));
+            assert!(bytes.len() > 100, "{} as {f}", t.key);
+        }
+    }
+}
+
+/// Renders page 1 of the contract example's PDF with `pdftoppm`; with `UPDATE_SNAPSHOTS`
+/// set it also refreshes `docs/report-page1.png`, the README's picture.
+#[test]
+fn first_pdf_page_renders_to_png() {
+    let (s, e) = contract();
+    let pdf = model::render(
+        &Report::build(&s, &e, FIXED_DATE),
+        Format::Pdf,
+        RenderOptions { paper: Paper::A4 },
+    )
+    .expect("PDF");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdf_path = dir.path().join("report.pdf");
+    std::fs::write(&pdf_path, &pdf).expect("write");
+    let prefix = dir.path().join("page");
+    let status = Command::new("pdftoppm")
+        .args(["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile"])
+        .arg(&pdf_path)
+        .arg(&prefix)
+        .status()
+        .expect("pdftoppm runs: install poppler-utils");
+    assert!(status.success());
+    let png = std::fs::read(prefix.with_extension("png")).expect("page image");
+    assert!(png.starts_with(b"\x89PNG"));
+    assert!(png.len() > 10_000, "the page has content");
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+        std::fs::create_dir_all(&docs).expect("docs folder");
+        std::fs::write(docs.join("report-page1.png"), &png).expect("write docs image");
+    }
+}
+
+#[test]
+fn the_cli_writes_each_format() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = fixture_path("contract.json");
+    for (ext, magic) in [
+        ("html", &b"<!DOCTYPE html>"[..]),
+        ("md", b"# AVS 4 x 20 TiB Ultra"),
+        ("pdf", b"%PDF-"),
+        ("csv", b"section,key,label"),
+        ("xlsx", b"PK"),
+        ("json", b"{"),
+    ] {
+        let out = dir.path().join(format!("report.{ext}"));
+        let res = Command::new(env!("CARGO_BIN_EXE_volplan"))
+            .arg("report")
+            .arg(&input)
+            .args(["--format", ext, "--output"])
+            .arg(&out)
+            .args(["--paper", "letter"])
+            .output()
+            .expect("volplan runs");
+        assert!(
+            res.status.success(),
+            "{ext}: {}",
+            String::from_utf8_lossy(&res.stderr)
+        );
+        let bytes = std::fs::read(&out).expect("report written");
+        assert!(bytes.starts_with(magic), "{ext} starts with its magic");
+    }
+
+    for (args, needle) in [
+        (vec!["--format", "doc"], "--format must be"),
+        (vec!["--format", "pdf", "--paper", "a5"], "paper must be"),
+        (vec!["--format", "pdf", "--layouts", "0"], "--layouts"),
+    ] {
+        let res = Command::new(env!("CARGO_BIN_EXE_volplan"))
+            .arg("report")
+            .arg(&input)
+            .args(&args)
+            .arg("--output")
+            .arg(dir.path().join("x"))
+            .output()
+            .expect("volplan runs");
+        assert_eq!(res.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&res.stderr).contains(needle),
+            "{args:?}"
+        );
+    }
+    let res = Command::new(env!("CARGO_BIN_EXE_volplan"))
+        .args([
+            "report",
+            "/no/such/file.json",
+            "--format",
+            "md",
+            "--output",
+            "-",
+        ])
+        .output()
+        .expect("volplan runs");
+    assert_eq!(res.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&res.stderr).contains("/no/such/file.json"));
+}
