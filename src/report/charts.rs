@@ -458,6 +458,14 @@ impl Chart {
         Ok(add_title(&out, &self.title, &self.summary))
     }
 
+    /// The SVG for inlining in a page: as [`Chart::svg`], but as wide as its
+    /// container (`width="100%"`, height from the view box) instead of fixed pixels.
+    pub fn svg_inline(&self) -> Result<String, ChartError> {
+        let svg = self.svg()?;
+        let fixed = format!("width=\"{}\" height=\"{}\"", self.size.0, self.size.1);
+        Ok(svg.replacen(&fixed, "width=\"100%\"", 1))
+    }
+
     /// Renders the chart as PNG bytes of the given size.
     pub fn png(&self, (w, h): (u32, u32)) -> Result<Vec<u8>, ChartError> {
         if !(200..=4000).contains(&w) || !(150..=4000).contains(&h) {

@@ -1,0 +1,346 @@
+//! Chart routes and the chart block of pages.
+//!
+//! - `GET /scenarios/{id}/charts/{name}.{svg,png}`: a saved scenario's chart (contract).
+//! - `GET /charts/{name}.{svg,png}?s=<share>`: a shared (unsaved) scenario's chart.
+//! - `POST /charts/{name}.{svg,png}` with Scenario JSON: an unsaved scenario's chart.
+//!
+//! PNG size: `?w=&h=` (pixels), default the chart's own size. An unknown id, chart
+//! name or format is a 404: an HTML page for browsers, the contract's JSON otherwise.
+
+use crate::engine::{self, Evaluation, Scenario};
+use crate::report::charts::{Chart, ChartError, ChartName, ChartTable};
+use crate::store::{self, StoreError};
+use crate::web::AppState;
+use crate::web::error::{ApiError, ApiJson};
+use crate::web::pages::PageError;
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+
+/// Chart routes.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/scenarios/{id}/charts/{file}", get(saved))
+        .route("/charts/{file}", get(shared).post(posted))
+}
+
+/// A chart as a page shows it: inline SVG, a one-sentence summary, its data table
+/// and download links.
+#[derive(Debug, Clone)]
+pub struct ChartBlock {
+    /// Anchor id, unique on the page (e.g. `chart-ceilings`).
+    pub id: String,
+    pub title: String,
+    pub summary: String,
+    /// The SVG markup (plotters escapes all text; no style attributes or scripts).
+    pub svg: String,
+    pub table: ChartTable,
+    /// Download links (label, URL), e.g. ("PNG", "/scenarios/3/charts/ceilings.png").
+    pub links: Vec<(String, String)>,
+}
+
+impl ChartBlock {
+    /// Renders a prepared chart for a page.
+    pub fn new(id: &str, chart: &Chart, links: Vec<(String, String)>) -> Result<Self, ChartError> {
+        Ok(ChartBlock {
+            id: id.to_owned(),
+            title: chart.title().to_owned(),
+            summary: chart.summary().to_owned(),
+            svg: chart.svg_inline()?,
+            table: chart.table(),
+            links,
+        })
+    }
+
+    /// A scenario's chart, with download links for a saved one.
+    pub fn of(name: ChartName, s: &Scenario, e: &Evaluation) -> Result<Self, ChartError> {
+        let chart = Chart::of(name, s, e)?;
+        let links = match s.id {
+            Some(id) => ["svg", "png"]
+                .iter()
+                .map(|ext| {
+                    (
+                        ext.to_uppercase(),
+                        format!("/scenarios/{id}/charts/{}.{ext}", name.key()),
+                    )
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        ChartBlock::new(&format!("chart-{}", name.key()), &chart, links)
+    }
+}
+
+/// The planner's ceilings chart; `None` (and a log line) if it cannot be drawn, so
+/// the figures still show.
+pub fn planner_ceilings(s: &Scenario, e: &Evaluation) -> Option<ChartBlock> {
+    match ChartBlock::of(ChartName::Ceilings, s, e) {
+        Ok(block) => Some(block),
+        Err(err) => {
+            tracing::error!(error = %err, "ceilings chart failed");
+            None
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Svg,
+    Png,
+}
+
+/// Parses `ceilings.svg` into a chart and a format.
+fn parse_file(file: &str) -> Result<(ChartName, Format), String> {
+    let (name, ext) = file.rsplit_once('.').ok_or_else(|| {
+        format!(
+            "there is no chart `{}`; use e.g. ceilings.svg or io-size.png",
+            short(file)
+        )
+    })?;
+    let format = match ext {
+        "svg" => Format::Svg,
+        "png" => Format::Png,
+        _ => return Err(format!("charts come as .svg or .png, not .{}", short(ext))),
+    };
+    let name = name.parse::<ChartName>().map_err(|e| e.to_string())?;
+    Ok((name, format))
+}
+
+fn short(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+/// `?w=&h=` for PNGs (and `s` for shared scenarios); kept as text so a bad value
+/// gets a message, not a bare rejection.
+#[derive(Debug, Default, Deserialize)]
+pub struct ChartQuery {
+    w: Option<String>,
+    h: Option<String>,
+    s: Option<String>,
+}
+
+impl ChartQuery {
+    fn size(&self, default: (u32, u32)) -> Result<(u32, u32), String> {
+        let parse = |v: &Option<String>, d: u32, what: &str| match v.as_deref().map(str::trim) {
+            None | Some("") => Ok(d),
+            Some(t) => t.parse::<u32>().map_err(|_| {
+                format!(
+                    "{what} must be a whole number of pixels, not `{}`",
+                    short(t)
+                )
+            }),
+        };
+        Ok((
+            parse(&self.w, default.0, "w")?,
+            parse(&self.h, default.1, "h")?,
+        ))
+    }
+}
+
+/// Errors of the chart routes, rendered for the client that asked.
+enum Failure {
+    NotFound(String),
+    Invalid {
+        field: Option<String>,
+        message: String,
+    },
+    Internal(String),
+}
+
+impl From<ChartError> for Failure {
+    fn from(e: ChartError) -> Self {
+        match e {
+            ChartError::Unknown(_) => Failure::NotFound(e.to_string()),
+            ChartError::Scenario(f) => Failure::Invalid {
+                field: Some(f.field),
+                message: f.message,
+            },
+            ChartError::Size(..) => Failure::Invalid {
+                field: None,
+                message: e.to_string(),
+            },
+            ChartError::Draw(cause) => Failure::Internal(cause),
+        }
+    }
+}
+
+/// Browsers (asking for HTML) get a page; everything else the contract's JSON.
+fn wants_html(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("text/html"))
+}
+
+fn respond(headers: &HeaderMap, f: Failure) -> Response {
+    if wants_html(headers) {
+        match f {
+            Failure::NotFound(m) => PageError::NotFound(m),
+            Failure::Invalid { message, .. } => PageError::BadRequest(message),
+            Failure::Internal(c) => PageError::Internal(c),
+        }
+        .into_response()
+    } else {
+        match f {
+            Failure::NotFound(m) => ApiError::NotFound(m),
+            Failure::Invalid { field, message } => ApiError::Invalid { field, message },
+            Failure::Internal(c) => ApiError::internal(c),
+        }
+        .into_response()
+    }
+}
+
+/// Evaluates and draws off the async workers.
+async fn draw(
+    scenario: Scenario,
+    name: ChartName,
+    format: Format,
+    query: ChartQuery,
+    filename: String,
+) -> Result<Response, Failure> {
+    let work = move || -> Result<Response, Failure> {
+        let evaluation = engine::evaluate(&scenario).map_err(ChartError::from)?;
+        let chart = Chart::of(name, &scenario, &evaluation)?;
+        let (body, mime) = match format {
+            Format::Svg => (chart.svg()?.into_bytes(), "image/svg+xml; charset=utf-8"),
+            Format::Png => {
+                let size = query
+                    .size(chart.size())
+                    .map_err(|message| Failure::Invalid {
+                        field: None,
+                        message,
+                    })?;
+                (chart.png(size)?, "image/png")
+            }
+        };
+        let disposition = format!("inline; filename=\"{filename}\"");
+        let mut res = ([(header::CONTENT_TYPE, mime)], body).into_response();
+        let h = res.headers_mut();
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        if let Ok(v) = HeaderValue::from_str(&disposition) {
+            h.insert(header::CONTENT_DISPOSITION, v);
+        }
+        Ok(res)
+    };
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| Failure::Internal(format!("chart task failed: {e}")))?
+}
+
+fn ext(format: Format) -> &'static str {
+    match format {
+        Format::Svg => "svg",
+        Format::Png => "png",
+    }
+}
+
+/// `GET /scenarios/{id}/charts/{name}.{svg,png}`.
+async fn saved(
+    State(state): State<AppState>,
+    Path((id, file)): Path<(String, String)>,
+    Query(query): Query<ChartQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let id = id
+            .parse::<i64>()
+            .ok()
+            .filter(|id| *id > 0)
+            .ok_or_else(|| Failure::NotFound(format!("no scenario with id {}", short(&id))))?;
+        let (name, format) = parse_file(&file).map_err(Failure::NotFound)?;
+        let stored = store::get_scenario(&state.db, id)
+            .await
+            .map_err(|e| match e {
+                StoreError::NotFound => Failure::NotFound(format!("no scenario with id {id}")),
+                other => Failure::Internal(other.to_string()),
+            })?;
+        let filename = format!("scenario-{id}-{name}.{}", ext(format));
+        draw(stored.scenario, name, format, query, filename).await
+    }
+    .await;
+    result.unwrap_or_else(|f| respond(&headers, f))
+}
+
+/// `GET /charts/{name}.{svg,png}?s=<share>`: the chart of a shared scenario.
+async fn shared(
+    Path(file): Path<String>,
+    Query(query): Query<ChartQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let result = async {
+        let (name, format) = parse_file(&file).map_err(Failure::NotFound)?;
+        let scenario =
+            crate::web::pages::share::decode(query.s.as_deref()).map_err(|e| Failure::Invalid {
+                field: Some("s".to_owned()),
+                message: e.to_string(),
+            })?;
+        let filename = format!("{name}.{}", ext(format));
+        draw(scenario, name, format, query, filename).await
+    }
+    .await;
+    result.unwrap_or_else(|f| respond(&headers, f))
+}
+
+/// `POST /charts/{name}.{svg,png}` with a Scenario JSON body: an unsaved scenario's chart.
+async fn posted(
+    Path(file): Path<String>,
+    Query(query): Query<ChartQuery>,
+    headers: HeaderMap,
+    body: Result<ApiJson<Scenario>, ApiError>,
+) -> Response {
+    let (name, format) = match parse_file(&file) {
+        Ok(v) => v,
+        Err(m) => return respond(&headers, Failure::NotFound(m)),
+    };
+    let scenario = match body {
+        Ok(ApiJson(s)) => s,
+        Err(e) => return e.into_response(),
+    };
+    let filename = format!("{name}.{}", ext(format));
+    draw(scenario, name, format, query, filename)
+        .await
+        .unwrap_or_else(|f| respond(&headers, f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_parse() {
+        assert_eq!(
+            parse_file("ceilings.svg"),
+            Ok((ChartName::Ceilings, Format::Svg))
+        );
+        assert_eq!(
+            parse_file("io-size.png"),
+            Ok((ChartName::IoSize, Format::Png))
+        );
+        assert!(
+            parse_file("scaling.gif")
+                .unwrap_err()
+                .contains(".svg or .png")
+        );
+        assert!(
+            parse_file("pie.svg")
+                .unwrap_err()
+                .contains("ceilings, io-size and scaling")
+        );
+        assert!(parse_file("ceilings").is_err());
+    }
+
+    #[test]
+    fn png_size_defaults_and_rejects_text() {
+        let q = ChartQuery::default();
+        assert_eq!(q.size((780, 440)), Ok((780, 440)));
+        let q = ChartQuery {
+            w: Some("1200".into()),
+            h: Some("x".into()),
+            s: None,
+        };
+        assert!(q.size((780, 440)).unwrap_err().contains("h must be"));
+    }
+}
