@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod charts;
 pub mod error;
 pub mod pages;
 pub mod reports;
@@ -33,7 +34,8 @@ pub const BODY_LIMIT: usize = 1 << 20;
 /// A request that takes longer is answered 408.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// Content Security Policy: no inline script or style, no framing.
-pub const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'";
+pub const CSP: &str =
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'";
 
 /// What every handler can reach.
 #[derive(Clone)]
@@ -43,10 +45,12 @@ pub struct AppState {
 
 /// The whole application: API and pages behind the common layers.
 pub fn app(state: AppState) -> Router {
-    let header = |name, value| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
+    let header =
+        |name, value| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
     Router::new()
         .merge(api::router())
         .merge(pages::router())
+        .merge(charts::router())
         .merge(reports::router())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
