@@ -6,10 +6,10 @@ use super::concurrency::iops_ceiling;
 use super::limits::{Applies, RawLimit, Scope, Sink};
 use super::plan::Plan;
 use super::scaling::{mix, speedup};
-use super::scenario::{Files, Level, Protocol, Service};
+use super::scenario::{Files, Protocol, Service};
 use super::service::azure_files::is_ssd;
 use super::trace::{Formula, Label};
-use super::units::{iops_to_mibps, mibps_to_iops};
+use super::units::iops_to_mibps;
 
 /// SMB channels one client opens to one share: `smb_channels` with multichannel, else 1.
 /// Multichannel needs SSD shares on Azure Files (LEARN-FILES/smb-performance).
@@ -29,9 +29,11 @@ pub fn multichannel_active(p: &Plan) -> bool {
 }
 
 /// Connections one client opens across all volumes (contract: flows.connections).
+/// An AVS host mounts every datastore, one connection each, whether or not its VMs
+/// use it; the performance model counts only the flows that carry load.
 pub fn connections_per_client(p: &Plan) -> u64 {
-    if let Some(a) = p.avs {
-        return super::avs::flows_per_host(p, &a);
+    if p.avs.is_some() {
+        return u64::from(p.n_volumes);
     }
     let per_volume = match p.protocol {
         Protocol::Smb3 => smb_channels(p),
@@ -200,12 +202,3 @@ pub fn unloaded_latency_ms(p: &Plan) -> f64 {
     lat.at(p.io_kib) / multichannel_penalty(p).0
 }
 
-/// IOPS at `mibps` for the plan's IO size (re-exported for advice).
-pub fn iops_at(p: &Plan, mibps: f64) -> f64 {
-    mibps_to_iops(mibps, p.io_kib)
-}
-
-/// True when the level is a Flex/Flexible level that provisions throughput separately.
-pub fn provisions_throughput(level: Level) -> bool {
-    matches!(level, Level::Flexible | Level::Flex | Level::SsdV2 | Level::HddV2)
-}
