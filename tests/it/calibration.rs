@@ -32,7 +32,9 @@ fn metric(ev: &engine::Evaluation, name: &str) -> f64 {
             .mibps;
     }
     let json = serde_json::to_value(ev).unwrap();
-    json[name].as_f64().unwrap_or_else(|| panic!("no metric {name}"))
+    json[name]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no metric {name}"))
 }
 
 fn value(s: &Value, name: &str, mixes: bool) -> f64 {
@@ -49,8 +51,7 @@ fn value(s: &Value, name: &str, mixes: bool) -> f64 {
 
 #[test]
 fn calibration_cases_are_reproduced_within_their_bands() {
-    let file: Value =
-        serde_json::from_str(include_str!("../fixtures/calibration.json")).unwrap();
+    let file: Value = serde_json::from_str(include_str!("../fixtures/calibration.json")).unwrap();
     let cases = file["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 26);
     let mut report = Vec::new();
@@ -82,7 +83,10 @@ fn calibration_cases_are_reproduced_within_their_bands() {
         };
         let mut good = lo <= got && got <= hi;
         if let Some(b) = e["binding"].as_str() {
-            good &= engine::evaluate(&scenario(&c["scenario"], None)).unwrap().binding == b;
+            good &= engine::evaluate(&scenario(&c["scenario"], None))
+                .unwrap()
+                .binding
+                == b;
         }
         if let Some((_, limit)) = KNOWN_CONFLICTS.iter().find(|(k, _)| *k == id) {
             assert!(!good, "{id} now passes: remove it from KNOWN_CONFLICTS");

@@ -1,10 +1,12 @@
 //! The integration tests: one binary, one module per area.
 
 mod api;
+mod calibration;
+mod charts;
 mod helpers;
 mod hostile;
 mod import;
+mod mounts;
 mod pages;
 mod reports;
 mod store;
-mod calibration;
