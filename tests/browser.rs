@@ -230,6 +230,79 @@ async fn journeys(c: &Client, base: &str) -> Res {
     Ok(())
 }
 
+/// Mount advisor: scenario 2 of the ANF mount-options page (the first mount to an
+/// endpoint has no nconnect, a later one asks for 8) shows the "ignored" warning; the
+/// planner's "Mount commands" button opens the advisor with the scenario's mounts.
+async fn advisor_journey(c: &Client, base: &str) -> Res {
+    c.goto(&format!("{base}/advisor")).await?;
+    assert!(c.title().await?.starts_with("Mount advisor"));
+    let text = c.find(Locator::Css("#f-text")).await?;
+    text.send_keys(
+        "mount -t nfs -o rw,hard,rsize=262144,wsize=262144,vers=3,tcp 10.10.10.10:/volume1 /mnt/volume1\n\
+         mount -t nfs -o rw,hard,rsize=262144,wsize=262144,vers=3,tcp,nconnect=8 10.10.10.10:/volume2 /mnt/volume2",
+    )
+    .await?;
+    c.find(Locator::Css(".advisor-form button[type=submit]"))
+        .await?
+        .click()
+        .await?;
+    c.wait()
+        .for_element(Locator::Css("#advisor-findings"))
+        .await?;
+    let ignored = c
+        .find(Locator::Css(
+            "#advisor-findings li[data-code=nconnect_ignored]",
+        ))
+        .await?
+        .text()
+        .await?;
+    assert!(
+        ignored.to_lowercase().contains("warning") && ignored.contains("Line 2"),
+        "{ignored}"
+    );
+    assert!(ignored.contains("nconnect=8 is ignored"), "{ignored}");
+    let used = c
+        .find(Locator::Css(
+            "#advisor-mounts tbody tr:nth-child(2) td.effective",
+        ))
+        .await?
+        .text()
+        .await?;
+    assert!(used.starts_with('1') && used.contains("ignored"), "{used}");
+    // The copy button appears with the script and reacts to a click.
+    wait_for(
+        c,
+        "!document.querySelector('button[data-copy=fstab]').hidden",
+        "the copy button",
+    )
+    .await?;
+    c.find(Locator::Css("button[data-copy=fstab]"))
+        .await?
+        .click()
+        .await?;
+    wait_for(
+        c,
+        "document.querySelector('button[data-copy=fstab]').textContent !== 'Copy'",
+        "the copy button's answer",
+    )
+    .await?;
+
+    // From the planner: one mount per volume of the scenario.
+    c.goto(&format!("{base}/scenarios/new")).await?;
+    c.wait()
+        .for_element(Locator::Css("#mount-commands"))
+        .await?;
+    c.find(Locator::Css("#mount-commands"))
+        .await?
+        .click()
+        .await?;
+    c.wait().for_element(Locator::Css("#advisor-note")).await?;
+    assert!(c.current_url().await?.as_str().contains("/advisor?from="));
+    let rows = c.find_all(Locator::Css("#advisor-mounts tbody tr")).await?;
+    assert!(!rows.is_empty(), "the scenario's mounts are checked");
+    Ok(())
+}
+
 #[tokio::test]
 #[ignore = "needs Chromium: run by .ci/run"]
 async fn planner_journeys_in_chromium() {
@@ -254,6 +327,11 @@ async fn planner_journeys_in_chromium() {
         .await
         .expect("Chromium starts under chromedriver");
     let outcome = journeys(&client, &base).await;
+    let outcome = if outcome.is_ok() {
+        advisor_journey(&client, &base).await
+    } else {
+        outcome
+    };
     if outcome.is_err()
         && let Ok(png) = client.screenshot().await
     {
