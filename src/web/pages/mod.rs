@@ -3,6 +3,7 @@
 //! Handlers parse the request, call the store and the engine, and render an askama
 //! template; formatting lives in [`view`], the form <-> Scenario mapping in [`form`].
 
+pub mod advisor;
 pub mod form;
 mod home;
 mod planner;
@@ -39,6 +40,7 @@ pub fn router() -> Router<AppState> {
             "/scenarios/{id}/revisions/{n}/restore",
             post(planner::restore),
         )
+        .merge(advisor::router())
         .merge(crate::web::assets::router())
 }
 
