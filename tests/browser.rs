@@ -94,7 +94,11 @@ fn input(name: &str) -> Locator<'static> {
 }
 
 async fn value_of(c: &Client, name: &str) -> Res<String> {
-    Ok(c.find(input(name)).await?.prop("value").await?.unwrap_or_default())
+    Ok(c.find(input(name))
+        .await?
+        .prop("value")
+        .await?
+        .unwrap_or_default())
 }
 
 async fn journeys(c: &Client, base: &str) -> Res {
@@ -103,10 +107,12 @@ async fn journeys(c: &Client, base: &str) -> Res {
     assert!(c.title().await?.starts_with("Scenarios"));
 
     // Create from the AVS template.
-    c.find(Locator::Css("a[href=\"/scenarios/new?template=avs-datastores\"]"))
-        .await?
-        .click()
-        .await?;
+    c.find(Locator::Css(
+        "a[href=\"/scenarios/new?template=avs-datastores\"]",
+    ))
+    .await?
+    .click()
+    .await?;
     c.wait().for_element(Locator::Css("#planner")).await?;
     assert_eq!(
         value_of(c, "name").await?,
@@ -119,7 +125,11 @@ async fn journeys(c: &Client, base: &str) -> Res {
         serde_json::json!(false)
     );
     assert_eq!(
-        js(c, "document.querySelector('[name=\"clients.smb_channels\"]').closest('.field').hidden").await?,
+        js(
+            c,
+            "document.querySelector('[name=\"clients.smb_channels\"]').closest('.field').hidden"
+        )
+        .await?,
         serde_json::json!(true)
     );
 
@@ -141,11 +151,57 @@ async fn journeys(c: &Client, base: &str) -> Res {
     .await?;
     let key_to_numbers = typed.elapsed();
     eprintln!(
-        "key to new numbers: {} ms (poll {} ms)",
+        "first edit: {} ms from key to new numbers through WebDriver (poll {} ms)",
         key_to_numbers.as_millis(),
         waited.as_millis()
     );
     assert_eq!(js(c, "window.__noReload").await?, serde_json::json!("kept"));
+
+    // Key to new figures, measured in the page over ten edits of the IO size.
+    let mut samples = Vec::new();
+    for size in [
+        "16", "32", "64", "128", "256", "512", "1024", "4", "8", "64",
+    ] {
+        let count = js(
+            c,
+            "document.getElementById('results').getAttribute('data-recalcs')",
+        )
+        .await?;
+        io.clear().await?;
+        io.send_keys(size).await?;
+        wait_for(
+            c,
+            &format!(
+                "document.getElementById('results').getAttribute('data-recalcs') !== {count} \
+                 && document.querySelector('[name=\"workload.io_size_kib\"]').value === '{size}' \
+                 && !document.getElementById('results').classList.contains('stale')"
+            ),
+            "results after an edit",
+        )
+        .await?;
+        let ms = js(
+            c,
+            "Number(document.getElementById('results').getAttribute('data-recalc-ms'))",
+        )
+        .await?;
+        samples.push(ms.as_f64().unwrap_or(f64::NAN));
+    }
+    samples.sort_by(f64::total_cmp);
+    eprintln!(
+        "key to new numbers in the page over {} edits: median {} ms, max {} ms (keystrokes coalesced while a request is out)",
+        samples.len(),
+        samples[samples.len() / 2],
+        samples[samples.len() - 1]
+    );
+    io.clear().await?;
+    io.send_keys("8").await?;
+    wait_for(
+        c,
+        "document.querySelector('[name=\"workload.io_size_kib\"]').value === '8' \
+         && !document.getElementById('results').classList.contains('stale')",
+        "results at 8 KiB",
+    )
+    .await?;
 
     // An invalid value is marked at the field, and what was typed stays.
     let reads = c.find(input("workload.read_pct")).await?;
@@ -157,7 +213,11 @@ async fn journeys(c: &Client, base: &str) -> Res {
         "the read share to be marked invalid",
     )
     .await?;
-    let msg = js(c, "document.getElementById('e-workload.read_pct').textContent").await?;
+    let msg = js(
+        c,
+        "document.getElementById('e-workload.read_pct').textContent",
+    )
+    .await?;
     assert!(msg.as_str().unwrap_or("").contains("0 to 100"), "{msg}");
     reads.clear().await?;
     reads.send_keys("70\u{E007}").await?; // Enter recalculates in place
@@ -219,10 +279,7 @@ async fn journeys(c: &Client, base: &str) -> Res {
     // Home lists the saved scenario with its binding limit.
     c.goto(&format!("{base}/")).await?;
     let row = c
-        .find(Locator::Css(&format!(
-            "a[href=\"{}\"]",
-            saved_url.path()
-        )))
+        .find(Locator::Css(&format!("a[href=\"{}\"]", saved_url.path())))
         .await?
         .text()
         .await?;

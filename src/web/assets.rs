@@ -78,11 +78,7 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
-async fn serve(
-    Path(path): Path<String>,
-    Query(q): Query<Version>,
-    headers: HeaderMap,
-) -> Response {
+async fn serve(Path(path): Path<String>, Query(q): Query<Version>, headers: HeaderMap) -> Response {
     let body: Cow<'static, [u8]> = if path == FONT_PATH {
         Cow::Borrowed(dejavu::sans::regular())
     } else {
@@ -139,7 +135,10 @@ mod tests {
     #[test]
     fn content_types_by_extension() {
         assert_eq!(content_type("css/app.css"), "text/css; charset=utf-8");
-        assert_eq!(content_type("js/planner.js"), "text/javascript; charset=utf-8");
+        assert_eq!(
+            content_type("js/planner.js"),
+            "text/javascript; charset=utf-8"
+        );
         assert_eq!(content_type(FONT_PATH), "font/ttf");
         assert_eq!(content_type("x"), "application/octet-stream");
     }

@@ -22,7 +22,10 @@ impl StarterTemplate {
     /// so a parse failure here means the binary was built from a broken file.
     pub fn scenario(&self) -> Scenario {
         serde_json::from_str(self.json).unwrap_or_else(|e| {
-            panic!("starter template {} is not valid Scenario JSON: {e}", self.key)
+            panic!(
+                "starter template {} is not valid Scenario JSON: {e}",
+                self.key
+            )
         })
     }
 }

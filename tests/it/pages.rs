@@ -111,7 +111,14 @@ fn assert_no_inline_code(path: &str, html: &str) {
     assert!(!html.contains("<style"), "{path}: inline <style>");
     assert!(!html.contains(" style="), "{path}: style attribute");
     let lower = html.to_ascii_lowercase();
-    for attr in [" onclick=", " onload=", " onchange=", " oninput=", " onsubmit=", "javascript:"] {
+    for attr in [
+        " onclick=",
+        " onload=",
+        " onchange=",
+        " oninput=",
+        " onsubmit=",
+        "javascript:",
+    ] {
         assert!(!lower.contains(attr), "{path}: {attr}");
     }
 }
@@ -133,7 +140,11 @@ async fn pages_render_with_layout_and_no_inline_code() {
         let (status, html) = page(&app, &path).await;
         assert_eq!(status, 200, "{path}");
         assert!(html.starts_with("<!DOCTYPE html>"), "{path}");
-        for nav in ["href=\"/compare\"", "href=\"/layouts\"", "href=\"/advisor\""] {
+        for nav in [
+            "href=\"/compare\"",
+            "href=\"/layouts\"",
+            "href=\"/advisor\"",
+        ] {
             assert!(html.contains(nav), "{path}: nav link {nav}");
         }
         assert_no_inline_code(&path, &html);
@@ -169,7 +180,10 @@ async fn every_template_opens_prefilled() {
     for (key, name) in [
         ("avs-datastores", "AVS 4 x 20 TiB vs 20 x 4 TiB datastores"),
         ("sap-hana", "SAP HANA on ANF"),
-        ("azure-files-smb-multichannel", "Azure Files SMB multichannel on D32s_v3"),
+        (
+            "azure-files-smb-multichannel",
+            "Azure Files SMB multichannel on D32s_v3",
+        ),
         ("gcnv-nconnect-16", "GCNV with nconnect 16"),
         ("anf-large-volume", "ANF large volume scale-out"),
     ] {
@@ -229,7 +243,10 @@ async fn names_are_escaped_on_every_page() {
 
     for (path, html) in &bodies {
         assert!(!html.contains(XSS), "{path}: the name is not escaped");
-        assert!(html.contains(XSS_ESCAPED), "{path}: the name is shown as text");
+        assert!(
+            html.contains(XSS_ESCAPED),
+            "{path}: the name is shown as text"
+        );
         assert_no_inline_code(path, html);
     }
 }
@@ -256,7 +273,9 @@ async fn planner_without_javascript_shows_results_and_field_errors() {
         html.contains("id=\"f-workload.io_size_kib\" name=\"workload.io_size_kib\" type=\"text\" inputmode=\"decimal\" autocomplete=\"off\" spellcheck=\"false\" value=\"\" aria-invalid=\"true\""),
         "empty field marked invalid"
     );
-    assert!(html.contains("<span class=\"error\" id=\"e-workload.io_size_kib\">enter a number</span>"));
+    assert!(
+        html.contains("<span class=\"error\" id=\"e-workload.io_size_kib\">enter a number</span>")
+    );
     assert!(html.contains("value=\"lots\""), "what was typed is kept");
     assert!(html.contains("enter a whole number, not &#34;lots&#34;"));
 
@@ -308,10 +327,15 @@ async fn live_results_answer_html_and_messages() {
     assert!(live["html"].as_str().unwrap().contains("needs fixing"));
 
     // Scenario JSON in: the results fragment alone.
-    let res = app.post_json("/scenarios/results", &sample_scenario()).await;
+    let res = app
+        .post_json("/scenarios/results", &sample_scenario())
+        .await;
     assert_eq!(res.status(), 200);
     let html = res.text().await.unwrap();
-    assert!(html.trim_start().starts_with("<div class=\"results-inner\""));
+    assert!(
+        html.trim_start()
+            .starts_with("<div class=\"results-inner\"")
+    );
 }
 
 #[tokio::test]
@@ -323,7 +347,10 @@ async fn share_links_open_prefilled_and_bad_ones_get_400() {
     assert_eq!(status, 200);
     assert!(html.contains("value=\"Shared plan\""));
     assert!(html.contains("share link"));
-    assert!(!html.contains("name=\"scenario_id\""), "not tied to a saved scenario");
+    assert!(
+        !html.contains("name=\"scenario_id\""),
+        "not tied to a saved scenario"
+    );
     // Nothing was saved.
     let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
     assert_eq!(list, json!([]));
@@ -332,7 +359,10 @@ async fn share_links_open_prefilled_and_bad_ones_get_400() {
         ("/plan".to_owned(), "no scenario"),
         ("/plan?s=%%%%".to_owned(), "damaged"),
         ("/plan?s=not*base64".to_owned(), "damaged"),
-        (format!("/plan?s={}", share_param(&json!({"name": 1}))), "not hold a valid scenario"),
+        (
+            format!("/plan?s={}", share_param(&json!({"name": 1}))),
+            "not hold a valid scenario",
+        ),
     ] {
         let (status, html) = page(&app, &path).await;
         assert_eq!(status, 400, "{path}");
@@ -361,8 +391,16 @@ async fn save_update_copy_history_and_restore_through_the_form() {
     set(&mut pairs, "workload.io_size_kib", "256");
     let res = post_form(&app, &format!("/scenarios/{id}"), &pairs).await;
     assert_eq!(res.status(), 303);
-    assert_eq!(res.headers()[header::LOCATION], format!("/scenarios/{id}?saved=2").as_str());
-    let saved: Value = app.get(&format!("/api/v1/scenarios/{id}")).await.json().await.unwrap();
+    assert_eq!(
+        res.headers()[header::LOCATION],
+        format!("/scenarios/{id}?saved=2").as_str()
+    );
+    let saved: Value = app
+        .get(&format!("/api/v1/scenarios/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(saved["workload"]["io_size_kib"].as_f64(), Some(256.0));
 
     // An invalid save keeps the inputs and saves nothing.
@@ -375,12 +413,24 @@ async fn save_update_copy_history_and_restore_through_the_form() {
     // History lists both revisions; restoring 1 adds revision 3.
     let (_, html) = page(&app, &format!("/scenarios/{id}")).await;
     assert!(html.contains("History (2)"));
-    assert!(html.contains(&format!("formaction=\"/scenarios/{id}/revisions/1/restore\"")));
+    assert!(html.contains(&format!(
+        "formaction=\"/scenarios/{id}/revisions/1/restore\""
+    )));
     let res = app
-        .send_raw(Method::POST, &format!("/scenarios/{id}/revisions/1/restore"), None, vec![])
+        .send_raw(
+            Method::POST,
+            &format!("/scenarios/{id}/revisions/1/restore"),
+            None,
+            vec![],
+        )
         .await;
     assert_eq!(res.status(), 303);
-    let restored: Value = app.get(&format!("/api/v1/scenarios/{id}")).await.json().await.unwrap();
+    let restored: Value = app
+        .get(&format!("/api/v1/scenarios/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(restored["workload"]["io_size_kib"].as_f64(), Some(64.0));
     let (_, html) = page(&app, &format!("/scenarios/{id}?restored=1")).await;
     assert!(html.contains("History (3)"));
@@ -393,7 +443,12 @@ async fn save_update_copy_history_and_restore_through_the_form() {
     let res = post_form(&app, "/scenarios/copy", &pairs).await;
     assert_eq!(res.status(), 303);
     let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
-    let names: Vec<&str> = list.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
     assert!(names.contains(&"Form plan (copy)"), "{names:?}");
 
     // Unknown ids are 404 pages.
@@ -415,7 +470,12 @@ async fn download_json_round_trips() {
     assert!(body.get("id").is_none());
     assert!(crate::helpers::json_contains(&body, &named("Download me")));
 
-    let res = post_form(&app, "/scenarios/scenario.json", &form_pairs(&named("From form"))).await;
+    let res = post_form(
+        &app,
+        "/scenarios/scenario.json",
+        &form_pairs(&named("From form")),
+    )
+    .await;
     assert_eq!(res.status(), 200);
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["name"], "From form");
@@ -449,7 +509,12 @@ async fn import_saves_good_files_and_keeps_bad_ones() {
     let app = spawn_app().await;
     let res = import(&app, Some(&named("Imported").to_string()), None).await;
     assert_eq!(res.status(), 303);
-    assert!(res.headers()[header::LOCATION].to_str().unwrap().ends_with("?imported=1"));
+    assert!(
+        res.headers()[header::LOCATION]
+            .to_str()
+            .unwrap()
+            .ends_with("?imported=1")
+    );
 
     let res = import(&app, None, Some(&named("Pasted").to_string())).await;
     assert_eq!(res.status(), 303);
@@ -471,7 +536,11 @@ async fn import_saves_good_files_and_keeps_bad_ones() {
     assert_eq!(res.status(), 400);
 
     let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
-    assert_eq!(list.as_array().unwrap().len(), 2, "only the good ones saved");
+    assert_eq!(
+        list.as_array().unwrap().len(),
+        2,
+        "only the good ones saved"
+    );
 }
 
 #[tokio::test]
@@ -482,7 +551,12 @@ async fn delete_asks_first_then_removes() {
     assert_eq!(status, 200);
     assert!(html.contains(&format!("action=\"/scenarios/{id}/delete\"")));
     let res = app
-        .send_raw(Method::POST, &format!("/scenarios/{id}/delete"), None, vec![])
+        .send_raw(
+            Method::POST,
+            &format!("/scenarios/{id}/delete"),
+            None,
+            vec![],
+        )
         .await;
     assert_eq!(res.status(), 303);
     assert_eq!(res.headers()[header::LOCATION], "/?deleted=Doomed");
@@ -490,7 +564,12 @@ async fn delete_asks_first_then_removes() {
     assert!(home.contains("Deleted “Doomed”."));
     assert_eq!(page(&app, &format!("/scenarios/{id}")).await.0, 404);
     let res = app
-        .send_raw(Method::POST, &format!("/scenarios/{id}/delete"), None, vec![])
+        .send_raw(
+            Method::POST,
+            &format!("/scenarios/{id}/delete"),
+            None,
+            vec![],
+        )
         .await;
     assert_eq!(res.status(), 404);
 }
@@ -499,13 +578,18 @@ async fn delete_asks_first_then_removes() {
 async fn static_assets_have_types_and_cache_headers() {
     let app = spawn_app().await;
     let (_, html) = page(&app, "/").await;
-    let start = html.find("/static/css/app.css?v=").expect("hashed stylesheet link");
+    let start = html
+        .find("/static/css/app.css?v=")
+        .expect("hashed stylesheet link");
     let end = html[start..].find('"').unwrap() + start;
     let css_url = &html[start..end];
 
     let res = app.get(css_url).await;
     assert_eq!(res.status(), 200);
-    assert_eq!(res.headers()[header::CONTENT_TYPE], "text/css; charset=utf-8");
+    assert_eq!(
+        res.headers()[header::CONTENT_TYPE],
+        "text/css; charset=utf-8"
+    );
     assert_eq!(
         res.headers()[header::CACHE_CONTROL],
         "public, max-age=31536000, immutable"
@@ -521,7 +605,10 @@ async fn static_assets_have_types_and_cache_headers() {
     assert_eq!(res.status(), 304);
 
     let res = app.get("/static/js/planner.js").await;
-    assert_eq!(res.headers()[header::CONTENT_TYPE], "text/javascript; charset=utf-8");
+    assert_eq!(
+        res.headers()[header::CONTENT_TYPE],
+        "text/javascript; charset=utf-8"
+    );
     assert_eq!(res.headers()[header::CACHE_CONTROL], "public, no-cache");
 
     let res = app.get("/static/fonts/DejaVuSans.ttf").await;

@@ -251,7 +251,8 @@ impl Parser {
             Some(s) => match parse_number(s) {
                 Ok(v) => Ok(Some(v)),
                 Err(m) => {
-                    self.form.add_error(name, format!("{m}, or leave it empty for none"));
+                    self.form
+                        .add_error(name, format!("{m}, or leave it empty for none"));
                     Err(())
                 }
             },
@@ -403,7 +404,13 @@ impl Parser {
             return None;
         }
         // Renumber so the scenario's volumes[i] matches the i-th row shown.
-        if self.form.groups.iter().enumerate().any(|(i, g)| g.number != i + 1) {
+        if self
+            .form
+            .groups
+            .iter()
+            .enumerate()
+            .any(|(i, g)| g.number != i + 1)
+        {
             self.renumber_groups();
         }
         if !ok {
@@ -537,9 +544,8 @@ pub fn field_label(name: &str) -> String {
 
 /// Accepts `1024`, `1,024`, `1 024`, `0.5`; rejects a decimal comma (`1,5`) with a hint.
 fn parse_number(s: &str) -> Result<f64, String> {
-    let cleaned = strip_separators(s).map_err(|()| {
-        format!("\"{s}\" is not a number: use a point for decimals, e.g. 1.5")
-    })?;
+    let cleaned = strip_separators(s)
+        .map_err(|()| format!("\"{s}\" is not a number: use a point for decimals, e.g. 1.5"))?;
     match cleaned.parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
         _ => Err(format!("enter a number, not \"{s}\"")),
@@ -613,8 +619,16 @@ mod tests {
         let (form, parsed) = parse(&sent);
         assert!(parsed.is_none());
         assert_eq!(form.error("workload.io_size_kib"), Some("enter a number"));
-        assert!(form.error("workload.threads").unwrap().contains("whole number"));
-        assert!(form.error("storage.volumes[0].quota_tib").unwrap().contains("point"));
+        assert!(
+            form.error("workload.threads")
+                .unwrap()
+                .contains("whole number")
+        );
+        assert!(
+            form.error("storage.volumes[0].quota_tib")
+                .unwrap()
+                .contains("point")
+        );
         // What was typed is kept.
         assert_eq!(form.value("workload.threads"), "many");
     }
@@ -630,7 +644,11 @@ mod tests {
         }
         let (form, parsed) = parse(&sent);
         assert!(parsed.is_none());
-        assert!(form.error("workload.read_pct").unwrap().contains("0 to 100"));
+        assert!(
+            form.error("workload.read_pct")
+                .unwrap()
+                .contains("0 to 100")
+        );
     }
 
     #[test]

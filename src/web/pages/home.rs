@@ -80,7 +80,7 @@ async fn home_page(
             id: s.id,
             name: s.name,
             binding,
-            updated_at: s.updated_at,
+            updated_at: super::view::short_time(&s.updated_at),
             revision: s.revision,
         });
     }
@@ -109,8 +109,14 @@ pub async fn index(
         .deleted
         .map(|name| format!("Deleted “{name}”."))
         .unwrap_or_default();
-    let page = home_page(&st, q.q.as_deref().unwrap_or(""), notice, String::new(), String::new())
-        .await?;
+    let page = home_page(
+        &st,
+        q.q.as_deref().unwrap_or(""),
+        notice,
+        String::new(),
+        String::new(),
+    )
+    .await?;
     render(StatusCode::OK, &page)
 }
 
@@ -177,13 +183,16 @@ async fn read_import(mut mp: Multipart) -> Result<String, String> {
         let field = match mp.next_field().await {
             Ok(Some(f)) => f,
             Ok(None) => break,
-            Err(e) => return Err(format!("The upload could not be read ({e}). Try again, or paste the JSON.")),
+            Err(e) => {
+                return Err(format!(
+                    "The upload could not be read ({e}). Try again, or paste the JSON."
+                ));
+            }
         };
         let name = field.name().unwrap_or("").to_owned();
-        let bytes = field
-            .bytes()
-            .await
-            .map_err(|e| format!("The upload could not be read ({e}). Try again, or paste the JSON."))?;
+        let bytes = field.bytes().await.map_err(|e| {
+            format!("The upload could not be read ({e}). Try again, or paste the JSON.")
+        })?;
         if bytes.len() > MAX_IMPORT {
             return Err(format!(
                 "The file is {} KiB; a scenario file is at most 512 KiB.",
@@ -218,7 +227,10 @@ pub async fn import(State(st): State<AppState>, mp: Multipart) -> Result<Respons
         Ok(s) => s,
         Err(e) => {
             let msg = if e.field == "scenario" {
-                format!("This is not Scenario JSON: {}. Nothing was saved.", e.message)
+                format!(
+                    "This is not Scenario JSON: {}. Nothing was saved.",
+                    e.message
+                )
             } else {
                 format!("{}: {}. Nothing was saved.", e.field, e.message)
             };

@@ -183,12 +183,18 @@ pub async fn new(Query(q): Query<NewQuery>) -> Result<Response, PageError> {
                     "There is no template \"{key}\". Pick one from the list on the home page."
                 ))
             })?;
-            (t.scenario(), format!("New from the template “{}”: not saved yet.", t.name))
+            (
+                t.scenario(),
+                format!("New from the template “{}”: not saved yet.", t.name),
+            )
         }
         None => (blank(), "New scenario: not saved yet.".to_owned()),
     };
     let form = FormState::from_scenario(&scenario);
-    render(StatusCode::OK, &page(form, Some(&scenario), Context::unsaved(status)))
+    render(
+        StatusCode::OK,
+        &page(form, Some(&scenario), Context::unsaved(status)),
+    )
 }
 
 #[derive(Deserialize)]
@@ -211,6 +217,9 @@ async fn saved_context(
 ) -> Result<Context, PageError> {
     let mut revisions = store::list_revisions(&st.db, id).await?;
     revisions.sort_by(|a, b| b.number.cmp(&a.number));
+    for r in &mut revisions {
+        r.created_at = super::view::short_time(&r.created_at);
+    }
     Ok(Context {
         id: Some(id),
         status,
@@ -229,12 +238,14 @@ pub async fn show(
     let stored = store::get_scenario(&st.db, id).await?;
     let (scenario, status) = match q.rev.filter(|&n| n != stored.revision) {
         Some(n) => {
-            let s = store::get_revision(&st.db, id, n).await.map_err(|e| match e {
-                store::StoreError::NotFound => {
-                    PageError::NotFound(format!("Scenario {id} has no revision {n}."))
-                }
-                other => other.into(),
-            })?;
+            let s = store::get_revision(&st.db, id, n)
+                .await
+                .map_err(|e| match e {
+                    store::StoreError::NotFound => {
+                        PageError::NotFound(format!("Scenario {id} has no revision {n}."))
+                    }
+                    other => other.into(),
+                })?;
             (
                 s,
                 format!(
@@ -252,7 +263,11 @@ pub async fn show(
             } else if let Some(n) = q.saved {
                 format!("Saved as revision {n}.")
             } else {
-                format!("Revision {}, saved {when} UTC.", stored.revision)
+                format!(
+                    "Revision {}, saved {} UTC.",
+                    stored.revision,
+                    super::view::short_time(when)
+                )
             };
             (stored.scenario, status)
         }
@@ -436,7 +451,13 @@ pub async fn save_copy(
     let id = form_id(&pairs);
     let (form, scenario) = form::parse(&pairs);
     let Some(mut scenario) = scenario else {
-        return invalid_page(&st, form, id, "Copy not saved: fix the marked inputs first.").await;
+        return invalid_page(
+            &st,
+            form,
+            id,
+            "Copy not saved: fix the marked inputs first.",
+        )
+        .await;
     };
     if !scenario.name.ends_with("(copy)") {
         scenario.name = format!("{} (copy)", scenario.name);
@@ -456,7 +477,13 @@ pub async fn save(
     let id = parse_id(&raw)?;
     let (form, scenario) = form::parse(&pairs);
     let Some(mut scenario) = scenario else {
-        return invalid_page(&st, form, Some(id), "Not saved: fix the marked inputs first.").await;
+        return invalid_page(
+            &st,
+            form,
+            Some(id),
+            "Not saved: fix the marked inputs first.",
+        )
+        .await;
     };
     scenario.id = None;
     let rev = store::update_scenario(&st.db, id, &scenario).await?;
@@ -527,7 +554,15 @@ pub async fn download_form(
     let (form, scenario) = form::parse(&pairs);
     match scenario {
         Some(s) => json_download(&s),
-        None => invalid_page(&st, form, id, "Not downloaded: fix the marked inputs first.").await,
+        None => {
+            invalid_page(
+                &st,
+                form,
+                id,
+                "Not downloaded: fix the marked inputs first.",
+            )
+            .await
+        }
     }
 }
 

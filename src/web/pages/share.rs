@@ -20,7 +20,9 @@ pub fn link(scenario: &Scenario) -> String {
 /// Why a share link cannot be opened; the text tells the user what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum ShareError {
-    #[error("This link has no scenario in it: it should end in ?s= followed by the encoded scenario.")]
+    #[error(
+        "This link has no scenario in it: it should end in ?s= followed by the encoded scenario."
+    )]
     Missing,
     #[error("This link is too long to be a scenario ({0} characters; at most 65,536).")]
     TooLong(usize),
@@ -37,7 +39,10 @@ pub enum ShareError {
 /// Decodes `s`; the scenario is returned even if its values fail validation,
 /// so the planner can show it with the fields marked.
 pub fn decode(s: Option<&str>) -> Result<Scenario, ShareError> {
-    let s = s.map(str::trim).filter(|s| !s.is_empty()).ok_or(ShareError::Missing)?;
+    let s = s
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .ok_or(ShareError::Missing)?;
     if s.len() > MAX_LEN {
         return Err(ShareError::TooLong(s.len()));
     }

@@ -113,7 +113,10 @@ pub struct SizingRow {
 
 #[derive(Debug, Clone)]
 pub struct AdviceRow {
+    /// JSON key (`warn`, `info`, `assumption`), for the style.
     pub severity: &'static str,
+    /// The severity in words.
+    pub severity_label: &'static str,
     pub code: &'static str,
     pub message: String,
 }
@@ -150,12 +153,24 @@ pub fn usd(v: Option<f64>) -> String {
     format!("${}.{frac}", Num(int, 0))
 }
 
+/// "+27.6%"; whole percent from 100% up, where decimals are noise.
 fn pct(v: f64) -> String {
     if !v.is_finite() {
         return "unlimited".into();
     }
     let sign = if v > 0.0 { "+" } else { "" };
-    format!("{sign}{}%", Num(v, 1))
+    let decimals = if v.abs() >= 100.0 { 0 } else { 1 };
+    format!("{sign}{}%", Num(v, decimals))
+}
+
+/// "2026-11-30T13:04:39Z" -> "2026-11-30 13:04" (UTC); other text is shown as it is.
+pub fn short_time(iso: &str) -> String {
+    match (iso.get(..10), iso.get(11..16)) {
+        (Some(date), Some(time)) if iso.as_bytes().get(10) == Some(&b'T') => {
+            format!("{date} {time}")
+        }
+        _ => iso.to_owned(),
+    }
 }
 
 impl ResultsView {
@@ -301,6 +316,12 @@ impl Results {
                 .iter()
                 .map(|a| AdviceRow {
                     severity: a.severity.key(),
+                    severity_label: match a.severity.key() {
+                        "warn" => "Warning",
+                        "info" => "Info",
+                        "assumption" => "Assumption",
+                        other => other,
+                    },
                     code: a.code,
                     message: a.message.to_string(),
                 })
@@ -312,9 +333,17 @@ impl Results {
 fn target_line(target: f64, unit: &str, headroom: f64) -> TargetLine {
     let met = headroom >= 0.0;
     let text = if met {
-        format!("{} {unit} target met, {} headroom", full(target, 1), pct(headroom))
+        format!(
+            "{} {unit} target met, {} headroom",
+            full(target, 1),
+            pct(headroom)
+        )
     } else {
-        format!("{} {unit} target missed by {}%", full(target, 1), Num(-headroom, 1))
+        format!(
+            "{} {unit} target missed by {}%",
+            full(target, 1),
+            Num(-headroom, 1)
+        )
     };
     TargetLine { met, text }
 }
@@ -342,6 +371,12 @@ mod tests {
         assert_eq!(usd(None), "no list price");
         assert_eq!(pct(27.64), "+27.6%");
         assert_eq!(pct(0.0), "0%");
-        assert_eq!(target_line(400.0, "MiB/s", -12.5).text, "400 MiB/s target missed by 12.5%");
+        assert_eq!(pct(71_790.66), "+71,791%");
+        assert_eq!(short_time("2026-11-30T13:04:39Z"), "2026-11-30 13:04");
+        assert_eq!(short_time("yesterday"), "yesterday");
+        assert_eq!(
+            target_line(400.0, "MiB/s", -12.5).text,
+            "400 MiB/s target missed by 12.5%"
+        );
     }
 }
