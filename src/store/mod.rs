@@ -4,6 +4,7 @@
 //! database. Every write runs in `BEGIN IMMEDIATE`: a deferred transaction that later
 //! writes can fail with `SQLITE_BUSY` under WAL whatever the busy timeout.
 
+pub mod measurements;
 mod scenarios;
 
 pub use scenarios::{
@@ -11,8 +12,8 @@ pub use scenarios::{
     get_scenario, list_revisions, list_scenarios, restore_revision, update_scenario,
 };
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::SqlitePool;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
@@ -84,8 +85,9 @@ fn create_parent_dir(file: &Path) -> Result<(), StoreError> {
         return Ok(());
     }
     match file.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => std::fs::create_dir_all(dir)
-            .map_err(|e| StoreError::Db(sqlx::Error::Io(e))),
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => {
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::Db(sqlx::Error::Io(e)))
+        }
         _ => Ok(()),
     }
 }

@@ -7,12 +7,12 @@
 
 use crate::engine::FieldError;
 use crate::store::StoreError;
+use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::body::Bytes;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 /// An API failure, rendered as the contract's error body.
 #[derive(Debug, thiserror::Error)]
@@ -24,7 +24,10 @@ pub enum ApiError {
     #[error("{0}")]
     NotFound(String),
     /// 413: the body is over the limit.
-    #[error("the request body is larger than {} bytes (1 MiB); send a smaller body", super::BODY_LIMIT)]
+    #[error(
+        "the request body is larger than {} bytes (1 MiB); send a smaller body",
+        super::BODY_LIMIT
+    )]
     PayloadTooLarge,
     /// 415: the body is not declared as JSON.
     #[error("send the body as JSON with the header `Content-Type: application/json`")]
@@ -167,12 +170,24 @@ fn is_json(value: Option<&header::HeaderValue>) -> bool {
     let Some(Ok(text)) = value.map(|v| v.to_str()) else {
         return false;
     };
-    let mime = text.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let mime = text
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
     mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
 }
 
 /// Parses `bytes` as one JSON value of type `T`, mapping serde's errors onto the contract.
+///
+/// Syntax is checked over the whole body first, so a malformed body is a 400 even when
+/// its start already has the wrong shape.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let syntax = &mut serde_json::Deserializer::from_slice(bytes);
+    serde::de::IgnoredAny::deserialize(&mut *syntax)
+        .and_then(|_| syntax.end())
+        .map_err(|e| json_error(&e, None))?;
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
         let path = e.path().to_string();
@@ -236,7 +251,9 @@ mod tests {
             parse_json::<Probe>(b"{\"n\": "),
             Err(ApiError::BadRequest(_))
         ));
-        assert!(matches!(parse_json::<Probe>(b""), Err(ApiError::BadRequest(m)) if m.contains("empty")));
+        assert!(
+            matches!(parse_json::<Probe>(b""), Err(ApiError::BadRequest(m)) if m.contains("empty"))
+        );
         assert!(matches!(
             parse_json::<Probe>(b"{\"n\": 1} x"),
             Err(ApiError::BadRequest(_))
@@ -267,6 +284,8 @@ mod tests {
     #[test]
     fn prefix_joins_paths() {
         let e = ApiError::invalid("workload.threads", "m").within("scenarios[2]");
-        assert!(matches!(e, ApiError::Invalid { field: Some(f), .. } if f == "scenarios[2].workload.threads"));
+        assert!(
+            matches!(e, ApiError::Invalid { field: Some(f), .. } if f == "scenarios[2].workload.threads")
+        );
     }
 }

@@ -71,7 +71,10 @@ async fn scenario_crud_round_trip() {
     ] {
         assert_eq!(res.status(), 404);
         let body: Value = res.json().await.unwrap();
-        assert_eq!(body, json!({"error": format!("no scenario with id {id}"), "field": null}));
+        assert_eq!(
+            body,
+            json!({"error": format!("no scenario with id {id}"), "field": null})
+        );
     }
     let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
     assert_eq!(list, json!([]));
@@ -84,21 +87,45 @@ async fn list_is_newest_first_and_searchable() {
     let b = app.create(&named("EDA build farm")).await;
     let c = app.create(&named("100%_literal")).await;
     let ids = |v: &Value| -> Vec<i64> {
-        v.as_array().unwrap().iter().map(|s| s["id"].as_i64().unwrap()).collect()
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_i64().unwrap())
+            .collect()
     };
     let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
     assert_eq!(ids(&list), vec![c, b, a]);
 
     // Saving moves a scenario to the top.
-    assert_eq!(app.put_json(&format!("/api/v1/scenarios/{a}"), &named("HANA prod")).await.status(), 200);
+    assert_eq!(
+        app.put_json(&format!("/api/v1/scenarios/{a}"), &named("HANA prod"))
+            .await
+            .status(),
+        200
+    );
     let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
     assert_eq!(ids(&list), vec![a, c, b]);
 
-    let found: Value = app.get("/api/v1/scenarios?q=hana").await.json().await.unwrap();
+    let found: Value = app
+        .get("/api/v1/scenarios?q=hana")
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(ids(&found), vec![a]);
-    let found: Value = app.get("/api/v1/scenarios?q=0%25_").await.json().await.unwrap();
+    let found: Value = app
+        .get("/api/v1/scenarios?q=0%25_")
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(ids(&found), vec![c], "% and _ match literally");
-    let found: Value = app.get("/api/v1/scenarios?q=nothing-like-this").await.json().await.unwrap();
+    let found: Value = app
+        .get("/api/v1/scenarios?q=nothing-like-this")
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(found, json!([]));
 }
 
@@ -111,36 +138,87 @@ async fn revisions_list_and_restore_as_new_revision() {
         assert_eq!(app.put_json(&path, &named(name)).await.status(), 200);
     }
 
-    let revs: Value = app.get(&format!("{path}/revisions")).await.json().await.unwrap();
+    let revs: Value = app
+        .get(&format!("{path}/revisions"))
+        .await
+        .json()
+        .await
+        .unwrap();
     let revs = revs.as_array().unwrap();
     let numbers: Vec<i64> = revs.iter().map(|r| r["number"].as_i64().unwrap()).collect();
     let names: Vec<&str> = revs.iter().map(|r| r["name"].as_str().unwrap()).collect();
     assert_eq!(numbers, vec![3, 2, 1]);
     assert_eq!(names, vec!["third", "second", "first"]);
-    assert!(revs.iter().all(|r| r["created_at"].as_str().is_some_and(|t| t.ends_with('Z'))));
+    assert!(
+        revs.iter()
+            .all(|r| r["created_at"].as_str().is_some_and(|t| t.ends_with('Z')))
+    );
 
-    let old: Value = app.get(&format!("{path}/revisions/1")).await.json().await.unwrap();
+    let old: Value = app
+        .get(&format!("{path}/revisions/1"))
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(old["name"], "first");
     assert_eq!(old["id"], id);
 
-    let res = app.client.post(app.url(&format!("{path}/revisions/1/restore"))).send().await.unwrap();
+    let res = app
+        .client
+        .post(app.url(&format!("{path}/revisions/1/restore")))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 200);
-    assert_eq!(res.json::<Value>().await.unwrap(), json!({"id": id, "revision": 4}));
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"id": id, "revision": 4})
+    );
     let now: Value = app.get(&path).await.json().await.unwrap();
     assert_eq!(now["name"], "first");
-    let revs: Value = app.get(&format!("{path}/revisions")).await.json().await.unwrap();
-    let names: Vec<&str> = revs.as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
-    assert_eq!(names, vec!["first", "third", "second", "first"], "nothing overwritten");
+    let revs: Value = app
+        .get(&format!("{path}/revisions"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let names: Vec<&str> = revs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        vec!["first", "third", "second", "first"],
+        "nothing overwritten"
+    );
 
-    let res = app.client.post(app.url(&format!("{path}/revisions/99/restore"))).send().await.unwrap();
+    let res = app
+        .client
+        .post(app.url(&format!("{path}/revisions/99/restore")))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 404);
     let body: Value = res.json().await.unwrap();
-    assert_eq!(body, json!({"error": format!("scenario {id} has no revision 99"), "field": null}));
+    assert_eq!(
+        body,
+        json!({"error": format!("scenario {id} has no revision 99"), "field": null})
+    );
     let res = app.get(&format!("{path}/revisions/99")).await;
     assert_eq!(res.status(), 404);
-    let res = app.client.post(app.url("/api/v1/scenarios/424242/revisions/1/restore")).send().await.unwrap();
+    let res = app
+        .client
+        .post(app.url("/api/v1/scenarios/424242/revisions/1/restore"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 404);
-    assert_eq!(res.json::<Value>().await.unwrap(), json!({"error": "no scenario with id 424242", "field": null}));
+    assert_eq!(
+        res.json::<Value>().await.unwrap(),
+        json!({"error": "no scenario with id 424242", "field": null})
+    );
 }
 
 /// Posts `body` to `path` and checks status and the error body.
@@ -172,7 +250,14 @@ async fn malformed_json_is_400() {
         assert_eq!(res.status(), 400, "{path} {}", String::from_utf8_lossy(raw));
         assert_error_body(&res.json().await.unwrap(), None);
     }
-    let res = app.send_raw(Method::POST, "/api/v1/evaluate", Some("application/json"), Vec::new()).await;
+    let res = app
+        .send_raw(
+            Method::POST,
+            "/api/v1/evaluate",
+            Some("application/json"),
+            Vec::new(),
+        )
+        .await;
     let body: Value = res.json().await.unwrap();
     assert!(body["error"].as_str().unwrap().contains("empty"), "{body}");
 }
@@ -181,14 +266,25 @@ async fn malformed_json_is_400() {
 async fn wrong_content_type_is_415() {
     let app = spawn_app().await;
     let body = serde_json::to_vec(&sample_scenario()).unwrap();
-    for ct in [None, Some("text/plain"), Some("application/x-www-form-urlencoded")] {
+    for ct in [
+        None,
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+    ] {
         for path in ["/api/v1/evaluate", "/api/v1/scenarios"] {
             let res = app.send_raw(Method::POST, path, ct, body.clone()).await;
             assert_eq!(res.status(), 415, "{path} {ct:?}");
             assert_error_body(&res.json().await.unwrap(), None);
         }
     }
-    let res = app.send_raw(Method::POST, "/api/v1/scenarios", Some("application/json; charset=utf-8"), body).await;
+    let res = app
+        .send_raw(
+            Method::POST,
+            "/api/v1/scenarios",
+            Some("application/json; charset=utf-8"),
+            body,
+        )
+        .await;
     assert_eq!(res.status(), 201, "charset parameter is accepted");
 }
 
@@ -198,7 +294,10 @@ async fn body_over_one_mib_is_413() {
     let mut big = sample_scenario();
     big["name"] = json!("x".repeat(2 << 20));
     let id = app.create(&sample_scenario()).await;
-    for path in ["/api/v1/evaluate".to_owned(), "/api/v1/scenarios".to_owned()] {
+    for path in [
+        "/api/v1/evaluate".to_owned(),
+        "/api/v1/scenarios".to_owned(),
+    ] {
         let res = app.post_json(&path, &big).await;
         assert_eq!(res.status(), 413, "{path}");
         assert_error_body(&res.json().await.unwrap(), None);
@@ -257,8 +356,17 @@ async fn invalid_values_are_422_with_field() {
     let mut same_id = sample_scenario();
     same_id["id"] = json!(id);
     assert_eq!(app.put_json(&path, &same_id).await.status(), 200);
-    let revs: Value = app.get(&format!("{path}/revisions")).await.json().await.unwrap();
-    assert_eq!(revs.as_array().unwrap().len(), 2, "the rejected saves added no revision");
+    let revs: Value = app
+        .get(&format!("{path}/revisions"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        revs.as_array().unwrap().len(),
+        2,
+        "the rejected saves added no revision"
+    );
 }
 
 #[tokio::test]
@@ -269,39 +377,149 @@ async fn compare_and_layouts_validate_their_envelopes() {
     bad["workload"]["io_size_kib"] = json!(0);
     let seventeen: Vec<Value> = (0..17).map(|_| s.clone()).collect();
 
-    expect_error(&app, "/api/v1/compare", &json!({"scenarios": []}), 422, Some("scenarios")).await;
-    expect_error(&app, "/api/v1/compare", &json!({"scenarios": seventeen}), 422, Some("scenarios")).await;
-    expect_error(&app, "/api/v1/compare", &json!({"scenarios": [s, bad]}), 422, Some("scenarios[1].workload.io_size_kib")).await;
-    expect_error(&app, "/api/v1/compare", &json!({"scenarios": [s], "extra": 1}), 422, Some("extra")).await;
-    expect_error(&app, "/api/v1/compare", &json!({"scenarios": [{"name": 5}]}), 422, Some("scenarios[0].name")).await;
+    expect_error(
+        &app,
+        "/api/v1/compare",
+        &json!({"scenarios": []}),
+        422,
+        Some("scenarios"),
+    )
+    .await;
+    expect_error(
+        &app,
+        "/api/v1/compare",
+        &json!({"scenarios": seventeen}),
+        422,
+        Some("scenarios"),
+    )
+    .await;
+    expect_error(
+        &app,
+        "/api/v1/compare",
+        &json!({"scenarios": [s, bad]}),
+        422,
+        Some("scenarios[1].workload.io_size_kib"),
+    )
+    .await;
+    expect_error(
+        &app,
+        "/api/v1/compare",
+        &json!({"scenarios": [s], "extra": 1}),
+        422,
+        Some("extra"),
+    )
+    .await;
+    expect_error(
+        &app,
+        "/api/v1/compare",
+        &json!({"scenarios": [{"name": 5}]}),
+        422,
+        Some("scenarios[0].name"),
+    )
+    .await;
     expect_error(&app, "/api/v1/compare", &json!({}), 422, None).await;
 
     let layouts = |scenario: &Value, total: Value, counts: Value| json!({"scenario": scenario, "total_tib": total, "counts": counts});
-    expect_error(&app, "/api/v1/layouts", &layouts(&s, json!(80), json!([])), 422, Some("counts")).await;
+    expect_error(
+        &app,
+        "/api/v1/layouts",
+        &layouts(&s, json!(80), json!([])),
+        422,
+        Some("counts"),
+    )
+    .await;
     let many: Vec<u32> = (1..=257).collect();
-    expect_error(&app, "/api/v1/layouts", &layouts(&s, json!(80), json!(many)), 422, Some("counts")).await;
-    expect_error(&app, "/api/v1/layouts", &layouts(&s, json!(80), json!([1, 0])), 422, Some("counts[1]")).await;
-    expect_error(&app, "/api/v1/layouts", &layouts(&s, json!(80), json!([2000])), 422, Some("counts[0]")).await;
-    expect_error(&app, "/api/v1/layouts", &layouts(&s, json!(80), json!([-1])), 422, Some("counts[0]")).await;
-    expect_error(&app, "/api/v1/layouts", &layouts(&s, json!(-5), json!([1])), 422, Some("total_tib")).await;
-    expect_error(&app, "/api/v1/layouts", &layouts(&s, json!(0), json!([1])), 422, Some("total_tib")).await;
-    expect_error(&app, "/api/v1/layouts", &layouts(&bad, json!(80), json!([1])), 422, Some("scenario.workload.io_size_kib")).await;
+    expect_error(
+        &app,
+        "/api/v1/layouts",
+        &layouts(&s, json!(80), json!(many)),
+        422,
+        Some("counts"),
+    )
+    .await;
+    expect_error(
+        &app,
+        "/api/v1/layouts",
+        &layouts(&s, json!(80), json!([1, 0])),
+        422,
+        Some("counts[1]"),
+    )
+    .await;
+    expect_error(
+        &app,
+        "/api/v1/layouts",
+        &layouts(&s, json!(80), json!([2000])),
+        422,
+        Some("counts[0]"),
+    )
+    .await;
+    expect_error(
+        &app,
+        "/api/v1/layouts",
+        &layouts(&s, json!(80), json!([-1])),
+        422,
+        Some("counts[0]"),
+    )
+    .await;
+    expect_error(
+        &app,
+        "/api/v1/layouts",
+        &layouts(&s, json!(-5), json!([1])),
+        422,
+        Some("total_tib"),
+    )
+    .await;
+    expect_error(
+        &app,
+        "/api/v1/layouts",
+        &layouts(&s, json!(0), json!([1])),
+        422,
+        Some("total_tib"),
+    )
+    .await;
+    expect_error(
+        &app,
+        "/api/v1/layouts",
+        &layouts(&bad, json!(80), json!([1])),
+        422,
+        Some("scenario.workload.io_size_kib"),
+    )
+    .await;
 }
 
 #[tokio::test]
 async fn unknown_ids_and_routes_are_404_json() {
     let app = spawn_app().await;
-    for path in ["/api/v1/scenarios/7", "/api/v1/scenarios/abc", "/api/v1/nothing", "/api/v2/scenarios", "/api"] {
+    for path in [
+        "/api/v1/scenarios/7",
+        "/api/v1/scenarios/abc",
+        "/api/v1/nothing",
+        "/api/v2/scenarios",
+        "/api",
+    ] {
         let res = app.get(path).await;
         assert_eq!(res.status(), 404, "{path}");
         assert_error_body(&res.json().await.unwrap(), None);
     }
     let body: Value = app.get("/api/v1/scenarios/7").await.json().await.unwrap();
-    assert_eq!(body, json!({"error": "no scenario with id 7", "field": null}));
+    assert_eq!(
+        body,
+        json!({"error": "no scenario with id 7", "field": null})
+    );
     let body: Value = app.get("/api/v1/scenarios/abc").await.json().await.unwrap();
-    assert_eq!(body, json!({"error": "no scenario with id abc", "field": null}));
+    assert_eq!(
+        body,
+        json!({"error": "no scenario with id abc", "field": null})
+    );
 
-    let res = app.send_raw(Method::PATCH, "/api/v1/scenarios/7", Some("application/json"), b"{}".to_vec()).await;
+    let res = app
+        .send_raw(
+            Method::PATCH,
+            "/api/v1/scenarios/7",
+            Some("application/json"),
+            b"{}".to_vec(),
+        )
+        .await;
     assert_eq!(res.status(), 405);
     assert!(res.headers().contains_key("allow"));
     assert_error_body(&res.json().await.unwrap(), None);
@@ -312,27 +530,62 @@ async fn evaluate_compare_and_layouts_answer_with_evaluations() {
     let app = spawn_app().await;
     let s = sample_scenario();
     let res = app.post_json("/api/v1/evaluate", &s).await;
-    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap_or_default());
-    let ev: Value = app.post_json("/api/v1/evaluate", &s).await.json().await.unwrap();
-    for key in ["throughput_mibps", "read_mibps", "write_mibps", "iops", "binding", "limits", "targets", "flows", "cost", "advice"] {
+    assert_eq!(
+        res.status(),
+        200,
+        "{}",
+        res.text().await.unwrap_or_default()
+    );
+    let ev: Value = app
+        .post_json("/api/v1/evaluate", &s)
+        .await
+        .json()
+        .await
+        .unwrap();
+    for key in [
+        "throughput_mibps",
+        "read_mibps",
+        "write_mibps",
+        "iops",
+        "binding",
+        "limits",
+        "targets",
+        "flows",
+        "cost",
+        "advice",
+    ] {
         assert!(ev.get(key).is_some(), "evaluation has {key}: {ev}");
     }
     let total = ev["throughput_mibps"].as_f64().unwrap();
     let parts = ev["read_mibps"].as_f64().unwrap() + ev["write_mibps"].as_f64().unwrap();
-    assert!((total - parts).abs() <= 1e-6 * total.max(1.0), "read + write = total in {ev}");
+    assert!(
+        (total - parts).abs() <= 1e-6 * total.max(1.0),
+        "read + write = total in {ev}"
+    );
 
     let mut other = named("other");
     other["workload"]["read_pct"] = json!(0);
-    let res = app.post_json("/api/v1/compare", &json!({"scenarios": [s, other]})).await;
+    let res = app
+        .post_json("/api/v1/compare", &json!({"scenarios": [s, other]}))
+        .await;
     assert_eq!(res.status(), 200);
     let cmp: Value = res.json().await.unwrap();
     let results = cmp["results"].as_array().expect("results");
     assert_eq!(results.len(), 2);
-    assert_eq!(results[0], ev, "compare gives the same evaluation as evaluate");
-    assert!(results[1]["read_mibps"].as_f64().unwrap().abs() < 1e-9, "write-only second scenario");
+    assert_eq!(
+        results[0], ev,
+        "compare gives the same evaluation as evaluate"
+    );
+    assert!(
+        results[1]["read_mibps"].as_f64().unwrap().abs() < 1e-9,
+        "write-only second scenario"
+    );
 
     let res = app
-        .post_json("/api/v1/layouts", &json!({"scenario": s, "total_tib": 80, "counts": [1, 2, 4, 8]}))
+        .post_json(
+            "/api/v1/layouts",
+            &json!({"scenario": s, "total_tib": 80, "counts": [1, 2, 4, 8]}),
+        )
         .await;
     assert_eq!(res.status(), 200);
     let lay: Value = res.json().await.unwrap();
@@ -348,14 +601,22 @@ async fn evaluate_compare_and_layouts_answer_with_evaluations() {
 #[tokio::test]
 async fn security_headers_on_pages_and_api() {
     let app = spawn_app().await;
-    for path in ["/", "/healthz", "/api/v1/scenarios", "/api/v1/scenarios/999"] {
+    for path in [
+        "/",
+        "/healthz",
+        "/api/v1/scenarios",
+        "/api/v1/scenarios/999",
+    ] {
         let res = app.get(path).await;
         let h = res.headers();
         assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
         assert_eq!(h["x-frame-options"], "DENY", "{path}");
         assert_eq!(h["referrer-policy"], "same-origin", "{path}");
         let csp = h["content-security-policy"].to_str().unwrap();
-        assert!(csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(
+            csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"),
+            "{path}: {csp}"
+        );
     }
 }
 
@@ -364,7 +625,12 @@ async fn openapi_lists_every_api_route() {
     let app = spawn_app().await;
     let res = app.get("/api/openapi.json").await;
     assert_eq!(res.status(), 200);
-    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("application/json"));
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json")
+    );
     let doc: Value = res.json().await.unwrap();
     assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
     let paths = doc["paths"].as_object().expect("paths");
@@ -381,7 +647,10 @@ async fn openapi_lists_every_api_route() {
         ("/api/v1/scenarios/{id}/revisions", "get"),
         ("/api/v1/scenarios/{id}/revisions/{n}/restore", "post"),
     ] {
-        assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} in the OpenAPI document");
+        assert!(
+            paths.get(path).and_then(|p| p.get(method)).is_some(),
+            "{method} {path} in the OpenAPI document"
+        );
     }
     assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
 }
@@ -398,7 +667,9 @@ async fn concurrent_writers_lose_nothing() {
             let id = app.create(&named(&format!("writer {w} save 0"))).await;
             let path = format!("/api/v1/scenarios/{id}");
             for n in 1..SAVES {
-                let res = app.put_json(&path, &named(&format!("writer {w} save {n}"))).await;
+                let res = app
+                    .put_json(&path, &named(&format!("writer {w} save {n}")))
+                    .await;
                 let status = res.status();
                 let body = res.text().await.unwrap();
                 assert_eq!(status, 200, "writer {w} save {n}: {body}");
@@ -416,12 +687,31 @@ async fn concurrent_writers_lose_nothing() {
         let path = format!("/api/v1/scenarios/{id}");
         let got: Value = app.get(&path).await.json().await.unwrap();
         assert_eq!(got["name"], format!("writer {w} save {}", SAVES - 1));
-        let revs: Value = app.get(&format!("{path}/revisions")).await.json().await.unwrap();
-        let numbers: Vec<i64> = revs.as_array().unwrap().iter().map(|r| r["number"].as_i64().unwrap()).collect();
+        let revs: Value = app
+            .get(&format!("{path}/revisions"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        let numbers: Vec<i64> = revs
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["number"].as_i64().unwrap())
+            .collect();
         let expected: Vec<i64> = (1..=SAVES as i64).rev().collect();
         assert_eq!(numbers, expected, "writer {w}: every save is a revision");
-        let names: HashSet<&str> = revs.as_array().unwrap().iter().map(|r| r["name"].as_str().unwrap()).collect();
-        assert_eq!(names.len(), SAVES, "writer {w}: every save kept its content");
+        let names: HashSet<&str> = revs
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names.len(),
+            SAVES,
+            "writer {w}: every save kept its content"
+        );
     }
 }
 
@@ -430,14 +720,29 @@ async fn restart_keeps_data() {
     let app = spawn_app().await;
     let id = app.create(&named("survives")).await;
     let file = app.db_path.clone();
-    assert_eq!(app.put_json(&format!("/api/v1/scenarios/{id}"), &named("survives v2")).await.status(), 200);
+    assert_eq!(
+        app.put_json(&format!("/api/v1/scenarios/{id}"), &named("survives v2"))
+            .await
+            .status(),
+        200
+    );
     let dir = app.stop().await;
 
     let app = spawn_app_in(dir).await;
     assert_eq!(app.db_path, file, "same database file");
-    let got: Value = app.get(&format!("/api/v1/scenarios/{id}")).await.json().await.unwrap();
+    let got: Value = app
+        .get(&format!("/api/v1/scenarios/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(got["name"], "survives v2");
-    let revs: Value = app.get(&format!("/api/v1/scenarios/{id}/revisions")).await.json().await.unwrap();
+    let revs: Value = app
+        .get(&format!("/api/v1/scenarios/{id}/revisions"))
+        .await
+        .json()
+        .await
+        .unwrap();
     assert_eq!(revs.as_array().unwrap().len(), 2);
     // New ids continue after the old ones.
     let next = app.create(&named("after restart")).await;
@@ -482,7 +787,10 @@ async fn serve_command_logs_its_address_and_stops_on_sigterm() {
     assert!(ok, "healthz answers");
     assert!(db.exists(), "database created with its parent folders");
 
-    let kill = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(kill.success());
     let status = child.wait().unwrap();
     assert!(status.success(), "graceful exit on SIGTERM: {status}");

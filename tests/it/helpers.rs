@@ -49,7 +49,9 @@ pub async fn spawn_app_in(dir: TempDir) -> TestApp {
     let db = volplan::store::connect(&format!("sqlite:{}", db_path.display()))
         .await
         .expect("database opens and migrates");
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a free port");
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a free port");
     let addr = listener.local_addr().expect("local address");
     let (tx, rx) = oneshot::channel::<()>();
     let server = tokio::spawn(volplan::web::serve(listener, db.clone(), async {
@@ -200,11 +202,20 @@ pub fn json_contains(actual: &Value, expected: &Value) -> bool {
 
 /// Asserts the contract's error body: exactly `error` (a sentence) and `field`.
 pub fn assert_error_body(body: &Value, field: Option<&str>) {
-    let obj = body.as_object().unwrap_or_else(|| panic!("error body is an object: {body}"));
-    assert_eq!(obj.len(), 2, "error body has exactly error and field: {body}");
+    let obj = body
+        .as_object()
+        .unwrap_or_else(|| panic!("error body is an object: {body}"));
+    assert_eq!(
+        obj.len(),
+        2,
+        "error body has exactly error and field: {body}"
+    );
     let error = obj["error"].as_str().expect("error is a string");
     assert!(!error.is_empty(), "error sentence is not empty");
-    assert!(!error.contains(" at line "), "no parser position in: {error}");
+    assert!(
+        !error.contains(" at line "),
+        "no parser position in: {error}"
+    );
     match field {
         Some(f) => assert_eq!(obj["field"], Value::String(f.to_owned()), "field in {body}"),
         None => assert!(obj["field"].is_null(), "field is null in {body}"),

@@ -59,7 +59,7 @@ fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
 /// A value that is wrong (type or range) for the field whose value is `original`.
 /// (`null` is never used: it is valid for the optional fields.)
 fn hostile_value(rng: &mut Rng, original: &Value) -> Value {
-    let deep = (0..200).fold(json!(1), |acc, _| json!([acc]));
+    let deep = (0..200).fold(json!(1), |acc, _| Value::Array(vec![acc]));
     let candidates = [
         json!("not a number"),
         json!(true),
@@ -106,8 +106,21 @@ const REQUIRED: &[&str] = &[
 
 /// Number tokens that are not JSON numbers or do not fit an f64.
 const BAD_TOKENS: &[&str] = &[
-    "NaN", "Infinity", "-Infinity", "1e400", "-1e400", "0x10", "+1", "01", ".5", "1e", "--1",
-    "1.", "undefined", "'1'", "1_000",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "1e400",
+    "-1e400",
+    "0x10",
+    "+1",
+    "01",
+    ".5",
+    "1e",
+    "--1",
+    "1.",
+    "undefined",
+    "'1'",
+    "1_000",
 ];
 
 /// A scenario made invalid in one of several ways (as a JSON value or as raw text).
@@ -116,7 +129,7 @@ fn hostile_scenario(rng: &mut Rng) -> (String, Result<Value, Vec<u8>>) {
     let mut ptrs = Vec::new();
     pointers(&s, String::new(), &mut ptrs);
     match rng.below(8) {
-        0 | 1 | 2 => {
+        0..=2 => {
             let p = rng.pick(&ptrs).clone();
             let original = s.pointer(&p).cloned().unwrap_or(Value::Null);
             let v = hostile_value(rng, &original);
@@ -128,15 +141,27 @@ fn hostile_scenario(rng: &mut Rng) -> (String, Result<Value, Vec<u8>>) {
                 .iter()
                 .filter(|p| s.pointer(p).is_some_and(Value::is_object))
                 .collect();
-            let p = if rng.below(4) == 0 { String::new() } else { (*rng.pick(&objects)).clone() };
-            let target = if p.is_empty() { &mut s } else { s.pointer_mut(&p).unwrap() };
+            let p = if rng.below(4) == 0 {
+                String::new()
+            } else {
+                (*rng.pick(&objects)).clone()
+            };
+            let target = if p.is_empty() {
+                &mut s
+            } else {
+                s.pointer_mut(&p).unwrap()
+            };
             target["unknown_field_x"] = json!(1);
             (format!("unknown field in {p:?}"), Ok(s))
         }
         4 => {
             let p = *rng.pick(REQUIRED);
             let (parent, key) = p.rsplit_once('/').unwrap();
-            let parent = if parent.is_empty() { &mut s } else { s.pointer_mut(parent).unwrap() };
+            let parent = if parent.is_empty() {
+                &mut s
+            } else {
+                s.pointer_mut(parent).unwrap()
+            };
             if let Some(m) = parent.as_object_mut() {
                 m.remove(key);
             }
@@ -151,14 +176,17 @@ fn hostile_scenario(rng: &mut Rng) -> (String, Result<Value, Vec<u8>>) {
                 .map(|(i, _)| i)
                 .collect();
             let at = *rng.pick(&numbers);
-            let end = at + text[at..].find(|c: char| c == ',' || c == '}').unwrap();
+            let end = at + text[at..].find([',', '}']).unwrap();
             let raw = format!("{}{token}{}", &text[..at], &text[end..]);
             (format!("token {token}"), Err(raw.into_bytes()))
         }
         6 => {
             let text = s.to_string();
             let cut = rng.below(text.len());
-            (format!("truncated at {cut}"), Err(text.as_bytes()[..cut].to_vec()))
+            (
+                format!("truncated at {cut}"),
+                Err(text.as_bytes()[..cut].to_vec()),
+            )
         }
         _ => {
             let p = rng.pick(&ptrs).clone();
@@ -189,7 +217,7 @@ fn wrap(prefix: &str, inner: &[u8], suffix: &str) -> Vec<u8> {
 }
 
 fn build_cases(put_path: &str) -> Vec<Case> {
-    let mut rng = Rng(0x5EED_0F_F00D_u64);
+    let mut rng = Rng(0x5EED_F00D_u64);
     let good = serde_json::to_vec(&sample_scenario()).unwrap();
     let mut cases = Vec::with_capacity(CASES);
     for i in 0..CASES {
@@ -207,7 +235,10 @@ fn build_cases(put_path: &str) -> Vec<Case> {
             5 => ("empty".to_owned(), Vec::new()),
             10 => {
                 let n = rng.below(512);
-                ("random bytes".to_owned(), (0..n).map(|_| rng.next() as u8).collect())
+                (
+                    "random bytes".to_owned(),
+                    (0..n).map(|_| rng.next() as u8).collect(),
+                )
             }
             15 if i % 250 == 15 => {
                 let mut big = b"{\"name\":\"".to_vec();
@@ -216,7 +247,12 @@ fn build_cases(put_path: &str) -> Vec<Case> {
                 ("2 MiB".to_owned(), big)
             }
             20 => {
-                content_type = *rng.pick(&[None, Some("text/plain"), Some("application/xml"), Some("multipart/form-data")]);
+                content_type = *rng.pick(&[
+                    None,
+                    Some("text/plain"),
+                    Some("application/xml"),
+                    Some("multipart/form-data"),
+                ]);
                 ("wrong content type".to_owned(), good.clone())
             }
             _ => {
@@ -225,7 +261,8 @@ fn build_cases(put_path: &str) -> Vec<Case> {
                 let body = match endpoint {
                     1 => match rng.below(6) {
                         0 => serde_json::to_vec(&json!({"scenarios": []})).unwrap(),
-                        1 => serde_json::to_vec(&json!({"scenarios": vec![sample_scenario(); 17]})).unwrap(),
+                        1 => serde_json::to_vec(&json!({"scenarios": vec![sample_scenario(); 17]}))
+                            .unwrap(),
                         2 => serde_json::to_vec(&json!({"scenarios": sample_scenario()})).unwrap(),
                         _ => wrap("{\"scenarios\":[", &wrap("", &good, ","), "")
                             .into_iter()
@@ -234,10 +271,43 @@ fn build_cases(put_path: &str) -> Vec<Case> {
                             .collect(),
                     },
                     2 => match rng.below(6) {
-                        0 => wrap("{\"scenario\":", &good, &format!(",\"total_tib\":80,\"counts\":[{}]}}", rng.pick(&["0", "-1", "1025", "4294967296", "1.5", "\"4\"", "null"]))),
-                        1 => wrap("{\"scenario\":", &good, &format!(",\"total_tib\":{},\"counts\":[1,2]}}", rng.pick(&["0", "-80", "1e308", "\"80\"", "null", "[]"]))),
-                        2 => wrap("{\"scenario\":", &good, &format!(",\"total_tib\":80,\"counts\":[{}]}}", vec!["1"; 257].join(","))),
-                        _ => wrap("{\"scenario\":", &inner, ",\"total_tib\":80,\"counts\":[1,2,4]}"),
+                        0 => wrap(
+                            "{\"scenario\":",
+                            &good,
+                            &format!(
+                                ",\"total_tib\":80,\"counts\":[{}]}}",
+                                rng.pick(&[
+                                    "0",
+                                    "-1",
+                                    "1025",
+                                    "4294967296",
+                                    "1.5",
+                                    "\"4\"",
+                                    "null"
+                                ])
+                            ),
+                        ),
+                        1 => wrap(
+                            "{\"scenario\":",
+                            &good,
+                            &format!(
+                                ",\"total_tib\":{},\"counts\":[1,2]}}",
+                                rng.pick(&["0", "-80", "1e308", "\"80\"", "null", "[]"])
+                            ),
+                        ),
+                        2 => wrap(
+                            "{\"scenario\":",
+                            &good,
+                            &format!(
+                                ",\"total_tib\":80,\"counts\":[{}]}}",
+                                vec!["1"; 257].join(",")
+                            ),
+                        ),
+                        _ => wrap(
+                            "{\"scenario\":",
+                            &inner,
+                            ",\"total_tib\":80,\"counts\":[1,2,4]}",
+                        ),
                     },
                     _ => inner,
                 };
@@ -262,8 +332,14 @@ async fn hostile_bodies_get_4xx_and_the_server_stays_up() {
     let put_path = format!("/api/v1/scenarios/{id}");
     let cases = build_cases(&put_path);
     assert_eq!(cases.len(), CASES);
-    assert!(cases.iter().any(|c| c.body.len() > 2_000_000), "includes 2 MiB bodies");
-    assert!(cases.iter().any(|c| c.what.contains("10000 deep")), "includes deep nesting");
+    assert!(
+        cases.iter().any(|c| c.body.len() > 2_000_000),
+        "includes 2 MiB bodies"
+    );
+    assert!(
+        cases.iter().any(|c| c.what.contains("10000 deep")),
+        "includes deep nesting"
+    );
 
     let cases = Arc::new(cases);
     let mut workers = tokio::task::JoinSet::new();
@@ -277,7 +353,8 @@ async fn hostile_bodies_get_4xx_and_the_server_stays_up() {
                 let text = res.text().await.unwrap_or_default();
                 let ok = (400..500).contains(&status)
                     && serde_json::from_str::<Value>(&text).is_ok_and(|b| {
-                        std::panic::catch_unwind(|| assert_error_body(&b, b["field"].as_str())).is_ok()
+                        std::panic::catch_unwind(|| assert_error_body(&b, b["field"].as_str()))
+                            .is_ok()
                     });
                 if !ok {
                     failures.push(format!(
@@ -296,14 +373,30 @@ async fn hostile_bodies_get_4xx_and_the_server_stays_up() {
     while let Some(done) = workers.join_next().await {
         failures.extend(done.expect("worker ran"));
     }
-    assert!(failures.is_empty(), "{} of {CASES} hostile bodies were not a 4xx with the error body:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {CASES} hostile bodies were not a 4xx with the error body:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 
     let res = app.get("/healthz").await;
     assert_eq!(res.status(), 200);
     let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
-    assert_eq!(list.as_array().unwrap().len(), 1, "no hostile body was saved");
-    assert_eq!(list[0]["revision"], 1, "no hostile body changed the saved scenario");
-    assert_eq!(app.create(&sample_scenario()).await, id + 1, "the server still saves");
+    assert_eq!(
+        list.as_array().unwrap().len(),
+        1,
+        "no hostile body was saved"
+    );
+    assert_eq!(
+        list[0]["revision"], 1,
+        "no hostile body changed the saved scenario"
+    );
+    assert_eq!(
+        app.create(&sample_scenario()).await,
+        id + 1,
+        "the server still saves"
+    );
 }
 
 async fn send(app: &TestApp, case: &Case) -> reqwest::Response {

@@ -19,23 +19,41 @@ async fn fresh() -> (tempfile::TempDir, sqlx::SqlitePool) {
 async fn connect_creates_folder_file_and_uses_wal() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a/b/volplan.db");
-    let pool = store::connect(&format!("sqlite://{}", file.display())).await.unwrap();
+    let pool = store::connect(&format!("sqlite://{}", file.display()))
+        .await
+        .unwrap();
     assert!(file.exists());
-    let (mode,): (String,) = sqlx::query_as("PRAGMA journal_mode").fetch_one(&pool).await.unwrap();
+    let (mode,): (String,) = sqlx::query_as("PRAGMA journal_mode")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
     assert_eq!(mode, "wal");
-    let (fk,): (i64,) = sqlx::query_as("PRAGMA foreign_keys").fetch_one(&pool).await.unwrap();
+    let (fk,): (i64,) = sqlx::query_as("PRAGMA foreign_keys")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
     assert_eq!(fk, 1);
     pool.close().await;
     // A second start on the same file finds the migrations applied.
     let again = store::connect(file.to_str().unwrap()).await.unwrap();
-    assert!(store::list_scenarios(&again, None).await.unwrap().is_empty());
+    assert!(
+        store::list_scenarios(&again, None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[tokio::test]
 async fn in_memory_database_works() {
     let pool = store::connect("sqlite::memory:").await.unwrap();
-    let id = store::create_scenario(&pool, &scenario("mem")).await.unwrap();
-    assert_eq!(store::get_scenario(&pool, id).await.unwrap().scenario.name, "mem");
+    let id = store::create_scenario(&pool, &scenario("mem"))
+        .await
+        .unwrap();
+    assert_eq!(
+        store::get_scenario(&pool, id).await.unwrap().scenario.name,
+        "mem"
+    );
 }
 
 #[tokio::test]
@@ -52,9 +70,17 @@ async fn save_get_update_and_history() {
     assert_eq!(got.scenario.name, "one");
     assert_eq!(got.created_at, got.updated_at);
 
-    assert_eq!(store::update_scenario(&pool, id, &scenario("two")).await.unwrap(), 2);
+    assert_eq!(
+        store::update_scenario(&pool, id, &scenario("two"))
+            .await
+            .unwrap(),
+        2
+    );
     let revs = store::list_revisions(&pool, id).await.unwrap();
-    assert_eq!(revs.iter().map(|r| r.number).collect::<Vec<_>>(), vec![2, 1]);
+    assert_eq!(
+        revs.iter().map(|r| r.number).collect::<Vec<_>>(),
+        vec![2, 1]
+    );
     assert_eq!(store::get_revision(&pool, id, 1).await.unwrap().name, "one");
     assert_eq!(store::restore_revision(&pool, id, 1).await.unwrap(), 3);
     let got = store::get_scenario(&pool, id).await.unwrap();
@@ -62,33 +88,86 @@ async fn save_get_update_and_history() {
 
     let list = store::list_scenarios(&pool, Some("ONE")).await.unwrap();
     assert_eq!(list.len(), 1);
-    assert_eq!((list[0].service.as_str(), list[0].level.as_str(), list[0].revision), ("anf", "ultra", 3));
-    assert_eq!(store::list_scenarios(&pool, Some("ultra")).await.unwrap().len(), 1, "search covers the level");
-    assert_eq!(store::list_scenarios(&pool, Some("  ")).await.unwrap().len(), 1, "blank search lists all");
+    assert_eq!(
+        (
+            list[0].service.as_str(),
+            list[0].level.as_str(),
+            list[0].revision
+        ),
+        ("anf", "ultra", 3)
+    );
+    assert_eq!(
+        store::list_scenarios(&pool, Some("ultra"))
+            .await
+            .unwrap()
+            .len(),
+        1,
+        "search covers the level"
+    );
+    assert_eq!(
+        store::list_scenarios(&pool, Some("  "))
+            .await
+            .unwrap()
+            .len(),
+        1,
+        "blank search lists all"
+    );
 }
 
 #[tokio::test]
 async fn missing_rows_are_not_found() {
     let (_dir, pool) = fresh().await;
     let s = scenario("x");
-    assert!(matches!(store::get_scenario(&pool, 1).await, Err(StoreError::NotFound)));
-    assert!(matches!(store::update_scenario(&pool, 1, &s).await, Err(StoreError::NotFound)));
-    assert!(matches!(store::delete_scenario(&pool, 1).await, Err(StoreError::NotFound)));
-    assert!(matches!(store::list_revisions(&pool, 1).await, Err(StoreError::NotFound)));
-    assert!(matches!(store::get_revision(&pool, 1, 1).await, Err(StoreError::NotFound)));
-    assert!(matches!(store::restore_revision(&pool, 1, 1).await, Err(StoreError::NotFound)));
+    assert!(matches!(
+        store::get_scenario(&pool, 1).await,
+        Err(StoreError::NotFound)
+    ));
+    assert!(matches!(
+        store::update_scenario(&pool, 1, &s).await,
+        Err(StoreError::NotFound)
+    ));
+    assert!(matches!(
+        store::delete_scenario(&pool, 1).await,
+        Err(StoreError::NotFound)
+    ));
+    assert!(matches!(
+        store::list_revisions(&pool, 1).await,
+        Err(StoreError::NotFound)
+    ));
+    assert!(matches!(
+        store::get_revision(&pool, 1, 1).await,
+        Err(StoreError::NotFound)
+    ));
+    assert!(matches!(
+        store::restore_revision(&pool, 1, 1).await,
+        Err(StoreError::NotFound)
+    ));
 
     let id = store::create_scenario(&pool, &s).await.unwrap();
-    assert!(matches!(store::get_revision(&pool, id, 2).await, Err(StoreError::NotFound)));
-    assert!(matches!(store::restore_revision(&pool, id, 0).await, Err(StoreError::NotFound)));
-    assert_eq!(store::get_scenario(&pool, id).await.unwrap().revision, 1, "failed restore changed nothing");
+    assert!(matches!(
+        store::get_revision(&pool, id, 2).await,
+        Err(StoreError::NotFound)
+    ));
+    assert!(matches!(
+        store::restore_revision(&pool, id, 0).await,
+        Err(StoreError::NotFound)
+    ));
+    assert_eq!(
+        store::get_scenario(&pool, id).await.unwrap().revision,
+        1,
+        "failed restore changed nothing"
+    );
 }
 
 #[tokio::test]
 async fn delete_removes_the_history() {
     let (_dir, pool) = fresh().await;
-    let id = store::create_scenario(&pool, &scenario("gone")).await.unwrap();
-    store::update_scenario(&pool, id, &scenario("gone 2")).await.unwrap();
+    let id = store::create_scenario(&pool, &scenario("gone"))
+        .await
+        .unwrap();
+    store::update_scenario(&pool, id, &scenario("gone 2"))
+        .await
+        .unwrap();
     store::delete_scenario(&pool, id).await.unwrap();
     let (left,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM scenario_revisions")
         .fetch_one(&pool)
@@ -100,13 +179,18 @@ async fn delete_removes_the_history() {
 #[tokio::test]
 async fn unreadable_json_is_corrupt_not_a_panic() {
     let (_dir, pool) = fresh().await;
-    let id = store::create_scenario(&pool, &scenario("ok")).await.unwrap();
+    let id = store::create_scenario(&pool, &scenario("ok"))
+        .await
+        .unwrap();
     sqlx::query("UPDATE scenarios SET body = '{not json' WHERE id = $1")
         .bind(id)
         .execute(&pool)
         .await
         .unwrap();
-    assert!(matches!(store::get_scenario(&pool, id).await, Err(StoreError::Corrupt(_))));
+    assert!(matches!(
+        store::get_scenario(&pool, id).await,
+        Err(StoreError::Corrupt(_))
+    ));
 }
 
 #[tokio::test]

@@ -85,7 +85,8 @@ pub async fn compare(
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                engine::evaluate(s).map_err(|e| ApiError::from(e).within(&format!("scenarios[{i}]")))
+                engine::evaluate(s)
+                    .map_err(|e| ApiError::from(e).within(&format!("scenarios[{i}]")))
             })
             .collect::<Result<Vec<_>, _>>()
     })
@@ -129,10 +130,7 @@ pub async fn layouts(
     req.scenario
         .validate()
         .map_err(|e| ApiError::from(e).within("scenario"))?;
-    let layouts = blocking(move || {
-        Ok(solve::layouts(&req.scenario, req.total_tib, &req.counts)?)
-    })
-    .await?;
+    let layouts =
+        blocking(move || Ok(solve::layouts(&req.scenario, req.total_tib, &req.counts)?)).await?;
     Ok(Json(LayoutsResponse { layouts }))
 }
-

@@ -138,7 +138,9 @@ pub async fn update(
     if let Some(other) = scenario.id.filter(|&other| other != id) {
         return Err(ApiError::invalid(
             "id",
-            format!("the body is scenario {other} but the URL is scenario {id}; leave `id` out or make them match"),
+            format!(
+                "the body is scenario {other} but the URL is scenario {id}; leave `id` out or make them match"
+            ),
         ));
     }
     scenario.validate()?;

@@ -1,0 +1,143 @@
+//! Benchmark measurements attached to a scenario, each tagged with the scenario revision
+//! that was current when it was uploaded.
+
+use super::{StoreError, begin_write};
+use crate::engine::import::{Format, Measurement};
+use serde::Serialize;
+use sqlx::SqlitePool;
+
+/// A measurement as stored.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StoredMeasurement {
+    pub id: i64,
+    pub scenario_id: i64,
+    /// The scenario revision current at upload.
+    pub revision: i64,
+    pub format: Format,
+    pub measurement: Measurement,
+    /// What the importer skipped or assumed for the file this run came from.
+    pub warnings: Vec<String>,
+    /// ISO-8601 UTC.
+    pub created_at: String,
+}
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    id: i64,
+    scenario_id: i64,
+    revision: i64,
+    format: String,
+    body: String,
+    warnings: String,
+    created_at: String,
+}
+
+fn corrupt(id: i64, what: &str, e: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(format!("measurement {id}: {what}: {e}"))
+}
+
+impl TryFrom<Row> for StoredMeasurement {
+    type Error = StoreError;
+
+    fn try_from(r: Row) -> Result<Self, StoreError> {
+        Ok(StoredMeasurement {
+            id: r.id,
+            scenario_id: r.scenario_id,
+            revision: r.revision,
+            format: serde_json::from_value(serde_json::Value::String(r.format.clone()))
+                .map_err(|e| corrupt(r.id, "format", e))?,
+            measurement: serde_json::from_str(&r.body).map_err(|e| corrupt(r.id, "body", e))?,
+            warnings: serde_json::from_str(&r.warnings)
+                .map_err(|e| corrupt(r.id, "warnings", e))?,
+            created_at: r.created_at,
+        })
+    }
+}
+
+fn format_key(f: Format) -> Result<String, StoreError> {
+    match serde_json::to_value(f) {
+        Ok(serde_json::Value::String(s)) => Ok(s),
+        _ => Err(StoreError::Corrupt("cannot encode the format".to_owned())),
+    }
+}
+
+/// Saves the runs of one uploaded file under scenario `id` at its current revision.
+/// Returns the stored rows in order; `NotFound` if there is no such scenario.
+pub async fn add_measurements(
+    pool: &SqlitePool,
+    scenario_id: i64,
+    format: Format,
+    runs: &[Measurement],
+    warnings: &[String],
+) -> Result<Vec<StoredMeasurement>, StoreError> {
+    let format_text = format_key(format)?;
+    let warnings_text = serde_json::to_string(warnings)
+        .map_err(|e| StoreError::Corrupt(format!("cannot encode warnings: {e}")))?;
+    let mut tx = begin_write(pool).await?;
+    let (revision,): (i64,) = sqlx::query_as("SELECT revision FROM scenarios WHERE id = $1")
+        .bind(scenario_id)
+        .fetch_one(&mut *tx)
+        .await?;
+    let mut out = Vec::with_capacity(runs.len());
+    for m in runs {
+        let body = serde_json::to_string(m)
+            .map_err(|e| StoreError::Corrupt(format!("cannot encode a measurement: {e}")))?;
+        let row: Row = sqlx::query_as(
+            "INSERT INTO measurements (scenario_id, revision, format, label, body, warnings)
+             VALUES ($1, $2, $3, $4, $5, $6)
+             RETURNING id, scenario_id, revision, format, body, warnings, created_at",
+        )
+        .bind(scenario_id)
+        .bind(revision)
+        .bind(&format_text)
+        .bind(&m.label)
+        .bind(&body)
+        .bind(&warnings_text)
+        .fetch_one(&mut *tx)
+        .await?;
+        out.push(row.try_into()?);
+    }
+    tx.commit().await?;
+    Ok(out)
+}
+
+/// Every measurement of scenario `id`, oldest first; `NotFound` if there is no such scenario.
+pub async fn list_measurements(
+    pool: &SqlitePool,
+    scenario_id: i64,
+) -> Result<Vec<StoredMeasurement>, StoreError> {
+    let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM scenarios WHERE id = $1")
+        .bind(scenario_id)
+        .fetch_optional(pool)
+        .await?;
+    if exists.is_none() {
+        return Err(StoreError::NotFound);
+    }
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT id, scenario_id, revision, format, body, warnings, created_at
+         FROM measurements WHERE scenario_id = $1 ORDER BY id",
+    )
+    .bind(scenario_id)
+    .fetch_all(pool)
+    .await?;
+    rows.into_iter().map(StoredMeasurement::try_from).collect()
+}
+
+/// Deletes measurement `id` of scenario `scenario_id`; `NotFound` if there is none.
+pub async fn delete_measurement(
+    pool: &SqlitePool,
+    scenario_id: i64,
+    id: i64,
+) -> Result<(), StoreError> {
+    let mut tx = begin_write(pool).await?;
+    let done = sqlx::query("DELETE FROM measurements WHERE id = $1 AND scenario_id = $2")
+        .bind(id)
+        .bind(scenario_id)
+        .execute(&mut *tx)
+        .await?;
+    if done.rows_affected() == 0 {
+        return Err(StoreError::NotFound);
+    }
+    tx.commit().await?;
+    Ok(())
+}
