@@ -208,3 +208,122 @@ pub fn report(args: &ReportArgs) -> ExitCode {
         }
     }
 }
+
+/// Options of `volplan import`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ImportArgs {
+    /// Result files: fio JSON, DiskSpd XML (-Rxml) or elbencho CSV; several files are the
+    /// same test run on several clients at once and are added up.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Scenario JSON to compare the measurements with (measured against predicted).
+    #[arg(long, value_name = "SCENARIO.json")]
+    pub scenario: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `volplan import FILE... [--scenario S.json]`: the measurements, and with a scenario the
+/// comparison with the prediction and its reason. Warnings go to stderr.
+pub fn import(args: &ImportArgs) -> ExitCode {
+    use crate::engine::import;
+    let result = (|| -> Result<String, String> {
+        let mut files = Vec::with_capacity(args.files.len());
+        for f in &args.files {
+            files.push(std::fs::read(f).map_err(|e| format!("cannot read {f}: {e}"))?);
+        }
+        let refs: Vec<&[u8]> = files.iter().map(Vec::as_slice).collect();
+        let parsed = import::parse_many(&refs).map_err(|e| e.to_string())?;
+        let scenario = match &args.scenario {
+            Some(path) => Some(read_input(path).and_then(|t| parse_scenario(&t))?),
+            None => None,
+        };
+        let comparisons: Vec<Option<Result<import::Comparison, String>>> = parsed
+            .measurements
+            .iter()
+            .map(|m| {
+                scenario
+                    .as_ref()
+                    .map(|s| import::compare(s, m).map_err(|e| e.to_string()))
+            })
+            .collect();
+        for w in &parsed.warnings {
+            eprintln!("warning: {w}");
+        }
+        if args.json {
+            let runs: Vec<serde_json::Value> = parsed
+                .measurements
+                .iter()
+                .zip(&comparisons)
+                .map(|(m, c)| {
+                    let (comparison, error) = match c {
+                        Some(Ok(c)) => (serde_json::to_value(c).ok(), None),
+                        Some(Err(e)) => (None, Some(e.clone())),
+                        None => (None, None),
+                    };
+                    serde_json::json!({
+                        "measurement": m, "comparison": comparison, "comparison_error": error
+                    })
+                })
+                .collect();
+            let out = serde_json::json!({
+                "format": parsed.format, "warnings": parsed.warnings, "runs": runs
+            });
+            return serde_json::to_string_pretty(&out).map_err(|e| e.to_string());
+        }
+        let mut text = format!(
+            "{}: {} run(s)\n",
+            parsed.format.display(),
+            parsed.measurements.len()
+        );
+        for (m, c) in parsed.measurements.iter().zip(&comparisons) {
+            text.push_str(&import_line(m));
+            match c {
+                Some(Ok(c)) => text.push_str(&format!(
+                    "    predicted {:.1} MiB/s, {:.0} IOPS (binding: {}); measured / predicted = {:.2}\n    {}\n",
+                    c.predicted_mibps, c.predicted_iops, c.binding, c.ratio, c.sentence
+                )),
+                Some(Err(e)) => text.push_str(&format!("    no prediction: {e}\n")),
+                None => {}
+            }
+        }
+        Ok(text.trim_end().to_owned())
+    })();
+    match result {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// One measurement as a line of text.
+fn import_line(m: &crate::engine::import::Measurement) -> String {
+    let access = match m.access {
+        Some(engine::scenario::Access::Random) => ", random",
+        Some(engine::scenario::Access::Sequential) => ", sequential",
+        None => "",
+    };
+    let ms = |x: Option<f64>| x.map(|v| format!("{v:.2} ms")).unwrap_or_else(|| "n/a".to_owned());
+    format!(
+        "  {}: {:.1} MiB/s, {:.0} IOPS; {} KiB, {:.0}% reads{access}; {} IOs in flight ({} thread(s) x queue depth {} x {} client(s)); latency mean {}, p50 {}, p99 {}; {:.0} s\n",
+        m.label,
+        m.mibps,
+        m.iops,
+        (m.io_size_kib * 10.0).round() / 10.0,
+        m.read_pct,
+        m.outstanding,
+        m.threads,
+        m.queue_depth,
+        m.clients,
+        ms(m.latency_mean_ms),
+        ms(m.latency_p50_ms),
+        ms(m.latency_p99_ms),
+        m.runtime_s
+    )
+}

@@ -22,6 +22,9 @@ enum Command {
     /// Write the sizing report of one Scenario JSON (FILE or - for stdin) as HTML,
     /// Markdown, PDF, CSV, XLSX or JSON.
     Report(volplan::cli::ReportArgs),
+    /// Read benchmark results (fio JSON, DiskSpd XML, elbencho CSV) and print the
+    /// measurements; with --scenario, measured against predicted and the reason for the gap.
+    Import(volplan::cli::ImportArgs),
     /// Check a Linux NFS mount plan and print the advice JSON (effective nconnect,
     /// findings, recommended fstab). FILE (or - for stdin) holds the request JSON or
     /// plain fstab lines / mount commands.
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Evaluate { file }) => volplan::cli::evaluate(&file),
         Some(Command::Report(args)) => volplan::cli::report(&args),
+        Some(Command::Import(args)) => volplan::cli::import(&args),
         Some(Command::AdviseMounts {
             file,
             distro,

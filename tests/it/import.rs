@@ -618,3 +618,406 @@ fn the_generated_fio_plan_runs_and_imports_back() {
     let c = import::compare(&s, &m).unwrap();
     assert!(!c.sentence.is_empty() && c.predicted_mibps > 0.0);
 }
+
+#[test]
+fn files_of_different_tests_are_not_added_up() {
+    let a = fixture("fio-3.36-several-files-vm1.json");
+    let b = fixture("fio-3.28-error-line-before-json.json");
+    let e = import::parse_many(&[&a, &b]).unwrap_err().to_string();
+    assert!(
+        e.contains("seqwrite-256k") && e.contains("randwrite-8k"),
+        "{e}"
+    );
+    let c = fixture("diskspd-2.1-two-targets-four-threads.xml");
+    let e = import::parse_many(&[&a, &c]).unwrap_err().to_string();
+    assert!(e.contains("DiskSpd"), "{e}");
+}
+
+#[test]
+fn a_toml_file_is_named_by_its_first_line() {
+    let e = import::parse(b"[package]\nname = \"x\"\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("`[package]`"), "{e}");
+}
+
+mod api {
+    use super::fixture;
+    use crate::helpers::{sample_scenario, spawn_app};
+
+    use reqwest::Method;
+    use serde_json::{Value, json};
+
+    #[tokio::test]
+    async fn parse_answers_normalised_measurements() {
+        let app = spawn_app().await;
+        let res = app
+            .send_raw(
+                Method::POST,
+                "/api/v1/measurements/parse",
+                Some("application/json"),
+                fixture("fio-3.36-group-reporting.json"),
+            )
+            .await;
+        assert_eq!(res.status(), 200);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["format"], "fio_json");
+        assert_eq!(body["measurements"][0]["outstanding"], 128);
+        assert_eq!(body["measurements"][0]["access"], "random");
+        assert!(body["warnings"].as_array().unwrap().is_empty());
+
+        // Any content type: DiskSpd XML sent as text/xml, elbencho CSV without one.
+        let res = app
+            .send_raw(
+                Method::POST,
+                "/api/v1/measurements/parse",
+                Some("text/xml"),
+                fixture("diskspd-2.1-two-targets-four-threads.xml"),
+            )
+            .await;
+        assert_eq!(res.status(), 200);
+        let res = app
+            .send_raw(
+                Method::POST,
+                "/api/v1/measurements/parse",
+                None,
+                fixture("elbencho-3.0-seq-and-rwmix.csv"),
+            )
+            .await;
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["measurements"].as_array().unwrap().len(), 3);
+    }
+
+    #[tokio::test]
+    async fn a_file_that_is_not_a_result_is_422_with_the_formats() {
+        let app = spawn_app().await;
+        for bytes in [
+            b"hello\n".to_vec(),
+            Vec::new(),
+            vec![0xFF, 0x00, 0xFE, 0x12, 0x80],
+        ] {
+            let res = app
+                .send_raw(
+                    Method::POST,
+                    "/api/v1/measurements/parse",
+                    Some("text/plain"),
+                    bytes,
+                )
+                .await;
+            assert_eq!(res.status(), 422);
+            let body: Value = res.json().await.unwrap();
+            let msg = body["error"].as_str().unwrap();
+            assert!(
+                msg.contains("fio JSON")
+                    && msg.contains("DiskSpd XML")
+                    && msg.contains("elbencho CSV"),
+                "{msg}"
+            );
+            assert_eq!(body["field"], Value::Null);
+        }
+        let res = app
+            .send_raw(
+                Method::POST,
+                "/api/v1/measurements/parse",
+                None,
+                vec![b'{'; 2 * 1024 * 1024],
+            )
+            .await;
+        assert_eq!(res.status(), 413);
+        let body: Value = res.json().await.unwrap();
+        assert!(body["error"].as_str().unwrap().contains("1 MiB"));
+    }
+
+    #[tokio::test]
+    async fn measurements_attach_to_a_scenario_with_its_revision() {
+        let app = spawn_app().await;
+        let id = app.create(&sample_scenario()).await;
+        let path = format!("/api/v1/scenarios/{id}/measurements");
+        let res = app
+            .send_raw(
+                Method::POST,
+                &path,
+                Some("application/json"),
+                fixture("fio-3.36-single-job.json"),
+            )
+            .await;
+        assert_eq!(res.status(), 201);
+        let body: Value = res.json().await.unwrap();
+        let first = &body["measurements"][0];
+        assert_eq!(first["revision"], 1);
+        assert_eq!(first["measurement"]["io_size_kib"], 64.0);
+        let c = &first["comparison"];
+        assert!(c["predicted_mibps"].as_f64().unwrap() > 0.0, "{body}");
+        assert!(!c["sentence"].as_str().unwrap().is_empty());
+        assert!(c["class"].is_string());
+
+        // A new revision of the scenario: old runs keep theirs, new runs get the new one.
+        let mut edited = sample_scenario();
+        edited["name"] = json!("edited");
+        assert_eq!(
+            app.put_json(&format!("/api/v1/scenarios/{id}"), &edited)
+                .await
+                .status(),
+            200
+        );
+        let res = app
+            .send_raw(
+                Method::POST,
+                &path,
+                None,
+                fixture("fio-3.36-group-reporting.json"),
+            )
+            .await;
+        assert_eq!(res.status(), 201);
+        let list: Value = app.get(&path).await.json().await.unwrap();
+        let list = list.as_array().unwrap();
+        assert_eq!(list.len(), 2);
+        assert_eq!(
+            (list[0]["revision"].as_i64(), list[1]["revision"].as_i64()),
+            (Some(1), Some(2))
+        );
+        assert!(list.iter().all(|m| m["comparison"]["sentence"].is_string()));
+
+        // Delete one run.
+        let mid = list[0]["id"].as_i64().unwrap();
+        let del = format!("{path}/{mid}");
+        let res = app.send_raw(Method::DELETE, &del, None, Vec::new()).await;
+        assert_eq!(res.status(), 204);
+        let res = app.send_raw(Method::DELETE, &del, None, Vec::new()).await;
+        assert_eq!(res.status(), 404);
+        let list: Value = app.get(&path).await.json().await.unwrap();
+        assert_eq!(list.as_array().unwrap().len(), 1);
+
+        // Deleting the scenario deletes its runs.
+        let res = app
+            .send_raw(
+                Method::DELETE,
+                &format!("/api/v1/scenarios/{id}"),
+                None,
+                Vec::new(),
+            )
+            .await;
+        assert_eq!(res.status(), 204);
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM measurements")
+            .fetch_one(&app.db)
+            .await
+            .unwrap();
+        assert_eq!(n, 0);
+    }
+
+    #[tokio::test]
+    async fn unknown_scenarios_are_404_and_bad_files_store_nothing() {
+        let app = spawn_app().await;
+        for path in [
+            "/api/v1/scenarios/999/measurements",
+            "/api/v1/scenarios/abc/measurements",
+        ] {
+            assert_eq!(app.get(path).await.status(), 404);
+            let res = app
+                .send_raw(
+                    Method::POST,
+                    path,
+                    None,
+                    fixture("fio-3.36-single-job.json"),
+                )
+                .await;
+            assert_eq!(res.status(), 404);
+        }
+        let id = app.create(&sample_scenario()).await;
+        let path = format!("/api/v1/scenarios/{id}/measurements");
+        let res = app
+            .send_raw(Method::POST, &path, None, b"not a result".to_vec())
+            .await;
+        assert_eq!(res.status(), 422);
+        let list: Value = app.get(&path).await.json().await.unwrap();
+        assert!(list.as_array().unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn testplan_downloads() {
+        let app = spawn_app().await;
+        let id = app.create(&sample_scenario()).await;
+        let res = app
+            .get(&format!("/api/v1/scenarios/{id}/testplan?tool=fio"))
+            .await;
+        assert_eq!(res.status(), 200);
+        let ct = res.headers()["content-type"].to_str().unwrap().to_owned();
+        assert!(ct.starts_with("text/plain"), "{ct}");
+        let cd = res.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(cd.contains("volplan-test.fio"), "{cd}");
+        let text = res.text().await.unwrap();
+        for line in [
+            "bs=64k",
+            "rw=read",
+            "iodepth=16",
+            "numjobs=8",
+            "direct=1",
+            "--output-format=json",
+        ] {
+            assert!(text.contains(line), "{line} missing:\n{text}");
+        }
+        let res = app.get(&format!("/api/v1/scenarios/{id}/testplan")).await;
+        assert_eq!(res.status(), 200, "fio is the default");
+        let text = app
+            .get(&format!("/api/v1/scenarios/{id}/testplan?tool=diskspd"))
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            text.contains("diskspd -c") && text.contains("-Rxml"),
+            "{text}"
+        );
+        let res = app
+            .get(&format!("/api/v1/scenarios/{id}/testplan?tool=iometer"))
+            .await;
+        assert_eq!(res.status(), 422);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["field"], "tool");
+        assert_eq!(
+            app.get("/api/v1/scenarios/999/testplan").await.status(),
+            404
+        );
+    }
+
+    #[tokio::test]
+    async fn a_new_scenario_from_a_result() {
+        let app = spawn_app().await;
+        let res = app
+            .send_raw(
+                Method::POST,
+                "/api/v1/measurements/scenario",
+                None,
+                fixture("fio-3.36-group-reporting.json"),
+            )
+            .await;
+        assert_eq!(res.status(), 200);
+        let s: Value = res.json().await.unwrap();
+        assert_eq!(s["workload"]["io_size_kib"], 4.0);
+        assert_eq!(s["workload"]["queue_depth"], 32);
+        // It is a valid scenario: it saves.
+        app.create(&s).await;
+
+        let base = app.create(&sample_scenario()).await;
+        let res = app
+            .send_raw(
+                Method::POST,
+                &format!("/api/v1/measurements/scenario?base={base}"),
+                None,
+                fixture("elbencho-3.0-seq-and-rwmix.csv"),
+            )
+            .await;
+        let s: Value = res.json().await.unwrap();
+        assert!(
+            crate::helpers::json_contains(&s["storage"], &sample_scenario()["storage"]),
+            "{s}"
+        );
+        let res = app
+            .send_raw(
+                Method::POST,
+                "/api/v1/measurements/scenario?run=9",
+                None,
+                fixture("elbencho-3.0-seq-and-rwmix.csv"),
+            )
+            .await;
+        assert_eq!(res.status(), 422);
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["field"], "run");
+    }
+
+    #[tokio::test]
+    async fn the_openapi_document_lists_the_measurement_routes() {
+        let app = spawn_app().await;
+        let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+        for p in [
+            "/api/v1/measurements/parse",
+            "/api/v1/measurements/scenario",
+            "/api/v1/scenarios/{id}/measurements",
+            "/api/v1/scenarios/{id}/measurements/{mid}",
+            "/api/v1/scenarios/{id}/testplan",
+        ] {
+            assert!(doc["paths"][p].is_object(), "{p} missing");
+        }
+    }
+}
+
+mod cli {
+    use super::fixture;
+    use std::process::Command;
+
+    fn volplan() -> Command {
+        Command::new(env!("CARGO_BIN_EXE_volplan"))
+    }
+
+    #[test]
+    fn import_prints_measured_against_predicted() {
+        let dir = tempfile::tempdir().unwrap();
+        let scenario = dir.path().join("scenario.json");
+        std::fs::write(&scenario, crate::helpers::sample_scenario().to_string()).unwrap();
+        let result = dir.path().join("result.json");
+        std::fs::write(&result, fixture("fio-3.36-single-job.json")).unwrap();
+        let out = volplan()
+            .arg("import")
+            .arg(&result)
+            .arg("--scenario")
+            .arg(&scenario)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            text.contains("seqread-64k") && text.contains("predicted"),
+            "{text}"
+        );
+        assert!(text.contains("16 IOs in flight"), "{text}");
+
+        let out = volplan()
+            .arg("import")
+            .arg(&result)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["runs"][0]["measurement"]["outstanding"], 16);
+        assert_eq!(v["runs"][0]["comparison"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn import_of_a_non_result_exits_2() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("notes.txt");
+        std::fs::write(&bad, "just notes\n").unwrap();
+        let out = volplan().arg("import").arg(&bad).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("fio JSON") && err.contains("`just notes`"),
+            "{err}"
+        );
+        let out = volplan()
+            .arg("import")
+            .arg(dir.path().join("missing.json"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+    }
+
+    #[test]
+    fn warnings_go_to_stderr() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("err.json");
+        std::fs::write(&f, fixture("fio-3.28-error-line-before-json.json")).unwrap();
+        let out = volplan().arg("import").arg(&f).output().unwrap();
+        assert!(out.status.success());
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains("warning: fio wrote before the JSON"), "{err}");
+    }
+}

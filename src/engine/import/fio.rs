@@ -70,6 +70,7 @@ pub fn parse_files(texts: &[&str]) -> Result<ParsedResult, ImportError> {
                     .to_owned(),
             );
         }
+        same_jobs_in_every_file(&entries, texts.len())?;
     }
     let measurements = build(&entries, &mut warnings);
     if measurements.is_empty() {
@@ -83,6 +84,37 @@ pub fn parse_files(texts: &[&str]) -> Result<ParsedResult, ImportError> {
         measurements,
         warnings,
     })
+}
+
+/// Files of one test run the same jobs: group by group, every file names the same jobs.
+fn same_jobs_in_every_file(entries: &[Entry], files: usize) -> Result<(), ImportError> {
+    let groups: BTreeSet<i64> = entries.iter().map(|e| e.groupid).collect();
+    for g in groups {
+        let names_in = |i: usize| -> BTreeSet<&str> {
+            let prefix = format!("file {}: ", i + 1);
+            entries
+                .iter()
+                .filter(|e| e.groupid == g && e.host.starts_with(&prefix))
+                .map(|e| e.jobname.as_str())
+                .collect()
+        };
+        let first = names_in(0);
+        for i in 1..files {
+            let other = names_in(i);
+            if !first.is_empty() && !other.is_empty() && other != first {
+                let list = |s: &BTreeSet<&str>| s.iter().copied().collect::<Vec<_>>().join(", ");
+                return Err(ImportError::Mismatch {
+                    problem: format!(
+                        "file 1 runs `{}` but file {} runs `{}` in the same job group; import the files of one test together",
+                        list(&first),
+                        i + 1,
+                        list(&other)
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 fn invalid(file: &str, problem: String) -> ImportError {

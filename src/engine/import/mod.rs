@@ -368,7 +368,9 @@ fn guess_problem(text: &str, first_line: &str) -> String {
         return "this looks like fio terse output; run fio again with --output-format=json"
             .to_owned();
     }
-    if head.starts_with('{') || head.starts_with('[') {
+    if (head.starts_with('{') || head.starts_with('['))
+        && serde_json::from_str::<serde_json::Value>(text).is_ok()
+    {
         return "this is JSON but not fio output (no `jobs` or `client_stats`)".to_owned();
     }
     let shown: String = first_line.chars().take(60).collect();

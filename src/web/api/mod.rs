@@ -5,6 +5,7 @@
 //! Evaluation bodies are described as JSON objects: their exact shape is the contract's.
 
 pub mod evaluate;
+pub mod measurements;
 pub mod mounts;
 pub mod scenarios;
 
@@ -28,6 +29,7 @@ use utoipa_axum::routes;
     tags(
         (name = "sizing", description = "Evaluate, compare and sweep scenarios (nothing is saved)"),
         (name = "scenarios", description = "Saved scenarios with their revision history"),
+        (name = "measurements", description = "Benchmark results (fio, DiskSpd, elbencho) against the prediction, and the test plan that verifies a scenario"),
         (name = "advisor", description = "Client tuning: the Linux NFS mount-plan linter"),
         (name = "health", description = "Liveness"),
     )
@@ -39,6 +41,7 @@ pub fn router() -> Router<AppState> {
     let (router, doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(healthz))
         .merge(evaluate::router())
+        .merge(measurements::router())
         .merge(mounts::router())
         .merge(scenarios::router())
         .split_for_parts();

@@ -1,0 +1,353 @@
+//! Benchmark results: parse a fio, DiskSpd or elbencho file, attach it to a saved scenario
+//! with its comparison against the prediction, start a scenario from it, and download the
+//! test plan that verifies a scenario.
+//!
+//! Result files are sent as the raw request body (any content type, at most 1 MiB).
+
+use crate::engine::Scenario;
+use crate::engine::import::{self, Comparison, Format, Measurement, ParsedResult};
+use crate::engine::testplan::{self, PlanTool};
+use crate::store::measurements::{self as stored, StoredMeasurement};
+use crate::store::{self, StoreError};
+use crate::web::AppState;
+use crate::web::error::{ApiError, ErrorBody};
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// Routes of this module, with their OpenAPI descriptions.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(parse))
+        .routes(routes!(scenario_from_result))
+        .routes(routes!(list, add))
+        .routes(routes!(remove))
+        .routes(routes!(testplan))
+}
+
+/// The request body as bytes; over the limit is a 413 with the contract's body.
+fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|r| {
+        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::PayloadTooLarge
+        } else {
+            ApiError::BadRequest(format!("cannot read the request body: {}", r.body_text()))
+        }
+    })
+}
+
+/// Parses a result file off the async workers; a file that is not a result is a 422.
+async fn parse_body(bytes: Bytes) -> Result<ParsedResult, ApiError> {
+    tokio::task::spawn_blocking(move || import::parse(&bytes))
+        .await
+        .map_err(|e| ApiError::internal(format!("parse task failed: {e}")))?
+        .map_err(|e| ApiError::Invalid {
+            field: None,
+            message: e.to_string(),
+        })
+}
+
+fn scenario_id(raw: Result<Path<String>, PathRejection>) -> Result<i64, ApiError> {
+    let Path(raw) = raw.map_err(|e| ApiError::NotFound(e.body_text()))?;
+    raw.parse().map_err(|_| ApiError::no_scenario(&raw))
+}
+
+fn not_found_as(id: i64) -> impl FnOnce(StoreError) -> ApiError {
+    move |e| match e {
+        StoreError::NotFound => ApiError::no_scenario(id),
+        other => other.into(),
+    }
+}
+
+/// Parses a benchmark result file without saving it.
+#[utoipa::path(
+    post, path = "/api/v1/measurements/parse", tag = "measurements",
+    request_body(content = String, content_type = "application/octet-stream",
+        description = "The raw result file: fio JSON (--output-format=json), DiskSpd XML (-Rxml) or elbencho CSV (--csvfile)"),
+    responses(
+        (status = 200, description = "`{\"format\", \"measurements\": [Measurement, ...], \"warnings\": [sentence, ...]}`", body = Object),
+        (status = 413, description = "Body over 1 MiB", body = ErrorBody),
+        (status = 422, description = "Not a result file: the formats expected and the first problem", body = ErrorBody),
+    )
+)]
+pub async fn parse(body: Result<Bytes, BytesRejection>) -> Result<Json<ParsedResult>, ApiError> {
+    Ok(Json(parse_body(body_bytes(body)?).await?))
+}
+
+/// Query of "new scenario from this result".
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct FromResultQuery {
+    /// Index of the run in the file (0 = first).
+    pub run: Option<usize>,
+    /// Id of a saved scenario whose storage and clients to keep.
+    pub base: Option<i64>,
+}
+
+/// A new Scenario whose workload is a measured run (IO size, mix, concurrency, clients),
+/// with the measured figures as targets; nothing is saved.
+#[utoipa::path(
+    post, path = "/api/v1/measurements/scenario", tag = "measurements", params(FromResultQuery),
+    request_body(content = String, content_type = "application/octet-stream", description = "The raw result file"),
+    responses(
+        (status = 200, description = "A Scenario (contract: Scenario JSON), ready to save or evaluate", body = Object),
+        (status = 404, description = "No scenario with the `base` id", body = ErrorBody),
+        (status = 422, description = "Not a result file, or no run with that index", body = ErrorBody),
+    )
+)]
+pub async fn scenario_from_result(
+    State(state): State<AppState>,
+    query: Result<Query<FromResultQuery>, QueryRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Scenario>, ApiError> {
+    let Query(q) = query.map_err(|e| ApiError::invalid("query", e.body_text()))?;
+    let parsed = parse_body(body_bytes(body)?).await?;
+    let run = q.run.unwrap_or(0);
+    let m = parsed.measurements.get(run).ok_or_else(|| {
+        ApiError::invalid(
+            "run",
+            format!(
+                "the file has {} run(s); `run` counts from 0, so use 0 to {}",
+                parsed.measurements.len(),
+                parsed.measurements.len().saturating_sub(1)
+            ),
+        )
+    })?;
+    let base = match q.base {
+        Some(id) => Some(
+            store::get_scenario(&state.db, id)
+                .await
+                .map_err(not_found_as(id))?
+                .scenario,
+        ),
+        None => None,
+    };
+    Ok(Json(import::scenario_from(m, base.as_ref())))
+}
+
+/// One stored run with its comparison against the prediction.
+#[derive(Debug, Serialize)]
+pub struct MeasurementView {
+    pub id: i64,
+    /// The scenario revision the run was uploaded against (and is compared with).
+    pub revision: i64,
+    pub format: Format,
+    pub created_at: String,
+    pub measurement: Measurement,
+    pub warnings: Vec<String>,
+    /// Measured against predicted; null when the scenario cannot be evaluated.
+    pub comparison: Option<Comparison>,
+    /// Why there is no comparison, when there is none.
+    pub comparison_error: Option<String>,
+}
+
+fn view(s: StoredMeasurement, scenario: Option<&Scenario>) -> MeasurementView {
+    let (comparison, comparison_error) = match scenario {
+        None => (
+            None,
+            Some(format!("revision {} of the scenario is gone", s.revision)),
+        ),
+        Some(sc) => match import::compare(sc, &s.measurement) {
+            Ok(c) => (Some(c), None),
+            Err(e) => (None, Some(e.to_string())),
+        },
+    };
+    MeasurementView {
+        id: s.id,
+        revision: s.revision,
+        format: s.format,
+        created_at: s.created_at,
+        measurement: s.measurement,
+        warnings: s.warnings,
+        comparison,
+        comparison_error,
+    }
+}
+
+/// Answer of an upload: the runs saved and what the importer noted.
+#[derive(Debug, Serialize)]
+pub struct Uploaded {
+    pub format: Format,
+    pub warnings: Vec<String>,
+    pub measurements: Vec<MeasurementView>,
+}
+
+/// Attaches a result file to a saved scenario: every run is stored with the scenario's
+/// current revision and compared with the prediction for its IO size, mix and concurrency.
+#[utoipa::path(
+    post, path = "/api/v1/scenarios/{id}/measurements", tag = "measurements",
+    params(("id" = i64, Path, description = "Scenario id")),
+    request_body(content = String, content_type = "application/octet-stream", description = "The raw result file"),
+    responses(
+        (status = 201, description = "`{\"format\", \"warnings\", \"measurements\": [{\"id\", \"revision\", \"measurement\", \"comparison\", ...}]}`", body = Object),
+        (status = 404, description = "No such scenario", body = ErrorBody),
+        (status = 413, description = "Body over 1 MiB", body = ErrorBody),
+        (status = 422, description = "Not a result file: the formats expected and the first problem", body = ErrorBody),
+    )
+)]
+pub async fn add(
+    State(state): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<impl IntoResponse, ApiError> {
+    let id = scenario_id(id)?;
+    let current = store::get_scenario(&state.db, id)
+        .await
+        .map_err(not_found_as(id))?;
+    let parsed = parse_body(body_bytes(body)?).await?;
+    let saved = stored::add_measurements(
+        &state.db,
+        id,
+        parsed.format,
+        &parsed.measurements,
+        &parsed.warnings,
+    )
+    .await
+    .map_err(not_found_as(id))?;
+    let scenario = current.scenario;
+    let views = tokio::task::spawn_blocking(move || {
+        saved
+            .into_iter()
+            .map(|s| view(s, Some(&scenario)))
+            .collect::<Vec<_>>()
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("comparison task failed: {e}")))?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Uploaded {
+            format: parsed.format,
+            warnings: parsed.warnings,
+            measurements: views,
+        }),
+    ))
+}
+
+/// The runs attached to a scenario, oldest first, each compared with the revision it was
+/// uploaded against.
+#[utoipa::path(
+    get, path = "/api/v1/scenarios/{id}/measurements", tag = "measurements",
+    params(("id" = i64, Path, description = "Scenario id")),
+    responses(
+        (status = 200, description = "`[{\"id\", \"revision\", \"format\", \"measurement\", \"warnings\", \"comparison\"}, ...]`", body = Object),
+        (status = 404, description = "No such scenario", body = ErrorBody),
+    )
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+) -> Result<Json<Vec<MeasurementView>>, ApiError> {
+    let id = scenario_id(id)?;
+    let rows = stored::list_measurements(&state.db, id)
+        .await
+        .map_err(not_found_as(id))?;
+    let mut revisions: HashMap<i64, Option<Scenario>> = HashMap::new();
+    for r in &rows {
+        if let Entry::Vacant(slot) = revisions.entry(r.revision) {
+            let s = match store::get_revision(&state.db, id, r.revision).await {
+                Ok(s) => Some(s),
+                Err(StoreError::NotFound) => None,
+                Err(e) => return Err(e.into()),
+            };
+            slot.insert(s);
+        }
+    }
+    let views = tokio::task::spawn_blocking(move || {
+        rows.into_iter()
+            .map(|r| {
+                let sc = revisions.get(&r.revision).and_then(Option::as_ref);
+                view(r, sc)
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("comparison task failed: {e}")))?;
+    Ok(Json(views))
+}
+
+/// Removes one run from a scenario.
+#[utoipa::path(
+    delete, path = "/api/v1/scenarios/{id}/measurements/{mid}", tag = "measurements",
+    params(("id" = i64, Path, description = "Scenario id"), ("mid" = i64, Path, description = "Measurement id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 404, description = "No such scenario or measurement", body = ErrorBody),
+    )
+)]
+pub async fn remove(
+    State(state): State<AppState>,
+    ids: Result<Path<(String, String)>, PathRejection>,
+) -> Result<StatusCode, ApiError> {
+    let Path((id, mid)) = ids.map_err(|e| ApiError::NotFound(e.body_text()))?;
+    let id: i64 = id.parse().map_err(|_| ApiError::no_scenario(&id))?;
+    let missing = || ApiError::NotFound(format!("scenario {id} has no measurement {mid}"));
+    let mid_n: i64 = mid.parse().map_err(|_| missing())?;
+    stored::delete_measurement(&state.db, id, mid_n)
+        .await
+        .map_err(|e| match e {
+            StoreError::NotFound => missing(),
+            other => other.into(),
+        })?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Query of the test plan download.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct PlanQuery {
+    /// `fio` (default; Linux, NFS) or `diskspd` (Windows, SMB).
+    pub tool: Option<String>,
+}
+
+/// The benchmark that verifies a saved scenario, as a text file to download.
+#[utoipa::path(
+    get, path = "/api/v1/scenarios/{id}/testplan", tag = "measurements", params(PlanQuery,
+        ("id" = i64, Path, description = "Scenario id")),
+    responses(
+        (status = 200, description = "A fio job file or a DiskSpd script, with mount options and how to import the result", body = String, content_type = "text/plain"),
+        (status = 404, description = "No such scenario", body = ErrorBody),
+        (status = 422, description = "Unknown tool", body = ErrorBody),
+    )
+)]
+pub async fn testplan(
+    State(state): State<AppState>,
+    id: Result<Path<String>, PathRejection>,
+    query: Result<Query<PlanQuery>, QueryRejection>,
+) -> Result<impl IntoResponse, ApiError> {
+    let id = scenario_id(id)?;
+    let Query(q) = query.map_err(|e| ApiError::invalid("tool", e.body_text()))?;
+    let tool = match q.tool.as_deref() {
+        None | Some("") => PlanTool::Fio,
+        Some(t) => PlanTool::from_key(t).ok_or_else(|| {
+            ApiError::invalid(
+                "tool",
+                format!("`{t}` is not a test plan tool; use fio or diskspd"),
+            )
+        })?,
+    };
+    let stored = store::get_scenario(&state.db, id)
+        .await
+        .map_err(not_found_as(id))?;
+    let text = tokio::task::spawn_blocking(move || testplan::plan(&stored.scenario, tool))
+        .await
+        .map_err(|e| ApiError::internal(format!("test plan task failed: {e}")))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{}\"", tool.file_name()),
+            ),
+        ],
+        text,
+    ))
+}
