@@ -54,11 +54,11 @@ struct MountRow {
     note: &'static str,
 }
 
-/// One finding with its severity spelled out (colour never carries it alone).
+/// One finding (or several with the same text on different lines), with its
+/// severity spelled out: colour never carries it alone.
 struct FindingRow {
     severity: &'static str,
     label: &'static str,
-    icon: &'static str,
     place: String,
     code: &'static str,
     message: String,
@@ -171,28 +171,50 @@ fn results(a: &MountAdvice) -> Results {
                 },
             })
             .collect(),
-        findings: a.findings.iter().map(finding_row).collect(),
+        findings: finding_rows(&a.findings),
         fstab: a.fstab.clone(),
         kernel: a.kernel.clone(),
     }
 }
 
-fn finding_row(f: &Finding) -> FindingRow {
-    let (label, icon) = match f.severity {
-        Severity::Error => ("Error", "✖"),
-        Severity::Warn => ("Warning", "▲"),
-        Severity::Info => ("Suggestion", "ℹ"),
-    };
-    FindingRow {
-        severity: f.severity.key(),
-        label,
-        icon,
-        place: f
-            .line
-            .map_or_else(|| "Whole plan".to_owned(), |l| format!("Line {l}")),
-        code: f.code,
-        message: f.message.clone(),
+/// The findings for people: most severe first, and one row for a finding that
+/// repeats word for word on several lines ("Lines 1, 2, 5").
+fn finding_rows(findings: &[Finding]) -> Vec<FindingRow> {
+    let mut groups: Vec<(&Finding, Vec<usize>)> = Vec::new();
+    for f in findings {
+        match groups
+            .iter_mut()
+            .find(|(g, _)| g.code == f.code && g.message == f.message && g.line.is_some())
+        {
+            Some((_, lines)) if f.line.is_some() => lines.extend(f.line),
+            _ => groups.push((f, f.line.into_iter().collect())),
+        }
     }
+    groups.sort_by_key(|(f, lines)| (f.severity, f.line.is_none(), lines.first().copied()));
+    groups
+        .into_iter()
+        .map(|(f, lines)| FindingRow {
+            severity: f.severity.key(),
+            label: match f.severity {
+                Severity::Error => "Error",
+                Severity::Warn => "Warning",
+                Severity::Info => "Suggestion",
+            },
+            place: match lines.as_slice() {
+                [] => "Whole plan".to_owned(),
+                [one] => format!("Line {one}"),
+                many => format!(
+                    "Lines {}",
+                    many.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            },
+            code: f.code,
+            message: f.message.clone(),
+        })
+        .collect()
 }
 
 /// The mounts a scenario implies, with a note saying where they come from.
@@ -333,6 +355,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn repeated_findings_share_a_row_and_the_severe_come_first() {
+        let a = mounts::advise(&MountRequest {
+            text: "mount -o vers=3 h:/a /a\nmount -o vers=3,nconnect=8 h:/b /b\nmount -o vers=3 h:/c /c".into(),
+            distro: None,
+            workload: Some(Workload::Eda),
+        });
+        let rows = finding_rows(&a.findings);
+        assert_eq!(rows[0].code, "nconnect_ignored");
+        let nocto: Vec<&FindingRow> = rows
+            .iter()
+            .filter(|r| r.code == "nocto_suggestion")
+            .collect();
+        assert_eq!(nocto.len(), 1);
+        assert_eq!(nocto[0].place, "Lines 1, 2, 3");
+        assert!(rows.iter().any(|r| r.place == "Whole plan"));
+        assert_eq!(rows.last().map(|r| r.place.as_str()), Some("Whole plan"));
     }
 
     #[test]

@@ -110,8 +110,15 @@ pub(super) fn parse_line(line: &str) -> Result<Parsed, String> {
 }
 
 fn parse_fstab(words: &[String]) -> Result<Parsed, String> {
-    if words.len() < 3 || words.len() > 6 {
-        return Err(format!("{} fields; {EXPECTED}", words.len()));
+    // An fstab entry has 3 to 6 fields and an absolute mount point (or `none`).
+    let mount_point = words.get(1).map(String::as_str);
+    let fstab_like = (3..=6).contains(&words.len())
+        && mount_point.is_some_and(|m| m.starts_with('/') || m == "none");
+    if !fstab_like {
+        return Err(format!(
+            "`{}` is not a mount command and the line is not an fstab entry; {EXPECTED}",
+            words[0]
+        ));
     }
     let fstype = words[2].to_ascii_lowercase();
     if fstype != "nfs" && fstype != "nfs4" {

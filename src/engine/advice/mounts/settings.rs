@@ -45,7 +45,7 @@ pub fn kernel_settings(advice: &MountAdvice, workload: Option<Workload>) -> Vec<
     } else {
         (
             3_840,
-            "newer kernels (RHEL 8.3, kernel 5.4 and later) default to 128 KiB; 15 x rsize (3,840 KiB at rsize 256 KiB) was the older default and helps sequential reads",
+            "Newer kernels (RHEL 8.3, kernel 5.4 and later) default to 128 KiB; 15 x rsize (3,840 KiB at rsize 256 KiB) was the older default and helps sequential reads",
         )
     };
     out.push(Setting {

@@ -423,6 +423,8 @@ fn other_lines_that_are_not_nfs_mounts() {
         ("mount -o", "needs a value"),
         ("sudo systemctl restart nfs", "no mount command"),
         ("server /mnt nfs defaults 0 0", "server:/export"),
+        ("this is not a mount", "not an fstab entry"),
+        ("10.0.0.4:/a mnt/a nfs defaults 0 0", "not an fstab entry"),
     ] {
         let a = run(line, None, None);
         assert!(a.mounts.is_empty(), "{line}");
