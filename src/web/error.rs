@@ -23,6 +23,9 @@ pub enum ApiError {
     /// 404: no such resource.
     #[error("{0}")]
     NotFound(String),
+    /// 405: the path exists but not with this method.
+    #[error("this endpoint does not take that method; the Allow header lists the ones it takes")]
+    MethodNotAllowed,
     /// 413: the body is over the limit.
     #[error(
         "the request body is larger than {} bytes (1 MiB); send a smaller body",
@@ -76,6 +79,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,

@@ -72,25 +72,16 @@ async fn unknown_endpoint(method: Method, uri: axum::http::Uri) -> ApiError {
 }
 
 /// axum answers a known path with the wrong method by an empty 405; give it the error body.
+/// (axum adds the `Allow` header after this layer has run.)
 async fn json_method_not_allowed(res: Response) -> Response {
     if res.status() != StatusCode::METHOD_NOT_ALLOWED {
         return res;
     }
-    let allow = res.headers().get(header::ALLOW).cloned();
-    let message = match allow.as_ref().and_then(|v| v.to_str().ok()) {
-        Some(methods) => format!("this endpoint does not take that method; use {methods}"),
-        None => "this endpoint does not take that method".to_owned(),
-    };
-    let mut out = (
-        StatusCode::METHOD_NOT_ALLOWED,
-        axum::Json(ErrorBody {
-            error: message,
-            field: None,
-        }),
-    )
-        .into_response();
-    if let Some(allow) = allow {
-        out.headers_mut().insert(header::ALLOW, allow);
+    let mut out = ApiError::MethodNotAllowed.into_response();
+    for (name, value) in res.headers() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            out.headers_mut().insert(name, value.clone());
+        }
     }
     out
 }
