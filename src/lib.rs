@@ -3,5 +3,6 @@
 pub mod cli;
 pub mod config;
 pub mod engine;
+pub mod report;
 pub mod store;
 pub mod web;

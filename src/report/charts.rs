@@ -432,6 +432,12 @@ impl Chart {
         }
     }
 
+    /// The same chart drawn at another size (pixels), e.g. narrower for a side column.
+    pub fn with_size(mut self, size: (u32, u32)) -> Chart {
+        self.size = size;
+        self
+    }
+
     /// The chart's title (also the SVG `<title>`).
     pub fn title(&self) -> &str {
         &self.title
@@ -1048,10 +1054,18 @@ fn draw_key_row<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     items: &[LegendItem],
 ) -> DrawResult<DB> {
-    let y = area.dim_in_pixel().1 as i32 / 2;
-    let mut x = 16;
+    let (w, h) = area.dim_in_pixel();
+    let rows = ((h as i32) / 20).max(1);
+    let style = TextStyle::from((FONT, 12).into_font());
+    let (mut x, mut row) = (16, 0);
     for item in items {
-        x = item.draw(area, x, y)?;
+        // Wrap to the next row when the entry would run past the right edge.
+        let (tw, _) = area.estimate_text_size(&item.name, &style)?;
+        if x > 16 && x + 50 + tw as i32 > w as i32 && row + 1 < rows {
+            row += 1;
+            x = 16;
+        }
+        x = item.draw(area, x, 12 + row * 20)?;
     }
     Ok(())
 }
@@ -1305,11 +1319,24 @@ fn draw_layouts<DB: DrawingBackend>(
             .fold(0.0, f64::max),
     )
     .max(4.0);
-    let mut chart = ChartBuilder::on(root)
-        .caption(
-            "Datastore count against throughput and connections",
-            caption_style(),
-        )
+    let body = root.titled(
+        "Datastore count against throughput and connections",
+        caption_style(),
+    )?;
+    let (key, body) = body.split_vertically(46);
+    let mut items = vec![
+        LegendItem::line("Achievable MiB/s", OI_BLUE, false),
+        LegendItem::line("QoS per datastore (MiB/s)", OI_ORANGE, true),
+        LegendItem::line("Connections per host (right axis)", OI_GREEN, false),
+    ];
+    if let Some(r) = d.suggested.and_then(|i| d.rows.get(i)) {
+        items.push(LegendItem::dotted(
+            format!("Suggested: {} datastores", r.count),
+            OI_BLACK,
+        ));
+    }
+    draw_key_row(&key, &items)?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(12)
         .x_label_area_size(48)
         .y_label_area_size(78)
@@ -1395,30 +1422,13 @@ fn draw_layouts<DB: DrawingBackend>(
     }))?;
     if let Some(r) = d.suggested.and_then(|i| d.rows.get(i)) {
         let x = f64::from(r.count);
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(x, 0.0), (x, ymax)],
-                5,
-                4,
-                OI_VERMILLION.stroke_width(2),
-            ))?
-            .label(format!("Suggested: {} datastores", r.count))
-            .legend(|(x, y)| {
-                DashedPathElement::new(
-                    vec![(x, y), (x + 22, y)],
-                    5,
-                    3,
-                    OI_VERMILLION.stroke_width(2),
-                )
-            });
+        chart.draw_series(DashedLineSeries::new(
+            vec![(x, 0.0), (x, ymax)],
+            2,
+            3,
+            OI_BLACK.stroke_width(3),
+        ))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .label_font((FONT, 12))
-        .border_style(GRID)
-        .background_style(WHITE.mix(0.9))
-        .draw()?;
     Ok(())
 }
 

@@ -58,31 +58,52 @@ impl ChartBlock {
     /// A scenario's chart, with download links for a saved one.
     pub fn of(name: ChartName, s: &Scenario, e: &Evaluation) -> Result<Self, ChartError> {
         let chart = Chart::of(name, s, e)?;
-        let links = match s.id {
-            Some(id) => ["svg", "png"]
-                .iter()
-                .map(|ext| {
-                    (
-                        ext.to_uppercase(),
-                        format!("/scenarios/{id}/charts/{}.{ext}", name.key()),
-                    )
-                })
-                .collect(),
-            None => Vec::new(),
-        };
-        ChartBlock::new(&format!("chart-{}", name.key()), &chart, links)
+        ChartBlock::new(
+            &format!("chart-{}", name.key()),
+            &chart,
+            download_links(s, name),
+        )
     }
 }
 
 /// The planner's ceilings chart; `None` (and a log line) if it cannot be drawn, so
 /// the figures still show.
 pub fn planner_ceilings(s: &Scenario, e: &Evaluation) -> Option<ChartBlock> {
-    match ChartBlock::of(ChartName::Ceilings, s, e) {
+    let block = Chart::of(ChartName::Ceilings, s, e).and_then(|chart| {
+        // Drawn narrower than the download: the results column is about 600 px wide.
+        let (_, h) = chart.size();
+        let chart = chart.with_size((PLANNER_WIDTH, h));
+        ChartBlock::new(
+            "chart-ceilings",
+            &chart,
+            download_links(s, ChartName::Ceilings),
+        )
+    });
+    match block {
         Ok(block) => Some(block),
         Err(err) => {
             tracing::error!(error = %err, "ceilings chart failed");
             None
         }
+    }
+}
+
+/// Width of the ceilings chart in the planner's results column, in pixels.
+const PLANNER_WIDTH: u32 = 640;
+
+/// SVG and PNG links of a saved scenario's chart (none for an unsaved one).
+fn download_links(s: &Scenario, name: ChartName) -> Vec<(String, String)> {
+    match s.id {
+        Some(id) => ["svg", "png"]
+            .iter()
+            .map(|ext| {
+                (
+                    ext.to_uppercase(),
+                    format!("/scenarios/{id}/charts/{}.{ext}", name.key()),
+                )
+            })
+            .collect(),
+        None => Vec::new(),
     }
 }
 

@@ -4,11 +4,14 @@
 //! template; formatting lives in [`view`], the form <-> Scenario mapping in [`form`].
 
 pub mod advisor;
+mod compare;
 pub mod form;
 mod home;
+mod layouts;
 mod planner;
 pub mod share;
 pub mod view;
+mod whatif;
 
 use crate::store::StoreError;
 use crate::web::AppState;
@@ -31,7 +34,10 @@ pub fn router() -> Router<AppState> {
         .route("/scenarios/scenario.json", post(planner::download_form))
         .route("/plan", get(planner::shared))
         .route("/scenarios/{id}", get(planner::show).post(planner::save))
-        .route("/scenarios/{id}/scenario.json", get(planner::download_saved))
+        .route(
+            "/scenarios/{id}/scenario.json",
+            get(planner::download_saved),
+        )
         .route(
             "/scenarios/{id}/delete",
             get(home::confirm_delete).post(home::delete),
@@ -40,6 +46,9 @@ pub fn router() -> Router<AppState> {
             "/scenarios/{id}/revisions/{n}/restore",
             post(planner::restore),
         )
+        .route("/compare", get(compare::page))
+        .route("/layouts", get(layouts::page))
+        .route("/whatif", get(whatif::page))
         .merge(advisor::router())
         .merge(crate::web::assets::router())
 }

@@ -60,6 +60,8 @@ pub struct Results {
     pub cost: CostView,
     pub sizing: Vec<SizingRow>,
     pub advice: Vec<AdviceRow>,
+    /// The ceilings chart; `None` if it could not be drawn.
+    pub ceilings: Option<crate::web::charts::ChartBlock>,
 }
 
 #[derive(Debug, Clone)]
@@ -265,7 +267,7 @@ impl Results {
         if let (Some(t), Some(h)) = (w.target_iops, ev.targets.iops_headroom_pct) {
             lines.push(target_line(t, "IOPS", h));
         }
-        let targets = (!lines.is_empty()).then(|| TargetsView {
+        let targets = (!lines.is_empty()).then_some(TargetsView {
             met: ev.targets.met,
             lines,
         });
@@ -311,6 +313,7 @@ impl Results {
                 assumption: ev.cost.assumption,
             },
             sizing,
+            ceilings: crate::web::charts::planner_ceilings(s, ev),
             advice: ev
                 .advice
                 .iter()

@@ -1,0 +1,10 @@
+//! Reports and charts: what a scenario's evaluation looks like on a page, on paper and in files.
+
+pub mod charts;
+pub mod csv;
+pub mod html;
+pub mod json;
+pub mod md;
+pub mod model;
+pub mod pdf;
+pub mod xlsx;

@@ -1,0 +1,365 @@
+//! `GET /compare`: 2 to 6 saved or shared scenarios side by side.
+//!
+//! Scenarios come as `?id=3&id=7` (saved) and `?s=<share>` or pasted share links
+//! (`links`, one per line). A row per metric, deltas against the first, the best
+//! in each row marked, and a grouped bar chart; the arithmetic is
+//! [`crate::engine::sweep::compare`].
+
+use super::{PageError, render};
+use crate::engine::sweep::{self, Better, MetricRow};
+use crate::engine::trace::Num;
+use crate::engine::{self, Evaluation, Scenario};
+use crate::report::charts::Chart;
+use crate::store;
+use crate::web::AppState;
+use crate::web::charts::ChartBlock;
+use askama::Template;
+use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+
+/// Fewest and most scenarios on the page.
+pub const MIN: usize = 2;
+pub const MAX: usize = 6;
+
+/// Splits a query string into decoded (key, value) pairs; repeated keys are kept.
+pub(super) fn query_pairs(raw: Option<&str>) -> Vec<(String, String)> {
+    raw.unwrap_or("")
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+/// Percent-decoding with `+` as space; invalid escapes are kept as they are.
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The `s` value of a pasted share link (or the bare value itself).
+pub(super) fn share_value(line: &str) -> Option<&str> {
+    let line = line.trim();
+    if line.is_empty() {
+        return None;
+    }
+    match line.find("s=") {
+        Some(i) if i == 0 || matches!(line.as_bytes()[i - 1], b'?' | b'&') => {
+            let rest = &line[i + 2..];
+            Some(rest.split(['&', '#', ' ']).next().unwrap_or(rest))
+        }
+        _ => Some(line),
+    }
+}
+
+/// One saved scenario offered as a checkbox.
+struct Choice {
+    id: i64,
+    name: String,
+    detail: String,
+    checked: bool,
+}
+
+/// One cell: the value, its delta against the first, whether it is the best.
+struct Cell {
+    value: String,
+    delta: String,
+    best: bool,
+}
+
+struct RowView {
+    label: &'static str,
+    unit: &'static str,
+    better: &'static str,
+    cells: Vec<Cell>,
+}
+
+struct Compared {
+    names: Vec<String>,
+    /// Where each scenario came from: "saved #3" or "shared link".
+    origins: Vec<String>,
+    rows: Vec<RowView>,
+    chart: Option<ChartBlock>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/compare.html")]
+struct ComparePage {
+    saved: Vec<Choice>,
+    links: String,
+    problem: Option<String>,
+    result: Option<Compared>,
+}
+
+/// Formats a metric's value the way its row shows it.
+fn format_value(key: &str, v: f64) -> String {
+    match key {
+        "monthly_usd" | "usd_per_mibps" => super::view::usd(Some(v)),
+        _ => Num(v, 0).to_string(),
+    }
+}
+
+fn format_delta(key: &str, abs: f64, pct: Option<f64>) -> String {
+    let sign = if abs > 0.0 {
+        "+"
+    } else if abs < 0.0 {
+        "-"
+    } else {
+        "±"
+    };
+    let magnitude = format_value(key, abs.abs());
+    match pct {
+        Some(p) => {
+            let psign = if p > 0.0 { "+" } else { "" };
+            format!("{sign}{magnitude} ({psign}{}%)", Num(p, 1))
+        }
+        None => format!("{sign}{magnitude}"),
+    }
+}
+
+/// The table rows of a comparison, formatted.
+fn rows_view(rows: &[MetricRow]) -> Vec<RowView> {
+    rows.iter()
+        .map(|r| {
+            let n = r.values.len().max(r.text.len());
+            let cells = (0..n)
+                .map(|j| {
+                    let value = match (r.values.get(j).copied().flatten(), r.text.get(j)) {
+                        (Some(v), _) => format_value(r.key, v),
+                        (None, Some(t)) => t.clone(),
+                        (None, None) if r.key == "monthly_usd" || r.key == "usd_per_mibps" => {
+                            "no list price".to_owned()
+                        }
+                        (None, None) => "n/a".to_owned(),
+                    };
+                    let delta = match r.deltas.get(j).copied().flatten() {
+                        Some((abs, pct)) if j > 0 => format_delta(r.key, abs, pct),
+                        _ => String::new(),
+                    };
+                    Cell {
+                        value,
+                        delta,
+                        best: r.best.get(j).copied().unwrap_or(false),
+                    }
+                })
+                .collect();
+            RowView {
+                label: r.label,
+                unit: r.unit,
+                better: match r.better {
+                    Better::Higher => "higher is better",
+                    Better::Lower => "lower is better",
+                    Better::Neither => "",
+                },
+                cells,
+            }
+        })
+        .collect()
+}
+
+/// Names made distinct so the legend and the columns can be told apart.
+fn distinct_names(scenarios: &[Scenario]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in scenarios {
+        let base = s.name.trim();
+        let base = if base.is_empty() {
+            "Untitled scenario"
+        } else {
+            base
+        };
+        let mut name = base.to_owned();
+        let mut k = 2;
+        while out.contains(&name) {
+            name = format!("{base} ({k})");
+            k += 1;
+        }
+        out.push(name);
+    }
+    out
+}
+
+/// Evaluates the scenarios and builds the comparison; the error names the scenario.
+fn compare_all(
+    scenarios: &[Scenario],
+    names: &[String],
+) -> Result<(Vec<MetricRow>, Option<ChartBlock>), String> {
+    let evals: Vec<Evaluation> = scenarios
+        .iter()
+        .zip(names)
+        .map(|(s, n)| engine::evaluate(s).map_err(|e| format!("“{n}” cannot be evaluated: {e}")))
+        .collect::<Result<_, _>>()?;
+    let refs: Vec<&Evaluation> = evals.iter().collect();
+    let rows = sweep::compare(&refs);
+    let chart = Chart::compare(names, &rows);
+    let block = match ChartBlock::new("chart-compare", &chart, Vec::new()) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            tracing::error!(error = %e, "compare chart failed");
+            None
+        }
+    };
+    Ok((rows, block))
+}
+
+/// `GET /compare`.
+pub async fn page(
+    State(st): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, PageError> {
+    let pairs = query_pairs(raw.as_deref());
+    let ids: Vec<i64> = pairs
+        .iter()
+        .filter(|(k, _)| k == "id")
+        .filter_map(|(_, v)| v.trim().parse::<i64>().ok())
+        .collect();
+    let links_text: String = pairs
+        .iter()
+        .filter(|(k, _)| k == "links")
+        .map(|(_, v)| v.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let shared: Vec<String> = pairs
+        .iter()
+        .filter(|(k, _)| k == "s")
+        .map(|(_, v)| v.clone())
+        .chain(
+            links_text
+                .lines()
+                .filter_map(share_value)
+                .map(str::to_owned),
+        )
+        .collect();
+
+    let summaries = store::list_scenarios(&st.db, None).await?;
+    let saved: Vec<Choice> = summaries
+        .iter()
+        .map(|s| Choice {
+            id: s.id,
+            name: s.name.clone(),
+            detail: format!("{} {}", s.service, s.level),
+            checked: ids.contains(&s.id),
+        })
+        .collect();
+
+    let mut problems: Vec<String> = Vec::new();
+    let mut scenarios: Vec<Scenario> = Vec::new();
+    let mut origins: Vec<String> = Vec::new();
+    for id in &ids {
+        match store::get_scenario(&st.db, *id).await {
+            Ok(stored) => {
+                scenarios.push(stored.scenario);
+                origins.push(format!("saved #{id}"));
+            }
+            Err(store::StoreError::NotFound) => {
+                problems.push(format!("There is no saved scenario #{id}."))
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    for (i, s) in shared.iter().enumerate() {
+        match super::share::decode(Some(s)) {
+            Ok(sc) => {
+                scenarios.push(sc);
+                origins.push("shared link".to_owned());
+            }
+            Err(e) => problems.push(format!("Shared link {}: {e}", i + 1)),
+        }
+    }
+
+    let asked = !pairs.is_empty();
+    let mut result = None;
+    if problems.is_empty() && asked {
+        if scenarios.len() < MIN || scenarios.len() > MAX {
+            problems.push(format!(
+                "Choose {MIN} to {MAX} scenarios to compare; {} chosen.",
+                scenarios.len()
+            ));
+        } else {
+            let names = distinct_names(&scenarios);
+            let work_names = names.clone();
+            let outcome = tokio::task::spawn_blocking(move || compare_all(&scenarios, &work_names))
+                .await
+                .map_err(|e| PageError::Internal(format!("compare task failed: {e}")))?;
+            match outcome {
+                Ok((rows, chart)) => {
+                    result = Some(Compared {
+                        names,
+                        origins,
+                        rows: rows_view(&rows),
+                        chart,
+                    })
+                }
+                Err(m) => problems.push(m),
+            }
+        }
+    }
+    let status = if problems.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    let page = ComparePage {
+        saved,
+        links: links_text,
+        problem: (!problems.is_empty()).then(|| problems.join(" ")),
+        result,
+    };
+    render(status, &page)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_keeps_repeated_keys_and_decodes() {
+        let p = query_pairs(Some("id=1&id=3&links=a%20b%0Ac&x=%zz+1"));
+        assert_eq!(p[0], ("id".into(), "1".into()));
+        assert_eq!(p[1], ("id".into(), "3".into()));
+        assert_eq!(p[2], ("links".into(), "a b\nc".into()));
+        assert_eq!(p[3], ("x".into(), "%zz 1".into()));
+    }
+
+    #[test]
+    fn share_values_come_from_links_or_bare_values() {
+        assert_eq!(share_value("http://h/plan?s=abc_-1&x=2"), Some("abc_-1"));
+        assert_eq!(share_value("/plan?s=QQ"), Some("QQ"));
+        assert_eq!(share_value("QQ"), Some("QQ"));
+        assert_eq!(share_value("   "), None);
+    }
+
+    #[test]
+    fn deltas_read_naturally() {
+        assert_eq!(
+            format_delta("throughput", 1234.0, Some(12.34)),
+            "+1,234 (+12.3%)"
+        );
+        assert_eq!(
+            format_delta("monthly_usd", -10.0, Some(-5.0)),
+            "-$10.00 (-5%)"
+        );
+        assert_eq!(format_delta("iops", 0.0, Some(0.0)), "±0 (0%)");
+    }
+}

@@ -1,0 +1,477 @@
+//! `GET /layouts`: the datastore layout explorer.
+//!
+//! One capacity split into 1, 2, 4, ... volumes (AVS datastores): the same price,
+//! since billing is by capacity pool, and different performance, since QoS is per
+//! volume and every volume is its own set of flows. Opens with the 4 x 20 TiB vs
+//! 20 x 4 TiB Ultra AVS example.
+
+use super::{PageError, render};
+use crate::engine::scenario::Level;
+use crate::engine::sweep::{self, Layout, LayoutRow};
+use crate::engine::trace::Num;
+use crate::engine::{FieldError, Scenario};
+use crate::report::charts::Chart;
+use crate::store::{self, StoreError};
+use crate::web::AppState;
+use crate::web::charts::ChartBlock;
+use crate::web::scenario_templates;
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde::Deserialize;
+
+/// Counts swept when the user gives none.
+pub const DEFAULT_COUNTS: [u32; 8] = [1, 2, 4, 8, 16, 20, 32, 64];
+
+/// The starter template the explorer and the what-if page open with.
+pub(super) const EXAMPLE: &str = "avs-datastores";
+
+/// The form's values, as typed (parsed below, so a bad value gets a message).
+#[derive(Debug, Default, Deserialize)]
+pub struct LayoutsQuery {
+    base: Option<String>,
+    total_tib: Option<String>,
+    level: Option<String>,
+    hosts: Option<String>,
+    counts: Option<String>,
+}
+
+/// One option of a select.
+pub(super) struct Opt {
+    pub value: String,
+    pub label: String,
+    pub selected: bool,
+}
+
+/// The base scenario: a saved one (`base=<id>`) or the AVS example.
+pub(super) async fn base_scenario(
+    st: &AppState,
+    base: Option<&str>,
+) -> Result<(Scenario, String), PageError> {
+    match base
+        .map(str::trim)
+        .filter(|b| !b.is_empty() && *b != "example")
+    {
+        Some(raw) => {
+            let id = raw.parse::<i64>().map_err(|_| {
+                PageError::BadRequest(format!(
+                    "`{raw}` is not a saved scenario; choose one from the list."
+                ))
+            })?;
+            match store::get_scenario(&st.db, id).await {
+                Ok(stored) => Ok((stored.scenario, id.to_string())),
+                Err(StoreError::NotFound) => Err(PageError::NotFound(format!(
+                    "There is no saved scenario #{id}."
+                ))),
+                Err(e) => Err(e.into()),
+            }
+        }
+        None => {
+            let t = scenario_templates::find(EXAMPLE)
+                .ok_or_else(|| PageError::Internal("the AVS example template is missing".into()))?;
+            Ok((t.scenario(), "example".to_owned()))
+        }
+    }
+}
+
+/// The base choices: the example, then every saved scenario.
+pub(super) async fn base_options(st: &AppState, selected: &str) -> Result<Vec<Opt>, PageError> {
+    let mut out = vec![Opt {
+        value: "example".into(),
+        label: "Example: AVS 4 x 20 TiB Ultra, 4 AV36 hosts".into(),
+        selected: selected == "example",
+    }];
+    for s in store::list_scenarios(&st.db, None).await? {
+        let value = s.id.to_string();
+        out.push(Opt {
+            selected: value == selected,
+            label: format!("#{} {}", s.id, s.name),
+            value,
+        });
+    }
+    Ok(out)
+}
+
+/// The levels of the scenario's service, the given one selected.
+pub(super) fn level_options(s: &Scenario, selected: Level) -> Vec<Opt> {
+    Level::of(s.storage.service)
+        .iter()
+        .map(|l| Opt {
+            value: l.key().to_owned(),
+            label: l.display(s.storage.service).to_owned(),
+            selected: *l == selected,
+        })
+        .collect()
+}
+
+/// Parses a level key of the scenario's service.
+pub(super) fn parse_level(s: &Scenario, raw: &str) -> Result<Level, FieldError> {
+    Level::of(s.storage.service)
+        .iter()
+        .copied()
+        .find(|l| l.key() == raw.trim())
+        .ok_or_else(|| {
+            FieldError::new(
+                "level",
+                format!(
+                    "`{}` is not a level of {}; choose one from the list",
+                    raw.trim(),
+                    s.storage.service.display()
+                ),
+            )
+        })
+}
+
+/// Parses "1, 2, 4 8" into counts.
+fn parse_counts(raw: &str) -> Result<Vec<u32>, FieldError> {
+    let counts: Result<Vec<u32>, _> = raw
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<u32>().map_err(|_| {
+                FieldError::new(
+                    "counts",
+                    format!("`{t}` is not a whole number; give counts like 1, 2, 4, 8"),
+                )
+            })
+        })
+        .collect();
+    let counts = counts?;
+    if counts.is_empty() {
+        return Err(FieldError::new(
+            "counts",
+            "give at least one count, e.g. 4, 20",
+        ));
+    }
+    Ok(counts)
+}
+
+struct RowView {
+    count: u32,
+    tib_each: String,
+    mibps: String,
+    iops: String,
+    qos: String,
+    per_client: String,
+    monthly: String,
+    binding: String,
+    suggested: bool,
+    /// The 4 and 20 of the mission's example.
+    highlight: bool,
+}
+
+struct Explored {
+    unit: &'static str,
+    /// "datastore" or "volume".
+    one: &'static str,
+    client: &'static str,
+    rows: Vec<RowView>,
+    chart: Option<ChartBlock>,
+    verdict: String,
+    cost_text: String,
+    perf_text: String,
+    pair: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/layouts.html")]
+struct LayoutsPage {
+    bases: Vec<Opt>,
+    total_tib: String,
+    levels: Vec<Opt>,
+    /// `None` when the base scenario has no AVS hosts.
+    hosts: Option<String>,
+    counts: String,
+    errors: Vec<FieldError>,
+    result: Option<Explored>,
+}
+
+impl LayoutsPage {
+    fn error(&self, field: &str) -> Option<&str> {
+        self.errors
+            .iter()
+            .find(|e| e.field == field)
+            .map(|e| e.message.as_str())
+    }
+}
+
+fn binding_name(l: &Layout) -> String {
+    let e = &l.evaluation;
+    e.limits
+        .iter()
+        .find(|x| x.id == e.binding)
+        .map_or_else(|| e.binding.to_owned(), |x| x.label.name.to_owned())
+}
+
+/// The words under the table: why cost is flat and performance is not.
+fn explain(
+    s: &Scenario,
+    total: f64,
+    layouts: &[Layout],
+    rows: &[LayoutRow],
+    suggested: Option<usize>,
+) -> Explored {
+    let avs = s.clients.avs.is_some();
+    let (unit, client) = if avs {
+        ("datastores", "host")
+    } else {
+        ("volumes", "client")
+    };
+    let level = s.storage.level.display(s.storage.service);
+    let costs: Vec<Option<f64>> = rows.iter().map(|r| r.monthly_usd).collect();
+    let same_cost = costs.windows(2).all(|w| match (w[0], w[1]) {
+        (Some(a), Some(b)) => (a - b).abs() <= 0.005 * a.abs().max(1.0),
+        (None, None) => true,
+        _ => false,
+    });
+    let cost_text = match (same_cost, costs.first().copied().flatten()) {
+        (true, Some(c)) => format!(
+            "Every layout costs {} a month: {} bills the provisioned capacity of the capacity pool ({} TiB {level}), not the number of {unit} it is split into.",
+            super::view::usd(Some(c)),
+            s.storage.service.display(),
+            Num(total, 2)
+        ),
+        (true, None) => format!(
+            "The catalog has no list price for {level}; the capacity, and so the bill, is the same for every layout."
+        ),
+        (false, _) => format!(
+            "The monthly cost differs between layouts: {} does not bill this level by pool capacity alone.",
+            s.storage.service.display()
+        ),
+    };
+    let qos: Vec<String> = rows
+        .iter()
+        .filter(|r| r.count == 4 || r.count == 20)
+        .filter_map(|r| {
+            r.qos_per_volume_mibps
+                .map(|q| format!("{} MiB/s for {} TiB", Num(q, 0), Num(r.quota_tib, 2)))
+        })
+        .collect();
+    let (c_lo, c_hi) = (
+        rows.first().map_or(0, |r| r.connections_per_client),
+        rows.last().map_or(0, |r| r.connections_per_client),
+    );
+    let mut perf_text = format!(
+        "Performance is not the same. Each of the {unit} has its own QoS ceiling, its quota times the level's rate{}, so work that does not spread evenly over all {unit} meets a smaller ceiling.",
+        if qos.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", qos.join(", "))
+        }
+    );
+    if avs {
+        perf_text.push_str(&format!(
+            " And each AVS host mounts every datastore over its own NFS connection, so the flows per host grow with the count ({c_lo} to {c_hi} here), each flow with its own ceiling and diminishing returns."
+        ));
+    } else {
+        perf_text.push_str(&format!(
+            " And each client opens its own connections to every volume ({c_lo} to {c_hi} per client here)."
+        ));
+    }
+    let pair = {
+        let find = |n: u32| layouts.iter().zip(rows).find(|(l, _)| l.count == n);
+        match (find(4), find(20)) {
+            (Some((l4, r4)), Some((l20, r20))) => Some(format!(
+                "4 x {} TiB: {} MiB/s, bound by {}. 20 x {} TiB: {} MiB/s, bound by {}.",
+                Num(r4.quota_tib, 2),
+                Num(r4.throughput_mibps, 0),
+                binding_name(l4),
+                Num(r20.quota_tib, 2),
+                Num(r20.throughput_mibps, 0),
+                binding_name(l20)
+            )),
+            _ => None,
+        }
+    };
+    let best = rows.iter().map(|r| r.throughput_mibps).fold(0.0, f64::max);
+    let verdict = match suggested.and_then(|i| rows.get(i)) {
+        Some(r) => format!(
+            "Suggested: {} {unit} of {} TiB, the smallest count within 5% of the best throughput ({} of {} MiB/s).",
+            r.count,
+            Num(r.quota_tib, 2),
+            Num(r.throughput_mibps, 0),
+            Num(best, 0)
+        ),
+        None => "No layout could be suggested.".to_owned(),
+    };
+    let row_views = layouts
+        .iter()
+        .zip(rows)
+        .enumerate()
+        .map(|(i, (l, r))| RowView {
+            count: r.count,
+            tib_each: Num(r.quota_tib, 3).to_string(),
+            mibps: Num(r.throughput_mibps, 0).to_string(),
+            iops: Num(r.iops, 0).to_string(),
+            qos: r
+                .qos_per_volume_mibps
+                .map_or_else(|| "n/a".to_owned(), |q| Num(q, 1).to_string()),
+            per_client: r.connections_per_client.to_string(),
+            monthly: super::view::usd(r.monthly_usd),
+            binding: binding_name(l),
+            suggested: Some(i) == suggested,
+            highlight: r.count == 4 || r.count == 20,
+        })
+        .collect();
+    let chart = Chart::layouts(rows, suggested);
+    let chart = match ChartBlock::new("chart-layouts", &chart, Vec::new()) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            tracing::error!(error = %e, "layouts chart failed");
+            None
+        }
+    };
+    Explored {
+        unit,
+        one: if avs { "datastore" } else { "volume" },
+        client,
+        rows: row_views,
+        chart,
+        verdict,
+        cost_text,
+        perf_text,
+        pair,
+    }
+}
+
+/// `GET /layouts`.
+pub async fn page(
+    State(st): State<AppState>,
+    Query(q): Query<LayoutsQuery>,
+) -> Result<Response, PageError> {
+    let (mut s, selected) = base_scenario(&st, q.base.as_deref()).await?;
+    let mut errors: Vec<FieldError> = Vec::new();
+
+    let total = match q
+        .total_tib
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    {
+        None => Ok(sweep::total_quota_tib(&s)),
+        Some(t) => t
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .ok_or_else(|| {
+                FieldError::new(
+                    "total_tib",
+                    format!("`{t}` is not a capacity; give TiB above 0, e.g. 80"),
+                )
+            }),
+    };
+    let total = total.unwrap_or_else(|e| {
+        errors.push(e);
+        sweep::total_quota_tib(&s)
+    });
+    if let Some(raw) = q.level.as_deref().filter(|t| !t.trim().is_empty()) {
+        match parse_level(&s, raw) {
+            Ok(l) => s.storage.level = l,
+            Err(e) => errors.push(e),
+        }
+    }
+    if let (Some(raw), Some(avs)) = (
+        q.hosts.as_deref().map(str::trim).filter(|t| !t.is_empty()),
+        s.clients.avs.as_mut(),
+    ) {
+        match raw.parse::<u32>() {
+            Ok(h) if (1..=96).contains(&h) => avs.hosts = h,
+            _ => errors.push(FieldError::new(
+                "hosts",
+                format!("`{raw}` is not a host count; give 1 to 96"),
+            )),
+        }
+    }
+    let counts_text = q
+        .counts
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_owned)
+        .unwrap_or_else(|| DEFAULT_COUNTS.map(|c| c.to_string()).join(", "));
+    let counts = parse_counts(&counts_text).unwrap_or_else(|e| {
+        errors.push(e);
+        DEFAULT_COUNTS.to_vec()
+    });
+
+    let mut result = None;
+    if errors.is_empty() {
+        let scenario = s.clone();
+        let outcome = tokio::task::spawn_blocking(move || {
+            scenario.validate()?;
+            let layouts = sweep::layouts(&scenario, total, &counts)?;
+            let rows = sweep::layout_rows(&layouts);
+            let suggested = sweep::suggest_layout(&rows);
+            Ok::<_, FieldError>(explain(&scenario, total, &layouts, &rows, suggested))
+        })
+        .await
+        .map_err(|e| PageError::Internal(format!("layouts task failed: {e}")))?;
+        match outcome {
+            Ok(r) => result = Some(r),
+            Err(e) => errors.push(if e.field.starts_with("counts") || e.field == "total_tib" {
+                FieldError::new(
+                    if e.field == "total_tib" {
+                        "total_tib"
+                    } else {
+                        "counts"
+                    },
+                    e.message,
+                )
+            } else {
+                FieldError::new(
+                    "base",
+                    format!("the base scenario cannot be evaluated: {e}"),
+                )
+            }),
+        }
+    }
+    let status = if errors.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    let page = LayoutsPage {
+        bases: base_options(&st, &selected).await?,
+        total_tib: Num(total, 3).to_string().replace(',', ""),
+        levels: level_options(&s, s.storage.level),
+        hosts: s.clients.avs.as_ref().map(|a| a.hosts.to_string()),
+        counts: counts_text,
+        errors,
+        result,
+    };
+    render(status, &page)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_parse_with_commas_or_spaces() {
+        assert_eq!(parse_counts("1, 2,4  8").unwrap(), vec![1, 2, 4, 8]);
+        assert_eq!(parse_counts("4 x").unwrap_err().field, "counts");
+        assert_eq!(parse_counts(" , ").unwrap_err().field, "counts");
+    }
+
+    #[test]
+    fn the_example_explains_cost_and_performance() {
+        let s = scenario_templates::find(EXAMPLE).unwrap().scenario();
+        let layouts = sweep::layouts(&s, 80.0, &[4, 20]).unwrap();
+        let rows = sweep::layout_rows(&layouts);
+        let x = explain(&s, 80.0, &layouts, &rows, sweep::suggest_layout(&rows));
+        assert!(x.cost_text.contains("capacity pool"), "{}", x.cost_text);
+        assert!(
+            x.perf_text.contains("2,560 MiB/s for 20 TiB"),
+            "{}",
+            x.perf_text
+        );
+        assert!(
+            x.perf_text.contains("512 MiB/s for 4 TiB"),
+            "{}",
+            x.perf_text
+        );
+        assert!(x.pair.unwrap().starts_with("4 x 20 TiB"));
+        assert!(x.verdict.starts_with("Suggested:"));
+    }
+}

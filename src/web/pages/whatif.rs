@@ -1,0 +1,293 @@
+//! `GET /whatif`: a service level raised for part of a month (the fiscal-year-end
+//! case): performance and cost against staying at the base level, the month's cost
+//! prorated as `days / 30.4` at the new level.
+
+use super::layouts::{Opt, base_options, base_scenario, level_options, parse_level};
+use super::{PageError, render};
+use crate::engine::scenario::Level;
+use crate::engine::sweep::{self, DAYS_PER_MONTH, WhatIf};
+use crate::engine::trace::Num;
+use crate::engine::{Evaluation, FieldError, Scenario};
+use crate::report::charts::Chart;
+use crate::web::AppState;
+use crate::web::charts::ChartBlock;
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde::Deserialize;
+
+/// Days at the higher level when none are given.
+pub const DEFAULT_DAYS: f64 = 10.0;
+
+/// The form's values, as typed.
+#[derive(Debug, Default, Deserialize)]
+pub struct WhatIfQuery {
+    base: Option<String>,
+    /// The level for the rest of the month (default: the scenario's own).
+    from: Option<String>,
+    level: Option<String>,
+    days: Option<String>,
+}
+
+/// The next level up that a volume can be raised to without moving data
+/// (Flexible and Flex are other billing models, not steps up).
+fn next_level(s: &Scenario) -> Level {
+    let steps: Vec<Level> = Level::of(s.storage.service)
+        .iter()
+        .copied()
+        .filter(|l| !matches!(l, Level::Flexible | Level::Flex))
+        .collect();
+    steps
+        .iter()
+        .position(|l| *l == s.storage.level)
+        .and_then(|i| steps.get(i + 1))
+        .copied()
+        .unwrap_or(s.storage.level)
+}
+
+struct Line {
+    label: &'static str,
+    base: String,
+    changed: String,
+    delta: String,
+}
+
+struct Outcome {
+    base_level: String,
+    new_level: String,
+    lines: Vec<Line>,
+    month: String,
+    extra: String,
+    summary: String,
+    chart: Option<ChartBlock>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/whatif.html")]
+struct WhatIfPage {
+    bases: Vec<Opt>,
+    from_levels: Vec<Opt>,
+    levels: Vec<Opt>,
+    days: String,
+    errors: Vec<FieldError>,
+    result: Option<Outcome>,
+}
+
+impl WhatIfPage {
+    fn error(&self, field: &str) -> Option<&str> {
+        self.errors
+            .iter()
+            .find(|e| e.field == field)
+            .map(|e| e.message.as_str())
+    }
+}
+
+fn binding(e: &Evaluation) -> String {
+    e.limits
+        .iter()
+        .find(|l| l.id == e.binding)
+        .map_or_else(|| e.binding.to_owned(), |l| l.label.name.to_owned())
+}
+
+fn signed(v: f64, decimals: usize) -> String {
+    let sign = if v > 0.0 {
+        "+"
+    } else if v < 0.0 {
+        "-"
+    } else {
+        "±"
+    };
+    format!("{sign}{}", Num(v.abs(), decimals))
+}
+
+fn pct(new: f64, old: f64) -> String {
+    if old > 0.0 {
+        let p = (new / old - 1.0) * 100.0;
+        format!(" ({}{}%)", if p > 0.0 { "+" } else { "" }, Num(p, 1))
+    } else {
+        String::new()
+    }
+}
+
+fn money_delta(new: Option<f64>, old: Option<f64>) -> String {
+    match (new, old) {
+        (Some(n), Some(o)) => {
+            let d = n - o;
+            let sign = if d > 0.0 {
+                "+"
+            } else if d < 0.0 {
+                "-"
+            } else {
+                "±"
+            };
+            format!("{sign}{}{}", super::view::usd(Some(d.abs())), pct(n, o))
+        }
+        _ => "n/a".to_owned(),
+    }
+}
+
+fn outcome(s: &Scenario, w: &WhatIf) -> Outcome {
+    let service = s.storage.service;
+    let base_level = s.storage.level.display(service).to_owned();
+    let new_level = w.level.display(service).to_owned();
+    let (b, c) = (&w.base, &w.changed);
+    let lines = vec![
+        Line {
+            label: "Throughput (MiB/s)",
+            base: Num(b.throughput_mibps, 0).to_string(),
+            changed: Num(c.throughput_mibps, 0).to_string(),
+            delta: format!(
+                "{}{}",
+                signed(c.throughput_mibps - b.throughput_mibps, 0),
+                pct(c.throughput_mibps, b.throughput_mibps)
+            ),
+        },
+        Line {
+            label: "IOPS",
+            base: Num(b.iops, 0).to_string(),
+            changed: Num(c.iops, 0).to_string(),
+            delta: format!("{}{}", signed(c.iops - b.iops, 0), pct(c.iops, b.iops)),
+        },
+        Line {
+            label: "Bound by",
+            base: binding(b),
+            changed: binding(c),
+            delta: String::new(),
+        },
+        Line {
+            label: "Monthly cost, whole month at this level",
+            base: super::view::usd(b.cost.monthly_usd),
+            changed: super::view::usd(c.cost.monthly_usd),
+            delta: money_delta(c.cost.monthly_usd, b.cost.monthly_usd),
+        },
+    ];
+    let days = Num(w.days, 1);
+    let month = super::view::usd(w.month_usd);
+    let extra = match w.extra_usd {
+        Some(x) => format!(
+            "{}{}",
+            if x >= 0.0 { "+" } else { "-" },
+            super::view::usd(Some(x.abs()))
+        ),
+        None => "n/a".to_owned(),
+    };
+    let summary = format!(
+        "{new_level} for {days} of {} days gives {} MiB/s instead of {} MiB/s; the month costs {month} instead of {} ({extra}). {} changes service levels without disruption, and billing follows the level for the time it is set.",
+        Num(DAYS_PER_MONTH, 1),
+        Num(c.throughput_mibps, 0),
+        Num(b.throughput_mibps, 0),
+        super::view::usd(b.cost.monthly_usd),
+        service.display()
+    );
+    let names = vec![base_level.clone(), format!("{new_level} ({days} days)")];
+    let rows = sweep::compare(&[b, c]);
+    let chart = match ChartBlock::new("chart-whatif", &Chart::compare(&names, &rows), Vec::new()) {
+        Ok(block) => Some(block),
+        Err(e) => {
+            tracing::error!(error = %e, "what-if chart failed");
+            None
+        }
+    };
+    Outcome {
+        base_level,
+        new_level,
+        lines,
+        month,
+        extra,
+        summary,
+        chart,
+    }
+}
+
+/// `GET /whatif`.
+pub async fn page(
+    State(st): State<AppState>,
+    Query(q): Query<WhatIfQuery>,
+) -> Result<Response, PageError> {
+    let (mut s, selected) = base_scenario(&st, q.base.as_deref()).await?;
+    let mut errors = Vec::new();
+    match q.from.as_deref().filter(|t| !t.trim().is_empty()) {
+        Some(raw) => match parse_level(&s, raw) {
+            Ok(l) => s.storage.level = l,
+            Err(e) => errors.push(FieldError::new("from", e.message)),
+        },
+        // The fiscal-year-end example: Premium all month, Ultra for the busy days.
+        None if selected == "example" => s.storage.level = Level::Premium,
+        None => {}
+    }
+    let level = match q.level.as_deref().filter(|t| !t.trim().is_empty()) {
+        Some(raw) => parse_level(&s, raw).unwrap_or_else(|e| {
+            errors.push(e);
+            next_level(&s)
+        }),
+        None => next_level(&s),
+    };
+    let days_text = q
+        .days
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map_or_else(|| Num(DEFAULT_DAYS, 1).to_string(), str::to_owned);
+    let days = days_text.parse::<f64>().unwrap_or_else(|_| {
+        errors.push(FieldError::new(
+            "days",
+            format!("`{days_text}` is not a number of days; give e.g. 10"),
+        ));
+        DEFAULT_DAYS
+    });
+    let mut result = None;
+    if errors.is_empty() {
+        let scenario = s.clone();
+        let work = tokio::task::spawn_blocking(move || {
+            sweep::what_if(&scenario, level, days).map(|w| outcome(&scenario, &w))
+        })
+        .await
+        .map_err(|e| PageError::Internal(format!("what-if task failed: {e}")))?;
+        match work {
+            Ok(o) => result = Some(o),
+            Err(e) if e.field == "days" || e.field == "level" => errors.push(e),
+            Err(e) => errors.push(FieldError::new(
+                "base",
+                format!("the base scenario cannot be evaluated: {e}"),
+            )),
+        }
+    }
+    let status = if errors.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    let page = WhatIfPage {
+        bases: base_options(&st, &selected).await?,
+        from_levels: level_options(&s, s.storage.level),
+        levels: level_options(&s, level),
+        days: days_text,
+        errors,
+        result,
+    };
+    render(status, &page)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::web::pages::layouts::EXAMPLE;
+    use crate::web::scenario_templates;
+
+    #[test]
+    fn next_level_steps_up_and_stops_at_the_top() {
+        let mut s = scenario_templates::find(EXAMPLE).unwrap().scenario();
+        s.storage.level = Level::Premium;
+        assert_eq!(next_level(&s), Level::Ultra);
+        s.storage.level = Level::Ultra;
+        assert_eq!(next_level(&s), Level::Ultra);
+    }
+
+    #[test]
+    fn deltas_have_signs() {
+        assert_eq!(signed(-1500.0, 0), "-1,500");
+        assert_eq!(money_delta(Some(150.0), Some(100.0)), "+$50.00 (+50%)");
+        assert_eq!(money_delta(None, Some(1.0)), "n/a");
+    }
+}
