@@ -276,7 +276,62 @@ async fn journeys(c: &Client, base: &str) -> Res {
         "a shared scenario is not tied to the saved one"
     );
 
-    // Home lists the saved scenario with its binding limit.
+    // Volume groups: add one, fill it in, the results follow; remove it again.
+    let groups = "document.querySelectorAll('#volume-groups fieldset.group').length";
+    let connections = "document.querySelector('#results .facts dd').textContent";
+    let before = js(c, connections).await?;
+    c.find(Locator::Css("button.add-group"))
+        .await?
+        .click()
+        .await?;
+    assert_eq!(js(c, groups).await?, serde_json::json!(2));
+    c.find(input("storage.volumes[1].count"))
+        .await?
+        .send_keys("2")
+        .await?;
+    c.find(input("storage.volumes[1].quota_tib"))
+        .await?
+        .send_keys("4")
+        .await?;
+    wait_for(
+        c,
+        &format!("!!document.querySelector('#results .facts dd') && {connections} !== {before}"),
+        "more connections with a second volume group",
+    )
+    .await?;
+    c.find(Locator::Css(
+        "fieldset.group[data-group=\"2\"] .remove-group",
+    ))
+    .await?
+    .click()
+    .await?;
+    assert_eq!(js(c, groups).await?, serde_json::json!(1));
+    wait_for(
+        c,
+        &format!("!!document.querySelector('#results .facts dd') && {connections} === {before}"),
+        "the first group's connections again",
+    )
+    .await?;
+
+    // Save the shared scenario as a copy: a second saved scenario.
+    c.find(Locator::Css("button[formaction=\"/scenarios/copy\"]"))
+        .await?
+        .click()
+        .await?;
+    wait_for(
+        c,
+        "/\\/scenarios\\/\\d+/.test(location.pathname)",
+        "the copy's page",
+    )
+    .await?;
+    let copy_url = c.current_url().await?;
+    assert_ne!(copy_url.path(), saved_url.path());
+    assert_eq!(
+        value_of(c, "name").await?,
+        "AVS 4 x 20 TiB vs 20 x 4 TiB datastores (copy)"
+    );
+
+    // Home lists both with their binding limits.
     c.goto(&format!("{base}/")).await?;
     let row = c
         .find(Locator::Css(&format!("a[href=\"{}\"]", saved_url.path())))
@@ -284,6 +339,43 @@ async fn journeys(c: &Client, base: &str) -> Res {
         .text()
         .await?;
     assert_eq!(row, "AVS 4 x 20 TiB vs 20 x 4 TiB datastores");
+    let bound = js(c, "document.querySelector('td.binding-cell').textContent").await?;
+    assert!(
+        !bound.as_str().unwrap_or("").is_empty(),
+        "binding limit shown"
+    );
+
+    // Delete the copy: the dialog asks first, Esc closes it, Delete removes it.
+    let delete_link = format!("a[data-delete][href=\"{}/delete\"]", copy_url.path());
+    c.find(Locator::Css(&delete_link)).await?.click().await?;
+    assert_eq!(
+        js(c, "document.getElementById('delete-dialog').open").await?,
+        true
+    );
+    c.active_element().await?.send_keys("\u{E00C}").await?;
+    wait_for(
+        c,
+        "!document.getElementById('delete-dialog').open",
+        "Esc to close the dialog",
+    )
+    .await?;
+    c.find(Locator::Css(&delete_link)).await?.click().await?;
+    c.find(Locator::Css("#delete-dialog button.danger"))
+        .await?
+        .click()
+        .await?;
+    wait_for(
+        c,
+        "location.search.startsWith('?deleted=')",
+        "the list after the delete",
+    )
+    .await?;
+    let flash = c.find(Locator::Css(".flash")).await?.text().await?;
+    assert!(flash.contains("(copy)"), "{flash}");
+    assert_eq!(
+        js(c, "document.querySelectorAll('table.list tbody tr').length").await?,
+        serde_json::json!(1)
+    );
     Ok(())
 }
 

@@ -216,7 +216,7 @@ async fn saved_context(
     status: String,
 ) -> Result<Context, PageError> {
     let mut revisions = store::list_revisions(&st.db, id).await?;
-    revisions.sort_by(|a, b| b.number.cmp(&a.number));
+    revisions.sort_by_key(|r| std::cmp::Reverse(r.number));
     for r in &mut revisions {
         r.created_at = super::view::short_time(&r.created_at);
     }

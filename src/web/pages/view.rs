@@ -60,8 +60,6 @@ pub struct Results {
     pub cost: CostView,
     pub sizing: Vec<SizingRow>,
     pub advice: Vec<AdviceRow>,
-    /// The ceilings chart; `None` if it could not be drawn.
-    pub ceilings: Option<crate::web::charts::ChartBlock>,
 }
 
 #[derive(Debug, Clone)]
@@ -313,7 +311,6 @@ impl Results {
                 assumption: ev.cost.assumption,
             },
             sizing,
-            ceilings: crate::web::charts::planner_ceilings(s, ev),
             advice: ev
                 .advice
                 .iter()
