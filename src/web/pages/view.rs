@@ -60,6 +60,8 @@ pub struct Results {
     pub cost: CostView,
     pub sizing: Vec<SizingRow>,
     pub advice: Vec<AdviceRow>,
+    /// The ceilings chart; `None` if it could not be drawn.
+    pub ceilings: Option<crate::web::charts::ChartBlock>,
 }
 
 #[derive(Debug, Clone)]
@@ -311,6 +313,7 @@ impl Results {
                 assumption: ev.cost.assumption,
             },
             sizing,
+            ceilings: crate::web::charts::planner_ceilings(s, ev),
             advice: ev
                 .advice
                 .iter()
