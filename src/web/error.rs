@@ -26,6 +26,9 @@ pub enum ApiError {
     /// 405: the path exists but not with this method.
     #[error("this endpoint does not take that method; the Allow header lists the ones it takes")]
     MethodNotAllowed,
+    /// 408: the request took longer than the server allows.
+    #[error("the request took longer than {} s; try a smaller request", super::REQUEST_TIMEOUT.as_secs())]
+    Timeout,
     /// 413: the body is over the limit.
     #[error(
         "the request body is larger than {} bytes (1 MiB); send a smaller body",
@@ -80,6 +83,7 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Timeout => StatusCode::REQUEST_TIMEOUT,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
@@ -291,5 +295,43 @@ mod tests {
         assert!(
             matches!(e, ApiError::Invalid { field: Some(f), .. } if f == "scenarios[2].workload.threads")
         );
+    }
+
+    #[tokio::test]
+    async fn api_timeouts_answer_with_the_error_body() {
+        use axum::Router;
+        use axum::body::Body;
+        use axum::routing::get;
+        use tower::ServiceExt;
+        use tower_http::timeout::TimeoutLayer;
+        let slow = || async {
+            tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+            "late"
+        };
+        let app = Router::new()
+            .route("/api/slow", get(slow))
+            .route("/slow", get(slow))
+            .layer(TimeoutLayer::with_status_code(
+                StatusCode::REQUEST_TIMEOUT,
+                std::time::Duration::from_millis(10),
+            ))
+            .layer(axum::middleware::from_fn(crate::web::api_timeout_body));
+        let res = app
+            .clone()
+            .oneshot(Request::get("/api/slow").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::REQUEST_TIMEOUT);
+        let body = axum::body::to_bytes(res.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert!(v["error"].as_str().unwrap().contains("longer"));
+        assert!(v["field"].is_null());
+        let res = app
+            .oneshot(Request::get("/slow").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::REQUEST_TIMEOUT);
     }
 }

@@ -59,12 +59,26 @@ pub fn app(state: AppState) -> Router {
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
         ))
+        .layer(axum::middleware::from_fn(api_timeout_body))
         .layer(CompressionLayer::new())
         .layer(header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(header(header::X_FRAME_OPTIONS, "DENY"))
         .layer(header(header::REFERRER_POLICY, "same-origin"))
         .layer(header(header::CONTENT_SECURITY_POLICY, CSP))
         .layer(TraceLayer::new_for_http())
+}
+
+/// The timeout layer answers an empty 408; under `/api` give it the contract's error body.
+async fn api_timeout_body(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let api = req.uri().path().starts_with("/api/");
+    let res = next.run(req).await;
+    if api
+        && res.status() == StatusCode::REQUEST_TIMEOUT
+        && !res.headers().contains_key(header::CONTENT_TYPE)
+    {
+        return error::ApiError::Timeout.into_response();
+    }
+    res
 }
 
 /// A panic in a handler is a bug: log it, answer 500 with the contract's body, keep serving.
