@@ -30,7 +30,7 @@ pub enum Support {
     Unstated,
 }
 
-const FAMILY_NAMES: [(&str, Family); 14] = [
+const FAMILY_NAMES: [(&str, Family); 15] = [
     ("red hat enterprise linux", Family::Rhel),
     ("redhat", Family::Rhel),
     ("red hat", Family::Rhel),
@@ -43,6 +43,7 @@ const FAMILY_NAMES: [(&str, Family); 14] = [
     ("ol", Family::Rhel),
     ("opensuse leap", Family::Sles),
     ("sles", Family::Sles),
+    ("sle", Family::Sles),
     ("suse", Family::Sles),
     ("ubuntu", Family::Ubuntu),
 ];

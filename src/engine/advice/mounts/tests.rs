@@ -318,6 +318,7 @@ fn distro_names_parse() {
             minor: 4
         }
     );
+    assert_eq!(d("SLE 15 SP4").to_string(), "SLES 15 SP4");
     assert_eq!(
         d("opensuse leap 15.3"),
         Distro {
