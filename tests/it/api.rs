@@ -716,6 +716,43 @@ async fn concurrent_writers_lose_nothing() {
 }
 
 #[tokio::test]
+async fn concurrent_saves_of_one_scenario_get_distinct_revisions() {
+    const WRITERS: usize = 16;
+    const SAVES: usize = 25;
+    let app = std::sync::Arc::new(spawn_app().await);
+    let id = app.create(&named("shared")).await;
+    let mut tasks = tokio::task::JoinSet::new();
+    for w in 0..WRITERS {
+        let app = app.clone();
+        tasks.spawn(async move {
+            let path = format!("/api/v1/scenarios/{id}");
+            let mut got = Vec::new();
+            for n in 0..SAVES {
+                let res = app.put_json(&path, &named(&format!("w{w} n{n}"))).await;
+                assert_eq!(res.status(), 200);
+                let saved: Value = res.json().await.unwrap();
+                got.push(saved["revision"].as_i64().unwrap());
+            }
+            got
+        });
+    }
+    let mut all = Vec::new();
+    while let Some(done) = tasks.join_next().await {
+        all.extend(done.expect("writer finished"));
+    }
+    all.sort_unstable();
+    let expected: Vec<i64> = (2..=(WRITERS * SAVES) as i64 + 1).collect();
+    assert_eq!(all, expected, "every save got its own revision number");
+    let revs: Value = app
+        .get(&format!("/api/v1/scenarios/{id}/revisions"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(revs.as_array().unwrap().len(), WRITERS * SAVES + 1);
+}
+
+#[tokio::test]
 async fn restart_keeps_data() {
     let app = spawn_app().await;
     let id = app.create(&named("survives")).await;
