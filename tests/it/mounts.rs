@@ -328,3 +328,19 @@ async fn page_prefills_the_mounts_of_a_scenario() {
     let res = app.get("/advisor?from=not-base64!").await;
     assert_eq!(res.status(), 400);
 }
+
+#[tokio::test]
+async fn planner_inputs_with_errors_do_not_open_a_plan() {
+    let app = spawn_app().await;
+    let res = app
+        .send_raw(
+            reqwest::Method::POST,
+            "/advisor/from-plan",
+            Some("application/x-www-form-urlencoded"),
+            form_body(&[("name", "x"), ("workload.io_size_kib", "big")]),
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("fix the marked inputs in the planner first"));
+}
