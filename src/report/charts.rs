@@ -625,12 +625,23 @@ fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     }
 }
 
-fn upper(max: f64) -> f64 {
-    if max.is_finite() && max > 0.0 {
-        max * 1.15
+/// A linear axis from 0: the end rounded up to a 1-2-5 step and the number of
+/// labels, so plotters draws `target` or so ticks and never fewer than five.
+fn nice_axis(max: f64, target: usize) -> (f64, usize) {
+    let max = if max.is_finite() && max > 0.0 {
+        max
     } else {
         1.0
-    }
+    };
+    let raw = max / (target.max(5) - 1) as f64;
+    let p = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * p)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * p);
+    let steps = ((max / step).ceil() as usize).max(4);
+    (steps as f64 * step, steps + 1)
 }
 
 fn truncate(s: &str, n: usize) -> String {
@@ -694,7 +705,8 @@ fn draw_ceilings<DB: DrawingBackend>(
         .chain([base])
         .filter(|v| v.is_finite())
         .fold(0.0, f64::max);
-    let xmax = upper(xmax);
+    let ticks_wanted = (root.dim_in_pixel().0 / 90) as usize;
+    let (xmax, x_ticks) = nice_axis(xmax * 1.05, ticks_wanted.clamp(5, 9));
     let body = root.titled("Ceilings: every limit in MiB/s", caption_style())?;
     let (key, body) = body.split_vertically(28);
     let mut items = vec![
@@ -735,7 +747,7 @@ fn draw_ceilings<DB: DrawingBackend>(
         .disable_y_mesh()
         .light_line_style(WHITE)
         .bold_line_style(GRID)
-        .x_labels(8)
+        .x_labels(x_ticks)
         .y_labels(n)
         .x_label_formatter(&|v| tick(*v))
         .y_label_formatter(&row_name)
@@ -1089,7 +1101,7 @@ fn draw_scaling<DB: DrawingBackend>(
                 .chain(c.model.iter().map(|p| p.1))
         }))
         .fold(0.0, f64::max);
-    let ymax = upper(ymax);
+    let (ymax, y_ticks) = nice_axis(ymax * 1.05, 7);
     let caption = match metric {
         Metric::Iops => "Achievable IOPS against the number of connections",
         Metric::Mibps => "Achievable MiB/s against the number of connections",
@@ -1107,7 +1119,7 @@ fn draw_scaling<DB: DrawingBackend>(
         .light_line_style(WHITE)
         .bold_line_style(GRID)
         .x_labels(x_labels)
-        .y_labels(8)
+        .y_labels(y_ticks)
         .x_label_formatter(&|v| {
             if v.fract().abs() < 1e-9 {
                 tick(*v)
@@ -1211,6 +1223,7 @@ fn draw_compare<DB: DrawingBackend>(
         .flat_map(|r| (0..n).filter_map(|j| pct(r, j)))
         .fold(100.0, f64::max)
         * 1.3;
+    let (ymax, y_ticks) = nice_axis(ymax, 7);
     // The arrow says which way is better; the table says it in words.
     let labels: Vec<String> = rows
         .iter()
@@ -1246,7 +1259,7 @@ fn draw_compare<DB: DrawingBackend>(
         .light_line_style(WHITE)
         .bold_line_style(GRID)
         .x_labels(groups)
-        .y_labels(8)
+        .y_labels(y_ticks)
         .x_label_formatter(&group_name)
         .y_label_formatter(&|v| format!("{}%", tick(*v)))
         .x_desc("Metric")
@@ -1305,20 +1318,24 @@ fn draw_layouts<DB: DrawingBackend>(
     } else {
         (1.0, 2.0)
     };
-    let ymax = upper(
+    let (ymax, y_ticks) = nice_axis(
         d.rows
             .iter()
             .flat_map(|r| [Some(r.throughput_mibps), r.qos_per_volume_mibps])
             .flatten()
-            .fold(0.0, f64::max),
+            .fold(0.0, f64::max)
+            * 1.1,
+        7,
     );
-    let cmax_conn = upper(
+    let (cmax_conn, conn_ticks) = nice_axis(
         d.rows
             .iter()
             .map(|r| r.connections_per_client as f64)
-            .fold(0.0, f64::max),
-    )
-    .max(4.0);
+            .fold(0.0, f64::max)
+            .max(4.0)
+            * 1.1,
+        6,
+    );
     let body = root.titled(
         "Datastore count against throughput and connections",
         caption_style(),
@@ -1357,7 +1374,7 @@ fn draw_layouts<DB: DrawingBackend>(
         .configure_mesh()
         .light_line_style(WHITE)
         .bold_line_style(GRID)
-        .y_labels(8)
+        .y_labels(y_ticks)
         .x_label_formatter(&|v| tick(*v))
         .y_label_formatter(&|v| tick(*v))
         .x_desc("Datastores (count, same total capacity; log scale)")
@@ -1367,7 +1384,7 @@ fn draw_layouts<DB: DrawingBackend>(
         .draw()?;
     chart
         .configure_secondary_axes()
-        .y_labels(6)
+        .y_labels(conn_ticks)
         .y_label_formatter(&|v| tick(*v))
         .y_desc("Connections per host (count)")
         .label_style((FONT, 12))
@@ -1680,6 +1697,18 @@ mod tests {
         }
         let (lo, hi) = log_range([120.0, 10_240.0].into_iter());
         assert!(lo <= 120.0 && hi >= 10_240.0);
+    }
+
+    #[test]
+    fn nice_axes_have_five_to_ten_ticks() {
+        for max in [0.5, 7.0, 18_400.0, 177_250.0, 1.0e6, 123.0] {
+            for target in [5, 7, 9] {
+                let (end, n) = nice_axis(max, target);
+                assert!(end >= max, "{max}: {end}");
+                assert!((5..=11).contains(&n), "{max} {target}: {n}");
+            }
+        }
+        assert_eq!(nice_axis(18_400.0, 7), (20_000.0, 5));
     }
 
     #[test]

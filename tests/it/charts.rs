@@ -1,7 +1,7 @@
 //! Charts, sweeps, layouts and comparison: SVG structure, PNG size, the 4 x 20 vs
 //! 20 x 4 TiB layout question, comparison deltas, and the chart routes.
 
-use crate::helpers::sample_scenario;
+use crate::helpers::{sample_scenario, spawn_app};
 use quick_xml::Reader;
 use quick_xml::events::Event;
 use serde_json::{Value, json};
@@ -307,7 +307,10 @@ fn hostile_names_are_escaped_in_svg() {
 
 #[test]
 fn layouts_4_x_20_and_20_x_4_cost_the_same_and_differ_in_qos_and_flows() {
-    let s = avs();
+    // The layout explorer's example: 80 TiB Ultra on 4 AV36 hosts, 4 VMs per host.
+    let s = volplan::web::scenario_templates::find("avs-datastores")
+        .expect("the AVS example")
+        .scenario();
     let layouts = sweep::layouts(&s, 80.0, &[4, 20]).expect("layouts");
     let rows = sweep::layout_rows(&layouts);
     let (four, twenty) = (&rows[0], &rows[1]);
@@ -466,4 +469,178 @@ fn write_samples_on_request() {
     let rows = sweep::compare(&evals.iter().collect::<Vec<_>>());
     let chart = Chart::compare(&["Ultra".into(), "Premium".into()], &rows);
     std::fs::write(dir.join("compare.png"), chart.png((900, 500)).unwrap()).unwrap();
+}
+
+fn share(s: &Value) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(serde_json::to_vec(s).unwrap())
+}
+
+#[tokio::test]
+async fn saved_scenario_charts_are_served_as_svg_and_png() {
+    let app = spawn_app().await;
+    let id = app.create(&sample_scenario()).await;
+    for name in ["ceilings", "io-size", "scaling"] {
+        let res = app.get(&format!("/scenarios/{id}/charts/{name}.svg")).await;
+        assert_eq!(res.status(), 200, "{name}");
+        let ct = res.headers()["content-type"].to_str().unwrap().to_owned();
+        assert!(ct.starts_with("image/svg+xml"), "{ct}");
+        svg_texts(&res.text().await.unwrap());
+        let res = app
+            .get(&format!("/scenarios/{id}/charts/{name}.png?w=640&h=400"))
+            .await;
+        assert_eq!(res.status(), 200);
+        assert_eq!(res.headers()["content-type"], "image/png");
+        let bytes = res.bytes().await.unwrap();
+        let reader = png::Decoder::new(std::io::Cursor::new(bytes))
+            .read_info()
+            .unwrap();
+        assert_eq!((reader.info().width, reader.info().height), (640, 400));
+    }
+    let res = app
+        .get(&format!("/scenarios/{id}/charts/ceilings.png?w=10"))
+        .await;
+    assert_eq!(res.status(), 422);
+    let body: Value = res.json().await.unwrap();
+    assert!(body["error"].as_str().unwrap().contains("200 x 150"));
+}
+
+#[tokio::test]
+async fn unknown_ids_names_and_formats_are_404() {
+    let app = spawn_app().await;
+    let id = app.create(&sample_scenario()).await;
+    for path in [
+        "/scenarios/999/charts/ceilings.svg".to_owned(),
+        "/scenarios/abc/charts/ceilings.svg".to_owned(),
+        format!("/scenarios/{id}/charts/pie.svg"),
+        format!("/scenarios/{id}/charts/ceilings.gif"),
+        format!("/scenarios/{id}/charts/ceilings"),
+    ] {
+        let res = app.get(&path).await;
+        assert_eq!(res.status(), 404, "{path}");
+        let body: Value = res.json().await.expect("JSON error body");
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{path}"
+        );
+        assert!(body["field"].is_null());
+    }
+    let res = app
+        .client
+        .get(app.url("/scenarios/999/charts/ceilings.svg"))
+        .header("accept", "text/html")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 404);
+    assert!(res.text().await.unwrap().contains("<html"));
+}
+
+#[tokio::test]
+async fn unsaved_scenarios_get_charts_by_post_and_share_link() {
+    let app = spawn_app().await;
+    let res = app
+        .post_json("/charts/io-size.svg", &sample_scenario())
+        .await;
+    assert_eq!(res.status(), 200);
+    svg_texts(&res.text().await.unwrap());
+    let mut bad = sample_scenario();
+    bad["workload"]["threads"] = json!(0);
+    let res = app.post_json("/charts/ceilings.svg", &bad).await;
+    assert_eq!(res.status(), 422);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["field"], "workload.threads");
+    let res = app
+        .get(&format!(
+            "/charts/scaling.svg?s={}",
+            share(&sample_scenario())
+        ))
+        .await;
+    assert_eq!(res.status(), 200);
+    let res = app.get("/charts/scaling.svg?s=!!!").await;
+    assert_eq!(res.status(), 422);
+}
+
+#[tokio::test]
+async fn layouts_page_opens_with_the_example_and_explains_it() {
+    let app = spawn_app().await;
+    let res = app.get("/layouts").await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("id=\"layouts-table\""));
+    assert!(html.contains("<svg"));
+    assert!(html.contains("capacity pool"));
+    assert!(html.contains("4 x 20 TiB:"));
+    assert!(html.contains("Suggested:"));
+    let res = app.get("/layouts?counts=4%2C+x").await;
+    assert_eq!(res.status(), 422);
+    assert!(res.text().await.unwrap().contains("is not a whole number"));
+    let res = app.get("/layouts?total_tib=-3").await;
+    assert_eq!(res.status(), 422);
+    let res = app.get("/layouts?base=999").await;
+    assert_eq!(res.status(), 404);
+}
+
+#[tokio::test]
+async fn compare_page_sets_scenarios_side_by_side() {
+    let app = spawn_app().await;
+    let a = app.create(&sample_scenario()).await;
+    let mut premium = sample_scenario();
+    premium["name"] = json!("Premium variant");
+    premium["storage"]["level"] = json!("premium");
+    let b = app.create(&premium).await;
+    let res = app.get("/compare").await;
+    assert_eq!(res.status(), 200);
+    assert!(res.text().await.unwrap().contains("Premium variant"));
+    let res = app
+        .get(&format!(
+            "/compare?id={a}&id={b}&s={}",
+            share(&sample_scenario())
+        ))
+        .await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("id=\"compare-table\""));
+    assert!(html.contains("<svg"));
+    assert!(html.contains("best</span>"));
+    assert!(html.contains("shared link"));
+    let res = app.get(&format!("/compare?id={a}")).await;
+    assert_eq!(res.status(), 422);
+    assert!(res.text().await.unwrap().contains("Choose 2 to 6"));
+}
+
+#[tokio::test]
+async fn whatif_page_prorates_the_busy_days() {
+    let app = spawn_app().await;
+    let res = app.get("/whatif").await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("id=\"whatif-table\""));
+    assert!(html.contains("Ultra for 10 of 30.4 days"));
+    let res = app
+        .get("/whatif?base=example&from=premium&level=ultra&days=40")
+        .await;
+    assert_eq!(res.status(), 422);
+    let res = app
+        .get("/whatif?base=example&from=premium&level=extreme&days=5")
+        .await;
+    assert_eq!(res.status(), 422);
+}
+
+#[tokio::test]
+async fn planner_results_show_the_ceilings_chart() {
+    let app = spawn_app().await;
+    let id = app.create(&sample_scenario()).await;
+    let html = app
+        .get(&format!("/scenarios/{id}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("id=\"chart-ceilings\""));
+    assert!(html.contains(&format!("/scenarios/{id}/charts/ceilings.png")));
+    assert!(
+        !html.contains("<svg width=\"640\""),
+        "the inline chart scales to its column"
+    );
 }
