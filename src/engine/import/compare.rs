@@ -130,7 +130,13 @@ pub fn classify(scenario: Scenario, ev: &Evaluation, m: &Measurement) -> Compari
         let inflight = m.iops * l;
         (inflight / f64::from(outstanding) - 1.0).abs() <= LITTLE_TOLERANCE
     });
-    let near = nearest_limit(ev, m.mibps);
+    // Faster than the smallest ceiling by more than the tolerance: no higher limit explains it.
+    let above = ratio > 1.0 + CEILING_TOLERANCE;
+    let near = if above {
+        None
+    } else {
+        nearest_limit(ev, m.mibps)
+    };
     let mut out = Comparison {
         label: m.label.clone(),
         measured_mibps: m.mibps,
@@ -203,7 +209,7 @@ pub fn classify(scenario: Scenario, ev: &Evaluation, m: &Measurement) -> Compari
         return out;
     }
     let pct = |r: f64| format!("{:.0}%", (r - 1.0).abs() * 100.0);
-    if ratio > 1.0 + CEILING_TOLERANCE {
+    if above {
         out.class = GapClass::AbovePrediction;
         out.sentence = format!(
             "Above the prediction: {measured} is {} above the predicted {} MiB/s; check that the test bypassed caches (fio direct=1, DiskSpd -Sh) with files larger than client memory.",

@@ -31,6 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(scenario_from_result))
         .routes(routes!(list, add))
         .routes(routes!(remove))
+        .routes(routes!(scenario_from_stored))
         .routes(routes!(testplan))
 }
 
@@ -298,6 +299,39 @@ pub async fn remove(
             other => other.into(),
         })?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// A new Scenario from a stored run: the scenario's current storage and clients with the
+/// run's workload and the measured figures as targets; nothing is saved.
+#[utoipa::path(
+    get, path = "/api/v1/scenarios/{id}/measurements/{mid}/scenario", tag = "measurements",
+    params(("id" = i64, Path, description = "Scenario id"), ("mid" = i64, Path, description = "Measurement id")),
+    responses(
+        (status = 200, description = "A Scenario (contract: Scenario JSON), ready to save or evaluate", body = Object),
+        (status = 404, description = "No such scenario or measurement", body = ErrorBody),
+    )
+)]
+pub async fn scenario_from_stored(
+    State(state): State<AppState>,
+    ids: Result<Path<(String, String)>, PathRejection>,
+) -> Result<Json<Scenario>, ApiError> {
+    let Path((id, mid)) = ids.map_err(|e| ApiError::NotFound(e.body_text()))?;
+    let id: i64 = id.parse().map_err(|_| ApiError::no_scenario(&id))?;
+    let missing = || ApiError::NotFound(format!("scenario {id} has no measurement {mid}"));
+    let mid_n: i64 = mid.parse().map_err(|_| missing())?;
+    let current = store::get_scenario(&state.db, id)
+        .await
+        .map_err(not_found_as(id))?;
+    let run = stored::list_measurements(&state.db, id)
+        .await
+        .map_err(not_found_as(id))?
+        .into_iter()
+        .find(|m| m.id == mid_n)
+        .ok_or_else(missing)?;
+    Ok(Json(import::scenario_from(
+        &run.measurement,
+        Some(&current.scenario),
+    )))
 }
 
 /// Query of the test plan download.
