@@ -4,7 +4,11 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "volplan", version, about = "Capacity planning and sizing for cloud file storage")]
+#[command(
+    name = "volplan",
+    version,
+    about = "Capacity planning and sizing for cloud file storage"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -63,6 +67,7 @@ fn serve(config: volplan::config::Config) -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,

@@ -1,0 +1,24 @@
+//! Engine speed: `evaluate` on the contract's example scenario, and a layouts sweep.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use volplan::engine::{self, Scenario, solve};
+
+fn example() -> Scenario {
+    serde_json::from_str(include_str!("contract_example.json")).expect("example parses")
+}
+
+fn bench(c: &mut Criterion) {
+    let s = example();
+    engine::evaluate(&s).expect("example evaluates");
+    c.bench_function("evaluate contract example", |b| {
+        b.iter(|| engine::evaluate(black_box(&s)))
+    });
+    let counts = [1, 2, 4, 8, 16, 20, 32, 64];
+    c.bench_function("layouts sweep 8 counts", |b| {
+        b.iter(|| solve::layouts(black_box(&s), 80.0, &counts))
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
