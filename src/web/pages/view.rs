@@ -249,9 +249,15 @@ impl Results {
                     "write" => " for writes",
                     _ => "",
                 };
+                // "Volume QoS: 4 x 20 TiB x 128 MiB/s per TiB = 10,240 MiB/s (163,840 IOPS)."
+                let formula = l.label.formula.to_string();
+                let lhs = if formula.is_empty() {
+                    format!("{}:", l.label.name)
+                } else {
+                    format!("{}: {formula} =", l.label.name)
+                };
                 format!(
-                    "Bound by {}: {} MiB/s ({} IOPS){which}.",
-                    l.label,
+                    "Bound by {lhs} {} MiB/s ({} IOPS){which}.",
                     full(l.mibps, 1),
                     full(l.iops, 0)
                 )
