@@ -653,6 +653,25 @@ async fn openapi_lists_every_api_route() {
         );
     }
     assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
+
+    // The documented request examples are accepted as they are.
+    for (path, status) in [
+        ("/api/v1/evaluate", 200),
+        ("/api/v1/compare", 200),
+        ("/api/v1/layouts", 200),
+        ("/api/v1/scenarios", 201),
+    ] {
+        let example =
+            &doc["paths"][path]["post"]["requestBody"]["content"]["application/json"]["example"];
+        assert!(example.is_object(), "{path} has a request example");
+        let res = app.post_json(path, example).await;
+        assert_eq!(
+            res.status(),
+            status,
+            "{path} example: {}",
+            res.text().await.unwrap_or_default()
+        );
+    }
 }
 
 #[tokio::test]

@@ -32,7 +32,7 @@ async fn blocking<T: Send + 'static>(
 /// Evaluates one scenario.
 #[utoipa::path(
     post, path = "/api/v1/evaluate", tag = "sizing",
-    request_body(content = Object, description = "A Scenario (contract: Scenario JSON)"),
+    request_body(content = Object, description = "A Scenario (contract: Scenario JSON)", example = super::example_scenario),
     responses(
         (status = 200, description = "The Evaluation (contract: Evaluation JSON)", body = Object),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -61,7 +61,7 @@ pub struct CompareResponse {
 /// Evaluates 1 to 16 scenarios side by side.
 #[utoipa::path(
     post, path = "/api/v1/compare", tag = "sizing",
-    request_body(content = Object, description = "`{\"scenarios\": [Scenario, ...]}` with 1 to 16 scenarios"),
+    request_body(content = Object, description = "`{\"scenarios\": [Scenario, ...]}` with 1 to 16 scenarios", example = super::example_compare),
     responses(
         (status = 200, description = "`{\"results\": [Evaluation, ...]}` in the order sent", body = Object),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -114,7 +114,7 @@ pub struct LayoutsResponse {
 /// Splits one capacity into 1..N volumes and evaluates each layout.
 #[utoipa::path(
     post, path = "/api/v1/layouts", tag = "sizing",
-    request_body(content = Object, description = "`{\"scenario\": Scenario, \"total_tib\": f64, \"counts\": [u32, ...]}`: the scenario's volumes are replaced by `count` x `total_tib / count`"),
+    request_body(content = Object, description = "`{\"scenario\": Scenario, \"total_tib\": f64, \"counts\": [u32, ...]}`: the scenario's volumes are replaced by `count` x `total_tib / count`", example = super::example_layouts),
     responses(
         (status = 200, description = "`{\"layouts\": [{\"count\", \"quota_tib\", \"evaluation\"}, ...]}` in the order of `counts`", body = Object),
         (status = 400, description = "Malformed JSON", body = ErrorBody),

@@ -58,6 +58,42 @@ pub fn router() -> Router<AppState> {
         .layer(axum::middleware::map_response(json_method_not_allowed))
 }
 
+/// The contract's example Scenario, shown as the request example in the OpenAPI document.
+pub(crate) fn example_scenario() -> serde_json::Value {
+    serde_json::json!({
+        "name": "AVS 4 x 20 TiB Ultra",
+        "workload": {
+            "io_size_kib": 64, "read_pct": 100, "access": "sequential", "threads": 8,
+            "queue_depth": 16, "files": "many", "metadata_heavy": false, "capacity_tib": 80,
+            "target_mibps": null, "target_iops": null
+        },
+        "storage": {
+            "service": "anf", "level": "ultra", "qos": "auto", "volume_kind": "regular",
+            "volumes": [{ "count": 4, "quota_tib": 20, "throughput_mibps": null }],
+            "pool_tib": null
+        },
+        "clients": {
+            "count": 1, "vm_size": null, "egress_mibps": null, "ingress_mibps": null,
+            "protocol": "nfsv3", "nconnect": 1, "smb_multichannel": false, "smb_channels": 4,
+            "avs": { "hosts": 4, "host_sku": "AV36", "vms_per_host": 1, "vmdks_per_vm": 1,
+                     "placement": "dedicated" }
+        }
+    })
+}
+
+/// Example body of `POST /api/v1/compare`.
+pub(crate) fn example_compare() -> serde_json::Value {
+    let mut premium = example_scenario();
+    premium["name"] = "AVS 4 x 20 TiB Premium".into();
+    premium["storage"]["level"] = "premium".into();
+    serde_json::json!({ "scenarios": [example_scenario(), premium] })
+}
+
+/// Example body of `POST /api/v1/layouts`.
+pub(crate) fn example_layouts() -> serde_json::Value {
+    serde_json::json!({ "scenario": example_scenario(), "total_tib": 80, "counts": [1, 2, 4, 8, 16] })
+}
+
 /// Liveness probe: answers `ok` while the server runs.
 #[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, description = "`ok`", body = String, content_type = "text/plain")))]
 pub async fn healthz() -> &'static str {

@@ -72,7 +72,7 @@ pub async fn list(
 /// Saves a new scenario (revision 1).
 #[utoipa::path(
     post, path = "/api/v1/scenarios", tag = "scenarios",
-    request_body(content = Object, description = "A Scenario; an `id` in it is ignored"),
+    request_body(content = Object, description = "A Scenario; an `id` in it is ignored", example = super::example_scenario),
     responses(
         (status = 201, description = "Saved; `Location` names the new scenario", body = Saved,
          headers(("Location" = String, description = "/api/v1/scenarios/{id}"))),
