@@ -838,6 +838,8 @@ pub struct ChartSvg {
     pub title: String,
     pub summary: String,
     pub svg: String,
+    /// The data behind the chart, for readers who cannot see it.
+    pub table: charts::ChartTable,
 }
 
 /// Draws the report's charts as SVG, in report order.
@@ -853,6 +855,7 @@ pub fn chart_svgs(r: &Report) -> Result<Vec<ChartSvg>, ReportError> {
                 title: chart.title().to_owned(),
                 summary: chart.summary().to_owned(),
                 svg: chart.svg().map_err(err)?,
+                table: chart.table(),
             })
         })
         .collect()
