@@ -451,9 +451,12 @@ async fn save_update_copy_history_and_restore_through_the_form() {
         .collect();
     assert!(names.contains(&"Form plan (copy)"), "{names:?}");
 
-    // Unknown ids are 404 pages.
+    // Unknown ids and paths are 404 pages.
     assert_eq!(page(&app, "/scenarios/999999").await.0, 404);
     assert_eq!(page(&app, "/scenarios/abc").await.0, 404);
+    let (status, html) = page(&app, "/no/such/page").await;
+    assert_eq!(status, 404);
+    assert!(html.contains("There is no page at /no/such/page."));
 }
 
 #[tokio::test]

@@ -51,6 +51,15 @@ pub fn router() -> Router<AppState> {
         .route("/whatif", get(whatif::page))
         .merge(advisor::router())
         .merge(crate::web::assets::router())
+        .fallback(not_found)
+}
+
+/// Any path no route knows (`/api/*` answers its own JSON 404): an HTML 404 page.
+async fn not_found(uri: axum::http::Uri) -> PageError {
+    PageError::NotFound(format!(
+        "There is no page at {}. The scenarios are listed on the home page.",
+        uri.path()
+    ))
 }
 
 /// A page that could not be served: rendered as an HTML page with the status.
