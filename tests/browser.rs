@@ -253,7 +253,9 @@ async fn journeys(c: &Client, base: &str) -> Res {
 
     // The planner as the README shows it.
     js(c, "(window.scrollTo(0, 0), true)").await?;
+    c.set_window_size(1440, 1300).await?;
     let png = c.screenshot().await?;
+    c.set_window_size(1440, 1000).await?;
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
     std::fs::create_dir_all(&docs)?;
     std::fs::write(docs.join("planner.png"), png)?;
@@ -452,6 +454,100 @@ async fn advisor_journey(c: &Client, base: &str) -> Res {
     Ok(())
 }
 
+/// Charts, layouts and compare: the layout explorer opens with the 4 x 20 vs 20 x 4 TiB
+/// example, chart and table; two saved scenarios are ticked and compared; the planner
+/// shows the ceilings chart. Screenshots go to docs/ for the README.
+async fn charts_journey(c: &Client, base: &str) -> Res {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    std::fs::create_dir_all(&docs)?;
+    // Tall enough for the table and the chart in one screenshot.
+    c.set_window_size(1440, 1560).await?;
+
+    c.goto(&format!("{base}/layouts")).await?;
+    c.wait().for_element(Locator::Css("#layouts-table")).await?;
+    let rows = c.find_all(Locator::Css("#layouts-table tbody tr")).await?;
+    assert_eq!(
+        rows.len(),
+        8,
+        "the default counts 1, 2, 4, 8, 16, 20, 32, 64"
+    );
+    c.find(Locator::Css("#layouts-table tr.suggested")).await?;
+    let title = js(
+        c,
+        "document.querySelector('#chart-layouts svg title').textContent",
+    )
+    .await?;
+    assert!(
+        title.as_str().is_some_and(|t| t.contains("layouts")),
+        "{title}"
+    );
+    let width = js(
+        c,
+        "document.querySelector('#chart-layouts svg').getBoundingClientRect().width",
+    )
+    .await?;
+    assert!(
+        width.as_f64().is_some_and(|w| w > 300.0),
+        "the chart is drawn: {width}"
+    );
+    let text = c.find(Locator::Css(".explain")).await?.text().await?;
+    assert!(text.contains("capacity pool"), "{text}");
+    std::fs::write(docs.join("layouts.png"), c.screenshot().await?)?;
+
+    // Two saved scenarios: the example at Ultra and at Premium.
+    let http = reqwest::Client::new();
+    let mut ids = Vec::new();
+    for level in ["ultra", "premium"] {
+        let mut s: serde_json::Value = serde_json::from_str(include_str!(
+            "../src/web/scenario_templates/avs-datastores.json"
+        ))?;
+        s["name"] = serde_json::json!(format!("AVS 4 x 20 TiB {level}"));
+        s["storage"]["level"] = serde_json::json!(level);
+        let res = http
+            .post(format!("{base}/api/v1/scenarios"))
+            .json(&s)
+            .send()
+            .await?;
+        assert_eq!(res.status(), 201);
+        let body: serde_json::Value = res.json().await?;
+        ids.push(body["id"].as_i64().ok_or("no id")?);
+    }
+    c.goto(&format!("{base}/compare")).await?;
+    for id in &ids {
+        c.find(Locator::Css(&format!("input[name=id][value='{id}']")))
+            .await?
+            .click()
+            .await?;
+    }
+    c.find(Locator::Css(".tool-form button[type=submit]"))
+        .await?
+        .click()
+        .await?;
+    c.wait().for_element(Locator::Css("#compare-table")).await?;
+    let best = c.find_all(Locator::Css("#compare-table td.best")).await?;
+    assert!(!best.is_empty(), "the best value of a row is marked");
+    js(
+        c,
+        "document.querySelector('#chart-compare svg title').textContent",
+    )
+    .await?;
+    std::fs::write(docs.join("compare.png"), c.screenshot().await?)?;
+
+    // The planner shows the ceilings chart with the binding limit.
+    c.goto(&format!("{base}/scenarios/{}", ids[0])).await?;
+    c.wait()
+        .for_element(Locator::Css("#chart-ceilings svg"))
+        .await?;
+    let svg = c
+        .find(Locator::Css("#chart-ceilings svg"))
+        .await?
+        .text()
+        .await?;
+    assert!(svg.contains("binding"), "{svg}");
+    c.set_window_size(1440, 1000).await?;
+    Ok(())
+}
+
 #[tokio::test]
 #[ignore = "needs Chromium: run by .ci/run"]
 async fn planner_journeys_in_chromium() {
@@ -478,6 +574,11 @@ async fn planner_journeys_in_chromium() {
     let outcome = journeys(&client, &base).await;
     let outcome = if outcome.is_ok() {
         advisor_journey(&client, &base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        charts_journey(&client, &base).await
     } else {
         outcome
     };
