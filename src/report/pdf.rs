@@ -805,8 +805,10 @@ fn lay_out<'a>(
     }
 
     let rest: Vec<_> = charts_iter.collect();
-    if !rest.is_empty() {
-        l.heading("Charts", 200.0);
+    if let Some((_, (_, size))) = rest.first() {
+        // Keep the heading with the whole first chart.
+        let scale = (l.content_width() / size.0).min(1.6);
+        l.heading("Charts", size.1 * scale + 40.0);
         for (i, (caption, size)) in rest {
             l.chart(i, *size, caption);
         }

@@ -449,3 +449,29 @@ fn the_cli_writes_each_format() {
     assert_eq!(res.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&res.stderr).contains("/no/such/file.json"));
 }
+
+#[tokio::test]
+async fn planner_and_compare_pages_offer_the_downloads() {
+    let app = spawn_app().await;
+    let a = app.create(&named("One")).await;
+    let b = app.create(&named("Two")).await;
+    let planner = app.get(&format!("/scenarios/{a}")).await.text().await.expect("page");
+    for ext in ["html", "pdf", "md", "xlsx", "csv", "json"] {
+        assert!(
+            planner.contains(&format!("/scenarios/{a}/report.{ext}")),
+            "planner links report.{ext}"
+        );
+    }
+    let compare = app
+        .get(&format!("/compare?id={a}&id={b}"))
+        .await
+        .text()
+        .await
+        .expect("page");
+    let link = format!("/scenarios/{a}/report.pdf?compare={b}");
+    assert!(compare.contains(&link), "compare page links {link}");
+    let res = app.get(&link).await;
+    assert_eq!(res.status(), 200);
+    let text = pdf_text(&res.bytes().await.expect("body"));
+    assert!(text.contains("Comparison") && text.contains("Two"));
+}

@@ -102,6 +102,9 @@ struct Compared {
     origins: Vec<String>,
     rows: Vec<RowView>,
     chart: Option<ChartBlock>,
+    /// Report links when every scenario is saved: the first one's report URL without
+    /// the extension, and the `?compare=` query naming the others.
+    report: Option<(String, String)>,
 }
 
 #[derive(Template)]
@@ -304,11 +307,19 @@ pub async fn page(
                 .map_err(|e| PageError::Internal(format!("compare task failed: {e}")))?;
             match outcome {
                 Ok((rows, chart)) => {
+                    let report = (shared.is_empty() && !ids.is_empty()).then(|| {
+                        let others: Vec<String> = ids[1..].iter().map(i64::to_string).collect();
+                        (
+                            format!("/scenarios/{}/report", ids[0]),
+                            format!("?compare={}", others.join(",")),
+                        )
+                    });
                     result = Some(Compared {
                         names,
                         origins,
                         rows: rows_view(&rows),
                         chart,
+                        report,
                     })
                 }
                 Err(m) => problems.push(m),
