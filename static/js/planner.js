@@ -56,6 +56,8 @@
   };
 
   var levelSelect = form.elements.namedItem("storage.level");
+  // The level a service change lands on when the old level is not offered.
+  var PREFERRED_LEVEL = { anf: "premium", azure_files: "ssd_v1", gcnv: "premium" };
 
   // Offer only the chosen service's levels; keep the level if the new service has it.
   function syncLevels(s) {
@@ -73,7 +75,7 @@
     var find = function (test) { return opts.filter(test)[0] || null; };
     var pick = find(function (o) { return o === keep; }) ||
       find(function (o) { return keep && o.value === keep.value; }) ||
-      find(function (o) { return o.value === "premium"; }) || opts[0];
+      find(function (o) { return o.value === PREFERRED_LEVEL[s.service]; }) || opts[0];
     if (pick && !pick.selected) pick.selected = true;
   }
 
