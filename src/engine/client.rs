@@ -23,9 +23,12 @@ pub fn smb_channels(p: &Plan) -> u32 {
 
 /// True when SMB multichannel is on and the share supports it.
 pub fn multichannel_active(p: &Plan) -> bool {
-    p.protocol == Protocol::Smb3
-        && p.smb_multichannel
-        && !(p.service == Service::AzureFiles && !is_ssd(p.level))
+    p.protocol == Protocol::Smb3 && p.smb_multichannel && supports_multichannel(p)
+}
+
+/// Azure Files offers multichannel on SSD shares only; ANF and GCNV SMB always.
+pub fn supports_multichannel(p: &Plan) -> bool {
+    p.service != Service::AzureFiles || is_ssd(p.level)
 }
 
 /// Connections one client opens across all volumes (contract: flows.connections).
@@ -56,7 +59,8 @@ pub fn multichannel_penalty(p: &Plan) -> (f64, f64) {
     }
     let smb = &catalog::catalog().services.azure_files.smb;
     let small = p.io_kib <= smb.small_io_kib;
-    if p.threads == 1 && !(p.files == Files::Many && !small) {
+    // One thread over many files with larger IOs "gains a little": no loss there.
+    if p.threads == 1 && (p.files == Files::One || small) {
         (smb.single_thread_factor, 1.0)
     } else if p.threads > 1 && p.files == Files::One && small {
         (1.0, smb.single_thread_factor)
@@ -69,10 +73,22 @@ pub fn multichannel_penalty(p: &Plan) -> (f64, f64) {
 pub fn latency(p: &Plan) -> (&'static Latency, &'static str) {
     let m = &catalog::catalog().model.latency;
     match p.service {
-        Service::Anf => (&m.anf, "latency: fitted to LEARN-ANF concurrency worked examples (8 KiB 0.5 ms, 256 KiB 2 ms)"),
-        Service::Gcnv => (&m.gcnv, "latency: GCNV/performance/expected-performance 0.5 ms example"),
-        Service::AzureFiles if is_ssd(p.level) => (&m.azure_files_ssd, "latency: UNCONFIRMED 1 ms base for SSD shares (assumption)"),
-        Service::AzureFiles => (&m.azure_files_hdd, "latency: UNCONFIRMED 10 ms base for HDD shares (assumption)"),
+        Service::Anf => (
+            &m.anf,
+            "latency: fitted to LEARN-ANF concurrency worked examples (8 KiB 0.5 ms, 256 KiB 2 ms)",
+        ),
+        Service::Gcnv => (
+            &m.gcnv,
+            "latency: GCNV/performance/expected-performance 0.5 ms example",
+        ),
+        Service::AzureFiles if is_ssd(p.level) => (
+            &m.azure_files_ssd,
+            "latency: UNCONFIRMED 1 ms base for SSD shares (assumption)",
+        ),
+        Service::AzureFiles => (
+            &m.azure_files_hdd,
+            "latency: UNCONFIRMED 10 ms base for HDD shares (assumption)",
+        ),
     }
 }
 
@@ -201,4 +217,3 @@ pub fn unloaded_latency_ms(p: &Plan) -> f64 {
     let (lat, _) = latency(p);
     lat.at(p.io_kib) / multichannel_penalty(p).0
 }
-

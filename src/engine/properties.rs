@@ -5,6 +5,7 @@ use super::evaluate;
 use super::scenario::*;
 use proptest::prelude::*;
 
+#[allow(clippy::too_many_arguments)] // one argument per generated dimension
 fn scenario(
     service: Service,
     level: Level,

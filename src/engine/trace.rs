@@ -18,17 +18,33 @@ pub enum Formula {
     /// No formula beyond the catalog value.
     None,
     /// `count x quota TiB x rate MiB/s per TiB`.
-    QuotaRate { count: u32, quota_tib: f64, rate: f64 },
+    QuotaRate {
+        count: u32,
+        quota_tib: f64,
+        rate: f64,
+    },
     /// A catalog value in MiB/s, with a short qualifier.
     Mibps { value: f64, what: &'static str },
     /// A catalog value in IOPS, with a short qualifier.
     Iops { value: f64, what: &'static str },
     /// `n x value MiB/s` (n identical things, each capped).
-    Times { n: u64, each: f64, what: &'static str },
+    Times {
+        n: u64,
+        each: f64,
+        what: &'static str,
+    },
     /// Connections aggregated with the scalability model.
-    Connections { n: u64, per_flow_mibps: f64, factor: f64 },
+    Connections {
+        n: u64,
+        per_flow_mibps: f64,
+        factor: f64,
+    },
     /// `n` hosts sharing one datastore, aggregated with the scalability model.
-    Hosts { n: u64, per_flow_mibps: f64, factor: f64 },
+    Hosts {
+        n: u64,
+        per_flow_mibps: f64,
+        factor: f64,
+    },
     /// Little's law: outstanding IOs / latency.
     Little { outstanding: f64, latency_ms: f64 },
     /// A fixed sentence.
@@ -50,7 +66,7 @@ impl fmt::Display for Num {
         let int = rounded.trunc() as u64;
         let mut frac = ((rounded - rounded.trunc()) * scale).round() as u64;
         let mut width = decimals;
-        while width > 0 && frac % 10 == 0 {
+        while width > 0 && frac.is_multiple_of(10) {
             frac /= 10;
             width -= 1;
         }
@@ -59,7 +75,7 @@ impl fmt::Display for Num {
         }
         let digits = int.to_string();
         for (i, ch) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 f.write_str(",")?;
             }
             write!(f, "{ch}")?;

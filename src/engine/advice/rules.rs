@@ -52,31 +52,34 @@ pub fn advise(p: &Plan, c: &Core, price: &Price, targets: &Targets) -> Vec<Advic
             add(
                 "avs_datastores",
                 Severity::Warn,
-                Message::AvsDatastores {
-                    count: p.n_volumes,
-                },
+                Message::AvsDatastores { count: p.n_volumes },
             );
         } else if a.placement == crate::engine::scenario::Placement::Single {
             add(
                 "avs_placement",
                 Severity::Info,
-                Message::Text("All VMDKs sit on the first datastore: spread VMs and VMDKs over the datastores (placement spread) to use every flow; stripe file systems across them and snapshot striped disks together (xfs_freeze, VSS)."),
+                Message::Text(
+                    "All VMDKs sit on the first datastore: spread VMs and VMDKs over the datastores (placement spread) to use every flow; stripe file systems across them and snapshot striped disks together (xfs_freeze, VSS).",
+                ),
             );
         }
     }
-    if c.binding.id == "volume_max" && p.service == Service::Anf && p.kind == VolumeKind::Regular
-    {
+    if c.binding.id == "volume_max" && p.service == Service::Anf && p.kind == VolumeKind::Regular {
         add(
             "large_volume",
             Severity::Info,
-            Message::Text("The regular-volume ceiling binds (4,500 MiB/s at 100 % read, less with writes): spread the load over more volumes, or use a large volume (50 TiB or more, up to 12,800 MiB/s)."),
+            Message::Text(
+                "The regular-volume ceiling binds (4,500 MiB/s at 100 % read, less with writes): spread the load over more volumes, or use a large volume (50 TiB or more, up to 12,800 MiB/s).",
+            ),
         );
     }
     if matches!(c.binding.id, "file" | "file_iops") {
         add(
             "spread_files",
             Severity::Info,
-            Message::Text("A single file binds (per-file limits of Azure Files): spread the work over more files."),
+            Message::Text(
+                "A single file binds (per-file limits of Azure Files): spread the work over more files.",
+            ),
         );
     }
     if p.service == Service::AzureFiles && p.level == Level::SsdV1 && c.binding.id == "service_iops"
@@ -163,7 +166,11 @@ fn nconnect(p: &Plan, c: &Core) -> Option<Message> {
         return None;
     }
     let suggested = if p.service == Service::Gcnv { 8 } else { 4 };
-    let now = c.limits.iter().find(|l| l.id == "connection")?.total_at(p.r);
+    let now = c
+        .limits
+        .iter()
+        .find(|l| l.id == "connection")?
+        .total_at(p.r);
     let model = &catalog::catalog().model.nfs_connection;
     let n = f64::from(p.n_volumes) * f64::from(suggested);
     let read = model.read.iops(p.io_kib) * speedup(model.usl_read, n);
@@ -183,34 +190,39 @@ fn smb_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
         return;
     }
     let small = p.io_kib <= catalog::catalog().services.azure_files.smb.small_io_kib;
-    if p.smb_multichannel && p.service == Service::AzureFiles && !is_ssd(p.level) {
+    if p.smb_multichannel && !client::supports_multichannel(p) {
         add(
             "smb_multichannel_hdd",
             Severity::Warn,
-            Message::Text("SMB multichannel works on SSD shares only: on this HDD share it is ignored and each client uses one connection."),
+            Message::Text(
+                "SMB multichannel works on SSD shares only: on this HDD share it is ignored and each client uses one connection.",
+            ),
         );
     }
     if multichannel_active(p) && p.threads == 1 && small {
         add(
             "smb_multichannel_off",
             Severity::Info,
-            Message::Text("Single-threaded small IO loses about 10 % with SMB multichannel on (little parallelism to spread): turn it off for this workload, or add threads."),
+            Message::Text(
+                "Single-threaded small IO loses about 10 % with SMB multichannel on (little parallelism to spread): turn it off for this workload, or add threads.",
+            ),
         );
-    } else if !p.smb_multichannel
-        && p.threads > 1
-        && !(p.service == Service::AzureFiles && !is_ssd(p.level))
-    {
+    } else if !p.smb_multichannel && p.threads > 1 && client::supports_multichannel(p) {
         add(
             "smb_multichannel",
             Severity::Info,
-            Message::Text("Turn SMB multichannel on (up to 4 channels, SMB 3.1.1, no extra cost): multi-threaded work over many files gains 2x-4x in IOPS and throughput; use RSS-capable NICs (RSS 4 or 8)."),
+            Message::Text(
+                "Turn SMB multichannel on (up to 4 channels, SMB 3.1.1, no extra cost): multi-threaded work over many files gains 2x-4x in IOPS and throughput; use RSS-capable NICs (RSS 4 or 8).",
+            ),
         );
     }
     if p.service == Service::AzureFiles && p.metadata_heavy && is_ssd(p.level) {
         add(
             "metadata_caching",
             Severity::Info,
-            Message::Text("Enable metadata caching on this SSD share (no extra cost): metadata latency drops 30 % or more and available IOPS and throughput rise more than 60 % for create/open/close/delete-heavy work."),
+            Message::Text(
+                "Enable metadata caching on this SSD share (no extra cost): metadata latency drops 30 % or more and available IOPS and throughput rise more than 60 % for create/open/close/delete-heavy work.",
+            ),
         );
     }
     if p.service == Service::AzureFiles
@@ -220,7 +232,9 @@ fn smb_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
         add(
             "handles",
             Severity::Info,
-            Message::Text("Azure Files allows 2,000 open handles per file or directory (10,000 with the HigherHandlesCountOnSmb preview on SSD SMB shares) and 10,000 on the root directory: check the clients stay below."),
+            Message::Text(
+                "Azure Files allows 2,000 open handles per file or directory (10,000 with the HigherHandlesCountOnSmb preview on SSD SMB shares) and 10,000 on the root directory: check the clients stay below.",
+            ),
         );
     }
 }
@@ -231,7 +245,8 @@ fn nfs_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
     }
     let slots = &catalog::catalog().model.slots;
     let want = f64::from(p.threads) * f64::from(p.queue_depth);
-    if p.protocol == Protocol::Nfsv41 && want / f64::from(p.n_volumes) > slots.nfsv41_session_default
+    if p.protocol == Protocol::Nfsv41
+        && want / f64::from(p.n_volumes) > slots.nfsv41_session_default
     {
         add(
             "session_slots",
@@ -257,7 +272,9 @@ fn nfs_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
         add(
             "rsize_wsize",
             Severity::Info,
-            Message::Text("Mount with rsize=262144,wsize=262144 (256 KiB): larger values are negotiated up to 1 MiB but raise latency and lower throughput on ANF; larger IOs are split into 256 KiB requests."),
+            Message::Text(
+                "Mount with rsize=262144,wsize=262144 (256 KiB): larger values are negotiated up to 1 MiB but raise latency and lower throughput on ANF; larger IOs are split into 256 KiB requests.",
+            ),
         );
     }
 }
@@ -283,7 +300,9 @@ fn assumptions(c: &Core, price: &Price, add: &mut impl FnMut(&'static str, Sever
         add(
             "assumption",
             Severity::Assumption,
-            Message::Text("Assumption: the price is indicative (UNCONFIRMED or derived from documented examples, or missing from the catalog); check the vendor's pricing page."),
+            Message::Text(
+                "Assumption: the price is indicative (UNCONFIRMED or derived from documented examples, or missing from the catalog); check the vendor's pricing page.",
+            ),
         );
     }
 }

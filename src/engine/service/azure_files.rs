@@ -16,7 +16,7 @@ pub fn v1_iops(gib: f64) -> f64 {
 
 /// SSD v1 burst IOPS: `MIN(MAX(3 * ProvisionedStorageGiB, 10000), 102400)`.
 pub fn v1_burst_iops(gib: f64) -> f64 {
-    (3.0 * gib.ceil()).max(10_000.0).min(102_400.0)
+    (3.0 * gib.ceil()).clamp(10_000.0, 102_400.0)
 }
 
 /// SSD v1 burst credits: `(BurstLimit - BaselineIOPS) * 3600`.
@@ -34,8 +34,8 @@ pub fn v1_mibps(gib: f64) -> f64 {
 /// HDD `MIN(MAX(1000 + CEILING(0.2 * GiB), 500), 50000)`.
 pub fn v2_iops(level: Level, gib: f64) -> f64 {
     match level {
-        Level::HddV2 => (1000.0 + (0.2 * gib).ceil()).max(500.0).min(50_000.0),
-        _ => (3000.0 + gib.ceil()).max(3000.0).min(102_400.0),
+        Level::HddV2 => (1000.0 + (0.2 * gib).ceil()).clamp(500.0, 50_000.0),
+        _ => (3000.0 + gib.ceil()).clamp(3000.0, 102_400.0),
     }
 }
 
@@ -43,22 +43,26 @@ pub fn v2_iops(level: Level, gib: f64) -> f64 {
 /// HDD `MIN(MAX(60 + CEILING(0.02 * GiB), 60), 5120)` MiB/s.
 pub fn v2_mibps(level: Level, gib: f64) -> f64 {
     match level {
-        Level::HddV2 => (60.0 + (0.02 * gib).ceil()).max(60.0).min(5120.0),
-        _ => (100.0 + (0.1 * gib).ceil()).max(100.0).min(10_340.0),
+        Level::HddV2 => (60.0 + (0.02 * gib).ceil()).clamp(60.0, 5120.0),
+        _ => (100.0 + (0.1 * gib).ceil()).clamp(100.0, 10_340.0),
     }
 }
 
 /// Provisioned v2 burst IOPS: SSD `MIN(MAX(3 * IOPS, 10000), 102400)`, HDD `MIN(MAX(3 * IOPS, 5000), 50000)`.
 pub fn v2_burst_iops(level: Level, iops: f64) -> f64 {
     match level {
-        Level::HddV2 => (3.0 * iops).max(5000.0).min(50_000.0),
-        _ => (3.0 * iops).max(10_000.0).min(102_400.0),
+        Level::HddV2 => (3.0 * iops).clamp(5000.0, 50_000.0),
+        _ => (3.0 * iops).clamp(10_000.0, 102_400.0),
     }
 }
 
 fn v2(level: Level) -> &'static FilesV2 {
     let f = &catalog::catalog().services.azure_files;
-    if level == Level::HddV2 { &f.hdd_v2 } else { &f.ssd_v2 }
+    if level == Level::HddV2 {
+        &f.hdd_v2
+    } else {
+        &f.ssd_v2
+    }
 }
 
 /// True for SSD (premium) levels.
