@@ -43,7 +43,10 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
     let source = m.source.as_str();
     let hosts = f64::from(a.hosts);
     let flows = flows_per_host(p, a) as f64;
-    let nic_flow = mibps_to_iops(gbps_to_mibps(m.flow_nic_gbps.min(a.host.nic_gbps)), p.io_kib);
+    let nic_flow = mibps_to_iops(
+        gbps_to_mibps(m.flow_nic_gbps.min(a.host.nic_gbps)),
+        p.io_kib,
+    );
     let flow = m.flow.iops(p.io_kib, p.r).min(nic_flow);
 
     let per_host_flows = flow * speedup(m.usl_datastores_per_host, flows);

@@ -44,7 +44,9 @@ pub fn price(p: &Plan) -> Price {
                 )
             } else {
                 (
-                    anf::level(p.level).usd_per_gib_hour.map(|r| gib * r * hours),
+                    anf::level(p.level)
+                        .usd_per_gib_hour
+                        .map(|r| gib * r * hours),
                     false,
                 )
             };

@@ -190,11 +190,14 @@ impl<'a> Plan<'a> {
                 source: "scenario: clients.ingress_mibps",
                 assumption: false,
             }),
-            (None, Some(VmSize {
-                nic_gbps: Some(g),
-                source,
-                ..
-            })) => Some(Cap {
+            (
+                None,
+                Some(VmSize {
+                    nic_gbps: Some(g),
+                    source,
+                    ..
+                }),
+            ) => Some(Cap {
                 mibps: mbps_to_mibps(g * 1000.0),
                 source: source.as_str(),
                 assumption: false,
@@ -202,7 +205,11 @@ impl<'a> Plan<'a> {
             _ => None,
         };
         let n_volumes: u32 = st.volumes.iter().map(|v| v.count).sum();
-        let total_quota_tib: f64 = st.volumes.iter().map(|v| v.count as f64 * v.quota_tib).sum();
+        let total_quota_tib: f64 = st
+            .volumes
+            .iter()
+            .map(|v| v.count as f64 * v.quota_tib)
+            .sum();
         let mut plan = Plan {
             service: st.service,
             level: st.level,
@@ -282,14 +289,26 @@ impl<'a> Plan<'a> {
                     Level::HddV2 => (f.hdd_v2.min_gib, f.hdd_v2.max_gib),
                     _ => (1.0, f.hdd_payg.max_gib),
                 };
-                (lo / 1024.0, hi / 1024.0, "LEARN-FILES/understanding-billing, storage-files-scale-targets")
+                (
+                    lo / 1024.0,
+                    hi / 1024.0,
+                    "LEARN-FILES/understanding-billing, storage-files-scale-targets",
+                )
             }
             (Service::Gcnv, kind) => {
                 let v = &c.gcnv.volume;
                 if self.level == Level::Flex {
-                    (v.flex_min_tib, v.flex_max_tib, "GCNV/discover/service-levels")
+                    (
+                        v.flex_min_tib,
+                        v.flex_max_tib,
+                        "GCNV/discover/service-levels",
+                    )
                 } else if kind == VolumeKind::Large {
-                    (v.large_min_tib, v.large_max_tib, "GCNV/discover/service-levels")
+                    (
+                        v.large_min_tib,
+                        v.large_max_tib,
+                        "GCNV/discover/service-levels",
+                    )
                 } else {
                     (v.min_tib, v.max_tib, "GCNV/discover/service-levels")
                 }
@@ -321,9 +340,7 @@ impl<'a> Plan<'a> {
             }
             if let Some(m) = g.mibps {
                 let manual = &catalog::catalog().services.anf.manual_qos;
-                if self.service == Service::Anf
-                    && (m < manual.min_mibps || m > manual.max_mibps)
-                {
+                if self.service == Service::Anf && (m < manual.min_mibps || m > manual.max_mibps) {
                     return Err(FieldError::new(
                         format!("storage.volumes[{i}].throughput_mibps"),
                         format!(

@@ -267,7 +267,12 @@ impl Level {
     /// The levels a service offers, in ascending order of performance per TiB.
     pub fn of(service: Service) -> &'static [Level] {
         match service {
-            Service::Anf => &[Level::Standard, Level::Premium, Level::Ultra, Level::Flexible],
+            Service::Anf => &[
+                Level::Standard,
+                Level::Premium,
+                Level::Ultra,
+                Level::Flexible,
+            ],
             Service::AzureFiles => &[Level::HddPayg, Level::HddV2, Level::SsdV1, Level::SsdV2],
             Service::Gcnv => &[Level::Flex, Level::Standard, Level::Premium, Level::Extreme],
         }
@@ -350,16 +355,35 @@ impl Scenario {
     /// Checks every range of the contract; the error names the first field that is wrong.
     pub fn validate(&self) -> Result<(), FieldError> {
         if self.name.chars().count() > 200 {
-            return Err(FieldError::new("name", "must be at most 200 characters long"));
+            return Err(FieldError::new(
+                "name",
+                "must be at most 200 characters long",
+            ));
         }
         let w = &self.workload;
         range("workload.io_size_kib", w.io_size_kib, 0.5, 16384.0, "KiB")?;
         range("workload.read_pct", w.read_pct, 0.0, 100.0, "%")?;
         range_u("workload.threads", w.threads, 1, 1024)?;
         range_u("workload.queue_depth", w.queue_depth, 1, 1024)?;
-        range("workload.capacity_tib", w.capacity_tib, 0.0, 1_000_000.0, "TiB")?;
-        positive("workload.target_mibps", w.target_mibps, 10_000_000.0, "MiB/s")?;
-        positive("workload.target_iops", w.target_iops, 1_000_000_000.0, "IOPS")?;
+        range(
+            "workload.capacity_tib",
+            w.capacity_tib,
+            0.0,
+            1_000_000.0,
+            "TiB",
+        )?;
+        positive(
+            "workload.target_mibps",
+            w.target_mibps,
+            10_000_000.0,
+            "MiB/s",
+        )?;
+        positive(
+            "workload.target_iops",
+            w.target_iops,
+            1_000_000_000.0,
+            "IOPS",
+        )?;
 
         let s = &self.storage;
         if !Level::of(s.service).contains(&s.level) {
@@ -405,7 +429,12 @@ impl Scenario {
         let c = &self.clients;
         range_u("clients.count", c.count, 1, 100_000)?;
         positive("clients.egress_mibps", c.egress_mibps, 1_000_000.0, "MiB/s")?;
-        positive("clients.ingress_mibps", c.ingress_mibps, 1_000_000.0, "MiB/s")?;
+        positive(
+            "clients.ingress_mibps",
+            c.ingress_mibps,
+            1_000_000.0,
+            "MiB/s",
+        )?;
         range_u("clients.nconnect", c.nconnect, 1, 16)?;
         range_u("clients.smb_channels", c.smb_channels, 1, 4)?;
         if let Some(a) = &c.avs {

@@ -2,8 +2,8 @@
 //! sweep (N volumes of total / N TiB).
 
 use super::catalog;
-use super::evaluate::{Core, core, evaluate, storage_total};
 use super::distribution::Distribution;
+use super::evaluate::{Core, core, evaluate, storage_total};
 use super::evaluation::{Evaluation, Sizing, SizingBasis};
 use super::plan::Plan;
 use super::scenario::{FieldError, Level, Scenario, Service, VolumeGroup, VolumeKind};

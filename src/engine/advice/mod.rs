@@ -56,11 +56,25 @@ pub enum Message {
         binding: Label,
     },
     /// More nconnect would lift the connection ceiling.
-    Nconnect { current: u32, suggested: u32, now_mibps: f64, then_mibps: f64 },
+    Nconnect {
+        current: u32,
+        suggested: u32,
+        now_mibps: f64,
+        then_mibps: f64,
+    },
     /// A bigger VM would lift the client limit.
-    VmSize { name: &'static str, azure: bool, mbps: f64, mibps: f64, next_mibps: f64 },
+    VmSize {
+        name: &'static str,
+        azure: bool,
+        mbps: f64,
+        mibps: f64,
+        next_mibps: f64,
+    },
     /// Client-side limit with storage headroom: spread over more clients.
-    SpreadClients { binding: &'static str, storage_headroom_pct: f64 },
+    SpreadClients {
+        binding: &'static str,
+        storage_headroom_pct: f64,
+    },
     /// AVS with fewer than four datastores.
     AvsDatastores { count: u32 },
     /// NFSv4.1 session slots below the demand.
@@ -70,7 +84,10 @@ pub enum Message {
     /// SSD v1 bursting.
     Burst { burst_iops: f64, baseline_iops: f64 },
     /// A value rests on an assumption.
-    Assumption { what: &'static str, source: &'static str },
+    Assumption {
+        what: &'static str,
+        source: &'static str,
+    },
 }
 
 impl fmt::Display for Message {
@@ -94,7 +111,10 @@ impl fmt::Display for Message {
                     }
                     write!(f, "{} of {} IOPS", Num(iops, 0), Num(t, 0))?;
                 }
-                write!(f, ". Bound by {binding}; see the sizing table for a level and quota that meet them.")
+                write!(
+                    f,
+                    ". Bound by {binding}; see the sizing table for a level and quota that meet them."
+                )
             }
             Message::Nconnect {
                 current,
