@@ -2,7 +2,7 @@
 //! that was current when it was uploaded.
 
 use super::{StoreError, begin_write};
-use crate::engine::import::{Format, Measurement};
+use crate::engine::import::{Format, MeasuredPoint, Measurement, measured_point};
 use serde::Serialize;
 use sqlx::SqlitePool;
 
@@ -140,4 +140,29 @@ pub async fn delete_measurement(
     }
     tx.commit().await?;
     Ok(())
+}
+
+/// The runs of scenario `id` as chart points, each placed with the scenario revision it
+/// was uploaded against (runs whose revision is gone are left out). `NotFound` if there is
+/// no such scenario.
+pub async fn measured_points(
+    pool: &SqlitePool,
+    scenario_id: i64,
+) -> Result<Vec<MeasuredPoint>, StoreError> {
+    let runs = list_measurements(pool, scenario_id).await?;
+    let mut out = Vec::with_capacity(runs.len());
+    let mut cached: Option<(i64, crate::engine::Scenario)> = None;
+    for r in runs {
+        if cached.as_ref().is_none_or(|(rev, _)| *rev != r.revision) {
+            match super::get_revision(pool, scenario_id, r.revision).await {
+                Ok(s) => cached = Some((r.revision, s)),
+                Err(StoreError::NotFound) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        if let Some((_, s)) = &cached {
+            out.push(measured_point(&r.measurement, s));
+        }
+    }
+    Ok(out)
 }

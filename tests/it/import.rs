@@ -996,6 +996,32 @@ mod api {
     }
 
     #[tokio::test]
+    async fn stored_runs_become_chart_points() {
+        let app = spawn_app().await;
+        let id = app.create(&sample_scenario()).await;
+        let path = format!("/api/v1/scenarios/{id}/measurements");
+        app.send_raw(
+            Method::POST,
+            &path,
+            None,
+            fixture("elbencho-3.0-seq-and-rwmix.csv"),
+        )
+        .await;
+        let points = volplan::store::measurements::measured_points(&app.db, id)
+            .await
+            .unwrap();
+        assert_eq!(points.len(), 3);
+        // The sample is AVS with 4 datastores: the scaling chart's x is 4.
+        assert!(points.iter().all(|p| p.flows == 4), "{points:?}");
+        assert_eq!((points[0].io_size_kib, points[0].mibps), (1024.0, 952.0));
+        assert!(
+            volplan::store::measurements::measured_points(&app.db, 999)
+                .await
+                .is_err()
+        );
+    }
+
+    #[tokio::test]
     async fn the_openapi_document_lists_the_measurement_routes() {
         let app = spawn_app().await;
         let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();

@@ -11,10 +11,12 @@ pub mod elbencho;
 pub mod fio;
 pub mod infer;
 mod latency;
+pub mod points;
 mod text;
 
 pub use compare::{Comparison, GapClass, compare};
 pub use infer::scenario_from;
+pub use points::{MeasuredPoint, measured_point};
 
 use crate::engine::scenario::Access;
 use serde::{Deserialize, Serialize};
