@@ -152,6 +152,37 @@ async fn pages_render_with_layout_and_no_inline_code() {
 }
 
 #[tokio::test]
+async fn every_planner_input_has_a_label_and_numbers_have_units() {
+    let app = spawn_app().await;
+    let (_, html) = page(&app, "/scenarios/new?template=avs-datastores").await;
+    let mut inputs = 0;
+    for (i, _) in html
+        .match_indices("<input id=\"f-")
+        .chain(html.match_indices("<select id=\"f-"))
+    {
+        let rest = &html[i..];
+        let id_start = rest.find("id=\"").unwrap() + 4;
+        let id = &rest[id_start..id_start + rest[id_start..].find('"').unwrap()];
+        assert!(
+            html.contains(&format!("<label for=\"{id}\"")),
+            "input {id} has a label"
+        );
+        let tag = &rest[..rest.find('>').unwrap()];
+        if tag.contains("inputmode=\"decimal\"") {
+            let after = &rest[rest.find('>').unwrap()..];
+            let unit = after.find("<span class=\"unit\">");
+            let next = after.find("<div class=\"field");
+            assert!(
+                unit.is_some() && (next.is_none() || unit < next),
+                "number {id} has a unit beside it"
+            );
+        }
+        inputs += 1;
+    }
+    assert!(inputs >= 30, "only {inputs} inputs found");
+}
+
+#[tokio::test]
 async fn home_lists_scenarios_templates_and_searches() {
     let app = spawn_app().await;
     let ultra = app.create(&named("Datastores Ultra")).await;
