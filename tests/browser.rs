@@ -548,6 +548,79 @@ async fn charts_journey(c: &Client, base: &str) -> Res {
     Ok(())
 }
 
+/// Measured vs predicted: drop a fio JSON result on a saved scenario and see its point on
+/// the chart, its row with the reason for the gap, then remove it.
+async fn measurements_journey(c: &Client, base: &str) -> Res {
+    let scenario = serde_json::json!({
+        "name": "Measured plan",
+        "workload": { "io_size_kib": 64, "read_pct": 100, "access": "sequential",
+                      "threads": 8, "queue_depth": 16, "capacity_tib": 4 },
+        "storage": { "service": "anf", "level": "premium",
+                     "volumes": [ { "count": 1, "quota_tib": 4 } ] },
+        "clients": { "count": 1, "vm_size": "Standard_E32s_v5", "protocol": "nfsv3", "nconnect": 4 }
+    });
+    let saved: serde_json::Value = reqwest::Client::new()
+        .post(format!("{base}/api/v1/scenarios"))
+        .json(&scenario)
+        .send()
+        .await?
+        .json()
+        .await?;
+    let id = saved["id"].as_i64().ok_or("no id")?;
+    c.goto(&format!("{base}/scenarios/{id}")).await?;
+    wait_for(c, "!!document.getElementById('m-drop')", "the drop zone").await?;
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/import/fio-3.36-single-job.json");
+    c.find(Locator::Css("#m-file"))
+        .await?
+        .send_keys(&fixture.display().to_string())
+        .await?;
+    wait_for(
+        c,
+        "document.querySelectorAll('#m-chart .measured-point').length === 1",
+        "the measured point on the chart",
+    )
+    .await?;
+    let row = js(c, "document.querySelector('#m-table tbody tr').textContent").await?;
+    let row = row.as_str().unwrap_or_default().to_owned();
+    assert!(row.contains("seqread-64k"), "{row}");
+    let class = js(c, "document.querySelectorAll('#m-table .m-class').length").await?;
+    assert_eq!(class, serde_json::json!(1), "the row names the reason");
+    let status = js(c, "document.getElementById('m-status').textContent").await?;
+    assert!(
+        status
+            .as_str()
+            .unwrap_or_default()
+            .contains("1 run(s) added"),
+        "{status}"
+    );
+    // A file that is not a result: the error names the formats, nothing is added.
+    let bad = std::env::temp_dir().join(format!("volplan-not-a-result-{id}.txt"));
+    std::fs::write(&bad, "hello\n")?;
+    c.find(Locator::Css("#m-file"))
+        .await?
+        .send_keys(&bad.display().to_string())
+        .await?;
+    wait_for(
+        c,
+        "document.getElementById('m-status').textContent.includes('DiskSpd XML')",
+        "the error naming the formats",
+    )
+    .await?;
+    let _ = std::fs::remove_file(&bad);
+    c.find(Locator::Css("#m-table .m-del"))
+        .await?
+        .click()
+        .await?;
+    wait_for(
+        c,
+        "document.querySelectorAll('#m-chart .measured-point').length === 0 && document.getElementById('m-table').hidden",
+        "the run removed",
+    )
+    .await?;
+    Ok(())
+}
+
 #[tokio::test]
 #[ignore = "needs Chromium: run by .ci/run"]
 async fn planner_journeys_in_chromium() {
@@ -579,6 +652,11 @@ async fn planner_journeys_in_chromium() {
     };
     let outcome = if outcome.is_ok() {
         charts_journey(&client, &base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        measurements_journey(&client, &base).await
     } else {
         outcome
     };
