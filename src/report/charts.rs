@@ -569,7 +569,9 @@ fn tick(v: f64) -> String {
 /// Key points for a log axis: 1-2-5 steps when the range is narrow, decades when wide.
 fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let decades = (hi / lo).log10();
-    let steps: &[f64] = if decades <= 2.5 {
+    let steps: &[f64] = if decades <= 1.5 {
+        &[1.0, 1.5, 2.0, 3.0, 5.0, 7.0]
+    } else if decades <= 2.5 {
         &[1.0, 2.0, 5.0]
     } else if decades <= 4.5 {
         &[1.0, 3.0]
@@ -1604,14 +1606,14 @@ fn compare_table(title: &str, d: &CompareData) -> ChartTable {
                 let mut cell = match (r.values.get(j).copied().flatten(), r.text.get(j)) {
                     (Some(v), _) => {
                         let mut c = Num(v, if v.abs() < 10.0 { 2 } else { 0 }).to_string();
-                        if let Some(Some((_, Some(p)))) = r.deltas.get(j) {
-                            if j > 0 {
-                                c.push_str(&format!(
-                                    " ({}{}%)",
-                                    if *p >= 0.0 { "+" } else { "" },
-                                    Num(*p, 1)
-                                ));
-                            }
+                        if let Some(Some((_, Some(p)))) = r.deltas.get(j)
+                            && j > 0
+                        {
+                            c.push_str(&format!(
+                                " ({}{}%)",
+                                if *p >= 0.0 { "+" } else { "" },
+                                Num(*p, 1)
+                            ));
                         }
                         c
                     }

@@ -427,55 +427,6 @@ fn what_if_prorates_the_higher_level() {
     assert_eq!(bad.field, "level");
 }
 
-/// Writes every chart of the sample scenarios to `target/chart-samples/` when
-/// `VOLPLAN_CHART_SAMPLES` is set (for looking at them; the other tests check them).
-#[test]
-fn write_samples_on_request() {
-    if std::env::var_os("VOLPLAN_CHART_SAMPLES").is_none() {
-        return;
-    }
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/chart-samples");
-    std::fs::create_dir_all(&dir).expect("folder");
-    let mut small = avs();
-    small.workload.io_size_kib = 8.0;
-    for (tag, s) in [
-        ("avs", avs()),
-        ("avs8", small),
-        ("vm", scale_up(256.0, "sequential")),
-        ("smb", smb()),
-    ] {
-        let e = evaluate(&s).expect("evaluates");
-        for name in ChartName::ALL {
-            std::fs::write(
-                dir.join(format!("{tag}-{name}.svg")),
-                charts::svg(name, &s, &e).unwrap(),
-            )
-            .unwrap();
-            std::fs::write(
-                dir.join(format!("{tag}-{name}.png")),
-                charts::png(name, &s, &e, (900, 560)).unwrap(),
-            )
-            .unwrap();
-        }
-    }
-    let s = avs();
-    let rows =
-        sweep::layout_rows(&sweep::layouts(&s, 80.0, &[1, 2, 4, 8, 16, 20, 32, 64]).unwrap());
-    let chart = Chart::layouts(&rows, sweep::suggest_layout(&rows));
-    std::fs::write(dir.join("layouts.png"), chart.png((900, 500)).unwrap()).unwrap();
-    let mut b = avs();
-    b.storage.level = volplan::engine::scenario::Level::Premium;
-    let evals = [evaluate(&s).unwrap(), evaluate(&b).unwrap()];
-    let rows = sweep::compare(&evals.iter().collect::<Vec<_>>());
-    let chart = Chart::compare(&["Ultra".into(), "Premium".into()], &rows);
-    std::fs::write(dir.join("compare.png"), chart.png((900, 500)).unwrap()).unwrap();
-}
-
-fn share(s: &Value) -> String {
-    use base64::Engine;
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(serde_json::to_vec(s).unwrap())
-}
-
 #[tokio::test]
 async fn saved_scenario_charts_are_served_as_svg_and_png() {
     let app = spawn_app().await;
