@@ -427,6 +427,12 @@ fn what_if_prorates_the_higher_level() {
     assert_eq!(bad.field, "level");
 }
 
+/// The `s` value of a share link for this Scenario JSON.
+fn share(s: &Value) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(serde_json::to_vec(s).unwrap())
+}
+
 #[tokio::test]
 async fn saved_scenario_charts_are_served_as_svg_and_png() {
     let app = spawn_app().await;
