@@ -10,8 +10,10 @@ use super::model::{ChartSvg, Paper, Report, ReportError, money};
 use crate::engine::trace::Num;
 use krilla::Document;
 use krilla::color::rgb;
+use krilla::destination::XyzDestination;
 use krilla::geom::{PathBuilder, Point, Rect, Size, Transform};
 use krilla::metadata::Metadata;
+use krilla::outline::{Outline, OutlineNode};
 use krilla::page::PageSettings;
 use krilla::paint::{Fill, Stroke};
 use krilla::surface::Surface;
@@ -95,43 +97,70 @@ impl Fonts {
         units as f32 * size / f32::from(face.units_per_em())
     }
 
-    /// Breaks `text` into lines no wider than `max` points: at spaces, and inside words
-    /// that are too long on their own.
+    /// Breaks `text` into lines no wider than `max` points: at spaces, after `/` and `-`
+    /// (paths and source names), and inside pieces that are too long on their own.
     fn wrap(&self, text: &str, size: f32, bold: bool, max: f32) -> Vec<String> {
         let clean: String = text
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect();
-        let mut lines = Vec::new();
+        let fits = |s: &str| self.width(s.trim_end(), size, bold) <= max;
+        let mut lines: Vec<String> = Vec::new();
         let mut line = String::new();
-        for word in clean.split(' ').filter(|w| !w.is_empty()) {
-            let candidate = if line.is_empty() {
-                word.to_owned()
-            } else {
-                format!("{line} {word}")
-            };
-            if self.width(&candidate, size, bold) <= max {
+        for piece in pieces(clean.trim()) {
+            let candidate = format!("{line}{piece}");
+            if fits(&candidate) {
                 line = candidate;
                 continue;
             }
-            if !line.is_empty() {
-                lines.push(std::mem::take(&mut line));
+            if !line.trim().is_empty() {
+                lines.push(line.trim_end().to_owned());
             }
-            // A word longer than the line is cut where it overflows.
-            for ch in word.chars() {
+            line = String::new();
+            let piece = piece.trim_start();
+            if fits(piece) {
+                line.push_str(piece);
+                continue;
+            }
+            // A piece longer than the line is cut where it overflows.
+            for ch in piece.chars() {
                 line.push(ch);
-                if self.width(&line, size, bold) > max && line.chars().count() > 1 {
+                if !fits(&line) && line.chars().count() > 1 {
                     line.pop();
                     lines.push(std::mem::take(&mut line));
                     line.push(ch);
                 }
             }
         }
-        if !line.is_empty() || lines.is_empty() {
-            lines.push(line);
+        if !line.trim().is_empty() || lines.is_empty() {
+            lines.push(line.trim_end().to_owned());
         }
         lines
     }
+}
+
+/// Splits text after each space, and after `/` or `-` between letters (not inside dates
+/// or numbers), keeping the separators.
+fn pieces(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (k, &(i, c)) in chars.iter().enumerate() {
+        let between_letters = || {
+            k > 0
+                && chars[k - 1].1.is_alphabetic()
+                && chars.get(k + 1).is_some_and(|&(_, n)| n.is_alphabetic())
+        };
+        if c == ' ' || (matches!(c, '/' | '-') && between_letters()) {
+            let end = i + c.len_utf8();
+            out.push(&text[start..end]);
+            start = end;
+        }
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
 }
 
 /// One thing to draw; y grows downwards, text y is the baseline.
@@ -207,6 +236,8 @@ struct Layout<'a> {
     height: f32,
     pages: Vec<Vec<Op>>,
     y: f32,
+    /// Section headings for the PDF outline: title, page index, y.
+    outline: Vec<(String, usize, f32)>,
 }
 
 const TABLE_SIZE: f32 = 8.0;
@@ -224,6 +255,7 @@ impl<'a> Layout<'a> {
             height,
             pages: vec![Vec::new()],
             y: MARGIN_TOP,
+            outline: Vec::new(),
         }
     }
 
@@ -300,6 +332,8 @@ impl<'a> Layout<'a> {
     fn heading(&mut self, title: &str, keep: f32) {
         self.y += 10.0;
         self.ensure(28.0 + keep);
+        self.outline
+            .push((title.to_owned(), self.pages.len() - 1, self.y));
         self.y += 16.0;
         self.text(MARGIN_X, self.y, 13.0, true, ACCENT, title);
         self.y += 5.0;
@@ -631,11 +665,11 @@ fn lay_out<'a>(
         .collect();
     l.table(
         &[
-            col("Limit", 3.3, false),
+            col("Limit", 3.2, false),
             col("Applies", 0.9, false),
             col("MiB/s", 1.1, true),
             col("IOPS", 1.1, true),
-            col("Headroom", 1.0, true),
+            col("Headroom", 1.2, true),
             col("Source", 2.6, false),
         ],
         &rows,
@@ -930,6 +964,14 @@ pub fn render_with(r: &Report, paper: Paper, charts: &[ChartSvg]) -> Result<Vec<
             .creator("volplan".to_owned())
             .language("en".to_owned()),
     );
+    let mut outline = Outline::new();
+    for (title, page, y) in &layout.outline {
+        outline.push_child(OutlineNode::new(
+            title.clone(),
+            XyzDestination::new(*page, Point::from_xy(0.0, *y)),
+        ));
+    }
+    doc.set_outline(outline);
     let total = layout.pages.len();
     let (w, h) = paper.size_pt();
     let settings = PageSettings::from_wh(w, h)
@@ -1003,6 +1045,20 @@ mod tests {
         let long = f.wrap(&"x".repeat(200), 10.0, false, 100.0);
         assert!(long.len() > 5);
         assert_eq!(long.concat(), "x".repeat(200));
+        let path = f.wrap(
+            "see LEARN-ANF/performance-benchmarks-azure",
+            8.0,
+            false,
+            90.0,
+        );
+        assert!(path.iter().all(|l| f.width(l, 8.0, false) <= 90.0));
+        assert!(path[1..].iter().all(|l| !l.starts_with(' ')), "{path:?}");
+        assert_eq!(
+            path.concat().replace(' ', ""),
+            "seeLEARN-ANF/performance-benchmarks-azure"
+        );
+        assert_eq!(pieces("a b/c-d"), vec!["a ", "b/", "c-", "d"]);
+        assert_eq!(pieces("12/03/2024 x-1"), vec!["12/03/2024 ", "x-1"]);
         assert_eq!(f.wrap("", 10.0, false, 50.0), vec![String::new()]);
     }
 
@@ -1045,5 +1101,6 @@ mod tests {
         assert!(pdf.starts_with(b"%PDF-"));
         let text = String::from_utf8_lossy(&pdf);
         assert!(text.contains("612"), "Letter width in the media box");
+        assert!(text.contains("/Outlines"), "section bookmarks");
     }
 }
