@@ -37,6 +37,7 @@ struct Styles {
     bold: Format,
     wrap: Format,
     highlight: Format,
+    highlight_wrap: Format,
 }
 
 impl Styles {
@@ -57,8 +58,19 @@ impl Styles {
             bold: Format::new().set_bold(),
             wrap: Format::new().set_text_wrap().set_align(FormatAlign::Top),
             highlight: Format::new().set_bold().set_background_color(0xE3EEFA),
+            highlight_wrap: Format::new()
+                .set_bold()
+                .set_background_color(0xE3EEFA)
+                .set_text_wrap()
+                .set_align(FormatAlign::Top),
         }
     }
+}
+
+/// Row height in points for `text` wrapped at about `chars_per_line` characters.
+fn line_height(text: &str, chars_per_line: usize) -> f64 {
+    let lines = text.chars().count().div_ceil(chars_per_line).max(1);
+    15.0 * lines as f64
 }
 
 fn num(unit: &str, decimals: usize) -> Format {
@@ -96,8 +108,8 @@ fn summary(
 ) -> Result<(), XlsxError> {
     let ws = wb.add_worksheet();
     ws.set_name("Summary")?;
-    ws.set_column_width(0, 24)?;
-    ws.set_column_width(1, 22)?;
+    ws.set_column_width(0, 26)?;
+    ws.set_column_width(1, 36)?;
     ws.set_column_width(2, 3)?;
     ws.write_string_with_format(0, 0, &r.title, &st.title)?;
     ws.write_string_with_format(1, 0, &r.subtitle, &st.subtitle)?;
@@ -123,18 +135,22 @@ fn summary(
     }
     row += 1;
     ws.write_string_with_format(row, 0, "Bound by", &st.bold)?;
-    ws.write_string_with_format(row, 1, &r.binding.label, &st.highlight)?;
+    ws.write_string_with_format(row, 1, &r.binding.label, &st.highlight_wrap)?;
+    ws.set_row_height(row, line_height(&r.binding.label, 34))?;
     row += 1;
-    ws.write_string(row, 0, "Why")?;
-    ws.write_string(row, 1, &r.binding.sentence)?;
-    row += 1;
-    if let Some(t) = &r.targets {
-        ws.write_string(row, 0, "Targets")?;
-        ws.write_string(row, 1, &t.text)?;
-        row += 1;
-    }
     ws.write_string(row, 0, "Binding limit id")?;
     ws.write_string(row, 1, r.binding.id)?;
+    row += 1;
+    // Sentences span both columns, wrapped, with the row as tall as the text.
+    let mut sentences = vec![r.binding.sentence.as_str()];
+    if let Some(t) = &r.targets {
+        sentences.push(&t.text);
+    }
+    for text in sentences {
+        ws.merge_range(row, 0, row, 1, text, &st.wrap)?;
+        ws.set_row_height(row, line_height(text, 60))?;
+        row += 1;
+    }
 
     // Charts to the right of the figures, one under the other.
     let rows_per_chart = ((f64::from(CHART_PX.1) * CHART_SCALE) / 20.0).ceil() as u32 + 3;

@@ -150,6 +150,11 @@ async fn xlsx_has_the_sheets_and_the_throughput() {
         Some(Data::Float(v)) => assert!((v - e.throughput_mibps).abs() < 1e-6, "{v}"),
         other => panic!("throughput is a number, got {other:?}"),
     }
+    let id_row = summary
+        .rows()
+        .find(|r| r.first() == Some(&Data::String("Binding limit id".into())))
+        .expect("a binding row");
+    assert_eq!(id_row.get(1), Some(&Data::String(e.binding.into())));
     let limits = wb.worksheet_range("Limits").expect("Limits sheet");
     assert_eq!(
         limits.height(),
@@ -455,7 +460,12 @@ async fn planner_and_compare_pages_offer_the_downloads() {
     let app = spawn_app().await;
     let a = app.create(&named("One")).await;
     let b = app.create(&named("Two")).await;
-    let planner = app.get(&format!("/scenarios/{a}")).await.text().await.expect("page");
+    let planner = app
+        .get(&format!("/scenarios/{a}"))
+        .await
+        .text()
+        .await
+        .expect("page");
     for ext in ["html", "pdf", "md", "xlsx", "csv", "json"] {
         assert!(
             planner.contains(&format!("/scenarios/{a}/report.{ext}")),
