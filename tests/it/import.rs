@@ -512,6 +512,18 @@ fn the_variant_uses_the_measured_io_size_mix_and_concurrency() {
 }
 
 #[test]
+fn on_avs_the_ios_in_flight_spread_over_the_vms() {
+    let base: Scenario = serde_json::from_value(crate::helpers::sample_scenario()).unwrap();
+    let (m, _) = one("fio-3.35-client-stats.json");
+    assert_eq!(m.outstanding, 128);
+    let v = import::compare::variant(&base, &m);
+    // 4 AVS hosts x 1 VM keep their count; 128 IOs in flight are 32 per VM.
+    assert_eq!(v.clients, base.clients);
+    assert_eq!((v.workload.threads, v.workload.queue_depth), (4, 8));
+    import::compare(&base, &m).expect("the AVS variant evaluates");
+}
+
+#[test]
 fn a_new_scenario_from_a_result() {
     let (m, _) = one("fio-3.36-group-reporting.json");
     let s = import::scenario_from(&m, None);
@@ -965,8 +977,10 @@ mod api {
         assert_eq!(res.status(), 200);
         let s: Value = res.json().await.unwrap();
         assert_eq!(s["workload"]["io_size_kib"], 8.0);
+        // The base is AVS with 4 VMs: the run's 128 IOs in flight are 4 x 8 per VM.
         assert_eq!(s["workload"]["threads"], 4);
-        assert_eq!(s["workload"]["queue_depth"], 16);
+        assert_eq!(s["workload"]["queue_depth"], 8);
+        assert_eq!(s["clients"]["avs"]["hosts"], 4);
         assert_eq!(s["storage"]["level"], "ultra");
         assert_eq!(s.get("id"), None);
         assert_eq!(

@@ -91,15 +91,38 @@ pub fn variant(base: &Scenario, m: &Measurement) -> Scenario {
     }
     w.target_mibps = None;
     w.target_iops = None;
-    let clients = m.clients.max(1);
-    if s.clients.avs.is_none() {
-        s.clients.count = clients.min(100_000);
-    }
-    let per_client = (m.outstanding / clients).max(1);
-    let (threads, qd) = split_outstanding(per_client, m.threads.max(1));
-    w.threads = threads;
-    w.queue_depth = qd;
+    // AVS keeps its hosts and VMs: the run's IOs in flight spread over those VMs.
+    let vms = match &s.clients.avs {
+        Some(a) => a.hosts.saturating_mul(a.vms_per_host).max(1),
+        None => {
+            s.clients.count = m.clients.clamp(1, 100_000);
+            s.clients.count
+        }
+    };
+    let per_client = (m.outstanding / vms).max(1);
+    let (threads, qd) = split_outstanding(per_client, m.threads.clamp(1, per_client));
+    s.workload.threads = threads;
+    s.workload.queue_depth = qd;
     s
+}
+
+/// Client machines of a scenario: VMs, or AVS hosts x VMs per host.
+fn client_machines(s: &Scenario) -> u32 {
+    match &s.clients.avs {
+        Some(a) => a.hosts.saturating_mul(a.vms_per_host).max(1),
+        None => s.clients.count.max(1),
+    }
+}
+
+/// A practical threads x queue depth for `per_client` IOs in flight: keeps the run's
+/// threads while the queue depth stays at most 64, else adds threads at depth 32.
+fn suggest(per_client: u32, threads: u32) -> (u32, u32) {
+    let threads = threads.max(1);
+    if per_client.div_ceil(threads) <= 64 {
+        split_outstanding(per_client, threads)
+    } else {
+        split_outstanding(per_client, per_client.div_ceil(32))
+    }
 }
 
 /// Threads x queue depth close to `per_client`, keeping `threads` if possible (both 1..1024).
@@ -222,8 +245,8 @@ pub fn classify(scenario: Scenario, ev: &Evaluation, m: &Measurement) -> Compari
         let needed = (ev.iops * l).ceil();
         if little_ok && needed > f64::from(outstanding) * (1.0 + CEILING_TOLERANCE) {
             let needed = clamp_u32(needed);
-            let per_client = needed.div_ceil(m.clients.max(1));
-            let (t, q) = split_outstanding(per_client, m.threads.max(1));
+            let per_client = needed.div_ceil(client_machines(&out.scenario));
+            let (t, q) = suggest(per_client, out.scenario.workload.threads);
             let slow = if m.latency_mean_ms.unwrap_or(0.0) > 1.2 * ev.latency_ms {
                 format!(" (the model expects {} ms)", fmt_ms(ev.latency_ms))
             } else {
@@ -389,5 +412,12 @@ mod tests {
         assert_eq!(split_outstanding(5, 2), (2, 3));
         assert_eq!(split_outstanding(1, 1), (1, 1));
         assert_eq!(split_outstanding(1_000_000, 2000), (1024, 977));
+    }
+
+    #[test]
+    fn suggestions_keep_queue_depth_practical() {
+        assert_eq!(suggest(315, 4), (10, 32));
+        assert_eq!(suggest(8, 2), (2, 4));
+        assert_eq!(suggest(256, 4), (4, 64));
     }
 }
