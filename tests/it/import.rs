@@ -1129,3 +1129,37 @@ mod cli {
         assert!(err.contains("warning: fio wrote before the JSON"), "{err}");
     }
 }
+
+#[test]
+fn fio_job_groups_are_separate_runs() {
+    // Two groups (e.g. `stonewall`): one run each, in group order.
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&fixture("fio-3.36-group-reporting.json")).unwrap();
+    let mut second = v["jobs"][0].clone();
+    second["groupid"] = json!(1);
+    second["jobname"] = json!("second");
+    v["jobs"].as_array_mut().unwrap().push(second);
+    let r = import::parse(v.to_string().as_bytes()).unwrap();
+    let labels: Vec<&str> = r.measurements.iter().map(|m| m.label.as_str()).collect();
+    assert_eq!(labels, ["randrw-4k", "second"]);
+    assert!(r.measurements.iter().all(|m| m.outstanding == 128));
+}
+
+#[test]
+fn diskspd_time_spans_are_separate_runs_and_errors_are_skipped() {
+    let text = String::from_utf8(fixture("diskspd-2.1-two-targets-four-threads.xml")).unwrap();
+    let start = text.find("\n  <TimeSpan>").unwrap() + 1;
+    let end = text.rfind("</Results>").unwrap();
+    let span = &text[start..end];
+    let interrupted = "  <TimeSpan>\r\n    <Error>The test was interrupted before the measurements began. No results are displayed.</Error>\r\n  </TimeSpan>\r\n";
+    let doubled = format!("{}{span}{interrupted}{span}</Results>\r\n", &text[..start]);
+    let r = import::parse(doubled.as_bytes()).unwrap();
+    assert_eq!(r.measurements.len(), 2);
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("time span 2") && w.contains("interrupted")),
+        "{:?}",
+        r.warnings
+    );
+}
