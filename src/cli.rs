@@ -309,7 +309,10 @@ fn import_line(m: &crate::engine::import::Measurement) -> String {
         Some(engine::scenario::Access::Sequential) => ", sequential",
         None => "",
     };
-    let ms = |x: Option<f64>| x.map(|v| format!("{v:.2} ms")).unwrap_or_else(|| "n/a".to_owned());
+    let ms = |x: Option<f64>| {
+        x.map(|v| format!("{v:.2} ms"))
+            .unwrap_or_else(|| "n/a".to_owned())
+    };
     format!(
         "  {}: {:.1} MiB/s, {:.0} IOPS; {} KiB, {:.0}% reads{access}; {} IOs in flight ({} thread(s) x queue depth {} x {} client(s)); latency mean {}, p50 {}, p99 {}; {:.0} s\n",
         m.label,
