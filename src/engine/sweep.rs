@@ -846,8 +846,18 @@ mod tests {
         let s = scenario();
         assert_eq!(layouts(&s, 0.0, &[1]).unwrap_err().field, "total_tib");
         assert_eq!(layouts(&s, 80.0, &[]).unwrap_err().field, "counts");
-        assert!(layouts(&s, 80.0, &[0]).unwrap_err().field.starts_with("counts"));
-        assert!(layouts(&s, 80.0, &[2000]).unwrap_err().field.starts_with("counts"));
+        assert!(
+            layouts(&s, 80.0, &[0])
+                .unwrap_err()
+                .field
+                .starts_with("counts")
+        );
+        assert!(
+            layouts(&s, 80.0, &[2000])
+                .unwrap_err()
+                .field
+                .starts_with("counts")
+        );
     }
 
     #[test]

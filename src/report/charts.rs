@@ -7,6 +7,7 @@
 //! colour-blind readers); colour never carries meaning alone: the binding
 //! limit is also labelled "binding", series are also told apart by markers.
 
+use crate::engine::import::MeasuredPoint;
 use crate::engine::scenario::Access;
 use crate::engine::sweep::{self, Better, IoSizeSweep, LayoutRow, Metric, MetricRow, ScalingSweep};
 use crate::engine::trace::Num;
@@ -129,6 +130,8 @@ pub struct Chart {
     summary: String,
     size: (u32, u32),
     kind: Kind,
+    /// Measured runs drawn beside the model (ceilings, io-size and scaling charts).
+    measured: Vec<MeasuredPoint>,
 }
 
 #[derive(Debug, Clone)]
@@ -291,6 +294,7 @@ impl Chart {
             title: format!("Ceilings of {} ({})", s.name, mix_text(s)),
             summary,
             size: (780, h),
+            measured: Vec::new(),
             kind: Kind::Ceilings(CeilingsData {
                 bars,
                 achievable_mibps: e.throughput_mibps,
@@ -326,6 +330,7 @@ impl Chart {
             title: format!("Throughput and IOPS against IO size: {}", s.name),
             summary,
             size: (860, 640),
+            measured: Vec::new(),
             kind: Kind::IoSize(sw),
         }
     }
@@ -369,6 +374,7 @@ impl Chart {
             ),
             summary,
             size: (780, 440),
+            measured: Vec::new(),
             kind: Kind::Scaling(sw),
         }
     }
@@ -403,6 +409,7 @@ impl Chart {
             title: "Scenarios compared (percent of the first)".to_owned(),
             summary,
             size: (780, 440),
+            measured: Vec::new(),
             kind: Kind::Compare(CompareData {
                 names: names.to_vec(),
                 rows: rows.to_vec(),
@@ -425,11 +432,38 @@ impl Chart {
             title: "Datastore layouts: same capacity, different counts".to_owned(),
             summary,
             size: (780, 440),
+            measured: Vec::new(),
             kind: Kind::Layouts(LayoutsData {
                 rows: rows.to_vec(),
                 suggested,
             }),
         }
+    }
+
+    /// The same chart with measured runs beside the model: a dotted line at each run's
+    /// MiB/s (ceilings), crosses at its IO size (io-size) or its flows (scaling). Other
+    /// charts are returned unchanged.
+    pub fn with_measured(mut self, points: &[MeasuredPoint]) -> Chart {
+        let usable: Vec<MeasuredPoint> = points
+            .iter()
+            .filter(|p| p.mibps.is_finite() && p.mibps > 0.0 && p.iops.is_finite())
+            .cloned()
+            .collect();
+        if usable.is_empty()
+            || !matches!(
+                self.kind,
+                Kind::Ceilings(_) | Kind::IoSize(_) | Kind::Scaling(_)
+            )
+        {
+            return self;
+        }
+        let n = usable.len();
+        self.summary.push_str(&format!(
+            " {n} measured run{} shown in purple.",
+            if n == 1 { " is" } else { "s are" }
+        ));
+        self.measured = usable;
+        self
     }
 
     /// The same chart drawn at another size (pixels), e.g. narrower for a side column.
@@ -500,9 +534,9 @@ impl Chart {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let r = match &self.kind {
-            Kind::Ceilings(d) => draw_ceilings(root, d),
-            Kind::IoSize(d) => draw_io_size(root, d),
-            Kind::Scaling(d) => draw_scaling(root, d),
+            Kind::Ceilings(d) => draw_ceilings(root, d, &self.measured),
+            Kind::IoSize(d) => draw_io_size(root, d, &self.measured),
+            Kind::Scaling(d) => draw_scaling(root, d, &self.measured),
             Kind::Compare(d) => draw_compare(root, d),
             Kind::Layouts(d) => draw_layouts(root, d),
         };
@@ -511,6 +545,23 @@ impl Chart {
 
     /// The data behind the chart.
     pub fn table(&self) -> ChartTable {
+        let mut table = self.model_table();
+        table.notes.extend(self.measured.iter().map(|p| {
+            format!(
+                "Measured “{}”: {} MiB/s, {} IOPS at {} KiB, {}% read, {} flows, {} IOs in flight.",
+                p.label,
+                Num(p.mibps, 1),
+                Num(p.iops, 0),
+                Num(p.io_size_kib, 1),
+                Num(p.read_pct, 0),
+                p.flows,
+                p.outstanding
+            )
+        }));
+        table
+    }
+
+    fn model_table(&self) -> ChartTable {
         match &self.kind {
             Kind::Ceilings(d) => ceilings_table(&self.title, d),
             Kind::IoSize(d) => io_size_table(&self.title, d),
@@ -668,6 +719,7 @@ fn caption_style() -> TextStyle<'static> {
 fn draw_ceilings<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     d: &CeilingsData,
+    measured: &[MeasuredPoint],
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let n = d.bars.len().max(1);
@@ -691,6 +743,7 @@ fn draw_ceilings<DB: DrawingBackend>(
         .targets
         .iter()
         .map(|t| t.1)
+        .chain(measured.iter().map(|m| m.mibps))
         .chain([d.achievable_mibps])
         .filter(|v| v.is_finite())
         .fold(0.0, f64::max);
@@ -725,6 +778,9 @@ fn draw_ceilings<DB: DrawingBackend>(
             .iter()
             .map(|(l, _)| LegendItem::dotted(l.clone(), OI_GREEN)),
     );
+    if !measured.is_empty() {
+        items.push(LegendItem::dotted("measured runs", OI_PURPLE));
+    }
     draw_key_row(&key, &items)?;
     let mut chart = ChartBuilder::on(&body)
         .margin(12)
@@ -828,12 +884,21 @@ fn draw_ceilings<DB: DrawingBackend>(
             OI_GREEN.stroke_width(3),
         ))?;
     }
+    for m in measured.iter().filter(|m| m.mibps <= xmax) {
+        area.draw(&DashedPathElement::new(
+            vec![(m.mibps, bottom), (m.mibps, top)],
+            2,
+            3,
+            OI_PURPLE.stroke_width(3),
+        ))?;
+    }
     Ok(())
 }
 
 fn draw_io_size<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     d: &IoSizeSweep,
+    measured: &[MeasuredPoint],
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let root = root.titled("Throughput and IOPS against IO size", caption_style())?;
@@ -845,14 +910,22 @@ fn draw_io_size<DB: DrawingBackend>(
         xs.last().copied().unwrap_or(1024.0) * 1.15,
     );
     let x_desc = "IO size (KiB, log scale)";
+    let shown: Vec<&MeasuredPoint> = measured
+        .iter()
+        .filter(|m| m.io_size_kib >= xlo && m.io_size_kib <= xhi)
+        .collect();
 
     // Upper panel: MiB/s, achievable and every ceiling.
     let (ylo, yhi) = log_range(
-        d.points.iter().map(|p| p.throughput_mibps).chain(
-            d.ceilings
-                .iter()
-                .flat_map(|c| c.mibps.iter().flatten().copied()),
-        ),
+        d.points
+            .iter()
+            .map(|p| p.throughput_mibps)
+            .chain(
+                d.ceilings
+                    .iter()
+                    .flat_map(|c| c.mibps.iter().flatten().copied()),
+            )
+            .chain(shown.iter().map(|m| m.mibps)),
     );
     let mut chart = ChartBuilder::on(&top)
         .margin(8)
@@ -925,8 +998,19 @@ fn draw_io_size<DB: DrawingBackend>(
             .pos(Pos::new(HPos::Left, VPos::Top)),
     )))?;
 
+    chart.draw_series(
+        shown
+            .iter()
+            .map(|m| Cross::new((m.io_size_kib, m.mibps), 6, OI_PURPLE.stroke_width(3))),
+    )?;
+
     // Lower panel: IOPS.
-    let (ilo, ihi) = log_range(d.points.iter().map(|p| p.iops));
+    let (ilo, ihi) = log_range(
+        d.points
+            .iter()
+            .map(|p| p.iops)
+            .chain(shown.iter().map(|m| m.iops)),
+    );
     let mut chart = ChartBuilder::on(&bottom)
         .margin(8)
         .margin_right(20)
@@ -948,6 +1032,12 @@ fn draw_io_size<DB: DrawingBackend>(
         .axis_desc_style((FONT, 13))
         .draw()?;
     let iops: Vec<(f64, f64)> = d.points.iter().map(|p| (p.io_size_kib, p.iops)).collect();
+    chart.draw_series(
+        shown
+            .iter()
+            .filter(|m| m.iops >= ilo && m.iops <= ihi)
+            .map(|m| Cross::new((m.io_size_kib, m.iops), 6, OI_PURPLE.stroke_width(3))),
+    )?;
     chart.draw_series(LineSeries::new(iops.clone(), OI_BLUE.stroke_width(3)))?;
     chart.draw_series(
         iops.iter()
@@ -965,6 +1055,9 @@ fn draw_io_size<DB: DrawingBackend>(
         false,
     ));
     legend_items.push(LegendItem::dotted("Scenario's IO size", OI_VERMILLION));
+    if !shown.is_empty() {
+        legend_items.push(LegendItem::cross("Measured runs", OI_PURPLE));
+    }
     draw_legend(&legend, &legend_items)
 }
 
@@ -975,6 +1068,7 @@ enum Sample {
     Dashed,
     Dotted,
     Swatch,
+    Cross,
 }
 
 /// One legend entry: a sample in the series' colour and style, and its name.
@@ -1002,6 +1096,13 @@ impl LegendItem {
             name: name.into(),
             colour,
             sample: Sample::Dotted,
+        }
+    }
+    fn cross(name: impl Into<String>, colour: RGBColor) -> Self {
+        LegendItem {
+            name: name.into(),
+            colour,
+            sample: Sample::Cross,
         }
     }
     fn swatch(name: impl Into<String>, colour: RGBColor) -> Self {
@@ -1042,6 +1143,7 @@ impl LegendItem {
                 [(x + 6, y - 6), (x + 20, y + 6)],
                 c.filled(),
             ))?,
+            Sample::Cross => area.draw(&Cross::new((x + 13, y), 6, c.stroke_width(3)))?,
         }
         let style = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
         let (w, _) = area.estimate_text_size(&self.name, &style)?;
@@ -1087,10 +1189,21 @@ fn draw_key_row<DB: DrawingBackend>(
 fn draw_scaling<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     d: &ScalingSweep,
+    measured: &[MeasuredPoint],
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let metric = d.metric;
     let max_n = d.points.last().map_or(1, |p| p.n).max(2);
+    let value = |m: &MeasuredPoint| match metric {
+        Metric::Mibps => m.mibps,
+        Metric::Iops => m.iops,
+    };
+    let shown: Vec<(f64, f64)> = measured
+        .iter()
+        .filter(|m| (1..=max_n).contains(&m.flows))
+        .map(|m| (f64::from(m.flows), value(m)))
+        .filter(|(_, v)| v.is_finite())
+        .collect();
     let ymax = d
         .points
         .iter()
@@ -1102,6 +1215,7 @@ fn draw_scaling<DB: DrawingBackend>(
                 .map(|p| p.1)
                 .chain(c.model.iter().map(|p| p.1))
         }))
+        .chain(shown.iter().map(|p| p.1))
         .fold(0.0, f64::max);
     let (ymax, y_ticks) = nice_axis(ymax * 1.05, 7);
     let caption = match metric {
@@ -1196,6 +1310,16 @@ fn draw_scaling<DB: DrawingBackend>(
             .legend(|(x, y)| {
                 DashedPathElement::new(vec![(x, y), (x + 22, y)], 5, 3, OI_BLACK.stroke_width(1))
             });
+    }
+    if !shown.is_empty() {
+        chart
+            .draw_series(
+                shown
+                    .iter()
+                    .map(|p| Cross::new(*p, 6, OI_PURPLE.stroke_width(3))),
+            )?
+            .label("Measured runs (this scenario)")
+            .legend(|(x, y)| Cross::new((x + 10, y), 5, OI_PURPLE.stroke_width(3)));
     }
     chart
         .configure_series_labels()

@@ -4,9 +4,11 @@
 //! - `GET /charts/{name}.{svg,png}?s=<share>`: a shared (unsaved) scenario's chart.
 //! - `POST /charts/{name}.{svg,png}` with Scenario JSON: an unsaved scenario's chart.
 //!
+//! A saved scenario's charts also show its measured runs (uploaded benchmark results).
 //! PNG size: `?w=&h=` (pixels), default the chart's own size. An unknown id, chart
 //! name or format is a 404: an HTML page for browsers, the contract's JSON otherwise.
 
+use crate::engine::import::MeasuredPoint;
 use crate::engine::{self, Evaluation, Scenario};
 use crate::report::charts::{Chart, ChartError, ChartName, ChartTable};
 use crate::store::{self, StoreError};
@@ -221,10 +223,11 @@ async fn draw(
     format: Format,
     query: ChartQuery,
     filename: String,
+    measured: Vec<MeasuredPoint>,
 ) -> Result<Response, Failure> {
     let work = move || -> Result<Response, Failure> {
         let evaluation = engine::evaluate(&scenario).map_err(ChartError::from)?;
-        let chart = Chart::of(name, &scenario, &evaluation)?;
+        let chart = Chart::of(name, &scenario, &evaluation)?.with_measured(&measured);
         let (body, mime) = match format {
             Format::Svg => (chart.svg()?.into_bytes(), "image/svg+xml; charset=utf-8"),
             Format::Png => {
@@ -278,8 +281,14 @@ async fn saved(
                 StoreError::NotFound => Failure::NotFound(format!("no scenario with id {id}")),
                 other => Failure::Internal(other.to_string()),
             })?;
+        // The scenario's measured runs, drawn beside the model.
+        let measured = match store::measurements::measured_points(&state.db, id).await {
+            Ok(points) => points,
+            Err(StoreError::NotFound) => Vec::new(),
+            Err(other) => return Err(Failure::Internal(other.to_string())),
+        };
         let filename = format!("scenario-{id}-{name}.{}", ext(format));
-        draw(stored.scenario, name, format, query, filename).await
+        draw(stored.scenario, name, format, query, filename, measured).await
     }
     .await;
     result.unwrap_or_else(|f| respond(&headers, f))
@@ -299,7 +308,7 @@ async fn shared(
                 message: e.to_string(),
             })?;
         let filename = format!("{name}.{}", ext(format));
-        draw(scenario, name, format, query, filename).await
+        draw(scenario, name, format, query, filename, Vec::new()).await
     }
     .await;
     result.unwrap_or_else(|f| respond(&headers, f))
@@ -321,7 +330,7 @@ async fn posted(
         Err(e) => return e.into_response(),
     };
     let filename = format!("{name}.{}", ext(format));
-    draw(scenario, name, format, query, filename)
+    draw(scenario, name, format, query, filename, Vec::new())
         .await
         .unwrap_or_else(|f| respond(&headers, f))
 }

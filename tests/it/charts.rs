@@ -601,3 +601,46 @@ async fn planner_results_show_the_ceilings_chart() {
         "the inline chart scales to its column"
     );
 }
+
+#[test]
+fn measured_runs_are_drawn_beside_the_model() {
+    use volplan::engine::import::MeasuredPoint;
+    let s = avs();
+    let e = evaluate(&s).expect("evaluates");
+    let run = MeasuredPoint {
+        label: "fio seq read".to_owned(),
+        io_size_kib: 64.0,
+        read_pct: 100.0,
+        mibps: 7_900.0,
+        iops: 126_400.0,
+        flows: 4,
+        outstanding: 512,
+    };
+    for name in ChartName::ALL {
+        let chart = Chart::of(name, &s, &e)
+            .expect("chart")
+            .with_measured(std::slice::from_ref(&run));
+        assert!(
+            chart.summary().contains("1 measured run is shown"),
+            "{name}"
+        );
+        let texts = check_svg(&chart.svg().expect("svg"), &["MiB/s"]);
+        assert!(
+            texts
+                .iter()
+                .any(|t| t.to_lowercase().starts_with("measured runs")),
+            "{name}: {texts:?}"
+        );
+        let table = chart.table();
+        assert!(
+            table
+                .notes
+                .iter()
+                .any(|n| n.contains("fio seq read") && n.contains("7,900"))
+        );
+    }
+    // Charts without a place for runs are unchanged.
+    let rows = sweep::compare(&[&e, &e]);
+    let chart = Chart::compare(&["a".into(), "b".into()], &rows).with_measured(&[run]);
+    assert!(!chart.summary().contains("measured"));
+}
