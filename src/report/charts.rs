@@ -13,6 +13,7 @@ use crate::engine::sweep::{self, Better, IoSizeSweep, LayoutRow, Metric, MetricR
 use crate::engine::trace::Num;
 use crate::engine::{Evaluation, FieldError, Scenario};
 use plotters::coord::Shift;
+use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -909,7 +910,6 @@ fn draw_io_size<DB: DrawingBackend>(
         xs.first().copied().unwrap_or(4.0) * 0.85,
         xs.last().copied().unwrap_or(1024.0) * 1.15,
     );
-    let x_desc = "IO size (KiB, log scale)";
     let shown: Vec<&MeasuredPoint> = measured
         .iter()
         .filter(|m| m.io_size_kib >= xlo && m.io_size_kib <= xhi)
@@ -927,26 +927,13 @@ fn draw_io_size<DB: DrawingBackend>(
             )
             .chain(shown.iter().map(|m| m.mibps)),
     );
-    let mut chart = ChartBuilder::on(&top)
-        .margin(8)
-        .margin_right(20)
-        .x_label_area_size(40)
-        .y_label_area_size(78)
-        .build_cartesian_2d(
-            (xlo..xhi).log_scale().with_key_points(xs.clone()),
-            (ylo..yhi).log_scale().with_key_points(log_ticks(ylo, yhi)),
-        )?;
-    chart
-        .configure_mesh()
-        .light_line_style(WHITE)
-        .bold_line_style(GRID)
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
-        .x_desc(x_desc)
-        .y_desc("Throughput (MiB/s, log scale)")
-        .label_style((FONT, 12))
-        .axis_desc_style((FONT, 13))
-        .draw()?;
+    let mut chart = io_size_panel(
+        &top,
+        &xs,
+        (xlo, xhi),
+        (ylo, yhi),
+        "Throughput (MiB/s, log scale)",
+    )?;
     let mut legend_items = vec![LegendItem::line("Achievable MiB/s", OI_BLACK, false)];
     for (i, c) in d.ceilings.iter().enumerate() {
         // Past the seventh colour, the pattern changes from dashes to dots.
@@ -983,12 +970,16 @@ fn draw_io_size<DB: DrawingBackend>(
             .map(|p| Circle::new(*p, 4, OI_BLACK.filled())),
     )?;
     let own = d.scenario_io_kib;
-    chart.draw_series(DashedLineSeries::new(
-        vec![(own, ylo), (own, yhi)],
-        2,
-        3,
-        OI_VERMILLION.stroke_width(3),
-    ))?;
+    // The scenario's own IO size, dotted across a panel from `lo` to `hi`.
+    let scenario_line = |lo: f64, hi: f64| {
+        DashedLineSeries::new(
+            vec![(own, lo), (own, hi)],
+            2,
+            3,
+            OI_VERMILLION.stroke_width(3),
+        )
+    };
+    chart.draw_series(scenario_line(ylo, yhi))?;
     chart.draw_series(std::iter::once(Text::new(
         format!("scenario: {} KiB", Num(own, 1)),
         (own * 1.04, yhi * 0.95),
@@ -1011,26 +1002,7 @@ fn draw_io_size<DB: DrawingBackend>(
             .map(|p| p.iops)
             .chain(shown.iter().map(|m| m.iops)),
     );
-    let mut chart = ChartBuilder::on(&bottom)
-        .margin(8)
-        .margin_right(20)
-        .x_label_area_size(40)
-        .y_label_area_size(78)
-        .build_cartesian_2d(
-            (xlo..xhi).log_scale().with_key_points(xs.clone()),
-            (ilo..ihi).log_scale().with_key_points(log_ticks(ilo, ihi)),
-        )?;
-    chart
-        .configure_mesh()
-        .light_line_style(WHITE)
-        .bold_line_style(GRID)
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
-        .x_desc(x_desc)
-        .y_desc("IOPS (log scale)")
-        .label_style((FONT, 12))
-        .axis_desc_style((FONT, 13))
-        .draw()?;
+    let mut chart = io_size_panel(&bottom, &xs, (xlo, xhi), (ilo, ihi), "IOPS (log scale)")?;
     let iops: Vec<(f64, f64)> = d.points.iter().map(|p| (p.io_size_kib, p.iops)).collect();
     chart.draw_series(
         shown
@@ -1043,12 +1015,7 @@ fn draw_io_size<DB: DrawingBackend>(
         iops.iter()
             .map(|p| TriangleMarker::new(*p, 5, OI_BLUE.filled())),
     )?;
-    chart.draw_series(DashedLineSeries::new(
-        vec![(own, ilo), (own, ihi)],
-        2,
-        3,
-        OI_VERMILLION.stroke_width(3),
-    ))?;
+    chart.draw_series(scenario_line(ilo, ihi))?;
     legend_items.push(LegendItem::line(
         "Achievable IOPS (lower panel)",
         OI_BLUE,
@@ -1059,6 +1026,41 @@ fn draw_io_size<DB: DrawingBackend>(
         legend_items.push(LegendItem::cross("Measured runs", OI_PURPLE));
     }
     draw_legend(&legend, &legend_items)
+}
+
+/// The coordinates of an io-size panel: log-scale IO size across, a log-scale figure up.
+type LogLog = Cartesian2d<WithKeyPoints<LogCoord<f64>>, WithKeyPoints<LogCoord<f64>>>;
+
+/// One panel of the io-size chart with its grid and axis titles drawn: IO size (KiB) at
+/// the key points `xs` across `x`, and the range `y` up with `y_desc` as its title.
+fn io_size_panel<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    xs: &[f64],
+    (xlo, xhi): (f64, f64),
+    (ylo, yhi): (f64, f64),
+    y_desc: &str,
+) -> Result<ChartContext<'a, DB, LogLog>, DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut chart = ChartBuilder::on(area)
+        .margin(8)
+        .margin_right(20)
+        .x_label_area_size(40)
+        .y_label_area_size(78)
+        .build_cartesian_2d(
+            (xlo..xhi).log_scale().with_key_points(xs.to_vec()),
+            (ylo..yhi).log_scale().with_key_points(log_ticks(ylo, yhi)),
+        )?;
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(GRID)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
+        .x_desc("IO size (KiB, log scale)")
+        .y_desc(y_desc)
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 13))
+        .draw()?;
+    Ok(chart)
 }
 
 /// How a legend entry is drawn.
