@@ -1,5 +1,6 @@
 //! Stateless sizing endpoints: evaluate one scenario, compare several, sweep layouts.
 
+use super::blocking;
 use crate::engine::solve::{self, Layout};
 use crate::engine::{self, Evaluation, Scenario};
 use crate::web::AppState;
@@ -18,15 +19,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(evaluate))
         .routes(routes!(compare))
         .routes(routes!(layouts))
-}
-
-/// Runs CPU-bound engine work off the async workers; a panic becomes a logged 500.
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| ApiError::internal(format!("evaluation task failed: {e}")))?
 }
 
 /// Evaluates one scenario.
@@ -80,7 +72,8 @@ pub async fn compare(
             format!("send 1 to {MAX_COMPARE} scenarios to compare, not {n}"),
         ));
     }
-    let results = blocking(move || {
+    // The outer `?` is a task that panicked, the inner one the engine's answer.
+    let results = blocking("evaluation", move || {
         req.scenarios
             .iter()
             .enumerate()
@@ -90,7 +83,7 @@ pub async fn compare(
             })
             .collect::<Result<Vec<_>, _>>()
     })
-    .await?;
+    .await??;
     Ok(Json(CompareResponse { results }))
 }
 
@@ -130,7 +123,9 @@ pub async fn layouts(
     req.scenario
         .validate()
         .map_err(|e| ApiError::from(e).within("scenario"))?;
-    let layouts =
-        blocking(move || Ok(solve::layouts(&req.scenario, req.total_tib, &req.counts)?)).await?;
+    let layouts = blocking("evaluation", move || {
+        solve::layouts(&req.scenario, req.total_tib, &req.counts)
+    })
+    .await??;
     Ok(Json(LayoutsResponse { layouts }))
 }

@@ -4,6 +4,7 @@
 //!
 //! Result files are sent as the raw request body (any content type, at most 1 MiB).
 
+use super::{blocking, not_found_as, scenario_id, scenario_id_and};
 use crate::engine::Scenario;
 use crate::engine::import::{self, Comparison, Format, Measurement, ParsedResult};
 use crate::engine::testplan::{self, PlanTool};
@@ -48,25 +49,24 @@ fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
 
 /// Parses a result file off the async workers; a file that is not a result is a 422.
 async fn parse_body(bytes: Bytes) -> Result<ParsedResult, ApiError> {
-    tokio::task::spawn_blocking(move || import::parse(&bytes))
-        .await
-        .map_err(|e| ApiError::internal(format!("parse task failed: {e}")))?
+    blocking("parse", move || import::parse(&bytes))
+        .await?
         .map_err(|e| ApiError::Invalid {
             field: None,
             message: e.to_string(),
         })
 }
 
-fn scenario_id(raw: Result<Path<String>, PathRejection>) -> Result<i64, ApiError> {
-    let Path(raw) = raw.map_err(|e| ApiError::NotFound(e.body_text()))?;
-    raw.parse().map_err(|_| ApiError::no_scenario(&raw))
-}
-
-fn not_found_as(id: i64) -> impl FnOnce(StoreError) -> ApiError {
-    move |e| match e {
-        StoreError::NotFound => ApiError::no_scenario(id),
-        other => other.into(),
-    }
+/// Parses `{id}` and `{mid}` of a run's URL; with them, the 404 for a run the scenario
+/// does not have (a `{mid}` that is not a number is one).
+fn run_ids(
+    raw: Result<Path<(String, String)>, PathRejection>,
+) -> Result<(i64, i64, impl Fn() -> ApiError), ApiError> {
+    let (id, mid) = scenario_id_and(raw)?;
+    let parsed = mid.parse::<i64>();
+    let missing = move || ApiError::NotFound(format!("scenario {id} has no measurement {mid}"));
+    let mid = parsed.map_err(|_| missing())?;
+    Ok((id, mid, missing))
 }
 
 /// Parses a benchmark result file without saving it.
@@ -215,14 +215,13 @@ pub async fn add(
     .await
     .map_err(not_found_as(id))?;
     let scenario = current.scenario;
-    let views = tokio::task::spawn_blocking(move || {
+    let views = blocking("comparison", move || {
         saved
             .into_iter()
             .map(|s| view(s, Some(&scenario)))
             .collect::<Vec<_>>()
     })
-    .await
-    .map_err(|e| ApiError::internal(format!("comparison task failed: {e}")))?;
+    .await?;
     Ok((
         StatusCode::CREATED,
         Json(Uploaded {
@@ -262,7 +261,7 @@ pub async fn list(
             slot.insert(s);
         }
     }
-    let views = tokio::task::spawn_blocking(move || {
+    let views = blocking("comparison", move || {
         rows.into_iter()
             .map(|r| {
                 let sc = revisions.get(&r.revision).and_then(Option::as_ref);
@@ -270,8 +269,7 @@ pub async fn list(
             })
             .collect::<Vec<_>>()
     })
-    .await
-    .map_err(|e| ApiError::internal(format!("comparison task failed: {e}")))?;
+    .await?;
     Ok(Json(views))
 }
 
@@ -288,11 +286,8 @@ pub async fn remove(
     State(state): State<AppState>,
     ids: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<StatusCode, ApiError> {
-    let Path((id, mid)) = ids.map_err(|e| ApiError::NotFound(e.body_text()))?;
-    let id: i64 = id.parse().map_err(|_| ApiError::no_scenario(&id))?;
-    let missing = || ApiError::NotFound(format!("scenario {id} has no measurement {mid}"));
-    let mid_n: i64 = mid.parse().map_err(|_| missing())?;
-    stored::delete_measurement(&state.db, id, mid_n)
+    let (id, mid, missing) = run_ids(ids)?;
+    stored::delete_measurement(&state.db, id, mid)
         .await
         .map_err(|e| match e {
             StoreError::NotFound => missing(),
@@ -315,10 +310,7 @@ pub async fn scenario_from_stored(
     State(state): State<AppState>,
     ids: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<Json<Scenario>, ApiError> {
-    let Path((id, mid)) = ids.map_err(|e| ApiError::NotFound(e.body_text()))?;
-    let id: i64 = id.parse().map_err(|_| ApiError::no_scenario(&id))?;
-    let missing = || ApiError::NotFound(format!("scenario {id} has no measurement {mid}"));
-    let mid_n: i64 = mid.parse().map_err(|_| missing())?;
+    let (id, mid, missing) = run_ids(ids)?;
     let current = store::get_scenario(&state.db, id)
         .await
         .map_err(not_found_as(id))?;
@@ -326,7 +318,7 @@ pub async fn scenario_from_stored(
         .await
         .map_err(not_found_as(id))?
         .into_iter()
-        .find(|m| m.id == mid_n)
+        .find(|m| m.id == mid)
         .ok_or_else(missing)?;
     Ok(Json(import::scenario_from(
         &run.measurement,
@@ -371,9 +363,7 @@ pub async fn testplan(
     let stored = store::get_scenario(&state.db, id)
         .await
         .map_err(not_found_as(id))?;
-    let text = tokio::task::spawn_blocking(move || testplan::plan(&stored.scenario, tool))
-        .await
-        .map_err(|e| ApiError::internal(format!("test plan task failed: {e}")))?;
+    let text = blocking("test plan", move || testplan::plan(&stored.scenario, tool)).await?;
     Ok((
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),

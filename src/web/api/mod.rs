@@ -9,9 +9,12 @@ pub mod measurements;
 pub mod mounts;
 pub mod scenarios;
 
+use crate::store::StoreError;
 use crate::web::AppState;
 use crate::web::error::{ApiError, ErrorBody};
 use axum::Router;
+use axum::extract::Path;
+use axum::extract::rejection::PathRejection;
 use axum::http::{Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get};
@@ -98,6 +101,41 @@ pub(crate) fn example_layouts() -> serde_json::Value {
 #[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, description = "`ok`", body = String, content_type = "text/plain")))]
 pub async fn healthz() -> &'static str {
     "ok"
+}
+
+/// Parses the `{id}` segment; a non-number is an id that cannot exist (404).
+fn scenario_id(raw: Result<Path<String>, PathRejection>) -> Result<i64, ApiError> {
+    let Path(raw) = raw.map_err(|e| ApiError::NotFound(e.body_text()))?;
+    raw.parse().map_err(|_| ApiError::no_scenario(&raw))
+}
+
+/// Parses `{id}` of a URL with a second segment (a revision, a measurement), which is
+/// returned as sent for the caller to parse and name in its own 404.
+fn scenario_id_and(
+    raw: Result<Path<(String, String)>, PathRejection>,
+) -> Result<(i64, String), ApiError> {
+    let Path((id, rest)) = raw.map_err(|e| ApiError::NotFound(e.body_text()))?;
+    let id: i64 = id.parse().map_err(|_| ApiError::no_scenario(&id))?;
+    Ok((id, rest))
+}
+
+/// Maps the store's "not found" to the 404 of scenario `id`; other store errors pass on.
+fn not_found_as(id: i64) -> impl FnOnce(StoreError) -> ApiError {
+    move |e| match e {
+        StoreError::NotFound => ApiError::no_scenario(id),
+        other => other.into(),
+    }
+}
+
+/// Runs CPU-bound work off the async workers; a panic becomes a logged 500 saying which
+/// `what` task failed.
+async fn blocking<T: Send + 'static>(
+    what: &'static str,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::internal(format!("{what} task failed: {e}")))
 }
 
 async fn unknown_endpoint(method: Method, uri: axum::http::Uri) -> ApiError {

@@ -1,5 +1,6 @@
 //! Saved scenarios: CRUD plus revision history and restore.
 
+use super::{not_found_as, scenario_id, scenario_id_and};
 use crate::engine::Scenario;
 use crate::store::{self, Revision, ScenarioSummary, StoreError};
 use crate::web::AppState;
@@ -36,19 +37,6 @@ pub struct Saved {
 pub struct ListQuery {
     /// Text to search for (case-insensitive).
     pub q: Option<String>,
-}
-
-/// Parses the `{id}` segment; a non-number is an id that cannot exist (404).
-fn scenario_id(raw: Result<Path<String>, PathRejection>) -> Result<i64, ApiError> {
-    let Path(raw) = raw.map_err(|e| ApiError::NotFound(e.body_text()))?;
-    raw.parse().map_err(|_| ApiError::no_scenario(&raw))
-}
-
-fn not_found_as(id: i64) -> impl FnOnce(StoreError) -> ApiError {
-    move |e| match e {
-        StoreError::NotFound => ApiError::no_scenario(id),
-        other => other.into(),
-    }
 }
 
 /// Lists saved scenarios, most recently saved first.
@@ -194,8 +182,7 @@ pub async fn revisions(
 fn revision_ids(
     raw: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<(i64, i64), ApiError> {
-    let Path((id, n)) = raw.map_err(|e| ApiError::NotFound(e.body_text()))?;
-    let id: i64 = id.parse().map_err(|_| ApiError::no_scenario(&id))?;
+    let (id, n) = scenario_id_and(raw)?;
     let n: i64 = n
         .parse()
         .map_err(|_| ApiError::NotFound(format!("scenario {id} has no revision {n}")))?;
