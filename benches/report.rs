@@ -7,7 +7,8 @@ use volplan::engine::{self, Scenario};
 use volplan::report::model::{self, Format, RenderOptions, Report};
 
 fn example() -> Scenario {
-    serde_json::from_str(include_str!("../tests/fixtures/report/contract.json")).expect("example parses")
+    serde_json::from_str(include_str!("../tests/fixtures/report/contract.json"))
+        .expect("example parses")
 }
 
 fn bench(c: &mut Criterion) {
@@ -21,6 +22,9 @@ fn bench(c: &mut Criterion) {
             let r = Report::build(black_box(&s), black_box(&e), "2026-01-15");
             model::render(&r, Format::Pdf, RenderOptions::default())
         })
+    });
+    c.bench_function("report chart svgs contract example", |b| {
+        b.iter(|| model::chart_svgs(black_box(&report)))
     });
     for format in [Format::Html, Format::Xlsx, Format::Md, Format::Csv] {
         c.bench_function(&format!("report {format} contract example"), |b| {

@@ -104,32 +104,52 @@ impl Fonts {
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect();
-        let fits = |s: &str| self.width(s.trim_end(), size, bold) <= max;
+        // Advances add up, so widths are summed piece by piece instead of re-measured.
+        let space = self.width(" ", size, bold);
         let mut lines: Vec<String> = Vec::new();
         let mut line = String::new();
+        let mut line_w = 0.0; // width of `line` without its trailing space
+        let mut pending_space = false; // `line` ends with a space
         for piece in pieces(clean.trim()) {
-            let candidate = format!("{line}{piece}");
-            if fits(&candidate) {
-                line = candidate;
+            let word = piece.trim_end_matches(' ');
+            let trailing = word.len() < piece.len();
+            let word_w = self.width(word, size, bold);
+            let joined_w = if line.is_empty() {
+                word_w
+            } else {
+                line_w + if pending_space { space } else { 0.0 } + word_w
+            };
+            if joined_w <= max {
+                line.push_str(piece);
+                line_w = joined_w;
+                pending_space = trailing;
                 continue;
             }
             if !line.trim().is_empty() {
                 lines.push(line.trim_end().to_owned());
             }
             line = String::new();
-            let piece = piece.trim_start();
-            if fits(piece) {
+            line_w = 0.0;
+            pending_space = false;
+            if word_w <= max {
                 line.push_str(piece);
+                line_w = word_w;
+                pending_space = trailing;
                 continue;
             }
             // A piece longer than the line is cut where it overflows.
-            for ch in piece.chars() {
-                line.push(ch);
-                if !fits(&line) && line.chars().count() > 1 {
-                    line.pop();
+            for ch in word.chars() {
+                let w = self.width(ch.encode_utf8(&mut [0; 4]), size, bold);
+                if line_w + w > max && !line.is_empty() {
                     lines.push(std::mem::take(&mut line));
-                    line.push(ch);
+                    line_w = 0.0;
                 }
+                line.push(ch);
+                line_w += w;
+            }
+            if trailing {
+                line.push(' ');
+                pending_space = true;
             }
         }
         if !line.trim().is_empty() || lines.is_empty() {
