@@ -41,11 +41,11 @@ async fn scenario_crud_round_trip() {
     assert_eq!(res.status(), 200);
     let saved: Value = res.json().await.unwrap();
     assert_eq!(saved, json!({"id": id, "revision": 2}));
-    let got: Value = app.get(&location).await.json().await.unwrap();
+    let got = get_json(&app, &location).await;
     assert_eq!(got["name"], "renamed");
     assert_eq!(got["workload"]["threads"], 32);
 
-    let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
+    let list = get_json(&app, "/api/v1/scenarios").await;
     let list = list.as_array().expect("list is an array");
     assert_eq!(list.len(), 1);
     assert_eq!(list[0]["id"], id);
@@ -76,7 +76,7 @@ async fn scenario_crud_round_trip() {
             json!({"error": format!("no scenario with id {id}"), "field": null})
         );
     }
-    let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
+    let list = get_json(&app, "/api/v1/scenarios").await;
     assert_eq!(list, json!([]));
 }
 
@@ -93,7 +93,7 @@ async fn list_is_newest_first_and_searchable() {
             .map(|s| s["id"].as_i64().unwrap())
             .collect()
     };
-    let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
+    let list = get_json(&app, "/api/v1/scenarios").await;
     assert_eq!(ids(&list), vec![c, b, a]);
 
     // Saving moves a scenario to the top.
@@ -103,29 +103,14 @@ async fn list_is_newest_first_and_searchable() {
             .status(),
         200
     );
-    let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
+    let list = get_json(&app, "/api/v1/scenarios").await;
     assert_eq!(ids(&list), vec![a, c, b]);
 
-    let found: Value = app
-        .get("/api/v1/scenarios?q=hana")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let found = get_json(&app, "/api/v1/scenarios?q=hana").await;
     assert_eq!(ids(&found), vec![a]);
-    let found: Value = app
-        .get("/api/v1/scenarios?q=0%25_")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let found = get_json(&app, "/api/v1/scenarios?q=0%25_").await;
     assert_eq!(ids(&found), vec![c], "% and _ match literally");
-    let found: Value = app
-        .get("/api/v1/scenarios?q=nothing-like-this")
-        .await
-        .json()
-        .await
-        .unwrap();
+    let found = get_json(&app, "/api/v1/scenarios?q=nothing-like-this").await;
     assert_eq!(found, json!([]));
 }
 
@@ -138,12 +123,7 @@ async fn revisions_list_and_restore_as_new_revision() {
         assert_eq!(app.put_json(&path, &named(name)).await.status(), 200);
     }
 
-    let revs: Value = app
-        .get(&format!("{path}/revisions"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let revs = get_json(&app, &format!("{path}/revisions")).await;
     let revs = revs.as_array().unwrap();
     let numbers: Vec<i64> = revs.iter().map(|r| r["number"].as_i64().unwrap()).collect();
     let names: Vec<&str> = revs.iter().map(|r| r["name"].as_str().unwrap()).collect();
@@ -154,12 +134,7 @@ async fn revisions_list_and_restore_as_new_revision() {
             .all(|r| r["created_at"].as_str().is_some_and(|t| t.ends_with('Z')))
     );
 
-    let old: Value = app
-        .get(&format!("{path}/revisions/1"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let old = get_json(&app, &format!("{path}/revisions/1")).await;
     assert_eq!(old["name"], "first");
     assert_eq!(old["id"], id);
 
@@ -174,14 +149,9 @@ async fn revisions_list_and_restore_as_new_revision() {
         res.json::<Value>().await.unwrap(),
         json!({"id": id, "revision": 4})
     );
-    let now: Value = app.get(&path).await.json().await.unwrap();
+    let now = get_json(&app, &path).await;
     assert_eq!(now["name"], "first");
-    let revs: Value = app
-        .get(&format!("{path}/revisions"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let revs = get_json(&app, &format!("{path}/revisions")).await;
     let names: Vec<&str> = revs
         .as_array()
         .unwrap()
@@ -219,6 +189,11 @@ async fn revisions_list_and_restore_as_new_revision() {
         res.json::<Value>().await.unwrap(),
         json!({"error": "no scenario with id 424242", "field": null})
     );
+}
+
+/// GETs `path` and reads the answer as JSON.
+async fn get_json(app: &crate::helpers::TestApp, path: &str) -> Value {
+    app.get(path).await.json().await.unwrap()
 }
 
 /// Posts `body` to `path` and checks status and the error body.
@@ -340,7 +315,7 @@ async fn invalid_values_are_422_with_field() {
         expect_error(&app, "/api/v1/scenarios", body, 422, Some(field)).await;
     }
     // Nothing invalid was saved.
-    let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
+    let list = get_json(&app, "/api/v1/scenarios").await;
     assert_eq!(list, json!([]));
 
     let id = app.create(&sample_scenario()).await;
@@ -356,12 +331,7 @@ async fn invalid_values_are_422_with_field() {
     let mut same_id = sample_scenario();
     same_id["id"] = json!(id);
     assert_eq!(app.put_json(&path, &same_id).await.status(), 200);
-    let revs: Value = app
-        .get(&format!("{path}/revisions"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let revs = get_json(&app, &format!("{path}/revisions")).await;
     assert_eq!(
         revs.as_array().unwrap().len(),
         2,
@@ -377,114 +347,39 @@ async fn compare_and_layouts_validate_their_envelopes() {
     bad["workload"]["io_size_kib"] = json!(0);
     let seventeen: Vec<Value> = (0..17).map(|_| s.clone()).collect();
 
-    expect_error(
-        &app,
-        "/api/v1/compare",
-        &json!({"scenarios": []}),
-        422,
-        Some("scenarios"),
-    )
-    .await;
-    expect_error(
-        &app,
-        "/api/v1/compare",
-        &json!({"scenarios": seventeen}),
-        422,
-        Some("scenarios"),
-    )
-    .await;
-    expect_error(
-        &app,
-        "/api/v1/compare",
-        &json!({"scenarios": [s, bad]}),
-        422,
-        Some("scenarios[1].workload.io_size_kib"),
-    )
-    .await;
-    expect_error(
-        &app,
-        "/api/v1/compare",
-        &json!({"scenarios": [s], "extra": 1}),
-        422,
-        Some("extra"),
-    )
-    .await;
-    expect_error(
-        &app,
-        "/api/v1/compare",
-        &json!({"scenarios": [{"name": 5}]}),
-        422,
-        Some("scenarios[0].name"),
-    )
-    .await;
-    expect_error(&app, "/api/v1/compare", &json!({}), 422, None).await;
-
     let layouts = |scenario: &Value, total: Value, counts: Value| json!({"scenario": scenario, "total_tib": total, "counts": counts});
-    expect_error(
-        &app,
-        "/api/v1/layouts",
-        &layouts(&s, json!(80), json!([])),
-        422,
-        Some("counts"),
-    )
-    .await;
     let many: Vec<u32> = (1..=257).collect();
-    expect_error(
-        &app,
-        "/api/v1/layouts",
-        &layouts(&s, json!(80), json!(many)),
-        422,
-        Some("counts"),
-    )
-    .await;
-    expect_error(
-        &app,
-        "/api/v1/layouts",
-        &layouts(&s, json!(80), json!([1, 0])),
-        422,
-        Some("counts[1]"),
-    )
-    .await;
-    expect_error(
-        &app,
-        "/api/v1/layouts",
-        &layouts(&s, json!(80), json!([2000])),
-        422,
-        Some("counts[0]"),
-    )
-    .await;
-    expect_error(
-        &app,
-        "/api/v1/layouts",
-        &layouts(&s, json!(80), json!([-1])),
-        422,
-        Some("counts[0]"),
-    )
-    .await;
-    expect_error(
-        &app,
-        "/api/v1/layouts",
-        &layouts(&s, json!(-5), json!([1])),
-        422,
-        Some("total_tib"),
-    )
-    .await;
-    expect_error(
-        &app,
-        "/api/v1/layouts",
-        &layouts(&s, json!(0), json!([1])),
-        422,
-        Some("total_tib"),
-    )
-    .await;
-    expect_error(
-        &app,
-        "/api/v1/layouts",
-        &layouts(&bad, json!(80), json!([1])),
-        422,
-        Some("scenario.workload.io_size_kib"),
-    )
-    .await;
+    for (body, field) in [
+        (json!({"scenarios": []}), Some("scenarios")),
+        (json!({"scenarios": seventeen}), Some("scenarios")),
+        (
+            json!({"scenarios": [s, bad]}),
+            Some("scenarios[1].workload.io_size_kib"),
+        ),
+        (json!({"scenarios": [s], "extra": 1}), Some("extra")),
+        (
+            json!({"scenarios": [{"name": 5}]}),
+            Some("scenarios[0].name"),
+        ),
+        (json!({}), None),
+    ] {
+        expect_error(&app, "/api/v1/compare", &body, 422, field).await;
+    }
+    for (body, field) in [
+        (layouts(&s, json!(80), json!([])), Some("counts")),
+        (layouts(&s, json!(80), json!(many)), Some("counts")),
+        (layouts(&s, json!(80), json!([1, 0])), Some("counts[1]")),
+        (layouts(&s, json!(80), json!([2000])), Some("counts[0]")),
+        (layouts(&s, json!(80), json!([-1])), Some("counts[0]")),
+        (layouts(&s, json!(-5), json!([1])), Some("total_tib")),
+        (layouts(&s, json!(0), json!([1])), Some("total_tib")),
+        (
+            layouts(&bad, json!(80), json!([1])),
+            Some("scenario.workload.io_size_kib"),
+        ),
+    ] {
+        expect_error(&app, "/api/v1/layouts", &body, 422, field).await;
+    }
 }
 
 #[tokio::test]
@@ -501,16 +396,60 @@ async fn unknown_ids_and_routes_are_404_json() {
         assert_eq!(res.status(), 404, "{path}");
         assert_error_body(&res.json().await.unwrap(), None);
     }
-    let body: Value = app.get("/api/v1/scenarios/7").await.json().await.unwrap();
+    let body = get_json(&app, "/api/v1/scenarios/7").await;
     assert_eq!(
         body,
         json!({"error": "no scenario with id 7", "field": null})
     );
-    let body: Value = app.get("/api/v1/scenarios/abc").await.json().await.unwrap();
+    let body = get_json(&app, "/api/v1/scenarios/abc").await;
     assert_eq!(
         body,
         json!({"error": "no scenario with id abc", "field": null})
     );
+
+    // A run the scenario does not have is named as the URL spells it.
+    let id = app.create(&sample_scenario()).await;
+    for (method, path, error) in [
+        (
+            Method::DELETE,
+            format!("/api/v1/scenarios/{id}/measurements/abc"),
+            format!("scenario {id} has no measurement abc"),
+        ),
+        (
+            Method::DELETE,
+            format!("/api/v1/scenarios/{id}/measurements/99"),
+            format!("scenario {id} has no measurement 99"),
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/scenarios/{id}/measurements/007/scenario"),
+            format!("scenario {id} has no measurement 007"),
+        ),
+        (
+            Method::DELETE,
+            "/api/v1/scenarios/abc/measurements/1".to_owned(),
+            "no scenario with id abc".to_owned(),
+        ),
+        (
+            Method::GET,
+            "/api/v1/scenarios/abc/revisions/1".to_owned(),
+            "no scenario with id abc".to_owned(),
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/scenarios/{id}/revisions/x"),
+            format!("scenario {id} has no revision x"),
+        ),
+    ] {
+        let res = app.send_raw(method.clone(), &path, None, Vec::new()).await;
+        assert_eq!(res.status(), 404, "{method} {path}");
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(
+            body,
+            json!({"error": error, "field": null}),
+            "{method} {path}"
+        );
+    }
 
     let res = app
         .send_raw(
@@ -700,18 +639,13 @@ async fn concurrent_writers_lose_nothing() {
     while let Some(done) = tasks.join_next().await {
         ids.push(done.expect("writer finished without panicking"));
     }
-    let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
+    let list = get_json(&app, "/api/v1/scenarios").await;
     assert_eq!(list.as_array().unwrap().len(), WRITERS);
     for (w, id) in ids {
         let path = format!("/api/v1/scenarios/{id}");
-        let got: Value = app.get(&path).await.json().await.unwrap();
+        let got = get_json(&app, &path).await;
         assert_eq!(got["name"], format!("writer {w} save {}", SAVES - 1));
-        let revs: Value = app
-            .get(&format!("{path}/revisions"))
-            .await
-            .json()
-            .await
-            .unwrap();
+        let revs = get_json(&app, &format!("{path}/revisions")).await;
         let numbers: Vec<i64> = revs
             .as_array()
             .unwrap()
@@ -762,12 +696,7 @@ async fn concurrent_saves_of_one_scenario_get_distinct_revisions() {
     all.sort_unstable();
     let expected: Vec<i64> = (2..=(WRITERS * SAVES) as i64 + 1).collect();
     assert_eq!(all, expected, "every save got its own revision number");
-    let revs: Value = app
-        .get(&format!("/api/v1/scenarios/{id}/revisions"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let revs = get_json(&app, &format!("/api/v1/scenarios/{id}/revisions")).await;
     assert_eq!(revs.as_array().unwrap().len(), WRITERS * SAVES + 1);
 }
 
@@ -786,19 +715,9 @@ async fn restart_keeps_data() {
 
     let app = spawn_app_in(dir).await;
     assert_eq!(app.db_path, file, "same database file");
-    let got: Value = app
-        .get(&format!("/api/v1/scenarios/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let got = get_json(&app, &format!("/api/v1/scenarios/{id}")).await;
     assert_eq!(got["name"], "survives v2");
-    let revs: Value = app
-        .get(&format!("/api/v1/scenarios/{id}/revisions"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let revs = get_json(&app, &format!("/api/v1/scenarios/{id}/revisions")).await;
     assert_eq!(revs.as_array().unwrap().len(), 2);
     // New ids continue after the old ones.
     let next = app.create(&named("after restart")).await;
