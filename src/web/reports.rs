@@ -136,7 +136,8 @@ async fn report(
     .map_err(|e| PageError::Internal(format!("report task: {e}")))?;
     let (slug, bytes) = built?;
 
-    let attachment = format != Format::Html || q.download.as_deref() == Some("1");
+    let attachment =
+        format != Format::Html || matches!(q.download.as_deref(), Some("1" | "true" | "yes"));
     let disposition = format!(
         "{}; filename=\"{slug}.{}\"",
         if attachment { "attachment" } else { "inline" },
