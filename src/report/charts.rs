@@ -1081,38 +1081,29 @@ struct LegendItem {
 }
 
 impl LegendItem {
-    fn line(name: impl Into<String>, colour: RGBColor, dashed: bool) -> Self {
-        let sample = if dashed {
-            Sample::Dashed
-        } else {
-            Sample::Solid
-        };
+    fn new(name: impl Into<String>, colour: RGBColor, sample: Sample) -> Self {
         LegendItem {
             name: name.into(),
             colour,
             sample,
         }
     }
+    fn line(name: impl Into<String>, colour: RGBColor, dashed: bool) -> Self {
+        let sample = if dashed {
+            Sample::Dashed
+        } else {
+            Sample::Solid
+        };
+        LegendItem::new(name, colour, sample)
+    }
     fn dotted(name: impl Into<String>, colour: RGBColor) -> Self {
-        LegendItem {
-            name: name.into(),
-            colour,
-            sample: Sample::Dotted,
-        }
+        LegendItem::new(name, colour, Sample::Dotted)
     }
     fn cross(name: impl Into<String>, colour: RGBColor) -> Self {
-        LegendItem {
-            name: name.into(),
-            colour,
-            sample: Sample::Cross,
-        }
+        LegendItem::new(name, colour, Sample::Cross)
     }
     fn swatch(name: impl Into<String>, colour: RGBColor) -> Self {
-        LegendItem {
-            name: name.into(),
-            colour,
-            sample: Sample::Swatch,
-        }
+        LegendItem::new(name, colour, Sample::Swatch)
     }
 
     /// Draws the sample at (x, y) (its left middle) and the name after it; returns the
