@@ -616,30 +616,31 @@ fn limit_rows(e: &Evaluation) -> Vec<LimitRow> {
     rows
 }
 
-fn assumptions(e: &Evaluation, limits: &[LimitRow]) -> Vec<String> {
-    let mut out: Vec<String> = limits
+/// The engine's own assumption notes first, then every assumption-flagged limit and the
+/// price snapshot that no note already names, so nothing is listed twice.
+fn assumptions(e: &Evaluation) -> Vec<String> {
+    let mut out: Vec<String> = e
+        .advice
         .iter()
-        .filter(|l| l.assumption)
-        .map(|l| {
-            format!(
+        .filter(|a| a.severity == Severity::Assumption)
+        .map(|a| a.message.to_string())
+        .collect();
+    let covered = |out: &[String], what: &str| out.iter().any(|m| m.contains(what));
+    for l in e.limits.iter().filter(|l| l.assumption) {
+        if !covered(&out, l.label.name) {
+            out.push(format!(
                 "{}: rests on an UNCONFIRMED or fitted catalog value ({}).",
                 l.label, l.source
-            )
-        })
-        .collect();
-    if e.cost.assumption {
+            ));
+        }
+    }
+    if e.cost.assumption && !covered(&out, "price") {
         out.push(format!(
             "Prices (snapshot {}, {} hours per month) include UNCONFIRMED or derived list prices.",
             e.cost.price_date,
             Num(e.cost.hours_per_month, 1)
         ));
     }
-    out.extend(
-        e.advice
-            .iter()
-            .filter(|a| a.severity == Severity::Assumption)
-            .map(|a| a.message.to_string()),
-    );
     out
 }
 
@@ -689,7 +690,7 @@ impl Report {
             headline: headline(e),
             targets: targets(s, e),
             binding: binding(s, e, &limits),
-            assumptions: assumptions(e, &limits),
+            assumptions: assumptions(e),
             limits,
             sizing,
             advice,
@@ -1032,6 +1033,25 @@ mod tests {
         assert!(parse_counts("0").unwrap_err().contains("`0`"));
         assert!(parse_counts("a").is_err());
         assert!(parse_counts("").is_err());
+    }
+
+    #[test]
+    fn every_assumption_is_listed_once() {
+        for t in crate::web::scenario_templates::TEMPLATES {
+            let s = t.scenario();
+            let e = crate::engine::evaluate(&s).expect("template evaluates");
+            let r = Report::build(&s, &e, "2026-01-02");
+            let mut seen = std::collections::HashSet::new();
+            assert!(r.assumptions.iter().all(|a| seen.insert(a)), "{}", t.key);
+            for l in e.limits.iter().filter(|l| l.assumption) {
+                assert!(
+                    r.assumptions.iter().any(|a| a.contains(l.label.name)),
+                    "{}: {} is flagged but not listed",
+                    t.key,
+                    l.label.name
+                );
+            }
+        }
     }
 
     #[test]
