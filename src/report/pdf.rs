@@ -159,17 +159,22 @@ impl Fonts {
     }
 }
 
-/// Splits text after each space, and after `/` or `-` between letters (not inside dates
-/// or numbers), keeping the separators.
+/// Splits text after each space, and after `/` or `-` between words (not inside dates,
+/// numbers or units), keeping the separators.
 fn pieces(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     for (k, &(i, c)) in chars.iter().enumerate() {
+        // A letter before, and a word of three or more letters after ("MiB/s" stays whole).
         let between_letters = || {
             k > 0
                 && chars[k - 1].1.is_alphabetic()
-                && chars.get(k + 1).is_some_and(|&(_, n)| n.is_alphabetic())
+                && chars[k + 1..]
+                    .iter()
+                    .take_while(|&&(_, n)| n.is_alphabetic())
+                    .count()
+                    >= 3
         };
         if c == ' ' || (matches!(c, '/' | '-') && between_letters()) {
             let end = i + c.len_utf8();
@@ -1077,7 +1082,8 @@ mod tests {
             path.concat().replace(' ', ""),
             "seeLEARN-ANF/performance-benchmarks-azure"
         );
-        assert_eq!(pieces("a b/c-d"), vec!["a ", "b/", "c-", "d"]);
+        assert_eq!(pieces("a b/cde-fgh"), vec!["a ", "b/", "cde-", "fgh"]);
+        assert_eq!(pieces("8 MiB/s"), vec!["8 ", "MiB/s"]);
         assert_eq!(pieces("12/03/2024 x-1"), vec!["12/03/2024 ", "x-1"]);
         assert_eq!(f.wrap("", 10.0, false, 50.0), vec![String::new()]);
     }
