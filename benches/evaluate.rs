@@ -20,5 +20,10 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+criterion_group! {
+    name = benches;
+    // The engine draws nothing: skip criterion's plots (they need a registered font).
+    config = Criterion::default().without_plots();
+    targets = bench
+}
 criterion_main!(benches);
