@@ -545,24 +545,30 @@ impl<'a> Layout<'a> {
             x += w;
         }
         let header_h = self.header_height(cols, &xs);
-        let mut first = true;
-        for row in rows {
-            let wrapped: Vec<Vec<String>> = row
-                .cells
-                .iter()
-                .zip(&xs)
-                .map(|(cell, &(_, w))| {
-                    self.fonts
-                        .wrap(cell, TABLE_SIZE, row.bold, w - 2.0 * CELL_PAD)
-                })
-                .collect();
-            let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1);
-            let h = lines as f32 * TABLE_LINE + 2.0 * CELL_PAD;
-            if first {
-                self.ensure(header_h + h);
-                self.table_header(cols, &xs);
-                first = false;
-            } else if self.y + h > self.bottom() {
+        let laid: Vec<(Vec<Vec<String>>, f32)> = rows
+            .iter()
+            .map(|row| {
+                let wrapped: Vec<Vec<String>> = row
+                    .cells
+                    .iter()
+                    .zip(&xs)
+                    .map(|(cell, &(_, w))| {
+                        self.fonts
+                            .wrap(cell, TABLE_SIZE, row.bold, w - 2.0 * CELL_PAD)
+                    })
+                    .collect();
+                let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1);
+                (wrapped, lines as f32 * TABLE_LINE + 2.0 * CELL_PAD)
+            })
+            .collect();
+        // The header starts where at least two rows (or the whole table) fit under it;
+        // a table of up to four rows is kept together.
+        let keep = if laid.len() <= 4 { laid.len() } else { 2 };
+        let first_h: f32 = laid.iter().take(keep).map(|(_, h)| h).sum();
+        self.ensure(header_h + first_h);
+        self.table_header(cols, &xs);
+        for (row, (wrapped, h)) in rows.iter().zip(laid) {
+            if self.y + h > self.bottom() {
                 self.new_page();
                 self.table_header(cols, &xs);
             }
@@ -700,7 +706,11 @@ fn lay_out<'a>(
         &rows,
     );
 
-    l.heading("Cost and sizing", 60.0);
+    // Keep the cost paragraph with the start of the sizing table.
+    l.heading(
+        "Cost and sizing",
+        70.0 + 22.0 * r.sizing.len().min(4) as f32,
+    );
     l.paragraph(&cost_line(r), BODY_SIZE, false, INK, 0.0);
     if !r.sizing.is_empty() {
         l.paragraph(r.sizing_basis, 8.5, false, MUTED, 0.0);
