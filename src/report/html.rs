@@ -78,5 +78,11 @@ mod tests {
         );
         assert!(html.contains("◆ binding"));
         assert!(html.contains("@media print"));
+        assert!(html.contains("<pre class=\"plan\">"));
+        assert!(html.contains("--output-format=json"));
+        assert!(
+            !html.contains("\\<server>"),
+            "the DiskSpd targets are escaped"
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! The report as JSON for automation: the scenario, its evaluation, the catalog version
-//! and the generation date, plus the comparison and layouts when asked for.
+//! and the generation date, the verification test plan, plus the comparison and layouts
+//! when asked for.
 
 use super::model::{Report, ReportError};
 use serde_json::{Value, json};
@@ -11,6 +12,11 @@ pub fn render(r: &Report) -> Result<Vec<u8>, ReportError> {
         "evaluation": r.evaluation,
         "catalog_version": r.catalog_version,
         "generated": r.date,
+        "test_plan": {
+            "fio": r.test_plan.fio,
+            "diskspd": r.test_plan.diskspd,
+            "mount_options": r.test_plan.mount_options,
+        },
     });
     if let Some(rows) = &r.comparison {
         doc["comparison"] = Value::Array(
@@ -60,5 +66,14 @@ mod tests {
         assert!(v["catalog_version"].is_string());
         assert_eq!(v["comparison"].as_array().unwrap().len(), 2);
         assert!(v.get("layouts").is_none());
+        let fio = v["test_plan"]["fio"].as_str().unwrap();
+        assert!(fio.contains("--output-format=json"), "{fio}");
+        assert!(
+            v["test_plan"]["diskspd"]
+                .as_str()
+                .unwrap()
+                .contains("-Rxml")
+        );
+        assert!(v["test_plan"]["mount_options"].is_string());
     }
 }

@@ -1,6 +1,6 @@
 //! The report as Markdown: headings and tables for a wiki; charts linked, not embedded.
 
-use super::model::{Report, money};
+use super::model::{Report, TestPlan, money};
 use crate::engine::trace::Num;
 use std::fmt::Write;
 
@@ -21,6 +21,17 @@ pub fn escape(text: &str) -> String {
         }
     }
     out
+}
+
+/// A code fence longer than any run of backticks in `text`, so the text cannot close it.
+pub fn fence(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for ch in text.chars() {
+        run = if ch == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    "`".repeat((longest + 1).max(3))
 }
 
 fn pct(v: f64) -> String {
@@ -216,6 +227,15 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
         writeln!(o)?;
     }
 
+    writeln!(o, "## {}\n", TestPlan::TITLE)?;
+    writeln!(o, "{}\n", TestPlan::NOTE)?;
+    let langs = ["ini", "powershell", "text"];
+    for ((title, text), lang) in r.test_plan.parts().into_iter().zip(langs) {
+        let fence = fence(text);
+        writeln!(o, "### {title}\n")?;
+        writeln!(o, "{fence}{lang}\n{}\n{fence}\n", text.trim_end())?;
+    }
+
     if let Some(id) = r.scenario.id {
         writeln!(o, "## Charts\n")?;
         for c in &r.charts {
@@ -261,5 +281,22 @@ mod tests {
         assert!(md.contains(&bound), "binding limit marked: {bound}");
         assert_eq!(md.matches("(binding)").count(), 1);
         assert!(!md.contains("## Charts"), "no id: no chart links");
+        assert!(md.contains("## Verification test plan"));
+        assert!(md.contains("```ini\n# volplan test plan"));
+        assert!(md.contains("--output-format=json"));
+    }
+
+    #[test]
+    fn fences_outlast_backticks_in_the_text() {
+        assert_eq!(fence("plain"), "```");
+        assert_eq!(fence("a ``` b ```` c"), "`````");
+        let (mut s, e) = fixture::example();
+        s.name = "x\n```\n# injected".to_owned();
+        let md = render(&Report::build(&s, &e, "2026-01-02"));
+        assert!(md.contains("````ini\n"), "a longer fence around the job");
+        assert!(
+            !md.contains("\n# injected"),
+            "the name stays inside the block"
+        );
     }
 }

@@ -11,6 +11,7 @@ use crate::engine::evaluation::SizingBasis;
 use crate::engine::scenario::{
     Access, Files, Level, Placement, Protocol, Qos, Service, VolumeKind,
 };
+use crate::engine::testplan::{self, PlanTool};
 use crate::engine::trace::Num;
 use crate::engine::{Evaluation, FieldError, Scenario, sweep};
 use std::fmt;
@@ -150,6 +151,53 @@ pub struct LayoutRow {
     pub met: bool,
 }
 
+/// The benchmark that verifies the scenario, as preformatted text for every format.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TestPlan {
+    /// The fio job file (Linux, NFS), with how to mount, run and import it.
+    pub fio: String,
+    /// The DiskSpd command line (Windows, SMB), with how to run and import it.
+    pub diskspd: String,
+    /// The mount options (NFS) or SMB client setup to use.
+    pub mount_options: String,
+}
+
+impl TestPlan {
+    /// The section's title in every format.
+    pub const TITLE: &'static str = "Verification test plan";
+
+    /// How to use the plan, in one sentence.
+    pub const NOTE: &'static str = "Run this benchmark after provisioning, discard the first run as warm-up, and import the JSON (fio) or XML (DiskSpd) result of the second run into volplan to see measured against predicted.";
+
+    /// The plan for a scenario.
+    pub fn of(s: &Scenario) -> TestPlan {
+        TestPlan {
+            fio: testplan::plan(s, PlanTool::Fio),
+            diskspd: testplan::plan(s, PlanTool::Diskspd),
+            mount_options: testplan::mount_options(s),
+        }
+    }
+
+    /// [`TestPlan::TITLE`], for templates.
+    pub fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    /// [`TestPlan::NOTE`], for templates.
+    pub fn note(&self) -> &'static str {
+        Self::NOTE
+    }
+
+    /// The three parts as (title, text), in report order.
+    pub fn parts(&self) -> [(&'static str, &str); 3] {
+        [
+            ("fio job file (Linux, NFS)", self.fio.as_str()),
+            ("DiskSpd command line (Windows, SMB)", self.diskspd.as_str()),
+            ("Mount options", self.mount_options.as_str()),
+        ]
+    }
+}
+
 /// The three charts of the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChartKind {
@@ -220,6 +268,8 @@ pub struct Report {
     pub comparison: Option<Vec<CompareRow>>,
     /// The same capacity over different volume counts, when asked for.
     pub layouts: Option<Vec<LayoutRow>>,
+    /// The benchmark that verifies the scenario.
+    pub test_plan: TestPlan,
     /// The inputs, kept for the JSON format and the charts.
     pub scenario: Scenario,
     /// The engine's answer, kept for the JSON format and the charts.
@@ -697,6 +747,7 @@ impl Report {
             charts: ChartKind::ALL.to_vec(),
             comparison: None,
             layouts: None,
+            test_plan: TestPlan::of(s),
             scenario: s.clone(),
             evaluation: e.clone(),
         }
@@ -1052,6 +1103,17 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn test_plan_holds_the_fio_job_and_the_diskspd_command() {
+        let (s, e) = fixture::example();
+        let r = Report::build(&s, &e, "2026-01-02");
+        assert!(r.test_plan.fio.contains("--output-format=json"));
+        assert!(r.test_plan.fio.contains("direct=1"));
+        assert!(r.test_plan.diskspd.contains("-Rxml"));
+        assert_eq!(r.test_plan.mount_options, testplan::mount_options(&s));
+        assert!(r.test_plan.mount_options.contains("vers=3"));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! a second pass, so the footer knows the page count.
 
 use super::html::cost_line;
-use super::model::{ChartSvg, Paper, Report, ReportError, money};
+use super::model::{ChartSvg, Paper, Report, ReportError, TestPlan, money};
 use crate::engine::trace::Num;
 use krilla::Document;
 use krilla::color::rgb;
@@ -270,6 +270,11 @@ const TABLE_LINE: f32 = 10.0;
 const CELL_PAD: f32 = 4.0;
 const BODY_SIZE: f32 = 9.5;
 const BODY_LINE: f32 = 13.0;
+/// Preformatted text: size, line height, inner padding and continuation indent.
+const PRE_SIZE: f32 = 7.0;
+const PRE_LINE: f32 = 9.0;
+const PRE_PAD: f32 = 6.0;
+const PRE_CONTINUE: f32 = 14.0;
 
 impl<'a> Layout<'a> {
     fn new(fonts: &'a Fonts, paper: Paper) -> Self {
@@ -599,6 +604,57 @@ impl<'a> Layout<'a> {
         self.y += 6.0;
     }
 
+    /// Preformatted text (a job file, a command line) at a small size on a shaded band:
+    /// one drawn line per text line, leading spaces kept, and a line too wide for the
+    /// page wrapped onto indented continuation lines. Breaks across pages line by line.
+    fn preformatted(&mut self, text: &str) {
+        let w = self.content_width();
+        let inner = w - 2.0 * PRE_PAD;
+        let space = self.fonts.width(" ", PRE_SIZE, false);
+        self.y += 2.0;
+        for raw in text.trim_end().lines() {
+            let raw = raw.replace('\t', "    ");
+            let body = raw.trim_start_matches(' ');
+            let lead = (raw.len() - body.len()) as f32 * space;
+            let mut lines = Vec::new();
+            let mut rest = body;
+            let mut max = inner - lead;
+            while !rest.is_empty() {
+                let wrapped = self.fonts.wrap(rest, PRE_SIZE, false, max);
+                let first = wrapped.first().cloned().unwrap_or_default();
+                match rest.strip_prefix(first.as_str()).map(str::trim_start) {
+                    Some(next) if !first.is_empty() && next.len() < rest.len() => {
+                        lines.push(first);
+                        rest = next;
+                    }
+                    _ => {
+                        lines.extend(wrapped);
+                        break;
+                    }
+                }
+                // Continuation lines are indented, so a wrap reads as one.
+                max = inner - lead - PRE_CONTINUE;
+            }
+            if lines.is_empty() {
+                lines.push(String::new());
+            }
+            for (i, line) in lines.iter().enumerate() {
+                self.ensure(PRE_LINE);
+                self.push(Op::Rect {
+                    x: MARGIN_X,
+                    y: self.y,
+                    w,
+                    h: PRE_LINE,
+                    color: BAND,
+                });
+                let x = MARGIN_X + PRE_PAD + lead + if i == 0 { 0.0 } else { PRE_CONTINUE };
+                self.text(x, self.y + PRE_LINE - 2.5, PRE_SIZE, false, INK, line);
+                self.y += PRE_LINE;
+            }
+        }
+        self.y += 8.0;
+    }
+
     fn chart(&mut self, index: usize, size: (f32, f32), caption: &str) {
         let max_w = self.content_width();
         let scale = (max_w / size.0).min(1.6);
@@ -873,6 +929,15 @@ fn lay_out<'a>(
         );
     }
 
+    l.heading(TestPlan::TITLE, 40.0);
+    l.paragraph(TestPlan::NOTE, BODY_SIZE, false, INK, 0.0);
+    for (title, text) in r.test_plan.parts() {
+        l.y += 4.0;
+        l.ensure(BODY_LINE + 3.0 * PRE_LINE);
+        l.paragraph(title, BODY_SIZE, true, INK, 0.0);
+        l.preformatted(text);
+    }
+
     let rest: Vec<_> = charts_iter.collect();
     if let Some((_, (_, size))) = rest.first() {
         // Keep the heading with the whole first chart.
@@ -1096,6 +1161,48 @@ mod tests {
         assert_eq!(pieces("8 MiB/s"), vec!["8 ", "MiB/s"]);
         assert_eq!(pieces("12/03/2024 x-1"), vec!["12/03/2024 ", "x-1"]);
         assert_eq!(f.wrap("", 10.0, false, 50.0), vec![String::new()]);
+    }
+
+    #[test]
+    fn preformatted_text_wraps_inside_the_page_and_breaks_across_pages() {
+        let (s, e) = fixture::example();
+        let mut r = Report::build(&s, &e, "2026-01-02");
+        let long_line = format!("directory={}", "/mnt/volplan1:".repeat(40));
+        r.test_plan.fio = format!("{long_line}\n{}", "    rw=read\n".repeat(200));
+        let fonts = fonts().unwrap();
+        let layout = lay_out(fonts, &r, Paper::A4, &[]);
+        let (w, h) = Paper::A4.size_pt();
+        let pre: Vec<(usize, f32, f32, &str)> = layout
+            .pages
+            .iter()
+            .enumerate()
+            .flat_map(|(p, ops)| ops.iter().map(move |op| (p, op)))
+            .filter_map(|(p, op)| match op {
+                Op::Text {
+                    x, y, size, text, ..
+                } if *size == PRE_SIZE => Some((p, *x, *y, text.as_str())),
+                _ => None,
+            })
+            .collect();
+        for (_, x, y, text) in &pre {
+            assert!(
+                x + fonts.width(text, PRE_SIZE, false) <= w - MARGIN_X + 0.01,
+                "{text}"
+            );
+            assert!(*y <= h - MARGIN_BOTTOM, "{text} at {y}");
+        }
+        let wrapped: String = pre
+            .iter()
+            .map(|p| p.3)
+            .take_while(|t| !t.contains("rw=read"))
+            .collect();
+        assert_eq!(
+            wrapped, long_line,
+            "the long line wraps without losing text"
+        );
+        let pages: std::collections::HashSet<usize> = pre.iter().map(|p| p.0).collect();
+        assert!(pages.len() >= 2, "200 lines break across pages");
+        assert_eq!(pre.iter().filter(|p| p.3 == "rw=read").count(), 200);
     }
 
     #[test]

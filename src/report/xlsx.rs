@@ -1,15 +1,22 @@
-//! The report as an Excel workbook: sheets Summary, Limits, Sizing, Inputs and Advice
-//! (plus Comparison and Layouts when asked for), numbers stored as numbers with unit
+//! The report as an Excel workbook: sheets Summary, Limits, Sizing, Inputs, Advice and
+//! Test plan (plus Comparison and Layouts when asked for), numbers stored as numbers with unit
 //! formats, and the three charts as PNG images on the Summary sheet.
 
 use super::charts;
-use super::model::{NOT_PRICED, Report, ReportError};
+use super::model::{NOT_PRICED, Report, ReportError, TestPlan};
 use rust_xlsxwriter::{
     DocProperties, Format, FormatAlign, FormatBorder, Image, Workbook, Worksheet, XlsxError,
 };
 
 /// The sheets every workbook has, in order.
-pub const SHEETS: [&str; 5] = ["Summary", "Limits", "Sizing", "Inputs", "Advice"];
+pub const SHEETS: [&str; 6] = [
+    "Summary",
+    "Limits",
+    "Sizing",
+    "Inputs",
+    "Advice",
+    "Test plan",
+];
 
 /// Size the chart images are drawn at, in pixels; shown at 60 % on the sheet.
 const CHART_PX: (u32, u32) = (780, 440);
@@ -303,6 +310,30 @@ fn advice(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
     Ok(())
 }
 
+/// The verification test plan, one text line per row in column A.
+fn test_plan(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
+    let ws = wb.add_worksheet();
+    ws.set_name("Test plan")?;
+    ws.set_column_width(0, 140)?;
+    ws.write_string_with_format(0, 0, TestPlan::TITLE, &st.title)?;
+    ws.write_string_with_format(1, 0, TestPlan::NOTE, &st.wrap)?;
+    ws.set_row_height(1, line_height(TestPlan::NOTE, 150))?;
+    let mono = Format::new().set_font_name("Consolas");
+    let mut row = 3;
+    for (title, text) in r.test_plan.parts() {
+        ws.write_string_with_format(row, 0, title, &st.header)?;
+        row += 1;
+        for line in text.lines() {
+            if !line.is_empty() {
+                ws.write_string_with_format(row, 0, line, &mono)?;
+            }
+            row += 1;
+        }
+        row += 1;
+    }
+    Ok(())
+}
+
 fn comparison(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
     let Some(rows) = &r.comparison else {
         return Ok(());
@@ -384,6 +415,7 @@ pub fn render_with(r: &Report, pngs: &[(String, Vec<u8>)]) -> Result<Vec<u8>, Re
     sizing(&mut wb, &st, r).map_err(err)?;
     inputs(&mut wb, &st, r).map_err(err)?;
     advice(&mut wb, &st, r).map_err(err)?;
+    test_plan(&mut wb, &st, r).map_err(err)?;
     comparison(&mut wb, &st, r).map_err(err)?;
     layouts(&mut wb, &st, r).map_err(err)?;
     wb.save_to_buffer().map_err(err)

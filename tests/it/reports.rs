@@ -132,7 +132,14 @@ async fn xlsx_has_the_sheets_and_the_throughput() {
     let zip = bytes.clone();
     let mut wb: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).expect("XLSX opens");
     let names = wb.sheet_names();
-    for sheet in ["Summary", "Limits", "Sizing", "Inputs", "Advice"] {
+    for sheet in [
+        "Summary",
+        "Limits",
+        "Sizing",
+        "Inputs",
+        "Advice",
+        "Test plan",
+    ] {
         assert!(
             names.iter().any(|n| n == sheet),
             "sheet {sheet} in {names:?}"
@@ -295,6 +302,70 @@ async fn json_markdown_comparison_and_layouts() {
     let text = pdf_text(&res.bytes().await.expect("body"));
     assert!(text.contains("Comparison") && text.contains("Second"));
     assert!(text.contains("Volume layouts"));
+}
+
+/// Every format but CSV carries the verification test plan: the fio job with its mix and
+/// JSON output, the DiskSpd command line and the mount options.
+#[test]
+fn the_test_plan_is_in_every_report_but_the_csv() {
+    use calamine::{Reader, Xlsx};
+    use volplan::engine::testplan::{self, PlanTool};
+    let (mut s, _) = contract();
+    s.workload.read_pct = 70.0;
+    let e = engine::evaluate(&s).expect("evaluates");
+    let r = Report::build(&s, &e, FIXED_DATE);
+    let render = |f| model::render(&r, f, RenderOptions::default()).expect("renders");
+    let needles = ["rwmixread=70", "--output-format=json", "-Rxml"];
+
+    let html = String::from_utf8(render(Format::Html)).expect("UTF-8");
+    assert!(html.contains("Verification test plan") && html.contains("<pre class=\"plan\">"));
+    let md = String::from_utf8(render(Format::Md)).expect("UTF-8");
+    assert!(md.contains("## Verification test plan") && md.contains("```ini\n"));
+    let pdf = pdf_text(&render(Format::Pdf));
+    assert!(pdf.contains("Verification test plan"), "{pdf}");
+    let json: serde_json::Value = serde_json::from_slice(&render(Format::Json)).expect("JSON");
+    assert_eq!(json["test_plan"]["fio"], testplan::plan(&s, PlanTool::Fio));
+    assert_eq!(
+        json["test_plan"]["diskspd"],
+        testplan::plan(&s, PlanTool::Diskspd)
+    );
+    assert_eq!(
+        json["test_plan"]["mount_options"],
+        testplan::mount_options(&s)
+    );
+    let mut wb: Xlsx<_> =
+        Xlsx::new(std::io::Cursor::new(render(Format::Xlsx))).expect("XLSX opens");
+    let sheet = wb.worksheet_range("Test plan").expect("Test plan sheet");
+    let rows: Vec<String> = sheet
+        .rows()
+        .map(|row| row.first().map(ToString::to_string).unwrap_or_default())
+        .collect();
+    let xlsx = rows.join("\n");
+    for line in testplan::plan(&s, PlanTool::Fio)
+        .lines()
+        .filter(|l| !l.is_empty())
+    {
+        assert!(rows.iter().any(|r| r == line), "row {line:?} in the sheet");
+    }
+    let json = json.to_string();
+    for needle in needles {
+        for (name, text) in [
+            ("html", &html),
+            ("md", &md),
+            ("pdf", &pdf),
+            ("xlsx", &xlsx),
+            ("json", &json),
+        ] {
+            assert!(text.contains(needle), "{needle} in the {name} report");
+        }
+    }
+    let mount = testplan::mount_options(&s);
+    assert!(md.contains(&mount) && xlsx.contains(&mount) && pdf.contains(&mount));
+    let csv = String::from_utf8(render(Format::Csv)).expect("UTF-8");
+    assert!(
+        !csv.contains("rwmixread"),
+        "the CSV keeps its documented columns"
+    );
 }
 
 /// Replaces every number ("8,592", "7.4", "2026") with `#`, so the snapshot checks the
