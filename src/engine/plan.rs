@@ -372,6 +372,7 @@ impl<'a> Plan<'a> {
             }
             Service::AzureFiles => self.total_quota_tib,
             Service::Gcnv => {
+                // Pool minimum: Flex 1 TiB, Standard/Premium/Extreme 2 TiB (GCNV service levels).
                 let min = if self.level == Level::Flex { 1.0 } else { 2.0 };
                 self.total_quota_tib.max(min)
             }

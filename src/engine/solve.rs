@@ -88,6 +88,8 @@ fn size_level(
             let thr = p.target_mibps.map_or(0.0, |t| t / nf);
             let io = p.target_iops.map_or(0.0, |t| t / nf);
             let mut gib = gib_cap
+                // Inverse of 100 + CEILING(0.04 x GiB) + CEILING(0.06 x GiB) and
+                // 3000 + GiB (SSD v1), refined upwards below for the ceilings.
                 .max((thr - 100.0) / 0.1)
                 .max(io - 3000.0)
                 .max(0.0)

@@ -155,6 +155,8 @@ fn spread_clients(p: &Plan, c: &Core) -> Option<Message> {
     }
     let storage = c.next_total(p, is_client_side);
     let headroom = (storage / c.total - 1.0) * 100.0;
+    // Advice trigger, not a catalog figure: spreading only pays when storage has
+    // clearly more room than the clients (20 %, the "unexplained gap" margin).
     (headroom >= 20.0 && storage.is_finite()).then_some(Message::SpreadClients {
         binding: c.binding.label.name,
         storage_headroom_pct: headroom,
@@ -162,6 +164,7 @@ fn spread_clients(p: &Plan, c: &Core) -> Option<Message> {
 }
 
 fn nconnect(p: &Plan, c: &Core) -> Option<Message> {
+    // nconnect=4 is "best in most environments" (domain.md 6): suggest up to it.
     if !p.protocol.is_nfs() || p.avs.is_some() || p.nconnect >= 4 {
         return None;
     }
@@ -227,7 +230,8 @@ fn smb_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
     }
     if p.service == Service::AzureFiles
         && (p.files == Files::One || p.metadata_heavy)
-        && u64::from(p.clients) * u64::from(p.threads) > 1000
+        // Warn at half the 2,000-handle soft limit per file or directory.
+        && u64::from(p.clients) * u64::from(p.threads) > u64::from(catalog::catalog().services.azure_files.handles_per_file / 2)
     {
         add(
             "handles",
@@ -268,6 +272,7 @@ fn nfs_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
             );
         }
     }
+    // Large sequential IO is where rsize/wsize matter (buffered IO uses them).
     if p.io_kib > 64.0 {
         add(
             "rsize_wsize",
