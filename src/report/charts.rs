@@ -14,6 +14,7 @@ use crate::engine::trace::Num;
 use crate::engine::{Evaluation, FieldError, Scenario};
 use plotters::coord::Shift;
 use plotters::coord::combinators::{LogCoord, WithKeyPoints};
+use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -717,6 +718,20 @@ fn caption_style() -> TextStyle<'static> {
         .color(&OI_BLACK)
 }
 
+/// Draws the series key (label and legend marker of each series) at `position`.
+fn draw_series_key<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    position: SeriesLabelPosition,
+) -> DrawResult<DB> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .label_font((FONT, 12))
+        .border_style(GRID)
+        .background_style(WHITE.mix(0.9))
+        .draw()
+}
+
 fn draw_ceilings<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     d: &CeilingsData,
@@ -1314,14 +1329,7 @@ fn draw_scaling<DB: DrawingBackend>(
             .label("Measured runs (this scenario)")
             .legend(|(x, y)| Cross::new((x + 10, y), 5, OI_PURPLE.stroke_width(3)));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .label_font((FONT, 12))
-        .border_style(GRID)
-        .background_style(WHITE.mix(0.9))
-        .draw()?;
-    Ok(())
+    draw_series_key(&mut chart, SeriesLabelPosition::LowerRight)
 }
 
 fn draw_compare<DB: DrawingBackend>(
@@ -1413,14 +1421,7 @@ fn draw_compare<DB: DrawingBackend>(
         4,
         OI_BLACK.stroke_width(1),
     )))?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font((FONT, 12))
-        .border_style(GRID)
-        .background_style(WHITE.mix(0.9))
-        .draw()?;
-    Ok(())
+    draw_series_key(&mut chart, SeriesLabelPosition::UpperRight)
 }
 
 fn draw_layouts<DB: DrawingBackend>(
