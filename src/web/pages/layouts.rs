@@ -9,7 +9,7 @@ use super::{PageError, render};
 use crate::engine::scenario::Level;
 use crate::engine::sweep::{self, Layout, LayoutRow};
 use crate::engine::trace::Num;
-use crate::engine::{FieldError, Scenario};
+use crate::engine::{Evaluation, FieldError, Scenario};
 use crate::report::charts::Chart;
 use crate::store::{self, StoreError};
 use crate::web::AppState;
@@ -189,15 +189,20 @@ struct LayoutsPage {
 
 impl LayoutsPage {
     fn error(&self, field: &str) -> Option<&str> {
-        self.errors
-            .iter()
-            .find(|e| e.field == field)
-            .map(|e| e.message.as_str())
+        field_error(&self.errors, field)
     }
 }
 
-fn binding_name(l: &Layout) -> String {
-    let e = &l.evaluation;
+/// The message of the first error on `field`, for the tool pages' forms.
+pub(super) fn field_error<'a>(errors: &'a [FieldError], field: &str) -> Option<&'a str> {
+    errors
+        .iter()
+        .find(|e| e.field == field)
+        .map(|e| e.message.as_str())
+}
+
+/// The name of the binding limit of an evaluation (its id when it has no limit row).
+pub(super) fn binding_name(e: &Evaluation) -> String {
     e.limits
         .iter()
         .find(|x| x.id == e.binding)
@@ -276,10 +281,10 @@ fn explain(
                 "4 x {} TiB: {} MiB/s, bound by {}. 20 x {} TiB: {} MiB/s, bound by {}.",
                 Num(r4.quota_tib, 2),
                 Num(r4.throughput_mibps, 0),
-                binding_name(l4),
+                binding_name(&l4.evaluation),
                 Num(r20.quota_tib, 2),
                 Num(r20.throughput_mibps, 0),
-                binding_name(l20)
+                binding_name(&l20.evaluation)
             )),
             _ => None,
         }
@@ -309,7 +314,7 @@ fn explain(
                 .map_or_else(|| "n/a".to_owned(), |q| Num(q, 1).to_string()),
             per_client: r.connections_per_client.to_string(),
             monthly: super::view::usd(r.monthly_usd),
-            binding: binding_name(l),
+            binding: binding_name(&l.evaluation),
             suggested: Some(i) == suggested,
             highlight: r.count == 4 || r.count == 20,
         })

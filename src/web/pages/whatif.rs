@@ -2,12 +2,14 @@
 //! case): performance and cost against staying at the base level, the month's cost
 //! prorated as `days / 30.4` at the new level.
 
-use super::layouts::{Opt, base_options, base_scenario, level_options, parse_level};
+use super::layouts::{
+    Opt, base_options, base_scenario, binding_name, field_error, level_options, parse_level,
+};
 use super::{PageError, render};
 use crate::engine::scenario::Level;
 use crate::engine::sweep::{self, DAYS_PER_MONTH, WhatIf};
 use crate::engine::trace::Num;
-use crate::engine::{Evaluation, FieldError, Scenario};
+use crate::engine::{FieldError, Scenario};
 use crate::report::charts::Chart;
 use crate::web::AppState;
 use crate::web::charts::ChartBlock;
@@ -76,18 +78,8 @@ struct WhatIfPage {
 
 impl WhatIfPage {
     fn error(&self, field: &str) -> Option<&str> {
-        self.errors
-            .iter()
-            .find(|e| e.field == field)
-            .map(|e| e.message.as_str())
+        field_error(&self.errors, field)
     }
-}
-
-fn binding(e: &Evaluation) -> String {
-    e.limits
-        .iter()
-        .find(|l| l.id == e.binding)
-        .map_or_else(|| e.binding.to_owned(), |l| l.label.name.to_owned())
 }
 
 fn signed(v: f64, decimals: usize) -> String {
@@ -151,8 +143,8 @@ fn outcome(s: &Scenario, w: &WhatIf) -> Outcome {
         },
         Line {
             label: "Bound by",
-            base: binding(b),
-            changed: binding(c),
+            base: binding_name(b),
+            changed: binding_name(c),
             delta: String::new(),
         },
         Line {
