@@ -3,9 +3,10 @@
 
 use proptest::prelude::*;
 use serde_json::json;
-use volplan::engine::import::{self, Format, GapClass, Measurement, Tool};
+use volplan::engine::import::{self, Comparison, Format, GapClass, Measurement, Tool};
+use volplan::engine::limits::Scope;
 use volplan::engine::scenario::Access;
-use volplan::engine::{Scenario, evaluate};
+use volplan::engine::{Evaluation, Limit, Scenario, evaluate};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!(
@@ -340,15 +341,34 @@ fn measured(
 }
 
 /// The engine's prediction for the measurement's variant of `base`.
-fn prediction(base: &Scenario, m: &Measurement) -> volplan::engine::Evaluation {
+fn prediction(base: &Scenario, m: &Measurement) -> Evaluation {
     evaluate(&import::compare::variant(base, m)).expect("the variant evaluates")
+}
+
+/// The prediction for a 64 KiB probe run of one client with `read_pct` reads and
+/// `threads` x `qd` IOs in flight.
+fn probe_prediction(base: &Scenario, read_pct: f64, threads: u32, qd: u32) -> Evaluation {
+    prediction(base, &measured(64.0, read_pct, 1000.0, threads, qd, 1))
+}
+
+/// The binding limit of `p`, which must apply at `scope`.
+fn binding_at(p: &Evaluation, scope: Scope) -> &Limit {
+    let binding = p.limits.iter().find(|l| l.id == p.binding).unwrap();
+    assert_eq!(binding.scope, scope, "{}", p.binding);
+    binding
+}
+
+/// The comparison of run `m` with `base`, which must fall in `class`.
+fn compare_as(base: &Scenario, m: &Measurement, class: GapClass) -> Comparison {
+    let c = import::compare(base, m).unwrap();
+    assert_eq!(c.class, class, "{}", c.sentence);
+    c
 }
 
 #[test]
 fn a_run_at_the_prediction_is_at_a_ceiling() {
     let base = premium_volume();
-    let probe = measured(64.0, 100.0, 1000.0, 8, 16, 1);
-    let p = prediction(&base, &probe);
+    let p = probe_prediction(&base, 100.0, 8, 16);
     assert_ne!(
         p.binding, "concurrency",
         "the test needs a ceiling that is not concurrency"
@@ -377,18 +397,10 @@ fn a_run_at_the_prediction_is_at_a_ceiling() {
 #[test]
 fn a_storage_bound_run_names_the_storage_ceiling() {
     let base = premium_volume();
-    let probe = measured(64.0, 100.0, 1000.0, 8, 16, 1);
-    let p = prediction(&base, &probe);
-    let binding = p.limits.iter().find(|l| l.id == p.binding).unwrap();
-    assert_eq!(
-        binding.scope,
-        volplan::engine::limits::Scope::Volume,
-        "{}",
-        p.binding
-    );
+    let p = probe_prediction(&base, 100.0, 8, 16);
+    let binding = binding_at(&p, Scope::Volume);
     let m = measured(64.0, 100.0, p.iops * 0.95, 8, 16, 1);
-    let c = import::compare(&base, &m).unwrap();
-    assert_eq!(c.class, GapClass::AtStorageCeiling, "{}", c.sentence);
+    let c = compare_as(&base, &m, GapClass::AtStorageCeiling);
     assert!(
         c.sentence.starts_with("At the storage ceiling"),
         "{}",
@@ -405,11 +417,9 @@ fn a_storage_bound_run_names_the_storage_ceiling() {
 fn half_as_fast_with_few_ios_in_flight_is_concurrency_bound() {
     let base = premium_volume();
     // One thread, queue depth 2: two IOs in flight.
-    let probe = measured(64.0, 100.0, 1000.0, 1, 2, 1);
-    let p = prediction(&base, &probe);
+    let p = probe_prediction(&base, 100.0, 1, 2);
     let m = measured(64.0, 100.0, p.iops / 2.0, 1, 2, 1);
-    let c = import::compare(&base, &m).unwrap();
-    assert_eq!(c.class, GapClass::ConcurrencyBound, "{}", c.sentence);
+    let c = compare_as(&base, &m, GapClass::ConcurrencyBound);
     // Little's law: at the measured latency the prediction needs twice the IOs in flight.
     let needed = c.needed_outstanding.unwrap();
     assert_eq!(needed, 4, "{}", c.sentence);
@@ -424,13 +434,11 @@ fn half_as_fast_with_few_ios_in_flight_is_concurrency_bound() {
 #[test]
 fn far_below_with_the_queue_not_kept_full_is_unexplained() {
     let base = premium_volume();
-    let probe = measured(64.0, 100.0, 1000.0, 8, 16, 1);
-    let p = prediction(&base, &probe);
+    let p = probe_prediction(&base, 100.0, 8, 16);
     let mut m = measured(64.0, 100.0, p.iops * 0.3, 8, 16, 1);
     // Latency far too low for 128 IOs in flight: the tool did not keep its queue full.
     m.latency_mean_ms = Some(0.5);
-    let c = import::compare(&base, &m).unwrap();
-    assert_eq!(c.class, GapClass::Unexplained, "{}", c.sentence);
+    let c = compare_as(&base, &m, GapClass::Unexplained);
     assert!(
         c.checks.iter().any(|x| x.contains("IOs in flight")),
         "{:?}",
@@ -447,8 +455,7 @@ fn far_below_with_the_queue_not_kept_full_is_unexplained() {
 #[test]
 fn faster_than_every_ceiling_is_above_the_prediction() {
     let base = premium_volume();
-    let probe = measured(64.0, 100.0, 1000.0, 8, 16, 1);
-    let p = prediction(&base, &probe);
+    let p = probe_prediction(&base, 100.0, 8, 16);
     // 1.6 x, and right at each higher (non-binding) ceiling: the smallest ceiling was
     // exceeded either way, so no ceiling explains the run.
     let higher = p
@@ -477,18 +484,10 @@ fn a_client_bound_write_names_the_client_ceiling() {
     base.clients.vm_size = None;
     base.clients.egress_mibps = Some(200.0);
     base.clients.ingress_mibps = Some(200.0);
-    let probe = measured(64.0, 0.0, 1000.0, 8, 16, 1);
-    let p = prediction(&base, &probe);
-    let binding = p.limits.iter().find(|l| l.id == p.binding).unwrap();
-    assert_eq!(
-        binding.scope,
-        volplan::engine::limits::Scope::Client,
-        "{}",
-        p.binding
-    );
+    let p = probe_prediction(&base, 0.0, 8, 16);
+    binding_at(&p, Scope::Client);
     let m = measured(64.0, 0.0, p.iops * 0.97, 8, 16, 1);
-    let c = import::compare(&base, &m).unwrap();
-    assert_eq!(c.class, GapClass::AtClientCeiling, "{}", c.sentence);
+    let c = compare_as(&base, &m, GapClass::AtClientCeiling);
     assert!(
         c.sentence.starts_with("At the client ceiling"),
         "{}",
