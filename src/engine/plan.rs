@@ -269,51 +269,7 @@ impl<'a> Plan<'a> {
 
     /// Per-volume size range in TiB for this service, level and volume kind.
     pub fn quota_range(&self) -> (f64, f64, &'static str) {
-        let c = &catalog::catalog().services;
-        match (self.service, self.kind) {
-            (Service::Anf, VolumeKind::Regular) => (
-                c.anf.regular_volume.min_tib,
-                c.anf.regular_volume.max_tib,
-                c.anf.regular_volume.source.as_str(),
-            ),
-            (Service::Anf, VolumeKind::Large) => (
-                c.anf.large_volume.min_tib,
-                c.anf.large_volume.max_tib,
-                c.anf.large_volume.source.as_str(),
-            ),
-            (Service::AzureFiles, _) => {
-                let f = &c.azure_files;
-                let (lo, hi) = match self.level {
-                    Level::SsdV1 => (f.ssd_v1.min_gib, f.ssd_v1.max_gib),
-                    Level::SsdV2 => (f.ssd_v2.min_gib, f.ssd_v2.max_gib),
-                    Level::HddV2 => (f.hdd_v2.min_gib, f.hdd_v2.max_gib),
-                    _ => (1.0, f.hdd_payg.max_gib),
-                };
-                (
-                    lo / 1024.0,
-                    hi / 1024.0,
-                    "LEARN-FILES/understanding-billing, storage-files-scale-targets",
-                )
-            }
-            (Service::Gcnv, kind) => {
-                let v = &c.gcnv.volume;
-                if self.level == Level::Flex {
-                    (
-                        v.flex_min_tib,
-                        v.flex_max_tib,
-                        "GCNV/discover/service-levels",
-                    )
-                } else if kind == VolumeKind::Large {
-                    (
-                        v.large_min_tib,
-                        v.large_max_tib,
-                        "GCNV/discover/service-levels",
-                    )
-                } else {
-                    (v.min_tib, v.max_tib, "GCNV/discover/service-levels")
-                }
-            }
-        }
+        quota_range(self.service, self.level, self.kind)
     }
 
     fn check_volumes(&self) -> Result<(), FieldError> {
@@ -426,6 +382,55 @@ impl<'a> Plan<'a> {
             ));
         }
         Ok(p)
+    }
+}
+
+/// Per-volume size range in TiB for a service, level and volume kind.
+pub fn quota_range(service: Service, level: Level, kind: VolumeKind) -> (f64, f64, &'static str) {
+    let c = &catalog::catalog().services;
+    match (service, kind) {
+        (Service::Anf, VolumeKind::Regular) => (
+            c.anf.regular_volume.min_tib,
+            c.anf.regular_volume.max_tib,
+            c.anf.regular_volume.source.as_str(),
+        ),
+        (Service::Anf, VolumeKind::Large) => (
+            c.anf.large_volume.min_tib,
+            c.anf.large_volume.max_tib,
+            c.anf.large_volume.source.as_str(),
+        ),
+        (Service::AzureFiles, _) => {
+            let f = &c.azure_files;
+            let (lo, hi) = match level {
+                Level::SsdV1 => (f.ssd_v1.min_gib, f.ssd_v1.max_gib),
+                Level::SsdV2 => (f.ssd_v2.min_gib, f.ssd_v2.max_gib),
+                Level::HddV2 => (f.hdd_v2.min_gib, f.hdd_v2.max_gib),
+                _ => (1.0, f.hdd_payg.max_gib),
+            };
+            (
+                lo / 1024.0,
+                hi / 1024.0,
+                "LEARN-FILES/understanding-billing, storage-files-scale-targets",
+            )
+        }
+        (Service::Gcnv, kind) => {
+            let v = &c.gcnv.volume;
+            if level == Level::Flex {
+                (
+                    v.flex_min_tib,
+                    v.flex_max_tib,
+                    "GCNV/discover/service-levels",
+                )
+            } else if kind == VolumeKind::Large {
+                (
+                    v.large_min_tib,
+                    v.large_max_tib,
+                    "GCNV/discover/service-levels",
+                )
+            } else {
+                (v.min_tib, v.max_tib, "GCNV/discover/service-levels")
+            }
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use super::catalog;
 use super::distribution::Distribution;
 use super::evaluate::{Core, core, evaluate, storage_total};
 use super::evaluation::{Evaluation, Sizing, SizingBasis};
-use super::plan::Plan;
+use super::plan::{Plan, quota_range};
 use super::scenario::{FieldError, Level, Scenario, Service, VolumeGroup, VolumeKind};
 use super::service::{anf, azure_files, gcnv};
 use super::units::{GIB_PER_TIB, iops_to_mibps};
@@ -71,9 +71,7 @@ fn size_level(
     } else {
         p.total_quota_tib
     };
-    let mut probe = *p;
-    probe.level = level;
-    let (lo, hi, _) = probe.quota_range();
+    let (lo, hi, _) = quota_range(p.service, level, p.kind);
     let mut mibps = None;
     let mut iops = None;
     let per_volume = match (p.service, level) {
