@@ -575,19 +575,7 @@ fn a_real_fio_run_parses_when_fio_is_installed() {
         "[global]\ndirectory={}\nsize=16m\nbs=4k\nrw=randrw\nrwmixread=70\nioengine=libaio\niodepth=4\ntime_based=1\nruntime=2\nrandrepeat=0\n\n[live]\nnumjobs=2\n",
         dir.path().display()
     );
-    let job_path = dir.path().join("live.fio");
-    std::fs::write(&job_path, job).unwrap();
-    let out = std::process::Command::new("fio")
-        .arg("--output-format=json")
-        .arg(&job_path)
-        .output()
-        .expect("fio runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let r = import::parse(&out.stdout).unwrap();
+    let r = import::parse(&run_fio(&dir.path().join("live.fio"), &job)).unwrap();
     assert_eq!(r.format, Format::FioJson);
     let m = &r.measurements[0];
     // numjobs sits in the job section, iodepth in [global]: both must be found.
@@ -600,6 +588,22 @@ fn a_real_fio_run_parses_when_fio_is_installed() {
     assert_eq!(m.access, Some(Access::Random));
     assert!(m.iops > 0.0 && m.runtime_s >= 1.5);
     assert!(m.latency_mean_ms.is_some() && m.latency_p99_ms.is_some());
+}
+
+/// Writes `job` to `path`, runs fio on it with JSON output and returns stdout.
+fn run_fio(path: &std::path::Path, job: &str) -> Vec<u8> {
+    std::fs::write(path, job).unwrap();
+    let out = std::process::Command::new("fio")
+        .arg("--output-format=json")
+        .arg(path)
+        .output()
+        .expect("fio runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
 }
 
 #[test]
@@ -627,19 +631,10 @@ fn the_generated_fio_plan_runs_and_imports_back() {
         .replace("size=1g", "size=16m")
         .replace("direct=1", "direct=0");
     assert!(job.contains("size=16m"), "{job}");
-    let job_path = dir.path().join("plan.fio");
-    std::fs::write(&job_path, job).unwrap();
-    let out = std::process::Command::new("fio")
-        .arg("--output-format=json")
-        .arg(&job_path)
-        .output()
-        .expect("fio runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let m = import::parse(&out.stdout).unwrap().measurements.remove(0);
+    let m = import::parse(&run_fio(&dir.path().join("plan.fio"), &job))
+        .unwrap()
+        .measurements
+        .remove(0);
     assert_eq!((m.threads, m.queue_depth, m.outstanding), (2, 4, 8));
     assert_eq!(m.io_size_kib, 4.0);
     assert_eq!(m.access, Some(Access::Random));
