@@ -17,6 +17,8 @@ pub struct Distribution {
     pub used: u32,
     base: u64,
     rem: u64,
+    /// Share of the busiest volume (volume 0), kept because every ceiling divides by it.
+    max_frac: f64,
 }
 
 impl Distribution {
@@ -40,13 +42,17 @@ impl Distribution {
                 used: n as u32,
                 base: 1,
                 rem: 0,
+                max_frac: 1.0 / n as f64,
             };
         }
+        let base = units / n;
+        let rem = units % n;
         Self {
             units,
             used: units.min(n) as u32,
-            base: units / n,
-            rem: units % n,
+            base,
+            rem,
+            max_frac: (base + u64::from(rem > 0)) as f64 / units as f64,
         }
     }
 
@@ -61,7 +67,7 @@ impl Distribution {
 
     /// The largest fraction any volume carries.
     pub fn max_frac(&self) -> f64 {
-        self.frac(0)
+        self.max_frac
     }
 
     /// How many equally loaded volumes the busiest one is worth (for labels).

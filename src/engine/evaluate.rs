@@ -13,34 +13,29 @@ use super::service;
 use super::solve;
 use super::units::mibps_to_iops;
 
-/// The numbers of one evaluation, without text: what sizing and sweeps reuse.
+/// The numbers of one evaluation, without text: what advice and sizing reuse.
 #[derive(Debug, Clone, Copy)]
-pub struct Core {
-    pub limits: LimitSet,
+pub struct Core<'s> {
+    /// Every limit, in the caller's set (filled by [`core`]).
+    pub limits: &'s LimitSet,
     /// Achievable MiB/s (reads + writes).
     pub total: f64,
-    pub binding: RawLimit,
+    pub binding: &'s RawLimit,
     /// Outstanding IOs in flight across all clients after slot limits.
     pub outstanding: f64,
     /// The first `storage_count` limits are the storage service's; the rest client-side.
     pub storage_count: usize,
+    /// The smallest client-side limit as a total (everything the storage service does
+    /// not set); sizing reuses it for every level.
+    pub client_total: f64,
     /// How the load spreads over the volumes (independent of level and quota).
     pub dist: Distribution,
 }
 
-impl Core {
+impl Core<'_> {
     /// Achievable IOPS.
     pub fn iops(&self, p: &Plan) -> f64 {
         mibps_to_iops(self.total, p.io_kib)
-    }
-
-    /// The smallest client-side limit (everything the storage service does not set).
-    pub fn client_total(&self, p: &Plan) -> f64 {
-        self.limits
-            .iter()
-            .skip(self.storage_count)
-            .map(|l| l.total_at(p.r))
-            .fold(f64::INFINITY, f64::min)
     }
 
     /// The smallest limit other than those `skip` rejects, as a total at the plan's mix.
@@ -53,32 +48,35 @@ impl Core {
     }
 }
 
-/// Computes every limit of a resolved plan and the binding one; allocates nothing.
-pub fn core(p: &Plan) -> Core {
+/// Computes every limit of a resolved plan into `set` (which must be empty) and finds
+/// the binding one; allocates nothing. The set is the caller's so that it is never
+/// copied.
+pub fn core<'s>(p: &Plan, set: &'s mut LimitSet) -> Core<'s> {
+    debug_assert!(set.is_empty(), "core needs an empty limit set");
     let dist = Distribution::of(p);
-    let mut set = LimitSet::default();
-    service::limits(p, &dist, &mut set);
+    service::limits(p, &dist, set);
     let storage_count = set.len();
     let outstanding = match &p.avs {
         Some(a) => {
-            avs::limits(p, a, &dist, &mut set);
+            avs::limits(p, a, &dist, set);
             avs::outstanding(p, a)
         }
         None => {
-            client::limits(p, &mut set);
+            client::limits(p, set);
             client::outstanding_per_client(p) * f64::from(p.clients)
         }
     };
-    let (total, binding) = set
-        .binding(p.r)
-        .map(|(t, l)| (t, *l))
+    let set: &'s LimitSet = set;
+    let b = set
+        .binding(p.r, storage_count)
         .expect("every plan has storage limits");
     Core {
         limits: set,
-        total,
-        binding,
+        total: b.total,
+        binding: b.limit,
         outstanding,
         storage_count,
+        client_total: b.after_split,
         dist,
     }
 }
@@ -112,7 +110,8 @@ pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, FieldError> {
 
 /// Evaluates a resolved plan.
 pub fn evaluate_plan(p: &Plan) -> Evaluation {
-    let c = core(p);
+    let mut set = LimitSet::default();
+    let c = core(p, &mut set);
     let total = c.total;
     let iops = mibps_to_iops(total, p.io_kib);
     let mut limits = Vec::with_capacity(c.limits.len());

@@ -1,5 +1,6 @@
 //! A limit: one throughput or IOPS ceiling with its provenance, and the read/write mix rule.
 
+use arrayvec::ArrayVec;
 use serde::{Serialize, Serializer};
 use std::fmt;
 
@@ -135,8 +136,13 @@ impl MinTotal {
 
 impl Sink for MinTotal {
     fn push(&mut self, l: RawLimit) {
-        if l.mibps.is_finite() && l.mibps > 0.0 && l.applies_at(self.r) {
-            self.total = self.total.min(l.total_at(self.r));
+        // An infinite limit, or one that does not apply at this mix, totals infinity
+        // and changes nothing; NaN and non-positive values are "no limit".
+        if l.mibps > 0.0 {
+            let t = l.total_at(self.r);
+            if t < self.total {
+                self.total = t;
+            }
         }
     }
 }
@@ -144,41 +150,18 @@ impl Sink for MinTotal {
 /// Most limits one scenario can produce (11 for ANF on AVS, 10 for Azure Files).
 pub const MAX_LIMITS: usize = 12;
 
-const EMPTY: RawLimit = RawLimit {
-    id: "",
-    label: Label {
-        name: "",
-        formula: super::trace::Formula::None,
-    },
-    scope: Scope::Workload,
-    applies: Applies::Both,
-    mibps: f64::INFINITY,
-    source: "",
-    assumption: false,
-};
-
 /// A fixed-capacity set of limits: the hot path allocates nothing.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Default)]
 pub struct LimitSet {
-    items: [RawLimit; MAX_LIMITS],
-    len: usize,
-}
-
-impl Default for LimitSet {
-    fn default() -> Self {
-        Self {
-            items: [EMPTY; MAX_LIMITS],
-            len: 0,
-        }
-    }
+    items: ArrayVec<RawLimit, MAX_LIMITS>,
 }
 
 impl Sink for LimitSet {
     fn push(&mut self, l: RawLimit) {
-        debug_assert!(self.len < MAX_LIMITS, "raise MAX_LIMITS");
-        if l.mibps.is_finite() && l.mibps > 0.0 && self.len < MAX_LIMITS {
-            self.items[self.len] = l;
-            self.len += 1;
+        debug_assert!(!self.items.is_full(), "raise MAX_LIMITS");
+        if l.mibps.is_finite() && l.mibps > 0.0 {
+            // Full only if MAX_LIMITS is too small; the debug assertion catches that in tests.
+            let _ = self.items.try_push(l);
         }
     }
 }
@@ -186,26 +169,54 @@ impl Sink for LimitSet {
 impl LimitSet {
     /// The limits in insertion order.
     pub fn iter(&self) -> impl Iterator<Item = &RawLimit> {
-        self.items[..self.len].iter()
+        self.items.iter()
     }
 
     /// Number of limits.
     pub fn len(&self) -> usize {
-        self.len
+        self.items.len()
     }
 
     /// True when there are none.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.items.is_empty()
     }
 
     /// The mix rule (architecture.md, "The engine model" 6): total = the smallest of
-    /// shared caps, read caps / r and write caps / (1 - r). Returns the total and the
-    /// binding limit.
-    pub fn binding(&self, r: f64) -> Option<(f64, &RawLimit)> {
-        self.iter()
-            .filter(|l| l.applies_at(r))
-            .map(|l| (l.total_at(r), l))
-            .min_by(|a, b| a.0.total_cmp(&b.0))
+    /// shared caps, read caps / r and write caps / (1 - r). Returns the total, the
+    /// binding limit, and the smallest total among the limits from index `split` on
+    /// (the client side, which sizing reuses across levels).
+    pub fn binding(&self, r: f64, split: usize) -> Option<Binding<'_>> {
+        let mut total = f64::INFINITY;
+        let mut at = None;
+        let mut after_split = f64::INFINITY;
+        for (i, l) in self.items.iter().enumerate() {
+            // A limit that does not apply at this mix totals infinity.
+            let t = l.total_at(r);
+            if i >= split && t < after_split {
+                after_split = t;
+            }
+            // Every pushed limit is finite and positive: the first smallest binds.
+            if t < total {
+                total = t;
+                at = Some(i);
+            }
+        }
+        at.map(|i| Binding {
+            total,
+            limit: &self.items[i],
+            after_split,
+        })
     }
+}
+
+/// What [`LimitSet::binding`] finds.
+#[derive(Debug, Clone, Copy)]
+pub struct Binding<'a> {
+    /// The achievable total (MiB/s, reads + writes).
+    pub total: f64,
+    /// The limit that sets it.
+    pub limit: &'a RawLimit,
+    /// The smallest total among the limits from the split index on.
+    pub after_split: f64,
 }

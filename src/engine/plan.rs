@@ -244,27 +244,26 @@ impl<'a> Plan<'a> {
         Ok(plan)
     }
 
-    /// A copy of this plan at another level with N identical volumes (for sizing and layouts).
-    pub fn with_uniform(
-        &self,
+    /// Re-points this plan at another level with N identical volumes and the smallest
+    /// pool for them (sizing works on one copy of the plan this way).
+    pub fn set_uniform(
+        &mut self,
         level: Level,
         count: u32,
         quota_tib: f64,
         mibps: Option<f64>,
         iops: Option<f64>,
-    ) -> Plan<'a> {
-        let mut p = *self;
-        p.level = level;
-        p.volumes = Volumes::Uniform {
+    ) {
+        self.level = level;
+        self.volumes = Volumes::Uniform {
             count,
             quota_tib,
             mibps,
             iops,
         };
-        p.n_volumes = count;
-        p.total_quota_tib = count as f64 * quota_tib;
-        p.pool_tib = p.smallest_pool();
-        p
+        self.n_volumes = count;
+        self.total_quota_tib = count as f64 * quota_tib;
+        self.pool_tib = self.smallest_pool();
     }
 
     /// Per-volume size range in TiB for this service, level and volume kind.

@@ -230,36 +230,53 @@ impl FieldError {
     }
 }
 
+// The checks are inlined; the messages are built out of line, only on failure.
+
+#[inline]
 fn range(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> Result<(), FieldError> {
+    #[cold]
+    fn fail(field: &str, v: f64, lo: f64, hi: f64, unit: &str) -> FieldError {
+        FieldError::new(
+            field,
+            format!("must be a number from {lo} to {hi} {unit}, not {v}"),
+        )
+    }
     if v.is_finite() && v >= lo && v <= hi {
         Ok(())
     } else {
-        Err(FieldError::new(
-            field,
-            format!("must be a number from {lo} to {hi} {unit}, not {v}"),
-        ))
+        Err(fail(field, v, lo, hi, unit))
     }
 }
 
+#[inline]
 fn range_u(field: &str, v: u32, lo: u32, hi: u32) -> Result<(), FieldError> {
+    #[cold]
+    fn fail(field: &str, v: u32, lo: u32, hi: u32) -> FieldError {
+        FieldError::new(
+            field,
+            format!("must be a whole number from {lo} to {hi}, not {v}"),
+        )
+    }
     if (lo..=hi).contains(&v) {
         Ok(())
     } else {
-        Err(FieldError::new(
-            field,
-            format!("must be a whole number from {lo} to {hi}, not {v}"),
-        ))
+        Err(fail(field, v, lo, hi))
     }
 }
 
+#[inline]
 fn positive(field: &str, v: Option<f64>, hi: f64, unit: &str) -> Result<(), FieldError> {
+    #[cold]
+    fn fail(field: &str, x: f64, hi: f64, unit: &str) -> FieldError {
+        FieldError::new(
+            field,
+            format!("must be above 0 and at most {hi} {unit}, or null for none; got {x}"),
+        )
+    }
     match v {
         None => Ok(()),
         Some(x) if x.is_finite() && x > 0.0 && x <= hi => Ok(()),
-        Some(x) => Err(FieldError::new(
-            field,
-            format!("must be above 0 and at most {hi} {unit}, or null for none; got {x}"),
-        )),
+        Some(x) => Err(fail(field, x, hi, unit)),
     }
 }
 
@@ -354,7 +371,8 @@ pub const MAX_VOLUMES: u32 = 1024;
 impl Scenario {
     /// Checks every range of the contract; the error names the first field that is wrong.
     pub fn validate(&self) -> Result<(), FieldError> {
-        if self.name.chars().count() > 200 {
+        // A name of at most 200 bytes has at most 200 characters: count only longer ones.
+        if self.name.len() > 200 && self.name.chars().count() > 200 {
             return Err(FieldError::new(
                 "name",
                 "must be at most 200 characters long",

@@ -5,6 +5,7 @@ use super::catalog;
 use super::distribution::Distribution;
 use super::evaluate::{Core, core, evaluate, storage_total};
 use super::evaluation::{Evaluation, Sizing, SizingBasis};
+use super::limits::LimitSet;
 use super::plan::{Plan, quota_range};
 use super::scenario::{FieldError, Level, Scenario, Service, VolumeGroup, VolumeKind};
 use super::service::{anf, azure_files, gcnv};
@@ -22,18 +23,35 @@ const LEVELS: usize = 4;
 /// Client-side limits do not depend on the level or quota, so they are taken from the
 /// scenario's own evaluation `c` (Azure Files recomputes them where SSD and HDD differ).
 pub fn sizing(p: &Plan, c: &Core) -> Vec<Sizing> {
-    let mut goal = *p;
-    let client_total = c.client_total(p);
-    let basis = if p.target_mibps.is_none() && p.target_iops.is_none() {
-        goal.target_mibps = Some(c.total);
-        SizingBasis::Current
+    let goal = if p.target_mibps.is_none() && p.target_iops.is_none() {
+        Goal {
+            mibps: Some(c.total),
+            iops: None,
+            basis: SizingBasis::Current,
+        }
     } else {
-        SizingBasis::Targets
+        Goal {
+            mibps: p.target_mibps,
+            iops: p.target_iops,
+            basis: SizingBasis::Targets,
+        }
     };
+    let client_total = c.client_total;
+    // One working copy of the plan, re-pointed at each level in turn.
+    let mut work = *p;
+    work.target_mibps = goal.mibps;
+    work.target_iops = goal.iops;
     let levels = Level::of(p.service);
     let mut rows = Vec::with_capacity(LEVELS);
     for &level in levels {
-        rows.push(size_level(&goal, level, basis, client_total, &c.dist));
+        rows.push(size_level(
+            p,
+            &goal,
+            level,
+            client_total,
+            &c.dist,
+            &mut work,
+        ));
     }
     let cheapest = rows
         .iter()
@@ -48,24 +66,35 @@ pub fn sizing(p: &Plan, c: &Core) -> Vec<Sizing> {
     rows
 }
 
-/// The throughput a target implies at the plan's IO size (MiB/s), taking the larger of
-/// the MiB/s and the IOPS target.
-fn needed_mibps(p: &Plan) -> f64 {
-    let t = p.target_mibps.unwrap_or(0.0);
-    let i = p.target_iops.map_or(0.0, |i| iops_to_mibps(i, p.io_kib));
-    t.max(i)
+/// What a sizing row must reach: the scenario's targets, or what it achieves now.
+struct Goal {
+    mibps: Option<f64>,
+    iops: Option<f64>,
+    basis: SizingBasis,
 }
 
+impl Goal {
+    /// The throughput the goal implies at IO size `io_kib` (MiB/s), taking the larger
+    /// of the MiB/s and the IOPS goal.
+    fn needed_mibps(&self, io_kib: f64) -> f64 {
+        let t = self.mibps.unwrap_or(0.0);
+        let i = self.iops.map_or(0.0, |i| iops_to_mibps(i, io_kib));
+        t.max(i)
+    }
+}
+
+/// One row of the table: `p` is the scenario's plan, `plan` the working copy to size.
 fn size_level(
     p: &Plan,
+    goal: &Goal,
     level: Level,
-    basis: SizingBasis,
     client_total: f64,
     dist: &Distribution,
+    plan: &mut Plan,
 ) -> Sizing {
     let n = p.n_volumes.max(1);
     let nf = f64::from(n);
-    let need = needed_mibps(p);
+    let need = goal.needed_mibps(p.io_kib);
     let capacity = if p.capacity_tib > 0.0 {
         p.capacity_tib
     } else {
@@ -83,8 +112,8 @@ fn size_level(
         (Service::Anf, l) => (capacity / nf).max(need / nf / anf::level(l).mibps_per_tib),
         (Service::AzureFiles, Level::SsdV1) => {
             let gib_cap = capacity * GIB_PER_TIB / nf;
-            let thr = p.target_mibps.map_or(0.0, |t| t / nf);
-            let io = p.target_iops.map_or(0.0, |t| t / nf);
+            let thr = goal.mibps.map_or(0.0, |t| t / nf);
+            let io = goal.iops.map_or(0.0, |t| t / nf);
             let mut gib = gib_cap
                 // Inverse of 100 + CEILING(0.04 x GiB) + CEILING(0.06 x GiB) and
                 // 3000 + GiB (SSD v1), refined upwards below for the ceilings.
@@ -100,8 +129,8 @@ fn size_level(
             gib / GIB_PER_TIB
         }
         (Service::AzureFiles, Level::SsdV2 | Level::HddV2) => {
-            mibps = p.target_mibps.map(|t| t / nf);
-            iops = p.target_iops.map(|t| t / nf);
+            mibps = goal.mibps.map(|t| t / nf);
+            iops = goal.iops.map(|t| t / nf);
             capacity / nf
         }
         (Service::AzureFiles, _) => capacity / nf,
@@ -118,17 +147,18 @@ fn size_level(
     }
     let fits = quota <= hi + 1e-9;
     let quota = quota.min(hi);
-    let plan = p.with_uniform(level, n, quota, mibps, iops);
+    plan.set_uniform(level, n, quota, mibps, iops);
+    let plan = &*plan;
     let client = if p.service == Service::AzureFiles
         && azure_files::is_ssd(level) != azure_files::is_ssd(p.level)
     {
-        core(&plan).client_total(&plan)
+        core(plan, &mut LimitSet::default()).client_total
     } else {
         client_total
     };
-    let total = storage_total(&plan, dist).min(client);
-    let met = super::evaluate::targets(&plan, total).met;
-    let price = super::cost::price(&plan);
+    let total = storage_total(plan, dist).min(client);
+    let met = super::evaluate::targets(plan, total).met;
+    let price = super::cost::price(plan);
     Sizing {
         service: p.service,
         level,
@@ -138,7 +168,7 @@ fn size_level(
         monthly_usd: price.monthly_usd,
         meets: fits && met,
         cheapest: false,
-        basis,
+        basis: goal.basis,
     }
 }
 

@@ -150,7 +150,7 @@ fn vm_size(p: &Plan, c: &Core) -> Option<Message> {
 }
 
 fn spread_clients(p: &Plan, c: &Core) -> Option<Message> {
-    if !is_client_side(&c.binding) || c.binding.id == "client_egress" && p.avs.is_none() {
+    if !is_client_side(c.binding) || c.binding.id == "client_egress" && p.avs.is_none() {
         return None;
     }
     let storage = c.next_total(p, is_client_side);

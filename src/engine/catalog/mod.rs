@@ -18,15 +18,24 @@ pub const MODEL_JSON: &str = include_str!("model.json");
 pub struct Catalog {
     pub services: Services,
     pub vm_sizes: Vec<VmSize>,
-    /// (hash of the lower-case name, index into `vm_sizes`), sorted: O(log n) lookups.
-    vm_index: Vec<(u64, usize)>,
+    /// The VM names lower-cased with their hash, sorted by hash: O(log n) lookups.
+    #[serde(skip)]
+    vm_index: Vec<VmKey>,
     pub model: Model,
 }
 
-/// FNV-1a over the ASCII-lower-cased bytes: case-insensitive and allocation-free.
-fn name_hash(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
+/// One entry of the VM name index.
+#[derive(Debug)]
+struct VmKey {
+    hash: u64,
+    lower: Box<[u8]>,
+    index: usize,
+}
+
+/// FNV-1a over bytes (the caller lower-cases them): cheap and allocation-free.
+fn name_hash(name: &[u8]) -> u64 {
+    name.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
 
@@ -36,13 +45,20 @@ static CATALOG: LazyLock<Catalog> = LazyLock::new(|| {
         vm_sizes: Vec<VmSize>,
     }
     let vms: Vms = serde_json::from_str(VM_SIZES_JSON).expect("vm_sizes.json is valid");
-    let mut vm_index: Vec<(u64, usize)> = vms
+    let mut vm_index: Vec<VmKey> = vms
         .vm_sizes
         .iter()
         .enumerate()
-        .map(|(i, v)| (name_hash(&v.name), i))
+        .map(|(index, v)| {
+            let lower = v.name.to_ascii_lowercase().into_bytes().into_boxed_slice();
+            VmKey {
+                hash: name_hash(&lower),
+                lower,
+                index,
+            }
+        })
         .collect();
-    vm_index.sort_unstable();
+    vm_index.sort_unstable_by_key(|k| k.hash);
     Catalog {
         services: serde_json::from_str(SERVICES_JSON).expect("services.json is valid"),
         vm_sizes: vms.vm_sizes,
@@ -66,33 +82,35 @@ pub fn vm_sizes() -> &'static [VmSize] {
     &catalog().vm_sizes
 }
 
+/// Longest name [`vm_size`] looks up, in bytes (catalog names are far shorter).
+const MAX_VM_NAME: usize = 64;
+
 /// A VM size by name: Azure names match case-insensitively with `Standard_` optional.
 pub fn vm_size(name: &str) -> Option<&'static VmSize> {
-    let trimmed = name.trim();
-    let bare = strip_prefix_ci(trimmed, "standard_").unwrap_or(trimmed);
+    let name = name.trim().as_bytes();
+    let mut buf = [0u8; MAX_VM_NAME];
+    let lower = buf.get_mut(..name.len())?;
+    lower.copy_from_slice(name);
+    lower.make_ascii_lowercase();
+    let bare = lower.strip_prefix(b"standard_").unwrap_or(lower);
     let c = catalog();
     let h = name_hash(bare);
-    let start = c.vm_index.partition_point(|(k, _)| *k < h);
+    let start = c.vm_index.partition_point(|k| k.hash < h);
     c.vm_index[start..]
         .iter()
-        .take_while(|(k, _)| *k == h)
-        .map(|&(_, i)| &c.vm_sizes[i])
-        .find(|v| v.name.eq_ignore_ascii_case(bare))
-}
-
-fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    let head = s.get(..prefix.len())?;
-    head.eq_ignore_ascii_case(prefix)
-        .then(|| &s[prefix.len()..])
+        .take_while(|k| k.hash == h)
+        .find(|k| *k.lower == *bare)
+        .map(|k| &c.vm_sizes[k.index])
 }
 
 /// An AVS host SKU by name (case-insensitive).
 pub fn avs_host(sku: &str) -> Option<&'static AvsHost> {
+    let sku = sku.trim();
     catalog()
         .services
         .avs_hosts
         .iter()
-        .find(|h| h.sku.eq_ignore_ascii_case(sku.trim()))
+        .find(|h| h.sku.eq_ignore_ascii_case(sku))
 }
 
 /// A VM size with its network limit.

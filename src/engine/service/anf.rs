@@ -54,8 +54,11 @@ pub fn volume_qos_mibps(p: &Plan, g: Group) -> f64 {
 pub fn regular_ceiling_mibps(l: Level, r: f64) -> f64 {
     let table = &catalog::catalog().services.anf.regular_mix_64k_mibps;
     let x = (r * 10.0).clamp(0.0, 10.0);
-    let i = (x as usize).min(9); // x >= 0: truncation is floor
-    let t = table[i] + (table[i + 1] - table[i]) * (x - i as f64);
+    // The lower table row: floor(x), at most 9 so that row i + 1 exists.
+    let i = x.floor().min(9.0);
+    let lo = table[i as usize];
+    let hi = table[i as usize + 1];
+    let t = lo + (hi - lo) * (x - i);
     t.min(level(l).regular_max_mibps)
 }
 
