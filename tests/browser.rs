@@ -268,6 +268,20 @@ async fn journeys(c: &Client, base: &str) -> Res {
         .await?
         .ok_or("share link has no href")?;
     assert!(share.starts_with("/plan?s="), "{share}");
+    // "Copy link" shows with the script, enabled while the form is valid, and answers a click.
+    wait_for(
+        c,
+        "(b => !b.hidden && !b.disabled)(document.getElementById('copy-share'))",
+        "the copy-link button",
+    )
+    .await?;
+    c.find(Locator::Id("copy-share")).await?.click().await?;
+    wait_for(
+        c,
+        "document.getElementById('copy-share').textContent !== 'Copy link'",
+        "the copy-link button's answer",
+    )
+    .await?;
     c.goto(&format!("{base}{share}")).await?;
     c.wait().for_element(Locator::Css("#kpi-mibps")).await?;
     assert_eq!(value_of(c, "workload.io_size_kib").await?, "8");

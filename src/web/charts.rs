@@ -68,13 +68,17 @@ impl ChartBlock {
     }
 }
 
-/// The planner's ceilings chart; `None` (and a log line) if it cannot be drawn, so
-/// the figures still show.
-pub fn planner_ceilings(s: &Scenario, e: &Evaluation) -> Option<ChartBlock> {
+/// The planner's ceilings chart with the saved scenario's measured runs; `None` (and a
+/// log line) if it cannot be drawn, so the figures still show.
+pub fn planner_ceilings(
+    s: &Scenario,
+    e: &Evaluation,
+    measured: &[MeasuredPoint],
+) -> Option<ChartBlock> {
     let block = Chart::of(ChartName::Ceilings, s, e).and_then(|chart| {
         // Drawn narrower than the download: the results column is about 600 px wide.
         let (_, h) = chart.size();
-        let chart = chart.with_size((PLANNER_WIDTH, h));
+        let chart = chart.with_size((PLANNER_WIDTH, h)).with_measured(measured);
         ChartBlock::new(
             "chart-ceilings",
             &chart,

@@ -13,6 +13,7 @@
   var results = document.getElementById("results");
   var status = document.getElementById("plan-status");
   var share = document.getElementById("share-link");
+  var copyShare = document.getElementById("copy-share");
   var endpoint = form.getAttribute("data-results");
 
   // ---- Which inputs apply -------------------------------------------------
@@ -188,6 +189,7 @@
     results.classList.remove("stale");
     clearErrors();
     showErrors(data.errors || {});
+    if (copyShare) copyShare.disabled = !data.share_url;
     if (share) {
       if (data.share_url) {
         share.setAttribute("href", data.share_url);

@@ -667,7 +667,7 @@ fn a_toml_file_is_named_by_its_first_line() {
 
 mod api {
     use super::fixture;
-    use crate::helpers::{sample_scenario, spawn_app};
+    use crate::helpers::{TestApp, sample_scenario, spawn_app};
 
     use reqwest::Method;
     use serde_json::{Value, json};
@@ -750,6 +750,45 @@ mod api {
         assert_eq!(res.status(), 413);
         let body: Value = res.json().await.unwrap();
         assert!(body["error"].as_str().unwrap().contains("1 MiB"));
+    }
+
+    #[tokio::test]
+    async fn the_planner_chart_draws_the_stored_runs() {
+        let app = spawn_app().await;
+        let id = app.create(&sample_scenario()).await;
+        async fn page(app: &TestApp, id: i64) -> String {
+            let res = app.get(&format!("/scenarios/{id}")).await;
+            res.text().await.unwrap()
+        }
+        assert!(!page(&app, id).await.contains("measured run"));
+        let res = app
+            .send_raw(
+                Method::POST,
+                &format!("/api/v1/scenarios/{id}/measurements"),
+                Some("application/json"),
+                fixture("fio-3.36-single-job.json"),
+            )
+            .await;
+        assert_eq!(res.status(), 201);
+        // The saved page and the live results (Scenario JSON with its id) both show it.
+        assert!(page(&app, id).await.contains("1 measured run is shown"));
+        let mut with_id = sample_scenario();
+        with_id["id"] = json!(id);
+        let res = app
+            .send_raw(
+                Method::POST,
+                "/scenarios/results",
+                Some("application/json"),
+                serde_json::to_vec(&with_id).unwrap(),
+            )
+            .await;
+        assert_eq!(res.status(), 200);
+        assert!(
+            res.text()
+                .await
+                .unwrap()
+                .contains("1 measured run is shown")
+        );
     }
 
     #[tokio::test]

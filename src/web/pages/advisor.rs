@@ -4,7 +4,7 @@
 //!
 //! `GET /advisor?from=<base64url Scenario JSON>` pre-fills the mounts a scenario implies;
 //! the planner reaches it by posting its form to `/advisor/from-plan`. The form posts to
-//! `/advisor` and works without JavaScript; `static/js/advisor.js` only adds the copy
+//! `/advisor` and works without JavaScript; `static/js/copy.js` only adds the copy
 //! buttons.
 
 use super::{PageError, form, render, share};

@@ -8,6 +8,7 @@
 use super::form::{self, FormState};
 use super::view::{ErrorItem, ResultsView};
 use super::{PageError, parse_id, render, share};
+use crate::engine::import::MeasuredPoint;
 use crate::engine::scenario::{Level, Scenario, Service};
 use crate::engine::{self, FieldError};
 use crate::store::{self, Revision};
@@ -92,14 +93,19 @@ struct ResultsFragment {
 }
 
 /// Evaluates a parsed form: figures, or the reasons there are none (recorded on the form).
-fn assess(form: &mut FormState, scenario: Option<&Scenario>, id: Option<i64>) -> ResultsView {
+fn assess(
+    form: &mut FormState,
+    scenario: Option<&Scenario>,
+    id: Option<i64>,
+    measured: &[MeasuredPoint],
+) -> ResultsView {
     match scenario {
         Some(s) => {
             let mut s = s.clone();
             s.id = id;
             let url = share::link(&s);
             match engine::evaluate(&s) {
-                Ok(ev) => ResultsView::evaluated(&s, &ev, url),
+                Ok(ev) => ResultsView::evaluated(&s, &ev, url, measured),
                 Err(e) => {
                     form.add_field_error(&e);
                     ResultsView::refused(&e, url, id)
@@ -123,6 +129,8 @@ struct Context {
     status: String,
     revisions: Vec<Revision>,
     current_revision: i64,
+    /// The saved scenario's measured runs, drawn on the inline chart.
+    measured: Vec<MeasuredPoint>,
 }
 
 impl Context {
@@ -132,12 +140,13 @@ impl Context {
             status: status.into(),
             revisions: Vec::new(),
             current_revision: 0,
+            measured: Vec::new(),
         }
     }
 }
 
 fn page(mut form: FormState, scenario: Option<&Scenario>, ctx: Context) -> PlannerPage {
-    let r = assess(&mut form, scenario, ctx.id);
+    let r = assess(&mut form, scenario, ctx.id, &ctx.measured);
     PlannerPage {
         form,
         r,
@@ -225,7 +234,21 @@ async fn saved_context(
         status,
         revisions,
         current_revision,
+        measured: measured_for(st, Some(id)).await?,
     })
+}
+
+/// The measured runs stored with a saved scenario (none for an unsaved one).
+async fn measured_for(st: &AppState, id: Option<i64>) -> Result<Vec<MeasuredPoint>, PageError> {
+    let Some(id) = id else {
+        return Ok(Vec::new());
+    };
+    match store::measurements::measured_points(&st.db, id).await {
+        Ok(points) => Ok(points),
+        // A scenario deleted meanwhile has no runs to draw.
+        Err(store::StoreError::NotFound) => Ok(Vec::new()),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// `GET /scenarios/{id}[?rev=N]`.
@@ -372,7 +395,7 @@ struct LiveResults {
 ///
 /// A form body (what the page's script sends) answers JSON with the rendered HTML and
 /// the per-input messages; a Scenario JSON body answers the HTML fragment alone.
-pub async fn results(req: Request) -> Result<Response, PageError> {
+pub async fn results(State(st): State<AppState>, req: Request) -> Result<Response, PageError> {
     let ctype = req
         .headers()
         .get(header::CONTENT_TYPE)
@@ -383,7 +406,7 @@ pub async fn results(req: Request) -> Result<Response, PageError> {
         let body = Bytes::from_request(req, &())
             .await
             .map_err(|e| PageError::BadRequest(format!("The request body cannot be read: {e}")))?;
-        return results_for_json(&body);
+        return results_for_json(&st, &body).await;
     }
     if !ctype.starts_with("application/x-www-form-urlencoded") {
         return Err(PageError::BadRequest(
@@ -395,7 +418,8 @@ pub async fn results(req: Request) -> Result<Response, PageError> {
         .map_err(|e| PageError::BadRequest(format!("The form data cannot be read: {e}")))?;
     let id = form_id(&pairs);
     let (mut form, scenario) = form::parse(&pairs);
-    let r = assess(&mut form, scenario.as_ref(), id);
+    let measured = measured_for(&st, id).await?;
+    let r = assess(&mut form, scenario.as_ref(), id, &measured);
     let share_url = r.share_url.clone();
     let html = ResultsFragment { r }.render()?;
     let live = LiveResults {
@@ -407,7 +431,7 @@ pub async fn results(req: Request) -> Result<Response, PageError> {
     Ok(Json(live).into_response())
 }
 
-fn results_for_json(body: &[u8]) -> Result<Response, PageError> {
+async fn results_for_json(st: &AppState, body: &[u8]) -> Result<Response, PageError> {
     let de = &mut serde_json::Deserializer::from_slice(body);
     let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
@@ -426,7 +450,8 @@ fn results_for_json(body: &[u8]) -> Result<Response, PageError> {
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     };
-    let r = assess(&mut form, valid, scenario.id);
+    let measured = measured_for(st, scenario.id).await?;
+    let r = assess(&mut form, valid, scenario.id, &measured);
     Ok((status, Html(ResultsFragment { r }.render()?)).into_response())
 }
 

@@ -3,6 +3,7 @@
 //! Headlines carry at most 3 significant digits; tables carry full values. Every
 //! number has thousands separators.
 
+use crate::engine::import::MeasuredPoint;
 use crate::engine::scenario::Scenario;
 use crate::engine::trace::Num;
 use crate::engine::{Evaluation, FieldError};
@@ -177,9 +178,14 @@ pub fn short_time(iso: &str) -> String {
 
 impl ResultsView {
     /// Results of a valid scenario.
-    pub fn evaluated(scenario: &Scenario, ev: &Evaluation, share_url: String) -> Self {
+    pub fn evaluated(
+        scenario: &Scenario,
+        ev: &Evaluation,
+        share_url: String,
+        measured: &[MeasuredPoint],
+    ) -> Self {
         Self {
-            ok: Some(Results::new(scenario, ev)),
+            ok: Some(Results::new(scenario, ev, measured)),
             problem: None,
             errors: Vec::new(),
             share_url,
@@ -216,7 +222,7 @@ impl ResultsView {
 }
 
 impl Results {
-    fn new(s: &Scenario, ev: &Evaluation) -> Self {
+    fn new(s: &Scenario, ev: &Evaluation, measured: &[MeasuredPoint]) -> Self {
         let mut limits: Vec<LimitRow> = ev
             .limits
             .iter()
@@ -319,7 +325,7 @@ impl Results {
                 assumption: ev.cost.assumption,
             },
             sizing,
-            ceilings: crate::web::charts::planner_ceilings(s, ev),
+            ceilings: crate::web::charts::planner_ceilings(s, ev, measured),
             advice: ev
                 .advice
                 .iter()

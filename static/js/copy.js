@@ -1,5 +1,7 @@
-// Mount advisor: copy buttons for the recommended fstab and the kernel settings.
-// The page works without this script; the buttons stay hidden then.
+// Copy buttons: `data-copy="ID"` copies the text of element ID (the advisor's fstab and
+// kernel settings), `data-copy-href="ID"` the absolute address of link ID (the
+// planner's share link, which changes as the form changes). Pages work without this
+// script; the buttons stay hidden then.
 (function () {
   "use strict";
 
@@ -30,15 +32,28 @@
     });
   }
 
+  // What a button copies, read at click time.
+  function source(button) {
+    var text = document.getElementById(button.getAttribute("data-copy"));
+    if (text) {
+      return function () { return text.textContent; };
+    }
+    var link = document.getElementById(button.getAttribute("data-copy-href"));
+    if (link) {
+      return function () { return new URL(link.getAttribute("href"), window.location.href).href; };
+    }
+    return null;
+  }
+
   function setup(button) {
-    var target = document.getElementById(button.getAttribute("data-copy"));
-    if (!target) {
+    var read = source(button);
+    if (!read) {
       return;
     }
     var label = button.textContent;
     button.hidden = false;
     button.addEventListener("click", function () {
-      copyText(target.textContent).then(
+      copyText(read()).then(
         function () {
           button.textContent = "Copied";
         },
@@ -54,7 +69,7 @@
   }
 
   function init() {
-    var buttons = document.querySelectorAll("button[data-copy]");
+    var buttons = document.querySelectorAll("button[data-copy], button[data-copy-href]");
     for (var i = 0; i < buttons.length; i++) {
       setup(buttons[i]);
     }
