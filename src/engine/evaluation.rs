@@ -4,7 +4,11 @@ use super::advice::Advice;
 use super::limits::{Applies, Scope, as_display};
 use super::scenario::{Level, Service};
 use super::trace::Label;
+use arrayvec::ArrayVec;
 use serde::Serialize;
+
+/// Most service levels one service has (ANF, Azure Files and GCNV have four each).
+pub const MAX_LEVELS: usize = 4;
 
 /// The answer to one scenario.
 #[derive(Debug, Clone, Serialize)]
@@ -24,8 +28,9 @@ pub struct Evaluation {
     pub cost: Cost,
     /// Rules that fired, most important first.
     pub advice: Vec<Advice>,
-    /// Per-level reverse sizing (extension of the contract).
-    pub sizing: Vec<Sizing>,
+    /// Per-level reverse sizing (extension of the contract), one row per level of the
+    /// service: held inline, a service has at most [`MAX_LEVELS`] levels.
+    pub sizing: ArrayVec<Sizing, MAX_LEVELS>,
     /// Latency per IO by Little's law at the achieved rate, in ms (extension).
     pub latency_ms: f64,
 }

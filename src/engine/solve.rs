@@ -4,16 +4,14 @@
 use super::catalog;
 use super::distribution::Distribution;
 use super::evaluate::{Core, core, evaluate, storage_total};
-use super::evaluation::{Evaluation, Sizing, SizingBasis};
+use super::evaluation::{Evaluation, MAX_LEVELS, Sizing, SizingBasis};
 use super::limits::LimitSet;
 use super::plan::{Plan, quota_range};
 use super::scenario::{FieldError, Level, Scenario, Service, VolumeGroup, VolumeKind};
 use super::service::{anf, azure_files, gcnv};
 use super::units::{GIB_PER_TIB, iops_to_mibps};
+use arrayvec::ArrayVec;
 use serde::Serialize;
-
-/// Most levels a service has.
-const LEVELS: usize = 4;
 
 /// For each level of the plan's service: the smallest quota (same number of volumes)
 /// and pool that meet capacity, throughput and IOPS, its cost, and the cheapest that
@@ -22,7 +20,7 @@ const LEVELS: usize = 4;
 ///
 /// Client-side limits do not depend on the level or quota, so they are taken from the
 /// scenario's own evaluation `c` (Azure Files recomputes them where SSD and HDD differ).
-pub fn sizing(p: &Plan, c: &Core) -> Vec<Sizing> {
+pub fn sizing(p: &Plan, c: &Core) -> ArrayVec<Sizing, MAX_LEVELS> {
     let goal = if p.target_mibps.is_none() && p.target_iops.is_none() {
         Goal {
             mibps: Some(c.total),
@@ -42,7 +40,7 @@ pub fn sizing(p: &Plan, c: &Core) -> Vec<Sizing> {
     work.target_mibps = goal.mibps;
     work.target_iops = goal.iops;
     let levels = Level::of(p.service);
-    let mut rows = Vec::with_capacity(LEVELS);
+    let mut rows = ArrayVec::new();
     for &level in levels {
         rows.push(size_level(
             p,
@@ -226,4 +224,101 @@ pub fn layouts(s: &Scenario, total_tib: f64, counts: &[u32]) -> Result<Vec<Layou
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One ANF volume holding 4 TiB that must deliver 1,000 MiB/s at 64 KiB, from
+    /// clients that never bind.
+    fn needs_1000() -> Scenario {
+        serde_json::from_str(
+            r#"{"name": "1,000 MiB/s on 4 TiB",
+                "workload": {"io_size_kib": 64, "read_pct": 100, "access": "sequential",
+                    "threads": 16, "queue_depth": 32, "files": "many", "metadata_heavy": false,
+                    "capacity_tib": 4, "target_mibps": 1000, "target_iops": null},
+                "storage": {"service": "anf", "level": "premium", "qos": "auto",
+                    "volume_kind": "regular", "pool_tib": null,
+                    "volumes": [{"count": 1, "quota_tib": 4, "throughput_mibps": null}]},
+                "clients": {"count": 8, "vm_size": null, "egress_mibps": 100000,
+                    "ingress_mibps": 100000, "protocol": "nfsv3", "nconnect": 8,
+                    "smb_multichannel": false, "smb_channels": 4, "avs": null}}"#,
+        )
+        .expect("the test scenario parses")
+    }
+
+    #[test]
+    fn every_service_fits_the_sizing_table() {
+        for s in [Service::Anf, Service::AzureFiles, Service::Gcnv] {
+            assert!(Level::of(s).len() <= MAX_LEVELS, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn each_anf_level_gets_the_quota_its_rate_needs() {
+        let ev = evaluate(&needs_1000()).unwrap();
+        let row = |l: Level| *ev.sizing.iter().find(|r| r.level == l).unwrap();
+        // 1,000 MiB/s / (16, 64, 128 MiB/s per TiB), whole GiB; pools in whole TiB.
+        let standard = row(Level::Standard);
+        assert_eq!((standard.quota_tib, standard.pool_tib), (62.5, 63.0));
+        let premium = row(Level::Premium);
+        assert_eq!((premium.quota_tib, premium.pool_tib), (15.625, 16.0));
+        let ultra = row(Level::Ultra);
+        assert_eq!((ultra.quota_tib, ultra.pool_tib), (7.8125, 8.0));
+        // Flexible keeps the capacity and buys the throughput.
+        let flex = row(Level::Flexible);
+        assert_eq!(
+            (flex.quota_tib, flex.throughput_mibps),
+            (4.0, Some(1_000.0))
+        );
+        assert!(flex.pool_tib >= 4.0);
+        for r in &ev.sizing {
+            assert!(r.meets, "{:?}", r.level);
+            assert_eq!(r.basis, SizingBasis::Targets);
+        }
+        // The cheapest is marked once, and is the lowest price among those that meet.
+        let marked: Vec<_> = ev.sizing.iter().filter(|r| r.cheapest).collect();
+        assert_eq!(marked.len(), 1);
+        let lowest = ev
+            .sizing
+            .iter()
+            .filter(|r| r.meets)
+            .filter_map(|r| r.monthly_usd)
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(marked[0].monthly_usd, Some(lowest));
+    }
+
+    #[test]
+    fn a_target_beyond_every_level_meets_nowhere() {
+        let mut s = needs_1000();
+        // One regular volume tops out at 4,500 MiB/s whatever its level and quota.
+        s.workload.target_mibps = Some(6_000.0);
+        let ev = evaluate(&s).unwrap();
+        assert!(ev.sizing.iter().all(|r| !r.meets && !r.cheapest));
+        // Two volumes can.
+        s.storage.volumes[0].count = 2;
+        s.storage.volumes[0].quota_tib = 2.0;
+        let ev = evaluate(&s).unwrap();
+        assert!(ev.sizing.iter().any(|r| r.meets && r.cheapest));
+    }
+
+    #[test]
+    fn without_targets_the_table_sizes_for_the_current_figure() {
+        let mut s = needs_1000();
+        s.workload.target_mibps = None;
+        let ev = evaluate(&s).unwrap();
+        let own = ev
+            .sizing
+            .iter()
+            .find(|r| r.level == Level::Premium)
+            .unwrap();
+        assert_eq!(own.basis, SizingBasis::Current);
+        assert!(own.meets);
+        // Premium at 4 TiB achieves 256 MiB/s; Ultra needs 2 TiB for that, but the
+        // capacity keeps it at 4 TiB.
+        assert_eq!(ev.throughput_mibps, 256.0);
+        let ultra = ev.sizing.iter().find(|r| r.level == Level::Ultra).unwrap();
+        assert_eq!(ultra.quota_tib, 4.0);
+    }
 }
