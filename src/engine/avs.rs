@@ -68,7 +68,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
     });
 
     let sharing = hosts_on_busiest(p, a);
-    let ds = flow * speedup(m.usl_hosts_per_datastore, sharing) / dist.max_frac();
+    let ds = flow * speedup(m.usl_hosts_per_datastore, sharing) * dist.spread();
     set.push(RawLimit {
         id: "datastore",
         label: Label {

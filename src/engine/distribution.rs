@@ -17,8 +17,8 @@ pub struct Distribution {
     pub used: u32,
     base: u64,
     rem: u64,
-    /// Share of the busiest volume (volume 0), kept because every ceiling divides by it.
-    max_frac: f64,
+    /// 1 / the busiest volume's share, from the integer counts.
+    spread: f64,
 }
 
 impl Distribution {
@@ -42,7 +42,7 @@ impl Distribution {
                 used: n as u32,
                 base: 1,
                 rem: 0,
-                max_frac: 1.0 / n as f64,
+                spread: n as f64,
             };
         }
         let base = units / n;
@@ -52,7 +52,7 @@ impl Distribution {
             used: units.min(n) as u32,
             base,
             rem,
-            max_frac: (base + u64::from(rem > 0)) as f64 / units as f64,
+            spread: units as f64 / (base + u64::from(rem > 0)) as f64,
         }
     }
 
@@ -65,14 +65,15 @@ impl Distribution {
         count as f64 / self.units as f64
     }
 
-    /// The largest fraction any volume carries.
-    pub fn max_frac(&self) -> f64 {
-        self.max_frac
+    /// The whole load in units of the busiest volume's load (1 / its share): a
+    /// per-volume ceiling times this is the total it allows.
+    pub fn spread(&self) -> f64 {
+        self.spread
     }
 
     /// How many equally loaded volumes the busiest one is worth (for labels).
     pub fn effective_count(&self) -> u32 {
-        (1.0 / self.max_frac()).round().max(1.0) as u32
+        self.spread.round().max(1.0) as u32
     }
 
     /// The total that per-volume ceilings allow: min over loaded volumes of ceiling / share.
@@ -80,7 +81,7 @@ impl Distribution {
     pub fn bound(&self, p: &Plan, per_volume: impl Fn(Group) -> f64) -> (f64, Group) {
         if p.volumes.groups() == 1 {
             let g = p.volumes.group(0);
-            return (per_volume(g) / self.max_frac(), g);
+            return (per_volume(g) * self.spread, g);
         }
         if self.units == 0 {
             let mut best = (f64::INFINITY, p.volumes.group(0));

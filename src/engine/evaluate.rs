@@ -114,6 +114,10 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
     let c = core(p, &mut set);
     let total = c.total;
     let iops = mibps_to_iops(total, p.io_kib);
+    // Two factors instead of two divisions per limit; the binding limit's headroom is
+    // still exactly 0.
+    let iops_per_mibps = mibps_to_iops(1.0, p.io_kib);
+    let pct_of_total = 100.0 / total;
     let mut limits = Vec::with_capacity(c.limits.len());
     for l in c.limits.iter().filter(|l| l.applies_at(p.r)) {
         limits.push(Limit {
@@ -122,10 +126,10 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
             scope: l.scope,
             applies: l.applies,
             mibps: l.mibps,
-            iops: mibps_to_iops(l.mibps, p.io_kib),
+            iops: l.mibps * iops_per_mibps,
             source: l.source,
             assumption: l.assumption,
-            headroom_pct: (l.total_at(p.r) / total - 1.0) * 100.0,
+            headroom_pct: (l.total_at(p.r) - total) * pct_of_total,
         });
     }
     let price = cost::price(p);

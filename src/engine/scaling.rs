@@ -14,12 +14,13 @@ pub fn speedup(usl: Usl, n: f64) -> f64 {
     if usl.kappa <= 0.0 {
         return raw(n);
     }
-    let peak = ((1.0 - usl.sigma) / usl.kappa).sqrt();
-    if n <= peak {
-        raw(n)
-    } else {
-        raw(peak.floor().max(1.0)).max(raw(peak.ceil().min(n)))
+    // Before the peak n* = sqrt((1 - sigma) / kappa), i.e. while kappa n^2 <= 1 - sigma,
+    // the curve rises: no square root on that (usual) path.
+    if usl.kappa * n * n <= 1.0 - usl.sigma {
+        return raw(n);
     }
+    let peak = ((1.0 - usl.sigma) / usl.kappa).sqrt();
+    raw(peak.floor().max(1.0)).max(raw(peak.ceil().min(n)))
 }
 
 /// Combines a read and a write ceiling of one shared resource at read fraction `r`:

@@ -151,7 +151,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         },
         scope: Scope::Volume,
         applies: Applies::Both,
-        mibps: ceiling / dist.max_frac(),
+        mibps: ceiling * dist.spread(),
         source,
         assumption: false,
     });
@@ -172,7 +172,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         },
         scope: Scope::Volume,
         applies: Applies::Both,
-        mibps: iops_to_mibps(iops, p.io_kib) / dist.max_frac(),
+        mibps: iops_to_mibps(iops, p.io_kib) * dist.spread(),
         source: src,
         assumption: false,
     });

@@ -213,7 +213,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         } else {
             (m.smb_cached_or_nfs, "per SSD NFS share")
         };
-        let total = per_share / dist.max_frac();
+        let total = per_share * dist.spread();
         set.push(RawLimit {
             id: "metadata",
             label: Label {

@@ -115,7 +115,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         },
         scope: Scope::Volume,
         applies: Applies::Both,
-        mibps: cap / dist.max_frac(),
+        mibps: cap * dist.spread(),
         source: g.cap_source.as_str(),
         assumption: false,
     });
