@@ -672,17 +672,26 @@ mod api {
     use reqwest::Method;
     use serde_json::{Value, json};
 
+    /// POSTs the fixture file `name` to `path` with content type `ctype`.
+    async fn post_fixture(
+        app: &TestApp,
+        path: &str,
+        ctype: Option<&str>,
+        name: &str,
+    ) -> reqwest::Response {
+        app.send_raw(Method::POST, path, ctype, fixture(name)).await
+    }
+
     #[tokio::test]
     async fn parse_answers_normalised_measurements() {
         let app = spawn_app().await;
-        let res = app
-            .send_raw(
-                Method::POST,
-                "/api/v1/measurements/parse",
-                Some("application/json"),
-                fixture("fio-3.36-group-reporting.json"),
-            )
-            .await;
+        let res = post_fixture(
+            &app,
+            "/api/v1/measurements/parse",
+            Some("application/json"),
+            "fio-3.36-group-reporting.json",
+        )
+        .await;
         assert_eq!(res.status(), 200);
         let body: Value = res.json().await.unwrap();
         assert_eq!(body["format"], "fio_json");
@@ -691,23 +700,21 @@ mod api {
         assert!(body["warnings"].as_array().unwrap().is_empty());
 
         // Any content type: DiskSpd XML sent as text/xml, elbencho CSV without one.
-        let res = app
-            .send_raw(
-                Method::POST,
-                "/api/v1/measurements/parse",
-                Some("text/xml"),
-                fixture("diskspd-2.1-two-targets-four-threads.xml"),
-            )
-            .await;
+        let res = post_fixture(
+            &app,
+            "/api/v1/measurements/parse",
+            Some("text/xml"),
+            "diskspd-2.1-two-targets-four-threads.xml",
+        )
+        .await;
         assert_eq!(res.status(), 200);
-        let res = app
-            .send_raw(
-                Method::POST,
-                "/api/v1/measurements/parse",
-                None,
-                fixture("elbencho-3.0-seq-and-rwmix.csv"),
-            )
-            .await;
+        let res = post_fixture(
+            &app,
+            "/api/v1/measurements/parse",
+            None,
+            "elbencho-3.0-seq-and-rwmix.csv",
+        )
+        .await;
         let body: Value = res.json().await.unwrap();
         assert_eq!(body["measurements"].as_array().unwrap().len(), 3);
     }
@@ -761,14 +768,13 @@ mod api {
             res.text().await.unwrap()
         }
         assert!(!page(&app, id).await.contains("measured run"));
-        let res = app
-            .send_raw(
-                Method::POST,
-                &format!("/api/v1/scenarios/{id}/measurements"),
-                Some("application/json"),
-                fixture("fio-3.36-single-job.json"),
-            )
-            .await;
+        let res = post_fixture(
+            &app,
+            &format!("/api/v1/scenarios/{id}/measurements"),
+            Some("application/json"),
+            "fio-3.36-single-job.json",
+        )
+        .await;
         assert_eq!(res.status(), 201);
         // The saved page and the live results (Scenario JSON with its id) both show it.
         assert!(page(&app, id).await.contains("1 measured run is shown"));
@@ -796,14 +802,13 @@ mod api {
         let app = spawn_app().await;
         let id = app.create(&sample_scenario()).await;
         let path = format!("/api/v1/scenarios/{id}/measurements");
-        let res = app
-            .send_raw(
-                Method::POST,
-                &path,
-                Some("application/json"),
-                fixture("fio-3.36-single-job.json"),
-            )
-            .await;
+        let res = post_fixture(
+            &app,
+            &path,
+            Some("application/json"),
+            "fio-3.36-single-job.json",
+        )
+        .await;
         assert_eq!(res.status(), 201);
         let body: Value = res.json().await.unwrap();
         let first = &body["measurements"][0];
@@ -823,14 +828,7 @@ mod api {
                 .status(),
             200
         );
-        let res = app
-            .send_raw(
-                Method::POST,
-                &path,
-                None,
-                fixture("fio-3.36-group-reporting.json"),
-            )
-            .await;
+        let res = post_fixture(&app, &path, None, "fio-3.36-group-reporting.json").await;
         assert_eq!(res.status(), 201);
         let list: Value = app.get(&path).await.json().await.unwrap();
         let list = list.as_array().unwrap();
@@ -876,14 +874,7 @@ mod api {
             "/api/v1/scenarios/abc/measurements",
         ] {
             assert_eq!(app.get(path).await.status(), 404);
-            let res = app
-                .send_raw(
-                    Method::POST,
-                    path,
-                    None,
-                    fixture("fio-3.36-single-job.json"),
-                )
-                .await;
+            let res = post_fixture(&app, path, None, "fio-3.36-single-job.json").await;
             assert_eq!(res.status(), 404);
         }
         let id = app.create(&sample_scenario()).await;
@@ -949,14 +940,13 @@ mod api {
     #[tokio::test]
     async fn a_new_scenario_from_a_result() {
         let app = spawn_app().await;
-        let res = app
-            .send_raw(
-                Method::POST,
-                "/api/v1/measurements/scenario",
-                None,
-                fixture("fio-3.36-group-reporting.json"),
-            )
-            .await;
+        let res = post_fixture(
+            &app,
+            "/api/v1/measurements/scenario",
+            None,
+            "fio-3.36-group-reporting.json",
+        )
+        .await;
         assert_eq!(res.status(), 200);
         let s: Value = res.json().await.unwrap();
         assert_eq!(s["workload"]["io_size_kib"], 4.0);
@@ -965,27 +955,25 @@ mod api {
         app.create(&s).await;
 
         let base = app.create(&sample_scenario()).await;
-        let res = app
-            .send_raw(
-                Method::POST,
-                &format!("/api/v1/measurements/scenario?base={base}"),
-                None,
-                fixture("elbencho-3.0-seq-and-rwmix.csv"),
-            )
-            .await;
+        let res = post_fixture(
+            &app,
+            &format!("/api/v1/measurements/scenario?base={base}"),
+            None,
+            "elbencho-3.0-seq-and-rwmix.csv",
+        )
+        .await;
         let s: Value = res.json().await.unwrap();
         assert!(
             crate::helpers::json_contains(&s["storage"], &sample_scenario()["storage"]),
             "{s}"
         );
-        let res = app
-            .send_raw(
-                Method::POST,
-                "/api/v1/measurements/scenario?run=9",
-                None,
-                fixture("elbencho-3.0-seq-and-rwmix.csv"),
-            )
-            .await;
+        let res = post_fixture(
+            &app,
+            "/api/v1/measurements/scenario?run=9",
+            None,
+            "elbencho-3.0-seq-and-rwmix.csv",
+        )
+        .await;
         assert_eq!(res.status(), 422);
         let body: Value = res.json().await.unwrap();
         assert_eq!(body["field"], "run");
@@ -996,14 +984,7 @@ mod api {
         let app = spawn_app().await;
         let id = app.create(&sample_scenario()).await;
         let path = format!("/api/v1/scenarios/{id}/measurements");
-        let res = app
-            .send_raw(
-                Method::POST,
-                &path,
-                None,
-                fixture("fio-3.35-client-stats.json"),
-            )
-            .await;
+        let res = post_fixture(&app, &path, None, "fio-3.35-client-stats.json").await;
         let body: Value = res.json().await.unwrap();
         let mid = body["measurements"][0]["id"].as_i64().unwrap();
         let res = app.get(&format!("{path}/{mid}/scenario")).await;
@@ -1047,13 +1028,7 @@ mod api {
         let app = spawn_app().await;
         let id = app.create(&sample_scenario()).await;
         let path = format!("/api/v1/scenarios/{id}/measurements");
-        app.send_raw(
-            Method::POST,
-            &path,
-            None,
-            fixture("elbencho-3.0-seq-and-rwmix.csv"),
-        )
-        .await;
+        post_fixture(&app, &path, None, "elbencho-3.0-seq-and-rwmix.csv").await;
         let points = volplan::store::measurements::measured_points(&app.db, id)
             .await
             .unwrap();

@@ -201,6 +201,23 @@ pub(super) fn field_error<'a>(errors: &'a [FieldError], field: &str) -> Option<&
         .map(|e| e.message.as_str())
 }
 
+/// The error a tool page shows when its base scenario cannot be evaluated.
+pub(super) fn base_failed(e: &FieldError) -> FieldError {
+    FieldError::new(
+        "base",
+        format!("the base scenario cannot be evaluated: {e}"),
+    )
+}
+
+/// 200 for a tool page without errors, 422 with them.
+pub(super) fn page_status(errors: &[FieldError]) -> StatusCode {
+    if errors.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    }
+}
+
 /// The name of the binding limit of an evaluation (its id when it has no limit row).
 pub(super) fn binding_name(e: &Evaluation) -> String {
     e.limits
@@ -424,18 +441,11 @@ pub async fn page(
                     e.message,
                 )
             } else {
-                FieldError::new(
-                    "base",
-                    format!("the base scenario cannot be evaluated: {e}"),
-                )
+                base_failed(&e)
             }),
         }
     }
-    let status = if errors.is_empty() {
-        StatusCode::OK
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
+    let status = page_status(&errors);
     let page = LayoutsPage {
         bases: base_options(&st, &selected).await?,
         total_tib: Num(total, 3).to_string().replace(',', ""),

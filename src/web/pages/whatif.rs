@@ -3,7 +3,8 @@
 //! prorated as `days / 30.4` at the new level.
 
 use super::layouts::{
-    Opt, base_options, base_scenario, binding_name, field_error, level_options, parse_level,
+    Opt, base_failed, base_options, base_scenario, binding_name, field_error, level_options,
+    page_status, parse_level,
 };
 use super::{PageError, render};
 use crate::engine::scenario::Level;
@@ -15,7 +16,6 @@ use crate::web::AppState;
 use crate::web::charts::ChartBlock;
 use askama::Template;
 use axum::extract::{Query, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 
@@ -239,17 +239,10 @@ pub async fn page(
         match work {
             Ok(o) => result = Some(o),
             Err(e) if e.field == "days" || e.field == "level" => errors.push(e),
-            Err(e) => errors.push(FieldError::new(
-                "base",
-                format!("the base scenario cannot be evaluated: {e}"),
-            )),
+            Err(e) => errors.push(base_failed(&e)),
         }
     }
-    let status = if errors.is_empty() {
-        StatusCode::OK
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
+    let status = page_status(&errors);
     let page = WhatIfPage {
         bases: base_options(&st, &selected).await?,
         from_levels: level_options(&s, s.storage.level),
