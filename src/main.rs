@@ -42,6 +42,10 @@ enum Command {
         #[arg(long)]
         workload: Option<String>,
     },
+    /// Refit the performance model's parameters jointly over the published series
+    /// (tests/fixtures/series.json) and print the residuals and the
+    /// leave-one-series-out table.
+    Calibrate(volplan::calibrate::run::CalibrateArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +59,7 @@ fn main() -> ExitCode {
             distro,
             workload,
         }) => volplan::cli::advise_mounts(&file, distro, workload.as_deref()),
+        Some(Command::Calibrate(args)) => volplan::calibrate::run::run(&args),
         Some(Command::Serve(config)) => serve(config),
         None => serve(volplan::config::Config::from_env()),
     }

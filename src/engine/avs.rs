@@ -1,10 +1,9 @@
 //! Azure VMware Solution: hosts x datastores flows, VMDK placement, and the per-flow,
 //! per-host, per-VM and per-datastore ceilings fitted to the AVS measurements.
 
-use super::catalog;
-use super::client::push_concurrency;
+use super::catalog::{self, Usl};
 use super::distribution::Distribution;
-use super::limits::{Applies, RawLimit, Scope, Sink};
+use super::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use super::plan::{AvsPlan, Plan};
 use super::scaling::speedup;
 use super::scenario::Placement;
@@ -20,9 +19,22 @@ fn units_per_host(a: &AvsPlan) -> u64 {
     }
 }
 
-/// Datastores one host uses = its NFS flows (one TCP connection per datastore per host).
-pub fn flows_per_host(p: &Plan, a: &AvsPlan) -> u64 {
+/// Datastores one host puts load on.
+pub fn loaded_datastores_per_host(p: &Plan, a: &AvsPlan) -> u64 {
     units_per_host(a).min(u64::from(p.n_volumes)).max(1)
+}
+
+/// NFS flows of one host that carry load: one TCP connection per loaded datastore, or
+/// `nconnect` of them.
+pub fn flows_per_host(p: &Plan, a: &AvsPlan) -> u64 {
+    loaded_datastores_per_host(p, a) * u64::from(a.nconnect.max(1))
+}
+
+/// IOPS of a resource with time `a_us + b_us x KiB` per read and `write_factor` times
+/// that per write, at read fraction `r`.
+fn rate(a_us: f64, b_us: f64, write_factor: f64, kib: f64, r: f64) -> f64 {
+    let t = a_us + b_us * kib;
+    1e6 / (t * (r + (1.0 - r) * write_factor))
 }
 
 /// Hosts that share the busiest datastore.
@@ -39,17 +51,21 @@ fn hosts_on_busiest(p: &Plan, a: &AvsPlan) -> f64 {
 
 /// Adds the AVS limits.
 pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
-    let m = &catalog::catalog().model.avs;
-    let source = m.source.as_str();
+    let m = p.params;
+    let nic_gbps = catalog::catalog().model.assumptions.avs_flow_nic_gbps;
+    let source = SOURCE;
     let hosts = f64::from(a.hosts);
     let flows = flows_per_host(p, a) as f64;
-    let nic_flow = mibps_to_iops(
-        gbps_to_mibps(m.flow_nic_gbps.min(a.host.nic_gbps)),
-        p.io_kib,
-    );
-    let flow = m.flow.iops(p.io_kib, p.r).min(nic_flow);
+    let nic_flow = mibps_to_iops(gbps_to_mibps(nic_gbps.min(a.host.nic_gbps)), p.io_kib);
+    let wf = m.avs_write_factor;
+    let flow = rate(m.avs_flow_a_us, m.avs_flow_b_us_per_kib, wf, p.io_kib, p.r).min(nic_flow);
+    let usl_ds = Usl {
+        sigma: m.avs_ds_sigma,
+        kappa: m.avs_ds_kappa,
+    };
+    let usl_hosts = Usl::contention(m.avs_hosts_sigma);
 
-    let per_host_flows = flow * speedup(m.usl_datastores_per_host, flows);
+    let per_host_flows = flow * speedup(usl_ds, flows);
     set.push(RawLimit {
         id: "connection",
         label: Label {
@@ -65,10 +81,11 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(per_host_flows * hosts, p.io_kib),
         source,
         assumption: false,
+        queue: Queue::Servers(hosts * flows),
     });
 
-    let sharing = hosts_on_busiest(p, a);
-    let ds = flow * speedup(m.usl_hosts_per_datastore, sharing) * dist.spread();
+    let sharing = hosts_on_busiest(p, a) * f64::from(a.nconnect.max(1));
+    let ds = flow * speedup(usl_hosts, sharing) * dist.spread();
     set.push(RawLimit {
         id: "datastore",
         label: Label {
@@ -76,7 +93,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
             formula: Formula::Hosts {
                 n: sharing as u64,
                 per_flow_mibps: iops_to_mibps(flow, p.io_kib),
-                factor: speedup(m.usl_hosts_per_datastore, sharing) / sharing,
+                factor: speedup(usl_hosts, sharing) / sharing,
             },
         },
         scope: Scope::Datastore,
@@ -84,9 +101,10 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(ds, p.io_kib),
         source,
         assumption: false,
+        queue: Queue::Storage,
     });
 
-    let host = m.host.iops(p.io_kib, p.r);
+    let host = rate(m.avs_host_a_us, m.avs_host_b_us_per_kib, wf, p.io_kib, p.r);
     set.push(RawLimit {
         id: "host",
         label: Label {
@@ -102,6 +120,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(host * hosts, p.io_kib),
         source,
         assumption: a.host.sku != "AV36",
+        queue: Queue::Parallel(hosts),
     });
 
     let nic = gbps_to_mibps(a.host.nic_gbps) * f64::from(a.host.nics);
@@ -124,11 +143,12 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
             mibps: nic * hosts,
             source: a.host.source.as_str(),
             assumption: a.host.unconfirmed,
+            queue: Queue::Servers(hosts),
         });
     }
 
     let vms = f64::from(a.hosts) * f64::from(a.vms_per_host);
-    let vm = m.vm.iops(p.io_kib, p.r);
+    let vm = rate(m.avs_vm_a_us, m.avs_vm_b_us_per_kib, wf, p.io_kib, p.r);
     set.push(RawLimit {
         id: "vm",
         label: Label {
@@ -144,10 +164,12 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(vm * vms, p.io_kib),
         source,
         assumption: false,
+        queue: Queue::Parallel(vms),
     });
-
-    push_concurrency(p, outstanding(p, a), set);
 }
+
+/// Where the AVS parameters come from.
+const SOURCE: &str = "AVS flows, hosts and VMs: fitted jointly to LEARN-ANF/performance-azure-vmware-solution-datastore (4 AV36 hosts, ESXi 7u3, fio 3.16) with the other series (tests/fixtures/series.json)";
 
 /// Outstanding IOs across all hosts: each host's VMs, capped at 128 slots per flow.
 pub fn outstanding(p: &Plan, a: &AvsPlan) -> f64 {

@@ -1,9 +1,10 @@
-//! Client-side limits: VM egress (writes only), NIC ingress (reads), per-connection
-//! ceilings with diminishing returns, and concurrency by Little's law.
+//! Client-side limits: VM egress (writes only), NIC ingress (reads), the client's own
+//! read/write path, per-connection ceilings, the unloaded round trip, and the
+//! concurrency bound by Little's law.
 
-use super::catalog::{self, Latency};
+use super::catalog::{self, OpTime, Usl};
 use super::concurrency::iops_ceiling;
-use super::limits::{Applies, RawLimit, Scope, Sink};
+use super::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use super::plan::Plan;
 use super::scaling::{mix, speedup};
 use super::scenario::{Files, Protocol, Service};
@@ -69,27 +70,34 @@ pub fn multichannel_penalty(p: &Plan) -> (f64, f64) {
     }
 }
 
-/// The unloaded latency model of the plan's service.
-pub fn latency(p: &Plan) -> (&'static Latency, &'static str) {
-    let m = &catalog::catalog().model.latency;
-    match p.service {
+/// The round trip without queueing (the model's delay centre) in seconds, with its
+/// source and whether it rests on an assumption rather than a fitted series.
+pub fn delay(p: &Plan) -> (f64, &'static str, bool) {
+    let m = p.params;
+    let (base, source, assumption) = match p.service {
         Service::Anf => (
-            &m.anf,
-            "latency: fitted to LEARN-ANF concurrency worked examples (8 KiB 0.5 ms, 256 KiB 2 ms)",
+            m.anf_delay_ms,
+            "delay: fitted jointly to the published ANF series (tests/fixtures/series.json)",
+            false,
         ),
         Service::Gcnv => (
-            &m.gcnv,
-            "latency: GCNV/performance/expected-performance 0.5 ms example",
+            m.gcnv_delay_ms,
+            "delay: fitted to the GCNV single-thread measurement (GCNV measure-performance)",
+            false,
         ),
         Service::AzureFiles if is_ssd(p.level) => (
-            &m.azure_files_ssd,
-            "latency: UNCONFIRMED 1 ms base for SSD shares (assumption)",
+            m.files_ssd_delay_ms,
+            "delay: fitted to the Azure Files SSD latency statements (LEARN-FILES/understand-performance)",
+            false,
         ),
         Service::AzureFiles => (
-            &m.azure_files_hdd,
-            "latency: UNCONFIRMED 10 ms base for HDD shares (assumption)",
+            catalog::catalog().model.assumptions.files_hdd_delay_ms,
+            "delay: 10 ms for HDD shares, no published measurement (assumption)",
+            true,
         ),
-    }
+    };
+    let ms = (base + m.delay_per_kib_ms * p.io_kib) / multichannel_penalty(p).0;
+    (ms / 1000.0, source, assumption)
 }
 
 /// Outstanding IOs one client can keep in flight after protocol slot limits.
@@ -127,6 +135,7 @@ pub fn limits(p: &Plan, set: &mut impl Sink) {
             mibps: e.mibps * clients as f64,
             source: e.source,
             assumption: e.assumption,
+            queue: Queue::Servers(clients as f64),
         });
     }
     if let Some(i) = p.ingress {
@@ -145,30 +154,39 @@ pub fn limits(p: &Plan, set: &mut impl Sink) {
             mibps: i.mibps * clients as f64,
             source: i.source,
             assumption: i.assumption,
+            queue: Queue::Servers(clients as f64),
         });
     }
 
-    let model = &catalog::catalog().model;
+    push_client_path(p, set);
+
+    let m = p.params;
     let n = connections_per_client(p) as f64;
-    let (usl_r, usl_w, source) = if p.protocol == Protocol::Smb3 {
+    let (read, write) = if p.protocol == Protocol::Smb3 {
         (
-            model.smb_channel.usl_read,
-            model.smb_channel.usl_write,
-            model.smb_channel.source.as_str(),
+            OpTime::new(m.smb_read_a_us, m.smb_read_b_us_per_kib).iops(p.io_kib),
+            OpTime::new(m.smb_write_a_us, m.smb_write_b_us_per_kib).iops(p.io_kib),
         )
     } else {
         (
-            model.nfs_connection.usl_read,
-            model.nfs_connection.usl_write,
-            model.nfs_connection.source.as_str(),
+            OpTime::new(m.conn_read_a_us, m.conn_read_b_us_per_kib).iops(p.io_kib),
+            OpTime::new(m.conn_write_a_us, m.conn_write_b_us_per_kib).iops(p.io_kib),
         )
     };
-    let conn = &model.nfs_connection;
-    let read = conn.read.iops(p.io_kib) * speedup(usl_r, n);
-    let write = conn.write.iops(p.io_kib) * speedup(usl_w, n);
-    let (_, conn_penalty) = multichannel_penalty(p);
-    let per_client = mix(p.r, read, write) * conn_penalty;
-    let one = mix(p.r, conn.read.iops(p.io_kib), conn.write.iops(p.io_kib));
+    let one = mix(p.r, read, write);
+    let (per_client, source) = if p.protocol == Protocol::Smb3 {
+        let r = read * speedup(Usl::contention(m.smb_usl_read_sigma), n);
+        let w = write * speedup(Usl::contention(m.smb_usl_write_sigma), n);
+        (
+            mix(p.r, r, w) * multichannel_penalty(p).1,
+            "SMB channels: per-channel times and multichannel contention fitted to LEARN-FILES/smb-performance with the other series (tests/fixtures/series.json)",
+        )
+    } else {
+        (
+            one * n,
+            "NFS connections: per-connection times fitted jointly to the ANF nconnect series (tests/fixtures/series.json)",
+        )
+    };
     set.push(RawLimit {
         id: "connection",
         label: Label {
@@ -183,19 +201,47 @@ pub fn limits(p: &Plan, set: &mut impl Sink) {
         applies: Applies::Both,
         mibps: iops_to_mibps(per_client, p.io_kib) * clients as f64,
         source,
-        assumption: p.protocol == Protocol::Smb3,
+        assumption: false,
+        queue: Queue::Servers(clients as f64 * n),
     });
-
-    push_concurrency(p, outstanding_per_client(p) * clients as f64, set);
 }
 
-/// Adds the Little's-law limit for `outstanding` IOs in flight in total.
-pub fn push_concurrency(p: &Plan, outstanding: f64, set: &mut impl Sink) {
-    let (lat, source) = latency(p);
-    let (lat_penalty, _) = multichannel_penalty(p);
-    let ms = lat.at(p.io_kib) / lat_penalty;
-    let iops = iops_ceiling(outstanding, ms);
+/// Adds the client's own read and write path: the NFS or SMB client and virtual NIC
+/// processing, which scales with the VM's vCPUs (a time per op and per KiB of one vCPU,
+/// fitted; reads and writes share the CPUs by the mix rule). Omitted when the VM size
+/// is not known (only `egress_mibps` given).
+fn push_client_path(p: &Plan, set: &mut impl Sink) {
+    let Some(vm) = p.vm else { return };
+    let m = p.params;
+    let vcpu = f64::from(vm.vcpu.max(1));
+    let read = OpTime::new(m.client_read_a_us, m.client_read_b_us_per_kib).iops(p.io_kib) * vcpu;
+    let write = OpTime::new(m.client_write_a_us, m.client_write_b_us_per_kib).iops(p.io_kib) * vcpu;
+    let per_client = mix(p.r, read, write);
+    let clients = f64::from(p.clients);
     set.push(RawLimit {
+        id: "client_path",
+        label: Label {
+            name: "Client read/write path",
+            formula: Formula::Times {
+                n: u64::from(p.clients),
+                each: iops_to_mibps(per_client, p.io_kib),
+                what: "per VM: file client and virtual NIC processing, scales with vCPUs",
+            },
+        },
+        scope: Scope::Client,
+        applies: Applies::Both,
+        mibps: iops_to_mibps(per_client, p.io_kib) * clients,
+        source: "client path: vCPU time per op and per KiB fitted jointly to the single-client series (tests/fixtures/series.json)",
+        assumption: false,
+        queue: Queue::Parallel(clients * vcpu),
+    });
+}
+
+/// The Little's-law bound for `outstanding` IOs in flight at `unloaded_s` per IO.
+pub fn concurrency_limit(p: &Plan, outstanding: f64, unloaded_s: f64) -> RawLimit {
+    let (_, source, assumption) = delay(p);
+    let ms = unloaded_s * 1000.0;
+    RawLimit {
         id: "concurrency",
         label: Label {
             name: "Concurrency (Little's law)",
@@ -206,14 +252,9 @@ pub fn push_concurrency(p: &Plan, outstanding: f64, set: &mut impl Sink) {
         },
         scope: Scope::Workload,
         applies: Applies::Both,
-        mibps: iops_to_mibps(iops, p.io_kib),
+        mibps: iops_to_mibps(iops_ceiling(outstanding, ms), p.io_kib),
         source,
-        assumption: lat.unconfirmed,
-    });
-}
-
-/// Unloaded latency in ms for the plan (with the multichannel penalty).
-pub fn unloaded_latency_ms(p: &Plan) -> f64 {
-    let (lat, _) = latency(p);
-    lat.at(p.io_kib) / multichannel_penalty(p).0
+        assumption,
+        queue: Queue::Bound,
+    }
 }

@@ -6,30 +6,36 @@ use super::client;
 use super::cost;
 use super::distribution::Distribution;
 use super::evaluation::{Cost, Evaluation, Flows, Limit, Targets};
-use super::limits::{LimitSet, MinTotal, RawLimit};
+use super::limits::{LimitSet, MinTotal, Queue, RawLimit, Sink};
+use super::model::curve::LatencyCurve;
+use super::model::{Centre, Network, Point};
 use super::plan::Plan;
 use super::scenario::{FieldError, Scenario};
 use super::service;
 use super::solve;
-use super::units::mibps_to_iops;
+use super::units::{iops_to_mibps, mibps_to_iops};
 
 /// The numbers of one evaluation, without text: what advice and sizing reuse.
 #[derive(Debug, Clone, Copy)]
 pub struct Core<'s> {
-    /// Every limit, in the caller's set (filled by [`core`]).
+    /// Every limit, in the caller's set (filled by [`core`]), the Little's-law bound last.
     pub limits: &'s LimitSet,
-    /// Achievable MiB/s (reads + writes).
+    /// Achievable MiB/s (reads + writes): the queueing model's throughput.
     pub total: f64,
+    /// The smallest ceiling (or the concurrency bound): what the rate bends under.
     pub binding: &'s RawLimit,
+    /// The binding limit's total at this mix, MiB/s.
+    pub ceiling: f64,
     /// Outstanding IOs in flight across all clients after slot limits.
     pub outstanding: f64,
     /// The first `storage_count` limits are the storage service's; the rest client-side.
     pub storage_count: usize,
-    /// The smallest client-side limit as a total (everything the storage service does
-    /// not set); sizing reuses it for every level.
-    pub client_total: f64,
     /// How the load spreads over the volumes (independent of level and quota).
     pub dist: Distribution,
+    /// The IO path as a queueing network.
+    pub network: Network,
+    /// The operating point: achievable IOPS and mean latency.
+    pub point: Point,
 }
 
 impl Core<'_> {
@@ -46,11 +52,34 @@ impl Core<'_> {
             .map(|l| l.total_at(p.r))
             .fold(f64::INFINITY, f64::min)
     }
+
+    /// Mean latency per IO at the achievable load, ms.
+    pub fn latency_ms(&self) -> f64 {
+        self.point.latency_s * 1000.0
+    }
+
+    /// Mean latency per IO when the workload runs at its target rate, ms; `None`
+    /// without a target or when the target is above the achievable rate.
+    pub fn latency_at_target_ms(&self, p: &Plan) -> Option<f64> {
+        let target = target_iops(p)?;
+        self.network
+            .latency_at(target, self.outstanding)
+            .map(|s| s * 1000.0)
+    }
 }
 
-/// Computes every limit of a resolved plan into `set` (which must be empty) and finds
-/// the binding one; allocates nothing. The set is the caller's so that it is never
-/// copied.
+/// The larger of the IOPS target and the MiB/s target in IOPS, if any.
+pub fn target_iops(p: &Plan) -> Option<f64> {
+    let m = p.target_mibps.map(|t| mibps_to_iops(t, p.io_kib));
+    match (m, p.target_iops) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Computes every limit of a resolved plan into `set` (which must be empty), builds the
+/// queueing network from them and solves it at the workload's concurrency; allocates
+/// nothing. The set is the caller's so that it is never copied.
 pub fn core<'s>(p: &Plan, set: &'s mut LimitSet) -> Core<'s> {
     debug_assert!(set.is_empty(), "core needs an empty limit set");
     let dist = Distribution::of(p);
@@ -66,19 +95,48 @@ pub fn core<'s>(p: &Plan, set: &'s mut LimitSet) -> Core<'s> {
             client::outstanding_per_client(p) * f64::from(p.clients)
         }
     };
+    let network = network(p, set, &dist);
+    set.push(client::concurrency_limit(
+        p,
+        outstanding,
+        network.unloaded_s(),
+    ));
+    let point = network.solve(outstanding);
     let set: &'s LimitSet = set;
     let b = set
         .binding(p.r, storage_count)
         .expect("every plan has storage limits");
     Core {
         limits: set,
-        total: b.total,
+        total: iops_to_mibps(point.iops, p.io_kib),
         binding: b.limit,
+        ceiling: b.total,
         outstanding,
         storage_count,
-        client_total: b.after_split,
         dist,
+        network,
+        point,
     }
+}
+
+/// The queueing network of a plan's limits (the concurrency bound is not a centre).
+pub fn network(p: &Plan, set: &LimitSet, dist: &Distribution) -> Network {
+    let (delay_s, _, _) = client::delay(p);
+    let mut net = Network::new(delay_s);
+    let per_mibps = mibps_to_iops(1.0, p.io_kib);
+    let storage_servers = p.params.storage_servers * dist.spread().max(1.0);
+    for l in set.iter() {
+        let capacity = l.total_at(p.r) * per_mibps;
+        let centre = match l.queue {
+            Queue::Storage => Centre::new(capacity, storage_servers, 0.0),
+            Queue::Limiter => Centre::new(capacity, 1.0, 0.0),
+            Queue::Servers(n) => Centre::new(capacity, n, n.max(1.0) / capacity),
+            Queue::Parallel(n) => Centre::new(capacity, n, 0.0),
+            Queue::Bound => continue,
+        };
+        net.push(centre);
+    }
+    net
 }
 
 /// The smallest storage-side limit of a plan (its service's limits only), with the
@@ -89,16 +147,22 @@ pub fn storage_total(p: &Plan, dist: &Distribution) -> f64 {
     min.total
 }
 
-/// Whether `total` MiB/s at the plan's IO size meets its targets, and the headroom.
-pub fn targets(p: &Plan, total: f64) -> Targets {
+/// Whether `total` MiB/s at the plan's IO size, with `latency_ms` per IO at the target
+/// rate (at the achievable load when only a latency target is set; `None` when the rate
+/// is out of reach), meets the plan's targets, and the headroom.
+pub fn targets(p: &Plan, total: f64, latency_ms: Option<f64>) -> Targets {
     let iops = mibps_to_iops(total, p.io_kib);
     let mibps_headroom_pct = p.target_mibps.map(|t| (total / t - 1.0) * 100.0);
     let iops_headroom_pct = p.target_iops.map(|t| (iops / t - 1.0) * 100.0);
     let ok = |h: Option<f64>| h.is_none_or(|h| h >= -1e-9);
+    let latency_met = p
+        .target_latency_ms
+        .map(|t| latency_ms.is_some_and(|l| l <= t * (1.0 + 1e-9)));
     Targets {
-        met: ok(mibps_headroom_pct) && ok(iops_headroom_pct),
+        met: ok(mibps_headroom_pct) && ok(iops_headroom_pct) && latency_met != Some(false),
         mibps_headroom_pct,
         iops_headroom_pct,
+        latency_met,
     }
 }
 
@@ -133,8 +197,13 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
         });
     }
     let price = cost::price(p);
-    let latency_ms = client::unloaded_latency_ms(p).max(c.outstanding / iops * 1000.0);
-    let targets = targets(p, total);
+    let latency_ms = c.latency_ms();
+    let latency_at_target_ms = c.latency_at_target_ms(p);
+    let targets = targets(
+        p,
+        total,
+        judged_latency(p, latency_ms, latency_at_target_ms),
+    );
     Evaluation {
         throughput_mibps: total,
         read_mibps: total * p.r,
@@ -148,6 +217,8 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
             connections: client::connections(p),
             per_client: client::connections_per_client(p),
             outstanding: c.outstanding,
+            datastores: p.avs.map(|_| p.n_volumes),
+            loaded_datastores: p.avs.map(|_| c.dist.used),
         },
         cost: Cost {
             monthly_usd: price.monthly_usd,
@@ -160,5 +231,23 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
         },
         sizing: solve::sizing(p, &c),
         latency_ms,
+        latency_at_target_ms,
+        latency_curve: LatencyCurve {
+            network: c.network,
+            outstanding: c.outstanding,
+            iops: c.point.iops,
+            latency_ms,
+            io_kib: p.io_kib,
+        },
+    }
+}
+
+/// The latency a latency target is judged by: at the target rate, or at the
+/// achievable load when no rate target is set.
+pub fn judged_latency(p: &Plan, latency_ms: f64, at_target_ms: Option<f64>) -> Option<f64> {
+    if target_iops(p).is_some() {
+        at_target_ms
+    } else {
+        Some(latency_ms)
     }
 }

@@ -2,6 +2,7 @@
 
 use super::advice::Advice;
 use super::limits::{Applies, Scope, as_display};
+use super::model::curve::LatencyCurve;
 use super::scenario::{Level, Service};
 use super::trace::Label;
 use arrayvec::ArrayVec;
@@ -31,8 +32,13 @@ pub struct Evaluation {
     /// Per-level reverse sizing (extension of the contract), one row per level of the
     /// service: held inline, a service has at most [`MAX_LEVELS`] levels.
     pub sizing: ArrayVec<Sizing, MAX_LEVELS>,
-    /// Latency per IO by Little's law at the achieved rate, in ms (extension).
+    /// Mean latency per IO at the achievable load, ms, from the queueing model.
     pub latency_ms: f64,
+    /// Mean latency per IO when driven at the target rate, ms; null without a target or
+    /// when the target is above the achievable rate.
+    pub latency_at_target_ms: Option<f64>,
+    /// Latency against load up to the achievable rate (computed when serialised).
+    pub latency_curve: LatencyCurve,
 }
 
 /// One ceiling with its provenance.
@@ -63,6 +69,8 @@ pub struct Targets {
     /// (achievable / target - 1) x 100; null without a target.
     pub mibps_headroom_pct: Option<f64>,
     pub iops_headroom_pct: Option<f64>,
+    /// Whether the latency target is met; null without `target_latency_ms`.
+    pub latency_met: Option<bool>,
 }
 
 /// Network flows between clients and storage.
@@ -74,6 +82,10 @@ pub struct Flows {
     pub per_client: u64,
     /// Outstanding IOs the workload can keep in flight after slot limits.
     pub outstanding: f64,
+    /// AVS: datastores mounted; null elsewhere.
+    pub datastores: Option<u32>,
+    /// AVS: datastores that carry load under the VMDK placement; null elsewhere.
+    pub loaded_datastores: Option<u32>,
 }
 
 /// Monthly cost at list prices.

@@ -88,6 +88,26 @@ pub struct RawLimit {
     pub mibps: f64,
     pub source: &'static str,
     pub assumption: bool,
+    /// How the resource queues in the performance model.
+    pub queue: Queue,
+}
+
+/// How a limit takes part in the queueing model (see `model::network`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Queue {
+    /// A storage-side ceiling: the load spreads over the back-end servers of the
+    /// volumes that carry it (`storage_servers` per volume).
+    Storage,
+    /// A provisioned rate (QoS, a share's or pool's budget): a shaper that passes IOs
+    /// at once below its rate and queues them at it, like one server.
+    Limiter,
+    /// `n` parallel single servers that each hold an IO for its whole service time,
+    /// which also counts when idle (TCP connections, NICs).
+    Servers(f64),
+    /// `n` parallel servers that add no time when idle (vCPUs, hosts, guest VMs).
+    Parallel(f64),
+    /// A bound on the whole loop rather than a resource (Little's law).
+    Bound,
 }
 
 impl RawLimit {
@@ -147,8 +167,8 @@ impl Sink for MinTotal {
     }
 }
 
-/// Most limits one scenario can produce (11 for ANF on AVS, 10 for Azure Files).
-pub const MAX_LIMITS: usize = 12;
+/// Most limits one scenario can produce (11 for ANF on AVS, 11 for Azure Files).
+pub const MAX_LIMITS: usize = 14;
 
 /// A fixed-capacity set of limits: the hot path allocates nothing.
 #[derive(Debug, Clone, Default)]

@@ -15,6 +15,7 @@ pub mod evaluate;
 pub mod evaluation;
 pub mod import;
 pub mod limits;
+pub mod model;
 pub mod plan;
 #[cfg(test)]
 mod properties;

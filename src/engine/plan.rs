@@ -4,6 +4,7 @@
 //! catalog key resolved and every service rule (volume sizes, pool size) holds.
 
 use super::catalog::{self, AvsHost, VmSize};
+use super::model::Params;
 use super::scenario::{
     Access, Avs, FieldError, Files, Level, Placement, Protocol, Qos, Scenario, Service,
     VolumeGroup, VolumeKind,
@@ -93,6 +94,8 @@ pub struct Cap {
 #[derive(Debug, Clone, Copy)]
 pub struct AvsPlan {
     pub hosts: u32,
+    /// Connections per host per datastore (1, or 4 with nconnect).
+    pub nconnect: u32,
     pub vms_per_host: u32,
     pub vmdks_per_vm: u32,
     pub placement: Placement,
@@ -132,11 +135,22 @@ pub struct Plan<'a> {
     pub smb_multichannel: bool,
     pub smb_channels: u32,
     pub avs: Option<AvsPlan>,
+    /// Target mean latency per IO at the target rate, ms.
+    pub target_latency_ms: Option<f64>,
+    /// The performance model's parameters (the committed fit, or a candidate during
+    /// `volplan calibrate`).
+    pub params: &'a Params,
 }
 
 impl<'a> Plan<'a> {
-    /// Resolves a scenario (already range-checked by [`Scenario::validate`]).
+    /// Resolves a scenario (already range-checked by [`Scenario::validate`]) with the
+    /// committed model parameters.
     pub fn resolve(s: &'a Scenario) -> Result<Self, FieldError> {
+        Self::resolve_with(s, &catalog::catalog().model.params)
+    }
+
+    /// Resolves a scenario with the model parameters `params`.
+    pub fn resolve_with(s: &'a Scenario, params: &'a Params) -> Result<Self, FieldError> {
         s.validate()?;
         let st = &s.storage;
         let volumes = Volumes::Groups(&st.volumes);
@@ -238,6 +252,8 @@ impl<'a> Plan<'a> {
             smb_multichannel: c.smb_multichannel,
             smb_channels: c.smb_channels,
             avs,
+            target_latency_ms: s.workload.target_latency_ms,
+            params,
         };
         plan.check_volumes()?;
         plan.pool_tib = plan.resolve_pool(st.pool_tib)?;
@@ -451,6 +467,7 @@ fn resolve_avs(a: &Avs, s: &Scenario) -> Result<AvsPlan, FieldError> {
     }
     Ok(AvsPlan {
         hosts: a.hosts,
+        nconnect: a.nconnect,
         vms_per_host: a.vms_per_host,
         vmdks_per_vm: a.vmdks_per_vm,
         placement: a.placement,

@@ -34,6 +34,7 @@ fn scenario(
             capacity_tib: quota_tib * f64::from(count),
             target_mibps: None,
             target_iops: None,
+            target_latency_ms: None,
         },
         storage: Storage {
             service,
@@ -128,12 +129,12 @@ proptest! {
     }
 
     #[test]
-    fn the_binding_limit_is_the_smallest(s in arb_scenario()) {
+    fn the_binding_limit_is_the_smallest_and_no_ceiling_is_exceeded(s in arb_scenario()) {
         let ev = evaluate(&s).unwrap();
         let binding = ev.limits.iter().find(|l| l.id == ev.binding).unwrap();
-        prop_assert!(binding.headroom_pct.abs() < 1e-6);
+        prop_assert!(binding.headroom_pct >= -1e-6, "the rate exceeds its binding ceiling");
         for l in &ev.limits {
-            prop_assert!(l.headroom_pct >= -1e-6, "{} is below the binding limit", l.id);
+            prop_assert!(l.headroom_pct >= binding.headroom_pct - 1e-6, "{} is below the binding limit", l.id);
         }
     }
 
@@ -179,7 +180,9 @@ proptest! {
     fn a_bigger_vm_never_lowers_the_figure(s in arb_scenario(), other in arb_vm()) {
         let a = catalog::vm_size(s.clients.vm_size.as_deref().unwrap()).unwrap();
         let b = catalog::vm_size(&other).unwrap();
-        let bigger = b.egress_mbps >= a.egress_mbps && b.nic_gbps.unwrap_or(f64::INFINITY) >= a.nic_gbps.unwrap_or(f64::INFINITY);
+        let bigger = b.egress_mbps >= a.egress_mbps
+            && b.vcpu >= a.vcpu
+            && b.nic_gbps.unwrap_or(f64::INFINITY) >= a.nic_gbps.unwrap_or(f64::INFINITY);
         prop_assume!(bigger);
         let before = evaluate(&s).unwrap().throughput_mibps;
         let mut v = s.clone();
@@ -234,5 +237,55 @@ proptest! {
         let own = ev.sizing.iter().find(|r| r.level == s.storage.level).unwrap();
         prop_assert_eq!(own.basis, crate::engine::SizingBasis::Current);
         prop_assert!(own.meets, "{:?}", own);
+    }
+}
+
+/// The queueing model's own invariants, on the network of random scenarios.
+mod queueing {
+    use super::*;
+    use crate::engine::evaluate::core;
+    use crate::engine::limits::LimitSet;
+    use crate::engine::plan::Plan;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn latency_never_falls_as_load_rises(s in arb_scenario()) {
+            let ev = evaluate(&s).unwrap();
+            let points: Vec<_> = ev.latency_curve.points().collect();
+            prop_assert!(points.len() >= 10);
+            prop_assert_eq!(points.last().unwrap().load_pct, 100.0);
+            for w in points.windows(2) {
+                prop_assert!(w[1].load_pct > w[0].load_pct);
+                prop_assert!(w[1].latency_ms >= w[0].latency_ms, "{:?}", w);
+            }
+            prop_assert!((points.last().unwrap().latency_ms - ev.latency_ms).abs() <= 1e-9 * ev.latency_ms);
+        }
+
+        #[test]
+        fn more_outstanding_ios_never_lower_throughput(s in arb_scenario(), extra in 1u32..8) {
+            let before = evaluate(&s).unwrap().throughput_mibps;
+            let mut more = s.clone();
+            more.workload.queue_depth = (s.workload.queue_depth * extra).min(1024);
+            let after = evaluate(&more).unwrap().throughput_mibps;
+            prop_assert!(after >= before * (1.0 - 1e-9), "{before} -> {after}");
+        }
+
+        #[test]
+        fn the_limits_of_the_model_hold(s in arb_scenario()) {
+            // Many outstanding IOs reach the smallest ceiling; one is Little's law.
+            let plan = Plan::resolve(&s).unwrap();
+            let mut set = LimitSet::default();
+            let c = core(&plan, &mut set);
+            let net = c.network;
+            let many = net.solve(1e6).iops;
+            let smallest = net.min_capacity();
+            prop_assert!(many <= smallest * (1.0 + 1e-12) && many >= 0.98 * smallest, "{many} vs {smallest}");
+            // One IO at a time: 1 / unloaded latency, unless a ceiling is lower still.
+            let one = net.solve(1.0).iops;
+            let little = (1.0 / net.unloaded_s()).min(smallest);
+            prop_assert!((one / little - 1.0).abs() <= 0.05, "{one} vs {little}");
+        }
     }
 }

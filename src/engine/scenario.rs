@@ -46,6 +46,9 @@ pub struct Workload {
     pub target_mibps: Option<f64>,
     #[serde(default)]
     pub target_iops: Option<f64>,
+    /// Mean latency per IO the workload needs at its target rate, ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_latency_ms: Option<f64>,
 }
 
 fn one() -> u32 {
@@ -192,6 +195,13 @@ pub struct Avs {
     pub vmdks_per_vm: u32,
     #[serde(default)]
     pub placement: Placement,
+    /// Connections per host per datastore: 1 (as in the published AVS tests) or 4.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub nconnect: u32,
+}
+
+fn is_one(v: &u32) -> bool {
+    *v == 1
 }
 
 fn default_host_sku() -> String {
@@ -402,6 +412,12 @@ impl Scenario {
             1_000_000_000.0,
             "IOPS",
         )?;
+        positive(
+            "workload.target_latency_ms",
+            w.target_latency_ms,
+            100_000.0,
+            "ms",
+        )?;
 
         let s = &self.storage;
         if !Level::of(s.service).contains(&s.level) {
@@ -459,6 +475,15 @@ impl Scenario {
             range_u("clients.avs.hosts", a.hosts, 1, 96)?;
             range_u("clients.avs.vms_per_host", a.vms_per_host, 1, 1024)?;
             range_u("clients.avs.vmdks_per_vm", a.vmdks_per_vm, 1, 256)?;
+            if a.nconnect != 1 && a.nconnect != 4 {
+                return Err(FieldError::new(
+                    "clients.avs.nconnect",
+                    format!(
+                        "AVS hosts mount a datastore with 1 connection, or 4 with nconnect; got {}",
+                        a.nconnect
+                    ),
+                ));
+            }
         }
         Ok(())
     }

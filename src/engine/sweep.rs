@@ -242,6 +242,7 @@ impl Setup {
                     vms_per_host: vms,
                     vmdks_per_vm: vmdks,
                     placement: Placement::Spread,
+                    nconnect: 1,
                 };
                 (
                     Some(avs),
@@ -278,6 +279,7 @@ impl Setup {
                 capacity_tib: f64::from(volumes.0) * volumes.1,
                 target_mibps: None,
                 target_iops: None,
+                target_latency_ms: None,
             },
             storage: Storage {
                 service: Service::Anf,

@@ -6,6 +6,7 @@ mod charts;
 mod helpers;
 mod hostile;
 mod import;
+mod model_fit;
 mod mounts;
 mod pages;
 mod reports;

@@ -5,14 +5,13 @@ use super::{Advice, Message, Severity};
 use crate::engine::catalog;
 use crate::engine::client::{self, multichannel_active};
 use crate::engine::cost::Price;
-use crate::engine::evaluate::Core;
+use crate::engine::evaluate::{Core, core};
 use crate::engine::evaluation::Targets;
-use crate::engine::limits::{RawLimit, Scope};
+use crate::engine::limits::{LimitSet, RawLimit, Scope};
 use crate::engine::plan::Plan;
-use crate::engine::scaling::{mix, speedup};
 use crate::engine::scenario::{Files, Level, Protocol, Service, VolumeKind};
 use crate::engine::service::azure_files::{self, is_ssd};
-use crate::engine::units::{iops_to_mibps, mbps_to_mibps};
+use crate::engine::units::mbps_to_mibps;
 
 /// Runs every rule; the result is ordered warn, info, assumption.
 pub fn advise(p: &Plan, c: &Core, price: &Price, targets: &Targets) -> Vec<Advice> {
@@ -174,11 +173,10 @@ fn nconnect(p: &Plan, c: &Core) -> Option<Message> {
         .iter()
         .find(|l| l.id == "connection")?
         .total_at(p.r);
-    let model = &catalog::catalog().model.nfs_connection;
-    let n = f64::from(p.n_volumes) * f64::from(suggested);
-    let read = model.read.iops(p.io_kib) * speedup(model.usl_read, n);
-    let write = model.write.iops(p.io_kib) * speedup(model.usl_write, n);
-    let then = iops_to_mibps(mix(p.r, read, write), p.io_kib) * f64::from(p.clients);
+    // What the whole model gives with the suggested connections.
+    let mut alt = *p;
+    alt.nconnect = suggested;
+    let then = core(&alt, &mut LimitSet::default()).total;
     let binding_is_conn = matches!(c.binding.id, "connection" | "concurrency");
     (binding_is_conn || p.nconnect == 1).then_some(Message::Nconnect {
         current: p.nconnect,

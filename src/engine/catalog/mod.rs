@@ -3,6 +3,7 @@
 //! The data lives in JSON files beside this module (compiled into the binary with
 //! `include_str!`), every entry with its source, so an architect can read and check it.
 
+use crate::engine::model::Params;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
@@ -386,24 +387,39 @@ pub struct AvsHost {
     pub unconfirmed: bool,
 }
 
-/// Fitted model parameters.
+/// The performance model's parameters: the jointly fitted vector and the documented
+/// constants beside it.
 #[derive(Debug, Deserialize)]
 pub struct Model {
-    pub nfs_connection: NfsConnection,
-    pub smb_channel: SmbChannel,
-    pub latency: Latencies,
+    /// Written by `volplan calibrate` (see `model::params` for each one's meaning).
+    pub params: Params,
     pub slots: Slots,
-    pub avs: AvsModel,
+    pub assumptions: Assumptions,
+}
+
+/// Model constants that no published series fixes, each an explicit assumption.
+#[derive(Debug, Deserialize)]
+pub struct Assumptions {
+    /// Round trip of an Azure Files HDD share, ms.
+    pub files_hdd_delay_ms: f64,
+    /// Line rate one AVS datastore flow can use, Gbps (one TCP flow on a 25 GbE port).
+    pub avs_flow_nic_gbps: f64,
+    pub source: String,
 }
 
 /// Per-operation time `a + b x KiB`, in microseconds.
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy)]
 pub struct OpTime {
     pub a_us: f64,
     pub b_us_per_kib: f64,
 }
 
 impl OpTime {
+    /// A time per op of `a_us` plus `b_us_per_kib` per KiB.
+    pub fn new(a_us: f64, b_us_per_kib: f64) -> Self {
+        Self { a_us, b_us_per_kib }
+    }
+
     /// Operations per second at IO size `kib`.
     pub fn iops(&self, kib: f64) -> f64 {
         1e6 / (self.a_us + self.b_us_per_kib * kib)
@@ -411,55 +427,17 @@ impl OpTime {
 }
 
 /// Universal Scalability Law parameters.
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy)]
 pub struct Usl {
     pub sigma: f64,
     pub kappa: f64,
 }
 
-/// One Linux NFS TCP connection.
-#[derive(Debug, Deserialize)]
-pub struct NfsConnection {
-    pub read: OpTime,
-    pub write: OpTime,
-    pub usl_read: Usl,
-    pub usl_write: Usl,
-    pub fitted_to: Vec<String>,
-    pub source: String,
-}
-
-/// SMB multichannel scaling.
-#[derive(Debug, Deserialize)]
-pub struct SmbChannel {
-    pub usl_read: Usl,
-    pub usl_write: Usl,
-    pub fitted_to: Vec<String>,
-    pub source: String,
-}
-
-/// Unloaded latency `base + per_kib x KiB`, in ms.
-#[derive(Debug, Clone, Copy, Deserialize)]
-pub struct Latency {
-    pub base_ms: f64,
-    pub per_kib_ms: f64,
-    #[serde(default)]
-    pub unconfirmed: bool,
-}
-
-impl Latency {
-    /// Latency in ms at IO size `kib`.
-    pub fn at(&self, kib: f64) -> f64 {
-        self.base_ms + self.per_kib_ms * kib
+impl Usl {
+    /// Contention only (no coherency term).
+    pub fn contention(sigma: f64) -> Self {
+        Self { sigma, kappa: 0.0 }
     }
-}
-
-/// Latency models per service.
-#[derive(Debug, Deserialize)]
-pub struct Latencies {
-    pub anf: Latency,
-    pub gcnv: Latency,
-    pub azure_files_ssd: Latency,
-    pub azure_files_hdd: Latency,
 }
 
 /// NFS slot limits.
@@ -469,34 +447,6 @@ pub struct Slots {
     pub nfsv41_session_default: f64,
     pub nfsv41_session_max: f64,
     pub source: String,
-}
-
-/// AVS datastore model.
-#[derive(Debug, Deserialize)]
-pub struct AvsModel {
-    pub flow: AvsOpTime,
-    pub host: AvsOpTime,
-    pub vm: AvsOpTime,
-    pub usl_datastores_per_host: Usl,
-    pub usl_hosts_per_datastore: Usl,
-    pub flow_nic_gbps: f64,
-    pub source: String,
-}
-
-/// An AVS per-op time with the write cost factor.
-#[derive(Debug, Clone, Copy, Deserialize)]
-pub struct AvsOpTime {
-    pub a_us: f64,
-    pub b_us_per_kib: f64,
-    pub write_factor: f64,
-}
-
-impl AvsOpTime {
-    /// IOPS at IO size `kib` and read fraction `r` (writes cost `write_factor` reads).
-    pub fn iops(&self, kib: f64, r: f64) -> f64 {
-        let t = self.a_us + self.b_us_per_kib * kib;
-        1e6 / (t * (r + (1.0 - r) * self.write_factor))
-    }
 }
 
 #[cfg(test)]

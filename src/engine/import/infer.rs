@@ -65,6 +65,7 @@ fn default_base(tool: Tool) -> Scenario {
             capacity_tib: DEFAULT_CAPACITY_TIB,
             target_mibps: None,
             target_iops: None,
+            target_latency_ms: None,
         },
         storage: Storage {
             service: Service::Anf,

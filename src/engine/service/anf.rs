@@ -2,7 +2,7 @@
 
 use crate::engine::catalog::{self, AnfLevel};
 use crate::engine::distribution::Distribution;
-use crate::engine::limits::{Applies, RawLimit, Scope, Sink};
+use crate::engine::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use crate::engine::plan::{Group, Plan};
 use crate::engine::scaling::mix;
 use crate::engine::scenario::{Level, Qos, VolumeKind};
@@ -121,6 +121,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         mibps: qos_total,
         source: lv.source.as_str(),
         assumption: false,
+        queue: Queue::Limiter,
     });
 
     let (ceiling, source, name) = match p.kind {
@@ -154,20 +155,43 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         mibps: ceiling * dist.spread(),
         source,
         assumption: false,
+        queue: Queue::Storage,
     });
 
-    let iops = volume_iops(p.kind, p.r);
-    let src = match p.kind {
-        VolumeKind::Regular => anf.regular_random_iops.source.as_str(),
-        VolumeKind::Large => anf.large_measured.source.as_str(),
+    // A metadata-heavy mix (stat, access, lookup, create: EDA, software builds) is
+    // bound by the volume's operation rate, not by the data-IOPS ceiling measured with
+    // 8 KiB fio runs.
+    let (iops, src, name, what) = match (p.metadata_heavy, p.kind) {
+        (false, VolumeKind::Regular) => (
+            volume_iops(p.kind, p.r),
+            anf.regular_random_iops.source.as_str(),
+            "Service IOPS ceiling",
+            "measured for this volume type at this read share",
+        ),
+        (false, VolumeKind::Large) => (
+            volume_iops(p.kind, p.r),
+            anf.large_measured.source.as_str(),
+            "Service IOPS ceiling",
+            "measured for this volume type at this read share",
+        ),
+        (true, kind) => (
+            if kind == VolumeKind::Large {
+                p.params.anf_meta_ops_large
+            } else {
+                p.params.anf_meta_ops_regular
+            },
+            META_SOURCE,
+            "Metadata-heavy operation ceiling",
+            "ops/s for a metadata-heavy mix on this volume type",
+        ),
     };
     set.push(RawLimit {
         id: "service_iops",
         label: Label {
-            name: "Service IOPS ceiling",
+            name,
             formula: Formula::Iops {
                 value: iops * count as f64,
-                what: "measured for this volume type at this read share",
+                what,
             },
         },
         scope: Scope::Volume,
@@ -175,6 +199,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(iops, p.io_kib) * dist.spread(),
         source: src,
         assumption: false,
+        queue: Queue::Storage,
     });
 
     if p.qos == Qos::Manual || p.level == Level::Flexible {
@@ -203,9 +228,13 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps: budget,
             source: lv.source.as_str(),
             assumption: false,
+            queue: Queue::Limiter,
         });
     }
 }
+
+/// Where the metadata-heavy operation ceilings come from.
+const META_SOURCE: &str = "fitted to SPECstorage Solution 2020 eda_blended on ANF (one and six regular and large volumes; LEARN-ANF/solutions-benefits-azure-netapp-files-electronic-design-automation)";
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 
 use crate::engine::catalog::{self, FilesV2};
 use crate::engine::distribution::Distribution;
-use crate::engine::limits::{Applies, RawLimit, Scope, Sink};
+use crate::engine::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use crate::engine::plan::{Group, Plan};
 use crate::engine::scenario::{Files, Level, Protocol};
 use crate::engine::trace::{Formula, Label};
@@ -127,6 +127,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         mibps,
         source,
         assumption: false,
+        queue: Queue::Limiter,
     });
     if p.level == Level::HddPayg {
         set.push(RawLimit {
@@ -143,6 +144,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps: f.hdd_payg.account_ingress_mibps,
             source,
             assumption: false,
+            queue: Queue::Limiter,
         });
     }
     let (iops_total, g) = dist.bound(p, |g| share_limits(p.level, g).1);
@@ -166,6 +168,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(iops_total, p.io_kib),
         source,
         assumption: false,
+        queue: Queue::Limiter,
     });
     if p.files == Files::One {
         let (fm, fi) = if is_ssd(p.level) {
@@ -187,6 +190,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps: fm,
             source: f.per_file.source.as_str(),
             assumption: false,
+            queue: Queue::Limiter,
         });
         set.push(RawLimit {
             id: "file_iops",
@@ -202,6 +206,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps: iops_to_mibps(fi, p.io_kib),
             source: f.per_file.source.as_str(),
             assumption: false,
+            queue: Queue::Limiter,
         });
     }
     if p.metadata_heavy {
@@ -225,6 +230,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps: iops_to_mibps(total, p.io_kib),
             source: m.source.as_str(),
             assumption: false,
+            queue: Queue::Storage,
         });
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::engine::catalog::{self, GcnvLevel};
 use crate::engine::distribution::Distribution;
-use crate::engine::limits::{Applies, RawLimit, Scope, Sink};
+use crate::engine::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use crate::engine::plan::Plan;
 use crate::engine::scenario::{Level, VolumeKind};
 use crate::engine::trace::{Formula, Label};
@@ -63,6 +63,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps,
             source: g.flex.source.as_str(),
             assumption: p.assigned_total().is_none(),
+            queue: Queue::Limiter,
         });
         set.push(RawLimit {
             id: "service_iops",
@@ -78,6 +79,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps: iops_to_mibps(iops, p.io_kib),
             source: g.flex.source.as_str(),
             assumption: false,
+            queue: Queue::Limiter,
         });
     } else {
         let (total, grp) = dist.bound(p, |grp| volume_mibps(p.level, grp.quota_tib));
@@ -96,6 +98,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps: total,
             source: g.source.as_str(),
             assumption: false,
+            queue: Queue::Limiter,
         });
     }
     let cap = if p.kind == VolumeKind::Large {
@@ -118,6 +121,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         mibps: cap * dist.spread(),
         source: g.cap_source.as_str(),
         assumption: false,
+        queue: Queue::Storage,
     });
 }
 

@@ -86,6 +86,7 @@ impl FormState {
         set("workload.capacity_tib", num(w.capacity_tib));
         set("workload.target_mibps", opt_num(w.target_mibps));
         set("workload.target_iops", opt_num(w.target_iops));
+        set("workload.target_latency_ms", opt_num(w.target_latency_ms));
         let st = &s.storage;
         set("storage.service", st.service.key().to_owned());
         set("storage.level", st.level.key().to_owned());
@@ -120,6 +121,7 @@ impl FormState {
         set("clients.avs.vms_per_host", avs.vms_per_host.to_string());
         set("clients.avs.vmdks_per_vm", avs.vmdks_per_vm.to_string());
         set("clients.avs.placement", key(&avs.placement));
+        set("clients.avs.nconnect", avs.nconnect.to_string());
         Self {
             values: v,
             errors: BTreeMap::new(),
@@ -185,6 +187,7 @@ fn default_avs() -> Avs {
         vms_per_host: 1,
         vmdks_per_vm: 1,
         placement: Default::default(),
+        nconnect: 1,
     }
 }
 
@@ -346,6 +349,7 @@ impl Parser {
         let cap = self.f64("workload.capacity_tib");
         let tm = self.opt_f64("workload.target_mibps");
         let ti = self.opt_f64("workload.target_iops");
+        let tl = self.opt_f64("workload.target_latency_ms");
         Some(Workload {
             io_size_kib: io?,
             read_pct: read?,
@@ -357,6 +361,7 @@ impl Parser {
             capacity_tib: cap?,
             target_mibps: tm.ok()?,
             target_iops: ti.ok()?,
+            target_latency_ms: tl.ok()?,
         })
     }
 
@@ -466,12 +471,14 @@ impl Parser {
             let vms = self.u32("clients.avs.vms_per_host", 1);
             let vmdks = self.u32("clients.avs.vmdks_per_vm", 1);
             let placement = self.choice("clients.avs.placement", Some(Default::default()));
+            let avs_nconnect = self.u32("clients.avs.nconnect", 1);
             Some(Avs {
                 hosts: hosts?,
                 host_sku,
                 vms_per_host: vms?,
                 vmdks_per_vm: vmdks?,
                 placement: placement?,
+                nconnect: avs_nconnect?,
             })
         } else {
             None
@@ -515,6 +522,7 @@ pub fn field_label(name: &str) -> String {
         "workload.capacity_tib" => "Capacity needed",
         "workload.target_mibps" => "Target throughput",
         "workload.target_iops" => "Target IOPS",
+        "workload.target_latency_ms" => "Target latency",
         "storage" => "Storage",
         "storage.service" => "Service",
         "storage.level" => "Service level",
@@ -533,6 +541,7 @@ pub fn field_label(name: &str) -> String {
         "clients.smb_channels" => "SMB channels",
         "clients.avs" => "AVS",
         "clients.avs.hosts" => "AVS hosts",
+        "clients.avs.nconnect" => "Connections per datastore",
         "clients.avs.host_sku" => "AVS host type",
         "clients.avs.vms_per_host" => "VMs per host",
         "clients.avs.vmdks_per_vm" => "VMDKs per VM",

@@ -1,0 +1,141 @@
+//! The `volplan calibrate` command: fit, print the residuals and the
+//! leave-one-series-out table, optionally write `model.json`.
+
+use super::series::SeriesFile;
+use super::{Withheld, errors, fit, leave_one_out, median, model_json, same_params};
+use crate::engine::catalog;
+use crate::engine::model::params::INFO;
+use std::fmt::Write as _;
+use std::process::ExitCode;
+
+/// Options of `volplan calibrate`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct CalibrateArgs {
+    /// The published series (run from the repository root).
+    #[arg(long, default_value = super::SERIES_PATH)]
+    pub series: String,
+    /// Write the fitted parameters and residuals to this model.json.
+    #[arg(long)]
+    pub write: Option<String>,
+    /// Skip the leave-one-series-out table (the slow part).
+    #[arg(long)]
+    pub no_loso: bool,
+}
+
+/// Runs the command; exit 2 when the series file cannot be read.
+pub fn run(args: &CalibrateArgs) -> ExitCode {
+    let file = match std::fs::read_to_string(&args.series)
+        .map_err(|e| format!("cannot read {}: {e}", args.series))
+        .and_then(|t| SeriesFile::parse(&t))
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let full = fit(&file, None);
+    let errs = errors(&file, &full.params, None);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "joint fit: {} parameters, {} series, {} points, {} iterations, cost {:.6}",
+        INFO.len(),
+        file.series.len(),
+        file.points(),
+        full.iterations,
+        full.cost
+    );
+    let _ = writeln!(out, "\nparameters:");
+    for (i, v) in INFO.iter().zip(full.params.to_vec()) {
+        let _ = writeln!(
+            out,
+            "  {:<26} {:>14.6} {:<20} {}",
+            i.name, v, i.unit, i.about
+        );
+    }
+    let _ = writeln!(out, "\nresiduals (in sample):");
+    for e in &errs {
+        let _ = writeln!(
+            out,
+            "  {:<42} {:<14} published {:>12.6} predicted {:>12.6} {:>+7.1}%",
+            e.series,
+            e.point,
+            e.published,
+            e.predicted,
+            e.error * 100.0
+        );
+    }
+    let abs = || errs.iter().map(|e| e.error.abs());
+    let _ = writeln!(
+        out,
+        "\nin sample: median |error| {:.1}%, worst {:.1}% over {} points",
+        median(abs()) * 100.0,
+        abs().fold(0.0, f64::max) * 100.0,
+        errs.len()
+    );
+    match same_params(&full.params, &catalog::catalog().model.params, 1e-6) {
+        Ok(()) => out.push_str("committed model.json matches this fit\n"),
+        Err(e) => {
+            let _ = writeln!(out, "committed model.json differs from this fit ({e})");
+        }
+    }
+    if !args.no_loso {
+        let rows = leave_one_out(&file, &full.params);
+        out.push('\n');
+        out.push_str(&loso_table(&rows));
+    }
+    print!("{out}");
+    if let Some(path) = &args.write {
+        let current = catalog::MODEL_JSON;
+        match model_json(current, &full.params, &errs)
+            .and_then(|t| std::fs::write(path, t).map_err(|e| format!("cannot write {path}: {e}")))
+        {
+            Ok(()) => eprintln!("wrote {path}"),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The leave-one-series-out table as Markdown, with the overall figures below it.
+pub fn loso_table(rows: &[Withheld]) -> String {
+    let mut out = String::from(
+        "| withheld series | points | median error in sample | median error withheld | worst withheld |\n|---|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.1}% | {:.1}% | {:.1}% |",
+            r.series,
+            r.points,
+            r.in_sample_median * 100.0,
+            r.median * 100.0,
+            r.worst * 100.0
+        );
+    }
+    let all: Vec<f64> = rows
+        .iter()
+        .flat_map(|r| r.errors.iter().map(|e| e.error.abs()))
+        .collect();
+    let worst_ratio = rows
+        .iter()
+        .flat_map(|r| r.errors.iter())
+        .map(|e| {
+            let q = 1.0 + e.error;
+            q.max(1.0 / q.max(1e-12))
+        })
+        .fold(1.0, f64::max);
+    let _ = writeln!(
+        out,
+        "\nwithheld: median |error| {:.1}%, worst {:.1}% over {} points; largest factor off {:.2}x",
+        median(all.iter().copied()) * 100.0,
+        all.iter().copied().fold(0.0, f64::max) * 100.0,
+        all.len(),
+        worst_ratio
+    );
+    out
+}

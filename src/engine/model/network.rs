@@ -1,0 +1,282 @@
+//! A closed queueing network of the IO path, solved by approximate Mean Value Analysis.
+//!
+//! `N` customers (the outstanding IOs after slot limits) cycle through one delay centre
+//! (the unloaded round trip `Z`) and one queueing centre per resource. Centre `k` has a
+//! ceiling `C_k` (IOPS at the scenario's IO size and mix) and `m_k` parallel servers
+//! that the load is spread over (connections, NICs, a volume's back-end servers), so
+//! one IO spends `m_k / C_k` in service there and waits behind the IOs already queued
+//! at its server. With the Bard-Schweitzer approximation (Schweitzer 1979; Bard 1979;
+//! Lazowska et al., "Quantitative System Performance", 1984, ch. 6), an arriving IO
+//! sees `(N - 1) / N` of the queue, which gives, at throughput `X` and `rho_k = X / C_k`:
+//!
+//! ```text
+//! R_k(X) = u_k + q_k a rho_k / (1 - a rho_k),   q_k = m_k / C_k,   a = (N - 1) / N
+//! N      = X (Z + sum_k R_k(X))                 (Little's law over the whole loop)
+//! ```
+//!
+//! `u_k` is the time an IO spends at the centre when nothing else is there (the wire
+//! or connection time; 0 for rate limiters such as QoS). The throughput `X(N)` is the
+//! root of the second line, which is increasing in `X`; it is never above the smallest
+//! ceiling nor above `N / (Z + sum u_k)`, equals the latter for `N = 1`, tends to the
+//! former as `N` grows, and rises with `N`. Latency per IO is `N / X` (Little).
+
+/// One resource on the IO path.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Centre {
+    /// Ceiling in IOPS at the scenario's IO size and mix.
+    pub capacity: f64,
+    /// Queueing time scale `m / C` in seconds (service time of one IO at one server).
+    pub queue_s: f64,
+    /// Time one IO spends here without queueing, in seconds.
+    pub unloaded_s: f64,
+}
+
+impl Centre {
+    /// A centre of `servers` parallel servers, with `unloaded_s` spent per IO when idle.
+    pub fn new(capacity: f64, servers: f64, unloaded_s: f64) -> Self {
+        Self {
+            capacity,
+            queue_s: servers.max(1.0) / capacity,
+            unloaded_s,
+        }
+    }
+
+    /// Residence time per IO at throughput `x` with arrival factor `a`.
+    #[inline]
+    fn residence(&self, x: f64, a: f64) -> f64 {
+        let ar = a * x / self.capacity;
+        self.unloaded_s + self.queue_s * ar / (1.0 - ar)
+    }
+}
+
+/// Most centres one IO path has.
+pub const MAX_CENTRES: usize = 16;
+
+/// The IO path: a delay and the resources, in the order the limits were produced.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Network {
+    /// Round trip without any queueing or service at the centres, in seconds.
+    pub delay_s: f64,
+    /// Centres in use: the first `len` of `slots` (a plain array keeps this `Copy`).
+    len: usize,
+    slots: [Centre; MAX_CENTRES],
+}
+
+/// The network at one population.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    /// Throughput in IOPS.
+    pub iops: f64,
+    /// Mean latency per IO in seconds (`N / X`).
+    pub latency_s: f64,
+}
+
+impl Network {
+    /// A network with delay `delay_s` and no centres yet.
+    pub fn new(delay_s: f64) -> Self {
+        Self {
+            delay_s,
+            len: 0,
+            slots: [Centre {
+                capacity: f64::INFINITY,
+                queue_s: 0.0,
+                unloaded_s: 0.0,
+            }; MAX_CENTRES],
+        }
+    }
+
+    /// Adds a centre; a non-finite or non-positive ceiling is no resource.
+    pub fn push(&mut self, c: Centre) {
+        debug_assert!(self.len < MAX_CENTRES, "raise MAX_CENTRES");
+        if c.capacity.is_finite() && c.capacity > 0.0 && self.len < MAX_CENTRES {
+            self.slots[self.len] = c;
+            self.len += 1;
+        }
+    }
+
+    /// The centres.
+    pub fn centres(&self) -> &[Centre] {
+        &self.slots[..self.len]
+    }
+
+    /// Latency of one IO alone in the system, in seconds (`Z + sum u_k`).
+    pub fn unloaded_s(&self) -> f64 {
+        self.delay_s + self.centres().iter().map(|c| c.unloaded_s).sum::<f64>()
+    }
+
+    /// The smallest ceiling (infinite without centres).
+    pub fn min_capacity(&self) -> f64 {
+        self.centres()
+            .iter()
+            .map(|c| c.capacity)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Throughput and latency with `n` IOs outstanding (`n >= 1`).
+    pub fn solve(&self, n: f64) -> Point {
+        let n = n.max(1.0);
+        let l0 = self.unloaded_s();
+        let cmin = self.min_capacity();
+        let hi = (n / l0).min(cmin);
+        if self.centres().is_empty() {
+            return Point {
+                iops: hi,
+                latency_s: l0,
+            };
+        }
+        let a = (n - 1.0) / n;
+        let f = |x: f64| -> (f64, f64) {
+            // f(x) = x (Z + sum R_k) - n and its derivative.
+            let mut r = self.delay_s;
+            let mut dr = 0.0;
+            for c in self.centres() {
+                let ar = a * x / c.capacity;
+                let s = 1.0 - ar;
+                r += c.unloaded_s + c.queue_s * ar / s;
+                dr += c.queue_s * a / (c.capacity * s * s);
+            }
+            (x * r - n, r + x * dr)
+        };
+        let (fhi, _) = f(hi);
+        if fhi <= 0.0 {
+            // Past the smallest ceiling: the rest of the IOs wait in its queue.
+            return Point {
+                iops: hi,
+                latency_s: n / hi,
+            };
+        }
+        // Start from the one-bottleneck solution (a quadratic in rho), then Newton's
+        // method kept inside the bracket [lo, hi] where f changes sign.
+        let b = self
+            .centres()
+            .iter()
+            .min_by(|x, y| x.capacity.total_cmp(&y.capacity))
+            .expect("not empty");
+        let m = b.queue_s * b.capacity;
+        let qa = a * (m - b.capacity * l0);
+        let qb = b.capacity * l0 + n * a;
+        let rho = 2.0 * n / (qb + (qb * qb + 4.0 * qa * n).max(0.0).sqrt());
+        let mut lo = 0.0;
+        let mut hi = hi;
+        let mut x = (rho * b.capacity).clamp(hi * 1e-9, hi);
+        for _ in 0..60 {
+            let (fx, dfx) = f(x);
+            if fx > 0.0 {
+                hi = x;
+            } else {
+                lo = x;
+            }
+            let mut next = x - fx / dfx;
+            if !(next > lo && next < hi) {
+                next = 0.5 * (lo + hi);
+            }
+            if (next - x).abs() <= 1e-12 * x {
+                x = next;
+                break;
+            }
+            x = next;
+        }
+        Point {
+            iops: x,
+            latency_s: n / x,
+        }
+    }
+
+    /// Latency per IO at throughput `x` with `n` outstanding (`Z + sum R_k`).
+    fn response(&self, x: f64, n: f64) -> f64 {
+        let a = (n - 1.0) / n;
+        self.delay_s
+            + self
+                .centres()
+                .iter()
+                .map(|c| c.residence(x, a))
+                .sum::<f64>()
+    }
+
+    /// Latency per IO when the workload runs at `x` IOPS with at most `n_max`
+    /// outstanding: the population `n <= n_max` whose throughput is `x`, found by
+    /// iterating `n = x (Z + sum R_k(x, n))` downwards from `n_max`. `None` when `x`
+    /// is above what `n_max` IOs achieve.
+    pub fn latency_at(&self, x: f64, n_max: f64) -> Option<f64> {
+        let top = self.solve(n_max);
+        if x > top.iops * (1.0 + 1e-9) {
+            return None;
+        }
+        if x >= top.iops {
+            return Some(top.latency_s);
+        }
+        let mut n = n_max.max(1.0);
+        for _ in 0..200 {
+            let next = (x * self.response(x, n)).clamp(1.0, n);
+            if (n - next).abs() <= 1e-9 * n {
+                n = next;
+                break;
+            }
+            n = next;
+        }
+        let r = self.response(x, n);
+        // Below one outstanding IO the workload is idle part of the time: latency is
+        // the unloaded one.
+        Some(r.max(self.unloaded_s()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn net() -> Network {
+        let mut n = Network::new(0.3e-3);
+        n.push(Centre::new(100_000.0, 10.0, 0.0));
+        n.push(Centre::new(400_000.0, 8.0, 8.0 / 400_000.0));
+        n
+    }
+
+    #[test]
+    fn one_outstanding_io_is_littles_law() {
+        let n = net();
+        let p = n.solve(1.0);
+        assert!((p.iops * n.unloaded_s() - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn many_outstanding_ios_reach_the_smallest_ceiling() {
+        let p = net().solve(1e6);
+        assert!(p.iops <= 100_000.0 && p.iops > 0.98 * 100_000.0, "{p:?}");
+    }
+
+    #[test]
+    fn throughput_and_latency_rise_with_population() {
+        let n = net();
+        let mut last = n.solve(1.0);
+        for k in 2..2000 {
+            let p = n.solve(k as f64);
+            assert!(p.iops >= last.iops * (1.0 - 1e-12), "{k}");
+            assert!(p.latency_s >= last.latency_s * (1.0 - 1e-12), "{k}");
+            last = p;
+        }
+    }
+
+    #[test]
+    fn latency_at_inverts_solve() {
+        let n = net();
+        for k in [1.0, 3.0, 10.0, 30.0, 60.0, 200.0] {
+            let p = n.solve(k);
+            let l = n.latency_at(p.iops, 256.0).unwrap();
+            assert!((l / p.latency_s - 1.0).abs() < 1e-6, "{k}: {l} vs {p:?}");
+        }
+        assert!(n.latency_at(1e9, 256.0).is_none());
+    }
+
+    #[test]
+    fn knee_is_flat_then_steep() {
+        // 10 servers behind a 100,000 IOPS ceiling: little queueing at half load,
+        // several times the unloaded latency near the ceiling.
+        let n = net();
+        let l0 = n.unloaded_s();
+        let half = n.latency_at(50_000.0, 1e6).unwrap();
+        let near = n.latency_at(97_000.0, 1e6).unwrap();
+        assert!(half < 1.5 * l0, "{half} vs {l0}");
+        assert!(near > 4.0 * l0, "{near} vs {l0}");
+    }
+}
