@@ -204,13 +204,15 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
         total,
         judged_latency(p, latency_ms, latency_at_target_ms),
     );
+    let sizing = solve::sizing(p, &c);
+    let advice = advice::rules::advise(p, &c, &price, &targets, &sizing);
     Evaluation {
         throughput_mibps: total,
         read_mibps: total * p.r,
         write_mibps: total * (1.0 - p.r),
         iops,
         binding: c.binding.id,
-        advice: advice::rules::advise(p, &c, &price, &targets),
+        advice,
         limits,
         targets,
         flows: Flows {
@@ -229,7 +231,7 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
             usd_per_mibps: price.monthly_usd.map(|m| m / total),
             assumption: price.assumption,
         },
-        sizing: solve::sizing(p, &c),
+        sizing,
         latency_ms,
         latency_at_target_ms,
         latency_curve: LatencyCurve {

@@ -403,6 +403,42 @@ mod tests {
     }
 
     #[test]
+    fn a_latency_target_is_met_by_the_row_that_claims_it() {
+        // "100,000 IOPS at 1 ms or less" at 8 KiB: the ceiling alone would stop at the
+        // quota that just reaches 100,000 IOPS, where latency knees; the table buys
+        // enough headroom to bring the latency under 1 ms.
+        let mut s = needs_1000();
+        s.workload.io_size_kib = 8.0;
+        s.workload.access = crate::engine::scenario::Access::Random;
+        s.workload.target_mibps = None;
+        s.workload.target_iops = Some(100_000.0);
+        s.workload.target_latency_ms = Some(1.0);
+        let ev = evaluate(&s).unwrap();
+        let mut any = false;
+        for r in ev
+            .sizing
+            .iter()
+            .filter(|r| r.meets && r.level != Level::Flexible)
+        {
+            any = true;
+            let mut sized = s.clone();
+            sized.storage.level = r.level;
+            sized.storage.volumes[0].quota_tib = r.quota_tib;
+            let e = evaluate(&sized).unwrap();
+            assert!(e.targets.met, "{:?}", r.level);
+            assert_eq!(e.targets.latency_met, Some(true));
+            assert!(e.latency_at_target_ms.unwrap() <= 1.0);
+        }
+        assert!(any, "some level meets 100,000 IOPS at 1 ms");
+        // A latency below the round trip meets nowhere.
+        s.workload.target_latency_ms = Some(0.05);
+        let ev = evaluate(&s).unwrap();
+        assert!(ev.sizing.iter().all(|r| !r.meets));
+        assert_eq!(ev.targets.latency_met, Some(false));
+        assert!(ev.advice.iter().any(|a| a.code == "target_unreachable"));
+    }
+
+    #[test]
     fn without_targets_the_table_sizes_for_the_current_figure() {
         let mut s = needs_1000();
         s.workload.target_mibps = None;

@@ -1,6 +1,7 @@
 //! Advice rules from the source documents, each with a stable code.
 
 pub mod mounts;
+pub mod reach;
 pub mod rules;
 
 use super::limits::as_display;
@@ -42,6 +43,9 @@ pub struct Advice {
     pub message: Message,
 }
 
+/// How many changes the `target_unreachable` advice tries.
+pub const UNREACHABLE_TRIES: usize = 4;
+
 /// The text of a piece of advice with the numbers it cites, formatted when shown.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Message {
@@ -53,7 +57,29 @@ pub enum Message {
         target_mibps: Option<f64>,
         iops: f64,
         target_iops: Option<f64>,
+        /// Latency at the target rate (or at the achievable load) and its target, ms.
+        latency_ms: Option<f64>,
+        target_latency_ms: Option<f64>,
         binding: Label,
+        /// Whether some sizing row meets the targets.
+        sizable: bool,
+    },
+    /// Datastores that carry no load under the VMDK placement.
+    AvsIdleDatastores {
+        loaded: u32,
+        total: u32,
+        vms: u32,
+        vmdks_per_vm: u32,
+        dedicated: bool,
+    },
+    /// No level meets the targets with this layout: what would.
+    TargetUnreachable {
+        need_mibps: f64,
+        /// The latency target and the round trip without queueing (ms), when a
+        /// latency target is set.
+        latency: Option<(f64, f64)>,
+        /// Changes tried, with the MiB/s each reaches at the best level.
+        tried: [(&'static str, f64); UNREACHABLE_TRIES],
     },
     /// More nconnect would lift the connection ceiling.
     Nconnect {
@@ -99,22 +125,111 @@ impl fmt::Display for Message {
                 target_mibps,
                 iops,
                 target_iops,
+                latency_ms,
+                target_latency_ms,
                 binding,
+                sizable,
             } => {
                 f.write_str("Targets missed: ")?;
+                let mut sep = "";
                 if let Some(t) = target_mibps {
                     write!(f, "{} of {} MiB/s", Num(mibps, 0), Num(t, 0))?;
+                    sep = ", ";
                 }
                 if let Some(t) = target_iops {
-                    if target_mibps.is_some() {
-                        f.write_str(", ")?;
+                    write!(f, "{sep}{} of {} IOPS", Num(iops, 0), Num(t, 0))?;
+                    sep = ", ";
+                }
+                if let Some(t) = target_latency_ms {
+                    match latency_ms {
+                        Some(l) => {
+                            write!(f, "{sep}{} ms per IO against {} ms", Num(l, 2), Num(t, 2))?
+                        }
+                        None => write!(
+                            f,
+                            "{sep}latency target {} ms at a rate out of reach",
+                            Num(t, 2)
+                        )?,
                     }
-                    write!(f, "{} of {} IOPS", Num(iops, 0), Num(t, 0))?;
+                }
+                write!(f, ". Bound by {binding}")?;
+                if sizable {
+                    f.write_str("; see the sizing table for a level and quota that meet them.")
+                } else {
+                    f.write_str(".")
+                }
+            }
+            Message::AvsIdleDatastores {
+                loaded,
+                total,
+                vms,
+                vmdks_per_vm,
+                dedicated,
+            } => {
+                let units = if dedicated {
+                    format!(
+                        "{vms} VM{} placed one per datastore",
+                        if vms == 1 { "" } else { "s" }
+                    )
+                } else {
+                    format!(
+                        "{vms} VM{} with {vmdks_per_vm} VMDK{} each",
+                        if vms == 1 { "" } else { "s" },
+                        if vmdks_per_vm == 1 { "" } else { "s" }
+                    )
+                };
+                write!(
+                    f,
+                    "{loaded} of {total} datastores carry load: {units}. The idle ones add capacity but no NFS flows; add VMDKs per VM (striped with LVM, Storage Spaces or ASM) or VMs to use them, or use fewer, larger datastores."
+                )
+            }
+            Message::TargetUnreachable {
+                need_mibps,
+                latency,
+                tried,
+            } => {
+                if let Some((target, floor)) = latency.filter(|(t, fl)| t < fl) {
+                    return write!(
+                        f,
+                        "No sizing meets {} ms per IO: the round trip without any queueing is already {} ms on this service. Place the clients in the volume's zone (proximity placement), or use a service with a shorter round trip.",
+                        Num(target, 2),
+                        Num(floor, 2)
+                    );
                 }
                 write!(
                     f,
-                    ". Bound by {binding}; see the sizing table for a level and quota that meet them."
-                )
+                    "No level meets {} MiB/s with this layout, even at the largest volume.",
+                    Num(need_mibps, 0)
+                )?;
+                let meets: Vec<_> = tried
+                    .iter()
+                    .filter(|(w, m)| !w.is_empty() && *m >= need_mibps)
+                    .collect();
+                if meets.is_empty() {
+                    let best = tried
+                        .iter()
+                        .filter(|(w, _)| !w.is_empty())
+                        .max_by(|a, b| a.1.total_cmp(&b.1));
+                    if let Some((w, m)) = best {
+                        write!(
+                            f,
+                            " The best single change tried, {w}, reaches {} MiB/s: combine changes, or use another service.",
+                            Num(*m, 0)
+                        )?;
+                    }
+                    Ok(())
+                } else {
+                    f.write_str(" What would meet it:")?;
+                    for (i, (w, m)) in meets.iter().enumerate() {
+                        write!(
+                            f,
+                            "{} {w} ({} MiB/s)",
+                            if i == 0 { "" } else { ";" },
+                            Num(*m, 0)
+                        )?;
+                    }
+                    f.write_str(".")
+                }
             }
             Message::Nconnect {
                 current,

@@ -5,8 +5,8 @@ use super::{Advice, Message, Severity};
 use crate::engine::catalog;
 use crate::engine::client::{self, multichannel_active};
 use crate::engine::cost::Price;
-use crate::engine::evaluate::{Core, core};
-use crate::engine::evaluation::Targets;
+use crate::engine::evaluate::{Core, core, judged_latency};
+use crate::engine::evaluation::{Sizing, Targets};
 use crate::engine::limits::{LimitSet, RawLimit, Scope};
 use crate::engine::plan::Plan;
 use crate::engine::scenario::{Files, Level, Protocol, Service, VolumeKind};
@@ -14,7 +14,13 @@ use crate::engine::service::azure_files::{self, is_ssd};
 use crate::engine::units::mbps_to_mibps;
 
 /// Runs every rule; the result is ordered warn, info, assumption.
-pub fn advise(p: &Plan, c: &Core, price: &Price, targets: &Targets) -> Vec<Advice> {
+pub fn advise(
+    p: &Plan,
+    c: &Core,
+    price: &Price,
+    targets: &Targets,
+    sizing: &[Sizing],
+) -> Vec<Advice> {
     let mut out = Vec::with_capacity(8);
     let mut add = |code: &'static str, severity: Severity, message: Message| {
         out.push(Advice {
@@ -24,6 +30,7 @@ pub fn advise(p: &Plan, c: &Core, price: &Price, targets: &Targets) -> Vec<Advic
         });
     };
     if !targets.met {
+        let sizable = sizing.iter().any(|r| r.meets);
         add(
             "targets_missed",
             Severity::Warn,
@@ -32,9 +39,19 @@ pub fn advise(p: &Plan, c: &Core, price: &Price, targets: &Targets) -> Vec<Advic
                 target_mibps: p.target_mibps,
                 iops: c.iops(p),
                 target_iops: p.target_iops,
+                latency_ms: judged_latency(p, c.latency_ms(), c.latency_at_target_ms(p)),
+                target_latency_ms: p.target_latency_ms,
                 binding: c.binding.label,
+                sizable,
             },
         );
+        if !sizable {
+            add(
+                "target_unreachable",
+                Severity::Warn,
+                super::reach::what_would_meet(p),
+            );
+        }
     }
     if let Some(m) = vm_size(p, c) {
         add("vm_size", Severity::Info, m);
@@ -47,6 +64,19 @@ pub fn advise(p: &Plan, c: &Core, price: &Price, targets: &Targets) -> Vec<Advic
     }
     smb_rules(p, &mut add);
     if let Some(a) = p.avs {
+        if c.dist.used < p.n_volumes {
+            add(
+                "avs_idle_datastores",
+                Severity::Info,
+                Message::AvsIdleDatastores {
+                    loaded: c.dist.used,
+                    total: p.n_volumes,
+                    vms: a.hosts * a.vms_per_host,
+                    vmdks_per_vm: a.vmdks_per_vm,
+                    dedicated: a.placement == crate::engine::scenario::Placement::Dedicated,
+                },
+            );
+        }
         if p.n_volumes < 4 {
             add(
                 "avs_datastores",

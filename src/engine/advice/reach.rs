@@ -1,0 +1,153 @@
+//! What would meet a target that no level reaches with the scenario's layout: each
+//! change is evaluated with the whole model at the best level and largest volume.
+
+use super::{Message, UNREACHABLE_TRIES};
+use crate::engine::evaluate::{core, target_iops};
+use crate::engine::limits::LimitSet;
+use crate::engine::plan::{Plan, quota_range};
+use crate::engine::scenario::{Level, Protocol};
+use crate::engine::units::iops_to_mibps;
+
+/// The achievable MiB/s of `p` at its service's best level with `count` volumes at the
+/// largest quota.
+fn best(p: &Plan, count: u32) -> f64 {
+    let level = *Level::of(p.service)
+        .iter()
+        .filter(|l| !matches!(l, Level::Flexible | Level::Flex))
+        .last()
+        .unwrap_or(&p.level);
+    let (_, hi, _) = quota_range(p.service, level, p.kind);
+    let mut alt = *p;
+    alt.set_uniform(level, count, hi, None, None);
+    core(&alt, &mut LimitSet::default()).total
+}
+
+/// Tries more volumes, more clients (or AVS hosts), more VMDKs per VM, and more
+/// outstanding IOs, one at a time.
+pub fn what_would_meet(p: &Plan) -> Message {
+    let need = target_iops(p).map_or(0.0, |i| iops_to_mibps(i, p.io_kib));
+    let n = p.n_volumes.max(1);
+    let mut tried = [("", 0.0); UNREACHABLE_TRIES];
+    tried[0] = (
+        if p.avs.is_some() {
+            "twice the datastores"
+        } else {
+            "twice the volumes"
+        },
+        best(p, n * 2),
+    );
+    let mut more = *p;
+    if let Some(mut a) = p.avs {
+        a.hosts = (a.hosts * 2).min(16);
+        more.avs = Some(a);
+        more.clients = a.hosts * a.vms_per_host;
+        tried[1] = ("twice the hosts (up to 16)", best(&more, n));
+        let mut wide = *p;
+        a = p.avs.expect("AVS plan");
+        a.vmdks_per_vm = (a.vmdks_per_vm * 4).min(256);
+        wide.avs = Some(a);
+        tried[2] = ("four times the VMDKs per VM", best(&wide, n));
+    } else {
+        more.clients = p.clients.saturating_mul(2);
+        tried[1] = ("twice the client VMs", best(&more, n));
+        let mut conn = *p;
+        if p.protocol == Protocol::Smb3 {
+            conn.smb_multichannel = true;
+            conn.smb_channels = 4;
+            tried[2] = ("SMB multichannel with 4 channels", best(&conn, n));
+        } else {
+            conn.nconnect = 16;
+            tried[2] = ("nconnect=16", best(&conn, n));
+        }
+    }
+    let mut deep = *p;
+    deep.queue_depth = (p.queue_depth * 4).min(1024);
+    tried[3] = ("four times the queue depth", best(&deep, n));
+    let latency = p.target_latency_ms.map(|t| {
+        let mut set = LimitSet::default();
+        (t, core(p, &mut set).network.unloaded_s() * 1000.0)
+    });
+    Message::TargetUnreachable {
+        need_mibps: need,
+        latency,
+        tried,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Scenario, evaluate};
+
+    fn scenario(json: &str) -> Scenario {
+        serde_json::from_str(json).expect("test scenario parses")
+    }
+
+    #[test]
+    fn one_regular_volume_cannot_reach_6000_but_two_could() {
+        let s = scenario(
+            r#"{"workload": {"io_size_kib": 64, "read_pct": 100, "threads": 16, "queue_depth": 32,
+                "capacity_tib": 4, "target_mibps": 6000},
+                "storage": {"service": "anf", "level": "premium", "volumes": [{"count": 1, "quota_tib": 4}]},
+                "clients": {"count": 8, "egress_mibps": 100000, "ingress_mibps": 100000,
+                "protocol": "nfsv3", "nconnect": 8}}"#,
+        );
+        let ev = evaluate(&s).unwrap();
+        let a = ev
+            .advice
+            .iter()
+            .find(|a| a.code == "target_unreachable")
+            .expect("target_unreachable fires");
+        let text = a.message.to_string();
+        assert!(text.contains("twice the volumes"), "{text}");
+        assert!(text.contains("What would meet it"), "{text}");
+        let missed = ev
+            .advice
+            .iter()
+            .find(|a| a.code == "targets_missed")
+            .unwrap();
+        assert!(!missed.message.to_string().contains("sizing table"));
+        // A latency below the round trip says so instead.
+        let mut s = s;
+        s.workload.target_mibps = Some(100.0);
+        s.workload.target_latency_ms = Some(0.05);
+        let ev = evaluate(&s).unwrap();
+        let a = ev
+            .advice
+            .iter()
+            .find(|a| a.code == "target_unreachable")
+            .unwrap();
+        assert!(
+            a.message
+                .to_string()
+                .contains("round trip without any queueing"),
+            "{}",
+            a.message
+        );
+    }
+
+    #[test]
+    fn idle_datastores_are_named_with_the_reason() {
+        let s = scenario(
+            r#"{"workload": {"io_size_kib": 8, "read_pct": 70, "access": "random", "threads": 4,
+                "queue_depth": 16, "capacity_tib": 80},
+                "storage": {"service": "anf", "level": "ultra", "volumes": [{"count": 20, "quota_tib": 4}]},
+                "clients": {"protocol": "nfsv3",
+                "avs": {"hosts": 4, "vms_per_host": 1, "vmdks_per_vm": 1, "placement": "spread"}}}"#,
+        );
+        let ev = evaluate(&s).unwrap();
+        assert_eq!(ev.flows.datastores, Some(20));
+        assert_eq!(ev.flows.loaded_datastores, Some(4));
+        let a = ev
+            .advice
+            .iter()
+            .find(|a| a.code == "avs_idle_datastores")
+            .expect("avs_idle_datastores fires");
+        assert!(
+            a.message
+                .to_string()
+                .starts_with("4 of 20 datastores carry load: 4 VMs with 1 VMDK each"),
+            "{}",
+            a.message
+        );
+    }
+}
