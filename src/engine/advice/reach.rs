@@ -13,8 +13,8 @@ use crate::engine::units::iops_to_mibps;
 fn best(p: &Plan, count: u32) -> f64 {
     let level = *Level::of(p.service)
         .iter()
-        .filter(|l| !matches!(l, Level::Flexible | Level::Flex))
-        .last()
+        .rev()
+        .find(|l| !matches!(l, Level::Flexible | Level::Flex))
         .unwrap_or(&p.level);
     let (_, hi, _) = quota_range(p.service, level, p.kind);
     let mut alt = *p;
