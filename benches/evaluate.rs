@@ -14,9 +14,17 @@ fn bench(c: &mut Criterion) {
     c.bench_function("evaluate contract example", |b| {
         b.iter(|| engine::evaluate(black_box(&s)))
     });
+    let ev = engine::evaluate(&s).expect("example evaluates");
+    c.bench_function("evaluation to JSON (with the latency curve)", |b| {
+        b.iter(|| serde_json::to_vec(black_box(&ev)))
+    });
     let counts = [1, 2, 4, 8, 16, 20, 32, 64];
     c.bench_function("layouts sweep 8 counts", |b| {
         b.iter(|| solve::layouts(black_box(&s), 80.0, &counts))
+    });
+    let many: Vec<u32> = (11..=266).collect();
+    c.bench_function("layouts sweep 256 counts", |b| {
+        b.iter(|| solve::layouts(black_box(&s), 1064.0, &many))
     });
 }
 

@@ -147,6 +147,26 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         });
     }
 
+    // Every host's datastore traffic crosses the private cloud's one path to the ANF
+    // network (ExpressRoute with FastPath in the published tests).
+    let path = rate(m.avs_path_a_us, m.avs_path_b_us_per_kib, 1.0, p.io_kib, p.r);
+    set.push(RawLimit {
+        id: "avs_path",
+        label: Label {
+            name: "AVS cluster path to the ANF network",
+            formula: Formula::Iops {
+                value: path,
+                what: "for the whole cluster (ExpressRoute with FastPath), fitted",
+            },
+        },
+        scope: Scope::Host,
+        applies: Applies::Both,
+        mibps: iops_to_mibps(path, p.io_kib),
+        source,
+        assumption: false,
+        queue: Queue::Parallel(hosts),
+    });
+
     let vms = f64::from(a.hosts) * f64::from(a.vms_per_host);
     let vm = rate(m.avs_vm_a_us, m.avs_vm_b_us_per_kib, wf, p.io_kib, p.r);
     set.push(RawLimit {

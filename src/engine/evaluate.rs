@@ -63,7 +63,7 @@ impl Core<'_> {
     pub fn latency_at_target_ms(&self, p: &Plan) -> Option<f64> {
         let target = target_iops(p)?;
         self.network
-            .latency_at(target, self.outstanding)
+            .latency_below(target, self.outstanding, self.point)
             .map(|s| s * 1000.0)
     }
 }

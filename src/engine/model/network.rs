@@ -40,13 +40,6 @@ impl Centre {
             unloaded_s,
         }
     }
-
-    /// Residence time per IO at throughput `x` with arrival factor `a`.
-    #[inline]
-    fn residence(&self, x: f64, a: f64) -> f64 {
-        let ar = a * x / self.capacity;
-        self.unloaded_s + self.queue_s * ar / (1.0 - ar)
-    }
 }
 
 /// Most centres one IO path has.
@@ -182,42 +175,60 @@ impl Network {
         }
     }
 
-    /// Latency per IO at throughput `x` with `n` outstanding (`Z + sum R_k`).
-    fn response(&self, x: f64, n: f64) -> f64 {
-        let a = (n - 1.0) / n;
-        self.delay_s
-            + self
-                .centres()
-                .iter()
-                .map(|c| c.residence(x, a))
-                .sum::<f64>()
+    /// Latency per IO when the workload runs at `x` IOPS with at most `n_max`
+    /// outstanding. `None` when `x` is above what `n_max` IOs achieve.
+    pub fn latency_at(&self, x: f64, n_max: f64) -> Option<f64> {
+        self.latency_below(x, n_max, self.solve(n_max))
     }
 
-    /// Latency per IO when the workload runs at `x` IOPS with at most `n_max`
-    /// outstanding: the population `n <= n_max` whose throughput is `x`, found by
-    /// iterating `n = x (Z + sum R_k(x, n))` downwards from `n_max`. `None` when `x`
-    /// is above what `n_max` IOs achieve.
-    pub fn latency_at(&self, x: f64, n_max: f64) -> Option<f64> {
-        let top = self.solve(n_max);
+    /// As [`Network::latency_at`], with the solution at `n_max` already known: the
+    /// population `n` in `[1, n_max]` whose throughput is `x`, the root of
+    /// `F(n) = n - x (Z + sum R_k(x, n))` (increasing in `n`), by Newton's method kept
+    /// inside the bracket.
+    pub fn latency_below(&self, x: f64, n_max: f64, top: Point) -> Option<f64> {
         if x > top.iops * (1.0 + 1e-9) {
             return None;
         }
         if x >= top.iops {
             return Some(top.latency_s);
         }
-        let mut n = n_max.max(1.0);
-        for _ in 0..200 {
-            let next = (x * self.response(x, n)).clamp(1.0, n);
-            if (n - next).abs() <= 1e-9 * n {
+        let f = |n: f64| -> (f64, f64) {
+            let a = (n - 1.0) / n;
+            let mut r = self.delay_s;
+            let mut dr = 0.0;
+            for c in self.centres() {
+                let rho = x / c.capacity;
+                let s = 1.0 - a * rho;
+                r += c.unloaded_s + c.queue_s * a * rho / s;
+                // d/dn of q a rho / (1 - a rho), with da/dn = 1 / n^2.
+                dr += c.queue_s * rho / (s * s) / (n * n);
+            }
+            (n - x * r, 1.0 - x * dr)
+        };
+        let (mut lo, mut hi) = (1.0, n_max.max(1.0));
+        if f(lo).0 >= 0.0 {
+            // Less than one IO in flight on average: the unloaded latency.
+            return Some(self.unloaded_s());
+        }
+        let mut n = hi;
+        for _ in 0..60 {
+            let (fx, dfx) = f(n);
+            if fx > 0.0 {
+                hi = n;
+            } else {
+                lo = n;
+            }
+            let mut next = n - fx / dfx;
+            if !(dfx > 0.0 && next > lo && next < hi) {
+                next = 0.5 * (lo + hi);
+            }
+            if (next - n).abs() <= 1e-9 * n {
                 n = next;
                 break;
             }
             n = next;
         }
-        let r = self.response(x, n);
-        // Below one outstanding IO the workload is idle part of the time: latency is
-        // the unloaded one.
-        Some(r.max(self.unloaded_s()))
+        Some((n / x).max(self.unloaded_s()))
     }
 }
 

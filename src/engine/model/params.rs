@@ -116,6 +116,10 @@ params! {
         "AVS guest VM (16 vCPU) storage path: time per op, fixed part";
     avs_vm_b_us_per_kib: "µs/KiB", 0.28, 0.01, 10.0,
         "AVS guest VM storage path: time per KiB";
+    avs_path_a_us: "µs", 1.1, 0.05, 50.0,
+        "AVS cluster to ANF network path (ExpressRoute with FastPath), shared by all hosts: time per op, fixed part";
+    avs_path_b_us_per_kib: "µs/KiB", 0.075, 0.001, 5.0,
+        "AVS cluster to ANF network path: time per KiB";
     avs_ds_sigma: "1", 0.1, 0.000001, 0.9,
         "AVS: contention between one host's datastore flows (USL sigma)";
     avs_ds_kappa: "1", 0.02, 0.000001, 0.5,
