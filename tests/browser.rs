@@ -558,6 +558,41 @@ async fn charts_journey(c: &Client, base: &str) -> Res {
         .text()
         .await?;
     assert!(svg.contains("binding"), "{svg}");
+    // ... and the latency chart beside it; a latency target gets its verdict as you type.
+    let svg = c
+        .find(Locator::Css("#chart-latency svg"))
+        .await?
+        .text()
+        .await?;
+    assert!(svg.contains("achievable"), "{svg}");
+    c.find(input("workload.target_latency_ms"))
+        .await?
+        .send_keys("50")
+        .await?;
+    wait_for(
+        c,
+        "[...document.querySelectorAll('#results .targets li')].some(li => li.textContent.includes('50 ms latency target'))",
+        "the latency target's verdict",
+    )
+    .await?;
+    // At 390 px the page needs no sideways scrolling and the charts fit the width.
+    c.set_window_size(390, 900).await?;
+    wait_for(
+        c,
+        "document.documentElement.scrollWidth <= window.innerWidth",
+        "no sideways scrolling at 390 px",
+    )
+    .await?;
+    for id in ["chart-ceilings", "chart-latency"] {
+        let right = js(
+            c,
+            &format!(
+                "document.querySelector('#{id} svg').getBoundingClientRect().right <= window.innerWidth"
+            ),
+        )
+        .await?;
+        assert_eq!(right, serde_json::json!(true), "{id} fits at 390 px");
+    }
     c.set_window_size(1440, 1000).await?;
     Ok(())
 }

@@ -7,11 +7,14 @@
 //! colour-blind readers); colour never carries meaning alone: the binding
 //! limit is also labelled "binding", series are also told apart by markers.
 
-use crate::engine::import::MeasuredPoint;
+use crate::engine::import::{MeasuredPoint, Measurement};
+use crate::engine::model::curve::CurvePoint;
 use crate::engine::scenario::Access;
 use crate::engine::sweep::{self, Better, IoSizeSweep, LayoutRow, Metric, MetricRow, ScalingSweep};
 use crate::engine::trace::Num;
+use crate::engine::units::iops_to_mibps;
 use crate::engine::{Evaluation, FieldError, Scenario};
+use crate::report::latency;
 use plotters::coord::Shift;
 use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 use plotters::coord::types::RangedCoordf64;
@@ -47,6 +50,9 @@ const SERIES: [RGBColor; 7] = [
     OI_YELLOW,
 ];
 
+/// The latency chart's line is drawn through this many loads, evenly from 0 to 100 %.
+const LINE_STEPS: u32 = 25;
+
 /// In the ceilings chart, limits above this multiple of the achievable figure
 /// (or the target) are drawn off scale.
 const OFF_SCALE: f64 = 5.0;
@@ -68,11 +74,17 @@ pub enum ChartName {
     Ceilings,
     IoSize,
     Scaling,
+    Latency,
 }
 
 impl ChartName {
     /// Every chart of a scenario, in page order.
-    pub const ALL: [ChartName; 3] = [ChartName::Ceilings, ChartName::IoSize, ChartName::Scaling];
+    pub const ALL: [ChartName; 4] = [
+        ChartName::Ceilings,
+        ChartName::IoSize,
+        ChartName::Scaling,
+        ChartName::Latency,
+    ];
 
     /// The name used in URLs.
     pub fn key(self) -> &'static str {
@@ -80,6 +92,7 @@ impl ChartName {
             ChartName::Ceilings => "ceilings",
             ChartName::IoSize => "io-size",
             ChartName::Scaling => "scaling",
+            ChartName::Latency => "latency",
         }
     }
 }
@@ -104,7 +117,7 @@ impl fmt::Display for ChartName {
 /// Why a chart could not be drawn.
 #[derive(Debug, thiserror::Error)]
 pub enum ChartError {
-    #[error("unknown chart `{0}`: the charts are ceilings, io-size and scaling")]
+    #[error("unknown chart `{0}`: the charts are ceilings, io-size, scaling and latency")]
     Unknown(String),
     /// The scenario (or a swept variant of it) failed validation.
     #[error("{0}")]
@@ -141,6 +154,7 @@ enum Kind {
     Ceilings(CeilingsData),
     IoSize(IoSizeSweep),
     Scaling(ScalingSweep),
+    Latency(LatencyData),
     Compare(CompareData),
     Layouts(LayoutsData),
 }
@@ -165,6 +179,54 @@ struct CeilingsData {
     /// (label, MiB/s) of the targets.
     targets: Vec<(String, f64)>,
     io_kib: f64,
+}
+
+#[derive(Debug, Clone)]
+struct LatencyData {
+    /// The model's curve, load rising to the achievable rate (the last point): the
+    /// markers and the data table.
+    curve: Vec<CurvePoint>,
+    /// (IOPS, ms) of the same curve at [`LINE_STEPS`] loads, for a smooth line.
+    line: Vec<(f64, f64)>,
+    io_kib: f64,
+    /// (label, IOPS) of the rate targets.
+    target_rates: Vec<(String, f64)>,
+    target_latency_ms: Option<f64>,
+    /// (IOPS, ms): the latency at the target rate, when it is in reach.
+    at_target: Option<(f64, f64)>,
+    /// Measured runs with a latency, at the scenario's IO size (drawn) or not (listed).
+    runs: Vec<LatencyRun>,
+}
+
+/// A measured run as the latency chart places it: its load and the mean latency the
+/// benchmark tool reported.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LatencyRun {
+    pub label: String,
+    pub io_size_kib: f64,
+    pub iops: f64,
+    pub mibps: f64,
+    pub latency_ms: f64,
+}
+
+impl LatencyRun {
+    /// The run's point; `None` when the tool reported no latency.
+    pub fn of(m: &Measurement) -> Option<LatencyRun> {
+        let latency_ms = m.latency_mean_ms.filter(|l| l.is_finite() && *l > 0.0)?;
+        (m.iops.is_finite() && m.iops > 0.0).then(|| LatencyRun {
+            label: m.label.clone(),
+            io_size_kib: m.io_size_kib,
+            iops: m.iops,
+            mibps: m.mibps,
+            latency_ms,
+        })
+    }
+
+    /// True when the run used the IO size the curve is drawn for (within 1%), so its
+    /// IOPS and latency compare with the curve.
+    fn comparable(&self, io_kib: f64) -> bool {
+        (self.io_size_kib / io_kib - 1.0).abs() <= 0.01
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -230,6 +292,7 @@ impl Chart {
             ChartName::Ceilings => Chart::ceilings(scenario, evaluation),
             ChartName::IoSize => Chart::io_size(scenario, sweep::io_size(scenario)?),
             ChartName::Scaling => Chart::scaling(scenario, sweep::scaling(scenario)?),
+            ChartName::Latency => Chart::latency(scenario, evaluation),
         })
     }
 
@@ -274,12 +337,16 @@ impl Chart {
                     .filter(|x| !x.binding)
                     .map(|x| x.mibps)
                     .fold(f64::NAN, f64::min);
+                let load = binding_idx
+                    .and_then(|i| e.limits.get(i))
+                    .map(|l| latency::binding_load(l, e.latency_ms))
+                    .filter(|t| !t.is_empty())
+                    .unwrap_or_else(|| format!("achievable {} MiB/s", Num(e.throughput_mibps, 0)));
                 let mut text = format!(
-                    "Bound by {} at {} MiB/s ({} IOPS); achievable {} MiB/s.",
+                    "Bound by {} at {} MiB/s ({} IOPS); {load}.",
                     b.name,
                     Num(b.mibps, 0),
                     Num(b.iops, 0),
-                    Num(e.throughput_mibps, 0)
                 );
                 if next.is_finite() && b.mibps > 0.0 {
                     text.push_str(&format!(
@@ -381,6 +448,66 @@ impl Chart {
         }
     }
 
+    fn latency(s: &Scenario, e: &Evaluation) -> Chart {
+        let curve: Vec<CurvePoint> = e
+            .latency_curve
+            .points()
+            .filter(|p| p.iops.is_finite() && p.latency_ms.is_finite())
+            .collect();
+        // Never falling as load rises, like the curve's own points.
+        let mut last = 0.0_f64;
+        let line = (1..=LINE_STEPS)
+            .map(|i| {
+                let pct = 100.0 * f64::from(i) / f64::from(LINE_STEPS);
+                last = e.latency_curve.latency_ms_at(pct).max(last);
+                (e.iops * pct / 100.0, last)
+            })
+            .filter(|(x, y)| x.is_finite() && y.is_finite())
+            .collect();
+        let io = s.workload.io_size_kib;
+        let mut target_rates = Vec::new();
+        if let Some(t) = s.workload.target_mibps {
+            target_rates.push((format!("target {} MiB/s", Num(t, 0)), t * 1024.0 / io));
+        }
+        if let Some(t) = s.workload.target_iops {
+            target_rates.push((format!("target {} IOPS", Num(t, 0)), t));
+        }
+        let at_target = latency::target_iops(s).zip(e.latency_at_target_ms);
+        let mut summary = format!(
+            "The model's latency per IO as load rises to the achievable {} IOPS, where it is {} ms{}",
+            Num(e.iops, 0),
+            latency::ms(e.latency_ms),
+            latency::shape(&curve)
+        );
+        let marked: Vec<&str> = [
+            (!target_rates.is_empty()).then_some("the target rate (dotted)"),
+            s.workload
+                .target_latency_ms
+                .map(|_| "the target latency (dashed)"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !marked.is_empty() {
+            summary.push_str(&format!(" Green lines mark {}.", marked.join(" and ")));
+        }
+        Chart {
+            title: format!("Latency against load: {} ({})", s.name, mix_text(s)),
+            summary,
+            size: (780, 460),
+            measured: Vec::new(),
+            kind: Kind::Latency(LatencyData {
+                curve,
+                line,
+                io_kib: io,
+                target_rates,
+                target_latency_ms: s.workload.target_latency_ms,
+                at_target,
+                runs: Vec::new(),
+            }),
+        }
+    }
+
     /// A grouped bar chart of a comparison: each metric as a percentage of the first scenario.
     pub fn compare(names: &[String], rows: &[MetricRow]) -> Chart {
         let summary = match rows.iter().find(|r| r.key == "throughput") {
@@ -468,6 +595,24 @@ impl Chart {
         self
     }
 
+    /// The latency chart with measured runs beside the curve: a cross at each run's IOPS
+    /// and latency when it used the scenario's IO size; runs at other IO sizes are listed
+    /// in the data table only. Other charts are returned unchanged.
+    pub fn with_measured_latency(mut self, runs: &[LatencyRun]) -> Chart {
+        let Kind::Latency(d) = &mut self.kind else {
+            return self;
+        };
+        let drawn = runs.iter().filter(|r| r.comparable(d.io_kib)).count();
+        if drawn > 0 {
+            self.summary.push_str(&format!(
+                " {drawn} measured run{} shown in purple.",
+                if drawn == 1 { " is" } else { "s are" }
+            ));
+        }
+        d.runs = runs.to_vec();
+        self
+    }
+
     /// The same chart drawn at another size (pixels), e.g. narrower for a side column.
     pub fn with_size(mut self, size: (u32, u32)) -> Chart {
         self.size = size;
@@ -539,6 +684,7 @@ impl Chart {
             Kind::Ceilings(d) => draw_ceilings(root, d, &self.measured),
             Kind::IoSize(d) => draw_io_size(root, d, &self.measured),
             Kind::Scaling(d) => draw_scaling(root, d, &self.measured),
+            Kind::Latency(d) => draw_latency(root, d),
             Kind::Compare(d) => draw_compare(root, d),
             Kind::Layouts(d) => draw_layouts(root, d),
         };
@@ -568,6 +714,7 @@ impl Chart {
             Kind::Ceilings(d) => ceilings_table(&self.title, d),
             Kind::IoSize(d) => io_size_table(&self.title, d),
             Kind::Scaling(d) => scaling_table(&self.title, d),
+            Kind::Latency(d) => latency_table(&self.title, d),
             Kind::Compare(d) => compare_table(&self.title, d),
             Kind::Layouts(d) => layouts_table(&self.title, d),
         }
@@ -1086,6 +1233,7 @@ enum Sample {
     Dotted,
     Swatch,
     Cross,
+    Dot,
 }
 
 /// One legend entry: a sample in the series' colour and style, and its name.
@@ -1120,6 +1268,9 @@ impl LegendItem {
     fn swatch(name: impl Into<String>, colour: RGBColor) -> Self {
         LegendItem::new(name, colour, Sample::Swatch)
     }
+    fn dot(name: impl Into<String>, colour: RGBColor) -> Self {
+        LegendItem::new(name, colour, Sample::Dot)
+    }
 
     /// Draws the sample at (x, y) (its left middle) and the name after it; returns the
     /// x where the next entry of a row may start.
@@ -1152,6 +1303,7 @@ impl LegendItem {
                 c.filled(),
             ))?,
             Sample::Cross => area.draw(&Cross::new((x + 13, y), 6, c.stroke_width(3)))?,
+            Sample::Dot => area.draw(&Circle::new((x + 13, y), 6, c.filled()))?,
         }
         let style = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
         let (w, _) = area.estimate_text_size(&self.name, &style)?;
@@ -1171,6 +1323,26 @@ fn draw_legend<DB: DrawingBackend>(
         item.draw(area, 8, 40 + i as i32 * 20)?;
     }
     Ok(())
+}
+
+/// The height a key row needs at the width of `area`: 20 px per line as
+/// [`draw_key_row`] wraps it, and a little room below.
+fn key_row_height<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    items: &[LegendItem],
+) -> Result<i32, DrawingAreaErrorKind<DB::ErrorType>> {
+    let w = area.dim_in_pixel().0 as i32;
+    let style = TextStyle::from((FONT, 12).into_font());
+    let (mut x, mut lines) = (16, 1);
+    for item in items {
+        let (tw, _) = area.estimate_text_size(&item.name, &style)?;
+        if x > 16 && x + 50 + tw as i32 > w {
+            lines += 1;
+            x = 16;
+        }
+        x += 32 + tw as i32 + 18;
+    }
+    Ok(6 + 20 * lines)
 }
 
 /// A legend as one row across the top of a chart.
@@ -1330,6 +1502,177 @@ fn draw_scaling<DB: DrawingBackend>(
             .legend(|(x, y)| Cross::new((x + 10, y), 5, OI_PURPLE.stroke_width(3)));
     }
     draw_series_key(&mut chart, SeriesLabelPosition::LowerRight)
+}
+
+fn draw_latency<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    d: &LatencyData,
+) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    let drawn: Vec<&LatencyRun> = d.runs.iter().filter(|r| r.comparable(d.io_kib)).collect();
+    let finite_max =
+        |it: &mut dyn Iterator<Item = f64>| it.filter(|v| v.is_finite()).fold(0.0, f64::max);
+    let xmax = finite_max(
+        &mut d
+            .curve
+            .iter()
+            .map(|p| p.iops)
+            .chain(d.target_rates.iter().map(|t| t.1))
+            .chain(drawn.iter().map(|r| r.iops)),
+    );
+    // The load axis ends just past the furthest point, not on a round number, so the
+    // curve fills the width; plotters picks round tick values inside it.
+    let xmax = if xmax > 0.0 { xmax * 1.06 } else { 1.0 };
+    let x_ticks = ((root.dim_in_pixel().0 / 100) as usize).clamp(5, 8);
+    // Latency on a linear scale from 0, where the knee reads as the bend from flat to
+    // steep; the labels and the data table give the small values.
+    let ymax = finite_max(
+        &mut d
+            .curve
+            .iter()
+            .map(|p| p.latency_ms)
+            .chain(d.target_latency_ms)
+            .chain(d.at_target.map(|a| a.1))
+            .chain(drawn.iter().map(|r| r.latency_ms)),
+    );
+    let (ymax, y_ticks) = nice_axis(ymax * 1.12, 6);
+    let achievable = d.curve.last();
+
+    let body = root.titled("Latency per IO against load", caption_style())?;
+    let mut items = vec![LegendItem::line(
+        "model: latency at each load",
+        OI_BLUE,
+        false,
+    )];
+    if let Some(p) = achievable {
+        items.push(LegendItem::dot(
+            format!("achievable: {} ms", latency::ms(p.latency_ms)),
+            OI_VERMILLION,
+        ));
+    }
+    items.extend(
+        d.target_rates
+            .iter()
+            .map(|(l, _)| LegendItem::dotted(l.clone(), OI_GREEN)),
+    );
+    if let Some(t) = d.target_latency_ms {
+        items.push(LegendItem::line(
+            format!("target {} ms", latency::ms(t)),
+            OI_GREEN,
+            true,
+        ));
+    }
+    if !drawn.is_empty() {
+        items.push(LegendItem::cross("measured runs", OI_PURPLE));
+    }
+    let (key, body) = body.split_vertically(key_row_height(&body, &items)?);
+    draw_key_row(&key, &items)?;
+
+    let mut chart = ChartBuilder::on(&body)
+        .margin(12)
+        .margin_right(30)
+        .x_label_area_size(44)
+        .top_x_label_area_size(44)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.0..xmax, 0.0..ymax)?
+        .set_secondary_coord(0.0..iops_to_mibps(xmax, d.io_kib), 0.0..ymax);
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(GRID)
+        .x_labels(x_ticks)
+        .y_labels(y_ticks)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
+        .x_desc(format!("Load (IOPS at {} KiB)", Num(d.io_kib, 1)))
+        .y_desc("Latency per IO (ms)")
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 14))
+        .draw()?;
+    chart
+        .configure_secondary_axes()
+        .x_labels(x_ticks)
+        .x_label_formatter(&|v| tick(*v))
+        .x_desc("Load (MiB/s)")
+        .label_style((FONT, 12))
+        .axis_desc_style((FONT, 14))
+        .draw()?;
+
+    // Labels sit a fixed share of the axes away from their point, above and to the left
+    // of points on the curve (where a rising or flat curve leaves room).
+    let (dx, dy) = (xmax * 0.012, ymax * 0.025);
+    let label = |text: String, at: (f64, f64), colour: RGBColor, pos: Pos| {
+        Text::new(text, at, (FONT, 12).into_font().color(&colour).pos(pos))
+    };
+    for (_, x) in &d.target_rates {
+        chart.draw_series(DashedLineSeries::new(
+            vec![(*x, 0.0), (*x, ymax)],
+            2,
+            3,
+            OI_GREEN.stroke_width(3),
+        ))?;
+    }
+    if let Some(t) = d.target_latency_ms {
+        chart.draw_series(DashedLineSeries::new(
+            vec![(0.0, t), (xmax, t)],
+            7,
+            4,
+            OI_GREEN.stroke_width(2),
+        ))?;
+    }
+    chart.draw_series(LineSeries::new(d.line.clone(), OI_BLUE.stroke_width(3)))?;
+    chart.draw_series(
+        d.curve
+            .iter()
+            .map(|p| Circle::new((p.iops, p.latency_ms), 3, OI_BLUE.filled())),
+    )?;
+    if let Some(k) = latency::knee(&d.curve).filter(|k| k.load_pct < 100.0) {
+        let at = (k.iops, k.latency_ms);
+        chart.draw_series(std::iter::once(Circle::new(
+            at,
+            7,
+            OI_BLACK.stroke_width(2),
+        )))?;
+        chart.draw_series(std::iter::once(label(
+            format!("latency doubled ({}% load)", Num(k.load_pct, 0)),
+            (at.0 + dx, at.1 - dy),
+            OI_BLACK,
+            Pos::new(HPos::Left, VPos::Top),
+        )))?;
+    }
+    if let Some((x, y)) = d.at_target {
+        chart.draw_series(std::iter::once(TriangleMarker::new(
+            (x, y),
+            7,
+            OI_GREEN.filled(),
+        )))?;
+        chart.draw_series(std::iter::once(label(
+            format!("{} ms at the target", latency::ms(y)),
+            (x - dx, y + dy),
+            OI_BLACK,
+            Pos::new(HPos::Right, VPos::Bottom),
+        )))?;
+    }
+    chart.draw_series(
+        drawn
+            .iter()
+            .map(|r| Cross::new((r.iops, r.latency_ms), 6, OI_PURPLE.stroke_width(3))),
+    )?;
+    if let Some(p) = achievable {
+        let at = (p.iops, p.latency_ms);
+        chart.draw_series(std::iter::once(Circle::new(at, 6, OI_VERMILLION.filled())))?;
+        chart.draw_series(std::iter::once(label(
+            format!(
+                "achievable: {} IOPS, {} ms",
+                Num(p.iops, 0),
+                latency::ms(p.latency_ms)
+            ),
+            (at.0 - dx, at.1 + dy),
+            OI_VERMILLION,
+            Pos::new(HPos::Right, VPos::Bottom),
+        )))?;
+    }
+    Ok(())
 }
 
 fn draw_compare<DB: DrawingBackend>(
@@ -1708,6 +2051,70 @@ fn scaling_table(title: &str, d: &ScalingSweep) -> ChartTable {
     }
 }
 
+fn latency_table(title: &str, d: &LatencyData) -> ChartTable {
+    let knee = latency::knee(&d.curve).map(|k| k.load_pct);
+    let rows = d
+        .curve
+        .iter()
+        .map(|p| {
+            let mut load = Num(p.load_pct, 0).to_string();
+            if p.load_pct >= 100.0 {
+                load.push_str(" (achievable)");
+            } else if Some(p.load_pct) == knee {
+                load.push_str(" (latency doubled)");
+            }
+            vec![
+                load,
+                Num(p.iops, 0).to_string(),
+                Num(p.mibps, 1).to_string(),
+                Num(p.latency_ms, 3).to_string(),
+            ]
+        })
+        .collect();
+    let mut notes: Vec<String> = d
+        .target_rates
+        .iter()
+        .map(|(l, iops)| format!("{l}: {} IOPS at this IO size.", Num(*iops, 0)))
+        .collect();
+    match (d.at_target, d.target_rates.is_empty()) {
+        (Some((_, ms)), _) => notes.push(format!(
+            "Latency at the target rate: {} ms per IO.",
+            Num(ms, 3)
+        )),
+        (None, false) => notes.push("The target rate is above the achievable rate.".to_owned()),
+        (None, true) => {}
+    }
+    if let Some(t) = d.target_latency_ms {
+        notes.push(format!("Target latency: {} ms per IO.", Num(t, 3)));
+    }
+    notes.extend(d.runs.iter().map(|r| {
+        let mut note = format!(
+            "Measured “{}”: {} IOPS, {} MiB/s at {} KiB, latency {} ms per IO",
+            r.label,
+            Num(r.iops, 0),
+            Num(r.mibps, 1),
+            Num(r.io_size_kib, 1),
+            Num(r.latency_ms, 3)
+        );
+        if !r.comparable(d.io_kib) {
+            note.push_str(&format!(
+                " (not drawn: the curve is for {} KiB)",
+                Num(d.io_kib, 1)
+            ));
+        }
+        note.push('.');
+        note
+    }));
+    ChartTable {
+        caption: title.to_owned(),
+        headers: ["Load (% of achievable)", "IOPS", "MiB/s", "Latency (ms)"]
+            .map(str::to_owned)
+            .to_vec(),
+        rows,
+        notes,
+    }
+}
+
 fn compare_table(title: &str, d: &CompareData) -> ChartTable {
     let mut headers = vec!["Metric".to_owned()];
     headers.extend(d.names.iter().cloned());
@@ -1805,7 +2212,10 @@ mod tests {
             assert_eq!(n.key().parse::<ChartName>().unwrap(), n);
         }
         let err = "pie".parse::<ChartName>().unwrap_err();
-        assert!(err.to_string().contains("ceilings, io-size and scaling"));
+        assert!(
+            err.to_string()
+                .contains("ceilings, io-size, scaling and latency")
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The report as CSV: one table with stable columns. Summary rows come first, then one
-//! row per limit, then the per-level sizing, the comparison and the layouts when present.
+//! row per limit, then the per-level sizing, the comparison and the layouts when present,
+//! then the latency curve (one row per load).
 //!
 //! Columns (documented in the README; never renamed):
 //! `section,key,label,value,unit,mibps,iops,headroom_pct,binding,assumption,scope,applies,source`.
@@ -123,6 +124,17 @@ fn rows(r: &Report) -> Vec<Row> {
     if let Some(t) = &r.targets {
         out.push(summary("targets_met", "Targets met", b(t.met), ""));
     }
+    if let Some(at) = r.evaluation.latency_at_target_ms {
+        out.push(summary(
+            "latency_at_target_ms",
+            "Latency per IO at the target rate",
+            n(at),
+            "ms",
+        ));
+    }
+    if let Some(met) = r.evaluation.targets.latency_met {
+        out.push(summary("latency_met", "Latency target met", b(met), ""));
+    }
     for l in &r.limits {
         out.push(Row {
             section: "limit",
@@ -191,6 +203,21 @@ fn rows(r: &Report) -> Vec<Row> {
             ..Row::default()
         });
     }
+    for p in r.evaluation.latency_curve.points() {
+        out.push(Row {
+            section: "latency",
+            key: n(p.load_pct),
+            label: format!(
+                "Latency per IO at {}% of the achievable load",
+                n(p.load_pct)
+            ),
+            value: n(p.latency_ms),
+            unit: "ms".to_owned(),
+            mibps: n(p.mibps),
+            iops: n(p.iops),
+            ..Row::default()
+        });
+    }
     out
 }
 
@@ -225,6 +252,12 @@ mod tests {
         assert_eq!(limits.len(), e.limits.len());
         assert_eq!(&limits[0][1], e.binding);
         assert_eq!(&limits[0][8], "true");
+        let curve: Vec<_> = recs.iter().filter(|r| &r[0] == "latency").collect();
+        assert_eq!(curve.len(), e.latency_curve.points().count());
+        assert_eq!(
+            (&curve.last().unwrap()[1], &curve.last().unwrap()[4]),
+            ("100", "ms")
+        );
         let tp = recs.iter().find(|r| &r[1] == "throughput_mibps").unwrap();
         let value: f64 = tp[3].parse().unwrap();
         assert!((value - e.throughput_mibps).abs() < 0.001);

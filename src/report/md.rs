@@ -74,6 +74,24 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
     writeln!(o, "## Bound by\n")?;
     writeln!(o, "{}\n", escape(&r.binding.sentence))?;
 
+    writeln!(o, "## Latency\n")?;
+    writeln!(o, "{}\n", escape(&r.latency))?;
+    writeln!(
+        o,
+        "| Load (% of achievable) | IOPS | MiB/s | Latency ms |\n|---:|---:|---:|---:|"
+    )?;
+    for p in r.evaluation.latency_curve.points() {
+        writeln!(
+            o,
+            "| {} | {} | {} | {} |",
+            Num(p.load_pct, 0),
+            Num(p.iops, 0),
+            Num(p.mibps, 1),
+            Num(p.latency_ms, 3)
+        )?;
+    }
+    writeln!(o)?;
+
     writeln!(o, "## Limits\n")?;
     writeln!(
         o,
@@ -271,6 +289,7 @@ mod tests {
             "# AVS 4 x 20 TiB Ultra",
             "## Results",
             "## Bound by",
+            "## Latency",
             "## Limits",
             "## Inputs",
         ] {

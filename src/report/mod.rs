@@ -4,6 +4,7 @@ pub mod charts;
 pub mod csv;
 pub mod html;
 pub mod json;
+pub mod latency;
 pub mod md;
 pub mod model;
 pub mod pdf;

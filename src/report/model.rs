@@ -6,6 +6,7 @@
 //! the caller passes the date (see [`today_utc`]).
 
 use super::charts;
+use super::latency;
 use crate::engine::advice::Severity;
 use crate::engine::evaluation::SizingBasis;
 use crate::engine::scenario::{
@@ -198,17 +199,23 @@ impl TestPlan {
     }
 }
 
-/// The three charts of the report.
+/// The charts of the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChartKind {
     Ceilings,
     IoSize,
     Scaling,
+    Latency,
 }
 
 impl ChartKind {
     /// All charts, in report order.
-    pub const ALL: [ChartKind; 3] = [ChartKind::Ceilings, ChartKind::IoSize, ChartKind::Scaling];
+    pub const ALL: [ChartKind; 4] = [
+        ChartKind::Ceilings,
+        ChartKind::Latency,
+        ChartKind::IoSize,
+        ChartKind::Scaling,
+    ];
 
     /// The chart's name in URLs (`/scenarios/{id}/charts/{key}.svg`).
     pub fn key(self) -> &'static str {
@@ -216,6 +223,7 @@ impl ChartKind {
             ChartKind::Ceilings => "ceilings",
             ChartKind::IoSize => "io-size",
             ChartKind::Scaling => "scaling",
+            ChartKind::Latency => "latency",
         }
     }
 
@@ -225,6 +233,7 @@ impl ChartKind {
             ChartKind::Ceilings => charts::ChartName::Ceilings,
             ChartKind::IoSize => charts::ChartName::IoSize,
             ChartKind::Scaling => charts::ChartName::Scaling,
+            ChartKind::Latency => charts::ChartName::Latency,
         }
     }
 
@@ -234,6 +243,7 @@ impl ChartKind {
             ChartKind::Ceilings => "Ceilings: every limit, the binding one marked",
             ChartKind::IoSize => "Achievable throughput and IOPS against IO size",
             ChartKind::Scaling => "Achievable throughput against the number of flows",
+            ChartKind::Latency => "Latency per IO against load, the scenario's point marked",
         }
     }
 }
@@ -255,6 +265,9 @@ pub struct Report {
     pub headline: Vec<Figure>,
     pub targets: Option<TargetLine>,
     pub binding: Binding,
+    /// Latency in words: at the achievable load, where it doubles, at the target rate,
+    /// and the latency target's verdict (the curve is `evaluation.latency_curve`).
+    pub latency: String,
     /// Every limit, lowest first.
     pub limits: Vec<LimitRow>,
     pub sizing: Vec<SizingRow>,
@@ -361,6 +374,7 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
         num_row("Workload", "Capacity needed", w.capacity_tib, 3, "TiB"),
         opt_row("Workload", "Target throughput", w.target_mibps, "MiB/s"),
         opt_row("Workload", "Target IOPS", w.target_iops, "IOPS"),
+        opt_row("Workload", "Target latency", w.target_latency_ms, "ms"),
     ];
 
     let st = &s.storage;
@@ -476,6 +490,13 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
             Placement::Single => "all on the first datastore",
         };
         rows.push(row("AVS", "VMDK placement", placement.to_owned(), ""));
+        rows.push(num_row(
+            "AVS",
+            "Connections per datastore",
+            a.nconnect.into(),
+            0,
+            "",
+        ));
     }
     rows
 }
@@ -557,6 +578,9 @@ fn targets(s: &Scenario, e: &Evaluation) -> Option<TargetLine> {
     if let Some(t) = w.target_iops {
         parts.push(target_part(t, "IOPS", e.targets.iops_headroom_pct));
     }
+    if let Some((_, verdict)) = latency::target_verdict(s, e) {
+        parts.push(verdict);
+    }
     if parts.is_empty() {
         return None;
     }
@@ -596,11 +620,21 @@ fn binding(s: &Scenario, e: &Evaluation, limits: &[LimitRow]) -> Binding {
     let w = &s.workload;
     let io = Num(w.io_size_kib, 2);
     let mut sentence = format!(
-        "Bound by {} = {} MiB/s ({} IOPS at {io} KiB). ",
+        "Bound by {} = {} MiB/s ({} IOPS at {io} KiB)",
         b.label,
         Num(b.mibps, 1),
         Num(b.iops, 0)
     );
+    let load = e
+        .limits
+        .iter()
+        .find(|l| l.id == b.id)
+        .map(|l| latency::binding_load(l, e.latency_ms))
+        .unwrap_or_default();
+    if !load.is_empty() {
+        sentence.push_str(&format!("; the workload {load}"));
+    }
+    sentence.push_str(". ");
     let why = match b.applies {
         "read" if w.read_pct < 100.0 => format!(
             "It caps reads, which are {}% of the IO, so it holds the total to {} MiB/s",
@@ -619,15 +653,19 @@ fn binding(s: &Scenario, e: &Evaluation, limits: &[LimitRow]) -> Binding {
         ),
     };
     sentence.push_str(&why);
+    // How far the next ceiling sits above the binding one, at this mix.
+    let above = |next: &LimitRow| {
+        ((1.0 + next.headroom_pct / 100.0) / (1.0 + b.headroom_pct / 100.0) - 1.0) * 100.0
+    };
     match limits.iter().find(|l| !l.binding) {
-        Some(next) if next.headroom_pct < 0.05 => sentence.push_str(&format!(
+        Some(next) if above(next) < 0.05 => sentence.push_str(&format!(
             "; {} is just as low, so both must rise to gain anything.",
             next.label
         )),
         Some(next) => sentence.push_str(&format!(
             "; the next, {}, allows {}% more.",
             next.label,
-            Num(next.headroom_pct, 1)
+            Num(above(next), 1)
         )),
         None => sentence.push('.'),
     }
@@ -740,6 +778,7 @@ impl Report {
             headline: headline(e),
             targets: targets(s, e),
             binding: binding(s, e, &limits),
+            latency: latency::summary(s, e),
             assumptions: assumptions(e),
             limits,
             sizing,

@@ -6,7 +6,7 @@
 //! a second pass, so the footer knows the page count.
 
 use super::html::cost_line;
-use super::model::{ChartSvg, Paper, Report, ReportError, TestPlan, money};
+use super::model::{ChartKind, ChartSvg, Paper, Report, ReportError, TestPlan, money};
 use crate::engine::trace::Num;
 use krilla::Document;
 use krilla::color::rgb;
@@ -703,13 +703,13 @@ fn yes(b: bool) -> String {
     if b { "yes" } else { "no" }.to_owned()
 }
 
-/// Places the whole report on pages; `charts` are the parsed chart sizes, in report order.
-fn lay_out<'a>(
-    fonts: &'a Fonts,
-    r: &Report,
-    paper: Paper,
-    charts: &[(String, (f32, f32))],
-) -> Layout<'a> {
+/// A parsed chart as the layout places it: its kind, caption and size in points.
+type ChartSize = (ChartKind, String, (f32, f32));
+
+/// Places the whole report on pages; `charts` are the parsed charts, in report order: the
+/// ceilings chart goes under the binding limit, the latency chart in its section, the
+/// rest at the end.
+fn lay_out<'a>(fonts: &'a Fonts, r: &Report, paper: Paper, charts: &[ChartSize]) -> Layout<'a> {
     let mut l = Layout::new(fonts, paper);
     l.title_block(r);
 
@@ -719,8 +719,14 @@ fn lay_out<'a>(
     l.heading("Bound by", 40.0);
     l.callout(&r.binding.sentence);
 
-    let mut charts_iter = charts.iter().enumerate();
-    if let Some((i, (caption, size))) = charts_iter.next() {
+    let of_kind = |kind: ChartKind| charts.iter().enumerate().filter(move |(_, c)| c.0 == kind);
+    for (i, (_, caption, size)) in of_kind(ChartKind::Ceilings) {
+        l.chart(i, *size, caption);
+    }
+
+    l.heading("Latency", 40.0);
+    l.paragraph(&r.latency, BODY_SIZE, false, INK, 0.0);
+    for (i, (_, caption, size)) in of_kind(ChartKind::Latency) {
         l.chart(i, *size, caption);
     }
 
@@ -938,12 +944,16 @@ fn lay_out<'a>(
         l.preformatted(text);
     }
 
-    let rest: Vec<_> = charts_iter.collect();
-    if let Some((_, (_, size))) = rest.first() {
+    let rest: Vec<_> = charts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !matches!(c.0, ChartKind::Ceilings | ChartKind::Latency))
+        .collect();
+    if let Some((_, (_, _, size))) = rest.first() {
         // Keep the heading with the whole first chart.
         let scale = (l.content_width() / size.0).min(1.6);
         l.heading("Charts", size.1 * scale + 40.0);
-        for (i, (caption, size)) in rest {
+        for (i, (_, caption, size)) in rest {
             l.chart(i, *size, caption);
         }
     }
@@ -1050,6 +1060,7 @@ pub fn render_with(r: &Report, paper: Paper, charts: &[ChartSvg]) -> Result<Vec<
         let tree = usvg::Tree::from_str(&c.svg, &opts)
             .map_err(|e| ReportError::Chart(c.kind.key(), e.to_string()))?;
         sizes.push((
+            c.kind,
             format!("{}. {}", c.title, c.summary),
             (tree.size().width(), tree.size().height()),
         ));

@@ -1,6 +1,6 @@
-//! The report as an Excel workbook: sheets Summary, Limits, Sizing, Inputs, Advice and
-//! Test plan (plus Comparison and Layouts when asked for), numbers stored as numbers with unit
-//! formats, and the three charts as PNG images on the Summary sheet.
+//! The report as an Excel workbook: sheets Summary, Limits, Latency, Sizing, Inputs, Advice
+//! and Test plan (plus Comparison and Layouts when asked for), numbers stored as numbers with
+//! unit formats, and the charts as PNG images on the Summary sheet.
 
 use super::charts;
 use super::model::{NOT_PRICED, Report, ReportError, TestPlan};
@@ -9,9 +9,10 @@ use rust_xlsxwriter::{
 };
 
 /// The sheets every workbook has, in order.
-pub const SHEETS: [&str; 6] = [
+pub const SHEETS: [&str; 7] = [
     "Summary",
     "Limits",
+    "Latency",
     "Sizing",
     "Inputs",
     "Advice",
@@ -215,6 +216,35 @@ fn limits(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
     Ok(())
 }
 
+/// The model's latency curve, one row per load, with the latency section's sentence under it.
+fn latency(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
+    let ws = wb.add_worksheet();
+    ws.set_name("Latency")?;
+    header(
+        ws,
+        st,
+        &[
+            ("Load", 12.0),
+            ("IOPS", 16.0),
+            ("MiB/s", 16.0),
+            ("Latency per IO", 16.0),
+        ],
+    )?;
+    let (pct, iops, mibps, ms) = (num("%", 0), num("IOPS", 0), num("MiB/s", 1), num("ms", 3));
+    let mut row = 1;
+    for p in r.evaluation.latency_curve.points() {
+        ws.write_number_with_format(row, 0, p.load_pct, &pct)?;
+        ws.write_number_with_format(row, 1, p.iops, &iops)?;
+        ws.write_number_with_format(row, 2, p.mibps, &mibps)?;
+        ws.write_number_with_format(row, 3, p.latency_ms, &ms)?;
+        row += 1;
+    }
+    row += 1;
+    ws.merge_range(row, 0, row, 3, &r.latency, &st.wrap)?;
+    ws.set_row_height(row, line_height(&r.latency, 70))?;
+    Ok(())
+}
+
 fn sizing(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
     let ws = wb.add_worksheet();
     ws.set_name("Sizing")?;
@@ -412,6 +442,7 @@ pub fn render_with(r: &Report, pngs: &[(String, Vec<u8>)]) -> Result<Vec<u8>, Re
     );
     summary(&mut wb, &st, r, pngs).map_err(err)?;
     limits(&mut wb, &st, r).map_err(err)?;
+    latency(&mut wb, &st, r).map_err(err)?;
     sizing(&mut wb, &st, r).map_err(err)?;
     inputs(&mut wb, &st, r).map_err(err)?;
     advice(&mut wb, &st, r).map_err(err)?;
@@ -421,7 +452,7 @@ pub fn render_with(r: &Report, pngs: &[(String, Vec<u8>)]) -> Result<Vec<u8>, Re
     wb.save_to_buffer().map_err(err)
 }
 
-/// Writes the workbook with the three charts as images.
+/// Writes the workbook with the report's charts as images.
 pub fn render(r: &Report) -> Result<Vec<u8>, ReportError> {
     let pngs = r
         .charts

@@ -4,13 +4,14 @@
 //! - `GET /charts/{name}.{svg,png}?s=<share>`: a shared (unsaved) scenario's chart.
 //! - `POST /charts/{name}.{svg,png}` with Scenario JSON: an unsaved scenario's chart.
 //!
-//! A saved scenario's charts also show its measured runs (uploaded benchmark results).
+//! A saved scenario's charts also show its measured runs (uploaded benchmark results);
+//! the latency chart those whose tool reported a latency.
 //! PNG size: `?w=&h=` (pixels), default the chart's own size. An unknown id, chart
 //! name or format is a 404: an HTML page for browsers, the contract's JSON otherwise.
 
 use crate::engine::import::MeasuredPoint;
 use crate::engine::{self, Evaluation, Scenario};
-use crate::report::charts::{Chart, ChartError, ChartName, ChartTable};
+use crate::report::charts::{Chart, ChartError, ChartName, ChartTable, LatencyRun};
 use crate::store::{self, StoreError};
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson};
@@ -68,33 +69,71 @@ impl ChartBlock {
     }
 }
 
-/// The planner's ceilings chart with the saved scenario's measured runs; `None` (and a
-/// log line) if it cannot be drawn, so the figures still show.
-pub fn planner_ceilings(
+/// A saved scenario's measured runs, as the charts draw them.
+#[derive(Debug, Clone, Default)]
+pub struct MeasuredRuns {
+    /// Every run, placed with the revision it was measured against.
+    pub points: Vec<MeasuredPoint>,
+    /// The runs whose tool reported a mean latency.
+    pub latency: Vec<LatencyRun>,
+}
+
+impl MeasuredRuns {
+    /// The runs stored with scenario `id`; none if the scenario is gone.
+    pub async fn of(db: &sqlx::SqlitePool, id: i64) -> Result<MeasuredRuns, StoreError> {
+        let points = store::measurements::measured_points(db, id).await;
+        let stored = store::measurements::list_measurements(db, id).await;
+        match (points, stored) {
+            (Err(StoreError::NotFound), _) | (_, Err(StoreError::NotFound)) => {
+                Ok(MeasuredRuns::default())
+            }
+            (Err(e), _) | (_, Err(e)) => Err(e),
+            (Ok(points), Ok(stored)) => Ok(MeasuredRuns {
+                points,
+                latency: stored
+                    .iter()
+                    .filter_map(|m| LatencyRun::of(&m.measurement))
+                    .collect(),
+            }),
+        }
+    }
+
+    /// The chart with these runs beside the model, where it has a place for them.
+    pub fn drawn_on(&self, chart: Chart) -> Chart {
+        chart
+            .with_measured(&self.points)
+            .with_measured_latency(&self.latency)
+    }
+}
+
+/// A planner chart with the saved scenario's measured runs, drawn for the results
+/// column; `None` (and a log line) if it cannot be drawn, so the figures still show.
+pub fn planner_chart(
+    name: ChartName,
     s: &Scenario,
     e: &Evaluation,
-    measured: &[MeasuredPoint],
+    measured: &MeasuredRuns,
 ) -> Option<ChartBlock> {
-    let block = Chart::of(ChartName::Ceilings, s, e).and_then(|chart| {
+    let block = Chart::of(name, s, e).and_then(|chart| {
         // Drawn narrower than the download: the results column is about 600 px wide.
         let (_, h) = chart.size();
-        let chart = chart.with_size((PLANNER_WIDTH, h)).with_measured(measured);
+        let chart = measured.drawn_on(chart.with_size((PLANNER_WIDTH, h)));
         ChartBlock::new(
-            "chart-ceilings",
+            &format!("chart-{}", name.key()),
             &chart,
-            download_links(s, ChartName::Ceilings),
+            download_links(s, name),
         )
     });
     match block {
         Ok(block) => Some(block),
         Err(err) => {
-            tracing::error!(error = %err, "ceilings chart failed");
+            tracing::error!(error = %err, chart = name.key(), "planner chart failed");
             None
         }
     }
 }
 
-/// Width of the ceilings chart in the planner's results column, in pixels.
+/// Width of the charts in the planner's results column, in pixels.
 const PLANNER_WIDTH: u32 = 640;
 
 /// SVG and PNG links of a saved scenario's chart (none for an unsaved one).
@@ -227,11 +266,11 @@ async fn draw(
     format: Format,
     query: ChartQuery,
     filename: String,
-    measured: Vec<MeasuredPoint>,
+    measured: MeasuredRuns,
 ) -> Result<Response, Failure> {
     let work = move || -> Result<Response, Failure> {
         let evaluation = engine::evaluate(&scenario).map_err(ChartError::from)?;
-        let chart = Chart::of(name, &scenario, &evaluation)?.with_measured(&measured);
+        let chart = measured.drawn_on(Chart::of(name, &scenario, &evaluation)?);
         let (body, mime) = match format {
             Format::Svg => (chart.svg()?.into_bytes(), "image/svg+xml; charset=utf-8"),
             Format::Png => {
@@ -286,11 +325,9 @@ async fn saved(
                 other => Failure::Internal(other.to_string()),
             })?;
         // The scenario's measured runs, drawn beside the model.
-        let measured = match store::measurements::measured_points(&state.db, id).await {
-            Ok(points) => points,
-            Err(StoreError::NotFound) => Vec::new(),
-            Err(other) => return Err(Failure::Internal(other.to_string())),
-        };
+        let measured = MeasuredRuns::of(&state.db, id)
+            .await
+            .map_err(|e| Failure::Internal(e.to_string()))?;
         let filename = format!("scenario-{id}-{name}.{}", ext(format));
         draw(stored.scenario, name, format, query, filename, measured).await
     }
@@ -312,7 +349,15 @@ async fn shared(
                 message: e.to_string(),
             })?;
         let filename = format!("{name}.{}", ext(format));
-        draw(scenario, name, format, query, filename, Vec::new()).await
+        draw(
+            scenario,
+            name,
+            format,
+            query,
+            filename,
+            MeasuredRuns::default(),
+        )
+        .await
     }
     .await;
     result.unwrap_or_else(|f| respond(&headers, f))
@@ -334,9 +379,16 @@ async fn posted(
         Err(e) => return e.into_response(),
     };
     let filename = format!("{name}.{}", ext(format));
-    draw(scenario, name, format, query, filename, Vec::new())
-        .await
-        .unwrap_or_else(|f| respond(&headers, f))
+    draw(
+        scenario,
+        name,
+        format,
+        query,
+        filename,
+        MeasuredRuns::default(),
+    )
+    .await
+    .unwrap_or_else(|f| respond(&headers, f))
 }
 
 #[cfg(test)]
@@ -361,7 +413,11 @@ mod tests {
         assert!(
             parse_file("pie.svg")
                 .unwrap_err()
-                .contains("ceilings, io-size and scaling")
+                .contains("ceilings, io-size, scaling and latency")
+        );
+        assert_eq!(
+            parse_file("latency.svg"),
+            Ok((ChartName::Latency, Format::Svg))
         );
         assert!(parse_file("ceilings").is_err());
     }

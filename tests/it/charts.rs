@@ -7,7 +7,7 @@ use quick_xml::events::Event;
 use serde_json::{Value, json};
 use volplan::engine::sweep::{self, Better};
 use volplan::engine::{Evaluation, Scenario, evaluate};
-use volplan::report::charts::{self, Chart, ChartName};
+use volplan::report::charts::{self, Chart, ChartName, LatencyRun};
 
 fn scenario(v: Value) -> Scenario {
     serde_json::from_value(v).expect("scenario JSON")
@@ -437,7 +437,7 @@ fn share(s: &Value) -> String {
 async fn saved_scenario_charts_are_served_as_svg_and_png() {
     let app = spawn_app().await;
     let id = app.create(&sample_scenario()).await;
-    for name in ["ceilings", "io-size", "scaling"] {
+    for name in ["ceilings", "io-size", "scaling", "latency"] {
         let res = app.get(&format!("/scenarios/{id}/charts/{name}.svg")).await;
         assert_eq!(res.status(), 200, "{name}");
         let ct = res.headers()["content-type"].to_str().unwrap().to_owned();
@@ -470,7 +470,9 @@ async fn unknown_ids_names_and_formats_are_404() {
         "/scenarios/999/charts/ceilings.svg".to_owned(),
         "/scenarios/abc/charts/ceilings.svg".to_owned(),
         format!("/scenarios/{id}/charts/pie.svg"),
+        format!("/scenarios/{id}/charts/latencies.svg"),
         format!("/scenarios/{id}/charts/ceilings.gif"),
+        format!("/scenarios/{id}/charts/latency.gif"),
         format!("/scenarios/{id}/charts/ceilings"),
     ] {
         let res = app.get(&path).await;
@@ -596,6 +598,8 @@ async fn planner_results_show_the_ceilings_chart() {
         .unwrap();
     assert!(html.contains("id=\"chart-ceilings\""));
     assert!(html.contains(&format!("/scenarios/{id}/charts/ceilings.png")));
+    assert!(html.contains("id=\"chart-latency\""));
+    assert!(html.contains(&format!("/scenarios/{id}/charts/latency.svg")));
     assert!(
         !html.contains("<svg width=\"640\""),
         "the inline chart scales to its column"
@@ -616,7 +620,7 @@ fn measured_runs_are_drawn_beside_the_model() {
         flows: 4,
         outstanding: 512,
     };
-    for name in ChartName::ALL {
+    for name in [ChartName::Ceilings, ChartName::IoSize, ChartName::Scaling] {
         let chart = Chart::of(name, &s, &e)
             .expect("chart")
             .with_measured(std::slice::from_ref(&run));
@@ -639,8 +643,167 @@ fn measured_runs_are_drawn_beside_the_model() {
                 .any(|n| n.contains("fio seq read") && n.contains("7,900"))
         );
     }
-    // Charts without a place for runs are unchanged.
+    // Charts without a place for runs are unchanged; the latency chart needs a latency.
+    let latency = Chart::of(ChartName::Latency, &s, &e)
+        .expect("chart")
+        .with_measured(std::slice::from_ref(&run));
+    assert!(!latency.summary().contains("measured"));
     let rows = sweep::compare(&[&e, &e]);
     let chart = Chart::compare(&["a".into(), "b".into()], &rows).with_measured(&[run]);
     assert!(!chart.summary().contains("measured"));
+}
+
+/// An AVS scenario with a throughput target and a latency target.
+fn avs_with_latency_target(ms: f64) -> Scenario {
+    let mut s = avs();
+    s.workload.target_mibps = Some(8_000.0);
+    s.workload.target_latency_ms = Some(ms);
+    s
+}
+
+#[test]
+fn latency_svg_is_labelled_and_marks_the_point_and_the_targets() {
+    let s = avs_with_latency_target(5.0);
+    let e = evaluate(&s).expect("evaluates");
+    let svg = charts::svg(ChartName::Latency, &s, &e).expect("svg");
+    let texts = check_svg(&svg, &["ms", "IOPS", "MiB/s", "KiB"]);
+    let has = |needle: &str| texts.iter().any(|t| t.contains(needle));
+    assert!(
+        has("achievable: "),
+        "the operating point is labelled: {texts:?}"
+    );
+    assert!(has("target 8,000 MiB/s"), "the target rate: {texts:?}");
+    assert!(has("target 5 ms"), "the target latency: {texts:?}");
+    assert!(
+        has("ms at the target"),
+        "latency at the target rate: {texts:?}"
+    );
+    let (title, _) = svg_texts(&svg);
+    assert!(title.starts_with("Latency against load"), "{title}");
+
+    let table = charts::table(ChartName::Latency, &s, &e).expect("table");
+    let curve: Vec<_> = e.latency_curve.points().collect();
+    assert_eq!(table.rows.len(), curve.len());
+    assert_eq!(table.rows.last().unwrap()[0], "100 (achievable)");
+    assert!(
+        table
+            .notes
+            .iter()
+            .any(|n| n.starts_with("Target latency: 5 ms"))
+    );
+    let chart = Chart::of(ChartName::Latency, &s, &e).expect("chart");
+    assert!(
+        chart.summary().ends_with(
+            "Green lines mark the target rate (dotted) and the target latency (dashed)."
+        ),
+        "{}",
+        chart.summary()
+    );
+}
+
+#[test]
+fn latency_chart_draws_for_every_kind_of_scenario() {
+    // No target, AVS and not, Azure Files SMB, every template (one has a curve that stays
+    // flat up to the achievable load).
+    let mut scenarios = vec![avs(), scale_up(8.0, "random"), smb()];
+    scenarios[0].workload.target_mibps = None;
+    scenarios.extend(
+        volplan::web::scenario_templates::TEMPLATES
+            .iter()
+            .map(|t| t.scenario()),
+    );
+    for s in scenarios {
+        let e = evaluate(&s).expect("evaluates");
+        let chart = Chart::of(ChartName::Latency, &s, &e).expect("chart");
+        check_svg(&chart.svg().expect("svg"), &["ms", "IOPS"]);
+        chart.png((640, 420)).expect("png");
+        assert!(
+            chart.summary().starts_with("The model's latency per IO"),
+            "{}",
+            s.name
+        );
+    }
+}
+
+#[test]
+fn measured_latencies_are_drawn_at_the_scenario_io_size() {
+    let s = avs();
+    let e = evaluate(&s).expect("evaluates");
+    let run = |label: &str, io_size_kib: f64| LatencyRun {
+        label: label.to_owned(),
+        io_size_kib,
+        iops: 120_000.0,
+        mibps: 120_000.0 * io_size_kib / 1024.0,
+        latency_ms: 4.2,
+    };
+    let chart = Chart::of(ChartName::Latency, &s, &e)
+        .expect("chart")
+        .with_measured_latency(&[run("fio 64k", 64.0), run("fio 4k", 4.0)]);
+    assert!(
+        chart
+            .summary()
+            .contains("1 measured run is shown in purple")
+    );
+    let texts = check_svg(&chart.svg().expect("svg"), &["ms"]);
+    assert!(texts.iter().any(|t| t == "measured runs"), "{texts:?}");
+    let notes = chart.table().notes;
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("fio 64k") && n.contains("4.2 ms"))
+    );
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("fio 4k") && n.contains("not drawn")),
+        "{notes:?}"
+    );
+    // Other charts ignore latency runs.
+    let ceilings = Chart::of(ChartName::Ceilings, &s, &e)
+        .expect("chart")
+        .with_measured_latency(&[run("fio 64k", 64.0)]);
+    assert!(!ceilings.summary().contains("measured"));
+}
+
+#[tokio::test]
+async fn the_latency_chart_of_a_saved_scenario_shows_its_measured_runs() {
+    let app = spawn_app().await;
+    let id = app.create(&sample_scenario()).await;
+    let body = std::fs::read(format!(
+        "{}/tests/fixtures/import/fio-3.36-single-job.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("fixture");
+    let res = app
+        .send_raw(
+            reqwest::Method::POST,
+            &format!("/api/v1/scenarios/{id}/measurements"),
+            None,
+            body,
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    let res = app
+        .get(&format!("/scenarios/{id}/charts/latency.svg"))
+        .await;
+    assert_eq!(res.status(), 200);
+    let svg = res.text().await.unwrap();
+    let (_, texts) = svg_texts(&svg);
+    assert!(texts.iter().any(|t| t == "measured runs"), "{texts:?}");
+    assert!(svg.contains("1 measured run is shown"));
+    let res = app
+        .get(&format!("/scenarios/{id}/charts/latency.png"))
+        .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "image/png");
+    let html = app
+        .get(&format!("/scenarios/{id}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains("seqread-64k"),
+        "the planner's latency table lists the run"
+    );
 }

@@ -652,3 +652,93 @@ async fn static_assets_have_types_and_cache_headers() {
 
     assert_eq!(app.get("/static/nope.css").await.status(), 404);
 }
+
+#[tokio::test]
+async fn the_form_has_a_latency_target_and_avs_connections() {
+    let app = spawn_app().await;
+    let (_, html) = page(&app, "/scenarios/new?template=avs-datastores").await;
+    assert!(html.contains("<label for=\"f-workload.target_latency_ms\">Target latency</label>"));
+    let field = &html[html.find("id=\"f-workload.target_latency_ms\"").unwrap()..];
+    assert!(
+        field[..field.find("</div>").unwrap()].contains("<span class=\"unit\">ms</span>"),
+        "the latency target shows its unit"
+    );
+    assert!(
+        html.contains("<label for=\"f-clients.avs.nconnect\">Connections per datastore</label>")
+    );
+    assert!(html.contains("aria-describedby=\"e-clients.avs.nconnect h-clients.avs.nconnect\""));
+    assert!(html.contains(
+        "id=\"h-clients.avs.nconnect\">1 as in the published AVS tests; 4 where hosts mount datastores with nconnect</span>"
+    ));
+    assert!(html.contains("<option value=\"1\" selected>1</option>"));
+
+    // Both round-trip through the form without JavaScript.
+    let mut pairs = form_pairs(&sample_scenario());
+    set(&mut pairs, "workload.target_mibps", "8000");
+    pairs.push(("workload.target_latency_ms".into(), "5".into()));
+    pairs.push(("clients.avs.nconnect".into(), "4".into()));
+    let res = post_form(&app, "/scenarios/evaluate", &pairs).await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("value=\"5\""));
+    assert!(html.contains("<option value=\"4\" selected>4</option>"));
+
+    // Wrong values get their message at the field, and what was typed is kept.
+    for (name, value, message) in [
+        ("workload.target_latency_ms", "soon", "enter a number"),
+        ("workload.target_latency_ms", "0", "must be"),
+        ("clients.avs.nconnect", "2", "1 connection, or 4"),
+    ] {
+        let mut bad = pairs.clone();
+        set(&mut bad, name, value);
+        let res = post_form(&app, "/scenarios/evaluate", &bad).await;
+        assert_eq!(res.status(), 422, "{name} = {value}");
+        let html = res.text().await.unwrap();
+        let error = format!("<span class=\"error\" id=\"e-{name}\">");
+        let at = html
+            .find(&error)
+            .unwrap_or_else(|| panic!("{name}: no error"));
+        let text = &html[at + error.len()..];
+        assert!(
+            text[..text.find("</span>").unwrap()].contains(message),
+            "{name} = {value}: {}",
+            &text[..text.find("</span>").unwrap()]
+        );
+    }
+}
+
+#[tokio::test]
+async fn results_show_latency_at_the_load_and_the_target() {
+    let app = spawn_app().await;
+    let mut pairs = form_pairs(&sample_scenario());
+    set(&mut pairs, "workload.target_mibps", "8000");
+    pairs.push(("workload.target_latency_ms".into(), "5".into()));
+    let html = post_form(&app, "/scenarios/evaluate", &pairs)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("id=\"kpi-latency\""));
+    assert!(html.contains("ms per IO at this load"));
+    assert!(html.contains("ms at the target rate"));
+    assert!(
+        html.contains("5 ms latency target met"),
+        "in the targets summary"
+    );
+    assert!(
+        html.contains("; runs at "),
+        "how close the workload runs to the binding limit"
+    );
+    assert!(html.contains("id=\"chart-latency\""));
+
+    // Without a target: no target latency, still the latency at the load and the chart.
+    let pairs = form_pairs(&sample_scenario());
+    let html = post_form(&app, "/scenarios/evaluate", &pairs)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains("ms per IO at this load"));
+    assert!(!html.contains("ms at the target rate"));
+    assert!(html.contains("id=\"chart-latency\""));
+}

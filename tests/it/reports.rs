@@ -135,6 +135,7 @@ async fn xlsx_has_the_sheets_and_the_throughput() {
     for sheet in [
         "Summary",
         "Limits",
+        "Latency",
         "Sizing",
         "Inputs",
         "Advice",
@@ -168,8 +169,14 @@ async fn xlsx_has_the_sheets_and_the_throughput() {
         e.limits.len() + 1,
         "a header and one row per limit"
     );
-    // Zip entry names are stored in clear: the three charts are PNG media files.
-    for n in 1..=3 {
+    let latency = wb.worksheet_range("Latency").expect("Latency sheet");
+    assert_eq!(
+        latency.get((e.latency_curve.points().count(), 3)),
+        Some(&Data::Float(e.latency_ms)),
+        "the curve ends at the achievable load's latency"
+    );
+    // Zip entry names are stored in clear: the four charts are PNG media files.
+    for n in 1..=4 {
         let name = format!("xl/media/image{n}.png");
         assert!(
             zip.windows(name.len()).any(|w| w == name.as_bytes()),
@@ -555,4 +562,100 @@ async fn planner_and_compare_pages_offer_the_downloads() {
     assert_eq!(res.status(), 200);
     let text = pdf_text(&res.bytes().await.expect("body"));
     assert!(text.contains("Comparison") && text.contains("Two"));
+}
+
+/// The latency section (its sentence, the curve and the chart) is in every format: a
+/// section with the chart in HTML and PDF, a table in Markdown, a sheet in the workbook,
+/// rows in the CSV, the curve in the JSON evaluation.
+#[test]
+fn the_latency_section_is_in_every_report() {
+    use calamine::{Reader, Xlsx};
+    let (mut s, _) = contract();
+    s.workload.target_latency_ms = Some(5.0);
+    let e = engine::evaluate(&s).expect("evaluates");
+    let r = Report::build(&s, &e, FIXED_DATE);
+    assert!(r.latency.starts_with("Latency is "), "{}", r.latency);
+    assert!(
+        r.latency.contains("The 5 ms latency target is"),
+        "{}",
+        r.latency
+    );
+    assert!(
+        r.binding.sentence.contains("; the workload runs at "),
+        "{}",
+        r.binding.sentence
+    );
+    assert!(
+        r.binding.sentence.contains(" ms per IO"),
+        "{}",
+        r.binding.sentence
+    );
+    assert!(
+        r.targets
+            .as_ref()
+            .is_some_and(|t| t.text.contains("5 ms latency target"))
+    );
+    let render = |f| model::render(&r, f, RenderOptions::default()).expect("renders");
+
+    let html = String::from_utf8(render(Format::Html)).expect("UTF-8");
+    let section = &html[html
+        .find("<h2 id=\"latency\">Latency</h2>")
+        .expect("section")..];
+    let section = &section[..section.find("</section>").unwrap()];
+    assert!(section.contains("<svg") && section.contains("Latency against load"));
+    assert!(section.contains("100 (achievable)"), "the data table");
+    assert_eq!(
+        html.matches("<title>Latency against load").count(),
+        1,
+        "drawn once"
+    );
+
+    let pdf = pdf_text(&render(Format::Pdf));
+    assert!(pdf.contains("Latency Latency is "), "the section: {pdf}");
+    assert!(
+        pdf.contains("Latency per IO against load"),
+        "the chart's text"
+    );
+
+    let md = String::from_utf8(render(Format::Md)).expect("UTF-8");
+    assert!(md.contains("## Latency\n\nLatency is "));
+    assert!(md.contains("| Load (% of achievable) | IOPS | MiB/s | Latency ms |"));
+    assert!(md.contains("| 100 | "));
+
+    let mut wb: Xlsx<_> =
+        Xlsx::new(std::io::Cursor::new(render(Format::Xlsx))).expect("XLSX opens");
+    let sheet = wb.worksheet_range("Latency").expect("Latency sheet");
+    assert_eq!(sheet.height(), e.latency_curve.points().count() + 3);
+
+    let csv = String::from_utf8(render(Format::Csv)).expect("UTF-8");
+    assert_eq!(
+        csv.lines().filter(|l| l.starts_with("latency,")).count(),
+        e.latency_curve.points().count()
+    );
+    assert!(csv.contains("summary,latency_met,"));
+    assert!(csv.contains("summary,latency_at_target_ms,"));
+
+    let json: serde_json::Value = serde_json::from_slice(&render(Format::Json)).expect("JSON");
+    let curve = json["evaluation"]["latency_curve"]
+        .as_array()
+        .expect("curve");
+    assert_eq!(curve.last().unwrap()["load_pct"], 100.0);
+    assert_eq!(json["evaluation"]["targets"]["latency_met"], true);
+}
+
+#[tokio::test]
+async fn reports_of_saved_scenarios_link_the_latency_chart() {
+    let app = spawn_app().await;
+    let id = app.create(&named("Linked")).await;
+    let md = app
+        .get(&format!("/scenarios/{id}/report.md"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(md.contains(&format!("(/scenarios/{id}/charts/latency.svg)")));
+    for ext in ["html", "pdf", "xlsx", "csv", "json"] {
+        let res = app.get(&format!("/scenarios/{id}/report.{ext}")).await;
+        assert_eq!(res.status(), 200, "{ext}");
+    }
 }

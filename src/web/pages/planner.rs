@@ -8,11 +8,11 @@
 use super::form::{self, FormState};
 use super::view::{ErrorItem, ResultsView};
 use super::{PageError, parse_id, render, share};
-use crate::engine::import::MeasuredPoint;
 use crate::engine::scenario::{Level, Scenario, Service};
 use crate::engine::{self, FieldError};
 use crate::store::{self, Revision};
 use crate::web::AppState;
+use crate::web::charts::MeasuredRuns;
 use crate::web::scenario_templates;
 use askama::Template;
 use axum::Json;
@@ -97,7 +97,7 @@ fn assess(
     form: &mut FormState,
     scenario: Option<&Scenario>,
     id: Option<i64>,
-    measured: &[MeasuredPoint],
+    measured: &MeasuredRuns,
 ) -> ResultsView {
     match scenario {
         Some(s) => {
@@ -129,8 +129,8 @@ struct Context {
     status: String,
     revisions: Vec<Revision>,
     current_revision: i64,
-    /// The saved scenario's measured runs, drawn on the inline chart.
-    measured: Vec<MeasuredPoint>,
+    /// The saved scenario's measured runs, drawn on the inline charts.
+    measured: MeasuredRuns,
 }
 
 impl Context {
@@ -140,7 +140,7 @@ impl Context {
             status: status.into(),
             revisions: Vec::new(),
             current_revision: 0,
-            measured: Vec::new(),
+            measured: MeasuredRuns::default(),
         }
     }
 }
@@ -238,16 +238,12 @@ async fn saved_context(
     })
 }
 
-/// The measured runs stored with a saved scenario (none for an unsaved one).
-async fn measured_for(st: &AppState, id: Option<i64>) -> Result<Vec<MeasuredPoint>, PageError> {
-    let Some(id) = id else {
-        return Ok(Vec::new());
-    };
-    match store::measurements::measured_points(&st.db, id).await {
-        Ok(points) => Ok(points),
-        // A scenario deleted meanwhile has no runs to draw.
-        Err(store::StoreError::NotFound) => Ok(Vec::new()),
-        Err(e) => Err(e.into()),
+/// The measured runs stored with a saved scenario (none for an unsaved one, or one
+/// deleted meanwhile).
+async fn measured_for(st: &AppState, id: Option<i64>) -> Result<MeasuredRuns, PageError> {
+    match id {
+        Some(id) => Ok(MeasuredRuns::of(&st.db, id).await?),
+        None => Ok(MeasuredRuns::default()),
     }
 }
 

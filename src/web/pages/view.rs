@@ -3,10 +3,12 @@
 //! Headlines carry at most 3 significant digits; tables carry full values. Every
 //! number has thousands separators.
 
-use crate::engine::import::MeasuredPoint;
 use crate::engine::scenario::Scenario;
 use crate::engine::trace::Num;
 use crate::engine::{Evaluation, FieldError};
+use crate::report::charts::ChartName;
+use crate::report::latency;
+use crate::web::charts::{ChartBlock, MeasuredRuns, planner_chart};
 
 /// The results column: either figures, or the reason there are none.
 #[derive(Debug, Clone)]
@@ -50,9 +52,13 @@ pub struct Results {
     pub read: String,
     pub write: String,
     pub io_size: String,
+    /// Mean latency per IO at the achievable load, ms.
     pub latency: String,
+    /// Mean latency per IO at the target rate, ms; `None` without a rate target or
+    /// when it is out of reach.
+    pub latency_at_target: Option<String>,
     pub targets: Option<TargetsView>,
-    /// "Bound by ..." sentence.
+    /// "Bound by ..." sentence, with how close the workload runs to the limit.
     pub bound_by: String,
     pub limits: Vec<LimitRow>,
     pub connections: String,
@@ -61,14 +67,15 @@ pub struct Results {
     pub cost: CostView,
     pub sizing: Vec<SizingRow>,
     pub advice: Vec<AdviceRow>,
-    /// The ceilings chart; `None` if it could not be drawn.
-    pub ceilings: Option<crate::web::charts::ChartBlock>,
+    /// The ceilings and latency charts, those that could be drawn.
+    pub charts: Vec<ChartBlock>,
 }
 
 #[derive(Debug, Clone)]
 pub struct TargetsView {
     pub met: bool,
-    /// One line per target: "10,000 MiB/s target: 27.6% headroom".
+    /// One line per target: "10,000 MiB/s target met, +27.6% headroom", "2 ms latency
+    /// target met: 1.9 ms per IO at the target rate".
     pub lines: Vec<TargetLine>,
 }
 
@@ -182,7 +189,7 @@ impl ResultsView {
         scenario: &Scenario,
         ev: &Evaluation,
         share_url: String,
-        measured: &[MeasuredPoint],
+        measured: &MeasuredRuns,
     ) -> Self {
         Self {
             ok: Some(Results::new(scenario, ev, measured)),
@@ -222,7 +229,7 @@ impl ResultsView {
 }
 
 impl Results {
-    fn new(s: &Scenario, ev: &Evaluation, measured: &[MeasuredPoint]) -> Self {
+    fn new(s: &Scenario, ev: &Evaluation, measured: &MeasuredRuns) -> Self {
         let mut limits: Vec<LimitRow> = ev
             .limits
             .iter()
@@ -262,8 +269,14 @@ impl Results {
                 } else {
                     format!("{}: {formula} =", l.label.name)
                 };
+                let load = latency::binding_load(l, ev.latency_ms);
+                let load = if load.is_empty() {
+                    load
+                } else {
+                    format!("; {load}")
+                };
                 format!(
-                    "Bound by {lhs} {} MiB/s ({} IOPS){which}.",
+                    "Bound by {lhs} {} MiB/s ({} IOPS){which}{load}.",
                     full(l.mibps, 1),
                     full(l.iops, 0)
                 )
@@ -278,6 +291,9 @@ impl Results {
         }
         if let (Some(t), Some(h)) = (w.target_iops, ev.targets.iops_headroom_pct) {
             lines.push(target_line(t, "IOPS", h));
+        }
+        if let Some((met, text)) = latency::target_verdict(s, ev) {
+            lines.push(TargetLine { met, text });
         }
         let targets = (!lines.is_empty()).then_some(TargetsView {
             met: ev.targets.met,
@@ -309,7 +325,8 @@ impl Results {
             read: sig3(ev.read_mibps),
             write: sig3(ev.write_mibps),
             io_size: full(w.io_size_kib, 1),
-            latency: sig3(ev.latency_ms),
+            latency: latency::ms(ev.latency_ms),
+            latency_at_target: ev.latency_at_target_ms.map(latency::ms),
             targets,
             bound_by,
             limits,
@@ -325,7 +342,10 @@ impl Results {
                 assumption: ev.cost.assumption,
             },
             sizing,
-            ceilings: crate::web::charts::planner_ceilings(s, ev, measured),
+            charts: [ChartName::Ceilings, ChartName::Latency]
+                .into_iter()
+                .filter_map(|name| planner_chart(name, s, ev, measured))
+                .collect(),
             advice: ev
                 .advice
                 .iter()
