@@ -174,12 +174,22 @@ pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, FieldError> {
 
 /// Evaluates a resolved plan.
 pub fn evaluate_plan(p: &Plan) -> Evaluation {
+    evaluate_with(p, true)
+}
+
+/// Evaluates a scenario without the per-level reverse sizing (`sizing` is empty):
+/// what a layouts sweep needs for each of its many rows.
+pub fn evaluate_without_sizing(scenario: &Scenario) -> Result<Evaluation, FieldError> {
+    let plan = Plan::resolve(scenario)?;
+    Ok(evaluate_with(&plan, false))
+}
+
+fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
     let mut set = LimitSet::default();
     let c = core(p, &mut set);
     let total = c.total;
     let iops = mibps_to_iops(total, p.io_kib);
-    // Two factors instead of two divisions per limit; the binding limit's headroom is
-    // still exactly 0.
+    // Two factors instead of two divisions per limit.
     let iops_per_mibps = mibps_to_iops(1.0, p.io_kib);
     let pct_of_total = 100.0 / total;
     let mut limits = Vec::with_capacity(c.limits.len());
@@ -204,8 +214,12 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
         total,
         judged_latency(p, latency_ms, latency_at_target_ms),
     );
-    let sizing = solve::sizing(p, &c);
-    let advice = advice::rules::advise(p, &c, &price, &targets, &sizing);
+    let sizing = if with_sizing {
+        solve::sizing(p, &c)
+    } else {
+        Default::default()
+    };
+    let advice = advice::rules::advise(p, &c, &price, &targets, with_sizing.then_some(&sizing[..]));
     Evaluation {
         throughput_mibps: total,
         read_mibps: total * p.r,

@@ -2,7 +2,7 @@
 //! sweep (N volumes of total / N TiB).
 
 use super::catalog;
-use super::evaluate::{Core, core, evaluate, judged_latency, targets};
+use super::evaluate::{Core, core, evaluate_without_sizing, judged_latency, targets};
 use super::evaluation::{Evaluation, MAX_LEVELS, Sizing, SizingBasis};
 use super::limits::LimitSet;
 use super::plan::{Plan, quota_range};
@@ -173,7 +173,10 @@ fn meets_at(
     plan.set_uniform(level, n, quota, mibps, iops);
     let mut set = LimitSet::default();
     let c = core(plan, &mut set);
-    let latency = judged_latency(plan, c.latency_ms(), c.latency_at_target_ms(plan));
+    // The latency only matters with a latency target.
+    let latency = plan
+        .target_latency_ms
+        .and_then(|_| judged_latency(plan, c.latency_ms(), c.latency_at_target_ms(plan)));
     (targets(plan, c.total, latency).met, c.total)
 }
 
@@ -269,6 +272,7 @@ fn search_rate(
 pub struct Layout {
     pub count: u32,
     pub quota_tib: f64,
+    /// The layout's evaluation, without a per-level sizing table (`sizing` is empty).
     pub evaluation: Evaluation,
 }
 
@@ -305,7 +309,7 @@ pub fn layouts(s: &Scenario, total_tib: f64, counts: &[u32]) -> Result<Vec<Layou
             iops: template.and_then(|v| v.iops),
         }];
         variant.storage.pool_tib = None;
-        let evaluation = evaluate(&variant).map_err(|e| {
+        let evaluation = evaluate_without_sizing(&variant).map_err(|e| {
             FieldError::new(
                 format!("counts[{i}]"),
                 format!("{count} volumes of {quota_tib:.4} TiB: {}", e.message),
@@ -323,6 +327,7 @@ pub fn layouts(s: &Scenario, total_tib: f64, counts: &[u32]) -> Result<Vec<Layou
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::evaluate;
 
     /// One ANF volume holding 4 TiB that must deliver 1,000 MiB/s at 64 KiB, from
     /// clients that never bind.

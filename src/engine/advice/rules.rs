@@ -13,13 +13,14 @@ use crate::engine::scenario::{Files, Level, Protocol, Service, VolumeKind};
 use crate::engine::service::azure_files::{self, is_ssd};
 use crate::engine::units::mbps_to_mibps;
 
-/// Runs every rule; the result is ordered warn, info, assumption.
+/// Runs every rule; the result is ordered warn, info, assumption. `sizing` is the
+/// per-level table when the evaluation has one.
 pub fn advise(
     p: &Plan,
     c: &Core,
     price: &Price,
     targets: &Targets,
-    sizing: &[Sizing],
+    sizing: Option<&[Sizing]>,
 ) -> Vec<Advice> {
     let mut out = Vec::with_capacity(8);
     let mut add = |code: &'static str, severity: Severity, message: Message| {
@@ -30,7 +31,8 @@ pub fn advise(
         });
     };
     if !targets.met {
-        let sizable = sizing.iter().any(|r| r.meets);
+        // Without a sizing table (a layouts row) nothing is claimed about other levels.
+        let sizable = sizing.is_some_and(|rows| rows.iter().any(|r| r.meets));
         add(
             "targets_missed",
             Severity::Warn,
@@ -45,7 +47,7 @@ pub fn advise(
                 sizable,
             },
         );
-        if !sizable {
+        if sizing.is_some() && !sizable {
             add(
                 "target_unreachable",
                 Severity::Warn,

@@ -6,9 +6,10 @@ use crate::engine::units::iops_to_mibps;
 use serde::Serialize;
 use serde::ser::{SerializeSeq, Serializer};
 
-/// The loads (percent of the achievable rate) at which the curve is given.
-pub const LOAD_PCT: [f64; 14] = [
-    5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 85.0, 90.0, 95.0, 98.0, 100.0,
+/// The loads (percent of the achievable rate) at which the curve is given; a chart
+/// that wants more points asks [`LatencyCurve::latency_ms_at`].
+pub const LOAD_PCT: [f64; 11] = [
+    10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0, 95.0, 100.0,
 ];
 
 /// One point of the curve.

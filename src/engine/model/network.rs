@@ -25,6 +25,8 @@
 pub struct Centre {
     /// Ceiling in IOPS at the scenario's IO size and mix.
     pub capacity: f64,
+    /// `1 / capacity`, kept so that solving multiplies instead of dividing.
+    inv_capacity: f64,
     /// Queueing time scale `m / C` in seconds (service time of one IO at one server).
     pub queue_s: f64,
     /// Time one IO spends here without queueing, in seconds.
@@ -36,6 +38,7 @@ impl Centre {
     pub fn new(capacity: f64, servers: f64, unloaded_s: f64) -> Self {
         Self {
             capacity,
+            inv_capacity: 1.0 / capacity,
             queue_s: servers.max(1.0) / capacity,
             unloaded_s,
         }
@@ -72,6 +75,7 @@ impl Network {
             len: 0,
             slots: [Centre {
                 capacity: f64::INFINITY,
+                inv_capacity: 0.0,
                 queue_s: 0.0,
                 unloaded_s: 0.0,
             }; MAX_CENTRES],
@@ -118,52 +122,49 @@ impl Network {
             };
         }
         let a = (n - 1.0) / n;
-        let f = |x: f64| -> (f64, f64) {
-            // f(x) = x (Z + sum R_k) - n and its derivative.
+        let b_inv = 1.0 / cmin;
+        // F(x) = x (Z + sum R_k) - n has a pole at the bottleneck's ceiling; times
+        // w = 1 - a x / C_b it is smooth there, so Newton's method on G = w F
+        // converges in a few steps. G and F have the same sign inside the bracket.
+        let g = |x: f64| -> (f64, f64) {
             let mut r = self.delay_s;
             let mut dr = 0.0;
             for c in self.centres() {
-                let ar = a * x / c.capacity;
-                let s = 1.0 - ar;
-                r += c.unloaded_s + c.queue_s * ar / s;
-                dr += c.queue_s * a / (c.capacity * s * s);
+                let ar = a * x * c.inv_capacity;
+                let inv_s = 1.0 / (1.0 - ar);
+                r += c.unloaded_s + c.queue_s * ar * inv_s;
+                dr += c.queue_s * a * c.inv_capacity * inv_s * inv_s;
             }
-            (x * r - n, r + x * dr)
+            let f = x * r - n;
+            let df = r + x * dr;
+            let w = 1.0 - a * x * b_inv;
+            (w * f, w * df - a * b_inv * f)
         };
-        let (fhi, _) = f(hi);
-        if fhi <= 0.0 {
+        if g(hi).0 <= 0.0 {
             // Past the smallest ceiling: the rest of the IOs wait in its queue.
             return Point {
                 iops: hi,
                 latency_s: n / hi,
             };
         }
-        // Start from the one-bottleneck solution (a quadratic in rho), then Newton's
-        // method kept inside the bracket [lo, hi] where f changes sign.
-        let b = self
-            .centres()
-            .iter()
-            .min_by(|x, y| x.capacity.total_cmp(&y.capacity))
-            .expect("not empty");
-        let m = b.queue_s * b.capacity;
-        let qa = a * (m - b.capacity * l0);
-        let qb = b.capacity * l0 + n * a;
-        let rho = 2.0 * n / (qb + (qb * qb + 4.0 * qa * n).max(0.0).sqrt());
+        // Newton's method from the right end of the bracket [lo, hi] where G changes
+        // sign (F is convex and increasing, so its steps approach the root from the
+        // right), bisecting if a step leaves the bracket.
         let mut lo = 0.0;
         let mut hi = hi;
-        let mut x = (rho * b.capacity).clamp(hi * 1e-9, hi);
+        let mut x = hi;
         for _ in 0..60 {
-            let (fx, dfx) = f(x);
-            if fx > 0.0 {
+            let (gx, dgx) = g(x);
+            if gx > 0.0 {
                 hi = x;
             } else {
                 lo = x;
             }
-            let mut next = x - fx / dfx;
+            let mut next = x - gx / dgx;
             if !(next > lo && next < hi) {
                 next = 0.5 * (lo + hi);
             }
-            if (next - x).abs() <= 1e-12 * x {
+            if (next - x).abs() <= 1e-11 * x {
                 x = next;
                 break;
             }
@@ -196,14 +197,15 @@ impl Network {
             let a = (n - 1.0) / n;
             let mut r = self.delay_s;
             let mut dr = 0.0;
+            let inv_n2 = 1.0 / (n * n);
             for c in self.centres() {
-                let rho = x / c.capacity;
-                let s = 1.0 - a * rho;
-                r += c.unloaded_s + c.queue_s * a * rho / s;
+                let rho = x * c.inv_capacity;
+                let inv_s = 1.0 / (1.0 - a * rho);
+                r += c.unloaded_s + c.queue_s * a * rho * inv_s;
                 // d/dn of q a rho / (1 - a rho), with da/dn = 1 / n^2.
-                dr += c.queue_s * rho / (s * s) / (n * n);
+                dr += c.queue_s * rho * inv_s * inv_s;
             }
-            (n - x * r, 1.0 - x * dr)
+            (n - x * r, 1.0 - x * dr * inv_n2)
         };
         let (mut lo, mut hi) = (1.0, n_max.max(1.0));
         if f(lo).0 >= 0.0 {
