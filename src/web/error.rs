@@ -192,6 +192,11 @@ fn is_json(value: Option<&header::HeaderValue>) -> bool {
 /// Syntax is checked over the whole body first, so a malformed body is a 400 even when
 /// its start already has the wrong shape.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // The common case first: a well-formed body parses in one pass. Only a failure
+    // pays for the syntax pass and the field path below.
+    if let Ok(value) = serde_json::from_slice::<T>(bytes) {
+        return Ok(value);
+    }
     let syntax = &mut serde_json::Deserializer::from_slice(bytes);
     serde::de::IgnoredAny::deserialize(&mut *syntax)
         .and_then(|_| syntax.end())
