@@ -603,6 +603,27 @@ fn target_part(target: f64, unit: &str, headroom: Option<f64>) -> String {
     }
 }
 
+/// AVS: how many datastores carry load, and why ("4 of 20 datastores carry load: 4
+/// VMs with 1 VMDK each."), from the evaluation's flows and its advice.
+pub fn datastores_sentence(e: &Evaluation) -> Option<String> {
+    let (total, loaded) = (e.flows.datastores?, e.flows.loaded_datastores?);
+    if loaded >= total {
+        return Some(if total == 1 {
+            "The one datastore carries the load.".to_owned()
+        } else {
+            format!("All {total} datastores carry load.")
+        });
+    }
+    let idle = e.advice.iter().find(|a| a.code == "avs_idle_datastores")?;
+    let text = idle.message.to_string();
+    let first = text
+        .split_inclusive(". ")
+        .next()
+        .unwrap_or(&text)
+        .trim_end();
+    Some(first.to_owned())
+}
+
 fn binding(s: &Scenario, e: &Evaluation, limits: &[LimitRow]) -> Binding {
     let Some(b) = limits.iter().find(|l| l.binding) else {
         return Binding {
@@ -668,6 +689,10 @@ fn binding(s: &Scenario, e: &Evaluation, limits: &[LimitRow]) -> Binding {
             Num(above(next), 1)
         )),
         None => sentence.push('.'),
+    }
+    if let Some(d) = datastores_sentence(e) {
+        sentence.push(' ');
+        sentence.push_str(&d);
     }
     Binding {
         id: b.id,
@@ -1190,5 +1215,37 @@ pub(crate) mod fixture {
         let s: Scenario = serde_json::from_str(SCENARIO).expect("fixture scenario");
         let e = evaluate(&s).expect("the fixture scenario evaluates");
         (s, e)
+    }
+}
+
+#[cfg(test)]
+mod datastore_tests {
+    use super::datastores_sentence;
+    use crate::engine::{Scenario, evaluate};
+
+    #[test]
+    fn the_binding_sentence_says_how_many_datastores_carry_load() {
+        let mut s: Scenario = serde_json::from_str(
+            r#"{"workload": {"io_size_kib": 8, "read_pct": 70, "access": "random", "threads": 4,
+                "queue_depth": 16, "capacity_tib": 80},
+                "storage": {"service": "anf", "level": "ultra", "volumes": [{"count": 20, "quota_tib": 4}]},
+                "clients": {"protocol": "nfsv3",
+                "avs": {"hosts": 4, "vms_per_host": 1, "vmdks_per_vm": 1, "placement": "spread"}}}"#,
+        )
+        .unwrap();
+        let e = evaluate(&s).unwrap();
+        assert_eq!(
+            datastores_sentence(&e).unwrap(),
+            "4 of 20 datastores carry load: 4 VMs with 1 VMDK each."
+        );
+        s.clients.avs.as_mut().unwrap().vmdks_per_vm = 5;
+        let e = evaluate(&s).unwrap();
+        assert_eq!(
+            datastores_sentence(&e).unwrap(),
+            "All 20 datastores carry load."
+        );
+        s.clients.avs = None;
+        s.clients.vm_size = Some("Standard_D8s_v5".into());
+        assert!(datastores_sentence(&evaluate(&s).unwrap()).is_none());
     }
 }

@@ -275,8 +275,11 @@ impl Results {
                 } else {
                     format!("; {load}")
                 };
+                let datastores = crate::report::model::datastores_sentence(ev)
+                    .map(|d| format!(" {d}"))
+                    .unwrap_or_default();
                 format!(
-                    "Bound by {lhs} {} MiB/s ({} IOPS){which}{load}.",
+                    "Bound by {lhs} {} MiB/s ({} IOPS){which}{load}.{datastores}",
                     full(l.mibps, 1),
                     full(l.iops, 0)
                 )
