@@ -197,3 +197,33 @@ pub fn outstanding(p: &Plan, a: &AvsPlan) -> f64 {
     let want = f64::from(a.vms_per_host) * f64::from(p.threads) * f64::from(p.queue_depth);
     want.min(slots * flows_per_host(p, a) as f64) * f64::from(a.hosts)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Scenario, evaluate};
+
+    fn four_hosts(nconnect: u32) -> Scenario {
+        serde_json::from_str(&format!(
+            r#"{{"workload": {{"io_size_kib": 8, "read_pct": 100, "access": "random", "threads": 4, "queue_depth": 32,
+                "capacity_tib": 80}},
+                "storage": {{"service": "anf", "level": "ultra", "volumes": [{{"count": 4, "quota_tib": 20}}]}},
+                "clients": {{"protocol": "nfsv3",
+                "avs": {{"hosts": 4, "vms_per_host": 1, "vmdks_per_vm": 1, "placement": "dedicated", "nconnect": {nconnect}}}}}}}"#
+        ))
+        .expect("test scenario parses")
+    }
+
+    #[test]
+    fn nconnect_multiplies_the_flows_and_lifts_a_flow_bound_layout() {
+        let one = evaluate(&four_hosts(1)).unwrap();
+        let four = evaluate(&four_hosts(4)).unwrap();
+        // flows = hosts x datastores x nconnect.
+        assert_eq!(one.flows.connections, 16);
+        assert_eq!(four.flows.connections, 64);
+        assert_eq!(one.binding, "connection");
+        // Four connections per datastore lift the flow bound until a shared resource
+        // (here the cluster's path to the ANF network) takes over.
+        assert!(four.throughput_mibps > 1.2 * one.throughput_mibps);
+        assert_ne!(four.binding, "connection");
+    }
+}

@@ -33,11 +33,13 @@ pub fn supports_multichannel(p: &Plan) -> bool {
 }
 
 /// Connections one client opens across all volumes (contract: flows.connections).
-/// An AVS host mounts every datastore, one connection each, whether or not its VMs
-/// use it; the performance model counts only the flows that carry load.
+/// An AVS host mounts every datastore, with one connection each (or `nconnect`),
+/// whether or not its VMs use it; the performance model counts only the flows that
+/// carry load.
 pub fn connections_per_client(p: &Plan) -> u64 {
-    if p.avs.is_some() {
-        return u64::from(p.n_volumes);
+    if let Some(a) = p.avs {
+        // hosts x datastores x nconnect in all (one or four per datastore).
+        return u64::from(p.n_volumes) * u64::from(a.nconnect.max(1));
     }
     let per_volume = match p.protocol {
         Protocol::Smb3 => smb_channels(p),
