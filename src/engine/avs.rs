@@ -156,7 +156,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
             name: "AVS cluster path to the ANF network",
             formula: Formula::Iops {
                 value: path,
-                what: "for the whole cluster (ExpressRoute with FastPath), fitted",
+                what: "for the whole cluster, fitted to the four-host tests",
             },
         },
         scope: Scope::Host,
