@@ -73,13 +73,26 @@ impl fmt::Display for Num {
         if v < 0.0 && (int > 0 || frac > 0) {
             f.write_str("-")?;
         }
-        let digits = int.to_string();
-        for (i, ch) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                f.write_str(",")?;
+        // The integer part with thousands separators, built in a stack buffer (labels
+        // format many numbers; no allocation per number).
+        let mut buf = [0u8; 27];
+        let mut at = buf.len();
+        let mut rest = int;
+        let mut count = 0;
+        loop {
+            if count > 0 && count % 3 == 0 {
+                at -= 1;
+                buf[at] = b',';
             }
-            write!(f, "{ch}")?;
+            at -= 1;
+            buf[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            count += 1;
+            if rest == 0 {
+                break;
+            }
         }
+        f.write_str(std::str::from_utf8(&buf[at..]).expect("ASCII digits"))?;
         if width > 0 {
             write!(f, ".{frac:0width$}")?;
         }
