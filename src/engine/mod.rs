@@ -1,8 +1,9 @@
 //! The sizing engine: a pure library (no I/O, no async, no web or database code).
 //!
 //! `evaluate` turns a [`Scenario`] into an [`Evaluation`]: every limit that applies,
-//! the binding one, cost, advice and per-level reverse sizing. Every number is the
-//! minimum of a set of limits, each with its source in the catalog.
+//! the binding one, the achievable rate and latency from the queueing model
+//! (`model`), cost, advice and per-level reverse sizing. Every ceiling carries its
+//! source; every fitted parameter comes from one joint fit (`volplan calibrate`).
 
 pub mod advice;
 pub mod avs;
