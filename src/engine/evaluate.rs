@@ -166,6 +166,13 @@ pub fn targets(p: &Plan, total: f64, latency_ms: Option<f64>) -> Targets {
     }
 }
 
+/// Checks a scenario exactly as [`evaluate`] does (ranges, catalog keys, service
+/// rules), without evaluating it: what a save must pass so that every saved scenario
+/// can be evaluated and reported.
+pub fn check(scenario: &Scenario) -> Result<(), FieldError> {
+    Plan::resolve(scenario).map(|_| ())
+}
+
 /// Evaluates a scenario; a value out of range gives the field and what to fix.
 pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, FieldError> {
     let plan = Plan::resolve(scenario)?;

@@ -29,6 +29,6 @@ pub mod testplan;
 pub mod trace;
 pub mod units;
 
-pub use evaluate::evaluate;
+pub use evaluate::{check, evaluate};
 pub use evaluation::{Cost, Evaluation, Flows, Limit, Sizing, SizingBasis, Targets};
 pub use scenario::{FieldError, Scenario};

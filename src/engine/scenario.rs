@@ -388,6 +388,12 @@ impl Scenario {
                 "must be at most 200 characters long",
             ));
         }
+        if self.name.chars().any(char::is_control) {
+            return Err(FieldError::new(
+                "name",
+                "must not contain control characters (tabs, line breaks, NUL and the like)",
+            ));
+        }
         let w = &self.workload;
         range("workload.io_size_kib", w.io_size_kib, 0.5, 16384.0, "KiB")?;
         range("workload.read_pct", w.read_pct, 0.0, 100.0, "%")?;

@@ -772,3 +772,25 @@ async fn serve_command_logs_its_address_and_stops_on_sigterm() {
     let rest: Vec<String> = stderr.lines().map_while(Result::ok).collect();
     assert!(rest.iter().any(|l| l.contains("shutting down")), "{rest:?}");
 }
+
+#[tokio::test]
+async fn saving_checks_what_evaluating_checks() {
+    let app = spawn_app().await;
+    // An unknown VM size or a name with a control character is refused at save, with
+    // the field, and nothing is stored; evaluate refuses the same scenarios.
+    let mut unknown_vm = sample_scenario();
+    unknown_vm["clients"]["vm_size"] = json!("../../etc/passwd");
+    unknown_vm["clients"]["avs"] = Value::Null;
+    let mut nul_name = sample_scenario();
+    nul_name["name"] = json!("bad\u{0}name");
+    for (body, field) in [(&unknown_vm, "clients.vm_size"), (&nul_name, "name")] {
+        for path in ["/api/v1/scenarios", "/api/v1/evaluate"] {
+            let res = app.post_json(path, body).await;
+            assert_eq!(res.status(), 422, "{path} {field}");
+            let err: Value = res.json().await.unwrap();
+            assert_error_body(&err, Some(field));
+        }
+    }
+    let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
+    assert_eq!(list, json!([]), "nothing was stored");
+}

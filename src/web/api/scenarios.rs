@@ -74,7 +74,7 @@ pub async fn create(
     State(state): State<AppState>,
     ApiJson(scenario): ApiJson<Scenario>,
 ) -> Result<impl IntoResponse, ApiError> {
-    scenario.validate()?;
+    crate::engine::check(&scenario)?;
     let id = store::create_scenario(&state.db, &scenario).await?;
     Ok((
         StatusCode::CREATED,
@@ -131,7 +131,7 @@ pub async fn update(
             ),
         ));
     }
-    scenario.validate()?;
+    crate::engine::check(&scenario)?;
     let revision = store::update_scenario(&state.db, id, &scenario)
         .await
         .map_err(not_found_as(id))?;

@@ -329,7 +329,7 @@ impl Parser {
         if self.form.has_errors() {
             return None;
         }
-        match scenario.validate() {
+        match crate::engine::check(&scenario) {
             Ok(()) => Some(scenario),
             Err(e) => {
                 self.form.add_field_error(&e);

@@ -223,7 +223,7 @@ pub async fn import(State(st): State<AppState>, mp: Multipart) -> Result<Respons
     let de = &mut serde_json::Deserializer::from_str(&text);
     let parsed: Result<Scenario, FieldError> =
         serde_path_to_error::deserialize(de).map_err(describe_json_error);
-    let scenario = match parsed.and_then(|s| s.validate().map(|()| s)) {
+    let scenario = match parsed.and_then(|s| crate::engine::check(&s).map(|()| s)) {
         Ok(s) => s,
         Err(e) => {
             let msg = if e.field == "scenario" {

@@ -306,7 +306,7 @@ pub async fn shared(Query(q): Query<ShareQuery>) -> Result<Response, PageError> 
     let scenario =
         share::decode(q.s.as_deref()).map_err(|e| PageError::BadRequest(e.to_string()))?;
     let mut form = FormState::from_scenario(&scenario);
-    let valid = match scenario.validate() {
+    let valid = match crate::engine::check(&scenario) {
         Ok(()) => Some(&scenario),
         Err(e) => {
             form.add_field_error(&e);
@@ -434,7 +434,7 @@ async fn results_for_json(st: &AppState, body: &[u8]) -> Result<Response, PageEr
         PageError::BadRequest(format!("Scenario JSON, at {path}: {}", e.into_inner()))
     })?;
     let mut form = FormState::from_scenario(&scenario);
-    let valid = match scenario.validate() {
+    let valid = match crate::engine::check(&scenario) {
         Ok(()) => Some(&scenario),
         Err(e) => {
             form.add_field_error(&e);
