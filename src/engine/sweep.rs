@@ -171,7 +171,10 @@ impl Axis {
                 s.clients.smb_multichannel = true;
                 s.clients.smb_channels = n;
             }
-            Axis::Datastores => s = with_layout(scenario, n, total_quota_tib(scenario)),
+            Axis::Datastores => {
+                s = with_layout(scenario, n, total_quota_tib(scenario));
+                large_where_needed(&mut s);
+            }
         }
         s
     }
@@ -422,6 +425,10 @@ pub struct ScalingSweep {
     /// The scenario's own step.
     pub current: u32,
     pub points: Vec<ScalingPoint>,
+    /// Steps left out because that layout cannot exist (a datastore outside the
+    /// volume size range), with the reason of the first one.
+    pub skipped: Vec<u32>,
+    pub skipped_reason: Option<String>,
     /// Published series that match the scenario (service, clients, metric).
     pub published: Vec<PublishedCurve>,
 }
@@ -446,14 +453,32 @@ pub fn scaling(scenario: &Scenario) -> Result<ScalingSweep, FieldError> {
     let axis = Axis::of(scenario);
     let metric = Metric::for_io_size(scenario.workload.io_size_kib);
     let mut points = Vec::new();
+    let mut skipped = Vec::new();
+    let mut skipped_reason = None;
     for n in axis.steps() {
-        let e = evaluate(&axis.apply(scenario, n))?;
+        let e = match evaluate(&axis.apply(scenario, n)) {
+            Ok(e) => e,
+            // A layout that cannot exist (datastores too large or too small for a
+            // volume) is left out, never the whole sweep.
+            Err(err) if axis == Axis::Datastores => {
+                skipped.push(n);
+                skipped_reason.get_or_insert(err.message);
+                continue;
+            }
+            Err(err) => return Err(err),
+        };
         points.push(ScalingPoint {
             n,
             throughput_mibps: e.throughput_mibps,
             iops: e.iops,
             connections: e.flows.connections,
         });
+    }
+    if points.is_empty() {
+        return Err(FieldError::new(
+            "storage.volumes",
+            skipped_reason.unwrap_or_else(|| "no step of the sweep is a valid layout".into()),
+        ));
     }
     let published = published_for(scenario, axis, metric)
         .into_iter()
@@ -469,8 +494,28 @@ pub fn scaling(scenario: &Scenario) -> Result<ScalingSweep, FieldError> {
         metric,
         current: axis.current(scenario),
         points,
+        skipped,
+        skipped_reason,
         published,
     })
+}
+
+/// An ANF layout whose datastores outgrow a regular volume uses large volumes (as an
+/// architect would), when they are large enough to be one.
+fn large_where_needed(s: &mut Scenario) {
+    use super::plan::quota_range;
+    use super::scenario::{Service, VolumeKind};
+    let st = &mut s.storage;
+    let Some(q) = st.volumes.first().map(|v| v.quota_tib) else {
+        return;
+    };
+    if st.service == Service::Anf && st.volume_kind == VolumeKind::Regular {
+        let (_, regular_max, _) = quota_range(st.service, st.level, VolumeKind::Regular);
+        let (large_min, _, _) = quota_range(st.service, st.level, VolumeKind::Large);
+        if q > regular_max && q >= large_min {
+            st.volume_kind = VolumeKind::Large;
+        }
+    }
 }
 
 /// Total provisioned quota of the scenario's volumes, in TiB.

@@ -429,6 +429,14 @@ impl Chart {
             )),
             None => summary.push('.'),
         }
+        if !sw.skipped.is_empty() {
+            summary.push_str(&format!(
+                " {} {} left out: {}.",
+                sw.axis.short(),
+                runs(&sw.skipped),
+                sw.skipped_reason.as_deref().unwrap_or("no valid layout")
+            ));
+        }
         if !sw.published.is_empty() {
             summary.push_str(
                 " Published measurements are shown as markers, with the model at the same setup as a dashed line.",
@@ -1999,6 +2007,25 @@ fn io_size_table(title: &str, d: &IoSizeSweep) -> ChartTable {
         rows,
         notes: vec!["Each ceiling is converted to MiB/s at the IO size of its row.".to_owned()],
     }
+}
+
+/// Ascending counts as runs: `[1, 2, 3, 7, 30, 31]` -> "1-3, 7, 30-31".
+fn runs(counts: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < counts.len() {
+        let mut j = i;
+        while j + 1 < counts.len() && counts[j + 1] == counts[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            counts[i].to_string()
+        } else {
+            format!("{}-{}", counts[i], counts[j])
+        });
+        i = j + 1;
+    }
+    out.join(", ")
 }
 
 fn scaling_table(title: &str, d: &ScalingSweep) -> ChartTable {

@@ -437,6 +437,35 @@ fn every_starter_template_reports_in_every_format() {
     }
 }
 
+#[test]
+fn an_avs_estate_larger_than_one_volume_reports_in_every_format() {
+    // 8 x 20 TiB datastores: the datastore sweep must not ask one regular volume for
+    // 160 TiB (it uses a large volume, and leaves out layouts that cannot exist).
+    let (mut s, _) = contract();
+    s.storage.volumes[0].count = 8;
+    s.workload.capacity_tib = 160.0;
+    let e = engine::evaluate(&s).expect("evaluates");
+    let r = Report::build(&s, &e, FIXED_DATE);
+    for f in Format::ALL {
+        let bytes = model::render(&r, f, RenderOptions::default())
+            .unwrap_or_else(|err| panic!("as {f}: {err}"));
+        assert!(bytes.len() > 100, "as {f}");
+    }
+    let sweep = volplan::engine::sweep::scaling(&s).expect("the sweep has valid steps");
+    assert!(
+        sweep.points.iter().any(|p| p.n == 1),
+        "one large volume of 160 TiB"
+    );
+    assert!(sweep.points.iter().any(|p| p.n == 8));
+    // A sweep over tiny datastores leaves out the counts below the volume minimum.
+    s.storage.volumes[0].quota_tib = 0.1;
+    s.storage.volumes[0].count = 2;
+    s.workload.capacity_tib = 0.2;
+    let sweep = volplan::engine::sweep::scaling(&s).expect("some steps are valid");
+    assert!(!sweep.skipped.is_empty() && sweep.skipped_reason.is_some());
+    assert!(sweep.points.iter().all(|p| !sweep.skipped.contains(&p.n)));
+}
+
 /// Renders page 1 of the contract example's PDF with `pdftoppm`; with `UPDATE_SNAPSHOTS`
 /// set it also refreshes `docs/report-page1.png`, the README's picture.
 #[test]
