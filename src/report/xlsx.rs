@@ -341,6 +341,33 @@ fn advice(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
 }
 
 /// The verification test plan, one text line per row in column A.
+/// Most characters a spreadsheet cell holds (Excel's limit).
+const CELL_MAX_CHARS: usize = 32_767;
+
+/// Said before a line that had to be split over several cells.
+const LONG_LINE_NOTE: &str = "The next line is longer than a cell holds: it continues over the following rows; join them with spaces into one line.";
+
+/// `line` in pieces that each fit a cell, split at a space where one is near the end.
+fn cell_chunks(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while rest.chars().count() > CELL_MAX_CHARS {
+        // The byte index of the last character that still fits.
+        let cut = rest
+            .char_indices()
+            .nth(CELL_MAX_CHARS)
+            .map_or(rest.len(), |(i, _)| i);
+        let at = rest[..cut]
+            .rfind(' ')
+            .filter(|&i| i > cut / 2)
+            .unwrap_or(cut);
+        out.push(&rest[..at]);
+        rest = rest[at..].trim_start_matches(' ');
+    }
+    out.push(rest);
+    out
+}
+
 fn test_plan(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
     let ws = wb.add_worksheet();
     ws.set_name("Test plan")?;
@@ -354,10 +381,17 @@ fn test_plan(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError
         ws.write_string_with_format(row, 0, title, &st.header)?;
         row += 1;
         for line in text.lines() {
-            if !line.is_empty() {
-                ws.write_string_with_format(row, 0, line, &mono)?;
+            let chunks = cell_chunks(line);
+            if chunks.len() > 1 {
+                ws.write_string_with_format(row, 0, LONG_LINE_NOTE, &st.wrap)?;
+                row += 1;
             }
-            row += 1;
+            for chunk in chunks {
+                if !chunk.is_empty() {
+                    ws.write_string_with_format(row, 0, chunk, &mono)?;
+                }
+                row += 1;
+            }
         }
         row += 1;
     }
@@ -465,6 +499,21 @@ pub fn render(r: &Report) -> Result<Vec<u8>, ReportError> {
         })
         .collect::<Result<Vec<_>, ReportError>>()?;
     render_with(r, &pngs)
+}
+
+#[cfg(test)]
+mod cell_tests {
+    use super::{CELL_MAX_CHARS, cell_chunks};
+
+    #[test]
+    fn long_lines_split_at_spaces_into_cells_that_fit() {
+        let line = "-t1 ".repeat(20_000);
+        let chunks = cell_chunks(line.trim_end());
+        assert!(chunks.len() >= 3);
+        assert!(chunks.iter().all(|c| c.chars().count() <= CELL_MAX_CHARS));
+        assert_eq!(chunks.join(" "), line.trim_end());
+        assert_eq!(cell_chunks("short"), vec!["short"]);
+    }
 }
 
 #[cfg(test)]

@@ -466,6 +466,37 @@ fn an_avs_estate_larger_than_one_volume_reports_in_every_format() {
     assert!(sweep.points.iter().all(|p| !sweep.skipped.contains(&p.n)));
 }
 
+#[test]
+fn a_thousand_volumes_report_as_a_spreadsheet() {
+    // The test plan's command lines grow with the volume count; a spreadsheet cell
+    // holds 32,767 characters, so long lines continue over several rows.
+    for protocol in ["nfsv3", "smb3"] {
+        let (service, level) = if protocol == "smb3" {
+            ("azure_files", "ssd_v1")
+        } else {
+            ("anf", "premium")
+        };
+        let s: engine::Scenario = serde_json::from_str(&format!(
+            r#"{{"name": "1,024 volumes", "workload": {{"io_size_kib": 64, "read_pct": 80, "threads": 8,
+                "queue_depth": 16, "capacity_tib": 1024}},
+                "storage": {{"service": "{service}", "level": "{level}", "volumes": [{{"count": 1024, "quota_tib": 1}}]}},
+                "clients": {{"count": 16, "vm_size": "Standard_D16s_v5", "protocol": "{protocol}"}}}}"#
+        ))
+        .expect("scenario parses");
+        let e = engine::evaluate(&s).expect("evaluates");
+        let r = Report::build(&s, &e, FIXED_DATE);
+        let bytes = model::render(&r, Format::Xlsx, RenderOptions::default())
+            .unwrap_or_else(|err| panic!("{protocol} as xlsx: {err}"));
+        let mut book: calamine::Xlsx<_> =
+            calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("opens");
+        let plan = calamine::Reader::worksheet_range(&mut book, "Test plan").expect("sheet");
+        assert!(
+            plan.rows()
+                .all(|row| row.iter().all(|c| c.to_string().chars().count() <= 32_767))
+        );
+    }
+}
+
 /// Renders page 1 of the contract example's PDF with `pdftoppm`; with `UPDATE_SNAPSHOTS`
 /// set it also refreshes `docs/report-page1.png`, the README's picture.
 #[test]
