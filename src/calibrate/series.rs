@@ -4,7 +4,6 @@
 use crate::engine::evaluate::core;
 use crate::engine::limits::LimitSet;
 use crate::engine::model::Params;
-use crate::engine::model::curve::LatencyCurve;
 use crate::engine::plan::Plan;
 use crate::engine::scenario::Scenario;
 use serde::Deserialize;
@@ -130,14 +129,9 @@ fn metric(s: &Scenario, p: &SeriesPoint, params: &Params) -> f64 {
         Metric::ThroughputMibps => c.total,
         Metric::Iops => c.iops(&plan),
         Metric::LatencyMs => c.latency_ms(),
-        Metric::CurveLatencyMs => LatencyCurve {
-            network: c.network,
-            outstanding: c.outstanding,
-            iops: c.point.iops,
-            latency_ms: c.latency_ms(),
-            io_kib: plan.io_kib,
-        }
-        .latency_ms_at(load_pct.unwrap_or(100.0)),
+        Metric::CurveLatencyMs => c
+            .latency_curve(&plan)
+            .latency_ms_at(load_pct.unwrap_or(100.0)),
         Metric::LimitMibps => set
             .iter()
             .find(|l| Some(l.id) == p.limit.as_deref())

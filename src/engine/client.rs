@@ -239,9 +239,16 @@ fn push_client_path(p: &Plan, set: &mut impl Sink) {
     });
 }
 
-/// The Little's-law bound for `outstanding` IOs in flight at `unloaded_s` per IO.
-pub fn concurrency_limit(p: &Plan, outstanding: f64, unloaded_s: f64) -> RawLimit {
-    let (_, source, assumption) = delay(p);
+/// The Little's-law bound for `outstanding` IOs in flight at `unloaded_s` per IO;
+/// `delay` is what [`delay`] gives for the plan (its source and assumption are the
+/// bound's).
+pub fn concurrency_limit(
+    p: &Plan,
+    outstanding: f64,
+    unloaded_s: f64,
+    delay: (f64, &'static str, bool),
+) -> RawLimit {
+    let (_, source, assumption) = delay;
     let ms = unloaded_s * 1000.0;
     RawLimit {
         id: "concurrency",

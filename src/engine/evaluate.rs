@@ -6,7 +6,7 @@ use super::client;
 use super::cost;
 use super::distribution::Distribution;
 use super::evaluation::{Cost, Evaluation, Flows, Limit, Targets};
-use super::limits::{LimitSet, MinTotal, Queue, RawLimit, Sink};
+use super::limits::{LimitSet, Queue, RawLimit, Sink};
 use super::model::curve::LatencyCurve;
 use super::model::{Centre, Network, Point};
 use super::plan::Plan;
@@ -58,6 +58,17 @@ impl Core<'_> {
         self.point.latency_s * 1000.0
     }
 
+    /// The latency curve up to this operating point.
+    pub fn latency_curve(&self, p: &Plan) -> LatencyCurve {
+        LatencyCurve {
+            network: self.network,
+            outstanding: self.outstanding,
+            iops: self.point.iops,
+            latency_ms: self.latency_ms(),
+            io_kib: p.io_kib,
+        }
+    }
+
     /// Mean latency per IO when the workload runs at its target rate, ms; `None`
     /// without a target or when the target is above the achievable rate.
     pub fn latency_at_target_ms(&self, p: &Plan) -> Option<f64> {
@@ -95,11 +106,13 @@ pub fn core<'s>(p: &Plan, set: &'s mut LimitSet) -> Core<'s> {
             client::outstanding_per_client(p) * f64::from(p.clients)
         }
     };
-    let network = network(p, set, &dist);
+    let delay = client::delay(p);
+    let network = network(p, set, &dist, delay.0);
     set.push(client::concurrency_limit(
         p,
         outstanding,
         network.unloaded_s(),
+        delay,
     ));
     let point = network.solve(outstanding);
     let set: &'s LimitSet = set;
@@ -119,9 +132,9 @@ pub fn core<'s>(p: &Plan, set: &'s mut LimitSet) -> Core<'s> {
     }
 }
 
-/// The queueing network of a plan's limits (the concurrency bound is not a centre).
-pub fn network(p: &Plan, set: &LimitSet, dist: &Distribution) -> Network {
-    let (delay_s, _, _) = client::delay(p);
+/// The queueing network of a plan's limits behind a round trip of `delay_s` (the
+/// concurrency bound is not a centre).
+pub fn network(p: &Plan, set: &LimitSet, dist: &Distribution, delay_s: f64) -> Network {
     let mut net = Network::new(delay_s);
     let per_mibps = mibps_to_iops(1.0, p.io_kib);
     let storage_servers = p.params.storage_servers * dist.spread().max(1.0);
@@ -137,14 +150,6 @@ pub fn network(p: &Plan, set: &LimitSet, dist: &Distribution) -> Network {
         net.push(centre);
     }
     net
-}
-
-/// The smallest storage-side limit of a plan (its service's limits only), with the
-/// load spread `dist` (which depends on the volume count and AVS placement only).
-pub fn storage_total(p: &Plan, dist: &Distribution) -> f64 {
-    let mut min = MinTotal::new(p.r);
-    service::limits(p, dist, &mut min);
-    min.total
 }
 
 /// Whether `total` MiB/s at the plan's IO size, with `latency_ms` per IO at the target
@@ -255,13 +260,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
         sizing,
         latency_ms,
         latency_at_target_ms,
-        latency_curve: LatencyCurve {
-            network: c.network,
-            outstanding: c.outstanding,
-            iops: c.point.iops,
-            latency_ms,
-            io_kib: p.io_kib,
-        },
+        latency_curve: c.latency_curve(p),
     }
 }
 

@@ -137,36 +137,6 @@ pub trait Sink {
     fn push(&mut self, l: RawLimit);
 }
 
-/// A sink that keeps only the smallest total at read fraction `r` (for sweeps).
-#[derive(Debug, Clone, Copy)]
-pub struct MinTotal {
-    pub r: f64,
-    pub total: f64,
-}
-
-impl MinTotal {
-    /// An empty minimum at read fraction `r`.
-    pub fn new(r: f64) -> Self {
-        Self {
-            r,
-            total: f64::INFINITY,
-        }
-    }
-}
-
-impl Sink for MinTotal {
-    fn push(&mut self, l: RawLimit) {
-        // An infinite limit, or one that does not apply at this mix, totals infinity
-        // and changes nothing; NaN and non-positive values are "no limit".
-        if l.mibps > 0.0 {
-            let t = l.total_at(self.r);
-            if t < self.total {
-                self.total = t;
-            }
-        }
-    }
-}
-
 /// Most limits one scenario can produce (11 for ANF on AVS, 11 for Azure Files).
 pub const MAX_LIMITS: usize = 14;
 

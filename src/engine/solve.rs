@@ -180,6 +180,21 @@ fn meets_at(
     (targets(plan, c.total, latency).met, c.total)
 }
 
+/// Margin on each growth step of the rate search (a provisioned rate is bought in
+/// coarser steps than a quota).
+const RATE_MARGIN: f64 = 0.01;
+
+/// How much a search step grows the provisioning: by the throughput shortfall
+/// `need / got` plus `margin`, or by a quarter when only the latency is short.
+fn growth(need: f64, got: f64, margin: f64) -> f64 {
+    let short = if got > 0.0 { need / got } else { 2.0 };
+    if short > 1.0 {
+        short * (1.0 + margin)
+    } else {
+        1.25
+    }
+}
+
 /// Most model evaluations a quota search spends beyond the first guess.
 const SEARCH_STEPS: usize = 8;
 
@@ -188,8 +203,9 @@ const SEARCH_STEPS: usize = 8;
 const GROW_MARGIN: f64 = 0.002;
 
 /// The smallest quota in `[first, hi]` that meets (queueing keeps the rate below the
-/// ceiling the first guess was sized to): grow by the shortfall until it meets, then
-/// bisect back. Returns the quota, the rates, and whether it meets.
+/// ceiling the first guess was sized to): grow by the shortfall until it meets, or try
+/// the largest volume once more quota stops helping. Returns the quota, the rates, and
+/// whether it meets.
 fn search_quota(
     plan: &mut Plan,
     level: Level,
@@ -208,12 +224,7 @@ fn search_quota(
     // from below, a few steps at most.
     let mut quota = first;
     for _ in 0..SEARCH_STEPS {
-        let short = if got > 0.0 { need / got } else { 2.0 };
-        let factor = if short > 1.0 {
-            short * (1.0 + GROW_MARGIN)
-        } else {
-            1.25
-        };
+        let factor = growth(need, got, GROW_MARGIN);
         quota = round((quota * factor).min(hi));
         let (met, total) = meets_at(plan, level, n, quota, None, None);
         if met {
@@ -259,8 +270,7 @@ fn search_rate(
         }
         last = total;
         kept = (mibps, iops);
-        let short = if total > 0.0 { need / total } else { 2.0 };
-        let factor = if short > 1.0 { short * 1.01 } else { 1.25 };
+        let factor = growth(need, total, RATE_MARGIN);
         mibps = mibps.map(|m| m * factor);
         iops = iops.map(|i| i * factor);
     }

@@ -38,12 +38,14 @@ pub fn what_would_meet(p: &Plan) -> Message {
     );
     let mut more = *p;
     if let Some(mut a) = p.avs {
+        // An AVS cluster has at most 16 hosts (contract; service-limits AVS).
         a.hosts = (a.hosts * 2).min(16);
         more.avs = Some(a);
         more.clients = a.hosts * a.vms_per_host;
         tried[1] = ("twice the hosts (up to 16)", best(&more, n));
         let mut wide = *p;
         a = p.avs.expect("AVS plan");
+        // The scenario format's own bounds (Scenario::validate).
         a.vmdks_per_vm = (a.vmdks_per_vm * 4).min(256);
         wide.avs = Some(a);
         tried[2] = ("four times the VMDKs per VM", best(&wide, n));
@@ -56,11 +58,13 @@ pub fn what_would_meet(p: &Plan) -> Message {
             conn.smb_channels = 4;
             tried[2] = ("SMB multichannel with 4 channels", best(&conn, n));
         } else {
+            // nconnect allows up to 16 connections per endpoint (domain.md 6).
             conn.nconnect = 16;
             tried[2] = ("nconnect=16", best(&conn, n));
         }
     }
     let mut deep = *p;
+    // At most the format's queue depth (Scenario::validate).
     deep.queue_depth = (p.queue_depth * 4).min(1024);
     tried[3] = ("four times the queue depth", best(&deep, n));
     let latency = p.target_latency_ms.map(|t| {
