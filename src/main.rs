@@ -3,6 +3,11 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// mimalloc: the server allocates small buffers on every request from several worker
+/// threads, where glibc's allocator spends measurable time on its arena locks.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "volplan",

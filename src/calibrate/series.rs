@@ -76,6 +76,10 @@ pub struct SeriesPoint {
     pub mixes: bool,
     #[serde(default)]
     pub bound: Option<Bound>,
+    /// With `bound: max`, the lower end of a range statement ("single-millisecond
+    /// latency, < 2 ms": at least 1, at most 2).
+    #[serde(default)]
+    pub at_least: Option<f64>,
     #[serde(default)]
     pub load_pct: Option<f64>,
     /// The calibration band of a `calibration.json` case, as a tolerance in percent.
@@ -182,12 +186,16 @@ impl SeriesPoint {
     }
 
     /// The log error of a prediction: `ln(predicted / published)`, or 0 when a bound
-    /// holds.
+    /// (or a range) holds.
     pub fn log_error(&self, predicted: f64) -> f64 {
-        let e = (predicted.max(1e-300) / self.value).ln();
+        let x = predicted.max(1e-300);
+        let e = (x / self.value).ln();
         match self.bound {
             Some(Bound::Min) => e.min(0.0),
-            Some(Bound::Max) => e.max(0.0),
+            Some(Bound::Max) => {
+                let below = self.at_least.map_or(0.0, |lo| (x / lo).ln().min(0.0));
+                e.max(0.0) + below
+            }
             None => e,
         }
     }

@@ -147,12 +147,14 @@ impl Network {
                 latency_s: n / hi,
             };
         }
-        // Newton's method from the right end of the bracket [lo, hi] where G changes
-        // sign (F is convex and increasing, so its steps approach the root from the
-        // right), bisecting if a step leaves the bracket.
+        // Newton's method from the right of the root, bisecting if a step leaves the
+        // bracket [lo, hi] where G changes sign. It starts at the root of the network
+        // with only the bottleneck queueing, which is at or right of the true root
+        // (every dropped queue only adds latency) and close to it when one centre
+        // dominates, so two or three steps usually suffice.
         let mut lo = 0.0;
         let mut hi = hi;
-        let mut x = hi;
+        let mut x = self.bottleneck_root(n, a, l0, cmin).min(hi);
         for _ in 0..60 {
             let (gx, dgx) = g(x);
             if gx > 0.0 {
@@ -160,9 +162,14 @@ impl Network {
             } else {
                 lo = x;
             }
-            let mut next = x - gx / dgx;
+            let step = gx / dgx;
+            let mut next = x - step;
             if !(next > lo && next < hi) {
                 next = 0.5 * (lo + hi);
+            } else if step.abs() <= 1e-7 * x {
+                // Quadratic convergence: the error after this step is ~ step^2.
+                x = next;
+                break;
             }
             if (next - x).abs() <= 1e-11 * x {
                 x = next;
@@ -174,6 +181,26 @@ impl Network {
             iops: x,
             latency_s: n / x,
         }
+    }
+
+    /// The throughput at population `n` (with `a = (n - 1) / n` and unloaded latency
+    /// `l0`) if only the bottleneck (ceiling `cmin`) queued: the positive root of
+    /// `A x^2 + B x - n = 0`, written in the form that is stable for either sign of `A`.
+    /// Infinite when it has none (the caller clamps it to the bracket).
+    fn bottleneck_root(&self, n: f64, a: f64, l0: f64, cmin: f64) -> f64 {
+        let q = self
+            .centres()
+            .iter()
+            .find(|c| c.capacity == cmin)
+            .map_or(0.0, |c| c.queue_s);
+        let ac = a / cmin;
+        let big_a = ac * (q - l0);
+        let big_b = l0 + n * ac;
+        let disc = big_b * big_b + 4.0 * big_a * n;
+        if disc < 0.0 {
+            return f64::INFINITY;
+        }
+        2.0 * n / (big_b + disc.sqrt())
     }
 
     /// Latency per IO when the workload runs at `x` IOPS with at most `n_max`
@@ -212,7 +239,22 @@ impl Network {
             // Less than one IO in flight on average: the unloaded latency.
             return Some(self.unloaded_s());
         }
-        let mut n = hi;
+        // The population an open network (a = 1) would need is at or right of the
+        // root (a < 1 only shortens the queues) and close to it once a few IOs are
+        // in flight.
+        let open = x * self
+            .centres()
+            .iter()
+            .map(|c| {
+                let rho = x * c.inv_capacity;
+                c.unloaded_s + c.queue_s * rho / (1.0 - rho)
+            })
+            .fold(self.delay_s, |acc, r| acc + r);
+        let mut n = if open.is_finite() && open > lo {
+            open.min(hi)
+        } else {
+            hi
+        };
         for _ in 0..60 {
             let (fx, dfx) = f(n);
             if fx > 0.0 {
