@@ -71,6 +71,10 @@ pub struct SeriesPoint {
     /// The point is the ratio of the metric for `scenario` over `versus`.
     #[serde(default)]
     pub versus: Option<Scenario>,
+    /// With `versus`: the point is the difference `scenario - versus` (an added
+    /// latency), not the ratio.
+    #[serde(default)]
+    pub difference: bool,
     /// Average the metric over read shares 0, 25, 50, 75 and 100 %.
     #[serde(default)]
     pub mixes: bool,
@@ -162,6 +166,7 @@ impl SeriesPoint {
     pub fn predict(&self, params: &Params) -> f64 {
         let a = value(&self.scenario, self, params);
         match &self.versus {
+            Some(v) if self.difference => a - value(v, self, params),
             Some(v) => a / value(v, self, params),
             None => a,
         }

@@ -7,7 +7,7 @@ use super::concurrency::iops_ceiling;
 use super::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use super::plan::Plan;
 use super::scaling::{mix, speedup};
-use super::scenario::{Files, Protocol, Service};
+use super::scenario::{Files, NfsClient, Protocol, Service};
 use super::service::azure_files::is_ssd;
 use super::trace::{Formula, Label};
 use super::units::iops_to_mibps;
@@ -43,9 +43,22 @@ pub fn connections_per_client(p: &Plan) -> u64 {
     }
     let per_volume = match p.protocol {
         Protocol::Smb3 => smb_channels(p),
+        _ if p.nfs_client == NfsClient::Dnfs => dnfs_connections_per_volume(p),
         _ => p.nconnect,
     };
     u64::from(p.n_volumes) * u64::from(per_volume)
+}
+
+/// Connections one Oracle database opens under Direct NFS (LEARN-ANF
+/// solutions-benefits-azure-netapp-files-oracle-database: "650 distinct network
+/// connections"; performance-oracle-multiple-volumes: "hundreds of unique connections
+/// per endpoint", rising and falling with load).
+pub const DNFS_CONNECTIONS: u32 = 650;
+
+/// Direct NFS connections to each volume: the database's connections spread over its
+/// volumes, at least one each.
+pub fn dnfs_connections_per_volume(p: &Plan) -> u32 {
+    DNFS_CONNECTIONS.div_ceil(p.n_volumes.max(1)).max(1)
 }
 
 /// Total connections between clients (or AVS hosts) and storage.
@@ -98,7 +111,8 @@ pub fn delay(p: &Plan) -> (f64, &'static str, bool) {
             true,
         ),
     };
-    let ms = (base + m.delay_per_kib_ms * p.io_kib) / multichannel_penalty(p).0;
+    let ms = (base + m.delay_per_kib_ms * p.io_kib) / multichannel_penalty(p).0
+        + super::security::added_delay_ms(p);
     (ms / 1000.0, source, assumption)
 }
 
@@ -108,6 +122,9 @@ pub fn outstanding_per_client(p: &Plan) -> f64 {
     let slots = &catalog::catalog().model.slots;
     match p.protocol {
         Protocol::Nfsv3 => want.min(slots.nfsv3_per_connection * connections_per_client(p) as f64),
+        Protocol::Nfsv41 if p.nfs_client == NfsClient::Dnfs => {
+            want.min(slots.nfsv3_per_connection * connections_per_client(p) as f64)
+        }
         Protocol::Nfsv41 => want.min(
             f64::from(p.n_volumes)
                 * slots

@@ -95,6 +95,7 @@ pub fn core<'s>(p: &Plan, set: &'s mut LimitSet) -> Core<'s> {
     debug_assert!(set.is_empty(), "core needs an empty limit set");
     let dist = Distribution::of(p);
     service::limits(p, &dist, set);
+    super::cool::limits(p, dist.spread(), set);
     let storage_count = set.len();
     let outstanding = match &p.avs {
         Some(a) => {
@@ -106,6 +107,7 @@ pub fn core<'s>(p: &Plan, set: &'s mut LimitSet) -> Core<'s> {
             client::outstanding_per_client(p) * f64::from(p.clients)
         }
     };
+    super::security::limits(p, set);
     let delay = client::delay(p);
     let network = network(p, set, &dist, delay.0);
     set.push(client::concurrency_limit(

@@ -6,8 +6,8 @@
 use super::catalog::{self, AvsHost, VmSize};
 use super::model::Params;
 use super::scenario::{
-    Access, Avs, FieldError, Files, Level, Placement, Protocol, Qos, Scenario, Service,
-    VolumeGroup, VolumeKind,
+    Access, Avs, CoolAccess, FieldError, Files, Level, NfsClient, Placement, Protocol, Qos,
+    Scenario, Sec, Service, SmbSecurity, VolumeGroup, VolumeKind,
 };
 use super::units::mbps_to_mibps;
 
@@ -93,7 +93,10 @@ pub struct Cap {
 /// AVS placement resolved.
 #[derive(Debug, Clone, Copy)]
 pub struct AvsPlan {
+    /// Hosts whose VMs run the workload.
     pub hosts: u32,
+    /// Hosts in the cluster (3 to 16).
+    pub cluster_hosts: u32,
     /// Connections per host per datastore (1, or 4 with nconnect).
     pub nconnect: u32,
     pub vms_per_host: u32,
@@ -137,6 +140,11 @@ pub struct Plan<'a> {
     pub avs: Option<AvsPlan>,
     /// Target mean latency per IO at the target rate, ms.
     pub target_latency_ms: Option<f64>,
+    pub nfs_client: NfsClient,
+    pub sec: Sec,
+    pub smb_security: SmbSecurity,
+    /// ANF cool access: shares of data and of reads in the cool tier.
+    pub cool: Option<CoolAccess>,
     /// The performance model's parameters (the committed fit, or a candidate during
     /// `volplan calibrate`).
     pub params: &'a Params,
@@ -253,6 +261,10 @@ impl<'a> Plan<'a> {
             smb_channels: c.smb_channels,
             avs,
             target_latency_ms: s.workload.target_latency_ms,
+            nfs_client: c.nfs_client,
+            sec: c.sec,
+            smb_security: c.smb_security,
+            cool: st.cool_access,
             params,
         };
         plan.check_volumes()?;
@@ -310,15 +322,27 @@ impl<'a> Plan<'a> {
                 ));
             }
             if let Some(m) = g.mibps {
-                let manual = &catalog::catalog().services.anf.manual_qos;
-                if self.service == Service::Anf && (m < manual.min_mibps || m > manual.max_mibps) {
+                let cat = &catalog::catalog().services.anf;
+                let manual = &cat.manual_qos;
+                // A large volume may be assigned up to its own ceiling.
+                let (max, source) = match self.kind {
+                    VolumeKind::Regular => (manual.max_mibps, manual.source.as_str()),
+                    VolumeKind::Large => (
+                        super::service::anf::level(self.level).large_max_mibps,
+                        cat.large_volume.source.as_str(),
+                    ),
+                    VolumeKind::Breakthrough => {
+                        (cat.breakthrough.max_mibps, cat.breakthrough.source.as_str())
+                    }
+                };
+                if self.service == Service::Anf && (m < manual.min_mibps || m > max) {
                     return Err(FieldError::new(
                         format!("storage.volumes[{i}].throughput_mibps"),
                         format!(
-                            "an ANF volume is assigned {} to {} MiB/s ({}); got {}",
+                            "an ANF {} volume is assigned {} to {} MiB/s ({source}); got {}",
+                            self.kind.key(),
                             manual.min_mibps,
-                            manual.max_mibps,
-                            manual.source,
+                            max,
                             trim(m)
                         ),
                     ));
@@ -414,6 +438,11 @@ pub fn quota_range(service: Service, level: Level, kind: VolumeKind) -> (f64, f6
             c.anf.large_volume.max_tib,
             c.anf.large_volume.source.as_str(),
         ),
+        (Service::Anf, VolumeKind::Breakthrough) => (
+            c.anf.breakthrough_volume.min_tib,
+            c.anf.breakthrough_volume.max_tib,
+            c.anf.breakthrough_volume.source.as_str(),
+        ),
         (Service::AzureFiles, _) => {
             let f = &c.azure_files;
             let (lo, hi) = match level {
@@ -467,6 +496,7 @@ fn resolve_avs(a: &Avs, s: &Scenario) -> Result<AvsPlan, FieldError> {
     }
     Ok(AvsPlan {
         hosts: a.hosts,
+        cluster_hosts: a.cluster_size(),
         nconnect: a.nconnect,
         vms_per_host: a.vms_per_host,
         vmdks_per_vm: a.vmdks_per_vm,

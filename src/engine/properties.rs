@@ -48,6 +48,7 @@ fn scenario(
                 iops: None,
             }],
             pool_tib: None,
+            cool_access: None,
         },
         clients: Clients {
             count: clients,
@@ -59,8 +60,47 @@ fn scenario(
             smb_multichannel: protocol == Protocol::Smb3,
             smb_channels: 4,
             avs: None,
+            nfs_client: NfsClient::Kernel,
+            sec: Sec::Sys,
+            smb_security: SmbSecurity::None,
         },
     }
+}
+
+/// The throughput of `s` with each of `values` applied by `set`.
+fn throughputs<T: Copy>(
+    s: &Scenario,
+    values: impl IntoIterator<Item = T>,
+    set: impl Fn(&mut Scenario, T),
+) -> Vec<f64> {
+    values
+        .into_iter()
+        .map(|x| {
+            let mut v = s.clone();
+            set(&mut v, x);
+            evaluate(&v).unwrap().throughput_mibps
+        })
+        .collect()
+}
+
+/// Whether each value is at most the one before it (to rounding).
+fn non_increasing(t: &[f64]) -> bool {
+    t.windows(2).all(|w| w[1] <= w[0] * (1.0 + 1e-9))
+}
+
+/// An ANF NFS scenario from the generated one (the platform features are ANF's).
+fn anf_nfs(mut s: Scenario, nfs4: bool) -> Scenario {
+    if s.storage.service != Service::Anf {
+        s.storage.service = Service::Anf;
+        s.storage.level = Level::Ultra;
+    }
+    s.clients.protocol = if nfs4 {
+        Protocol::Nfsv41
+    } else {
+        Protocol::Nfsv3
+    };
+    s.clients.smb_multichannel = false;
+    s
 }
 
 /// The scenario with a throughput target, and its evaluation. The sizing properties
@@ -286,6 +326,38 @@ mod queueing {
             let one = net.solve(1.0).iops;
             let little = (1.0 / net.unloaded_s()).min(smallest);
             prop_assert!((one / little - 1.0).abs() <= 0.05, "{one} vs {little}");
+        }
+
+
+        #[test]
+        fn stronger_kerberos_never_raises_throughput(s in arb_scenario(), meta in any::<bool>()) {
+            let mut s = anf_nfs(s, true);
+            s.workload.metadata_heavy = meta;
+            let t = throughputs(&s, [Sec::Sys, Sec::Krb5, Sec::Krb5i, Sec::Krb5p], |v, sec| v.clients.sec = sec);
+            prop_assert!(non_increasing(&t), "sys, krb5, krb5i, krb5p: {t:?}");
+        }
+
+        #[test]
+        fn more_cool_reads_never_raise_throughput(s in arb_scenario(), seq in any::<bool>()) {
+            let mut s = anf_nfs(s, false);
+            if seq {
+                s.workload.access = Access::Sequential;
+            }
+            let t = throughputs(&s, [0.0, 10.0, 25.0, 50.0, 75.0, 100.0], |v, pct| {
+                v.storage.cool_access = Some(CoolAccess { cool_data_pct: pct, cool_read_pct: pct });
+            });
+            prop_assert!(non_increasing(&t), "cool reads 0 to 100 %: {t:?}");
+        }
+
+        #[test]
+        fn dnfs_never_gives_less_than_one_kernel_connection(s in arb_scenario(), nfs4 in any::<bool>()) {
+            let mut kernel = anf_nfs(s, nfs4);
+            kernel.clients.nconnect = 1;
+            let mut dnfs = kernel.clone();
+            dnfs.clients.nfs_client = NfsClient::Dnfs;
+            let k = evaluate(&kernel).unwrap().throughput_mibps;
+            let d = evaluate(&dnfs).unwrap().throughput_mibps;
+            prop_assert!(d >= k * (1.0 - 1e-9), "kernel {k} -> dnfs {d}");
         }
     }
 }

@@ -86,6 +86,19 @@ pub struct Storage {
     pub volumes: Vec<VolumeGroup>,
     #[serde(default)]
     pub pool_tib: Option<f64>,
+    /// ANF cool access: the share of data in the cool tier and of reads served from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cool_access: Option<CoolAccess>,
+}
+
+/// ANF cool access (contract: `storage.cool_access`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoolAccess {
+    /// Share of the data that sits in the cool tier (capacity and cost), %.
+    pub cool_data_pct: f64,
+    /// Share of the reads served from the cool tier (performance), %.
+    pub cool_read_pct: f64,
 }
 
 /// A group of identical volumes (or shares, or AVS datastores).
@@ -142,6 +155,83 @@ pub enum VolumeKind {
     #[default]
     Regular,
     Large,
+    /// An ANF large volume in breakthrough mode (six storage endpoints on dedicated
+    /// capacity).
+    Breakthrough,
+}
+
+impl VolumeKind {
+    /// The JSON name of the volume kind.
+    pub fn key(self) -> &'static str {
+        match self {
+            VolumeKind::Regular => "regular",
+            VolumeKind::Large => "large",
+            VolumeKind::Breakthrough => "breakthrough",
+        }
+    }
+
+    /// Large volumes, in breakthrough mode or not.
+    pub fn is_large(self) -> bool {
+        self != VolumeKind::Regular
+    }
+}
+
+/// The NFS client: the kernel's, or Oracle Direct NFS inside the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NfsClient {
+    #[default]
+    Kernel,
+    /// Oracle Direct NFS: the database opens its own connections to every volume.
+    Dnfs,
+}
+
+/// NFS security flavour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sec {
+    #[default]
+    Sys,
+    Krb5,
+    Krb5i,
+    Krb5p,
+}
+
+/// SMB signing or encryption.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SmbSecurity {
+    #[default]
+    None,
+    Signing,
+    Encryption,
+}
+
+impl Sec {
+    /// The JSON name.
+    pub fn key(self) -> &'static str {
+        match self {
+            Sec::Sys => "sys",
+            Sec::Krb5 => "krb5",
+            Sec::Krb5i => "krb5i",
+            Sec::Krb5p => "krb5p",
+        }
+    }
+}
+
+impl SmbSecurity {
+    /// The JSON name.
+    pub fn key(self) -> &'static str {
+        match self {
+            SmbSecurity::None => "none",
+            SmbSecurity::Signing => "signing",
+            SmbSecurity::Encryption => "encryption",
+        }
+    }
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
 }
 
 /// The clients: VMs (or AVS hosts), their network and protocol.
@@ -165,6 +255,15 @@ pub struct Clients {
     pub smb_channels: u32,
     #[serde(default)]
     pub avs: Option<Avs>,
+    /// `dnfs` = Oracle Direct NFS (NFS protocols only).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub nfs_client: NfsClient,
+    /// NFS security flavour (NFS protocols only).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub sec: Sec,
+    /// SMB signing or encryption (SMB only).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub smb_security: SmbSecurity,
 }
 
 fn four() -> u32 {
@@ -198,7 +297,23 @@ pub struct Avs {
     /// Connections per host per datastore: 1 (as in the published AVS tests) or 4.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub nconnect: u32,
+    /// Hosts in the AVS cluster (3 to 16); `hosts` of them run the workload's VMs.
+    /// Null = `hosts`, or 3 when fewer hosts run the workload.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster_hosts: Option<u32>,
 }
+
+impl Avs {
+    /// Hosts in the cluster: as given, else the loaded hosts (at least 3).
+    pub fn cluster_size(&self) -> u32 {
+        self.cluster_hosts.unwrap_or(self.hosts.max(MIN_AVS_HOSTS))
+    }
+}
+
+/// Smallest AVS cluster (LEARN-AVS: 3 to 16 hosts per cluster).
+pub const MIN_AVS_HOSTS: u32 = 3;
+/// Largest AVS cluster.
+pub const MAX_AVS_HOSTS: u32 = 16;
 
 fn is_one(v: &u32) -> bool {
     *v == 1
@@ -465,6 +580,22 @@ impl Scenario {
         if let Some(p) = s.pool_tib {
             range("storage.pool_tib", p, 1.0, 2048.0 * 8.0, "TiB")?;
         }
+        if let Some(cool) = &s.cool_access {
+            range(
+                "storage.cool_access.cool_data_pct",
+                cool.cool_data_pct,
+                0.0,
+                100.0,
+                "%",
+            )?;
+            range(
+                "storage.cool_access.cool_read_pct",
+                cool.cool_read_pct,
+                0.0,
+                100.0,
+                "%",
+            )?;
+        }
 
         let c = &self.clients;
         range_u("clients.count", c.count, 1, 100_000)?;
@@ -477,8 +608,27 @@ impl Scenario {
         )?;
         range_u("clients.nconnect", c.nconnect, 1, 16)?;
         range_u("clients.smb_channels", c.smb_channels, 1, 4)?;
+        self.check_rules()?;
         if let Some(a) = &c.avs {
-            range_u("clients.avs.hosts", a.hosts, 1, 96)?;
+            if let Some(n) = a.cluster_hosts
+                && !(MIN_AVS_HOSTS..=MAX_AVS_HOSTS).contains(&n)
+            {
+                return Err(FieldError::new(
+                    "clients.avs.cluster_hosts",
+                    format!("an AVS cluster has {MIN_AVS_HOSTS} to {MAX_AVS_HOSTS} hosts, not {n}"),
+                ));
+            }
+            let cluster = a.cluster_size();
+            if a.hosts == 0 || a.hosts > cluster.min(MAX_AVS_HOSTS) {
+                return Err(FieldError::new(
+                    "clients.avs.hosts",
+                    format!(
+                        "an AVS cluster has {MIN_AVS_HOSTS} to {MAX_AVS_HOSTS} hosts, and 1 to all of them run the workload (cluster_hosts: {}); got {}",
+                        cluster.min(MAX_AVS_HOSTS),
+                        a.hosts
+                    ),
+                ));
+            }
             range_u("clients.avs.vms_per_host", a.vms_per_host, 1, 1024)?;
             range_u("clients.avs.vmdks_per_vm", a.vmdks_per_vm, 1, 256)?;
             if a.nconnect != 1 && a.nconnect != 4 {
@@ -490,6 +640,75 @@ impl Scenario {
                     ),
                 ));
             }
+        }
+        Ok(())
+    }
+}
+
+impl Scenario {
+    /// The service rules of the contract: which protocol, security and AVS settings a
+    /// service offers.
+    fn check_rules(&self) -> Result<(), FieldError> {
+        let (st, c) = (&self.storage, &self.clients);
+        let service = st.service.display();
+        let anf_only = |field: &str, feature: &str| {
+            FieldError::new(
+                field,
+                format!("{feature} is an Azure NetApp Files feature, not one of {service}"),
+            )
+        };
+        if st.service == Service::AzureFiles && c.protocol == Protocol::Nfsv3 {
+            return Err(FieldError::new(
+                "clients.protocol",
+                "Azure Files NFS shares speak NFSv4.1 only; choose nfsv4.1 (or smb3)",
+            ));
+        }
+        if c.avs.is_some() && st.service != Service::Anf {
+            return Err(anf_only(
+                "clients.avs",
+                "AVS datastores on file volumes (set avs to null or choose anf)",
+            ));
+        }
+        if st.cool_access.is_some() && st.service != Service::Anf {
+            return Err(anf_only(
+                "storage.cool_access",
+                "Cool access (set cool_access to null)",
+            ));
+        }
+        if st.volume_kind == VolumeKind::Breakthrough && st.service != Service::Anf {
+            return Err(anf_only(
+                "storage.volume_kind",
+                "Breakthrough mode (use regular or large)",
+            ));
+        }
+        if c.sec != Sec::Sys {
+            let why = if !c.protocol.is_nfs() {
+                "Kerberos flavours apply to NFS mounts; with smb3 use sys here and smb_security for signing or encryption".to_owned()
+            } else if st.service == Service::AzureFiles {
+                "Azure Files NFS shares do not offer Kerberos mounts (they secure traffic with encryption in transit); use sys".to_owned()
+            } else if c.protocol == Protocol::Nfsv3 {
+                format!(
+                    "{service} offers Kerberos ({}) on NFSv4.1 volumes only; choose nfsv4.1 or sec sys",
+                    c.sec.key()
+                )
+            } else {
+                String::new()
+            };
+            if !why.is_empty() {
+                return Err(FieldError::new("clients.sec", why));
+            }
+        }
+        if c.smb_security != SmbSecurity::None && c.protocol.is_nfs() {
+            return Err(FieldError::new(
+                "clients.smb_security",
+                "SMB signing and encryption apply to SMB shares; with NFS use none here and sec for Kerberos",
+            ));
+        }
+        if c.nfs_client == NfsClient::Dnfs && (!c.protocol.is_nfs() || c.avs.is_some()) {
+            return Err(FieldError::new(
+                "clients.nfs_client",
+                "Oracle Direct NFS runs in a database server against its own NFS volumes (not over smb3, not on AVS datastores); use kernel",
+            ));
         }
         Ok(())
     }

@@ -246,6 +246,7 @@ impl Setup {
                     vmdks_per_vm: vmdks,
                     placement: Placement::Spread,
                     nconnect: 1,
+                    cluster_hosts: None,
                 };
                 (
                     Some(avs),
@@ -296,6 +297,7 @@ impl Setup {
                     iops: None,
                 }],
                 pool_tib: None,
+                cool_access: None,
             },
             clients: Clients {
                 count: 1,
@@ -307,6 +309,9 @@ impl Setup {
                 smb_multichannel: false,
                 smb_channels: 4,
                 avs,
+                nfs_client: Default::default(),
+                sec: Default::default(),
+                smb_security: Default::default(),
             },
         }
     }

@@ -47,6 +47,12 @@ pub enum Formula {
     },
     /// Little's law: outstanding IOs / latency.
     Little { outstanding: f64, latency_ms: f64 },
+    /// A share of another ceiling: `pct % of the <of> (<value> MiB/s)`.
+    Share {
+        pct: f64,
+        of: &'static str,
+        value: f64,
+    },
     /// A fixed sentence.
     Text(&'static str),
 }
@@ -156,6 +162,9 @@ impl fmt::Display for Formula {
                 Num(outstanding, 0),
                 Num(latency_ms, 3)
             ),
+            Formula::Share { pct, of, value } => {
+                write!(f, "{} % of the {of}, {} MiB/s", Num(pct, 1), Num(value, 0))
+            }
             Formula::Text(t) => f.write_str(t),
         }
     }

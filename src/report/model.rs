@@ -10,7 +10,7 @@ use super::latency;
 use crate::engine::advice::Severity;
 use crate::engine::evaluation::SizingBasis;
 use crate::engine::scenario::{
-    Access, Files, Level, Placement, Protocol, Qos, Service, VolumeKind,
+    Access, Files, Level, NfsClient, Placement, Protocol, Qos, Service, VolumeKind,
 };
 use crate::engine::testplan::{self, PlanTool};
 use crate::engine::trace::Num;
@@ -399,8 +399,25 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
         let kind = match st.volume_kind {
             VolumeKind::Regular => "regular",
             VolumeKind::Large => "large",
+            VolumeKind::Breakthrough => "large, breakthrough mode",
         };
         rows.push(row("Storage", "Volume type", kind.to_owned(), ""));
+        if let Some(cool) = &st.cool_access {
+            rows.push(num_row(
+                "Storage",
+                "Cool tier: share of data",
+                cool.cool_data_pct,
+                1,
+                "%",
+            ));
+            rows.push(num_row(
+                "Storage",
+                "Cool tier: share of reads",
+                cool.cool_read_pct,
+                1,
+                "%",
+            ));
+        }
     }
     for (i, g) in st.volumes.iter().enumerate() {
         let label = if st.volumes.len() > 1 {
@@ -461,8 +478,24 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
     };
     rows.push(row("Clients", "Protocol", protocol.to_owned(), ""));
     if c.protocol.is_nfs() {
-        rows.push(num_row("Clients", "nconnect", c.nconnect.into(), 0, ""));
+        if c.nfs_client == NfsClient::Dnfs {
+            rows.push(row(
+                "Clients",
+                "NFS client",
+                "Oracle Direct NFS (dNFS)".to_owned(),
+                "",
+            ));
+        } else {
+            rows.push(num_row("Clients", "nconnect", c.nconnect.into(), 0, ""));
+        }
+        rows.push(row("Clients", "NFS security", c.sec.key().to_owned(), ""));
     } else {
+        rows.push(row(
+            "Clients",
+            "SMB security",
+            c.smb_security.key().to_owned(),
+            "",
+        ));
         rows.push(row(
             "Clients",
             "SMB multichannel",
@@ -480,7 +513,20 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
         }
     }
     if let Some(a) = &c.avs {
-        rows.push(num_row("AVS", "Hosts", a.hosts.into(), 0, ""));
+        rows.push(num_row(
+            "AVS",
+            "Hosts in the cluster",
+            a.cluster_size().into(),
+            0,
+            "",
+        ));
+        rows.push(num_row(
+            "AVS",
+            "Hosts running the VMs",
+            a.hosts.into(),
+            0,
+            "",
+        ));
         rows.push(row("AVS", "Host SKU", a.host_sku.clone(), ""));
         rows.push(num_row("AVS", "VMs per host", a.vms_per_host.into(), 0, ""));
         rows.push(num_row("AVS", "VMDKs per VM", a.vmdks_per_vm.into(), 0, ""));

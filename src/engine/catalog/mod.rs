@@ -169,6 +169,8 @@ pub struct Anf {
     pub regular_mix_source: String,
     pub regular_random_iops: ReadWriteIops,
     pub large_measured: LargeMeasured,
+    pub breakthrough_volume: Range,
+    pub breakthrough: Breakthrough,
     pub hours_per_month: f64,
     pub price_date: String,
 }
@@ -236,6 +238,17 @@ pub struct ReadWriteIops {
 /// Measured large-volume ceilings.
 #[derive(Debug, Deserialize)]
 pub struct LargeMeasured {
+    pub seq_write_mibps: f64,
+    pub random_read_iops: f64,
+    pub random_write_iops: f64,
+    pub source: String,
+}
+
+/// Breakthrough-mode large-volume ceilings.
+#[derive(Debug, Deserialize)]
+pub struct Breakthrough {
+    /// Documented ceiling ("up to 50 GiB/s"), reads.
+    pub max_mibps: f64,
     pub seq_write_mibps: f64,
     pub random_read_iops: f64,
     pub random_write_iops: f64,

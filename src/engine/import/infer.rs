@@ -79,6 +79,7 @@ fn default_base(tool: Tool) -> Scenario {
                 iops: None,
             }],
             pool_tib: None,
+            cool_access: None,
         },
         clients: Clients {
             count: 1,
@@ -90,6 +91,9 @@ fn default_base(tool: Tool) -> Scenario {
             smb_multichannel: smb,
             smb_channels: 4,
             avs: None,
+            nfs_client: Default::default(),
+            sec: Default::default(),
+            smb_security: Default::default(),
         },
     }
 }

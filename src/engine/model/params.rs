@@ -102,6 +102,14 @@ params! {
         "ANF regular volume: operation rate of a metadata-heavy mix (EDA-like)";
     anf_meta_ops_large: "ops/s", 800000.0, 50000.0, 10000000.0,
         "ANF large volume: operation rate of a metadata-heavy mix (EDA-like)";
+    anf_meta_ops_breakthrough: "ops/s", 2000000.0, 100000.0, 20000000.0,
+        "ANF large volume in breakthrough mode: operation rate of a metadata-heavy mix (EDA-like)";
+    cool_seq_a_ms: "ms", 12.0, 0.1, 200.0,
+        "ANF cool tier: time of one sequential cool read, fixed part (read-ahead hides most of it)";
+    cool_rand_a_ms: "ms", 220.0, 0.5, 2000.0,
+        "ANF cool tier: time of one random cool read, fixed part";
+    cool_b_ms_per_kib: "ms/KiB", 0.01, 0.0001, 5.0,
+        "ANF cool tier: time per KiB of a cool read";
     avs_flow_a_us: "µs", 8.0, 0.5, 200.0,
         "AVS datastore flow (one ESXi NFS connection): time per 8 KiB-class op, fixed part";
     avs_flow_b_us_per_kib: "µs/KiB", 0.33, 0.01, 10.0,

@@ -75,6 +75,13 @@ pub fn large_ceiling_mibps(l: Level, r: f64) -> f64 {
     mix(r, max, write)
 }
 
+/// Breakthrough-mode throughput ceiling at read fraction `r`: the documented 50 GiB/s
+/// for reads, the measured sequential-write ceiling for writes, mixed by time per op.
+pub fn breakthrough_ceiling_mibps(r: f64) -> f64 {
+    let b = &catalog::catalog().services.anf.breakthrough;
+    mix(r, b.max_mibps, b.seq_write_mibps.min(b.max_mibps))
+}
+
 /// Service IOPS ceiling per volume at read fraction `r`.
 pub fn volume_iops(kind: VolumeKind, r: f64) -> f64 {
     let anf = &catalog::catalog().services.anf;
@@ -88,6 +95,11 @@ pub fn volume_iops(kind: VolumeKind, r: f64) -> f64 {
             r,
             anf.large_measured.random_read_iops,
             anf.large_measured.random_write_iops,
+        ),
+        VolumeKind::Breakthrough => mix(
+            r,
+            anf.breakthrough.random_read_iops,
+            anf.breakthrough.random_write_iops,
         ),
     }
 }
@@ -139,6 +151,11 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             anf.large_measured.source.as_str(),
             "Large volume ceiling at this read share",
         ),
+        VolumeKind::Breakthrough => (
+            breakthrough_ceiling_mibps(p.r),
+            anf.breakthrough.source.as_str(),
+            "Breakthrough-mode volume ceiling at this read share",
+        ),
     };
     set.push(RawLimit {
         id: "volume_max",
@@ -174,11 +191,17 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             "Service IOPS ceiling",
             "measured for this volume type at this read share",
         ),
+        (false, VolumeKind::Breakthrough) => (
+            volume_iops(p.kind, p.r),
+            anf.breakthrough.source.as_str(),
+            "Service IOPS ceiling",
+            "measured for this volume type at this read share",
+        ),
         (true, kind) => (
-            if kind == VolumeKind::Large {
-                p.params.anf_meta_ops_large
-            } else {
-                p.params.anf_meta_ops_regular
+            match kind {
+                VolumeKind::Regular => p.params.anf_meta_ops_regular,
+                VolumeKind::Large => p.params.anf_meta_ops_large,
+                VolumeKind::Breakthrough => p.params.anf_meta_ops_breakthrough,
             },
             META_SOURCE,
             "Metadata-heavy operation ceiling",

@@ -6,7 +6,7 @@
 //! at the first, and keeps what was typed so nothing is lost on a re-render.
 
 use crate::engine::FieldError;
-use crate::engine::scenario::{Avs, Clients, Scenario, Storage, VolumeGroup, Workload};
+use crate::engine::scenario::{Avs, Clients, CoolAccess, Scenario, Storage, VolumeGroup, Workload};
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, HashMap};
 
@@ -188,6 +188,7 @@ fn default_avs() -> Avs {
         vmdks_per_vm: 1,
         placement: Default::default(),
         nconnect: 1,
+        cluster_hosts: None,
     }
 }
 
@@ -259,6 +260,14 @@ impl Parser {
                     Err(())
                 }
             },
+        }
+    }
+
+    /// A whole number, or none when empty.
+    fn opt_u32(&mut self, name: &str) -> Result<Option<u32>, ()> {
+        match self.raw(name) {
+            None | Some("") => Ok(None),
+            Some(_) => self.u32(name, 0).map(Some).ok_or(()),
         }
     }
 
@@ -371,6 +380,18 @@ impl Parser {
         let qos = self.choice("storage.qos", Some(Default::default()));
         let kind = self.choice("storage.volume_kind", Some(Default::default()));
         let pool = self.opt_f64("storage.pool_tib");
+        let cool = if self.checkbox("storage.cool_access") {
+            let data = self.f64("storage.cool_access.cool_data_pct");
+            let reads = self.f64("storage.cool_access.cool_read_pct");
+            data.zip(reads).map(|(cool_data_pct, cool_read_pct)| {
+                Some(CoolAccess {
+                    cool_data_pct,
+                    cool_read_pct,
+                })
+            })
+        } else {
+            Some(None)
+        };
         let mut volumes = Vec::new();
         let mut ok = true;
         for &i in group_idx {
@@ -428,6 +449,7 @@ impl Parser {
             volume_kind: kind?,
             volumes,
             pool_tib: pool.ok()?,
+            cool_access: cool?,
         })
     }
 
@@ -463,6 +485,9 @@ impl Parser {
         let nconnect = self.u32("clients.nconnect", 1);
         let multichannel = self.checkbox("clients.smb_multichannel");
         let channels = self.u32("clients.smb_channels", 4);
+        let nfs_client = self.choice("clients.nfs_client", Some(Default::default()));
+        let sec = self.choice("clients.sec", Some(Default::default()));
+        let smb_security = self.choice("clients.smb_security", Some(Default::default()));
         let avs = if self.checkbox("clients.avs") {
             let hosts = self.u32("clients.avs.hosts", 3);
             let host_sku = self
@@ -472,6 +497,7 @@ impl Parser {
             let vmdks = self.u32("clients.avs.vmdks_per_vm", 1);
             let placement = self.choice("clients.avs.placement", Some(Default::default()));
             let avs_nconnect = self.u32("clients.avs.nconnect", 1);
+            let cluster_hosts = self.opt_u32("clients.avs.cluster_hosts");
             Some(Avs {
                 hosts: hosts?,
                 host_sku,
@@ -479,6 +505,7 @@ impl Parser {
                 vmdks_per_vm: vmdks?,
                 placement: placement?,
                 nconnect: avs_nconnect?,
+                cluster_hosts: cluster_hosts.ok()?,
             })
         } else {
             None
@@ -493,6 +520,9 @@ impl Parser {
             smb_multichannel: multichannel,
             smb_channels: channels?,
             avs,
+            nfs_client: nfs_client?,
+            sec: sec?,
+            smb_security: smb_security?,
         })
     }
 }
