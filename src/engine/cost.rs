@@ -12,7 +12,10 @@ use super::units::GIB_PER_TIB;
 pub struct Price {
     /// None when the catalog has no list price for the level.
     pub monthly_usd: Option<f64>,
+    /// TiB billed at the hot (service level) rate.
     pub billed_tib: f64,
+    /// TiB in the cool tier, billed at its own rate (ANF cool access), 0 without.
+    pub cool_tib: f64,
     pub hours_per_month: f64,
     pub price_date: &'static str,
     /// True when the price is UNCONFIRMED or derived.
@@ -28,13 +31,29 @@ pub fn flexible_pool_mibps(p: &Plan) -> f64 {
         .max(flex.pool_min_mibps)
 }
 
+/// TiB of the plan's data in the ANF cool tier: the cool share of the workload's
+/// capacity (or of the volumes' quota when no capacity is given), at most the pool.
+pub fn cool_tib(p: &Plan) -> f64 {
+    let Some(c) = p.cool else { return 0.0 };
+    let data = if p.capacity_tib > 0.0 {
+        p.capacity_tib.min(p.total_quota_tib)
+    } else {
+        p.total_quota_tib
+    };
+    (data * c.cool_data_pct / 100.0).min(p.pool_tib)
+}
+
 /// Monthly cost of the plan.
 pub fn price(p: &Plan) -> Price {
     let s = &catalog::catalog().services;
     match p.service {
         Service::Anf => {
             let hours = s.anf.hours_per_month;
-            let gib = p.pool_tib * GIB_PER_TIB;
+            let cool_tib = cool_tib(p);
+            // Cool data does not count toward the hot pool size (cost model page).
+            let hot_tib = (p.pool_tib - cool_tib).max(s.anf.pool.min_tib.min(p.pool_tib));
+            let gib = hot_tib * GIB_PER_TIB;
+            let cool_usd = cool_tib * GIB_PER_TIB * s.anf.cool_tier.usd_per_gib_month;
             let (monthly, assumption) = if p.level == Level::Flexible {
                 let f = &s.anf.flexible;
                 let extra = (flexible_pool_mibps(p) - f.pool_min_mibps).max(0.0);
@@ -51,8 +70,9 @@ pub fn price(p: &Plan) -> Price {
                 )
             };
             Price {
-                monthly_usd: monthly,
-                billed_tib: p.pool_tib,
+                monthly_usd: monthly.map(|m| m + cool_usd),
+                billed_tib: hot_tib,
+                cool_tib,
                 hours_per_month: hours,
                 price_date: s.anf.price_date.as_str(),
                 assumption,
@@ -68,6 +88,7 @@ pub fn price(p: &Plan) -> Price {
             Price {
                 monthly_usd: monthly,
                 billed_tib: p.total_quota_tib,
+                cool_tib: 0.0,
                 hours_per_month: f.hours_per_month,
                 price_date: f.price_date.as_str(),
                 assumption: true,
@@ -79,6 +100,7 @@ pub fn price(p: &Plan) -> Price {
             Price {
                 monthly_usd: rate.map(|r| p.pool_tib * GIB_PER_TIB * r * g.hours_per_month),
                 billed_tib: p.pool_tib,
+                cool_tib: 0.0,
                 hours_per_month: g.hours_per_month,
                 price_date: g.price_date.as_str(),
                 assumption: rate.is_none(),

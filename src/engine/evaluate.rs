@@ -253,6 +253,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
         cost: Cost {
             monthly_usd: price.monthly_usd,
             billed_tib: price.billed_tib,
+            cool_tib: p.cool.map(|_| price.cool_tib),
             currency: "USD",
             hours_per_month: price.hours_per_month,
             price_date: price.price_date,

@@ -93,7 +93,11 @@ pub struct Flows {
 pub struct Cost {
     /// Null when the catalog has no list price for the level.
     pub monthly_usd: Option<f64>,
+    /// TiB billed at the service level's (hot) rate.
     pub billed_tib: f64,
+    /// TiB in the ANF cool tier, billed at the cool rate (absent without cool access).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cool_tib: Option<f64>,
     pub currency: &'static str,
     /// Hours per month used to turn hourly prices into monthly ones.
     pub hours_per_month: f64,

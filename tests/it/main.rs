@@ -9,5 +9,6 @@ mod import;
 mod model_fit;
 mod mounts;
 mod pages;
+mod platform;
 mod reports;
 mod store;

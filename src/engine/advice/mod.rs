@@ -109,6 +109,14 @@ pub enum Message {
     SlotTable { per_connection: f64 },
     /// SSD v1 bursting.
     Burst { burst_iops: f64, baseline_iops: f64 },
+    /// The cool share of reads holds the workload below its targets; all hot would meet.
+    CoolReads {
+        cool_read_pct: f64,
+        mibps: f64,
+        hot_mibps: f64,
+    },
+    /// Cool-tier retrieval is billed per GiB read and not in the monthly cost.
+    CoolRetrieval { usd_per_gib: f64, cool_tib: f64 },
     /// A value rests on an assumption.
     Assumption {
         what: &'static str,
@@ -120,6 +128,26 @@ impl fmt::Display for Message {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Message::Text(t) => f.write_str(t),
+            Message::CoolReads {
+                cool_read_pct,
+                mibps,
+                hot_mibps,
+            } => write!(
+                f,
+                "{}% of the reads come from the cool tier, which holds the workload at {} MiB/s; with every read hot it would reach {} MiB/s and meet the targets. Keep the working set hot (a longer coolness period, or cool access off for this volume), or size for the cool tier's rate.",
+                Num(cool_read_pct, 1),
+                Num(mibps, 0),
+                Num(hot_mibps, 0)
+            ),
+            Message::CoolRetrieval {
+                usd_per_gib,
+                cool_tib,
+            } => write!(
+                f,
+                "{} TiB sit in the cool tier at the cool rate; reading cool data back costs {} USD per GiB, not in the monthly cost (it depends on how much cool data is read each month).",
+                Num(cool_tib, 2),
+                Num(usd_per_gib, 3)
+            ),
             Message::TargetsMissed {
                 mibps,
                 target_mibps,

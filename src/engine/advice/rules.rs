@@ -126,9 +126,56 @@ pub fn advise(
         );
     }
     nfs_rules(p, &mut add);
+    cool_rules(p, c, price, targets, &mut add);
     assumptions(c, price, &mut add);
     out.sort_by_key(|a| a.severity);
     out
+}
+
+/// Cool access: whether the cool reads cost the targets, and the retrieval price.
+fn cool_rules(
+    p: &Plan,
+    c: &Core,
+    price: &Price,
+    targets: &Targets,
+    add: &mut impl FnMut(&'static str, Severity, Message),
+) {
+    let Some(cool) = p.cool else { return };
+    if !targets.met && cool.cool_read_pct > 0.0 {
+        let mut hot = *p;
+        hot.cool = Some(crate::engine::scenario::CoolAccess {
+            cool_read_pct: 0.0,
+            ..cool
+        });
+        let mut set = LimitSet::default();
+        let h = core(&hot, &mut set);
+        let latency = judged_latency(&hot, h.latency_ms(), h.latency_at_target_ms(&hot));
+        if crate::engine::evaluate::targets(&hot, h.total, latency).met {
+            add(
+                "cool_reads",
+                Severity::Warn,
+                Message::CoolReads {
+                    cool_read_pct: cool.cool_read_pct,
+                    mibps: c.total,
+                    hot_mibps: h.total,
+                },
+            );
+        }
+    }
+    if price.cool_tib > 0.0 {
+        add(
+            "cool_retrieval",
+            Severity::Info,
+            Message::CoolRetrieval {
+                usd_per_gib: catalog::catalog()
+                    .services
+                    .anf
+                    .cool_tier
+                    .retrieval_usd_per_gib,
+                cool_tib: price.cool_tib,
+            },
+        );
+    }
 }
 
 fn is_client_side(l: &RawLimit) -> bool {

@@ -171,6 +171,7 @@ pub struct Anf {
     pub large_measured: LargeMeasured,
     pub breakthrough_volume: Range,
     pub breakthrough: Breakthrough,
+    pub cool_tier: CoolTier,
     pub hours_per_month: f64,
     pub price_date: String,
 }
@@ -241,6 +242,14 @@ pub struct LargeMeasured {
     pub seq_write_mibps: f64,
     pub random_read_iops: f64,
     pub random_write_iops: f64,
+    pub source: String,
+}
+
+/// ANF cool-tier prices.
+#[derive(Debug, Deserialize)]
+pub struct CoolTier {
+    pub usd_per_gib_month: f64,
+    pub retrieval_usd_per_gib: f64,
     pub source: String,
 }
 
