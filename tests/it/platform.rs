@@ -12,14 +12,14 @@ fn nfs() -> Value {
     s
 }
 
-fn with(mut s: Value, path: &[&str], v: Value) -> Value {
-    let mut at = &mut s;
-    for (i, key) in path.iter().enumerate() {
-        if i + 1 == path.len() {
-            at[*key] = v;
-            break;
+/// `s` with each dotted path set to its value.
+fn with(mut s: Value, edits: &[(&str, Value)]) -> Value {
+    for (path, v) in edits {
+        let mut at = &mut s;
+        for key in path.split('.') {
+            at = &mut at[key];
         }
-        at = &mut at[*key];
+        *at = v.clone();
     }
     s
 }
@@ -27,94 +27,89 @@ fn with(mut s: Value, path: &[&str], v: Value) -> Value {
 #[tokio::test]
 async fn each_service_rule_is_422_with_its_field_and_saves_nothing() {
     let app = spawn_app().await;
-    let files = with(
-        with(nfs(), &["storage", "service"], json!("azure_files")),
-        &["storage", "level"],
-        json!("ssd_v1"),
-    );
-    let gcnv = with(sample_scenario(), &["storage", "service"], json!("gcnv"));
+    let files = || {
+        with(
+            nfs(),
+            &[
+                ("storage.service", json!("azure_files")),
+                ("storage.level", json!("ssd_v1")),
+            ],
+        )
+    };
+    let smb = || with(nfs(), &[("clients.protocol", json!("smb3"))]);
     let cases = [
         (
-            with(files.clone(), &["clients", "protocol"], json!("nfsv3")),
+            with(files(), &[("clients.protocol", json!("nfsv3"))]),
             "clients.protocol",
         ),
         (
             with(
-                with(
-                    sample_scenario(),
-                    &["storage", "service"],
-                    json!("azure_files"),
-                ),
-                &["storage", "level"],
-                json!("ssd_v1"),
+                sample_scenario(),
+                &[
+                    ("storage.service", json!("gcnv")),
+                    ("storage.level", json!("premium")),
+                ],
             ),
-            "clients.protocol",
-        ),
-        (
-            with(gcnv, &["storage", "level"], json!("premium")),
             "clients.avs",
         ),
         (
             with(
                 sample_scenario(),
-                &["clients", "avs", "cluster_hosts"],
-                json!(2),
+                &[("clients.avs.cluster_hosts", json!(2))],
             ),
             "clients.avs.cluster_hosts",
         ),
         (
-            with(sample_scenario(), &["clients", "avs", "hosts"], json!(17)),
+            with(sample_scenario(), &[("clients.avs.hosts", json!(17))]),
             "clients.avs.hosts",
         ),
         (
-            with(
-                with(nfs(), &["clients", "protocol"], json!("smb3")),
-                &["clients", "sec"],
-                json!("krb5"),
-            ),
+            with(smb(), &[("clients.sec", json!("krb5"))]),
             "clients.sec",
         ),
         (
             with(
-                with(nfs(), &["clients", "protocol"], json!("nfsv3")),
-                &["clients", "sec"],
-                json!("krb5p"),
+                nfs(),
+                &[
+                    ("clients.protocol", json!("nfsv3")),
+                    ("clients.sec", json!("krb5p")),
+                ],
             ),
             "clients.sec",
         ),
         (
-            with(files.clone(), &["clients", "sec"], json!("krb5")),
+            with(files(), &[("clients.sec", json!("krb5"))]),
             "clients.sec",
         ),
         (
-            with(nfs(), &["clients", "smb_security"], json!("signing")),
+            with(nfs(), &[("clients.smb_security", json!("signing"))]),
             "clients.smb_security",
         ),
         (
-            with(
-                with(nfs(), &["clients", "protocol"], json!("smb3")),
-                &["clients", "nfs_client"],
-                json!("dnfs"),
-            ),
+            with(smb(), &[("clients.nfs_client", json!("dnfs"))]),
             "clients.nfs_client",
         ),
         (
             with(
-                files.clone(),
-                &["storage", "cool_access"],
-                json!({"cool_data_pct": 50, "cool_read_pct": 10}),
+                files(),
+                &[(
+                    "storage.cool_access",
+                    json!({"cool_data_pct": 50, "cool_read_pct": 10}),
+                )],
             ),
             "storage.cool_access",
         ),
         (
-            with(files, &["storage", "volume_kind"], json!("breakthrough")),
+            with(files(), &[("storage.volume_kind", json!("breakthrough"))]),
             "storage.volume_kind",
         ),
         (
             with(
                 nfs(),
-                &["storage", "cool_access"],
-                json!({"cool_data_pct": 120, "cool_read_pct": 10}),
+                &[(
+                    "storage.cool_access",
+                    json!({"cool_data_pct": 120, "cool_read_pct": 10}),
+                )],
             ),
             "storage.cool_access.cool_data_pct",
         ),
@@ -148,7 +143,7 @@ fn limit<'a>(e: &'a Value, id: &str) -> Option<&'a Value> {
 async fn kerberos_smb_security_cool_access_and_dnfs_show_in_the_evaluation() {
     let app = spawn_app().await;
     let sys = evaluate(&app, &nfs()).await;
-    let krb5p = evaluate(&app, &with(nfs(), &["clients", "sec"], json!("krb5p"))).await;
+    let krb5p = evaluate(&app, &with(nfs(), &[("clients.sec", json!("krb5p"))])).await;
     assert!(krb5p["throughput_mibps"].as_f64() < sys["throughput_mibps"].as_f64());
     assert!(krb5p["latency_ms"].as_f64() > sys["latency_ms"].as_f64());
     let security = limit(&krb5p, "security").expect("a Kerberos limit");
@@ -157,19 +152,27 @@ async fn kerberos_smb_security_cool_access_and_dnfs_show_in_the_evaluation() {
         "{security}"
     );
 
-    let smb = with(nfs(), &["clients", "protocol"], json!("smb3"));
-    let signed = evaluate(
-        &app,
-        &with(smb, &["clients", "smb_security"], json!("signing")),
-    )
-    .await;
+    let signed = with(
+        nfs(),
+        &[
+            ("clients.protocol", json!("smb3")),
+            ("clients.smb_security", json!("signing")),
+        ],
+    );
+    let signed = evaluate(&app, &signed).await;
     let signing = limit(&signed, "smb_signing").expect("an SMB signing limit");
     assert_eq!(signing["mibps"], json!(250.0));
 
+    let target = ("workload.target_mibps", json!(6000));
     let cool = with(
-        with(nfs(), &["workload", "target_mibps"], json!(6000)),
-        &["storage", "cool_access"],
-        json!({"cool_data_pct": 60, "cool_read_pct": 100}),
+        nfs(),
+        &[
+            target.clone(),
+            (
+                "storage.cool_access",
+                json!({"cool_data_pct": 60, "cool_read_pct": 100}),
+            ),
+        ],
     );
     let e = evaluate(&app, &cool).await;
     assert!(limit(&e, "cool_tier").is_some());
@@ -181,25 +184,19 @@ async fn kerberos_smb_security_cool_access_and_dnfs_show_in_the_evaluation() {
         .map(|a| a["code"].as_str().unwrap())
         .collect();
     assert!(codes.contains(&"cool_retrieval"), "{codes:?}");
-    let hot = evaluate(
-        &app,
-        &with(nfs(), &["workload", "target_mibps"], json!(6000)),
-    )
-    .await;
+    let hot = evaluate(&app, &with(nfs(), &[target])).await;
     assert!(e["cost"]["monthly_usd"].as_f64() < hot["cost"]["monthly_usd"].as_f64());
 
-    let dnfs = evaluate(
-        &app,
-        &with(nfs(), &["clients", "nfs_client"], json!("dnfs")),
-    )
-    .await;
+    let dnfs = evaluate(&app, &with(nfs(), &[("clients.nfs_client", json!("dnfs"))])).await;
     assert_eq!(dnfs["flows"]["per_client"], json!(652));
     assert!(dnfs["throughput_mibps"].as_f64() >= sys["throughput_mibps"].as_f64());
 
     let btm = with(
-        with(nfs(), &["storage", "volume_kind"], json!("breakthrough")),
-        &["storage", "volumes"],
-        json!([{"count": 1, "quota_tib": 100}]),
+        nfs(),
+        &[
+            ("storage.volume_kind", json!("breakthrough")),
+            ("storage.volumes", json!([{"count": 1, "quota_tib": 100}])),
+        ],
     );
     let e = evaluate(&app, &btm).await;
     let max = limit(&e, "volume_max").unwrap();
@@ -209,39 +206,35 @@ async fn kerberos_smb_security_cool_access_and_dnfs_show_in_the_evaluation() {
     );
 }
 
+/// The scenario as stored after saving `s`.
+async fn saved(app: &crate::helpers::TestApp, s: &Value) -> Value {
+    let id = app.create(s).await;
+    let res = app.get(&format!("/api/v1/scenarios/{id}")).await;
+    res.json().await.unwrap()
+}
+
 #[tokio::test]
 async fn the_new_fields_survive_a_save() {
     let app = spawn_app().await;
     let s = with(
-        with(
-            with(nfs(), &["clients", "sec"], json!("krb5i")),
-            &["clients", "nfs_client"],
-            json!("dnfs"),
-        ),
-        &["storage", "cool_access"],
-        json!({"cool_data_pct": 30, "cool_read_pct": 5}),
+        nfs(),
+        &[
+            ("clients.sec", json!("krb5i")),
+            ("clients.nfs_client", json!("dnfs")),
+            (
+                "storage.cool_access",
+                json!({"cool_data_pct": 30, "cool_read_pct": 5}),
+            ),
+        ],
     );
-    let id = app.create(&s).await;
-    let back: Value = app
-        .get(&format!("/api/v1/scenarios/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let back = saved(&app, &s).await;
     assert_eq!(back["clients"]["sec"], json!("krb5i"));
     assert_eq!(back["clients"]["nfs_client"], json!("dnfs"));
     assert_eq!(back["storage"]["cool_access"]["cool_read_pct"], json!(5.0));
     let avs = with(
         sample_scenario(),
-        &["clients", "avs", "cluster_hosts"],
-        json!(6),
+        &[("clients.avs.cluster_hosts", json!(6))],
     );
-    let id = app.create(&avs).await;
-    let back: Value = app
-        .get(&format!("/api/v1/scenarios/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let back = saved(&app, &avs).await;
     assert_eq!(back["clients"]["avs"]["cluster_hosts"], json!(6));
 }
