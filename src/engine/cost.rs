@@ -1,16 +1,37 @@
-//! Monthly cost at indicative list prices: ANF bills the capacity pool (plus Flexible
-//! throughput above the 128 MiB/s baseline), Azure Files the provisioned share, GCNV the pool.
+//! Monthly cost at list prices, line by line: ANF bills the capacity pool by region
+//! (Flexible: capacity plus throughput above the 128 MiB/s included; cool data at the
+//! cool rate, out of the hot pool; reserved capacity by size band), AVS the cluster's
+//! hosts, Azure Files the provisioned share, GCNV the pool; a discount applies to all.
 
 use super::catalog;
 use super::plan::Plan;
-use super::scenario::{Level, Service};
-use super::service::anf;
+use super::pricing::{self, AnfPrices};
+use super::scenario::{Level, Service, Term};
 use super::units::GIB_PER_TIB;
+use arrayvec::ArrayVec;
+use serde::Serialize;
+
+/// The item of the AVS hosts line.
+pub const AVS_HOSTS: &str = "AVS hosts";
+
+/// Most lines one cost has.
+pub const MAX_LINES: usize = 6;
+
+/// One line of the monthly cost (contract: `cost.lines`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct CostLine {
+    pub item: &'static str,
+    pub quantity: f64,
+    pub unit: &'static str,
+    /// Price per unit and month after reservation and discount; null when unpriced.
+    pub unit_price: Option<f64>,
+    pub monthly: Option<f64>,
+}
 
 /// The price of a plan.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Price {
-    /// None when the catalog has no list price for the level.
+    /// The sum of the lines; None when a line has no price.
     pub monthly_usd: Option<f64>,
     /// TiB billed at the hot (service level) rate.
     pub billed_tib: f64,
@@ -18,7 +39,12 @@ pub struct Price {
     pub cool_tib: f64,
     pub hours_per_month: f64,
     pub price_date: &'static str,
-    /// True when the price is UNCONFIRMED or derived.
+    /// The price book's region the prices are for (the reference region of the
+    /// service when the plan names none; a plan's other Azure Files or GCNV region is
+    /// left unpriced).
+    pub region: &'static str,
+    pub lines: ArrayVec<CostLine, MAX_LINES>,
+    /// True when a price is UNCONFIRMED, derived or an estimator's default.
     pub assumption: bool,
 }
 
@@ -43,68 +69,191 @@ pub fn cool_tib(p: &Plan) -> f64 {
     (data * c.cool_data_pct / 100.0).min(p.pool_tib)
 }
 
+/// A line at `unit_price` (before discount) for `quantity`.
+fn line(
+    item: &'static str,
+    quantity: f64,
+    unit: &'static str,
+    unit_price: Option<f64>,
+) -> CostLine {
+    CostLine {
+        item,
+        quantity,
+        unit,
+        unit_price,
+        monthly: unit_price.map(|u| u * quantity),
+    }
+}
+
 /// Monthly cost of the plan.
 pub fn price(p: &Plan) -> Price {
+    let book = pricing::book();
     let s = &catalog::catalog().services;
-    match p.service {
+    let mut lines = ArrayVec::new();
+    let mut assumption = false;
+    let (billed_tib, cool, region, hours, date) = match p.service {
         Service::Anf => {
-            let hours = s.anf.hours_per_month;
-            let cool_tib = cool_tib(p);
+            let key = p.region.unwrap_or(book.reference_region.anf.as_str());
+            let (region, rates) =
+                pricing::anf(key).expect("an ANF region is checked against the price book");
+            let cool = cool_tib(p);
             // Cool data does not count toward the hot pool size (cost model page).
-            let hot_tib = (p.pool_tib - cool_tib).max(s.anf.pool.min_tib.min(p.pool_tib));
-            let gib = hot_tib * GIB_PER_TIB;
-            let cool_usd = cool_tib * GIB_PER_TIB * s.anf.cool_tier.usd_per_gib_month;
-            let (monthly, assumption) = if p.level == Level::Flexible {
-                let f = &s.anf.flexible;
-                let extra = (flexible_pool_mibps(p) - f.pool_min_mibps).max(0.0);
-                (
-                    Some(gib * f.usd_per_gib_month + extra * f.usd_per_mibps_month),
-                    true,
-                )
-            } else {
-                (
-                    anf::level(p.level)
-                        .usd_per_gib_hour
-                        .map(|r| gib * r * hours),
-                    false,
-                )
-            };
-            Price {
-                monthly_usd: monthly.map(|m| m + cool_usd),
-                billed_tib: hot_tib,
-                cool_tib,
-                hours_per_month: hours,
-                price_date: s.anf.price_date.as_str(),
-                assumption,
-            }
+            let hot = (p.pool_tib - cool).max(s.anf.pool.min_tib.min(p.pool_tib));
+            anf_lines(p, rates, hot, cool, &mut lines);
+            (hot, cool, region, book.hours_per_month, book.date.as_str())
         }
         Service::AzureFiles => {
             let f = &s.azure_files;
-            let gib = p.total_quota_tib * GIB_PER_TIB;
-            let monthly = match p.level {
-                Level::SsdV1 => f.ssd_v1.usd_per_gib_month.map(|r| gib * r),
+            let rate = match p.level {
+                Level::SsdV1 => f.ssd_v1.usd_per_gib_month,
                 _ => None,
             };
-            Price {
-                monthly_usd: monthly,
-                billed_tib: p.total_quota_tib,
-                cool_tib: 0.0,
-                hours_per_month: f.hours_per_month,
-                price_date: f.price_date.as_str(),
-                assumption: true,
-            }
+            assumption = true;
+            let region = book.reference_region.azure_files.as_str();
+            let tib = p.total_quota_tib;
+            lines.push(reference_line(
+                p,
+                "Provisioned share capacity",
+                tib,
+                region,
+                rate,
+            ));
+            (tib, 0.0, region, f.hours_per_month, f.price_date.as_str())
         }
         Service::Gcnv => {
             let g = &s.gcnv;
             let rate = super::service::gcnv::level(p.level).usd_per_gib_hour;
-            Price {
-                monthly_usd: rate.map(|r| p.pool_tib * GIB_PER_TIB * r * g.hours_per_month),
-                billed_tib: p.pool_tib,
-                cool_tib: 0.0,
-                hours_per_month: g.hours_per_month,
-                price_date: g.price_date.as_str(),
-                assumption: rate.is_none(),
-            }
+            assumption = rate.is_none();
+            let region = book.reference_region.gcnv.as_str();
+            let monthly = rate.map(|r| r * g.hours_per_month);
+            lines.push(reference_line(
+                p,
+                "Storage pool capacity",
+                p.pool_tib,
+                region,
+                monthly,
+            ));
+            (
+                p.pool_tib,
+                0.0,
+                region,
+                g.hours_per_month,
+                g.price_date.as_str(),
+            )
         }
+    };
+    if let Some(a) = p.avs {
+        let host = pricing::book()
+            .avs
+            .get(region)
+            .and_then(|r| r.hosts.get(a.host.sku.as_str()));
+        let hour = host.and_then(|h| match p.reservation {
+            Term::None => Some(h.payg_hour),
+            Term::OneYear => h.ri_1y_hour,
+            Term::ThreeYears => h.ri_3y_hour,
+        });
+        assumption |= p.reservation != Term::None;
+        lines.push(line(
+            AVS_HOSTS,
+            f64::from(a.cluster_hosts),
+            "host-month",
+            hour.map(|h| h * book.hours_per_month),
+        ));
+    }
+    let keep = 1.0 - p.discount_pct / 100.0;
+    for l in &mut lines {
+        l.unit_price = l.unit_price.map(|u| u * keep);
+        l.monthly = l.monthly.map(|m| m * keep);
+    }
+    // Storage lines without a price leave the cost unknown; an AVS host SKU without a
+    // public price in the region leaves its line empty and the cost storage-only.
+    let monthly_usd = lines
+        .iter()
+        .filter(|l| l.item != AVS_HOSTS || l.monthly.is_some())
+        .map(|l| l.monthly)
+        .sum::<Option<f64>>();
+    Price {
+        monthly_usd,
+        billed_tib,
+        cool_tib: cool,
+        hours_per_month: hours,
+        price_date: date,
+        region,
+        lines,
+        assumption,
+    }
+}
+
+/// A capacity line of a service priced in its `reference` region only: unpriced when
+/// the plan names another region.
+fn reference_line(
+    p: &Plan,
+    item: &'static str,
+    tib: f64,
+    reference: &str,
+    usd_per_gib_month: Option<f64>,
+) -> CostLine {
+    let here = p.region.is_none_or(|r| r == reference);
+    line(
+        item,
+        tib * GIB_PER_TIB,
+        "GiB-month",
+        usd_per_gib_month.filter(|_| here),
+    )
+}
+
+/// ANF capacity, Flexible throughput and cool-tier lines.
+fn anf_lines(
+    p: &Plan,
+    rates: &AnfPrices,
+    hot_tib: f64,
+    cool_tib: f64,
+    lines: &mut ArrayVec<CostLine, MAX_LINES>,
+) {
+    let gib = hot_tib * GIB_PER_TIB;
+    let reserved = |level: &str| match p.reservation {
+        Term::None => 1.0,
+        t => pricing::reservation_discount_pct(level, t.key(), p.pool_tib)
+            .map_or(1.0, |d| 1.0 - d / 100.0),
+    };
+    match p.level {
+        Level::Flexible => {
+            let flex = &catalog::catalog().services.anf.flexible;
+            lines.push(line(
+                "Flexible pool capacity",
+                gib,
+                "GiB-month",
+                rates.flexible_capacity,
+            ));
+            let extra = (flexible_pool_mibps(p) - flex.pool_min_mibps).max(0.0);
+            lines.push(line(
+                "Flexible throughput above the 128 MiB/s included",
+                extra,
+                "MiB/s-month",
+                rates.flexible_throughput,
+            ));
+        }
+        level => {
+            let (item, rate) = match level {
+                Level::Standard => ("Standard pool capacity", rates.standard),
+                Level::Premium => ("Premium pool capacity", rates.premium),
+                _ => ("Ultra pool capacity", rates.ultra),
+            };
+            lines.push(line(
+                item,
+                gib,
+                "GiB-month",
+                Some(rate * reserved(level.key())),
+            ));
+        }
+    }
+    if cool_tib > 0.0 {
+        // Cool-tier data is not covered by reservations (cost model page).
+        lines.push(line(
+            "Cool tier capacity",
+            cool_tib * GIB_PER_TIB,
+            "GiB-month",
+            rates.cool_capacity,
+        ));
     }
 }

@@ -5,7 +5,7 @@ use super::avs;
 use super::client;
 use super::cost;
 use super::distribution::Distribution;
-use super::evaluation::{Cost, Evaluation, Flows, Limit, Targets};
+use super::evaluation::{Cost, Evaluation, Flows, Limit, PriceBookRef, Targets};
 use super::limits::{LimitSet, Queue, RawLimit, Sink};
 use super::model::curve::LatencyCurve;
 use super::model::{Centre, Network, Point};
@@ -250,15 +250,26 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
             datastores: p.avs.map(|_| p.n_volumes),
             loaded_datastores: p.avs.map(|_| c.dist.used),
         },
-        cost: Cost {
-            monthly_usd: price.monthly_usd,
-            billed_tib: price.billed_tib,
-            cool_tib: p.cool.map(|_| price.cool_tib),
-            currency: "USD",
-            hours_per_month: price.hours_per_month,
-            price_date: price.price_date,
-            usd_per_mibps: price.monthly_usd.map(|m| m / total),
-            assumption: price.assumption,
+        cost: {
+            let book = super::pricing::book();
+            Cost {
+                monthly_usd: price.monthly_usd,
+                monthly: price.monthly_usd,
+                billed_tib: price.billed_tib,
+                cool_tib: p.cool.map(|_| price.cool_tib),
+                region: p.region.unwrap_or(price.region).to_owned(),
+                currency: "USD",
+                hours_per_month: price.hours_per_month,
+                price_date: price.price_date,
+                price_book: PriceBookRef {
+                    id: book.id.as_str(),
+                    date: book.date.as_str(),
+                    source: book.source.as_str(),
+                },
+                lines: price.lines.clone(),
+                usd_per_mibps: price.monthly_usd.map(|m| m / total),
+                assumption: price.assumption,
+            }
         },
         sizing,
         latency_ms,

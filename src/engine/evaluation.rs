@@ -1,6 +1,7 @@
 //! The Evaluation JSON of the contract: what a scenario achieves, what binds, and why.
 
 use super::advice::Advice;
+use super::cost::{CostLine, MAX_LINES};
 use super::limits::{Applies, Scope, as_display};
 use super::model::curve::LatencyCurve;
 use super::scenario::{Level, Service};
@@ -89,24 +90,40 @@ pub struct Flows {
 }
 
 /// Monthly cost at list prices.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Cost {
-    /// Null when the catalog has no list price for the level.
+    /// Null when a line has no list price (USD, the price book's currency).
     pub monthly_usd: Option<f64>,
+    /// The same in `currency` (USD: the price book holds USD list prices).
+    pub monthly: Option<f64>,
     /// TiB billed at the service level's (hot) rate.
     pub billed_tib: f64,
     /// TiB in the ANF cool tier, billed at the cool rate (absent without cool access).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cool_tib: Option<f64>,
+    /// The region priced.
+    pub region: String,
     pub currency: &'static str,
     /// Hours per month used to turn hourly prices into monthly ones.
     pub hours_per_month: f64,
     /// Date of the price snapshot.
     pub price_date: &'static str,
+    /// The price book the lines come from.
+    pub price_book: PriceBookRef,
+    /// Every priced item.
+    pub lines: ArrayVec<CostLine, MAX_LINES>,
     /// Cost per achievable MiB/s per month.
     pub usd_per_mibps: Option<f64>,
     /// True when the price is UNCONFIRMED or derived.
     pub assumption: bool,
+}
+
+/// Which price book priced a cost (contract: `cost.price_book`).
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct PriceBookRef {
+    pub id: &'static str,
+    pub date: &'static str,
+    pub source: &'static str,
 }
 
 /// Reverse sizing for one level: the smallest provisioning that meets the targets.

@@ -19,6 +19,7 @@ pub mod import;
 pub mod limits;
 pub mod model;
 pub mod plan;
+pub mod pricing;
 #[cfg(test)]
 mod properties;
 pub mod scaling;

@@ -7,7 +7,7 @@ use super::catalog::{self, AvsHost, VmSize};
 use super::model::Params;
 use super::scenario::{
     Access, Avs, CoolAccess, FieldError, Files, Level, NfsClient, Placement, Protocol, Qos,
-    Scenario, Sec, Service, SmbSecurity, VolumeGroup, VolumeKind,
+    Scenario, Sec, Service, SmbSecurity, Term, VolumeGroup, VolumeKind,
 };
 use super::units::mbps_to_mibps;
 
@@ -145,6 +145,11 @@ pub struct Plan<'a> {
     pub smb_security: SmbSecurity,
     /// ANF cool access: shares of data and of reads in the cool tier.
     pub cool: Option<CoolAccess>,
+    /// The region prices come from (null = the service's reference region).
+    pub region: Option<&'a str>,
+    /// Discount off list prices, %.
+    pub discount_pct: f64,
+    pub reservation: Term,
     /// The performance model's parameters (the committed fit, or a candidate during
     /// `volplan calibrate`).
     pub params: &'a Params,
@@ -265,6 +270,9 @@ impl<'a> Plan<'a> {
             sec: c.sec,
             smb_security: c.smb_security,
             cool: st.cool_access,
+            region: s.region.as_deref(),
+            discount_pct: s.pricing.as_ref().map_or(0.0, |p| p.discount_pct),
+            reservation: s.pricing.as_ref().map_or(Term::None, |p| p.reservation),
             params,
         };
         plan.check_volumes()?;

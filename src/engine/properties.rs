@@ -64,6 +64,8 @@ fn scenario(
             sec: Sec::Sys,
             smb_security: SmbSecurity::None,
         },
+        region: None,
+        pricing: None,
     }
 }
 

@@ -17,6 +17,51 @@ pub struct Scenario {
     pub workload: Workload,
     pub storage: Storage,
     pub clients: Clients,
+    /// Azure `armRegionName` or GCP region; null = the price book's reference region.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+    /// Currency, discount and reservation of the cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pricing: Option<Pricing>,
+}
+
+/// How the list prices are adjusted (contract: `pricing`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pricing {
+    #[serde(default = "usd")]
+    pub currency: String,
+    #[serde(default)]
+    pub discount_pct: f64,
+    #[serde(default)]
+    pub reservation: Term,
+}
+
+fn usd() -> String {
+    "USD".to_owned()
+}
+
+/// A reservation term.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Term {
+    #[default]
+    #[serde(rename = "none")]
+    None,
+    #[serde(rename = "1y")]
+    OneYear,
+    #[serde(rename = "3y")]
+    ThreeYears,
+}
+
+impl Term {
+    /// The JSON name.
+    pub fn key(self) -> &'static str {
+        match self {
+            Term::None => "none",
+            Term::OneYear => "1y",
+            Term::ThreeYears => "3y",
+        }
+    }
 }
 
 fn default_name() -> String {
@@ -609,6 +654,7 @@ impl Scenario {
         range_u("clients.nconnect", c.nconnect, 1, 16)?;
         range_u("clients.smb_channels", c.smb_channels, 1, 4)?;
         self.check_rules()?;
+        self.check_pricing()?;
         if let Some(a) = &c.avs {
             if let Some(n) = a.cluster_hosts
                 && !(MIN_AVS_HOSTS..=MAX_AVS_HOSTS).contains(&n)
@@ -709,6 +755,56 @@ impl Scenario {
                 "clients.nfs_client",
                 "Oracle Direct NFS runs in a database server against its own NFS volumes (not over smb3, not on AVS datastores); use kernel",
             ));
+        }
+        Ok(())
+    }
+}
+
+impl Scenario {
+    /// The region's spelling and the pricing adjustments; an ANF region must be in the
+    /// price book.
+    fn check_pricing(&self) -> Result<(), FieldError> {
+        if let Some(r) = &self.region {
+            let well_formed = !r.is_empty()
+                && r.len() <= 40
+                && r.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            if !well_formed {
+                return Err(FieldError::new(
+                    "region",
+                    "give the region as its armRegionName (eastus, westeurope) or GCP name (us-central1): lowercase letters, digits and dashes",
+                ));
+            }
+            if self.storage.service == Service::Anf && super::pricing::anf(r).is_none() {
+                return Err(FieldError::new(
+                    "region",
+                    format!(
+                        "`{r}` is not an Azure NetApp Files region of the price book; GET /api/v1/regions lists the {} regions",
+                        super::pricing::book().anf.len()
+                    ),
+                ));
+            }
+        }
+        if let Some(p) = &self.pricing {
+            if p.currency != "USD" {
+                return Err(FieldError::new(
+                    "pricing.currency",
+                    format!(
+                        "the price book holds USD list prices only; use USD (not {})",
+                        p.currency
+                    ),
+                ));
+            }
+            range("pricing.discount_pct", p.discount_pct, 0.0, 100.0, "%")?;
+            if p.reservation != Term::None && self.storage.service != Service::Anf {
+                return Err(FieldError::new(
+                    "pricing.reservation",
+                    format!(
+                        "{} has no reserved capacity in the price book; use none",
+                        self.storage.service.display()
+                    ),
+                ));
+            }
         }
         Ok(())
     }

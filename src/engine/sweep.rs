@@ -313,6 +313,8 @@ impl Setup {
                 sec: Default::default(),
                 smb_security: Default::default(),
             },
+            region: None,
+            pricing: None,
         }
     }
 

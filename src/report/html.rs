@@ -29,19 +29,39 @@ impl Page<'_> {
     }
 }
 
-/// The cost paragraph shared by the HTML and PDF reports.
+/// The cost paragraph shared by the HTML, PDF and Markdown reports: the total, the
+/// region and price book, and every line.
 pub fn cost_line(r: &Report) -> String {
     let c = &r.evaluation.cost;
-    format!(
-        "Monthly cost {} {} for {} TiB billed ({} {} per MiB/s), list prices as of {}, {} hours per month.",
+    let mut text = format!(
+        "Monthly cost {} {} in {} for {} TiB billed ({} {} per MiB/s), list prices as of {}, {} hours per month (price book {}: {}).",
         money(c.monthly_usd),
         c.currency,
+        c.region,
         Num(c.billed_tib, 3),
         money(c.usd_per_mibps),
         c.currency,
         c.price_date,
-        Num(c.hours_per_month, 1)
-    )
+        Num(c.hours_per_month, 1),
+        c.price_book.id,
+        c.price_book.source
+    );
+    for l in &c.lines {
+        let price = l.unit_price.map_or_else(
+            || "no public price".to_owned(),
+            |u| format!("{} {}", Num(u, 5), c.currency),
+        );
+        text.push_str(&format!(
+            " {}: {} {} at {} = {} {}.",
+            l.item,
+            Num(l.quantity, 2),
+            l.unit,
+            price,
+            money(l.monthly),
+            c.currency
+        ));
+    }
+    text
 }
 
 /// Writes the HTML report with the given charts (in report order).

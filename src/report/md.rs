@@ -118,18 +118,7 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
     writeln!(o)?;
 
     writeln!(o, "## Cost and sizing\n")?;
-    let e = &r.evaluation;
-    writeln!(
-        o,
-        "Monthly cost {} {} for {} TiB billed ({} {} per MiB/s), list prices as of {}, {} hours per month.\n",
-        money(e.cost.monthly_usd),
-        escape(e.cost.currency),
-        Num(e.cost.billed_tib, 3),
-        money(e.cost.usd_per_mibps),
-        escape(e.cost.currency),
-        escape(e.cost.price_date),
-        Num(e.cost.hours_per_month, 1)
-    )?;
+    writeln!(o, "{}\n", escape(&super::html::cost_line(r)))?;
     if !r.sizing.is_empty() {
         writeln!(o, "{}\n", r.sizing_basis)?;
         writeln!(

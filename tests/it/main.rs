@@ -10,5 +10,6 @@ mod model_fit;
 mod mounts;
 mod pages;
 mod platform;
+mod prices;
 mod reports;
 mod store;

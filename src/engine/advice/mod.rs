@@ -117,6 +117,11 @@ pub enum Message {
     },
     /// Cool-tier retrieval is billed per GiB read and not in the monthly cost.
     CoolRetrieval { usd_per_gib: f64, cool_tib: f64 },
+    /// The AVS host SKU has no public price in the region.
+    AvsHostsUnpriced {
+        sku: &'static str,
+        region: &'static str,
+    },
     /// A value rests on an assumption.
     Assumption {
         what: &'static str,
@@ -138,6 +143,10 @@ impl fmt::Display for Message {
                 Num(cool_read_pct, 1),
                 Num(mibps, 0),
                 Num(hot_mibps, 0)
+            ),
+            Message::AvsHostsUnpriced { sku, region } => write!(
+                f,
+                "The price book has no public {sku} host price for {region}: the monthly cost covers the storage only; choose a region or host SKU with a price (GET /api/v1/regions) to see the hosts' cost."
             ),
             Message::CoolRetrieval {
                 usd_per_gib,

@@ -126,22 +126,25 @@ pub fn advise(
         );
     }
     nfs_rules(p, &mut add);
-    cool_rules(p, c, price, targets, &mut add);
+    cost_rules(p, c, price, targets, &mut add);
     assumptions(c, price, &mut add);
     out.sort_by_key(|a| a.severity);
     out
 }
 
-/// Cool access: whether the cool reads cost the targets, and the retrieval price.
-fn cool_rules(
+/// Cost and cool access: whether the cool reads cost the targets, the retrieval price,
+/// and lines the price book cannot price.
+fn cost_rules(
     p: &Plan,
     c: &Core,
     price: &Price,
     targets: &Targets,
     add: &mut impl FnMut(&'static str, Severity, Message),
 ) {
-    let Some(cool) = p.cool else { return };
-    if !targets.met && cool.cool_read_pct > 0.0 {
+    if let Some(cool) = p.cool
+        && !targets.met
+        && cool.cool_read_pct > 0.0
+    {
         let mut hot = *p;
         hot.cool = Some(crate::engine::scenario::CoolAccess {
             cool_read_pct: 0.0,
@@ -161,6 +164,21 @@ fn cool_rules(
                 },
             );
         }
+    }
+    if let Some(a) = p.avs
+        && price
+            .lines
+            .iter()
+            .any(|l| l.item == crate::engine::cost::AVS_HOSTS && l.monthly.is_none())
+    {
+        add(
+            "avs_hosts_unpriced",
+            Severity::Info,
+            Message::AvsHostsUnpriced {
+                sku: a.host.sku.as_str(),
+                region: price.region,
+            },
+        );
     }
     if price.cool_tib > 0.0 {
         add(

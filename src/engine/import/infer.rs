@@ -95,5 +95,7 @@ fn default_base(tool: Tool) -> Scenario {
             sec: Default::default(),
             smb_security: Default::default(),
         },
+        region: None,
+        pricing: None,
     }
 }

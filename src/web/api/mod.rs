@@ -7,6 +7,7 @@
 pub mod evaluate;
 pub mod measurements;
 pub mod mounts;
+pub mod regions;
 pub mod scenarios;
 
 use crate::store::StoreError;
@@ -46,6 +47,7 @@ pub fn router() -> Router<AppState> {
         .merge(evaluate::router())
         .merge(measurements::router())
         .merge(mounts::router())
+        .merge(regions::router())
         .merge(scenarios::router())
         .split_for_parts();
     let doc = doc

@@ -6,7 +6,9 @@
 //! at the first, and keeps what was typed so nothing is lost on a re-render.
 
 use crate::engine::FieldError;
-use crate::engine::scenario::{Avs, Clients, CoolAccess, Scenario, Storage, VolumeGroup, Workload};
+use crate::engine::scenario::{
+    Avs, Clients, CoolAccess, Pricing, Scenario, Storage, Term, VolumeGroup, Workload,
+};
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, HashMap};
 
@@ -328,12 +330,16 @@ impl Parser {
         let workload = self.workload();
         let storage = self.storage(group_idx);
         let clients = self.clients();
+        let region = self.text("region");
+        let pricing = self.pricing();
         let scenario = Scenario {
             id: None,
             name,
             workload: workload?,
             storage: storage?,
             clients: clients?,
+            region,
+            pricing: pricing?,
         };
         if self.form.has_errors() {
             return None;
@@ -474,6 +480,22 @@ impl Parser {
             }
             self.form.groups.push(dst);
         }
+    }
+
+    /// The pricing inputs; none when the form leaves them at their defaults.
+    fn pricing(&mut self) -> Option<Option<Pricing>> {
+        let discount = self.opt_f64("pricing.discount_pct");
+        let reservation = self.choice("pricing.reservation", Some(Term::None));
+        let discount = discount.ok()?;
+        let reservation = reservation?;
+        if discount.is_none() && reservation == Term::None {
+            return Some(None);
+        }
+        Some(Some(Pricing {
+            currency: "USD".to_owned(),
+            discount_pct: discount.unwrap_or(0.0),
+            reservation,
+        }))
     }
 
     fn clients(&mut self) -> Option<Clients> {

@@ -1,0 +1,24 @@
+//! The regions of the price book.
+
+use crate::engine::pricing::{self, RegionInfo};
+use crate::web::AppState;
+use axum::Json;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// Routes of this module, with their OpenAPI descriptions.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(regions))
+}
+
+/// Every region the price book prices, with its display name and what is priced there
+/// (Flexible, cool access, backup, AVS hosts).
+#[utoipa::path(
+    get, path = "/api/v1/regions", tag = "sizing",
+    responses(
+        (status = 200, description = "`[{\"region\", \"name\", \"service\", \"features\": {\"flexible\", \"cool_access\", \"backup\", \"avs\"}}]`", body = Object),
+    )
+)]
+pub async fn regions() -> Json<Vec<RegionInfo>> {
+    Json(pricing::regions())
+}

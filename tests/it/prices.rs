@@ -1,0 +1,119 @@
+//! Prices by region over HTTP: the regions list, regional rates, reservations,
+//! discounts and AVS hosts, line by line.
+
+use crate::helpers::{assert_error_body, sample_scenario, spawn_app};
+use serde_json::{Value, json};
+
+/// One ANF volume of `tib` at `level` on one VM, in `region`.
+fn anf(level: &str, tib: f64, region: &str) -> Value {
+    let mut s = sample_scenario();
+    s["clients"]["avs"] = Value::Null;
+    s["storage"]["level"] = json!(level);
+    s["storage"]["volumes"] = json!([{"count": 1, "quota_tib": tib, "throughput_mibps": if level == "flexible" { json!(640) } else { Value::Null }}]);
+    s["workload"]["capacity_tib"] = json!(tib);
+    s["region"] = json!(region);
+    s
+}
+
+async fn cost(app: &crate::helpers::TestApp, s: &Value) -> Value {
+    let res = app.post_json("/api/v1/evaluate", s).await;
+    assert_eq!(res.status(), 200, "{s}");
+    let e: Value = res.json().await.unwrap();
+    e["cost"].clone()
+}
+
+fn line<'a>(cost: &'a Value, item: &str) -> &'a Value {
+    cost["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["item"].as_str().unwrap().starts_with(item))
+        .unwrap_or_else(|| panic!("no {item} line in {cost}"))
+}
+
+fn close(a: &Value, b: f64) -> bool {
+    (a.as_f64().unwrap() - b).abs() <= 1e-6 * b.abs().max(1.0)
+}
+
+#[tokio::test]
+async fn regions_list_the_price_book() {
+    let app = spawn_app().await;
+    let list: Value = app.get("/api/v1/regions").await.json().await.unwrap();
+    let list = list.as_array().unwrap();
+    assert!(list.len() >= 50, "{}", list.len());
+    let east = list.iter().find(|r| r["region"] == "eastus").unwrap();
+    assert_eq!(east["service"], json!("anf"));
+    assert_eq!(east["features"]["flexible"], json!(true));
+}
+
+#[tokio::test]
+async fn flexible_costs_by_region_line_by_line() {
+    let app = spawn_app().await;
+    // NOTES.md: Flexible East US 0.11023 per GiB + 2.24986 per MiB/s above 128;
+    // West Europe 0.15768 + 3.21711. 4 TiB pool at 640 MiB/s.
+    for (region, gib, mibps) in [
+        ("eastus", 0.11023, 2.24986),
+        ("westeurope", 0.15768, 3.21711),
+    ] {
+        let c = cost(&app, &anf("flexible", 4.0, region)).await;
+        assert_eq!(c["region"], json!(region));
+        let capacity = line(&c, "Flexible pool capacity");
+        assert!(
+            close(&capacity["quantity"], 4096.0) && close(&capacity["unit_price"], gib),
+            "{c}"
+        );
+        let throughput = line(&c, "Flexible throughput");
+        assert!(
+            close(&throughput["quantity"], 512.0) && close(&throughput["unit_price"], mibps),
+            "{c}"
+        );
+        assert!(close(&c["monthly"], 4096.0 * gib + 512.0 * mibps), "{c}");
+        assert_eq!(c["price_book"]["date"], json!("2026-01-29"));
+    }
+}
+
+#[tokio::test]
+async fn reservation_band_discount_and_avs_hosts() {
+    let app = spawn_app().await;
+    // Premium 3-year reservation at 100 TiB or more: 30 % off the capacity.
+    let mut s = anf("premium", 100.0, "eastus");
+    s["pricing"] = json!({"currency": "USD", "discount_pct": 0, "reservation": "3y"});
+    let c = cost(&app, &s).await;
+    assert!(
+        close(
+            &line(&c, "Premium pool capacity")["unit_price"],
+            0.29419 * 0.7
+        ),
+        "{c}"
+    );
+    // A 10 % discount on top applies to every line.
+    s["pricing"]["discount_pct"] = json!(10);
+    let d = cost(&app, &s).await;
+    assert!(
+        close(&d["monthly"], c["monthly"].as_f64().unwrap() * 0.9),
+        "{d}"
+    );
+    // AVS: the cluster's hosts at the region's host-hour price (Central US AV36: 9.44).
+    let mut avs = sample_scenario();
+    avs["region"] = json!("centralus");
+    let c = cost(&app, &avs).await;
+    let hosts = line(&c, "AVS hosts");
+    assert!(
+        close(&hosts["quantity"], 4.0) && close(&hosts["monthly"], 4.0 * 9.44 * 730.0),
+        "{c}"
+    );
+}
+
+#[tokio::test]
+async fn unknown_regions_and_currencies_are_422() {
+    let app = spawn_app().await;
+    let mut mars = anf("ultra", 4.0, "mars");
+    let res = app.post_json("/api/v1/evaluate", &mars).await;
+    assert_eq!(res.status(), 422);
+    assert_error_body(&res.json().await.unwrap(), Some("region"));
+    mars["region"] = json!("eastus");
+    mars["pricing"] = json!({"currency": "EUR"});
+    let res = app.post_json("/api/v1/scenarios", &mars).await;
+    assert_eq!(res.status(), 422);
+    assert_error_body(&res.json().await.unwrap(), Some("pricing.currency"));
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Builds src/engine/catalog/price_book.json from the public price records.
+
+Usage: python3 tools/price_book.py [SHARED_PRICES_DIR]  (default ../shared/design/prices)
+
+Reads prices.json (ANF: the Azure Retail Prices API snapshot, source A of NOTES.md,
+preferred; the ANF calculators' tables only where the snapshot has no row) and
+avs-hosts.json (AVS host-hours per region), and writes one compact price book that the
+binary compiles in. Deterministic: the same input gives the same file.
+"""
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared/design/prices"
+OUT = ROOT / "src/engine/catalog/price_book.json"
+
+RETAIL = "docs/calc/beta/pricing-data.json"
+ITEMS = {
+    # price-book key: (prices.json level, unit of the monthly figure)
+    "standard": "standard",
+    "premium": "premium",
+    "ultra": "ultra",
+    "flexible_capacity": "flexible-capacity",
+    "flexible_throughput": "flexible-throughput",
+    "cool_capacity": "cool-access-capacity",
+    "cool_transfer": "cool-access-data-transfer",
+    "backup": "backup",
+}
+HOURS = 730
+
+
+def monthly(r):
+    """USD per unit-month (per GiB, per MiB/s) at 730 hours, or the one-off per-GiB price."""
+    if r["unit"].endswith("-hour"):
+        return round(r["price"] * HOURS, 6)
+    return r["price"]
+
+
+def main():
+    records = json.loads((SRC / "prices.json").read_text())
+    anf = {}
+    dates = set()
+    for r in records:
+        if r["product"] != "anf" or r["type"] != "consumption" or not r.get("region"):
+            continue
+        key = next((k for k, lvl in ITEMS.items() if lvl == r["level"]), None)
+        if key is None or r.get("price") in (None, 0):
+            continue
+        region = anf.setdefault(r["region"], {"name": r.get("region_display") or r["region"]})
+        retail = r["source"].get("path") == RETAIL
+        have = region.get(key)
+        # The Retail API snapshot wins over the calculators' tables.
+        if have is None or (retail and not have[1]):
+            region[key] = (monthly(r), retail)
+            if retail:
+                dates.add(r["valid_as_of"])
+    for region in anf.values():
+        for k, v in list(region.items()):
+            if k != "name":
+                region[k] = v[0]
+    anf = {k: v for k, v in anf.items() if all(l in v for l in ("standard", "premium", "ultra"))}
+    reservations = sorted(
+        (
+            {
+                "level": r["level"],
+                "term": r["type"].removeprefix("reservation-"),
+                "min_tib": 1024 if "1PiB" in r["meter"] else 100,
+                "discount_pct": r["discount_pct"],
+            }
+            for r in records
+            if r["product"] == "anf" and r["type"].startswith("reservation") and r["level"] in ("standard", "premium", "ultra")
+        ),
+        key=lambda x: (x["level"], x["term"], x["min_tib"]),
+    )
+    hosts = json.loads((SRC / "avs-hosts.json").read_text())
+    avs = {}
+    for h in hosts["hosts"]:
+        for region, p in (h.get("prices_usd_by_region") or {}).items():
+            row = avs.setdefault(region, {"name": p.get("region_display") or region})
+            row[h["sku"]] = {"payg_hour": p["payg_hour"], "ri_1y_hour": p.get("ri_1y_hour_calc_default"),
+                             "ri_3y_hour": p.get("ri_3y_hour_calc_default")}
+    book = {
+        "id": "anf-retail-" + max(dates),
+        "date": max(dates),
+        "source": "Azure Retail Prices API snapshot in Azure/azure-netapp-files docs/calc/beta/pricing-data.json (commit 5bd1556, 2026-01-29); reserved-capacity discounts from docs/effective-calc/index.js; AVS hosts from docs/avs-calc/index.js (2025-06-04; reserved rates are the estimator's default discounts)",
+        "hours_per_month": HOURS,
+        "reference_region": {"anf": "eastus", "azure_files": "swedencentral", "gcnv": "us-central1"},
+        "anf": dict(sorted(anf.items())),
+        "anf_reservations": reservations,
+        "avs": dict(sorted(avs.items())),
+    }
+    OUT.write_text(json.dumps(book, indent=1, sort_keys=False) + "\n")
+    print(f"{OUT.relative_to(ROOT)}: {len(anf)} ANF regions, {len(avs)} AVS regions, {len(reservations)} reservation bands")
+
+
+if __name__ == "__main__":
+    main()
