@@ -60,6 +60,15 @@ def main():
         for k, v in list(region.items()):
             if k != "name":
                 region[k] = v[0]
+    # Cross-region replication, per GiB replicated from the source region: the region's
+    # most common rate over its destination pairs (the Retail API snapshot).
+    crr = {}
+    for r in records:
+        if r["product"] == "anf" and r["level"].startswith("crr-") and r.get("region") and r["source"].get("path") == RETAIL:
+            crr.setdefault((r["region"], r["level"]), []).append(r["price"])
+    for (region, level), prices in crr.items():
+        if region in anf:
+            anf[region][level.replace("-", "_")] = max(set(prices), key=lambda x: (prices.count(x), -x))
     anf = {k: v for k, v in anf.items() if all(l in v for l in ("standard", "premium", "ultra"))}
     reservations = sorted(
         (

@@ -6,7 +6,7 @@
 use super::catalog;
 use super::plan::Plan;
 use super::pricing::{self, AnfPrices};
-use super::scenario::{Level, Service, Term};
+use super::scenario::{DataProtection, Level, Replication, Service, Term};
 use super::units::GIB_PER_TIB;
 use arrayvec::ArrayVec;
 use serde::Serialize;
@@ -15,7 +15,7 @@ use serde::Serialize;
 pub const AVS_HOSTS: &str = "AVS hosts";
 
 /// Most lines one cost has.
-pub const MAX_LINES: usize = 6;
+pub const MAX_LINES: usize = 10;
 
 /// One line of the monthly cost (contract: `cost.lines`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -61,12 +61,7 @@ pub fn flexible_pool_mibps(p: &Plan) -> f64 {
 /// capacity (or of the volumes' quota when no capacity is given), at most the pool.
 pub fn cool_tib(p: &Plan) -> f64 {
     let Some(c) = p.cool else { return 0.0 };
-    let data = if p.capacity_tib > 0.0 {
-        p.capacity_tib.min(p.total_quota_tib)
-    } else {
-        p.total_quota_tib
-    };
-    (data * c.cool_data_pct / 100.0).min(p.pool_tib)
+    (used_tib(p) * c.cool_data_pct / 100.0).min(p.pool_tib)
 }
 
 /// A line at `unit_price` (before discount) for `quantity`.
@@ -100,6 +95,9 @@ pub fn price(p: &Plan) -> Price {
             // Cool data does not count toward the hot pool size (cost model page).
             let hot = (p.pool_tib - cool).max(s.anf.pool.min_tib.min(p.pool_tib));
             anf_lines(p, rates, hot, cool, &mut lines);
+            if let Some(d) = p.protection {
+                protection_lines(p, d, rates, &mut lines);
+            }
             (hot, cool, region, book.hours_per_month, book.date.as_str())
         }
         Service::AzureFiles => {
@@ -200,6 +198,82 @@ fn reference_line(
         "GiB-month",
         usd_per_gib_month.filter(|_| here),
     )
+}
+
+/// TiB of data the volumes hold: the workload's capacity, or the quota without one.
+fn used_tib(p: &Plan) -> f64 {
+    if p.capacity_tib > 0.0 {
+        p.capacity_tib.min(p.total_quota_tib)
+    } else {
+        p.total_quota_tib
+    }
+}
+
+/// The level's capacity rate in a region's prices (Flexible: its capacity rate).
+fn level_rate(p: &Plan, rates: &AnfPrices) -> Option<f64> {
+    match p.level {
+        Level::Standard => Some(rates.standard),
+        Level::Premium => Some(rates.premium),
+        Level::Flexible => rates.flexible_capacity,
+        _ => Some(rates.ultra),
+    }
+}
+
+/// Snapshot reserve, backup and cross-region replication, as the ANF calculator
+/// prices them: the reserve is pool capacity at the level's rate; a backup holds the
+/// data once plus each day's changes over the longest retention; replication moves
+/// each day's changes (30 days a month) at the source region's rate and keeps a
+/// replica pool of the same size and level in the destination region.
+fn protection_lines(
+    p: &Plan,
+    d: &DataProtection,
+    rates: &AnfPrices,
+    lines: &mut ArrayVec<CostLine, MAX_LINES>,
+) {
+    let used_gib = used_tib(p) * GIB_PER_TIB;
+    let change = d.daily_change_pct / 100.0;
+    if d.snapshot_reserve_pct > 0.0 {
+        lines.push(line(
+            "Snapshot reserve (pool capacity)",
+            p.total_quota_tib * GIB_PER_TIB * d.snapshot_reserve_pct / 100.0,
+            "GiB-month",
+            level_rate(p, rates),
+        ));
+    }
+    if let Some(b) = d.backup {
+        let days = f64::from(b.daily.max(7 * b.weekly).max(30 * b.monthly));
+        if days > 0.0 {
+            lines.push(line(
+                "Backup (full copy and retained daily changes)",
+                used_gib * (1.0 + change * days),
+                "GiB-month",
+                rates.backup,
+            ));
+        }
+    }
+    let rate = match d.replication {
+        Replication::None => return,
+        Replication::TenMinutes => rates.crr_10min,
+        Replication::Hourly => rates.crr_hourly,
+        Replication::Daily => rates.crr_daily,
+    };
+    lines.push(line(
+        "Cross-region replication transfer (daily changes)",
+        used_gib * change * 30.0,
+        "GiB",
+        rate,
+    ));
+    let replica = d
+        .replication_region
+        .as_deref()
+        .and_then(pricing::anf)
+        .and_then(|(_, r)| level_rate(p, r));
+    lines.push(line(
+        "Replica pool capacity (destination region)",
+        p.pool_tib * GIB_PER_TIB,
+        "GiB-month",
+        replica,
+    ));
 }
 
 /// ANF capacity, Flexible throughput and cool-tier lines.

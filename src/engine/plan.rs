@@ -6,8 +6,8 @@
 use super::catalog::{self, AvsHost, VmSize};
 use super::model::Params;
 use super::scenario::{
-    Access, Avs, CoolAccess, FieldError, Files, Level, NfsClient, Placement, Protocol, Qos,
-    Scenario, Sec, Service, SmbSecurity, Term, VolumeGroup, VolumeKind,
+    Access, Avs, CoolAccess, DataProtection, FieldError, Files, Level, NfsClient, Placement,
+    Protocol, Qos, Scenario, Sec, Service, SmbSecurity, Term, VolumeGroup, VolumeKind,
 };
 use super::units::mbps_to_mibps;
 
@@ -150,6 +150,8 @@ pub struct Plan<'a> {
     /// Discount off list prices, %.
     pub discount_pct: f64,
     pub reservation: Term,
+    /// Snapshots, backup and replication (ANF).
+    pub protection: Option<&'a DataProtection>,
     /// The performance model's parameters (the committed fit, or a candidate during
     /// `volplan calibrate`).
     pub params: &'a Params,
@@ -273,6 +275,7 @@ impl<'a> Plan<'a> {
             region: s.region.as_deref(),
             discount_pct: s.pricing.as_ref().map_or(0.0, |p| p.discount_pct),
             reservation: s.pricing.as_ref().map_or(Term::None, |p| p.reservation),
+            protection: s.data_protection.as_ref(),
             params,
         };
         plan.check_volumes()?;

@@ -53,6 +53,13 @@ pub struct AnfPrices {
     /// Backup, per GiB-month.
     #[serde(default)]
     pub backup: Option<f64>,
+    /// Cross-region replication from this region, per GiB replicated.
+    #[serde(default)]
+    pub crr_10min: Option<f64>,
+    #[serde(default)]
+    pub crr_hourly: Option<f64>,
+    #[serde(default)]
+    pub crr_daily: Option<f64>,
 }
 
 /// A reserved-capacity discount band of ANF.

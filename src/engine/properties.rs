@@ -66,6 +66,7 @@ fn scenario(
         },
         region: None,
         pricing: None,
+        data_protection: None,
     }
 }
 

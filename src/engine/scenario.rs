@@ -23,6 +23,53 @@ pub struct Scenario {
     /// Currency, discount and reservation of the cost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pricing: Option<Pricing>,
+    /// Snapshots, backup and cross-region replication (ANF).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_protection: Option<DataProtection>,
+}
+
+/// Snapshot reserve, backup and replication (contract: `data_protection`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DataProtection {
+    /// Share of each volume's quota held for snapshots, %.
+    #[serde(default)]
+    pub snapshot_reserve_pct: f64,
+    /// Share of the data that changes per day, %.
+    #[serde(default)]
+    pub daily_change_pct: f64,
+    #[serde(default)]
+    pub backup: Option<BackupPolicy>,
+    #[serde(default)]
+    pub replication: Replication,
+    #[serde(default)]
+    pub replication_region: Option<String>,
+}
+
+/// Backups kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BackupPolicy {
+    #[serde(default)]
+    pub daily: u32,
+    #[serde(default)]
+    pub weekly: u32,
+    #[serde(default)]
+    pub monthly: u32,
+}
+
+/// Cross-region replication schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Replication {
+    #[default]
+    #[serde(rename = "none")]
+    None,
+    #[serde(rename = "10min")]
+    TenMinutes,
+    #[serde(rename = "hourly")]
+    Hourly,
+    #[serde(rename = "daily")]
+    Daily,
 }
 
 /// How the list prices are adjusted (contract: `pricing`).
@@ -655,6 +702,7 @@ impl Scenario {
         range_u("clients.smb_channels", c.smb_channels, 1, 4)?;
         self.check_rules()?;
         self.check_pricing()?;
+        self.check_data_protection()?;
         if let Some(a) = &c.avs {
             if let Some(n) = a.cluster_hosts
                 && !(MIN_AVS_HOSTS..=MAX_AVS_HOSTS).contains(&n)
@@ -807,5 +855,60 @@ impl Scenario {
             }
         }
         Ok(())
+    }
+}
+
+impl Scenario {
+    /// Data protection: ranges, ANF only, and a priced replication region.
+    fn check_data_protection(&self) -> Result<(), FieldError> {
+        let Some(d) = &self.data_protection else {
+            return Ok(());
+        };
+        if self.storage.service != Service::Anf {
+            return Err(FieldError::new(
+                "data_protection",
+                format!(
+                    "snapshot reserve, backup and replication are priced for Azure NetApp Files only, not for {}; set data_protection to null",
+                    self.storage.service.display()
+                ),
+            ));
+        }
+        range(
+            "data_protection.snapshot_reserve_pct",
+            d.snapshot_reserve_pct,
+            0.0,
+            100.0,
+            "%",
+        )?;
+        range(
+            "data_protection.daily_change_pct",
+            d.daily_change_pct,
+            0.0,
+            100.0,
+            "%",
+        )?;
+        if let Some(b) = &d.backup {
+            range_u("data_protection.backup.daily", b.daily, 0, 1019)?;
+            range_u("data_protection.backup.weekly", b.weekly, 0, 1019)?;
+            range_u("data_protection.backup.monthly", b.monthly, 0, 1019)?;
+        }
+        match (d.replication, d.replication_region.as_deref()) {
+            (Replication::None, _) => Ok(()),
+            (_, None) => Err(FieldError::new(
+                "data_protection.replication_region",
+                "name the region the volumes replicate to (an ANF region, e.g. westus)",
+            )),
+            (_, Some(r)) if super::pricing::anf(r).is_none() => Err(FieldError::new(
+                "data_protection.replication_region",
+                format!(
+                    "`{r}` is not an Azure NetApp Files region of the price book; GET /api/v1/regions lists them"
+                ),
+            )),
+            (_, Some(r)) if Some(r) == self.region.as_deref() => Err(FieldError::new(
+                "data_protection.replication_region",
+                "cross-region replication needs another region than the scenario's",
+            )),
+            _ => Ok(()),
+        }
     }
 }

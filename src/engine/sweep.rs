@@ -315,6 +315,7 @@ impl Setup {
             },
             region: None,
             pricing: None,
+            data_protection: None,
         }
     }
 

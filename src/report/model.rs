@@ -10,7 +10,7 @@ use super::latency;
 use crate::engine::advice::Severity;
 use crate::engine::evaluation::SizingBasis;
 use crate::engine::scenario::{
-    Access, Files, Level, NfsClient, Placement, Protocol, Qos, Service, VolumeKind,
+    Access, Files, Level, NfsClient, Placement, Protocol, Qos, Replication, Service, VolumeKind,
 };
 use crate::engine::testplan::{self, PlanTool};
 use crate::engine::trace::Num;
@@ -512,6 +512,7 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
             ));
         }
     }
+    pricing_rows(s, &mut rows);
     if let Some(a) = &c.avs {
         rows.push(num_row(
             "AVS",
@@ -545,6 +546,65 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
         ));
     }
     rows
+}
+
+/// Region, pricing and data protection rows of the inputs table.
+fn pricing_rows(s: &Scenario, rows: &mut Vec<InputRow>) {
+    let region = s
+        .region
+        .as_deref()
+        .unwrap_or("reference region of the price book");
+    rows.push(row("Pricing", "Region", region.to_owned(), ""));
+    if let Some(p) = &s.pricing {
+        rows.push(row("Pricing", "Currency", p.currency.clone(), ""));
+        rows.push(num_row("Pricing", "Discount", p.discount_pct, 2, "%"));
+        rows.push(row(
+            "Pricing",
+            "Reservation",
+            p.reservation.key().to_owned(),
+            "",
+        ));
+    }
+    let Some(d) = &s.data_protection else { return };
+    rows.push(num_row(
+        "Data protection",
+        "Snapshot reserve",
+        d.snapshot_reserve_pct,
+        1,
+        "%",
+    ));
+    rows.push(num_row(
+        "Data protection",
+        "Daily change",
+        d.daily_change_pct,
+        2,
+        "%",
+    ));
+    if let Some(b) = d.backup {
+        rows.push(row(
+            "Data protection",
+            "Backups kept",
+            format!(
+                "{} daily, {} weekly, {} monthly",
+                b.daily, b.weekly, b.monthly
+            ),
+            "",
+        ));
+    }
+    if let Some(r) = &d.replication_region {
+        let every = match d.replication {
+            Replication::None => "none",
+            Replication::TenMinutes => "every 10 minutes",
+            Replication::Hourly => "hourly",
+            Replication::Daily => "daily",
+        };
+        rows.push(row(
+            "Data protection",
+            "Replication",
+            format!("{every} to {r}"),
+            "",
+        ));
+    }
 }
 
 /// The scenario's storage in one line: "Azure NetApp Files Ultra, 4 x 20 TiB".

@@ -117,3 +117,52 @@ async fn unknown_regions_and_currencies_are_422() {
     assert_eq!(res.status(), 422);
     assert_error_body(&res.json().await.unwrap(), Some("pricing.currency"));
 }
+
+#[tokio::test]
+async fn snapshot_reserve_backup_and_replication_lines() {
+    let app = spawn_app().await;
+    let mut s = anf("premium", 10.0, "eastus");
+    s["data_protection"] = json!({
+        "snapshot_reserve_pct": 20, "daily_change_pct": 1,
+        "backup": {"daily": 7, "weekly": 4, "monthly": 3},
+        "replication": "hourly", "replication_region": "westus"
+    });
+    let c = cost(&app, &s).await;
+    let snap = line(&c, "Snapshot reserve");
+    assert!(
+        close(&snap["quantity"], 2048.0) && close(&snap["unit_price"], 0.29419),
+        "{c}"
+    );
+    // Longest retention 3 months = 90 days of 1 % changes on top of the full copy.
+    let backup = line(&c, "Backup");
+    assert!(
+        close(&backup["quantity"], 10240.0 * 1.9) && close(&backup["unit_price"], 0.05),
+        "{c}"
+    );
+    let transfer = line(&c, "Cross-region replication transfer");
+    assert!(
+        close(&transfer["quantity"], 3072.0) && close(&transfer["unit_price"], 0.12),
+        "{c}"
+    );
+    let replica = line(&c, "Replica pool capacity");
+    assert!(close(&replica["quantity"], 10240.0), "{c}");
+    let total: f64 = c["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["monthly"].as_f64().unwrap())
+        .sum();
+    assert!(close(&c["monthly"], total), "{c}");
+
+    s["data_protection"]["replication_region"] = Value::Null;
+    let res = app.post_json("/api/v1/evaluate", &s).await;
+    assert_eq!(res.status(), 422);
+    assert_error_body(
+        &res.json().await.unwrap(),
+        Some("data_protection.replication_region"),
+    );
+    s["storage"]["service"] = json!("gcnv");
+    let res = app.post_json("/api/v1/evaluate", &s).await;
+    assert_eq!(res.status(), 422);
+    assert_error_body(&res.json().await.unwrap(), Some("data_protection"));
+}

@@ -332,6 +332,7 @@ impl Parser {
         let clients = self.clients();
         let region = self.text("region");
         let pricing = self.pricing();
+        let data_protection = self.json("data_protection");
         let scenario = Scenario {
             id: None,
             name,
@@ -340,6 +341,7 @@ impl Parser {
             clients: clients?,
             region,
             pricing: pricing?,
+            data_protection: data_protection?,
         };
         if self.form.has_errors() {
             return None;
@@ -479,6 +481,22 @@ impl Parser {
                 }
             }
             self.form.groups.push(dst);
+        }
+    }
+
+    /// A field the page carries as JSON (settings edited through the API that the form
+    /// keeps as they are); none when absent or empty.
+    fn json<T: DeserializeOwned>(&mut self, name: &str) -> Option<Option<T>> {
+        match self.raw(name) {
+            None | Some("") | Some("null") => Some(None),
+            Some(s) => match serde_json::from_str(s) {
+                Ok(v) => Some(Some(v)),
+                Err(e) => {
+                    self.form
+                        .add_error(name, format!("not valid settings: {e}"));
+                    None
+                }
+            },
         }
     }
 
