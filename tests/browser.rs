@@ -670,6 +670,143 @@ async fn measurements_journey(c: &Client, base: &str) -> Res {
     Ok(())
 }
 
+/// Changes a select or checkbox as a user would and waits for the results it brings.
+async fn choose(c: &Client, name: &str, value: &str) -> Res {
+    let count = js(
+        c,
+        "document.getElementById('results').getAttribute('data-recalcs')",
+    )
+    .await?;
+    js(
+        c,
+        &format!(
+            "(el => {{ if (el.type === 'checkbox') {{ el.checked = {value:?} === 'on'; }} else {{ el.value = {value:?}; }} \
+             el.dispatchEvent(new Event('change', {{ bubbles: true }})); return true; }})\
+             (document.querySelector('[name=\"{name}\"]'))"
+        ),
+    )
+    .await?;
+    wait_for(
+        c,
+        &format!(
+            "document.getElementById('results').getAttribute('data-recalcs') !== {count} \
+             && !document.getElementById('results').classList.contains('stale')"
+        ),
+        &format!("results after choosing {name} = {value}"),
+    )
+    .await?;
+    Ok(())
+}
+
+/// Whether the field of input `name` is shown.
+async fn shown(c: &Client, name: &str) -> Res<bool> {
+    let v = js(
+        c,
+        &format!("!document.querySelector('[name=\"{name}\"]').closest('.field').hidden"),
+    )
+    .await?;
+    Ok(v == serde_json::Value::Bool(true))
+}
+
+/// Service rules in the planner: the AVS checkbox only for ANF, no NFSv3 for Azure
+/// Files, the NFS client, Kerberos and SMB security only where they apply, nothing
+/// hidden that the server would refuse; usable at 390 px.
+async fn service_options_journey(c: &Client, base: &str) -> Res {
+    c.goto(&format!("{base}/scenarios/new")).await?;
+    c.wait().for_element(Locator::Css("#kpi-mibps")).await?;
+    let nfsv3 = "(o => !o.hidden && !o.disabled)(document.querySelector('[name=\"clients.protocol\"] option[value=nfsv3]'))";
+    let invalid = "document.querySelectorAll('#planner [aria-invalid=true]').length";
+    // ANF: AVS and NFSv3 are offered; tick AVS.
+    assert!(shown(c, "clients.avs").await?, "AVS offered on ANF");
+    assert_eq!(js(c, nfsv3).await?, true);
+    choose(c, "clients.avs", "on").await?;
+    assert!(
+        !shown(c, "clients.nfs_client").await?,
+        "no Direct NFS on AVS"
+    );
+
+    // Azure Files: no AVS checkbox, no NFSv3 (NFSv4.1 chosen instead), no Kerberos;
+    // the ticked AVS box is not sent, so nothing is refused.
+    choose(c, "storage.service", "azure_files").await?;
+    assert!(!shown(c, "clients.avs").await?, "no AVS for Azure Files");
+    assert_eq!(
+        js(
+            c,
+            "document.querySelector('[name=\"clients.avs\"]').disabled"
+        )
+        .await?,
+        true
+    );
+    assert_eq!(
+        js(c, "document.getElementById('sec-avs').hidden").await?,
+        true
+    );
+    assert_eq!(js(c, nfsv3).await?, false, "no NFSv3 for Azure Files");
+    assert_eq!(value_of(c, "clients.protocol").await?, "nfsv4.1");
+    assert!(
+        !shown(c, "clients.sec").await?,
+        "no Kerberos on Azure Files"
+    );
+    assert!(
+        !shown(c, "storage.cool_access").await?,
+        "cool access is ANF's"
+    );
+    assert_eq!(js(c, invalid).await?, serde_json::json!(0));
+    assert!(js(c, "!!document.getElementById('kpi-mibps')").await? == true);
+
+    // GCNV: NFSv3 again, still no AVS; Kerberos on NFSv4.1.
+    choose(c, "storage.service", "gcnv").await?;
+    assert!(!shown(c, "clients.avs").await?, "no AVS for GCNV");
+    assert_eq!(js(c, nfsv3).await?, true);
+    assert!(shown(c, "clients.sec").await?, "Kerberos on GCNV NFSv4.1");
+    assert_eq!(js(c, invalid).await?, serde_json::json!(0));
+
+    // Back on ANF: AVS is offered (and still ticked); untick it for Direct NFS.
+    choose(c, "storage.service", "anf").await?;
+    assert!(shown(c, "clients.avs").await?);
+    assert!(shown(c, "storage.cool_access").await?);
+    choose(c, "clients.avs", "").await?;
+    assert!(shown(c, "clients.nconnect").await?);
+    choose(c, "clients.nfs_client", "dnfs").await?;
+    assert!(
+        !shown(c, "clients.nconnect").await?,
+        "nconnect hidden with dNFS"
+    );
+    choose(c, "clients.protocol", "smb3").await?;
+    assert!(shown(c, "clients.smb_security").await?);
+    assert!(!shown(c, "clients.nfs_client").await?);
+    assert!(!shown(c, "clients.sec").await?);
+    assert_eq!(
+        js(c, invalid).await?,
+        serde_json::json!(0),
+        "dNFS is not sent with SMB"
+    );
+
+    // The new inputs fit a 390 px screen and take the keyboard.
+    c.set_window_size(390, 900).await?;
+    choose(c, "clients.protocol", "nfsv4.1").await?;
+    for name in ["clients.nfs_client", "clients.sec", "storage.volume_kind"] {
+        let fits = js(
+            c,
+            &format!(
+                "(r => r.left >= 0 && r.right <= window.innerWidth)\
+                 (document.querySelector('[name=\"{name}\"]').getBoundingClientRect())"
+            ),
+        )
+        .await?;
+        assert_eq!(fits, true, "{name} fits 390 px");
+    }
+    let sec = c.find(input("clients.sec")).await?;
+    sec.send_keys("krb5p").await?;
+    assert_eq!(
+        value_of(c, "clients.sec").await?,
+        "krb5p",
+        "chosen with the keyboard"
+    );
+    c.set_window_size(1440, 1000).await?;
+    Ok(())
+}
+
 #[tokio::test]
 #[ignore = "needs Chromium: run by .ci/run"]
 async fn planner_journeys_in_chromium() {
@@ -706,6 +843,11 @@ async fn planner_journeys_in_chromium() {
     };
     let outcome = if outcome.is_ok() {
         measurements_journey(&client, &base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        service_options_journey(&client, &base).await
     } else {
         outcome
     };

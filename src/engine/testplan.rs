@@ -7,7 +7,7 @@
 //! directory list round-robin to the clones); DiskSpd runs the threads per target file.
 
 use super::evaluate;
-use super::scenario::{Access, Files, Protocol, Scenario, Service};
+use super::scenario::{Access, Files, NfsClient, Protocol, Scenario, Sec, Service, SmbSecurity};
 use serde::{Deserialize, Serialize};
 
 /// The benchmark tool of a test plan.
@@ -85,38 +85,97 @@ fn file_gib(s: &Scenario) -> u64 {
 }
 
 /// Mount options for one volume of the scenario, as `mount -o` takes them.
+///
+/// With Oracle Direct NFS the kernel mounts stay (the database finds its files through
+/// them) with the options of the published ANF Oracle tests and Oracle's datafile
+/// options, and without nconnect: Direct NFS opens its own connections.
 pub fn mount_options(s: &Scenario) -> String {
     let c = &s.clients;
-    let mut o = vec!["rw", "hard"];
     let vers = match c.protocol {
         Protocol::Nfsv3 => "vers=3",
         Protocol::Nfsv41 => "vers=4.1",
         Protocol::Smb3 => return smb_mount_options(s),
     };
-    o.push(vers);
-    o.push("proto=tcp");
+    let dnfs = c.nfs_client == NfsClient::Dnfs;
+    let mut o = if dnfs {
+        vec!["rw", "bg", "hard", vers, "proto=tcp"]
+    } else {
+        vec!["rw", "hard", vers, "proto=tcp"]
+    };
     if s.storage.service != Service::AzureFiles {
         o.push("rsize=262144");
         o.push("wsize=262144");
     }
-    if c.protocol == Protocol::Nfsv41 {
-        o.push("sec=sys");
+    let sec = format!("sec={}", c.sec.key());
+    if c.protocol == Protocol::Nfsv41 || c.sec != Sec::Sys {
+        o.push(&sec);
+    }
+    if dnfs {
+        o.push("actimeo=0");
+        o.push("timeo=600");
     }
     let mut out = o.join(",");
-    if c.nconnect > 1 {
+    if c.nconnect > 1 && !dnfs {
         out.push_str(&format!(",nconnect={}", c.nconnect));
     }
     out
 }
 
+/// Where the mount options of an Oracle Direct NFS plan come from.
+pub const DNFS_MOUNT_SOURCE: &str = "LEARN-ANF performance-oracle-multiple-volumes (05/04/2023): all volumes mounted rw,hard,rsize=262144,wsize=262144,sec=sys,vers=3,tcp; Oracle's options for datafiles on NFS add bg, actimeo=0 and timeo=600";
+
+/// How to switch Direct NFS on (LEARN-ANF solutions-benefits-azure-netapp-files-oracle-database).
+pub const DNFS_ENABLE: &str = "cd $ORACLE_HOME/rdbms/lib && make -f ins_rdbms.mk dnfs_on";
+
+/// An `oranfstab` for the scenario's volumes: one `server` entry per storage endpoint
+/// (ANF gives each volume its mount IP address; volumes that share an address go under
+/// one entry), its `path`, the NFS version and security, and one `export`/`mount` pair
+/// per volume, the mount being the kernel mount point of the same volume.
+/// `names(i)` gives volume i's (1-based) endpoint address, export path and mount point.
+pub fn oranfstab(s: &Scenario, names: impl Fn(u32) -> (String, String, String)) -> String {
+    let volumes = volume_count(s);
+    let version = match s.clients.protocol {
+        Protocol::Nfsv41 => "nfsv4.1",
+        _ => "nfsv3",
+    };
+    let mut t = String::new();
+    for i in 1..=volumes.min(MAX_ORANFSTAB_ENTRIES) {
+        let (path, export, mount) = names(i);
+        t.push_str(&format!("server: anf-endpoint-{i}\n"));
+        t.push_str(&format!("path: {path}\n"));
+        t.push_str(&format!("nfs_version: {version}\n"));
+        if s.clients.sec != Sec::Sys {
+            t.push_str(&format!("security_default: {}\n", s.clients.sec.key()));
+        }
+        t.push_str(&format!("export: {export} mount: {mount}\n"));
+        t.push('\n');
+    }
+    if volumes > MAX_ORANFSTAB_ENTRIES {
+        t.push_str(&format!("# ... likewise up to volume {volumes}\n"));
+    }
+    t
+}
+
+/// Volumes written out in full in an `oranfstab` example.
+const MAX_ORANFSTAB_ENTRIES: u32 = 16;
+
 fn smb_mount_options(s: &Scenario) -> String {
-    if s.clients.smb_multichannel {
+    let channels = if s.clients.smb_multichannel {
         format!(
             "SMB 3 with multichannel on ({} channels): Set-SmbClientConfiguration -EnableMultiChannel $true; check with Get-SmbMultichannelConnection",
             s.clients.smb_channels
         )
     } else {
         "SMB 3, multichannel off as planned (one channel per share)".to_owned()
+    };
+    match s.clients.smb_security {
+        SmbSecurity::None => channels,
+        SmbSecurity::Signing => format!(
+            "{channels}. SMB signing as planned: Set-SmbClientConfiguration -RequireSecuritySignature $true; check that Get-SmbConnection shows Signed True"
+        ),
+        SmbSecurity::Encryption => format!(
+            "{channels}. SMB encryption as planned: turn on SMB3 encryption for the share (on ANF the volume's SMB3 protocol encryption setting); check that Get-SmbConnection shows Encrypted True"
+        ),
     }
 }
 
@@ -146,6 +205,46 @@ fn fio_rw(s: &Scenario) -> (String, Option<u32>) {
     (rw.to_owned(), (r != 0 && r != 100).then_some(r))
 }
 
+/// The Direct NFS part of the fio plan: `oranfstab`, switching Direct NFS on, checking it
+/// is used, and how the fio run relates to the database's own IO.
+fn dnfs_steps(s: &Scenario) -> String {
+    let mut t = String::new();
+    t.push_str(
+        "#    Oracle Direct NFS instead of nconnect: write $ORACLE_HOME/dbs/oranfstab (or /etc/oranfstab), one\n\
+         #    server entry per storage endpoint (put the volumes' IP addresses and export paths in):\n",
+    );
+    let names = |i: u32| {
+        (
+            format!("<ip-of-volume-{i}>"),
+            format!("/<volume-{i}>"),
+            mount_point(i),
+        )
+    };
+    for line in oranfstab(s, names).lines() {
+        if line.is_empty() {
+            t.push_str("#\n");
+        } else {
+            t.push_str(&format!("#      {line}\n"));
+        }
+    }
+    if s.clients.sec != Sec::Sys {
+        t.push_str(
+            "#    With Kerberos the server names in oranfstab must be the endpoints' fully qualified names.\n",
+        );
+    }
+    t.push_str(&format!(
+        "#    Switch Direct NFS on and restart the database: {DNFS_ENABLE}\n\
+         #    Check it is used: SELECT svrname, dirname FROM v$dnfs_servers; and the connections in v$dnfs_channels.\n\
+         #    Apply the Direct NFS patches of Oracle Support note 1495104.1 (data integrity).\n\
+         # fio runs through the kernel client, not Direct NFS: it approximates the database's IO (bs, read share,\n\
+         # threads x iodepth as planned) over one connection per mount, so where connections bind it measures\n\
+         # less than volplan predicts for Direct NFS. Measure the database's own path with SLOB2 (as in the\n\
+         # published ANF Oracle tests) or Oracle's orion ($ORACLE_HOME/bin/orion -run oltp), and compare its\n\
+         # IOPS and MiB/s (AWR load profile) with the prediction.\n"
+    ));
+    t
+}
+
 /// The fio job file that verifies the scenario, with how to mount, run and import it.
 pub fn fio_job(s: &Scenario) -> String {
     let w = &s.workload;
@@ -165,11 +264,22 @@ pub fn fio_job(s: &Scenario) -> String {
             avs.hosts, avs.placement
         ));
     } else if c.protocol.is_nfs() {
-        t.push_str(&format!(
-            "# 1. On each of the {} client(s), mount every volume (mount options: {}):\n",
-            c.count,
-            mount_options(s)
-        ));
+        let dnfs = c.nfs_client == NfsClient::Dnfs;
+        if dnfs {
+            t.push_str(&format!(
+                "# 1. On each of the {} database server(s), keep a kernel NFS mount of every volume: Oracle Direct NFS\n\
+                 #    finds the database files through them and then opens its own connections (no nconnect).\n\
+                 #    Mount options ({DNFS_MOUNT_SOURCE}): {}\n",
+                c.count,
+                mount_options(s)
+            ));
+        } else {
+            t.push_str(&format!(
+                "# 1. On each of the {} client(s), mount every volume (mount options: {}):\n",
+                c.count,
+                mount_options(s)
+            ));
+        }
         for i in 1..=volumes.min(4) {
             t.push_str(&format!(
                 "#    sudo mkdir -p {mp} && sudo mount -t nfs -o {o} <server>:/<volume-{i}> {mp}\n",
@@ -181,6 +291,22 @@ pub fn fio_job(s: &Scenario) -> String {
             t.push_str(&format!(
                 "#    ... likewise up to {}\n",
                 mount_point(volumes)
+            ));
+        }
+        if dnfs {
+            t.push_str(&dnfs_steps(s));
+        } else if c.sec != Sec::Sys && c.nconnect > 1 {
+            t.push_str(&format!(
+                "#    Kerberos ({}): nconnect is not recommended with sec=krb5, krb5i or krb5p (ANF Linux mount options);\n\
+                 #    the prediction uses nconnect={} as planned.\n",
+                c.sec.key(),
+                c.nconnect
+            ));
+        }
+        if c.sec != Sec::Sys {
+            t.push_str(&format!(
+                "#    sec={} needs the client joined to the Kerberos realm (krb5.keytab, rpc.gssd running) before the mounts.\n",
+                c.sec.key()
             ));
         }
     } else {
@@ -316,6 +442,15 @@ mod tests {
         }))
     }
 
+    /// The four-volume scenario over NFSv4.1 with a Kerberos flavour.
+    fn kerberos(sec: Sec, nconnect: u32) -> Scenario {
+        let mut s = nfs();
+        s.clients.protocol = Protocol::Nfsv41;
+        s.clients.sec = sec;
+        s.clients.nconnect = nconnect;
+        s
+    }
+
     fn line<'a>(text: &'a str, key: &str) -> Option<&'a str> {
         text.lines().find_map(|l| l.strip_prefix(key))
     }
@@ -413,6 +548,75 @@ mod tests {
             t.contains("2 x 4 target(s) = 8 threads (the scenario has 6)"),
             "{t}"
         );
+    }
+
+    #[test]
+    fn dnfs_plans_say_how_direct_nfs_is_configured_instead_of_nconnect() {
+        let mut s = nfs();
+        s.clients.nfs_client = NfsClient::Dnfs;
+        let o = mount_options(&s);
+        assert_eq!(
+            o,
+            "rw,bg,hard,vers=3,proto=tcp,rsize=262144,wsize=262144,actimeo=0,timeo=600"
+        );
+        let t = fio_job(&s);
+        assert!(!t.contains("nconnect=4"), "{t}");
+        // One server entry per endpoint, one export/mount pair per volume.
+        assert_eq!(t.matches("#      server: anf-endpoint-").count(), 4, "{t}");
+        assert_eq!(t.matches("#      path: <ip-of-volume-").count(), 4);
+        assert_eq!(t.matches("#      nfs_version: nfsv3").count(), 4);
+        for expect in [
+            "#      export: /<volume-2> mount: /mnt/volplan2",
+            "$ORACLE_HOME/dbs/oranfstab",
+            "cd $ORACLE_HOME/rdbms/lib && make -f ins_rdbms.mk dnfs_on",
+            "v$dnfs_servers",
+            "SLOB2",
+            "orion -run oltp",
+            DNFS_MOUNT_SOURCE,
+        ] {
+            assert!(t.contains(expect), "{expect} missing: {t}");
+        }
+        // The job itself still keeps the scenario's IO.
+        assert_eq!(line(&t, "bs="), Some("8k"));
+        assert_eq!(line(&t, "rw="), Some("randrw"));
+
+        // NFSv4.1 with Kerberos: the version and flavour in oranfstab and the mounts.
+        let mut s = kerberos(Sec::Krb5p, 1);
+        s.clients.nfs_client = NfsClient::Dnfs;
+        let o = mount_options(&s);
+        assert!(o.contains("vers=4.1") && o.contains("sec=krb5p"), "{o}");
+        let tab = oranfstab(&s, |i| {
+            (format!("10.0.0.{i}"), format!("/v{i}"), format!("/m{i}"))
+        });
+        assert!(tab.starts_with("server: anf-endpoint-1\npath: 10.0.0.1\nnfs_version: nfsv4.1\nsecurity_default: krb5p\nexport: /v1 mount: /m1\n"), "{tab}");
+        assert!(fio_job(&s).contains("fully qualified names"));
+    }
+
+    #[test]
+    fn kerberos_shows_in_the_mount_line_and_smb_security_in_the_setup() {
+        let mut s = kerberos(Sec::Krb5i, 1);
+        let t = fio_job(&s);
+        assert!(
+            t.contains("sudo mount -t nfs -o rw,hard,vers=4.1,proto=tcp,rsize=262144,wsize=262144,sec=krb5i "),
+            "{t}"
+        );
+        assert!(t.contains("Kerberos realm"));
+        s.clients.nconnect = 4;
+        assert!(fio_job(&s).contains("nconnect is not recommended with sec=krb5"));
+
+        s.clients.protocol = Protocol::Smb3;
+        s.clients.sec = Sec::Sys;
+        s.clients.smb_security = SmbSecurity::Signing;
+        let t = diskspd_script(&s);
+        assert!(t.contains("RequireSecuritySignature $true"), "{t}");
+        s.clients.smb_security = SmbSecurity::Encryption;
+        let t = diskspd_script(&s);
+        assert!(
+            t.contains("SMB3 encryption") && t.contains("Encrypted True"),
+            "{t}"
+        );
+        s.clients.smb_security = SmbSecurity::None;
+        assert!(!diskspd_script(&s).contains("Encrypted"));
     }
 
     #[test]

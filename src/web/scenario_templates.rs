@@ -47,6 +47,14 @@ pub const TEMPLATES: &[StarterTemplate] = &[
         json: include_str!("scenario_templates/sap-hana.json"),
     },
     StarterTemplate {
+        key: "oracle-dnfs",
+        name: "Oracle on ANF (dNFS)",
+        summary: "An Oracle database on one E104ids_v5 over Oracle Direct NFS (NFSv3): 4 data, \
+                  2 log and 1 archive Azure NetApp Files Ultra volumes with manual QoS, 8 KiB \
+                  random OLTP at 70 % reads against 250,000 IOPS.",
+        json: include_str!("scenario_templates/oracle-dnfs.json"),
+    },
+    StarterTemplate {
         key: "azure-files-smb-multichannel",
         name: "Azure Files SMB multichannel on D32s_v3",
         summary: "A 10 TiB SSD provisioned v1 share read over SMB 3 with multichannel \
@@ -86,6 +94,34 @@ mod tests {
             s.validate()
                 .unwrap_or_else(|e| panic!("template {} fails validation: {e}", t.key));
         }
+    }
+
+    #[test]
+    fn the_oracle_template_evaluates_over_direct_nfs_and_its_reports_show_the_dnfs_plan() {
+        use crate::engine::scenario::{NfsClient, Protocol};
+        let t = find("oracle-dnfs").expect("the Oracle template is listed");
+        let s = t.scenario();
+        assert_eq!(s.clients.nfs_client, NfsClient::Dnfs);
+        assert_eq!(s.clients.protocol, Protocol::Nfsv3);
+        assert_eq!(s.storage.volumes.len(), 3, "data, log and archive groups");
+        let ev = crate::engine::evaluate(&s).expect("the Oracle template evaluates");
+        assert!(ev.targets.met, "meets its IOPS target: {}", ev.iops);
+        assert!(
+            ev.advice.iter().all(|a| a.code != "nconnect"),
+            "no nconnect advice with Direct NFS"
+        );
+        let report = crate::report::model::Report::build(&s, &ev, "2026-01-02");
+        let md = crate::report::md::render(&report);
+        for expect in [
+            "oranfstab",
+            "nfs_version: nfsv3",
+            "make -f ins_rdbms.mk dnfs_on",
+            "actimeo=0",
+            "SLOB2",
+        ] {
+            assert!(md.contains(expect), "the report's test plan shows {expect}");
+        }
+        assert!(!report.test_plan.mount_options.contains("nconnect"));
     }
 
     #[test]

@@ -26,13 +26,24 @@
   }
 
   function state() {
+    var service = val("storage.service");
+    var protocol = val("clients.protocol");
+    var anf = service === "anf";
+    var nfs = protocol !== "smb3";
+    // AVS datastores, cool access and breakthrough mode are ANF features: a box left
+    // ticked under another service does not count (and is not sent, see DROP).
+    var avs = anf && val("clients.avs") === "on";
     return {
-      service: val("storage.service"),
+      service: service,
       level: val("storage.level"),
       qos: val("storage.qos"),
-      protocol: val("clients.protocol"),
+      protocol: protocol,
       multichannel: val("clients.smb_multichannel") === "on",
-      avs: val("clients.avs") === "on",
+      anf: anf,
+      nfs: nfs,
+      avs: avs,
+      dnfs: nfs && !avs && val("clients.nfs_client") === "dnfs",
+      cool: anf && val("storage.cool_access") === "on",
     };
   }
 
@@ -41,19 +52,44 @@
   }
 
   var RULES = {
-    anf: function (s) { return s.service === "anf"; },
+    anf: function (s) { return s.anf; },
     pool: function (s) { return s.service === "anf" || s.service === "gcnv"; },
     assigned: function (s) {
       return (s.service === "anf" && (s.qos === "manual" || s.level === "flexible")) ||
         provisionedV2(s) || (s.service === "gcnv" && s.level === "flex");
     },
     piops: function (s) { return provisionedV2(s) || (s.service === "gcnv" && s.level === "flex"); },
-    nfs: function (s) { return s.protocol !== "smb3"; },
+    // Large volumes: ANF and NetApp Volumes; Azure Files has shares of one kind.
+    "volume-kind": function (s) { return s.service === "anf" || s.service === "gcnv"; },
+    "cool-option": function (s) { return s.anf; },
+    cool: function (s) { return s.cool; },
+    // Azure Files NFS shares speak NFSv4.1 only.
+    "nfsv3-option": function (s) { return s.service !== "azure_files"; },
+    // Direct NFS runs in a database server against its own volumes, not on AVS.
+    "nfs-client": function (s) { return s.nfs && !s.avs; },
+    nconnect: function (s) { return s.nfs && !s.dnfs; },
+    // Kerberos: NFSv4.1 on ANF and NetApp Volumes (not Azure Files, not SMB).
+    "nfs-sec": function (s) {
+      return s.protocol === "nfsv4.1" && (s.service === "anf" || s.service === "gcnv");
+    },
     smb: function (s) { return s.protocol === "smb3"; },
+    "smb-sec": function (s) { return s.protocol === "smb3"; },
     "smb-channels": function (s) { return s.protocol === "smb3" && s.multichannel; },
-    "avs-option": function () { return true; },
+    "avs-option": function (s) { return s.anf; },
     avs: function (s) { return s.avs; },
     "no-avs": function (s) { return !s.avs; },
+  };
+
+  // Inputs that would change the scenario's meaning (or be refused) where they do not
+  // apply: while hidden they are disabled, so the form sends the defaults instead.
+  var DROP = {
+    "volume-kind": true,
+    "cool-option": true,
+    cool: true,
+    "nfs-client": true,
+    "nfs-sec": true,
+    "smb-sec": true,
+    "avs-option": true,
   };
 
   var levelSelect = form.elements.namedItem("storage.level");
@@ -80,13 +116,35 @@
     if (pick && !pick.selected) pick.selected = true;
   }
 
+  // Options offered only where they apply; a selected one that stops applying gives
+  // way to its fallback.
+  function syncOptions(s) {
+    form.querySelectorAll("option[data-show]").forEach(function (o) {
+      var rule = RULES[o.getAttribute("data-show")];
+      var on = rule ? rule(s) : true;
+      o.hidden = !on;
+      o.disabled = !on;
+      if (!on && o.selected) {
+        var select = o.closest("select");
+        var fallback = select && select.querySelector("option[value=\"" + o.getAttribute("data-fallback") + "\"]");
+        if (fallback) fallback.selected = true;
+      }
+    });
+  }
+
   function applyVisibility() {
     var s = state();
     syncLevels(s);
+    syncOptions(state());
     s = state();
     form.querySelectorAll("[data-show]").forEach(function (el) {
-      var rule = RULES[el.getAttribute("data-show")];
+      if (el.tagName === "OPTION") return;
+      var name = el.getAttribute("data-show");
+      var rule = RULES[name];
       el.hidden = rule ? !rule(s) : false;
+      if (DROP[name]) {
+        el.querySelectorAll("input, select").forEach(function (c) { c.disabled = el.hidden; });
+      }
     });
   }
 

@@ -43,7 +43,7 @@ fn form_pairs(scenario: &Value) -> Vec<(String, String)> {
                     } else {
                         format!("{prefix}.{k}")
                     };
-                    if p == "clients.avs" {
+                    if p == "clients.avs" || p == "storage.cool_access" {
                         if v.is_object() {
                             out.push((p.clone(), "on".into()));
                             walk(&p, v, out);
@@ -86,6 +86,19 @@ async fn post_form(app: &TestApp, path: &str, pairs: &[(String, String)]) -> req
         urlencoded(pairs),
     )
     .await
+}
+
+/// Where the message box of input `field` starts in `html`, and its text.
+fn field_error<'a>(html: &'a str, field: &str) -> (usize, &'a str) {
+    let error = format!("<span class=\"error\" id=\"e-{field}\">");
+    let at = html
+        .find(&error)
+        .unwrap_or_else(|| panic!("{field}: no message box beside the field"));
+    let text = &html[at + error.len()..];
+    (
+        at,
+        &text[..text.find("</span>").expect("the message box ends")],
+    )
 }
 
 async fn page(app: &TestApp, path: &str) -> (StatusCode, String) {
@@ -194,6 +207,7 @@ async fn home_lists_scenarios_templates_and_searches() {
     for name in [
         "AVS 4 x 20 TiB vs 20 x 4 TiB datastores",
         "SAP HANA on ANF",
+        "Oracle on ANF (dNFS)",
         "Azure Files SMB multichannel on D32s_v3",
         "GCNV with nconnect 16",
         "ANF large volume scale-out",
@@ -211,6 +225,7 @@ async fn every_template_opens_prefilled() {
     for (key, name) in [
         ("avs-datastores", "AVS 4 x 20 TiB vs 20 x 4 TiB datastores"),
         ("sap-hana", "SAP HANA on ANF"),
+        ("oracle-dnfs", "Oracle on ANF (dNFS)"),
         (
             "azure-files-smb-multichannel",
             "Azure Files SMB multichannel on D32s_v3",
@@ -694,16 +709,8 @@ async fn the_form_has_a_latency_target_and_avs_connections() {
         let res = post_form(&app, "/scenarios/evaluate", &bad).await;
         assert_eq!(res.status(), 422, "{name} = {value}");
         let html = res.text().await.unwrap();
-        let error = format!("<span class=\"error\" id=\"e-{name}\">");
-        let at = html
-            .find(&error)
-            .unwrap_or_else(|| panic!("{name}: no error"));
-        let text = &html[at + error.len()..];
-        assert!(
-            text[..text.find("</span>").unwrap()].contains(message),
-            "{name} = {value}: {}",
-            &text[..text.find("</span>").unwrap()]
-        );
+        let (_, text) = field_error(&html, name);
+        assert!(text.contains(message), "{name} = {value}: {text}");
     }
 }
 
@@ -741,4 +748,209 @@ async fn results_show_latency_at_the_load_and_the_target() {
     assert!(html.contains("ms per IO at this load"));
     assert!(!html.contains("ms at the target rate"));
     assert!(html.contains("id=\"chart-latency\""));
+}
+
+/// The value of attribute `name` in one HTML tag (unescaped for the few entities askama writes).
+fn attr(tag: &str, name: &str) -> Option<String> {
+    let key = format!(" {name}=\"");
+    let at = tag.find(&key)? + key.len();
+    let end = tag[at..].find('"')? + at;
+    Some(
+        tag[at..end]
+            .replace("&#34;", "\"")
+            .replace("&#39;", "'")
+            .replace("&#60;", "<")
+            .replace("&#62;", ">")
+            .replace("&#38;", "&"),
+    )
+}
+
+/// What a browser sends when the planner form in `html` is submitted as rendered:
+/// every named text input, ticked checkboxes, and each select's selected option.
+fn submitted_form(html: &str) -> Vec<(String, String)> {
+    let form = &html[html.find("<form id=\"planner\"").expect("the planner form")..];
+    let form = &form[..form.find("</form>").expect("the form ends")];
+    let mut out = Vec::new();
+    let mut rest = form;
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i..];
+        let tag = &rest[..rest.find('>').map_or(rest.len(), |e| e + 1)];
+        if tag.starts_with("<input ") {
+            if let Some(name) = attr(tag, "name") {
+                let kind = attr(tag, "type").unwrap_or_default();
+                if kind == "checkbox" {
+                    if tag.contains(" checked") {
+                        out.push((name, attr(tag, "value").unwrap_or_else(|| "on".into())));
+                    }
+                } else if kind != "file" {
+                    out.push((name, attr(tag, "value").unwrap_or_default()));
+                }
+            }
+        } else if tag.starts_with("<select ") {
+            let end = rest.find("</select>").expect("the select ends");
+            let body = &rest[..end];
+            let options: Vec<&str> = body
+                .match_indices("<option ")
+                .map(|(j, _)| &body[j..j + body[j..].find('>').unwrap() + 1])
+                .collect();
+            let chosen = options
+                .iter()
+                .find(|o| o.contains(" selected"))
+                .or(options.first())
+                .and_then(|o| attr(o, "value"))
+                .unwrap_or_default();
+            out.push((attr(tag, "name").expect("select name"), chosen));
+            rest = &rest[end..];
+            continue;
+        }
+        rest = &rest[1..];
+    }
+    out
+}
+
+/// The newest revision of a saved scenario, from the API.
+async fn stored(app: &TestApp, id: i64) -> Value {
+    let res = app.get(&format!("/api/v1/scenarios/{id}")).await;
+    res.json().await.expect("Scenario JSON")
+}
+
+fn platform_scenario() -> Value {
+    json!({
+        "name": "Platform round trip",
+        "workload": { "io_size_kib": 8, "read_pct": 70, "access": "random", "threads": 16,
+                      "queue_depth": 8, "capacity_tib": 60 },
+        "storage": { "service": "anf", "level": "ultra", "volume_kind": "breakthrough",
+                     "cool_access": { "cool_data_pct": 60, "cool_read_pct": 5 },
+                     "volumes": [ { "count": 2, "quota_tib": 30 } ] },
+        "clients": { "count": 1, "vm_size": "Standard_E104ids_v5", "protocol": "nfsv4.1",
+                     "nfs_client": "dnfs", "sec": "krb5" }
+    })
+}
+
+#[tokio::test]
+async fn platform_fields_are_rendered_and_round_trip_through_the_form() {
+    let app = spawn_app().await;
+    let mut avs = sample_scenario();
+    avs["name"] = json!("AVS cluster of 12");
+    avs["clients"]["avs"]["cluster_hosts"] = json!(12);
+    let mut smb = sample_scenario();
+    smb["name"] = json!("Encrypted SMB");
+    smb["clients"]["avs"] = Value::Null;
+    smb["clients"]["protocol"] = json!("smb3");
+    smb["clients"]["smb_security"] = json!("encryption");
+    for scenario in [platform_scenario(), avs, smb] {
+        let name = scenario["name"].as_str().unwrap().to_owned();
+        let id = app.create(&scenario).await;
+        let (status, html) = page(&app, &format!("/scenarios/{id}")).await;
+        assert_eq!(status, 200, "{name}");
+        let before = stored(&app, id).await;
+        // Save the form exactly as rendered: a new revision with the same scenario.
+        let mut sent = submitted_form(&html);
+        sent.push(("scenario_id".into(), id.to_string()));
+        let res = post_form(&app, &format!("/scenarios/{id}"), &sent).await;
+        assert_eq!(res.status(), 303, "{name}: {}", res.text().await.unwrap());
+        let after = stored(&app, id).await;
+        for part in ["workload", "storage", "clients"] {
+            assert_eq!(after[part], before[part], "{name}: {part}");
+        }
+    }
+
+    // What the page shows for the first one.
+    let id = app.create(&platform_scenario()).await;
+    let (_, html) = page(&app, &format!("/scenarios/{id}")).await;
+    for expect in [
+        "<option value=\"breakthrough\" data-show=\"anf\" data-fallback=\"large\" selected>Large, breakthrough mode</option>",
+        "<label for=\"f-storage.cool_access.cool_data_pct\">Data on the cool tier</label>",
+        "<label for=\"f-clients.nfs_client\">NFS client</label>",
+        "<option value=\"dnfs\" selected>Oracle Direct NFS (dNFS)</option>",
+        "<label for=\"f-clients.sec\">NFS security</label>",
+        "<option value=\"krb5\" selected>krb5 (authentication)</option>",
+        "<label for=\"f-clients.smb_security\">SMB security</label>",
+        "<label for=\"f-clients.avs.cluster_hosts\">Hosts in the cluster</label>",
+        "<option value=\"nfsv3\" data-show=\"nfsv3-option\" data-fallback=\"nfsv4.1\">NFSv3</option>",
+    ] {
+        assert!(html.contains(expect), "page shows {expect}");
+    }
+    assert!(html.contains(
+        "id=\"f-storage.cool_access\" name=\"storage.cool_access\" type=\"checkbox\" value=\"on\" checked"
+    ));
+    assert!(html.contains("name=\"storage.cool_access.cool_read_pct\" type=\"text\" inputmode=\"decimal\" autocomplete=\"off\" spellcheck=\"false\" value=\"5\""));
+    for (field, show) in [
+        ("clients.nfs_client", "nfs-client"),
+        ("clients.sec", "nfs-sec"),
+        ("clients.smb_security", "smb-sec"),
+        ("storage.cool_access", "cool-option"),
+        ("clients.avs", "avs-option"),
+    ] {
+        let at = html.find(&format!("id=\"f-{field}\"")).unwrap();
+        let div = html[..at].rfind("<div class=\"field").unwrap();
+        assert!(
+            html[div..at].contains(&format!("data-show=\"{show}\"")),
+            "{field} is shown by rule {show}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn service_rules_answer_422_next_to_the_field_without_javascript() {
+    let app = spawn_app().await;
+    let mut files = sample_scenario();
+    files["storage"] = json!({ "service": "azure_files", "level": "ssd_v1",
+                               "volumes": [{ "count": 1, "quota_tib": 10 }] });
+    files["clients"]["avs"] = Value::Null;
+    let mut gcnv_avs = sample_scenario();
+    gcnv_avs["storage"]["service"] = json!("gcnv");
+    gcnv_avs["storage"]["level"] = json!("premium");
+    let mut big_cluster = sample_scenario();
+    big_cluster["clients"]["avs"]["cluster_hosts"] = json!(17);
+    let mut v3_krb = sample_scenario();
+    v3_krb["clients"]["avs"] = Value::Null;
+    v3_krb["clients"]["sec"] = json!("krb5p");
+    let mut nfs_signing = sample_scenario();
+    nfs_signing["clients"]["avs"] = Value::Null;
+    nfs_signing["clients"]["smb_security"] = json!("signing");
+    let mut gcnv_cool = gcnv_avs.clone();
+    gcnv_cool["clients"]["avs"] = Value::Null;
+    gcnv_cool["storage"]["cool_access"] = json!({ "cool_data_pct": 50, "cool_read_pct": 5 });
+    let mut dnfs_avs = sample_scenario();
+    dnfs_avs["clients"]["nfs_client"] = json!("dnfs");
+    for (scenario, field, message) in [
+        (files, "clients.protocol", "NFSv4.1 only"),
+        (gcnv_avs, "clients.avs", "Azure NetApp Files feature"),
+        (
+            big_cluster,
+            "clients.avs.cluster_hosts",
+            "3 to 16 hosts, not 17",
+        ),
+        (v3_krb, "clients.sec", "NFSv4.1 volumes only"),
+        (nfs_signing, "clients.smb_security", "apply to SMB shares"),
+        (
+            gcnv_cool,
+            "storage.cool_access",
+            "Azure NetApp Files feature",
+        ),
+        (dnfs_avs, "clients.nfs_client", "Direct NFS"),
+    ] {
+        let pairs = form_pairs(&scenario);
+        let res = post_form(&app, "/scenarios/evaluate", &pairs).await;
+        assert_eq!(res.status(), 422, "{field}");
+        let html = res.text().await.unwrap();
+        let (at, text) = field_error(&html, field);
+        assert!(text.contains(message), "{field}: {text}");
+        assert!(
+            html.contains(&format!("id=\"f-{field}\" name=\"{field}\"")),
+            "{field}: the input is on the page"
+        );
+        // The message sits in the field's own box, marked invalid.
+        let input = html.find(&format!("id=\"f-{field}\"")).unwrap();
+        let div = html[..input].rfind("<div class=\"field").unwrap();
+        assert!(
+            html[div..input].contains("has-error"),
+            "{field}: box marked"
+        );
+        assert!(at > input, "{field}: the message follows its input");
+        // Saving is refused the same way.
+        let res = post_form(&app, "/scenarios", &pairs).await;
+        assert_eq!(res.status(), 422, "{field}: not saved");
+    }
 }

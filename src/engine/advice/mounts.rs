@@ -292,4 +292,4 @@ mod tests;
 
 pub use distro::{Distro, Family, Support};
 pub use rules::advise;
-pub use settings::{kernel_settings, plan_text};
+pub use settings::{kernel_settings, mount_lines, plan_text};

@@ -9,7 +9,7 @@ use crate::engine::evaluate::{Core, core, judged_latency};
 use crate::engine::evaluation::{Sizing, Targets};
 use crate::engine::limits::{LimitSet, RawLimit, Scope};
 use crate::engine::plan::Plan;
-use crate::engine::scenario::{Files, Level, Protocol, Service, VolumeKind};
+use crate::engine::scenario::{Files, Level, NfsClient, Protocol, Service, VolumeKind};
 use crate::engine::service::azure_files::{self, is_ssd};
 use crate::engine::units::mbps_to_mibps;
 
@@ -261,7 +261,9 @@ fn spread_clients(p: &Plan, c: &Core) -> Option<Message> {
 
 fn nconnect(p: &Plan, c: &Core) -> Option<Message> {
     // nconnect=4 is "best in most environments" (domain.md 6): suggest up to it.
-    if !p.protocol.is_nfs() || p.avs.is_some() || p.nconnect >= 4 {
+    // Oracle Direct NFS opens its own connections: nconnect does not apply.
+    if !p.protocol.is_nfs() || p.avs.is_some() || p.nconnect >= 4 || p.nfs_client == NfsClient::Dnfs
+    {
         return None;
     }
     let suggested = if p.service == Service::Gcnv { 8 } else { 4 };
@@ -344,7 +346,11 @@ fn nfs_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
     }
     let slots = &catalog::catalog().model.slots;
     let want = f64::from(p.threads) * f64::from(p.queue_depth);
-    if p.protocol == Protocol::Nfsv41
+    // The 180 slots per session and the rsize/wsize findings are ANF's published
+    // figures; the messages name ANF, so they are given for ANF only.
+    let anf = p.service == Service::Anf;
+    if anf
+        && p.protocol == Protocol::Nfsv41
         && want / f64::from(p.n_volumes) > slots.nfsv41_session_default
     {
         add(
@@ -368,7 +374,7 @@ fn nfs_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
         }
     }
     // Large sequential IO is where rsize/wsize matter (buffered IO uses them).
-    if p.io_kib > 64.0 {
+    if anf && p.io_kib > 64.0 {
         add(
             "rsize_wsize",
             Severity::Info,

@@ -11,7 +11,8 @@ use super::{PageError, form, render, share};
 use crate::engine::advice::mounts::{
     self, Finding, InputError, MountAdvice, MountRequest, Setting, Severity, Workload,
 };
-use crate::engine::scenario::{Protocol, Scenario};
+use crate::engine::scenario::{NfsClient, Protocol, Scenario, Sec};
+use crate::engine::testplan;
 use crate::web::AppState;
 use askama::Template;
 use axum::Router;
@@ -85,6 +86,8 @@ struct AdvisorPage {
     workload_error: Option<String>,
     /// Where the text came from (a scenario) or why there is none.
     note: Option<String>,
+    /// The scenario's Oracle Direct NFS configuration, when it uses Direct NFS.
+    dnfs: Option<DnfsSetup>,
     results: Option<Results>,
 }
 
@@ -99,6 +102,7 @@ impl AdvisorPage {
             distro_error: None,
             workload_error: None,
             note: None,
+            dnfs: None,
             results: None,
         }
     }
@@ -217,6 +221,35 @@ fn finding_rows(findings: &[Finding]) -> Vec<FindingRow> {
         .collect()
 }
 
+/// How a scenario's Oracle Direct NFS is configured: the `oranfstab` for the advisor's
+/// mounts and how to switch Direct NFS on.
+struct DnfsSetup {
+    oranfstab: String,
+    enable: &'static str,
+    source: &'static str,
+}
+
+impl DnfsSetup {
+    fn of(s: &Scenario) -> Option<Self> {
+        (s.clients.nfs_client == NfsClient::Dnfs && s.clients.protocol.is_nfs()).then(|| {
+            // The same endpoints, exports and mount points as mounts::plan_text.
+            let names = |i: u32| {
+                let n = 3 + i;
+                (
+                    format!("10.0.{}.{}", n / 256, n % 256),
+                    format!("/volume{i}"),
+                    format!("/mnt/volume{i}"),
+                )
+            };
+            DnfsSetup {
+                oranfstab: testplan::oranfstab(s, names),
+                enable: testplan::DNFS_ENABLE,
+                source: testplan::DNFS_MOUNT_SOURCE,
+            }
+        })
+    }
+}
+
 /// The mounts a scenario implies, with a note saying where they come from.
 fn plan_from_scenario(s: &Scenario) -> (String, String) {
     let volumes: u32 = s
@@ -238,7 +271,22 @@ fn plan_from_scenario(s: &Scenario) -> (String, String) {
             );
         }
     };
-    let text = mounts::plan_text(volumes, protocol, s.clients.nconnect);
+    let dnfs = s.clients.nfs_client == NfsClient::Dnfs;
+    let text = if dnfs {
+        // Direct NFS keeps kernel mounts with the Oracle options, without nconnect.
+        mounts::mount_lines(volumes, &testplan::mount_options(s))
+    } else if s.clients.sec != Sec::Sys {
+        let nconnect = match s.clients.nconnect {
+            n if n > 1 => format!(",nconnect={n}"),
+            _ => String::new(),
+        };
+        mounts::mount_lines(
+            volumes,
+            &format!("rw,hard,vers=4.1,sec={}{nconnect}", s.clients.sec.key()),
+        )
+    } else {
+        mounts::plan_text(volumes, protocol, s.clients.nconnect)
+    };
     let mut note = if volumes == 1 {
         format!(
             "Mount command for “{}”: 1 volume at storage endpoint 10.0.0.4 (put your volume's IP address in).",
@@ -250,6 +298,9 @@ fn plan_from_scenario(s: &Scenario) -> (String, String) {
             s.name
         )
     };
+    if dnfs {
+        note.push_str(" The database uses Oracle Direct NFS: it opens its own connections, so these kernel mounts carry no nconnect; the oranfstab below configures Direct NFS.");
+    }
     if s.clients.avs.is_some() {
         note.push_str(" With AVS the ESXi hosts mount the datastores (one connection per host and datastore); these lines are for Linux clients.");
     }
@@ -269,6 +320,10 @@ pub async fn show(Query(q): Query<AdvisorQuery>) -> Result<Response, PageError> 
         let (text, note) = plan_from_scenario(&scenario);
         page.text = text;
         page.note = Some(note);
+        page.dnfs = DnfsSetup::of(&scenario);
+        if page.dnfs.is_some() && page.workload.is_empty() {
+            page.workload = Workload::Database.key().to_owned();
+        }
     }
     if page.text.trim().is_empty() {
         return render(StatusCode::OK, &page);

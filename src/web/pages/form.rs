@@ -95,6 +95,10 @@ impl FormState {
         set("storage.qos", key(&st.qos));
         set("storage.volume_kind", key(&st.volume_kind));
         set("storage.pool_tib", opt_num(st.pool_tib));
+        set("storage.cool_access", flag(st.cool_access.is_some()));
+        let cool = st.cool_access.unwrap_or(DEFAULT_COOL);
+        set("storage.cool_access.cool_data_pct", num(cool.cool_data_pct));
+        set("storage.cool_access.cool_read_pct", num(cool.cool_read_pct));
         let mut groups = Vec::new();
         for (i, g) in st.volumes.iter().enumerate() {
             let n = GroupNames::new(i);
@@ -116,9 +120,16 @@ impl FormState {
         set("clients.nconnect", c.nconnect.to_string());
         set("clients.smb_multichannel", flag(c.smb_multichannel));
         set("clients.smb_channels", c.smb_channels.to_string());
+        set("clients.nfs_client", key(&c.nfs_client));
+        set("clients.sec", c.sec.key().to_owned());
+        set("clients.smb_security", c.smb_security.key().to_owned());
         set("clients.avs", flag(c.avs.is_some()));
         let avs = c.avs.clone().unwrap_or_else(default_avs);
         set("clients.avs.hosts", avs.hosts.to_string());
+        set(
+            "clients.avs.cluster_hosts",
+            avs.cluster_hosts.map(|n| n.to_string()).unwrap_or_default(),
+        );
         set("clients.avs.host_sku", avs.host_sku.clone());
         set("clients.avs.vms_per_host", avs.vms_per_host.to_string());
         set("clients.avs.vmdks_per_vm", avs.vmdks_per_vm.to_string());
@@ -180,6 +191,12 @@ impl FormState {
         }
     }
 }
+
+/// The cool-tier shares shown (hidden by the page) while cool access is off.
+const DEFAULT_COOL: CoolAccess = CoolAccess {
+    cool_data_pct: 80.0,
+    cool_read_pct: 10.0,
+};
 
 /// The AVS values shown (greyed by the page) while AVS is off.
 fn default_avs() -> Avs {
@@ -599,6 +616,9 @@ pub fn field_label(name: &str) -> String {
         "storage.qos" => "QoS type",
         "storage.volume_kind" => "Volume type",
         "storage.pool_tib" => "Capacity pool",
+        "storage.cool_access" => "Cool access",
+        "storage.cool_access.cool_data_pct" => "Data on the cool tier",
+        "storage.cool_access.cool_read_pct" => "Reads from the cool tier",
         "storage.volumes" => "Volumes",
         "clients" => "Clients",
         "clients.count" => "Client VMs",
@@ -609,8 +629,12 @@ pub fn field_label(name: &str) -> String {
         "clients.nconnect" => "nconnect",
         "clients.smb_multichannel" => "SMB multichannel",
         "clients.smb_channels" => "SMB channels",
+        "clients.nfs_client" => "NFS client",
+        "clients.sec" => "NFS security",
+        "clients.smb_security" => "SMB security",
         "clients.avs" => "AVS",
-        "clients.avs.hosts" => "AVS hosts",
+        "clients.avs.hosts" => "AVS hosts running the VMs",
+        "clients.avs.cluster_hosts" => "AVS hosts in the cluster",
         "clients.avs.nconnect" => "Connections per datastore",
         "clients.avs.host_sku" => "AVS host type",
         "clients.avs.vms_per_host" => "VMs per host",
@@ -673,7 +697,10 @@ mod tests {
                     !(v.is_empty()
                         && matches!(
                             k.as_str(),
-                            "clients.avs" | "clients.smb_multichannel" | "workload.metadata_heavy"
+                            "clients.avs"
+                                | "clients.smb_multichannel"
+                                | "workload.metadata_heavy"
+                                | "storage.cool_access"
                         ))
                 })
                 .collect();
@@ -681,6 +708,46 @@ mod tests {
             assert!(!back.has_errors(), "{}: {:?}", t.key, back.errors());
             assert_eq!(parsed.as_ref(), Some(&s), "{}", t.key);
         }
+    }
+
+    #[test]
+    fn platform_fields_survive_the_form_round_trip() {
+        use crate::engine::scenario::{CoolAccess, Protocol, Sec, SmbSecurity, VolumeKind};
+        let oracle = crate::web::scenario_templates::find("oracle-dnfs").unwrap();
+        let mut secured = oracle.scenario();
+        secured.storage.volume_kind = VolumeKind::Breakthrough;
+        // Breakthrough volumes start at 2,400 GiB: the 1 TiB log volumes grow.
+        secured.storage.volumes[1].quota_tib = 4.0;
+        secured.storage.cool_access = Some(CoolAccess {
+            cool_data_pct: 60.0,
+            cool_read_pct: 5.0,
+        });
+        secured.clients.protocol = Protocol::Nfsv41;
+        secured.clients.sec = Sec::Krb5;
+        let mut avs = find_template("avs-datastores");
+        if let Some(a) = avs.clients.avs.as_mut() {
+            a.cluster_hosts = Some(12);
+        }
+        let mut smb = find_template("azure-files-smb-multichannel");
+        smb.clients.smb_security = SmbSecurity::Encryption;
+        for s in [secured, avs, smb] {
+            crate::engine::check(&s).unwrap();
+            let form = FormState::from_scenario(&s);
+            // Browsers send no unticked checkbox; empty inputs mean none.
+            let sent: Vec<_> = pairs(&form)
+                .into_iter()
+                .filter(|(_, v)| !v.is_empty())
+                .collect();
+            let (back, parsed) = parse(&sent);
+            assert!(!back.has_errors(), "{}: {:?}", s.name, back.errors());
+            assert_eq!(parsed.as_ref(), Some(&s), "{}", s.name);
+        }
+    }
+
+    fn find_template(key: &str) -> Scenario {
+        crate::web::scenario_templates::find(key)
+            .unwrap()
+            .scenario()
     }
 
     #[test]

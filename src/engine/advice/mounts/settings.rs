@@ -74,12 +74,18 @@ pub fn plan_text(volumes: u32, protocol: &str, nconnect: u32) -> String {
     } else {
         String::new()
     };
+    mount_lines(volumes, &format!("rw,hard,{vers}{nconnect}"))
+}
+
+/// Mount commands for `volumes` volumes, one per endpoint as [`plan_text`] numbers
+/// them, all with the mount options `options`; at most [`MAX_LINES`] mounts.
+pub fn mount_lines(volumes: u32, options: &str) -> String {
     let count = (volumes as usize).min(MAX_LINES);
     let mut out = String::new();
     for i in 0..count {
         let n = 4 + i;
         out.push_str(&format!(
-            "mount -t nfs -o rw,hard,{vers}{nconnect} 10.0.{}.{}:/volume{2} /mnt/volume{2}\n",
+            "mount -t nfs -o {options} 10.0.{}.{}:/volume{2} /mnt/volume{2}\n",
             n / 256,
             n % 256,
             i + 1
