@@ -823,7 +823,12 @@ fn platform_scenario() -> Value {
                      "cool_access": { "cool_data_pct": 60, "cool_read_pct": 5 },
                      "volumes": [ { "count": 2, "quota_tib": 30 } ] },
         "clients": { "count": 1, "vm_size": "Standard_E104ids_v5", "protocol": "nfsv4.1",
-                     "nfs_client": "dnfs", "sec": "krb5" }
+                     "nfs_client": "dnfs", "sec": "krb5" },
+        "region": "westeurope",
+        "pricing": { "currency": "USD", "discount_pct": 12.5, "reservation": "1y" },
+        "data_protection": { "snapshot_reserve_pct": 20, "daily_change_pct": 2,
+                             "backup": { "daily": 7, "weekly": 4, "monthly": 0 },
+                             "replication": "hourly", "replication_region": "northeurope" }
     })
 }
 
@@ -850,7 +855,14 @@ async fn platform_fields_are_rendered_and_round_trip_through_the_form() {
         let res = post_form(&app, &format!("/scenarios/{id}"), &sent).await;
         assert_eq!(res.status(), 303, "{name}: {}", res.text().await.unwrap());
         let after = stored(&app, id).await;
-        for part in ["workload", "storage", "clients"] {
+        for part in [
+            "workload",
+            "storage",
+            "clients",
+            "region",
+            "pricing",
+            "data_protection",
+        ] {
             assert_eq!(after[part], before[part], "{name}: {part}");
         }
     }

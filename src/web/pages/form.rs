@@ -124,6 +124,17 @@ impl FormState {
         set("clients.sec", c.sec.key().to_owned());
         set("clients.smb_security", c.smb_security.key().to_owned());
         set("clients.avs", flag(c.avs.is_some()));
+        set("region", s.region.clone().unwrap_or_default());
+        if let Some(p) = &s.pricing {
+            set("pricing.discount_pct", num(p.discount_pct));
+            set("pricing.reservation", p.reservation.key().to_owned());
+        }
+        if let Some(d) = &s.data_protection {
+            set(
+                "data_protection",
+                serde_json::to_string(d).expect("data protection serialises"),
+            );
+        }
         let avs = c.avs.clone().unwrap_or_else(default_avs);
         set("clients.avs.hosts", avs.hosts.to_string());
         set(
