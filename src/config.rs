@@ -1,29 +1,263 @@
 //! Server configuration: flags and environment, with the contract's defaults.
 
 use clap::Parser;
+use std::net::{IpAddr, SocketAddr};
 
 /// Where the server listens when nothing else is said.
 pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
 /// The database when nothing else is said: `volplan.db` in the working directory.
 pub const DEFAULT_DATABASE_URL: &str = "sqlite:volplan.db";
+/// Most connections served at once when nothing else is said.
+pub const DEFAULT_MAX_CONNECTIONS: u32 = 1024;
 
 /// Settings of `volplan serve`; each flag also reads an environment variable.
 #[derive(Debug, Clone, PartialEq, Eq, Parser)]
-#[command(name = "volplan serve")]
+#[command(
+    name = "volplan serve",
+    after_help = "There is no authentication yet: the server listens on the loopback \
+                  address unless told otherwise, and binding to any other address \
+                  (0.0.0.0, a LAN address) refuses to start without \
+                  --allow-unauthenticated. Requests whose Host is not 127.0.0.1, \
+                  localhost, [::1] or the bind address (with the port), a name in \
+                  --allowed-hosts or the host of --public-url get 421."
+)]
 pub struct Config {
-    /// Address and port to listen on.
+    /// Address and port to listen on. A non-loopback address needs --allow-unauthenticated.
     #[arg(long, env = "VOLPLAN_BIND", default_value = DEFAULT_BIND, value_name = "ADDR:PORT")]
     pub bind: String,
     /// SQLite database: `sqlite:PATH`, `sqlite://PATH` or a plain file path; created and
     /// migrated on start.
     #[arg(long = "database-url", env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, value_name = "URL")]
     pub database_url: String,
+    /// More host names (comma-separated, `name` or `name:port`) that clients may use in
+    /// the Host header; others get 421. A name without a port matches any port.
+    #[arg(
+        long = "allowed-hosts",
+        env = "VOLPLAN_ALLOWED_HOSTS",
+        value_delimiter = ',',
+        value_name = "HOST[:PORT],..."
+    )]
+    pub allowed_hosts: Vec<String>,
+    /// The URL users reach the server at (e.g. behind a reverse proxy,
+    /// `https://volplan.example.com`): its host is allowed and its origin counts as the
+    /// server's own for state-changing requests.
+    #[arg(long = "public-url", env = "VOLPLAN_PUBLIC_URL", value_name = "URL")]
+    pub public_url: Option<String>,
+    /// Serve a non-loopback address although there is no authentication: anyone who
+    /// can reach the port can read, change and delete every scenario.
+    #[arg(
+        long = "allow-unauthenticated",
+        env = "VOLPLAN_ALLOW_UNAUTHENTICATED",
+        value_parser = clap::builder::BoolishValueParser::new(),
+        action = clap::ArgAction::SetTrue
+    )]
+    pub allow_unauthenticated: bool,
+    /// Most client connections served at once; more wait to be accepted.
+    #[arg(long = "max-connections", env = "VOLPLAN_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS, value_parser = clap::value_parser!(u32).range(1..=1_000_000), value_name = "N")]
+    pub max_connections: u32,
+    /// Most PDF, PNG and XLSX renders at once (default: the number of cores); more wait
+    /// up to 20 s, then get 503.
+    #[arg(long = "render-concurrency", env = "VOLPLAN_RENDER_CONCURRENCY", value_parser = clap::value_parser!(u32).range(1..=256), value_name = "N")]
+    pub render_concurrency: Option<u32>,
+}
+
+/// Why the configuration cannot be served.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error(
+        "refusing to listen on {0}: it is not a loopback address and volplan has no \
+         authentication yet, so anyone who reaches it could read, change and delete every \
+         scenario. Bind to 127.0.0.1 (the default), or pass --allow-unauthenticated \
+         (VOLPLAN_ALLOW_UNAUTHENTICATED=true) if the network in front of it is trusted"
+    )]
+    Unauthenticated(SocketAddr),
+    #[error("--public-url `{0}` is not an http:// or https:// URL with a host")]
+    PublicUrl(String),
+    #[error("--allowed-hosts entry `{0}` is not a host name or host:port")]
+    AllowedHost(String),
 }
 
 impl Config {
     /// The configuration with no flags: environment variables, else the defaults.
     pub fn from_env() -> Self {
         Self::parse_from(["volplan serve"])
+    }
+
+    /// Checks that `addr` (where the server did bind) may be served with this
+    /// configuration: a non-loopback address needs `--allow-unauthenticated`.
+    pub fn check_exposure(&self, addr: SocketAddr) -> Result<(), ConfigError> {
+        if !addr.ip().is_loopback() && !self.allow_unauthenticated {
+            return Err(ConfigError::Unauthenticated(addr));
+        }
+        Ok(())
+    }
+
+    /// The public URL's origin (`scheme://host[:port]`, lower case), if one is set.
+    pub fn public_origin(&self) -> Result<Option<Origin>, ConfigError> {
+        match self.public_url.as_deref().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(url) => Origin::parse(url)
+                .map(Some)
+                .ok_or_else(|| ConfigError::PublicUrl(url.to_owned())),
+        }
+    }
+
+    /// The Host header values the server answers, for a server bound to `addr`.
+    pub fn host_set(&self, addr: SocketAddr) -> Result<HostSet, ConfigError> {
+        let mut set = HostSet::for_bind(addr);
+        for entry in self.allowed_hosts.iter().map(|h| h.trim()) {
+            if entry.is_empty() {
+                continue;
+            }
+            let (name, port) =
+                split_host(entry).ok_or_else(|| ConfigError::AllowedHost(entry.to_owned()))?;
+            set.names
+                .push((name, port.map_or(PortRule::Any, PortRule::Is)));
+        }
+        if let Some(origin) = self.public_origin()? {
+            let rule = if origin.port == origin.default_port() {
+                PortRule::IsOrNone(origin.port)
+            } else {
+                PortRule::Is(origin.port)
+            };
+            set.names.push((origin.host, rule));
+        }
+        Ok(set)
+    }
+}
+
+/// A web origin: scheme, host and port.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub scheme: String,
+    /// Lower case; an IPv6 address keeps its brackets.
+    pub host: String,
+    pub port: u16,
+}
+
+impl Origin {
+    /// Parses `http://host[:port][/path]` or `https://...`; `None` for anything else.
+    pub fn parse(url: &str) -> Option<Origin> {
+        let (scheme, rest) = url.split_once("://")?;
+        let scheme = scheme.to_ascii_lowercase();
+        if scheme != "http" && scheme != "https" {
+            return None;
+        }
+        let authority = rest.split(['/', '?', '#']).next()?;
+        if authority.contains('@') {
+            return None;
+        }
+        let (host, port) = split_host(authority)?;
+        let default = if scheme == "https" { 443 } else { 80 };
+        Some(Origin {
+            scheme,
+            host,
+            port: port.unwrap_or(default),
+        })
+    }
+
+    fn default_port(&self) -> u16 {
+        if self.scheme == "https" { 443 } else { 80 }
+    }
+}
+
+/// Splits `host[:port]` (`[::1]:8080` for IPv6) into a lower-case host and the port.
+pub fn split_host(text: &str) -> Option<(String, Option<u16>)> {
+    let text = text.trim();
+    let (host, port) = if let Some(rest) = text.strip_prefix('[') {
+        let (inner, after) = rest.split_once(']')?;
+        inner.parse::<std::net::Ipv6Addr>().ok()?;
+        let port = match after {
+            "" => None,
+            p => Some(p.strip_prefix(':')?.parse().ok()?),
+        };
+        (format!("[{inner}]"), port)
+    } else {
+        match text.rsplit_once(':') {
+            Some((h, p)) => (h.to_owned(), Some(p.parse().ok()?)),
+            None => (text.to_owned(), None),
+        }
+    };
+    let ok = !host.is_empty()
+        && (host.starts_with('[')
+            || host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_'));
+    ok.then(|| (host.to_ascii_lowercase(), port))
+}
+
+/// The Host header values a server answers (everything else gets 421).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostSet {
+    /// The port the server listens on.
+    port: u16,
+    /// Bound to 0.0.0.0 or [::]: any IP-address Host with the server's port is ours
+    /// (an address cannot be rebound by DNS).
+    any_ip: bool,
+    /// Names (and addresses) with the port they must come with.
+    names: Vec<(String, PortRule)>,
+}
+
+/// The port a Host header must name for a host name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PortRule {
+    /// Any port, or none.
+    Any,
+    /// Exactly this port.
+    Is(u16),
+    /// This port, or none (the scheme's default).
+    IsOrNone(u16),
+}
+
+impl HostSet {
+    /// `localhost`, `127.0.0.1`, `[::1]` and the bound address, each with the port.
+    pub fn for_bind(addr: SocketAddr) -> HostSet {
+        let port = addr.port();
+        let mut names: Vec<(String, PortRule)> = ["localhost", "127.0.0.1", "[::1]"]
+            .iter()
+            .map(|h| ((*h).to_owned(), PortRule::Is(port)))
+            .collect();
+        if !addr.ip().is_unspecified() {
+            names.push((host_text(addr.ip()), PortRule::Is(port)));
+        }
+        HostSet {
+            port,
+            any_ip: addr.ip().is_unspecified(),
+            names,
+        }
+    }
+
+    /// Whether a request with this `Host` header value is for this server.
+    pub fn allows(&self, host: &str) -> bool {
+        let Some((name, port)) = split_host(host) else {
+            return false;
+        };
+        let name = name.trim_end_matches('.').to_owned();
+        if self.any_ip
+            && port == Some(self.port)
+            && name
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .parse::<IpAddr>()
+                .is_ok()
+        {
+            return true;
+        }
+        self.names.iter().any(|(n, rule)| {
+            *n == name
+                && match *rule {
+                    PortRule::Any => true,
+                    PortRule::Is(p) => port == Some(p),
+                    PortRule::IsOrNone(p) => port.is_none_or(|q| q == p),
+                }
+        })
+    }
+}
+
+fn host_text(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => format!("[{v6}]"),
     }
 }
 
@@ -36,5 +270,82 @@ mod tests {
         let c = Config::parse_from(["serve", "--bind", "0.0.0.0:9000", "--database-url", "x.db"]);
         assert_eq!(c.bind, "0.0.0.0:9000");
         assert_eq!(c.database_url, "x.db");
+        assert!(!c.allow_unauthenticated);
+        assert_eq!(c.max_connections, DEFAULT_MAX_CONNECTIONS);
+    }
+
+    #[test]
+    fn non_loopback_needs_the_flag() {
+        let c = Config::parse_from(["serve"]);
+        let lan: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        let lo: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        assert!(c.check_exposure(lo).is_ok());
+        let e = c.check_exposure(lan).unwrap_err().to_string();
+        assert!(e.contains("--allow-unauthenticated"), "{e}");
+        let c = Config::parse_from(["serve", "--allow-unauthenticated"]);
+        assert!(c.check_exposure(lan).is_ok());
+    }
+
+    #[test]
+    fn hosts_of_a_loopback_server() {
+        let c = Config::parse_from([
+            "serve",
+            "--allowed-hosts",
+            "plan.example.com,other.example:9000",
+            "--public-url",
+            "https://volplan.example.org/app",
+        ]);
+        let set = c.host_set("127.0.0.1:8080".parse().unwrap()).unwrap();
+        for ok in [
+            "localhost:8080",
+            "LOCALHOST:8080",
+            "127.0.0.1:8080",
+            "[::1]:8080",
+            "plan.example.com",
+            "plan.example.com:1234",
+            "other.example:9000",
+            "volplan.example.org",
+            "volplan.example.org:443",
+        ] {
+            assert!(set.allows(ok), "{ok}");
+        }
+        for bad in [
+            "attacker.example:8080",
+            "localhost:8081",
+            "localhost",
+            "other.example",
+            "10.0.0.1:8080",
+            "",
+            "a b",
+            "volplan.example.org:8443",
+        ] {
+            assert!(!set.allows(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn any_address_bind_takes_ip_hosts() {
+        let set = HostSet::for_bind("0.0.0.0:8080".parse().unwrap());
+        assert!(set.allows("192.0.2.7:8080"));
+        assert!(set.allows("[2001:db8::1]:8080"));
+        assert!(!set.allows("192.0.2.7:9090"));
+        assert!(!set.allows("rebind.example:8080"));
+    }
+
+    #[test]
+    fn origins_parse() {
+        assert_eq!(
+            Origin::parse("http://localhost:8080"),
+            Some(Origin {
+                scheme: "http".into(),
+                host: "localhost".into(),
+                port: 8080
+            })
+        );
+        assert_eq!(Origin::parse("https://x.example/").unwrap().port, 443);
+        assert!(Origin::parse("null").is_none());
+        assert!(Origin::parse("ftp://x").is_none());
+        let bad = Config::parse_from(["serve", "--public-url", "volplan"]);
+        assert!(bad.public_origin().is_err());
     }
 }

@@ -13,12 +13,12 @@ use crate::engine::import::MeasuredPoint;
 use crate::engine::{self, Evaluation, Scenario};
 use crate::report::charts::{Chart, ChartError, ChartName, ChartTable, LatencyRun};
 use crate::store::{self, StoreError};
-use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson};
 use crate::web::pages::PageError;
+use crate::web::{AppState, RenderLimit};
 use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Deserialize;
@@ -199,10 +199,14 @@ impl ChartQuery {
                 )
             }),
         };
-        Ok((
+        let (w, h) = (
             parse(&self.w, default.0, "w")?,
             parse(&self.h, default.1, "h")?,
-        ))
+        );
+        if !(200..=4000).contains(&w) || !(150..=4000).contains(&h) {
+            return Err(ChartError::Size(w, h).to_string());
+        }
+        Ok((w, h))
     }
 }
 
@@ -213,6 +217,8 @@ enum Failure {
         field: Option<String>,
         message: String,
     },
+    /// No render permit within the wait.
+    Busy(String),
     Internal(String),
 }
 
@@ -246,6 +252,10 @@ fn respond(headers: &HeaderMap, f: Failure) -> Response {
         match f {
             Failure::NotFound(m) => PageError::NotFound(m),
             Failure::Invalid { message, .. } => PageError::BadRequest(message),
+            Failure::Busy(message) => PageError::Status {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                message,
+            },
             Failure::Internal(c) => PageError::Internal(c),
         }
         .into_response()
@@ -253,14 +263,19 @@ fn respond(headers: &HeaderMap, f: Failure) -> Response {
         match f {
             Failure::NotFound(m) => ApiError::NotFound(m),
             Failure::Invalid { field, message } => ApiError::Invalid { field, message },
+            Failure::Busy(message) => ApiError::Refused {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                message,
+            },
             Failure::Internal(c) => ApiError::internal(c),
         }
         .into_response()
     }
 }
 
-/// Evaluates and draws off the async workers.
+/// Evaluates and draws off the async workers; a PNG first waits for a render permit.
 async fn draw(
+    renders: &RenderLimit,
     scenario: Scenario,
     name: ChartName,
     format: Format,
@@ -268,7 +283,19 @@ async fn draw(
     filename: String,
     measured: MeasuredRuns,
 ) -> Result<Response, Failure> {
+    let permit = match format {
+        Format::Png => {
+            // A size beyond the cap is refused before waiting for a turn.
+            query.size((780, 440)).map_err(|message| Failure::Invalid {
+                field: None,
+                message,
+            })?;
+            Some(renders.admit().await.map_err(Failure::Busy)?)
+        }
+        Format::Svg => None,
+    };
     let work = move || -> Result<Response, Failure> {
+        let _permit = permit;
         let evaluation = engine::evaluate(&scenario).map_err(ChartError::from)?;
         let chart = measured.drawn_on(Chart::of(name, &scenario, &evaluation)?);
         let (body, mime) = match format {
@@ -329,7 +356,16 @@ async fn saved(
             .await
             .map_err(|e| Failure::Internal(e.to_string()))?;
         let filename = format!("scenario-{id}-{name}.{}", ext(format));
-        draw(stored.scenario, name, format, query, filename, measured).await
+        draw(
+            &state.renders,
+            stored.scenario,
+            name,
+            format,
+            query,
+            filename,
+            measured,
+        )
+        .await
     }
     .await;
     result.unwrap_or_else(|f| respond(&headers, f))
@@ -337,6 +373,7 @@ async fn saved(
 
 /// `GET /charts/{name}.{svg,png}?s=<share>`: the chart of a shared scenario.
 async fn shared(
+    State(state): State<AppState>,
     Path(file): Path<String>,
     Query(query): Query<ChartQuery>,
     headers: HeaderMap,
@@ -350,6 +387,7 @@ async fn shared(
             })?;
         let filename = format!("{name}.{}", ext(format));
         draw(
+            &state.renders,
             scenario,
             name,
             format,
@@ -365,6 +403,7 @@ async fn shared(
 
 /// `POST /charts/{name}.{svg,png}` with a Scenario JSON body: an unsaved scenario's chart.
 async fn posted(
+    State(state): State<AppState>,
     Path(file): Path<String>,
     Query(query): Query<ChartQuery>,
     headers: HeaderMap,
@@ -380,6 +419,7 @@ async fn posted(
     };
     let filename = format!("{name}.{}", ext(format));
     draw(
+        &state.renders,
         scenario,
         name,
         format,

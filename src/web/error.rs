@@ -44,6 +44,10 @@ pub enum ApiError {
         field: Option<String>,
         message: String,
     },
+    /// A refusal with its own status: 403 (cross-site), 415 (charset), 421 (foreign
+    /// host), 503 (too busy).
+    #[error("{message}")]
+    Refused { status: StatusCode, message: String },
     /// 500: a failure of the server; the cause is logged, the client sees "internal error".
     #[error("internal error")]
     Internal(String),
@@ -87,6 +91,7 @@ impl ApiError {
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Refused { status, .. } => *status,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

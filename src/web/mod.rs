@@ -7,7 +7,9 @@
 pub mod api;
 pub mod assets;
 pub mod charts;
+mod conn;
 pub mod error;
+pub mod guard;
 pub mod pages;
 pub mod reports;
 pub mod scenario_templates;
@@ -18,11 +20,18 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use guard::Guard;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use sqlx::SqlitePool;
 use std::any::Any;
 use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -41,10 +50,115 @@ pub const CSP: &str =
 #[derive(Clone)]
 pub struct AppState {
     pub db: SqlitePool,
+    /// Admission to the expensive renders (PDF, PNG, XLSX).
+    pub renders: Arc<RenderLimit>,
+}
+
+impl AppState {
+    /// State on `db` with the render limit of `settings`.
+    pub fn new(db: SqlitePool, settings: &ServerSettings) -> AppState {
+        AppState {
+            db,
+            renders: Arc::new(RenderLimit::new(
+                settings.render_permits,
+                settings.render_wait,
+            )),
+        }
+    }
+}
+
+/// Bounds the renders that need tens of megabytes each (PDF, PNG, XLSX): at most
+/// `permits` run at once; the others queue for at most `wait`, then get 503.
+#[derive(Debug)]
+pub struct RenderLimit {
+    permits: Arc<Semaphore>,
+    wait: Duration,
+}
+
+impl RenderLimit {
+    pub fn new(permits: usize, wait: Duration) -> RenderLimit {
+        RenderLimit {
+            permits: Arc::new(Semaphore::new(permits.max(1))),
+            wait,
+        }
+    }
+
+    /// A permit to render, held until dropped; `Err` (a sentence) when the wait runs out.
+    pub async fn admit(&self) -> Result<OwnedSemaphorePermit, String> {
+        match tokio::time::timeout(self.wait, self.permits.clone().acquire_owned()).await {
+            Ok(Ok(permit)) => Ok(permit),
+            _ => Err(format!(
+                "the server is busy with other reports and images (waited {} s); try again in a moment",
+                self.wait.as_secs()
+            )),
+        }
+    }
+}
+
+/// How the server bounds its connections and work.
+#[derive(Debug, Clone)]
+pub struct ServerSettings {
+    /// Host check and the server's own origin.
+    pub guard: Guard,
+    /// A request's headers must arrive within this (also the keep-alive wait for the
+    /// next request's headers).
+    pub header_timeout: Duration,
+    /// A connection with no bytes read or written for this long is closed.
+    pub idle_timeout: Duration,
+    /// Most connections served at once; more wait in the listen backlog.
+    pub max_connections: usize,
+    /// Most expensive renders at once.
+    pub render_permits: usize,
+    /// How long a render waits for its turn before 503.
+    pub render_wait: Duration,
+}
+
+/// Default header-read timeout.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default idle timeout of a connection.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// Default wait of a render for its turn.
+pub const RENDER_WAIT: Duration = Duration::from_secs(20);
+
+/// Renders at once by default: one per core.
+pub fn default_render_permits() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+impl ServerSettings {
+    /// The defaults for a server listening on `addr` with no other host names.
+    pub fn for_addr(addr: SocketAddr) -> ServerSettings {
+        ServerSettings {
+            guard: Guard::for_bind(addr),
+            header_timeout: HEADER_TIMEOUT,
+            idle_timeout: IDLE_TIMEOUT,
+            max_connections: crate::config::DEFAULT_MAX_CONNECTIONS as usize,
+            render_permits: default_render_permits(),
+            render_wait: RENDER_WAIT,
+        }
+    }
+
+    /// The settings of `config` for a server bound to `addr`.
+    pub fn from_config(
+        config: &Config,
+        addr: SocketAddr,
+    ) -> Result<ServerSettings, crate::config::ConfigError> {
+        Ok(ServerSettings {
+            guard: Guard {
+                hosts: config.host_set(addr)?,
+                public_origin: config.public_origin()?,
+            },
+            max_connections: config.max_connections as usize,
+            render_permits: config
+                .render_concurrency
+                .map_or_else(default_render_permits, |n| n as usize),
+            ..ServerSettings::for_addr(addr)
+        })
+    }
 }
 
 /// The whole application: API and pages behind the common layers.
-pub fn app(state: AppState) -> Router {
+pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
     let header =
         |name, value| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
     Router::new()
@@ -55,6 +169,15 @@ pub fn app(state: AppState) -> Router {
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
         .layer(CatchPanicLayer::custom(panic_response))
+        .layer(axum::middleware::from_fn_with_state(
+            guard.clone(),
+            guard::csrf,
+        ))
+        .layer(axum::middleware::from_fn(guard::check_body))
+        .layer(axum::middleware::from_fn_with_state(
+            guard,
+            guard::check_host,
+        ))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
@@ -91,18 +214,85 @@ fn panic_response(payload: Box<dyn Any + Send + 'static>) -> Response {
     error::ApiError::internal(format!("handler panicked: {detail}")).into_response()
 }
 
-/// Serves the app on `listener` until `shutdown` resolves, then closes the database.
-///
-/// In-flight requests finish first (bounded by [`REQUEST_TIMEOUT`]).
+/// Serves the app on `listener` until `shutdown` resolves, then closes the database,
+/// with the default bounds for the address it listens on.
 pub async fn serve(
     listener: TcpListener,
     pool: SqlitePool,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let router = app(AppState { db: pool.clone() });
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    let settings = ServerSettings::for_addr(listener.local_addr()?);
+    serve_with(listener, pool, settings, shutdown).await
+}
+
+/// Serves the app on `listener` with `settings` until `shutdown` resolves, then waits
+/// for in-flight requests (bounded by [`REQUEST_TIMEOUT`]) and closes the database.
+///
+/// Each connection is HTTP/1.1 with a header-read timeout and an idle timeout; at most
+/// `max_connections` are served at once.
+pub async fn serve_with(
+    listener: TcpListener,
+    pool: SqlitePool,
+    settings: ServerSettings,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let router = app(
+        AppState::new(pool.clone(), &settings),
+        Arc::new(settings.guard.clone()),
+    );
+    let service = TowerToHyperService::new(router);
+    let slots = Arc::new(Semaphore::new(settings.max_connections.max(1)));
+    let graceful = GracefulShutdown::new();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(settings.header_timeout)
+        .keep_alive(true);
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => match slot {
+                Ok(slot) => slot,
+                Err(_) => break,
+            },
+            () = &mut shutdown => break,
+        };
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _peer)) => stream,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait, then accept again.
+                    tracing::warn!("accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let activity = Arc::new(conn::Activity::new());
+        let io = TokioIo::new(conn::Tracked::new(stream, activity.clone()));
+        let connection = graceful.watch(http.serve_connection(io, service.clone()));
+        let idle = settings.idle_timeout;
+        tokio::spawn(async move {
+            let _slot = slot;
+            tokio::select! {
+                done = connection => if let Err(e) = done {
+                    tracing::debug!("connection ended: {e}");
+                },
+                () = activity.idle_for(idle) => tracing::debug!("idle connection closed"),
+            }
+        });
+    }
+    drop(listener);
+    if tokio::time::timeout(REQUEST_TIMEOUT, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            "requests still running after {} s; stopping anyway",
+            REQUEST_TIMEOUT.as_secs()
+        );
+    }
     pool.close().await;
     Ok(())
 }
@@ -117,6 +307,8 @@ pub enum ServeError {
     },
     #[error("cannot open the database {url}: {source}")]
     Database { url: String, source: StoreError },
+    #[error("{0}")]
+    Config(#[from] crate::config::ConfigError),
     #[error("server failed: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -130,17 +322,25 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
             source,
         })?;
     let addr = listener.local_addr()?;
+    config.check_exposure(addr)?;
+    let settings = ServerSettings::from_config(&config, addr)?;
     tracing::info!(
         "volplan listening on http://{addr} (database {})",
         config.database_url
     );
+    if !addr.ip().is_loopback() {
+        tracing::warn!(
+            "listening on {addr} without authentication (--allow-unauthenticated): anyone who \
+             reaches this port can read, change and delete every scenario"
+        );
+    }
     let pool = store::connect(&config.database_url)
         .await
         .map_err(|source| ServeError::Database {
             url: config.database_url.clone(),
             source,
         })?;
-    serve(listener, pool, shutdown_signal()).await?;
+    serve_with(listener, pool, settings, shutdown_signal()).await?;
     tracing::info!("volplan stopped");
     Ok(())
 }
@@ -172,4 +372,19 @@ pub async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn renders_queue_then_get_busy() {
+        let limit = RenderLimit::new(1, Duration::from_millis(50));
+        let first = limit.admit().await.expect("a free permit");
+        let busy = limit.admit().await.unwrap_err();
+        assert!(busy.contains("busy"), "{busy}");
+        drop(first);
+        assert!(limit.admit().await.is_ok());
+    }
 }

@@ -118,7 +118,23 @@ async fn report(
     let evaluation = evaluate(&scenario)?;
     let today = model::today_utc();
 
+    // PDF and XLSX take tens of megabytes each: they wait for a render permit.
+    let permit = match format {
+        Format::Pdf | Format::Xlsx => {
+            Some(
+                st.renders
+                    .admit()
+                    .await
+                    .map_err(|message| PageError::Status {
+                        status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                        message: format!("The {message}."),
+                    })?,
+            )
+        }
+        _ => None,
+    };
     let built = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
         let mut r = Report::build(&scenario, &evaluation, &today);
         if !others.is_empty() {
             r = r.with_comparison(&others);

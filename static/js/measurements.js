@@ -161,7 +161,7 @@
   function upload(file) {
     if (!file) return;
     say("Reading " + file.name + "…");
-    fetch(base, { method: "POST", body: file, headers: { "Content-Type": file.type || "application/octet-stream" } })
+    fetch(base, { method: "POST", body: file, headers: { "Content-Type": "application/octet-stream" } })
       .then(function (res) {
         if (!res.ok) return errorText(res).then(function (t) { throw new Error(t); });
         return res.json();

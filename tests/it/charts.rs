@@ -778,7 +778,7 @@ async fn the_latency_chart_of_a_saved_scenario_shows_its_measured_runs() {
         .send_raw(
             reqwest::Method::POST,
             &format!("/api/v1/scenarios/{id}/measurements"),
-            None,
+            Some("application/octet-stream"),
             body,
         )
         .await;

@@ -8,6 +8,10 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+/// The form token the test forms send (as cookie and field), as a browser would after
+/// loading the page.
+pub const FORM_TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
 /// A running server: its base URL, an HTTP client and the database file it uses.
 pub struct TestApp {
     /// `http://127.0.0.1:PORT` (no trailing slash).
@@ -116,6 +120,27 @@ impl TestApp {
             req = req.header(reqwest::header::CONTENT_TYPE, ct);
         }
         req.send().await.expect("request")
+    }
+
+    /// POSTs a form body (urlencoded or multipart) as this site's own page would: with
+    /// the form-token cookie; the body must carry `csrf=FORM_TOKEN` itself.
+    pub async fn send_form(
+        &self,
+        path: &str,
+        content_type: &str,
+        body: Vec<u8>,
+    ) -> reqwest::Response {
+        self.client
+            .post(self.url(path))
+            .header(reqwest::header::CONTENT_TYPE, content_type)
+            .header(
+                reqwest::header::COOKIE,
+                format!("volplan_csrf={FORM_TOKEN}"),
+            )
+            .body(body)
+            .send()
+            .await
+            .expect("POST form")
     }
 
     /// Saves `scenario` through the API and returns its id.

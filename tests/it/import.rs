@@ -672,13 +672,15 @@ mod api {
     use reqwest::Method;
     use serde_json::{Value, json};
 
-    /// POSTs the fixture file `name` to `path` with content type `ctype`.
+    /// POSTs the fixture file `name` to `path` with content type `ctype`
+    /// (`application/octet-stream` when `None`, as a script sends a file).
     async fn post_fixture(
         app: &TestApp,
         path: &str,
         ctype: Option<&str>,
         name: &str,
     ) -> reqwest::Response {
+        let ctype = ctype.or(Some("application/octet-stream"));
         app.send_raw(Method::POST, path, ctype, fixture(name)).await
     }
 
@@ -731,7 +733,7 @@ mod api {
                 .send_raw(
                     Method::POST,
                     "/api/v1/measurements/parse",
-                    Some("text/plain"),
+                    Some("application/octet-stream"),
                     bytes,
                 )
                 .await;
@@ -880,9 +882,35 @@ mod api {
         let id = app.create(&sample_scenario()).await;
         let path = format!("/api/v1/scenarios/{id}/measurements");
         let res = app
-            .send_raw(Method::POST, &path, None, b"not a result".to_vec())
+            .send_raw(
+                Method::POST,
+                &path,
+                Some("application/octet-stream"),
+                b"not a result".to_vec(),
+            )
             .await;
         assert_eq!(res.status(), 422);
+        // What an HTML form can send is refused before the file is read.
+        for ct in [
+            None,
+            Some("text/plain"),
+            Some("text/plain; charset=utf-8"),
+            Some("application/x-www-form-urlencoded"),
+            Some("multipart/form-data; boundary=x"),
+        ] {
+            let res = app
+                .send_raw(Method::POST, &path, ct, fixture("fio-3.36-single-job.json"))
+                .await;
+            assert_eq!(res.status(), 415, "{ct:?}");
+            let body: Value = res.json().await.unwrap();
+            assert!(
+                body["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("application/octet-stream"),
+                "{body}"
+            );
+        }
         let list: Value = app.get(&path).await.json().await.unwrap();
         assert!(list.as_array().unwrap().is_empty());
     }

@@ -12,4 +12,5 @@ mod pages;
 mod platform;
 mod prices;
 mod reports;
+mod security;
 mod store;

@@ -255,11 +255,12 @@ fn form_body(pairs: &[(&str, &str)]) -> Vec<u8> {
 }
 
 async fn post_form(app: &crate::helpers::TestApp, pairs: &[(&str, &str)]) -> reqwest::Response {
-    app.send_raw(
-        reqwest::Method::POST,
+    let mut pairs = pairs.to_vec();
+    pairs.push(("csrf", crate::helpers::FORM_TOKEN));
+    app.send_form(
         "/advisor",
-        Some("application/x-www-form-urlencoded"),
-        form_body(pairs),
+        "application/x-www-form-urlencoded",
+        form_body(&pairs),
     )
     .await
 }
@@ -333,11 +334,14 @@ async fn page_prefills_the_mounts_of_a_scenario() {
 async fn planner_inputs_with_errors_do_not_open_a_plan() {
     let app = spawn_app().await;
     let res = app
-        .send_raw(
-            reqwest::Method::POST,
+        .send_form(
             "/advisor/from-plan",
-            Some("application/x-www-form-urlencoded"),
-            form_body(&[("name", "x"), ("workload.io_size_kib", "big")]),
+            "application/x-www-form-urlencoded",
+            form_body(&[
+                ("name", "x"),
+                ("workload.io_size_kib", "big"),
+                ("csrf", crate::helpers::FORM_TOKEN),
+            ]),
         )
         .await;
     assert_eq!(res.status(), 422);

@@ -2,7 +2,7 @@
 //! import, delete, revisions and static assets.
 
 use crate::helpers::{TestApp, named, sample_scenario, spawn_app};
-use reqwest::{Method, StatusCode, header};
+use reqwest::{StatusCode, header};
 use serde_json::{Value, json};
 
 const XSS: &str = "<script>alert(1)</script>";
@@ -79,11 +79,12 @@ fn set(pairs: &mut [(String, String)], name: &str, value: &str) {
 }
 
 async fn post_form(app: &TestApp, path: &str, pairs: &[(String, String)]) -> reqwest::Response {
-    app.send_raw(
-        Method::POST,
+    let mut pairs = pairs.to_vec();
+    pairs.push(("csrf".into(), crate::helpers::FORM_TOKEN.into()));
+    app.send_form(
         path,
-        Some("application/x-www-form-urlencoded"),
-        urlencoded(pairs),
+        "application/x-www-form-urlencoded",
+        urlencoded(&pairs),
     )
     .await
 }
@@ -463,11 +464,10 @@ async fn save_update_copy_history_and_restore_through_the_form() {
         "formaction=\"/scenarios/{id}/revisions/1/restore\""
     )));
     let res = app
-        .send_raw(
-            Method::POST,
+        .send_form(
             &format!("/scenarios/{id}/revisions/1/restore"),
-            None,
-            vec![],
+            "application/x-www-form-urlencoded",
+            format!("csrf={}", crate::helpers::FORM_TOKEN).into_bytes(),
         )
         .await;
     assert_eq!(res.status(), 303);
@@ -543,11 +543,14 @@ async fn import(app: &TestApp, file: Option<&str>, pasted: Option<&str>) -> reqw
         "--{boundary}\r\nContent-Disposition: form-data; name=\"json\"\r\n\r\n{}\r\n",
         pasted.unwrap_or("")
     );
+    body += &format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{}\r\n",
+        crate::helpers::FORM_TOKEN
+    );
     body += &format!("--{boundary}--\r\n");
-    app.send_raw(
-        Method::POST,
+    app.send_form(
         "/import",
-        Some(&format!("multipart/form-data; boundary={boundary}")),
+        &format!("multipart/form-data; boundary={boundary}"),
         body.into_bytes(),
     )
     .await
@@ -600,11 +603,10 @@ async fn delete_asks_first_then_removes() {
     assert_eq!(status, 200);
     assert!(html.contains(&format!("action=\"/scenarios/{id}/delete\"")));
     let res = app
-        .send_raw(
-            Method::POST,
+        .send_form(
             &format!("/scenarios/{id}/delete"),
-            None,
-            vec![],
+            "application/x-www-form-urlencoded",
+            format!("csrf={}", crate::helpers::FORM_TOKEN).into_bytes(),
         )
         .await;
     assert_eq!(res.status(), 303);
@@ -613,11 +615,10 @@ async fn delete_asks_first_then_removes() {
     assert!(home.contains("Deleted “Doomed”."));
     assert_eq!(page(&app, &format!("/scenarios/{id}")).await.0, 404);
     let res = app
-        .send_raw(
-            Method::POST,
+        .send_form(
             &format!("/scenarios/{id}/delete"),
-            None,
-            vec![],
+            "application/x-www-form-urlencoded",
+            format!("csrf={}", crate::helpers::FORM_TOKEN).into_bytes(),
         )
         .await;
     assert_eq!(res.status(), 404);

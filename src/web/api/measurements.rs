@@ -2,7 +2,9 @@
 //! with its comparison against the prediction, start a scenario from it, and download the
 //! test plan that verifies a scenario.
 //!
-//! Result files are sent as the raw request body (any content type, at most 1 MiB).
+//! Result files are sent as the raw request body (at most 1 MiB) with the content type
+//! `application/octet-stream`, `application/json`, `application/xml`, `text/xml` or
+//! `text/csv`: never one an HTML form can send, so a page on another site cannot upload.
 
 use super::{blocking, not_found_as, scenario_id, scenario_id_and};
 use crate::engine::Scenario;
@@ -16,7 +18,7 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -36,8 +38,32 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(testplan))
 }
 
-/// The request body as bytes; over the limit is a 413 with the contract's body.
-fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+/// Content types a result file may come with.
+pub const RESULT_TYPES: [&str; 5] = [
+    "application/octet-stream",
+    "application/json",
+    "application/xml",
+    "text/xml",
+    "text/csv",
+];
+
+/// The request body as bytes; over the limit is a 413 with the contract's body, a
+/// content type other than [`RESULT_TYPES`] a 415.
+fn body_bytes(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    let media = crate::web::guard::media_type(headers);
+    if !media.as_deref().is_some_and(|m| RESULT_TYPES.contains(&m)) {
+        return Err(ApiError::Refused {
+            status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            message: format!(
+                "send the result file as the raw body with `Content-Type: application/octet-stream` \
+                 (or application/json, application/xml, text/xml, text/csv), not {}",
+                media.map_or_else(
+                    || "without a content type".to_owned(),
+                    |m| format!("`{}`", m.chars().take(60).collect::<String>())
+                )
+            ),
+        });
+    }
     body.map_err(|r| {
         if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::PayloadTooLarge
@@ -80,8 +106,11 @@ fn run_ids(
         (status = 422, description = "Not a result file: the formats expected and the first problem", body = ErrorBody),
     )
 )]
-pub async fn parse(body: Result<Bytes, BytesRejection>) -> Result<Json<ParsedResult>, ApiError> {
-    Ok(Json(parse_body(body_bytes(body)?).await?))
+pub async fn parse(
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<ParsedResult>, ApiError> {
+    Ok(Json(parse_body(body_bytes(&headers, body)?).await?))
 }
 
 /// Query of "new scenario from this result".
@@ -108,10 +137,11 @@ pub struct FromResultQuery {
 pub async fn scenario_from_result(
     State(state): State<AppState>,
     query: Result<Query<FromResultQuery>, QueryRejection>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Scenario>, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::invalid("query", e.body_text()))?;
-    let parsed = parse_body(body_bytes(body)?).await?;
+    let parsed = parse_body(body_bytes(&headers, body)?).await?;
     let run = q.run.unwrap_or(0);
     let m = parsed.measurements.get(run).ok_or_else(|| {
         ApiError::invalid(
@@ -198,13 +228,15 @@ pub struct Uploaded {
 pub async fn add(
     State(state): State<AppState>,
     id: Result<Path<String>, PathRejection>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let id = scenario_id(id)?;
+    let bytes = body_bytes(&headers, body)?;
     let current = store::get_scenario(&state.db, id)
         .await
         .map_err(not_found_as(id))?;
-    let parsed = parse_body(body_bytes(body)?).await?;
+    let parsed = parse_body(bytes).await?;
     let saved = stored::add_measurements(
         &state.db,
         id,

@@ -69,6 +69,9 @@ pub enum PageError {
     NotFound(String),
     #[error("{0}")]
     BadRequest(String),
+    /// A refusal with its own status (403, 413, 415, 421, 503) and a sentence.
+    #[error("{message}")]
+    Status { status: StatusCode, message: String },
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -103,6 +106,16 @@ impl IntoResponse for PageError {
         let (status, title, message) = match &self {
             PageError::NotFound(m) => (StatusCode::NOT_FOUND, "Not found", m.as_str()),
             PageError::BadRequest(m) => (StatusCode::BAD_REQUEST, "Cannot open this", m.as_str()),
+            PageError::Status { status, message } => (
+                *status,
+                match status.as_u16() {
+                    403 => "Refused",
+                    413 => "Too large",
+                    503 => "Busy",
+                    _ => "Cannot do this",
+                },
+                message.as_str(),
+            ),
             PageError::Internal(cause) => {
                 tracing::error!(error = %cause, "page failed");
                 (

@@ -1,0 +1,425 @@
+//! Request guards in front of every route: the Host check (421), cross-site request
+//! refusal with the forms' per-session token (403), and the early body checks
+//! (413 on a declared length over the limit, 415 on a charset other than UTF-8).
+//!
+//! A state-changing request (any method but GET, HEAD, OPTIONS and TRACE) is refused when
+//! the browser says it comes from another site (`Sec-Fetch-Site: cross-site` or
+//! `same-site`) or its `Origin` is not the server's own. Requests with neither header
+//! (curl, scripts) pass. HTML forms also carry a token: the `volplan_csrf` cookie
+//! (SameSite=Strict) must equal the form's hidden `csrf` field (or an `X-CSRF-Token`
+//! header), a double submit that a page on another site cannot make.
+
+use crate::config::{HostSet, Origin};
+use crate::web::BODY_LIMIT;
+use crate::web::error::ApiError;
+use crate::web::pages::PageError;
+use axum::body::{Body, Bytes};
+use axum::extract::{FromRequest, Multipart, Request, State};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::sync::Arc;
+
+/// Name of the cookie that holds the form token.
+pub const CSRF_COOKIE: &str = "volplan_csrf";
+/// Name of the hidden form field that repeats it.
+pub const CSRF_FIELD: &str = "csrf";
+/// Header that may carry the token instead of the field (scripts).
+pub const CSRF_HEADER: &str = "x-csrf-token";
+
+/// What the guards need to know about the server.
+#[derive(Debug, Clone)]
+pub struct Guard {
+    /// Host header values the server answers.
+    pub hosts: HostSet,
+    /// The origin of `--public-url`, also the server's own.
+    pub public_origin: Option<Origin>,
+}
+
+impl Guard {
+    /// The guard of a server bound to `addr` with no other names.
+    pub fn for_bind(addr: std::net::SocketAddr) -> Guard {
+        Guard {
+            hosts: HostSet::for_bind(addr),
+            public_origin: None,
+        }
+    }
+
+    /// Cookies are marked `Secure` when users reach the server over https.
+    fn secure_cookie(&self) -> bool {
+        self.public_origin
+            .as_ref()
+            .is_some_and(|o| o.scheme == "https")
+    }
+}
+
+tokio::task_local! {
+    static TOKEN: String;
+}
+
+/// The form token of the request being answered, for the hidden `csrf` field of every
+/// form a page renders (empty outside a request).
+pub fn csrf_token() -> String {
+    TOKEN.try_with(String::clone).unwrap_or_default()
+}
+
+fn is_api(path: &str) -> bool {
+    path == "/api" || path.starts_with("/api/")
+}
+
+/// A refusal, as JSON under `/api` and as the HTML error page elsewhere.
+fn refuse(path: &str, status: StatusCode, message: String) -> Response {
+    if is_api(path) {
+        ApiError::Refused { status, message }.into_response()
+    } else {
+        PageError::Status { status, message }.into_response()
+    }
+}
+
+/// The `Host` of the request: the header, or the authority of an absolute URI.
+fn request_host(req: &Request) -> Option<String> {
+    req.headers()
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned)
+        .or_else(|| req.uri().authority().map(|a| a.as_str().to_owned()))
+}
+
+/// 421 for a `Host` the server does not serve (DNS rebinding, a wrong proxy config).
+pub async fn check_host(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Response {
+    match request_host(&req) {
+        Some(host) if guard.hosts.allows(&host) => next.run(req).await,
+        host => {
+            let shown: String = host
+                .as_deref()
+                .unwrap_or("")
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(100)
+                .collect();
+            let message = if shown.is_empty() {
+                "the request names no host; send a Host header".to_owned()
+            } else {
+                format!(
+                    "this server does not serve the host `{shown}`; use the address it listens on, \
+                     or add the name to --allowed-hosts (VOLPLAN_ALLOWED_HOSTS)"
+                )
+            };
+            refuse(req.uri().path(), StatusCode::MISDIRECTED_REQUEST, message)
+        }
+    }
+}
+
+fn state_changing(method: &Method) -> bool {
+    !matches!(
+        *method,
+        Method::GET | Method::HEAD | Method::OPTIONS | Method::TRACE
+    )
+}
+
+/// Why a state-changing request is refused as cross-site, if it is.
+fn cross_site(guard: &Guard, headers: &HeaderMap) -> Option<String> {
+    let text = |name| {
+        headers
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+    };
+    if let Some(site) = text("sec-fetch-site") {
+        return match site.trim().to_ascii_lowercase().as_str() {
+            "same-origin" | "none" => None,
+            other => Some(format!(
+                "cross-site request refused (Sec-Fetch-Site: {}): change data from volplan's own pages or with an API client",
+                other.chars().take(20).collect::<String>()
+            )),
+        };
+    }
+    let origin = text("origin")?;
+    let host = text("host").unwrap_or("");
+    let own = Origin::parse(origin).is_some_and(|o| {
+        let authority = match (o.scheme.as_str(), o.port) {
+            ("http", 80) | ("https", 443) => o.host.clone(),
+            _ => format!("{}:{}", o.host, o.port),
+        };
+        authority.eq_ignore_ascii_case(host)
+            || o.host.eq_ignore_ascii_case(host)
+            || guard.public_origin.as_ref() == Some(&o)
+    });
+    (!own).then(|| {
+        format!(
+            "cross-site request refused (Origin: {}): change data from volplan's own pages or with an API client",
+            origin.chars().filter(|c| !c.is_control()).take(100).collect::<String>()
+        )
+    })
+}
+
+/// The media type of a `Content-Type` value, lower case, without parameters.
+pub fn media_type(headers: &HeaderMap) -> Option<String> {
+    let ct = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
+    Some(ct.split(';').next()?.trim().to_ascii_lowercase())
+}
+
+/// The bodies an HTML form can send (and so a page on another site).
+fn form_like(headers: &HeaderMap) -> bool {
+    match media_type(headers).as_deref() {
+        None => true,
+        Some(m) => matches!(
+            m,
+            "application/x-www-form-urlencoded" | "multipart/form-data" | "text/plain"
+        ),
+    }
+}
+
+fn cookie_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|kv| kv.trim().split_once('='))
+        .find(|(k, _)| *k == CSRF_COOKIE)
+        .map(|(_, v)| v.trim().to_owned())
+        .filter(|v| valid_token(v))
+}
+
+fn valid_token(t: &str) -> bool {
+    (16..=128).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// A new random token: 32 hex digits.
+fn new_token() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No system randomness: fall back on the clock and a counter, still unguessable
+        // enough for a token bound to a SameSite=Strict cookie.
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static N: AtomicU64 = AtomicU64::new(0);
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        bytes[..8].copy_from_slice(&(t as u64).to_le_bytes());
+        bytes[8..].copy_from_slice(&n.to_le_bytes());
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The `csrf` field of a form body.
+async fn form_field(headers: &HeaderMap, bytes: &Bytes) -> Option<String> {
+    match media_type(headers).as_deref() {
+        Some("application/x-www-form-urlencoded") => form_urlencoded::parse(bytes)
+            .find(|(k, _)| k == CSRF_FIELD)
+            .map(|(_, v)| v.into_owned()),
+        Some("multipart/form-data") => {
+            let mut req = Request::new(Body::from(bytes.clone()));
+            *req.headers_mut() = headers.clone();
+            let mut mp = Multipart::from_request(req, &()).await.ok()?;
+            while let Ok(Some(field)) = mp.next_field().await {
+                if field.name() == Some(CSRF_FIELD) {
+                    return field.text().await.ok();
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Refuses cross-site state-changing requests (403) and form posts without the session's
+/// token; hands every page its token and sets the cookie when the client has none.
+pub async fn csrf(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Response {
+    let path = req.uri().path().to_owned();
+    let api = is_api(&path);
+    let existing = cookie_token(req.headers());
+    let mut req = req;
+    if state_changing(req.method()) {
+        if let Some(message) = cross_site(&guard, req.headers()) {
+            return refuse(&path, StatusCode::FORBIDDEN, message);
+        }
+        if api && req.headers().contains_key(header::CONTENT_TYPE) && form_like(req.headers()) {
+            let media = media_type(req.headers()).unwrap_or_default();
+            return ApiError::Refused {
+                status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                message: format!(
+                    "the API does not take `{media}` bodies (an HTML form could send them); send JSON \
+                     as application/json, result files as application/octet-stream, or no body"
+                ),
+            }
+            .into_response();
+        }
+        if !api && form_like(req.headers()) {
+            let (parts, body) = req.into_parts();
+            let bytes = match axum::body::to_bytes(body, BODY_LIMIT).await {
+                Ok(b) => b,
+                Err(_) => return too_large(&path),
+            };
+            let sent = match parts.headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok()) {
+                Some(h) => Some(h.trim().to_owned()),
+                None => form_field(&parts.headers, &bytes).await,
+            };
+            let ok = matches!((&existing, &sent), (Some(c), Some(s)) if c == s);
+            if !ok {
+                return refuse(
+                    &path,
+                    StatusCode::FORBIDDEN,
+                    "This form has expired or did not come from volplan's own page. \
+                     Reload the page and send it again; nothing was changed."
+                        .to_owned(),
+                );
+            }
+            req = Request::from_parts(parts, Body::from(bytes));
+        }
+    }
+    let (token, fresh) = match existing {
+        Some(t) => (t, false),
+        None => (new_token(), !api),
+    };
+    let mut res = TOKEN.scope(token.clone(), next.run(req)).await;
+    if fresh {
+        let secure = if guard.secure_cookie() {
+            "; Secure"
+        } else {
+            ""
+        };
+        let cookie = format!("{CSRF_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict{secure}");
+        if let Ok(v) = HeaderValue::from_str(&cookie) {
+            res.headers_mut().append(header::SET_COOKIE, v);
+        }
+    }
+    res
+}
+
+fn too_large(path: &str) -> Response {
+    if is_api(path) {
+        ApiError::PayloadTooLarge.into_response()
+    } else {
+        refuse(
+            path,
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "The request is larger than {} KiB (1 MiB); send a smaller file or less text.",
+                BODY_LIMIT / 1024
+            ),
+        )
+    }
+}
+
+/// 413 at once for a declared `Content-Length` over the body limit (before any of the
+/// body is read), 415 for a `charset` other than UTF-8.
+pub async fn check_body(req: Request, next: Next) -> Response {
+    let path = req.uri().path().to_owned();
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
+        let mut res = too_large(&path);
+        // The body is not read: close the connection rather than drain it.
+        res.headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        return res;
+    }
+    if let Some(charset) = foreign_charset(req.headers()) {
+        let message = format!(
+            "the body is declared as charset `{charset}`; send it as UTF-8 (`charset=utf-8` or no charset)"
+        );
+        return if is_api(&path) {
+            ApiError::Refused {
+                status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                message,
+            }
+            .into_response()
+        } else {
+            refuse(&path, StatusCode::UNSUPPORTED_MEDIA_TYPE, message)
+        };
+    }
+    next.run(req).await
+}
+
+/// The charset parameter of the Content-Type when it is not UTF-8.
+fn foreign_charset(headers: &HeaderMap) -> Option<String> {
+    let ct = headers.get(header::CONTENT_TYPE)?.to_str().ok()?;
+    ct.split(';').skip(1).find_map(|p| {
+        let (k, v) = p.split_once('=')?;
+        if !k.trim().eq_ignore_ascii_case("charset") {
+            return None;
+        }
+        let v = v.trim().trim_matches('"');
+        let utf8 = v.eq_ignore_ascii_case("utf-8") || v.eq_ignore_ascii_case("utf8");
+        (!utf8).then(|| v.chars().filter(|c| !c.is_control()).take(40).collect())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
+    fn guard() -> Guard {
+        Guard::for_bind("127.0.0.1:8080".parse().unwrap())
+    }
+
+    #[test]
+    fn cross_site_signals() {
+        let g = guard();
+        assert!(cross_site(&g, &headers(&[])).is_none());
+        assert!(cross_site(&g, &headers(&[("sec-fetch-site", "same-origin")])).is_none());
+        assert!(cross_site(&g, &headers(&[("sec-fetch-site", "none")])).is_none());
+        assert!(cross_site(&g, &headers(&[("sec-fetch-site", "cross-site")])).is_some());
+        assert!(cross_site(&g, &headers(&[("sec-fetch-site", "same-site")])).is_some());
+        let own = headers(&[
+            ("host", "127.0.0.1:8080"),
+            ("origin", "http://127.0.0.1:8080"),
+        ]);
+        assert!(cross_site(&g, &own).is_none());
+        let evil = headers(&[
+            ("host", "127.0.0.1:8080"),
+            ("origin", "http://evil.example"),
+        ]);
+        assert!(cross_site(&g, &evil).is_some());
+        let null = headers(&[("host", "127.0.0.1:8080"), ("origin", "null")]);
+        assert!(cross_site(&g, &null).is_some());
+    }
+
+    #[test]
+    fn charsets() {
+        assert_eq!(
+            foreign_charset(&headers(&[(
+                "content-type",
+                "application/json; charset=utf-8"
+            )])),
+            None
+        );
+        assert_eq!(
+            foreign_charset(&headers(&[("content-type", "application/json")])),
+            None
+        );
+        assert_eq!(
+            foreign_charset(&headers(&[(
+                "content-type",
+                "application/json; charset=\"UTF-16\""
+            )]))
+            .as_deref(),
+            Some("UTF-16")
+        );
+    }
+
+    #[test]
+    fn tokens() {
+        let t = new_token();
+        assert_eq!(t.len(), 32);
+        assert!(valid_token(&t));
+        assert_ne!(t, new_token());
+        let h = headers(&[("cookie", "a=b; volplan_csrf=0123456789abcdef0123")]);
+        assert_eq!(cookie_token(&h).as_deref(), Some("0123456789abcdef0123"));
+        assert!(cookie_token(&headers(&[("cookie", "volplan_csrf=<x>")])).is_none());
+    }
+}
