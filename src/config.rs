@@ -55,8 +55,8 @@ pub struct Config {
     /// Most client connections served at once; more wait to be accepted.
     #[arg(long = "max-connections", env = "VOLPLAN_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS, value_parser = clap::value_parser!(u32).range(1..=1_000_000), value_name = "N")]
     pub max_connections: u32,
-    /// Most PDF, PNG and XLSX renders at once (default: the number of cores); more wait
-    /// up to 20 s, then get 503.
+    /// Most PDF, PNG and XLSX renders at once (default: the number of cores, at most 4);
+    /// more wait up to 20 s, then get 503.
     #[arg(long = "render-concurrency", env = "VOLPLAN_RENDER_CONCURRENCY", value_parser = clap::value_parser!(u32).range(1..=256), value_name = "N")]
     pub render_concurrency: Option<u32>,
 }

@@ -120,9 +120,10 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 /// Default wait of a render for its turn.
 pub const RENDER_WAIT: Duration = Duration::from_secs(20);
 
-/// Renders at once by default: one per core.
+/// Renders at once by default: one per core, at most 4 (a 4000 x 4000 PNG or a PDF
+/// report takes about 50 MB while it renders, so 4 keep the server under 300 MB).
 pub fn default_render_permits() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get())
+    std::thread::available_parallelism().map_or(2, |n| n.get().clamp(1, 4))
 }
 
 impl ServerSettings {
