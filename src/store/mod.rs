@@ -8,8 +8,9 @@ pub mod measurements;
 mod scenarios;
 
 pub use scenarios::{
-    Revision, ScenarioSummary, StoredScenario, create_scenario, delete_scenario, get_revision,
-    get_scenario, list_revisions, list_scenarios, restore_revision, update_scenario,
+    ListedScenario, MAX_PAGE, Revision, ScenarioPage, ScenarioSummary, StoredScenario,
+    binding_label, create_scenario, delete_scenario, get_revision, get_scenario, list_page,
+    list_revisions, list_scenarios, restore_revision, update_scenario,
 };
 
 use sqlx::SqlitePool;

@@ -44,6 +44,61 @@ pub struct Revision {
     pub created_at: String,
 }
 
+/// One line of a page of the scenario list, with the binding limit stored at save.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ListedScenario {
+    pub id: i64,
+    pub name: String,
+    pub service: String,
+    pub level: String,
+    pub updated_at: String,
+    pub revision: i64,
+    /// The binding limit's label (or why there is none); `None` only for rows saved
+    /// before the column existed, until [`list_page`] fills them in.
+    pub binding: Option<String>,
+}
+
+impl From<ListedScenario> for ScenarioSummary {
+    fn from(l: ListedScenario) -> Self {
+        ScenarioSummary {
+            id: l.id,
+            name: l.name,
+            service: l.service,
+            level: l.level,
+            updated_at: l.updated_at,
+            revision: l.revision,
+        }
+    }
+}
+
+/// One page of the scenario list and how many scenarios match in all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioPage {
+    pub items: Vec<ListedScenario>,
+    pub total: i64,
+}
+
+/// The label of the limit that binds `s`, or why it cannot be evaluated, as the list
+/// shows it (computed once per revision, at save).
+pub fn binding_label(s: &Scenario) -> String {
+    match crate::engine::evaluate(s) {
+        Ok(ev) => ev
+            .limits
+            .iter()
+            .find(|l| l.id == ev.binding)
+            .map(|l| l.label.to_string())
+            .unwrap_or_else(|| ev.binding.to_owned()),
+        Err(e) => format!("not evaluated: {}", e.message),
+    }
+}
+
+#[derive(sqlx::FromRow)]
+struct PageRow {
+    #[sqlx(flatten)]
+    item: ListedScenario,
+    total: i64,
+}
+
 #[derive(sqlx::FromRow)]
 struct ScenarioRow {
     id: i64,
@@ -70,16 +125,18 @@ fn decode(id: i64, body: &str) -> Result<Scenario, StoreError> {
 /// Saves a new scenario as revision 1; `s.id` is ignored. Returns the new id.
 pub async fn create_scenario(pool: &SqlitePool, s: &Scenario) -> Result<i64, StoreError> {
     let body = encode(s)?;
+    let binding = binding_label(s);
     let mut tx = begin_write(pool).await?;
     let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO scenarios (name, service, level, revision, body, touched)
-         VALUES ($1, $2, $3, 1, $4, (SELECT COALESCE(MAX(touched), 0) + 1 FROM scenarios))
+        "INSERT INTO scenarios (name, service, level, revision, body, binding, touched)
+         VALUES ($1, $2, $3, 1, $4, $5, (SELECT COALESCE(MAX(touched), 0) + 1 FROM scenarios))
          RETURNING id",
     )
     .bind(&s.name)
     .bind(s.storage.service.key())
     .bind(s.storage.level.key())
     .bind(&body)
+    .bind(&binding)
     .fetch_one(&mut *tx)
     .await?;
     insert_revision(&mut tx, id, 1, &s.name, &body).await?;
@@ -90,8 +147,9 @@ pub async fn create_scenario(pool: &SqlitePool, s: &Scenario) -> Result<i64, Sto
 /// Saves `s` as the next revision of scenario `id`; `NotFound` if there is none.
 pub async fn update_scenario(pool: &SqlitePool, id: i64, s: &Scenario) -> Result<i64, StoreError> {
     let body = encode(s)?;
+    let binding = binding_label(s);
     let mut tx = begin_write(pool).await?;
-    let revision = save_revision(&mut tx, id, s, &body).await?;
+    let revision = save_revision(&mut tx, id, s, &body, &binding).await?;
     tx.commit().await?;
     Ok(revision)
 }
@@ -107,7 +165,8 @@ pub async fn restore_revision(pool: &SqlitePool, id: i64, number: i64) -> Result
     .fetch_one(&mut *tx)
     .await?;
     let s = decode(id, &body)?;
-    let revision = save_revision(&mut tx, id, &s, &body).await?;
+    let binding = binding_label(&s);
+    let revision = save_revision(&mut tx, id, &s, &body, &binding).await?;
     tx.commit().await?;
     Ok(revision)
 }
@@ -118,10 +177,12 @@ async fn save_revision(
     id: i64,
     s: &Scenario,
     body: &str,
+    binding: &str,
 ) -> Result<i64, StoreError> {
     let (revision,): (i64,) = sqlx::query_as(
         "UPDATE scenarios
-         SET name = $2, service = $3, level = $4, body = $5, revision = revision + 1,
+         SET name = $2, service = $3, level = $4, body = $5, binding = $6,
+             revision = revision + 1,
              updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),
              touched = (SELECT COALESCE(MAX(touched), 0) + 1 FROM scenarios)
          WHERE id = $1
@@ -132,6 +193,7 @@ async fn save_revision(
     .bind(s.storage.service.key())
     .bind(s.storage.level.key())
     .bind(body)
+    .bind(binding)
     .fetch_one(&mut *conn)
     .await?;
     insert_revision(conn, id, revision, &s.name, body).await?;
@@ -180,10 +242,7 @@ pub async fn list_scenarios(
     pool: &SqlitePool,
     search: Option<&str>,
 ) -> Result<Vec<ScenarioSummary>, StoreError> {
-    let pattern = match search.map(str::trim) {
-        Some(q) if !q.is_empty() => format!("%{}%", escape_like(q)),
-        _ => "%".to_owned(),
-    };
+    let pattern = like_pattern(search);
     Ok(sqlx::query_as(
         "SELECT id, name, service, level, updated_at, revision FROM scenarios
          WHERE name LIKE $1 ESCAPE '\\' OR service LIKE $1 ESCAPE '\\' OR level LIKE $1 ESCAPE '\\'
@@ -192,6 +251,92 @@ pub async fn list_scenarios(
     .bind(pattern)
     .fetch_all(pool)
     .await?)
+}
+
+/// Most rows one page of the list may have.
+pub const MAX_PAGE: u32 = 500;
+
+/// One page of the list, most recently saved first, with the number of matches, in one
+/// query (served by the `scenarios_list` covering index); `search` as in
+/// [`list_scenarios`]. Rows saved before the binding column get it computed and stored.
+pub async fn list_page(
+    pool: &SqlitePool,
+    search: Option<&str>,
+    limit: u32,
+    offset: u64,
+) -> Result<ScenarioPage, StoreError> {
+    // Both statements walk the covering index newest first and stop after the page; the
+    // count is an uncorrelated subquery, run once.
+    let query = match search.map(str::trim).filter(|q| !q.is_empty()) {
+        None => sqlx::query_as::<_, PageRow>(
+            "SELECT id, name, service, level, updated_at, revision, binding,
+                    (SELECT COUNT(*) FROM scenarios) AS total
+             FROM scenarios INDEXED BY scenarios_list
+             ORDER BY touched DESC
+             LIMIT $1 OFFSET $2",
+        ),
+        Some(q) => sqlx::query_as::<_, PageRow>(
+            "SELECT id, name, service, level, updated_at, revision, binding,
+                    (SELECT COUNT(*) FROM scenarios INDEXED BY scenarios_list
+                     WHERE name LIKE $1 ESCAPE '\\' OR service LIKE $1 ESCAPE '\\'
+                        OR level LIKE $1 ESCAPE '\\') AS total
+             FROM scenarios INDEXED BY scenarios_list
+             WHERE name LIKE $1 ESCAPE '\\' OR service LIKE $1 ESCAPE '\\' OR level LIKE $1 ESCAPE '\\'
+             ORDER BY touched DESC
+             LIMIT $2 OFFSET $3",
+        )
+        .bind(format!("%{}%", escape_like(q))),
+    };
+    let rows = query
+        .bind(i64::from(limit.min(MAX_PAGE)))
+        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+        .fetch_all(pool)
+        .await?;
+    let total = match rows.first() {
+        Some(r) => r.total,
+        // Past the end: the page is empty, the count still says how many there are.
+        None if offset > 0 => {
+            let (n,): (i64,) = sqlx::query_as(
+                "SELECT COUNT(*) FROM scenarios INDEXED BY scenarios_list
+                 WHERE name LIKE $1 ESCAPE '\\' OR service LIKE $1 ESCAPE '\\' OR level LIKE $1 ESCAPE '\\'",
+            )
+            .bind(like_pattern(search))
+            .fetch_one(pool)
+            .await?;
+            n
+        }
+        None => 0,
+    };
+    let mut items: Vec<ListedScenario> = rows.into_iter().map(|r| r.item).collect();
+    for item in items.iter_mut().filter(|i| i.binding.is_none()) {
+        item.binding = Some(backfill_binding(pool, item.id, item.revision).await?);
+    }
+    Ok(ScenarioPage { items, total })
+}
+
+/// Computes and stores the binding label of a row saved before the column existed.
+async fn backfill_binding(pool: &SqlitePool, id: i64, revision: i64) -> Result<String, StoreError> {
+    let (body,): (String,) = sqlx::query_as("SELECT body FROM scenarios WHERE id = $1")
+        .bind(id)
+        .fetch_one(pool)
+        .await?;
+    let label = binding_label(&decode(id, &body)?);
+    sqlx::query(
+        "UPDATE scenarios SET binding = $3 WHERE id = $1 AND revision = $2 AND binding IS NULL",
+    )
+    .bind(id)
+    .bind(revision)
+    .bind(&label)
+    .execute(pool)
+    .await?;
+    Ok(label)
+}
+
+fn like_pattern(search: Option<&str>) -> String {
+    match search.map(str::trim) {
+        Some(q) if !q.is_empty() => format!("%{}%", escape_like(q)),
+        _ => "%".to_owned(),
+    }
 }
 
 /// Makes `%`, `_` and `\` match themselves in a LIKE pattern.

@@ -9,6 +9,7 @@ mod import;
 mod model_fit;
 mod mounts;
 mod pages;
+mod pagination;
 mod platform;
 mod prices;
 mod reports;

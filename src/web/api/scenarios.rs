@@ -32,29 +32,87 @@ pub struct Saved {
     pub revision: i64,
 }
 
-/// Query of the list: `?q=` keeps scenarios whose name, service or level contains it.
+/// Rows of the list unless `?limit=` says otherwise.
+pub const DEFAULT_LIMIT: u32 = 50;
+
+/// Query of the list: `?q=` keeps scenarios whose name, service or level contains it;
+/// `limit` and `offset` choose the page.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// Text to search for (case-insensitive).
     pub q: Option<String>,
+    /// Rows per page, 1 to 500 (default 50).
+    #[param(minimum = 1, maximum = 500)]
+    pub limit: Option<u32>,
+    /// Rows to skip (default 0).
+    #[param(minimum = 0, maximum = 9_223_372_036_854_775_807_i64)]
+    pub offset: Option<u64>,
 }
 
-/// Lists saved scenarios, most recently saved first.
+/// Lists saved scenarios, most recently saved first, one page at a time.
+///
+/// The body is the page (an array, as the contract has it); `X-Total-Count` says how
+/// many scenarios match in all and `Link` gives the `next` and `prev` pages.
 #[utoipa::path(
     get, path = "/api/v1/scenarios", tag = "scenarios", params(ListQuery),
     responses(
-        (status = 200, description = "Saved scenarios, newest first", body = [ScenarioSummary]),
+        (status = 200, description = "One page of saved scenarios, newest first", body = [ScenarioSummary],
+         headers(
+            ("X-Total-Count" = i64, description = "Scenarios matching `q` in all pages"),
+            ("Link" = String, description = "`<url>; rel=\"next\"` and `<url>; rel=\"prev\"` where there are such pages"),
+         )),
         (status = 400, description = "Malformed query string", body = ErrorBody),
+        (status = 422, description = "`limit` or `offset` out of range", body = ErrorBody),
     )
 )]
 pub async fn list(
     State(state): State<AppState>,
     query: Result<Query<ListQuery>, QueryRejection>,
-) -> Result<Json<Vec<ScenarioSummary>>, ApiError> {
+) -> Result<impl IntoResponse, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    Ok(Json(
-        store::list_scenarios(&state.db, query.q.as_deref()).await?,
-    ))
+    let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
+    if !(1..=store::MAX_PAGE).contains(&limit) {
+        return Err(ApiError::invalid(
+            "limit",
+            format!(
+                "`limit` is rows per page: 1 to {}, not {limit}",
+                store::MAX_PAGE
+            ),
+        ));
+    }
+    let offset = query.offset.unwrap_or(0);
+    if offset > i64::MAX as u64 {
+        return Err(ApiError::invalid("offset", "`offset` is too large"));
+    }
+    let q = query.q.as_deref().filter(|q| !q.trim().is_empty());
+    let page = store::list_page(&state.db, q, limit, offset).await?;
+    let total = page.total;
+    let link = |offset: u64, rel: &str| {
+        let mut url = format!("/api/v1/scenarios?limit={limit}&offset={offset}");
+        if let Some(q) = q {
+            url.push_str("&q=");
+            url.extend(form_urlencoded::byte_serialize(q.as_bytes()));
+        }
+        format!("<{url}>; rel=\"{rel}\"")
+    };
+    let mut links = Vec::new();
+    if offset.saturating_add(u64::from(limit)) < u64::try_from(total).unwrap_or(0) {
+        links.push(link(offset + u64::from(limit), "next"));
+    }
+    if offset > 0 {
+        links.push(link(offset.saturating_sub(u64::from(limit)), "prev"));
+    }
+    let items: Vec<ScenarioSummary> = page.items.into_iter().map(Into::into).collect();
+    let mut res = Json(items).into_response();
+    let h = res.headers_mut();
+    h.insert("x-total-count", header::HeaderValue::from(total));
+    if !links.is_empty()
+        && let Ok(v) = header::HeaderValue::from_str(&links.join(", "))
+    {
+        h.insert(header::LINK, v);
+    }
+    Ok(res)
 }
 
 /// Saves a new scenario (revision 1).

@@ -2,8 +2,8 @@
 
 use super::planner::describe_json_error;
 use super::{PageError, parse_id, render};
+use crate::engine::FieldError;
 use crate::engine::scenario::{Level, Scenario, Service};
-use crate::engine::{self, FieldError};
 use crate::store;
 use crate::web::AppState;
 use crate::web::scenario_templates::{StarterTemplate, TEMPLATES};
@@ -30,6 +30,11 @@ struct Row {
 struct HomePage {
     rows: Vec<Row>,
     q: String,
+    /// "1–50 of 5,000" when the list has more than one page, else empty.
+    range: String,
+    /// Links to the previous and next pages (empty when there is none).
+    prev: String,
+    next: String,
     templates: &'static [StarterTemplate],
     /// Message after a delete.
     notice: String,
@@ -47,46 +52,100 @@ fn service_level(service: &str, level: &str) -> String {
     }
 }
 
-fn binding_of(scenario: &Scenario) -> String {
-    match engine::evaluate(scenario) {
-        Ok(ev) => ev
-            .limits
-            .iter()
-            .find(|l| l.id == ev.binding)
-            .map(|l| l.label.to_string())
-            .unwrap_or_else(|| ev.binding.to_owned()),
-        Err(e) => format!("not evaluated: {}", e.message),
+/// Rows on one page of the home list unless `?limit=` says otherwise.
+pub const PAGE_SIZE: u32 = 50;
+
+/// Which page of the list to show.
+#[derive(Debug, Clone, Copy)]
+struct PageAt {
+    limit: u32,
+    offset: u64,
+}
+
+impl Default for PageAt {
+    fn default() -> Self {
+        PageAt {
+            limit: PAGE_SIZE,
+            offset: 0,
+        }
     }
+}
+
+/// Groups digits by thousands: 5000 -> "5,000".
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 async fn home_page(
     st: &AppState,
     q: &str,
+    at: PageAt,
     notice: String,
     import_text: String,
     import_error: String,
 ) -> Result<HomePage, PageError> {
     let filter = Some(q.trim()).filter(|q| !q.is_empty());
-    let list = store::list_scenarios(&st.db, filter).await?;
-    let mut rows = Vec::with_capacity(list.len());
-    for s in list {
-        let binding = match store::get_scenario(&st.db, s.id).await {
-            Ok(stored) => binding_of(&stored.scenario),
-            Err(store::StoreError::NotFound) => continue,
-            Err(e) => return Err(e.into()),
-        };
-        rows.push(Row {
+    let page = store::list_page(&st.db, filter, at.limit, at.offset).await?;
+    let rows: Vec<Row> = page
+        .items
+        .into_iter()
+        .map(|s| Row {
             service_level: service_level(&s.service, &s.level),
             id: s.id,
             name: s.name,
-            binding,
+            binding: s.binding.unwrap_or_default(),
             updated_at: super::view::short_time(&s.updated_at),
             revision: s.revision,
-        });
-    }
+        })
+        .collect();
+    let total = u64::try_from(page.total).unwrap_or(0);
+    let link = |offset: u64| {
+        let mut url = format!("/?offset={offset}");
+        if at.limit != PAGE_SIZE {
+            url += &format!("&limit={}", at.limit);
+        }
+        if let Some(q) = filter {
+            url += &format!("&q={}", urlencode(q));
+        }
+        url
+    };
+    let limit = u64::from(at.limit);
+    let prev = if at.offset > 0 {
+        link(at.offset.saturating_sub(limit))
+    } else {
+        String::new()
+    };
+    let next = if at.offset + limit < total {
+        link(at.offset + limit)
+    } else {
+        String::new()
+    };
+    let range = if total > limit || at.offset > 0 {
+        let first = (at.offset + 1).min(total);
+        let last = (at.offset + rows.len() as u64).min(total);
+        format!(
+            "{}–{} of {}",
+            thousands(first),
+            thousands(last),
+            thousands(total)
+        )
+    } else {
+        String::new()
+    };
     Ok(HomePage {
         rows,
         q: q.to_owned(),
+        range,
+        prev,
+        next,
         templates: TEMPLATES,
         notice,
         import_text,
@@ -98,13 +157,47 @@ async fn home_page(
 pub struct HomeQuery {
     q: Option<String>,
     deleted: Option<String>,
+    /// Rows per page (1 to 500).
+    limit: Option<String>,
+    /// Rows to skip.
+    offset: Option<String>,
 }
 
-/// `GET /[?q=...]`.
+impl HomeQuery {
+    fn page(&self) -> Result<PageAt, PageError> {
+        let limit = match self.limit.as_deref().map(str::trim) {
+            None | Some("") => PAGE_SIZE,
+            Some(t) => t
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=store::MAX_PAGE).contains(n))
+                .ok_or_else(|| {
+                    PageError::BadRequest(format!(
+                        "The page size must be a whole number from 1 to {}.",
+                        store::MAX_PAGE
+                    ))
+                })?,
+        };
+        let offset = match self.offset.as_deref().map(str::trim) {
+            None | Some("") => 0,
+            Some(t) => t
+                .parse::<u64>()
+                .ok()
+                .filter(|n| *n <= i64::MAX as u64)
+                .ok_or_else(|| {
+                    PageError::BadRequest("The offset must be a whole number, 0 or more.".into())
+                })?,
+        };
+        Ok(PageAt { limit, offset })
+    }
+}
+
+/// `GET /[?q=...&offset=...&limit=...]`.
 pub async fn index(
     State(st): State<AppState>,
     Query(q): Query<HomeQuery>,
 ) -> Result<Response, PageError> {
+    let at = q.page()?;
     let notice = q
         .deleted
         .map(|name| format!("Deleted “{name}”."))
@@ -112,6 +205,7 @@ pub async fn index(
     let page = home_page(
         &st,
         q.q.as_deref().unwrap_or(""),
+        at,
         notice,
         String::new(),
         String::new(),
@@ -249,7 +343,7 @@ async fn import_failed(
     msg: String,
     status: StatusCode,
 ) -> Result<Response, PageError> {
-    let page = home_page(st, "", String::new(), text, msg).await?;
+    let page = home_page(st, "", PageAt::default(), String::new(), text, msg).await?;
     render(status, &page)
 }
 
@@ -265,6 +359,14 @@ mod tests {
             "Azure Files SSD provisioned v2"
         );
         assert_eq!(service_level("x", "y"), "x y");
+    }
+
+    #[test]
+    fn counts_are_grouped() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(5000), "5,000");
+        assert_eq!(thousands(1234567), "1,234,567");
     }
 
     #[test]

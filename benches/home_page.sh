@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Home page latency with 5,000 saved scenarios.
+#
+#   benches/home_page.sh [PATH/TO/volplan] [COUNT]   (defaults: target/release/volplan, 5000)
+#
+# Starts the release server on a free loopback port with a temporary database, saves
+# COUNT scenarios through the API, then times 200 requests of the home page (first
+# page, a middle page, a search) over one keep-alive connection and prints the median,
+# 95th percentile and size of each. Exits 1 if the first page's median is 10 ms or more.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+bin=${1:-${CARGO_TARGET_DIR:-target}/release/volplan}
+count=${2:-5000}
+[ -x "$bin" ] || { echo "build first: cargo build --release ($bin not found)" >&2; exit 2; }
+tmp=$(mktemp -d)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+RUST_LOG=warn "$bin" serve --bind "127.0.0.1:$port" --database-url "sqlite:$tmp/bench.db" 2>"$tmp/server.log" &
+pid=$!
+trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
+for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+
+python3 - "$port" "$count" <<'EOF'
+import http.client, json, statistics, sys, threading, time
+
+port, count = int(sys.argv[1]), int(sys.argv[2])
+example = json.load(open("benches/contract_example.json"))
+levels = ["standard", "premium", "ultra"]
+
+def seed(start, step):
+    c = http.client.HTTPConnection("127.0.0.1", port)
+    for i in range(start, count, step):
+        s = dict(example, name=f"Scenario {i:05d}")
+        s["storage"] = dict(s["storage"], level=levels[i % 3])
+        c.request("POST", "/api/v1/scenarios", json.dumps(s), {"Content-Type": "application/json"})
+        r = c.getresponse(); r.read()
+        assert r.status == 201, r.status
+
+t0 = time.time()
+threads = [threading.Thread(target=seed, args=(k, 4)) for k in range(4)]
+for t in threads: t.start()
+for t in threads: t.join()
+print(f"saved {count} scenarios in {time.time() - t0:.1f} s")
+
+c = http.client.HTTPConnection("127.0.0.1", port)
+def timed(path, n=200):
+    times, size = [], 0
+    for _ in range(n):
+        t = time.perf_counter()
+        c.request("GET", path)
+        r = c.getresponse(); body = r.read()
+        times.append((time.perf_counter() - t) * 1000)
+        assert r.status == 200, (path, r.status)
+        size = len(body)
+    times.sort()
+    return statistics.median(times), times[int(len(times) * 0.95) - 1], size
+
+results = {}
+for label, path in [("first page", "/"), ("page 50", f"/?offset={count // 2}"), ("search", "/?q=Scenario%2004")]:
+    med, p95, size = timed(path)
+    results[label] = med
+    print(f"GET {path:<16} median {med:5.2f} ms  p95 {p95:5.2f} ms  {size / 1024:5.1f} KiB")
+sys.exit(0 if results["first page"] < 10 else 1)
+EOF
