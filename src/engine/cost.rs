@@ -18,7 +18,7 @@ pub const AVS_HOSTS: &str = "AVS hosts";
 pub const MAX_LINES: usize = 10;
 
 /// One line of the monthly cost (contract: `cost.lines`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct CostLine {
     pub item: &'static str,
     pub quantity: f64,

@@ -13,7 +13,7 @@ use serde::Serialize;
 pub const MAX_LEVELS: usize = 4;
 
 /// The answer to one scenario.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Evaluation {
     /// Achievable MiB/s at the workload's IO size and mix, across all clients.
     pub throughput_mibps: f64,
@@ -32,6 +32,7 @@ pub struct Evaluation {
     pub advice: Vec<Advice>,
     /// Per-level reverse sizing (extension of the contract), one row per level of the
     /// service: held inline, a service has at most [`MAX_LEVELS`] levels.
+    #[schema(value_type = Vec<Sizing>, max_items = 4)]
     pub sizing: ArrayVec<Sizing, MAX_LEVELS>,
     /// Mean latency per IO at the achievable load, ms, from the queueing model.
     pub latency_ms: f64,
@@ -39,15 +40,17 @@ pub struct Evaluation {
     /// when the target is above the achievable rate.
     pub latency_at_target_ms: Option<f64>,
     /// Latency against load up to the achievable rate (computed when serialised).
+    #[schema(value_type = Vec<super::model::curve::CurvePoint>)]
     pub latency_curve: LatencyCurve,
 }
 
 /// One ceiling with its provenance.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Limit {
     pub id: &'static str,
     /// Name and formula, e.g. "Volume QoS (4 x 20 TiB x 128 MiB/s/TiB)".
     #[serde(serialize_with = "as_display")]
+    #[schema(value_type = String)]
     pub label: Label,
     pub scope: Scope,
     pub applies: Applies,
@@ -64,7 +67,7 @@ pub struct Limit {
 }
 
 /// Whether the targets are met.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, utoipa::ToSchema)]
 pub struct Targets {
     pub met: bool,
     /// (achievable / target - 1) x 100; null without a target.
@@ -75,7 +78,7 @@ pub struct Targets {
 }
 
 /// Network flows between clients and storage.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, utoipa::ToSchema)]
 pub struct Flows {
     /// TCP connections between all clients and all volumes.
     pub connections: u64,
@@ -90,7 +93,7 @@ pub struct Flows {
 }
 
 /// Monthly cost at list prices.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Cost {
     /// Null when a line has no list price (USD, the price book's currency).
     pub monthly_usd: Option<f64>,
@@ -111,6 +114,7 @@ pub struct Cost {
     /// The price book the lines come from.
     pub price_book: PriceBookRef,
     /// Every priced item.
+    #[schema(value_type = Vec<CostLine>)]
     pub lines: ArrayVec<CostLine, MAX_LINES>,
     /// Cost per achievable MiB/s per month.
     pub usd_per_mibps: Option<f64>,
@@ -119,7 +123,7 @@ pub struct Cost {
 }
 
 /// Which price book priced a cost (contract: `cost.price_book`).
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, utoipa::ToSchema)]
 pub struct PriceBookRef {
     pub id: &'static str,
     pub date: &'static str,
@@ -127,7 +131,7 @@ pub struct PriceBookRef {
 }
 
 /// Reverse sizing for one level: the smallest provisioning that meets the targets.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, utoipa::ToSchema)]
 pub struct Sizing {
     pub service: Service,
     pub level: Level,
@@ -146,7 +150,7 @@ pub struct Sizing {
 }
 
 /// The goal of reverse sizing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SizingBasis {
     /// The scenario's targets (and capacity).

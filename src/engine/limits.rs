@@ -5,7 +5,7 @@ use serde::{Serialize, Serializer};
 use std::fmt;
 
 /// Which part of the system a limit belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
     Volume,
@@ -21,7 +21,7 @@ pub enum Scope {
 }
 
 /// Which IO a limit caps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Applies {
     Both,

@@ -6,13 +6,14 @@
 use serde::{Deserialize, Serialize};
 
 /// One sizing question: a workload, the storage that serves it, and the clients.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Store id, present when the scenario comes from the database; ignored by the engine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
     #[serde(default = "default_name")]
+    #[schema(max_length = 200, default = "Untitled scenario")]
     pub name: String,
     pub workload: Workload,
     pub storage: Storage,
@@ -73,12 +74,13 @@ pub enum Replication {
 }
 
 /// How the list prices are adjusted (contract: `pricing`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Pricing {
     #[serde(default = "usd")]
     pub currency: String,
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 100)]
     pub discount_pct: f64,
     #[serde(default)]
     pub reservation: Term,
@@ -89,7 +91,7 @@ fn usd() -> String {
 }
 
 /// A reservation term.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum Term {
     #[default]
     #[serde(rename = "none")]
@@ -116,30 +118,38 @@ fn default_name() -> String {
 }
 
 /// What the application does.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Workload {
+    #[schema(minimum = 0.5, maximum = 16384)]
     pub io_size_kib: f64,
+    #[schema(minimum = 0, maximum = 100)]
     pub read_pct: f64,
     #[serde(default)]
     pub access: Access,
     /// Threads per client.
     #[serde(default = "one")]
+    #[schema(minimum = 1, maximum = 1024, default = 1)]
     pub threads: u32,
     /// Outstanding IOs per thread.
     #[serde(default = "one")]
+    #[schema(minimum = 1, maximum = 1024, default = 1)]
     pub queue_depth: u32,
     #[serde(default)]
     pub files: Files,
     #[serde(default)]
     pub metadata_heavy: bool,
+    #[schema(minimum = 0, maximum = 1000000)]
     pub capacity_tib: f64,
     #[serde(default)]
+    #[schema(exclusive_minimum = 0, maximum = 10000000)]
     pub target_mibps: Option<f64>,
     #[serde(default)]
+    #[schema(exclusive_minimum = 0, maximum = 1000000000)]
     pub target_iops: Option<f64>,
     /// Mean latency per IO the workload needs at its target rate, ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(exclusive_minimum = 0, maximum = 100000)]
     pub target_latency_ms: Option<f64>,
 }
 
@@ -148,7 +158,7 @@ fn one() -> u32 {
 }
 
 /// Sequential or random access.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Access {
     #[default]
@@ -157,7 +167,7 @@ pub enum Access {
 }
 
 /// Whether the IO spreads over many files or hits one file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Files {
     #[default]
@@ -166,7 +176,7 @@ pub enum Files {
 }
 
 /// The storage service, level and volumes.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Storage {
     pub service: Service,
@@ -175,8 +185,10 @@ pub struct Storage {
     pub qos: Qos,
     #[serde(default)]
     pub volume_kind: VolumeKind,
+    #[schema(min_items = 1, max_items = 1024)]
     pub volumes: Vec<VolumeGroup>,
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 16384)]
     pub pool_tib: Option<f64>,
     /// ANF cool access: the share of data in the cool tier and of reads served from it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -184,30 +196,36 @@ pub struct Storage {
 }
 
 /// ANF cool access (contract: `storage.cool_access`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CoolAccess {
     /// Share of the data that sits in the cool tier (capacity and cost), %.
+    #[schema(minimum = 0, maximum = 100)]
     pub cool_data_pct: f64,
     /// Share of the reads served from the cool tier (performance), %.
+    #[schema(minimum = 0, maximum = 100)]
     pub cool_read_pct: f64,
 }
 
 /// A group of identical volumes (or shares, or AVS datastores).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct VolumeGroup {
     #[serde(default = "one")]
+    #[schema(minimum = 1, maximum = 1024, default = 1)]
     pub count: u32,
+    #[schema(minimum = 0.001, maximum = 2048)]
     pub quota_tib: f64,
     #[serde(default)]
+    #[schema(exclusive_minimum = 0, maximum = 1000000)]
     pub throughput_mibps: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(exclusive_minimum = 0, maximum = 10000000)]
     pub iops: Option<f64>,
 }
 
 /// The storage service.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Service {
     Anf,
@@ -216,7 +234,7 @@ pub enum Service {
 }
 
 /// A service level of any service; [`Scenario::validate`] checks it fits the service.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Level {
     Standard,
@@ -232,7 +250,7 @@ pub enum Level {
 }
 
 /// ANF capacity pool QoS type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Qos {
     #[default]
@@ -241,7 +259,7 @@ pub enum Qos {
 }
 
 /// ANF volume type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum VolumeKind {
     #[default]
@@ -269,7 +287,7 @@ impl VolumeKind {
 }
 
 /// The NFS client: the kernel's, or Oracle Direct NFS inside the database.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum NfsClient {
     #[default]
@@ -279,7 +297,7 @@ pub enum NfsClient {
 }
 
 /// NFS security flavour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Sec {
     #[default]
@@ -290,7 +308,7 @@ pub enum Sec {
 }
 
 /// SMB signing or encryption.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SmbSecurity {
     #[default]
@@ -327,23 +345,28 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 }
 
 /// The clients: VMs (or AVS hosts), their network and protocol.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Clients {
     #[serde(default = "one")]
+    #[schema(minimum = 1, maximum = 100000, default = 1)]
     pub count: u32,
     #[serde(default)]
     pub vm_size: Option<String>,
     #[serde(default)]
+    #[schema(exclusive_minimum = 0, maximum = 1000000)]
     pub egress_mibps: Option<f64>,
     #[serde(default)]
+    #[schema(exclusive_minimum = 0, maximum = 1000000)]
     pub ingress_mibps: Option<f64>,
     pub protocol: Protocol,
     #[serde(default = "one")]
+    #[schema(minimum = 1, maximum = 16, default = 1)]
     pub nconnect: u32,
     #[serde(default)]
     pub smb_multichannel: bool,
     #[serde(default = "four")]
+    #[schema(minimum = 1, maximum = 4, default = 4)]
     pub smb_channels: u32,
     #[serde(default)]
     pub avs: Option<Avs>,
@@ -363,7 +386,7 @@ fn four() -> u32 {
 }
 
 /// File protocol.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum Protocol {
     #[serde(rename = "nfsv3")]
     Nfsv3,
@@ -374,24 +397,29 @@ pub enum Protocol {
 }
 
 /// Azure VMware Solution hosts with the volumes mounted as NFS datastores.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Avs {
+    #[schema(minimum = 1, maximum = 16)]
     pub hosts: u32,
     #[serde(default = "default_host_sku")]
     pub host_sku: String,
     #[serde(default = "one")]
+    #[schema(minimum = 1, maximum = 1024, default = 1)]
     pub vms_per_host: u32,
     #[serde(default = "one")]
+    #[schema(minimum = 1, maximum = 256, default = 1)]
     pub vmdks_per_vm: u32,
     #[serde(default)]
     pub placement: Placement,
     /// Connections per host per datastore: 1 (as in the published AVS tests) or 4.
     #[serde(default = "one", skip_serializing_if = "is_one")]
+    #[schema(minimum = 1, maximum = 4, default = 1)]
     pub nconnect: u32,
     /// Hosts in the AVS cluster (3 to 16); `hosts` of them run the workload's VMs.
     /// Null = `hosts`, or 3 when fewer hosts run the workload.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 3, maximum = 16)]
     pub cluster_hosts: Option<u32>,
 }
 
@@ -416,7 +444,7 @@ fn default_host_sku() -> String {
 }
 
 /// How each VM's VMDKs are placed on the datastores.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Placement {
     /// Round-robin over all datastores.

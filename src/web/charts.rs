@@ -17,6 +17,7 @@ use crate::web::error::{ApiError, ApiJson};
 use crate::web::pages::PageError;
 use crate::web::{AppState, RenderLimit};
 use axum::Router;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -283,15 +284,14 @@ async fn draw(
     filename: String,
     measured: MeasuredRuns,
 ) -> Result<Response, Failure> {
+    // A size beyond the cap (or not a number) is refused before waiting for a turn,
+    // for SVG too although it is drawn at the chart's own size.
+    query.size((780, 440)).map_err(|message| Failure::Invalid {
+        field: None,
+        message,
+    })?;
     let permit = match format {
-        Format::Png => {
-            // A size beyond the cap is refused before waiting for a turn.
-            query.size((780, 440)).map_err(|message| Failure::Invalid {
-                field: None,
-                message,
-            })?;
-            Some(renders.admit().await.map_err(Failure::Busy)?)
-        }
+        Format::Png => Some(renders.admit().await.map_err(Failure::Busy)?),
         Format::Svg => None,
     };
     let work = move || -> Result<Response, Failure> {
@@ -324,6 +324,14 @@ async fn draw(
         .map_err(|e| Failure::Internal(format!("chart task failed: {e}")))?
 }
 
+/// The query string, or a 422 saying what is wrong with it.
+fn chart_query(q: Result<Query<ChartQuery>, QueryRejection>) -> Result<ChartQuery, Failure> {
+    q.map(|Query(q)| q).map_err(|e| Failure::Invalid {
+        field: None,
+        message: format!("the chart options are wrong: {}", e.body_text()),
+    })
+}
+
 fn ext(format: Format) -> &'static str {
     match format {
         Format::Svg => "svg",
@@ -335,10 +343,11 @@ fn ext(format: Format) -> &'static str {
 async fn saved(
     State(state): State<AppState>,
     Path((id, file)): Path<(String, String)>,
-    Query(query): Query<ChartQuery>,
+    query: Result<Query<ChartQuery>, QueryRejection>,
     headers: HeaderMap,
 ) -> Response {
     let result = async {
+        let query = chart_query(query)?;
         let id = id
             .parse::<i64>()
             .ok()
@@ -375,10 +384,11 @@ async fn saved(
 async fn shared(
     State(state): State<AppState>,
     Path(file): Path<String>,
-    Query(query): Query<ChartQuery>,
+    query: Result<Query<ChartQuery>, QueryRejection>,
     headers: HeaderMap,
 ) -> Response {
     let result = async {
+        let query = chart_query(query)?;
         let (name, format) = parse_file(&file).map_err(Failure::NotFound)?;
         let scenario =
             crate::web::pages::share::decode(query.s.as_deref()).map_err(|e| Failure::Invalid {
@@ -405,13 +415,17 @@ async fn shared(
 async fn posted(
     State(state): State<AppState>,
     Path(file): Path<String>,
-    Query(query): Query<ChartQuery>,
+    query: Result<Query<ChartQuery>, QueryRejection>,
     headers: HeaderMap,
     body: Result<ApiJson<Scenario>, ApiError>,
 ) -> Response {
     let (name, format) = match parse_file(&file) {
         Ok(v) => v,
         Err(m) => return respond(&headers, Failure::NotFound(m)),
+    };
+    let query = match chart_query(query) {
+        Ok(q) => q,
+        Err(f) => return respond(&headers, f),
     };
     let scenario = match body {
         Ok(ApiJson(s)) => s,

@@ -2,7 +2,7 @@
 //! refusal with the forms' per-session token (403), and the early body checks
 //! (413 on a declared length over the limit, 415 on a charset other than UTF-8).
 //!
-//! A state-changing request (any method but GET, HEAD, OPTIONS and TRACE) is refused when
+//! A state-changing request (POST, PUT, PATCH, DELETE) is refused when
 //! the browser says it comes from another site (`Sec-Fetch-Site: cross-site` or
 //! `same-site`) or its `Origin` is not the server's own. Requests with neither header
 //! (curl, scripts) pass. HTML forms also carry a token: the `volplan_csrf` cookie
@@ -110,10 +110,11 @@ pub async fn check_host(State(guard): State<Arc<Guard>>, req: Request, next: Nex
     }
 }
 
+/// The methods the routes change data with (any other method is 405 at the router).
 fn state_changing(method: &Method) -> bool {
-    !matches!(
+    matches!(
         *method,
-        Method::GET | Method::HEAD | Method::OPTIONS | Method::TRACE
+        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
     )
 }
 
@@ -225,13 +226,13 @@ async fn form_field(headers: &HeaderMap, bytes: &Bytes) -> Option<String> {
     }
 }
 
-/// Refuses cross-site state-changing requests (403) and form posts without the session's
-/// token; hands every page its token and sets the cookie when the client has none.
+/// Refuses cross-site state-changing requests (403) and API requests with a body only a
+/// form would send (415); hands every page its token and sets the cookie when the client
+/// has none.
 pub async fn csrf(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Response {
     let path = req.uri().path().to_owned();
     let api = is_api(&path);
     let existing = cookie_token(req.headers());
-    let mut req = req;
     if state_changing(req.method()) {
         if let Some(message) = cross_site(&guard, req.headers()) {
             return refuse(&path, StatusCode::FORBIDDEN, message);
@@ -246,28 +247,6 @@ pub async fn csrf(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> 
                 ),
             }
             .into_response();
-        }
-        if !api && form_like(req.headers()) {
-            let (parts, body) = req.into_parts();
-            let bytes = match axum::body::to_bytes(body, BODY_LIMIT).await {
-                Ok(b) => b,
-                Err(_) => return too_large(&path),
-            };
-            let sent = match parts.headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok()) {
-                Some(h) => Some(h.trim().to_owned()),
-                None => form_field(&parts.headers, &bytes).await,
-            };
-            let ok = matches!((&existing, &sent), (Some(c), Some(s)) if c == s);
-            if !ok {
-                return refuse(
-                    &path,
-                    StatusCode::FORBIDDEN,
-                    "This form has expired or did not come from volplan's own page. \
-                     Reload the page and send it again; nothing was changed."
-                        .to_owned(),
-                );
-            }
-            req = Request::from_parts(parts, Body::from(bytes));
         }
     }
     let (token, fresh) = match existing {
@@ -287,6 +266,38 @@ pub async fn csrf(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> 
         }
     }
     res
+}
+
+/// On the page routes that take forms: a form post (urlencoded, multipart or text) must
+/// carry the session's token, as the hidden `csrf` field or the `X-CSRF-Token` header,
+/// equal to the `volplan_csrf` cookie; 403 otherwise. (A route layer, so a method no
+/// route takes still gets its 405.)
+pub async fn require_form_token(req: Request, next: Next) -> Response {
+    if !state_changing(req.method()) || !form_like(req.headers()) {
+        return next.run(req).await;
+    }
+    let path = req.uri().path().to_owned();
+    let existing = cookie_token(req.headers());
+    let (parts, body) = req.into_parts();
+    let bytes = match axum::body::to_bytes(body, BODY_LIMIT).await {
+        Ok(b) => b,
+        Err(_) => return too_large(&path),
+    };
+    let sent = match parts.headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok()) {
+        Some(h) => Some(h.trim().to_owned()),
+        None => form_field(&parts.headers, &bytes).await,
+    };
+    if !matches!((&existing, &sent), (Some(c), Some(s)) if c == s) {
+        return refuse(
+            &path,
+            StatusCode::FORBIDDEN,
+            "This form has expired or did not come from volplan's own page. \
+             Reload the page and send it again; nothing was changed."
+                .to_owned(),
+        );
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
 }
 
 fn too_large(path: &str) -> Response {

@@ -11,6 +11,7 @@ use crate::report::html;
 use crate::report::model::{self, Format, Paper, RenderOptions, Report};
 use crate::store;
 use axum::Router;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -29,7 +30,15 @@ pub fn router() -> Router<AppState> {
             get(
                 move |State(st): State<AppState>,
                       Path(raw): Path<String>,
-                      Query(q): Query<ReportQuery>| report(st, raw, q, format),
+                      q: Result<Query<ReportQuery>, QueryRejection>| async move {
+                    match q {
+                        Ok(Query(q)) => report(st, raw, q, format).await,
+                        Err(e) => Err(PageError::BadRequest(format!(
+                            "The report options are wrong: {}.",
+                            e.body_text()
+                        ))),
+                    }
+                },
             ),
         );
     }
@@ -47,6 +56,14 @@ pub struct ReportQuery {
     pub paper: Option<String>,
     /// `1` to download the HTML report instead of opening it.
     pub download: Option<String>,
+}
+
+/// 422: an option the report cannot use, with what to send instead.
+fn unprocessable(message: String) -> PageError {
+    PageError::Status {
+        status: axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+        message,
+    }
 }
 
 fn parse_id(raw: &str) -> Result<i64, PageError> {
@@ -86,13 +103,13 @@ async fn report(
     let id = parse_id(&raw)?;
     let paper = match q.paper.as_deref() {
         None | Some("") => Paper::A4,
-        Some(p) => Paper::parse(p).map_err(|e| PageError::BadRequest(format!("The {e}.")))?,
+        Some(p) => Paper::parse(p).map_err(|e| unprocessable(format!("The {e}.")))?,
     };
     let counts = match q.layouts.as_deref() {
         None | Some("") => None,
         Some(text) => Some(
             model::parse_counts(text)
-                .map_err(|e| PageError::BadRequest(format!("The layouts option is wrong: {e}.")))?,
+                .map_err(|e| unprocessable(format!("The layouts option is wrong: {e}.")))?,
         ),
     };
     let mut others = Vec::new();
@@ -103,7 +120,7 @@ async fn report(
             .filter(|t| !t.is_empty())
             .collect();
         if ids.len() > MAX_COMPARE {
-            return Err(PageError::BadRequest(format!(
+            return Err(unprocessable(format!(
                 "Compare with at most {MAX_COMPARE} scenarios at once, not {}.",
                 ids.len()
             )));
@@ -140,9 +157,9 @@ async fn report(
             r = r.with_comparison(&others);
         }
         if let Some(counts) = counts {
-            r = r.with_layouts(&counts).map_err(|e| {
-                PageError::BadRequest(format!("The layouts cannot be evaluated: {e}."))
-            })?;
+            r = r
+                .with_layouts(&counts)
+                .map_err(|e| unprocessable(format!("The layouts cannot be evaluated: {e}.")))?;
         }
         let bytes = model::render(&r, format, RenderOptions { paper })
             .map_err(|e| PageError::Internal(e.to_string()))?;

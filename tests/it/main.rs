@@ -8,6 +8,7 @@ mod hostile;
 mod import;
 mod model_fit;
 mod mounts;
+mod openapi;
 mod pages;
 mod pagination;
 mod platform;

@@ -98,9 +98,9 @@ async fn letter_paper_and_bad_options() {
     assert!(raw.contains("612 792"), "Letter media box");
 
     for (query, status) in [
-        ("?paper=a3", 400),
-        ("?layouts=0", 400),
-        ("?layouts=x", 400),
+        ("?paper=a3", 422),
+        ("?layouts=0", 422),
+        ("?layouts=x", 422),
         ("?compare=99999", 404),
         ("?compare=abc", 404),
     ] {

@@ -10,7 +10,7 @@ use serde::Serialize;
 use std::fmt;
 
 /// How much a piece of advice matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// The scenario misses its targets or breaks a rule.
@@ -33,13 +33,14 @@ impl Severity {
 }
 
 /// One piece of advice.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Advice {
     /// Stable code, e.g. `nconnect`.
     pub code: &'static str,
     pub severity: Severity,
     /// The advice and its reason, formatted when shown.
     #[serde(serialize_with = "as_display")]
+    #[schema(value_type = String)]
     pub message: Message,
 }
 

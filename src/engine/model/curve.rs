@@ -13,7 +13,7 @@ pub const LOAD_PCT: [f64; 11] = [
 ];
 
 /// One point of the curve.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct CurvePoint {
     pub load_pct: f64,
     pub iops: f64,

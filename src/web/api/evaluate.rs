@@ -23,10 +23,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Evaluates one scenario.
 #[utoipa::path(
-    post, path = "/api/v1/evaluate", tag = "sizing",
-    request_body(content = Object, description = "A Scenario (contract: Scenario JSON)", example = super::example_scenario),
+    post, path = "/api/v1/evaluate", tag = "sizing", operation_id = "evaluate",
+    request_body(content = Scenario, description = "A Scenario (contract: Scenario JSON)", example = super::example_scenario),
     responses(
-        (status = 200, description = "The Evaluation (contract: Evaluation JSON)", body = Object),
+        (status = 200, description = "The Evaluation (contract: Evaluation JSON)", body = Evaluation),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as application/json", body = ErrorBody),
@@ -34,28 +34,70 @@ pub fn router() -> OpenApiRouter<AppState> {
     )
 )]
 pub async fn evaluate(ApiJson(scenario): ApiJson<Scenario>) -> Result<Json<Evaluation>, ApiError> {
-    Ok(Json(engine::evaluate(&scenario)?))
+    let e = engine::evaluate(&scenario)?;
+    finite(&e)?;
+    Ok(Json(e))
+}
+
+/// 422 when an evaluation holds a figure JSON cannot carry (infinite or not a number):
+/// a ceiling so small that nothing gets through (e.g. an egress of 1e-300 MiB/s).
+pub fn finite(e: &Evaluation) -> Result<(), ApiError> {
+    let mut figures = vec![
+        e.throughput_mibps,
+        e.read_mibps,
+        e.write_mibps,
+        e.iops,
+        e.latency_ms,
+        e.flows.outstanding,
+        e.cost.billed_tib,
+    ];
+    figures.extend(e.latency_at_target_ms);
+    figures.extend(e.cost.monthly_usd);
+    figures.extend(e.cost.usd_per_mibps);
+    figures.extend(e.targets.mibps_headroom_pct);
+    figures.extend(e.targets.iops_headroom_pct);
+    for l in &e.limits {
+        figures.extend([l.mibps, l.iops, l.headroom_pct]);
+    }
+    for s in &e.sizing {
+        figures.extend([s.quota_tib, s.pool_tib]);
+        figures.extend(s.throughput_mibps);
+        figures.extend(s.monthly_usd);
+    }
+    for p in e.latency_curve.points() {
+        figures.extend([p.load_pct, p.iops, p.mibps, p.latency_ms]);
+    }
+    if figures.iter().all(|f| f.is_finite()) {
+        return Ok(());
+    }
+    Err(ApiError::Invalid {
+        field: None,
+        message: "this scenario gets no measurable throughput: a ceiling is too small to \
+                  compute with (a tiny egress, ingress, throughput or IOPS value); raise it"
+            .to_owned(),
+    })
 }
 
 /// Body of `POST /api/v1/compare`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CompareRequest {
+    #[schema(min_items = 1, max_items = 16)]
     pub scenarios: Vec<Scenario>,
 }
 
 /// Answer of `POST /api/v1/compare`: one Evaluation per scenario, in order.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct CompareResponse {
     pub results: Vec<Evaluation>,
 }
 
 /// Evaluates 1 to 16 scenarios side by side.
 #[utoipa::path(
-    post, path = "/api/v1/compare", tag = "sizing",
-    request_body(content = Object, description = "`{\"scenarios\": [Scenario, ...]}` with 1 to 16 scenarios", example = super::example_compare),
+    post, path = "/api/v1/compare", tag = "sizing", operation_id = "compare",
+    request_body(content = CompareRequest, description = "`{\"scenarios\": [Scenario, ...]}` with 1 to 16 scenarios", example = super::example_compare),
     responses(
-        (status = 200, description = "`{\"results\": [Evaluation, ...]}` in the order sent", body = Object),
+        (status = 200, description = "`{\"results\": [Evaluation, ...]}` in the order sent", body = CompareResponse),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as application/json", body = ErrorBody),
@@ -79,7 +121,9 @@ pub async fn compare(
             .enumerate()
             .map(|(i, s)| {
                 engine::evaluate(s)
-                    .map_err(|e| ApiError::from(e).within(&format!("scenarios[{i}]")))
+                    .map_err(ApiError::from)
+                    .and_then(|e| finite(&e).map(|()| e))
+                    .map_err(|e| e.within(&format!("scenarios[{i}]")))
             })
             .collect::<Result<Vec<_>, _>>()
     })
@@ -106,7 +150,7 @@ pub struct LayoutsResponse {
 
 /// Splits one capacity into 1..N volumes and evaluates each layout.
 #[utoipa::path(
-    post, path = "/api/v1/layouts", tag = "sizing",
+    post, path = "/api/v1/layouts", tag = "sizing", operation_id = "layouts",
     request_body(content = Object, description = "`{\"scenario\": Scenario, \"total_tib\": f64, \"counts\": [u32, ...]}`: the scenario's volumes are replaced by `count` x `total_tib / count`", example = super::example_layouts),
     responses(
         (status = 200, description = "`{\"layouts\": [{\"count\", \"quota_tib\", \"evaluation\"}, ...]}` in the order of `counts`", body = Object),
@@ -127,5 +171,8 @@ pub async fn layouts(
         solve::layouts(&req.scenario, req.total_tib, &req.counts)
     })
     .await??;
+    for (i, l) in layouts.iter().enumerate() {
+        finite(&l.evaluation).map_err(|e| e.within(&format!("counts[{i}]")))?;
+    }
     Ok(Json(LayoutsResponse { layouts }))
 }

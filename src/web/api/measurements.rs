@@ -97,7 +97,7 @@ fn run_ids(
 
 /// Parses a benchmark result file without saving it.
 #[utoipa::path(
-    post, path = "/api/v1/measurements/parse", tag = "measurements",
+    post, path = "/api/v1/measurements/parse", tag = "measurements", operation_id = "parse_result",
     request_body(content = String, content_type = "application/octet-stream",
         description = "The raw result file: fio JSON (--output-format=json), DiskSpd XML (-Rxml) or elbencho CSV (--csvfile)"),
     responses(
@@ -116,6 +116,7 @@ pub async fn parse(
 /// Query of "new scenario from this result".
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct FromResultQuery {
     /// Index of the run in the file (0 = first).
     pub run: Option<usize>,
@@ -126,10 +127,10 @@ pub struct FromResultQuery {
 /// A new Scenario whose workload is a measured run (IO size, mix, concurrency, clients),
 /// with the measured figures as targets; nothing is saved.
 #[utoipa::path(
-    post, path = "/api/v1/measurements/scenario", tag = "measurements", params(FromResultQuery),
+    post, path = "/api/v1/measurements/scenario", tag = "measurements", operation_id = "scenario_from_result", params(FromResultQuery),
     request_body(content = String, content_type = "application/octet-stream", description = "The raw result file"),
     responses(
-        (status = 200, description = "A Scenario (contract: Scenario JSON), ready to save or evaluate", body = Object),
+        (status = 200, description = "A Scenario (contract: Scenario JSON), ready to save or evaluate", body = Scenario),
         (status = 404, description = "No scenario with the `base` id", body = ErrorBody),
         (status = 422, description = "Not a result file, or no run with that index", body = ErrorBody),
     )
@@ -215,7 +216,7 @@ pub struct Uploaded {
 /// Attaches a result file to a saved scenario: every run is stored with the scenario's
 /// current revision and compared with the prediction for its IO size, mix and concurrency.
 #[utoipa::path(
-    post, path = "/api/v1/scenarios/{id}/measurements", tag = "measurements",
+    post, path = "/api/v1/scenarios/{id}/measurements", tag = "measurements", operation_id = "add_measurements",
     params(("id" = i64, Path, description = "Scenario id")),
     request_body(content = String, content_type = "application/octet-stream", description = "The raw result file"),
     responses(
@@ -267,10 +268,10 @@ pub async fn add(
 /// The runs attached to a scenario, oldest first, each compared with the revision it was
 /// uploaded against.
 #[utoipa::path(
-    get, path = "/api/v1/scenarios/{id}/measurements", tag = "measurements",
+    get, path = "/api/v1/scenarios/{id}/measurements", tag = "measurements", operation_id = "list_measurements",
     params(("id" = i64, Path, description = "Scenario id")),
     responses(
-        (status = 200, description = "`[{\"id\", \"revision\", \"format\", \"measurement\", \"warnings\", \"comparison\"}, ...]`", body = Object),
+        (status = 200, description = "`[{\"id\", \"revision\", \"format\", \"measurement\", \"warnings\", \"comparison\"}, ...]`", body = [Object]),
         (status = 404, description = "No such scenario", body = ErrorBody),
     )
 )]
@@ -307,7 +308,7 @@ pub async fn list(
 
 /// Removes one run from a scenario.
 #[utoipa::path(
-    delete, path = "/api/v1/scenarios/{id}/measurements/{mid}", tag = "measurements",
+    delete, path = "/api/v1/scenarios/{id}/measurements/{mid}", tag = "measurements", operation_id = "delete_measurement",
     params(("id" = i64, Path, description = "Scenario id"), ("mid" = i64, Path, description = "Measurement id")),
     responses(
         (status = 204, description = "Deleted"),
@@ -331,10 +332,10 @@ pub async fn remove(
 /// A new Scenario from a stored run: the scenario's current storage and clients with the
 /// run's workload and the measured figures as targets; nothing is saved.
 #[utoipa::path(
-    get, path = "/api/v1/scenarios/{id}/measurements/{mid}/scenario", tag = "measurements",
+    get, path = "/api/v1/scenarios/{id}/measurements/{mid}/scenario", tag = "measurements", operation_id = "scenario_from_measurement",
     params(("id" = i64, Path, description = "Scenario id"), ("mid" = i64, Path, description = "Measurement id")),
     responses(
-        (status = 200, description = "A Scenario (contract: Scenario JSON), ready to save or evaluate", body = Object),
+        (status = 200, description = "A Scenario (contract: Scenario JSON), ready to save or evaluate", body = Scenario),
         (status = 404, description = "No such scenario or measurement", body = ErrorBody),
     )
 )]
@@ -361,6 +362,7 @@ pub async fn scenario_from_stored(
 /// Query of the test plan download.
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct PlanQuery {
     /// `fio` (default; Linux, NFS) or `diskspd` (Windows, SMB).
     pub tool: Option<String>,
@@ -368,7 +370,7 @@ pub struct PlanQuery {
 
 /// The benchmark that verifies a saved scenario, as a text file to download.
 #[utoipa::path(
-    get, path = "/api/v1/scenarios/{id}/testplan", tag = "measurements", params(PlanQuery,
+    get, path = "/api/v1/scenarios/{id}/testplan", tag = "measurements", operation_id = "testplan", params(PlanQuery,
         ("id" = i64, Path, description = "Scenario id")),
     responses(
         (status = 200, description = "A fio job file or a DiskSpd script, with mount options and how to import the result", body = String, content_type = "text/plain"),

@@ -7,6 +7,7 @@
 pub mod evaluate;
 pub mod measurements;
 pub mod mounts;
+pub mod openapi;
 pub mod regions;
 pub mod scenarios;
 
@@ -29,7 +30,7 @@ use utoipa_axum::routes;
         title = "volplan",
         description = "Capacity planning and sizing for cloud file storage. Every error answers `{\"error\": \"sentence\", \"field\": \"path\" | null}`."
     ),
-    components(schemas(ErrorBody)),
+    components(schemas(ErrorBody, crate::engine::Scenario, crate::engine::Evaluation)),
     tags(
         (name = "sizing", description = "Evaluate, compare and sweep scenarios (nothing is saved)"),
         (name = "scenarios", description = "Saved scenarios with their revision history"),
@@ -50,13 +51,24 @@ pub fn router() -> Router<AppState> {
         .merge(regions::router())
         .merge(scenarios::router())
         .split_for_parts();
-    let doc = doc
-        .to_json()
+    let mut doc = serde_json::to_value(&doc)
         .expect("the OpenAPI document is built from static descriptions and always serialises");
+    openapi::complete(&mut doc);
+    let scenario = openapi::json_schema(&doc, "Scenario", "/api/v1/schema/scenario.json");
+    let evaluation = openapi::json_schema(&doc, "Evaluation", "/api/v1/schema/evaluation.json");
+    let json_doc = |v: &serde_json::Value, ct: &'static str| {
+        let text = v.to_string();
+        get(move || async move { ([(header::CONTENT_TYPE, ct)], text) })
+    };
     router
+        .route("/api/openapi.json", json_doc(&doc, "application/json"))
         .route(
-            "/api/openapi.json",
-            get(move || async move { ([(header::CONTENT_TYPE, "application/json")], doc) }),
+            "/api/v1/schema/scenario.json",
+            json_doc(&scenario, "application/schema+json"),
+        )
+        .route(
+            "/api/v1/schema/evaluation.json",
+            json_doc(&evaluation, "application/schema+json"),
         )
         .route("/api", any(unknown_endpoint))
         .route("/api/{*rest}", any(unknown_endpoint))
@@ -100,7 +112,7 @@ pub(crate) fn example_layouts() -> serde_json::Value {
 }
 
 /// Liveness probe: answers `ok` while the server runs.
-#[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, description = "`ok`", body = String, content_type = "text/plain")))]
+#[utoipa::path(get, path = "/healthz", tag = "health", operation_id = "healthz", responses((status = 200, description = "`ok`", body = String, content_type = "text/plain")))]
 pub async fn healthz() -> &'static str {
     "ok"
 }

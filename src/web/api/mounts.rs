@@ -15,7 +15,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Checks fstab lines and `mount` commands (in mount order) and answers each mount's
 /// effective nconnect, the findings and the recommended fstab.
 #[utoipa::path(
-    post, path = "/api/v1/advise/mounts", tag = "advisor",
+    post, path = "/api/v1/advise/mounts", tag = "advisor", operation_id = "advise_mounts",
     request_body(content = Object, description = "`{\"text\": \"fstab lines or mount commands\", \"distro\": \"rhel 8.2\" | null, \"workload\": \"eda|web_small|web_large|database|sas_grid|shared_rw\" | null}`"),
     responses(
         (status = 200, description = "`{\"mounts\": [...], \"findings\": [...], \"fstab\": \"...\", \"kernel\": [...]}`", body = Object),

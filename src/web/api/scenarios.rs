@@ -55,7 +55,7 @@ pub struct ListQuery {
 /// The body is the page (an array, as the contract has it); `X-Total-Count` says how
 /// many scenarios match in all and `Link` gives the `next` and `prev` pages.
 #[utoipa::path(
-    get, path = "/api/v1/scenarios", tag = "scenarios", params(ListQuery),
+    get, path = "/api/v1/scenarios", tag = "scenarios", operation_id = "list_scenarios", params(ListQuery),
     responses(
         (status = 200, description = "One page of saved scenarios, newest first", body = [ScenarioSummary],
          headers(
@@ -117,8 +117,8 @@ pub async fn list(
 
 /// Saves a new scenario (revision 1).
 #[utoipa::path(
-    post, path = "/api/v1/scenarios", tag = "scenarios",
-    request_body(content = Object, description = "A Scenario; an `id` in it is ignored", example = super::example_scenario),
+    post, path = "/api/v1/scenarios", tag = "scenarios", operation_id = "create_scenario",
+    request_body(content = Scenario, description = "A Scenario; an `id` in it is ignored", example = super::example_scenario),
     responses(
         (status = 201, description = "Saved; `Location` names the new scenario", body = Saved,
          headers(("Location" = String, description = "/api/v1/scenarios/{id}"))),
@@ -143,10 +143,10 @@ pub async fn create(
 
 /// The newest revision of one scenario, with its `id`.
 #[utoipa::path(
-    get, path = "/api/v1/scenarios/{id}", tag = "scenarios",
+    get, path = "/api/v1/scenarios/{id}", tag = "scenarios", operation_id = "get_scenario",
     params(("id" = i64, Path, description = "Scenario id")),
     responses(
-        (status = 200, description = "The Scenario with `id`", body = Object),
+        (status = 200, description = "The Scenario with `id`", body = Scenario),
         (status = 404, description = "No such scenario", body = ErrorBody),
     )
 )]
@@ -163,9 +163,9 @@ pub async fn show(
 
 /// Saves a scenario as its next revision.
 #[utoipa::path(
-    put, path = "/api/v1/scenarios/{id}", tag = "scenarios",
+    put, path = "/api/v1/scenarios/{id}", tag = "scenarios", operation_id = "update_scenario",
     params(("id" = i64, Path, description = "Scenario id")),
-    request_body(content = Object, description = "The Scenario; an `id` in it must match the URL or be left out"),
+    request_body(content = Scenario, description = "The Scenario; an `id` in it must match the URL or be left out"),
     responses(
         (status = 200, description = "Saved as a new revision", body = Saved),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
@@ -198,7 +198,7 @@ pub async fn update(
 
 /// Deletes a scenario with its whole history.
 #[utoipa::path(
-    delete, path = "/api/v1/scenarios/{id}", tag = "scenarios",
+    delete, path = "/api/v1/scenarios/{id}", tag = "scenarios", operation_id = "delete_scenario",
     params(("id" = i64, Path, description = "Scenario id")),
     responses(
         (status = 204, description = "Deleted"),
@@ -218,7 +218,7 @@ pub async fn remove(
 
 /// The revision history of a scenario, newest first.
 #[utoipa::path(
-    get, path = "/api/v1/scenarios/{id}/revisions", tag = "scenarios",
+    get, path = "/api/v1/scenarios/{id}/revisions", tag = "scenarios", operation_id = "list_revisions",
     params(("id" = i64, Path, description = "Scenario id")),
     responses(
         (status = 200, description = "Revisions, newest first", body = [Revision]),
@@ -260,10 +260,10 @@ async fn missing_revision(state: &AppState, id: i64, n: i64, e: StoreError) -> A
 
 /// One revision of a scenario, as it was saved.
 #[utoipa::path(
-    get, path = "/api/v1/scenarios/{id}/revisions/{n}", tag = "scenarios",
+    get, path = "/api/v1/scenarios/{id}/revisions/{n}", tag = "scenarios", operation_id = "get_revision",
     params(("id" = i64, Path, description = "Scenario id"), ("n" = i64, Path, description = "Revision number")),
     responses(
-        (status = 200, description = "The Scenario of that revision, with `id`", body = Object),
+        (status = 200, description = "The Scenario of that revision, with `id`", body = Scenario),
         (status = 404, description = "No such scenario or revision", body = ErrorBody),
     )
 )]
@@ -280,7 +280,7 @@ pub async fn revision(
 
 /// Makes an old revision the newest one, as a new revision (nothing is overwritten).
 #[utoipa::path(
-    post, path = "/api/v1/scenarios/{id}/revisions/{n}/restore", tag = "scenarios",
+    post, path = "/api/v1/scenarios/{id}/revisions/{n}/restore", tag = "scenarios", operation_id = "restore_revision",
     params(("id" = i64, Path, description = "Scenario id"), ("n" = i64, Path, description = "Revision number")),
     responses(
         (status = 200, description = "Restored as a new revision", body = Saved),

@@ -50,6 +50,9 @@ pub fn router() -> Router<AppState> {
         .route("/layouts", get(layouts::page))
         .route("/whatif", get(whatif::page))
         .merge(advisor::router())
+        .route_layer(axum::middleware::from_fn(
+            crate::web::guard::require_form_token,
+        ))
         .merge(crate::web::assets::router())
         .fallback(not_found)
 }

@@ -1,0 +1,299 @@
+//! The OpenAPI 3.1 document and the JSON Schemas served beside it.
+//!
+//! The API routes describe themselves (`#[utoipa::path]`, bodies from the Rust types'
+//! `ToSchema`); this module adds what utoipa's router does not see: the report and
+//! chart downloads, the document and schema endpoints themselves, a `default` error
+//! response on every operation (the guards can answer 403, 405, 408, 413, 415, 421 and
+//! 503 anywhere), and links from a created scenario to the operations on it, which
+//! stateful clients follow.
+
+use serde_json::{Map, Value, json};
+
+/// The JSON Schema dialect of OpenAPI 3.1 and of the schema endpoints.
+pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+const REF_PREFIX: &str = "#/components/schemas/";
+
+fn error_ref() -> Value {
+    json!({ "$ref": format!("{REF_PREFIX}ErrorBody") })
+}
+
+/// `default` response of an API operation: the contract's error body.
+fn api_default() -> Value {
+    json!({
+        "description": "Any other refusal or failure: 403 cross-site request, 405 method, 408 too slow, 413 body over 1 MiB, 415 content type or charset, 421 foreign Host, 503 busy; always the error body",
+        "content": { "application/json": { "schema": error_ref() } }
+    })
+}
+
+/// `default` response of a page-side download: JSON for clients, HTML for browsers.
+fn page_default() -> Value {
+    json!({
+        "description": "An error: the error body, or an HTML page for clients that ask for text/html (and for forms)",
+        "content": {
+            "application/json": { "schema": error_ref() },
+            "text/html": { "schema": { "type": "string" } }
+        }
+    })
+}
+
+fn id_param() -> Value {
+    json!({ "name": "id", "in": "path", "required": true, "description": "Scenario id",
+            "schema": { "type": "integer", "format": "int64" } })
+}
+
+fn chart_params() -> Vec<Value> {
+    vec![
+        json!({ "name": "name", "in": "path", "required": true,
+                "description": "ceilings (every limit as a bar), io-size (against IO size), scaling (against flows), latency (against load)",
+                "schema": { "type": "string", "enum": ["ceilings", "io-size", "scaling", "latency"] } }),
+        json!({ "name": "format", "in": "path", "required": true,
+                "schema": { "type": "string", "enum": ["svg", "png"] } }),
+        json!({ "name": "w", "in": "query", "required": false,
+                "description": "PNG width in pixels (200 to 4000; default the chart's own)",
+                "schema": { "type": "integer", "minimum": 200, "maximum": 4000 } }),
+        json!({ "name": "h", "in": "query", "required": false,
+                "description": "PNG height in pixels (150 to 4000)",
+                "schema": { "type": "integer", "minimum": 150, "maximum": 4000 } }),
+    ]
+}
+
+fn chart_ok() -> Value {
+    json!({
+        "description": "The chart",
+        "content": {
+            "image/svg+xml": { "schema": { "type": "string" } },
+            "image/png": { "schema": { "type": "string", "contentMediaType": "image/png" } }
+        }
+    })
+}
+
+/// Path items of the routes outside `/api` and of the document endpoints.
+fn extra_paths() -> Vec<(&'static str, Value)> {
+    let report = json!({
+        "get": {
+            "tags": ["reports"], "operationId": "report",
+            "summary": "The sizing report of a saved scenario in one format",
+            "parameters": [
+                id_param(),
+                { "name": "format", "in": "path", "required": true,
+                  "schema": { "type": "string", "enum": ["html", "md", "pdf", "csv", "xlsx", "json"] } },
+                { "name": "compare", "in": "query", "required": false,
+                  "description": "Comma-separated ids of up to 15 saved scenarios to compare with",
+                  "schema": { "type": "string" } },
+                { "name": "layouts", "in": "query", "required": false,
+                  "description": "Comma-separated volume counts for a layouts section, e.g. 1,2,4,8",
+                  "schema": { "type": "string" } },
+                { "name": "paper", "in": "query", "required": false,
+                  "schema": { "type": "string", "enum": ["a4", "letter"] } },
+                { "name": "download", "in": "query", "required": false,
+                  "description": "1, true or yes to download the HTML report instead of opening it (anything else opens it)",
+                  "schema": { "type": "string" } }
+            ],
+            "responses": {
+                "200": { "description": "The report",
+                  "content": {
+                    "text/html": { "schema": { "type": "string" } },
+                    "text/markdown": { "schema": { "type": "string" } },
+                    "application/pdf": { "schema": { "type": "string", "contentMediaType": "application/pdf" } },
+                    "text/csv": { "schema": { "type": "string" } },
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": { "schema": { "type": "string" } },
+                    "application/json": { "schema": { "type": "object" } }
+                  } },
+                "400": { "description": "A bad option, or a saved scenario that no longer validates", "content": { "text/html": { "schema": { "type": "string" } } } },
+                "404": { "description": "No such scenario", "content": { "text/html": { "schema": { "type": "string" } } } },
+                "503": { "description": "Too many PDF and XLSX renders at once; try again", "content": { "text/html": { "schema": { "type": "string" } } } },
+                "default": page_default()
+            }
+        }
+    });
+    let mut saved_params = vec![id_param()];
+    saved_params.extend(chart_params());
+    let saved_chart = json!({
+        "get": {
+            "tags": ["charts"], "operationId": "saved_chart",
+            "summary": "A chart of a saved scenario, with its measured runs",
+            "parameters": saved_params,
+            "responses": {
+                "200": chart_ok(),
+                "404": { "description": "No such scenario", "content": { "application/json": { "schema": error_ref() } } },
+                "422": { "description": "A size out of range, or a scenario that no longer validates", "content": { "application/json": { "schema": error_ref() } } },
+                "503": { "description": "Too many PNG renders at once; try again", "content": { "application/json": { "schema": error_ref() } } },
+                "default": page_default()
+            }
+        }
+    });
+    let mut shared_params = chart_params();
+    shared_params.push(json!({ "name": "s", "in": "query", "required": true,
+        "description": "The share-link encoding of an unsaved scenario (the `s` of a /plan link)",
+        "schema": { "type": "string" } }));
+    let unsaved_chart = json!({
+        "get": {
+            "tags": ["charts"], "operationId": "shared_chart",
+            "summary": "A chart of an unsaved scenario from a share link",
+            "parameters": shared_params,
+            "responses": {
+                "200": chart_ok(),
+                "422": { "description": "A share parameter that does not decode, or a size out of range", "content": { "application/json": { "schema": error_ref() } } },
+                "default": page_default()
+            }
+        },
+        "post": {
+            "tags": ["charts"], "operationId": "posted_chart",
+            "summary": "A chart of an unsaved scenario sent as the body",
+            "parameters": chart_params(),
+            "requestBody": { "required": true,
+                "content": { "application/json": { "schema": { "$ref": format!("{REF_PREFIX}Scenario") } } } },
+            "responses": {
+                "200": chart_ok(),
+                "422": { "description": "A value fails validation; `field` names it", "content": { "application/json": { "schema": error_ref() } } },
+                "default": page_default()
+            }
+        }
+    });
+    let schema_op = |op: &str, what: &str| {
+        json!({ "get": {
+            "tags": ["schema"], "operationId": op,
+            "summary": format!("The JSON Schema (draft 2020-12) of {what}, generated from the server's types"),
+            "responses": {
+                "200": { "description": "A JSON Schema document",
+                         "content": { "application/schema+json": { "schema": { "type": "object" } } } },
+                "default": api_default()
+            }
+        } })
+    };
+    vec![
+        ("/scenarios/{id}/report.{format}", report),
+        ("/scenarios/{id}/charts/{name}.{format}", saved_chart),
+        ("/charts/{name}.{format}", unsaved_chart),
+        (
+            "/api/openapi.json",
+            json!({ "get": {
+                "tags": ["schema"], "operationId": "openapi",
+                "summary": "This OpenAPI 3.1 document",
+                "responses": {
+                    "200": { "description": "The document", "content": { "application/json": { "schema": { "type": "object" } } } },
+                    "default": api_default()
+                }
+            } }),
+        ),
+        (
+            "/api/v1/schema/scenario.json",
+            schema_op("scenario_schema", "a Scenario"),
+        ),
+        (
+            "/api/v1/schema/evaluation.json",
+            schema_op("evaluation_schema", "an Evaluation"),
+        ),
+    ]
+}
+
+/// Links from `create_scenario`'s answer to the operations on the new scenario.
+fn scenario_links() -> Value {
+    let to = |op: &str| json!({ "operationId": op, "parameters": { "id": "$response.body#/id" } });
+    json!({
+        "GetScenario": to("get_scenario"),
+        "UpdateScenario": to("update_scenario"),
+        "DeleteScenario": to("delete_scenario"),
+        "ListRevisions": to("list_revisions"),
+        "ListMeasurements": to("list_measurements"),
+        "Testplan": to("testplan"),
+        "Report": to("report"),
+        "RestoreFirst": { "operationId": "restore_revision",
+                          "parameters": { "id": "$response.body#/id", "n": "1" } },
+    })
+}
+
+/// Completes the document utoipa built from the API routes (see the module docs).
+pub fn complete(doc: &mut Value) {
+    let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (path, item) in extra_paths() {
+        paths.insert(path.to_owned(), item);
+    }
+    for (path, item) in paths.iter_mut() {
+        let Some(item) = item.as_object_mut() else {
+            continue;
+        };
+        for (method, op) in item.iter_mut() {
+            let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
+                continue;
+            };
+            if !responses.contains_key("default") {
+                responses.insert("default".to_owned(), api_default());
+            }
+            if path == "/api/v1/scenarios"
+                && method == "post"
+                && let Some(created) = responses.get_mut("201").and_then(Value::as_object_mut)
+            {
+                created.insert("links".to_owned(), scenario_links());
+            }
+        }
+    }
+    if let Some(tags) = doc.get_mut("tags").and_then(Value::as_array_mut) {
+        tags.push(json!({ "name": "reports", "description": "Sizing reports of saved scenarios" }));
+        tags.push(json!({ "name": "charts", "description": "Charts as SVG or PNG" }));
+        tags.push(json!({ "name": "schema", "description": "This document and the JSON Schemas of the bodies" }));
+    }
+}
+
+/// A standalone JSON Schema (draft 2020-12) for component `root` of the document: the
+/// component with every schema it references under `$defs`.
+pub fn json_schema(doc: &Value, root: &str, id: &str) -> Value {
+    let components = doc
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mut defs = Map::new();
+    let mut todo = vec![root.to_owned()];
+    while let Some(name) = todo.pop() {
+        if defs.contains_key(&name) {
+            continue;
+        }
+        let Some(schema) = components.get(&name) else {
+            continue;
+        };
+        let mut schema = schema.clone();
+        rewrite_refs(&mut schema, &mut todo);
+        defs.insert(name, schema);
+    }
+    let mut top = defs.remove(root).unwrap_or_else(|| json!({}));
+    if let Some(obj) = top.as_object_mut() {
+        let mut head = Map::new();
+        head.insert("$schema".into(), DRAFT_2020_12.into());
+        head.insert("$id".into(), id.into());
+        head.insert("title".into(), root.into());
+        head.extend(std::mem::take(obj));
+        if !defs.is_empty() {
+            head.insert("$defs".into(), Value::Object(defs));
+        }
+        *obj = head;
+    }
+    top
+}
+
+/// Points `$ref`s at `#/$defs/...` and collects the names they reference.
+fn rewrite_refs(v: &mut Value, found: &mut Vec<String>) {
+    match v {
+        Value::Object(map) => {
+            if let Some(Value::String(r)) = map.get_mut("$ref")
+                && let Some(name) = r.strip_prefix(REF_PREFIX)
+            {
+                let name = name.to_owned();
+                *r = format!("#/$defs/{name}");
+                found.push(name);
+            }
+            for child in map.values_mut() {
+                rewrite_refs(child, found);
+            }
+        }
+        Value::Array(items) => {
+            for child in items {
+                rewrite_refs(child, found);
+            }
+        }
+        _ => {}
+    }
+}

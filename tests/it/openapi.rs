@@ -1,0 +1,155 @@
+//! The OpenAPI document is complete and strict, and the JSON Schemas beside it are
+//! standalone draft 2020-12 documents of the server's own types.
+
+use crate::helpers::{sample_scenario, spawn_app};
+use serde_json::Value;
+use std::collections::HashSet;
+
+fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema["$ref"].as_str() {
+        Some(r) => doc
+            .pointer(r.trim_start_matches('#'))
+            .unwrap_or_else(|| panic!("{r} resolves")),
+        None => schema,
+    }
+}
+
+#[tokio::test]
+async fn every_route_is_documented_once_with_parameters_in_place() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let paths = doc["paths"].as_object().unwrap();
+    for path in [
+        "/api/openapi.json",
+        "/api/v1/schema/scenario.json",
+        "/api/v1/schema/evaluation.json",
+        "/scenarios/{id}/report.{format}",
+        "/scenarios/{id}/charts/{name}.{format}",
+        "/charts/{name}.{format}",
+        "/api/v1/scenarios/{id}/testplan",
+        "/api/v1/measurements/scenario",
+    ] {
+        assert!(paths.contains_key(path), "{path}");
+    }
+    let mut ids = HashSet::new();
+    for (path, item) in paths {
+        for (method, op) in item.as_object().unwrap() {
+            let id = op["operationId"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{method} {path}"));
+            assert!(ids.insert(id.to_owned()), "operationId {id} repeats");
+            assert!(
+                op["responses"]["default"].is_object(),
+                "{method} {path}: default"
+            );
+            for p in op["parameters"].as_array().into_iter().flatten() {
+                let name = p["name"].as_str().unwrap();
+                let in_path = path.contains(&format!("{{{name}}}"));
+                assert_eq!(
+                    p["in"],
+                    if in_path { "path" } else { "query" },
+                    "{method} {path} {name}"
+                );
+            }
+        }
+    }
+    // The queries that were once declared as path parameters.
+    let query_names: HashSet<&str> = paths
+        .values()
+        .flat_map(|i| i.as_object().unwrap().values())
+        .flat_map(|op| op["parameters"].as_array().into_iter().flatten())
+        .filter(|p| p["in"] == "query")
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    for q in [
+        "q", "limit", "offset", "tool", "run", "base", "w", "h", "paper",
+    ] {
+        assert!(query_names.contains(q), "{q} in: query");
+    }
+}
+
+#[tokio::test]
+async fn bodies_have_full_schemas_with_ranges_and_enums() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let evaluate = &doc["paths"]["/api/v1/evaluate"]["post"];
+    let request = resolve(
+        &doc,
+        &evaluate["requestBody"]["content"]["application/json"]["schema"],
+    );
+    assert_eq!(request["additionalProperties"], false);
+    let workload = resolve(&doc, &request["properties"]["workload"]);
+    assert_eq!(workload["properties"]["io_size_kib"]["minimum"], 0.5);
+    assert_eq!(workload["properties"]["io_size_kib"]["maximum"], 16384.0);
+    assert_eq!(workload["properties"]["threads"]["maximum"], 1024);
+    let level = &schemas["Level"]["enum"];
+    assert!(level.as_array().unwrap().iter().any(|l| l == "ssd_v2"));
+    let protocol = &schemas["Protocol"]["enum"];
+    assert!(protocol.as_array().unwrap().iter().any(|p| p == "nfsv4.1"));
+    let answer = resolve(
+        &doc,
+        &evaluate["responses"]["200"]["content"]["application/json"]["schema"],
+    );
+    for field in [
+        "throughput_mibps",
+        "binding",
+        "limits",
+        "latency_curve",
+        "cost",
+    ] {
+        assert!(
+            answer["properties"][field].is_object(),
+            "Evaluation.{field}"
+        );
+    }
+    assert!(schemas["Scope"]["enum"].as_array().unwrap().len() >= 8);
+    let error = &schemas["ErrorBody"];
+    assert!(error["properties"]["error"].is_object() && error["properties"]["field"].is_object());
+}
+
+#[tokio::test]
+async fn the_schema_endpoints_are_standalone_draft_2020_12() {
+    let app = spawn_app().await;
+    for (path, title, field) in [
+        ("/api/v1/schema/scenario.json", "Scenario", "workload"),
+        ("/api/v1/schema/evaluation.json", "Evaluation", "limits"),
+    ] {
+        let res = app.get(path).await;
+        assert_eq!(res.status(), 200);
+        assert!(
+            res.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .contains("schema+json")
+        );
+        let schema: Value = res.json().await.unwrap();
+        assert_eq!(
+            schema["$schema"],
+            "https://json-schema.org/draft/2020-12/schema"
+        );
+        assert_eq!(schema["title"], title);
+        assert!(schema["properties"][field].is_object());
+        // Every reference points inside the document.
+        let text = schema.to_string();
+        assert!(!text.contains("#/components/"), "{path}");
+        for r in text.split("\"$ref\":\"").skip(1) {
+            let target = r.split('"').next().unwrap();
+            assert!(
+                schema.pointer(target.trim_start_matches('#')).is_some(),
+                "{path}: {target}"
+            );
+        }
+    }
+    // The sample scenario names only fields the schema has.
+    let schema: Value = app
+        .get("/api/v1/schema/scenario.json")
+        .await
+        .json()
+        .await
+        .unwrap();
+    for key in sample_scenario().as_object().unwrap().keys() {
+        assert!(schema["properties"][key].is_object(), "{key}");
+    }
+}
