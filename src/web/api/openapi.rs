@@ -85,7 +85,8 @@ fn extra_paths() -> Vec<(&'static str, Value)> {
                   "description": "Comma-separated volume counts for a layouts section, e.g. 1,2,4,8",
                   "schema": { "type": "string" } },
                 { "name": "paper", "in": "query", "required": false,
-                  "schema": { "type": "string", "enum": ["a4", "letter"] } },
+                  "description": "PDF paper: a4 (default, also when empty) or letter, in any case",
+                  "schema": { "type": "string", "pattern": "^([aA]4|[lL][eE][tT][tT][eE][rR])?$" } },
                 { "name": "download", "in": "query", "required": false,
                   "description": "1, true or yes to download the HTML report instead of opening it (anything else opens it)",
                   "schema": { "type": "string" } }
@@ -204,8 +205,42 @@ fn scenario_links() -> Value {
     })
 }
 
+/// Offers the catalog's names for the fields that take a catalog key: generated clients
+/// and fuzzers then pick real VM sizes and AVS hosts, and any other string stays allowed
+/// by the schema (the server answers 422 naming the field for one it does not know).
+fn catalog_keys(doc: &mut Value) {
+    let vm: Vec<Value> = crate::engine::catalog::vm_sizes()
+        .iter()
+        .map(|v| Value::String(v.display_name()))
+        .collect();
+    let hosts: Vec<Value> = crate::engine::catalog::catalog()
+        .services
+        .avs_hosts
+        .iter()
+        .map(|h| Value::String(h.sku.clone()))
+        .collect();
+    let keys = |names: Vec<Value>, what: &str, nullable: bool| {
+        let mut other = json!({ "type": "string", "description": format!("Any other {what}: 422 unless the catalog has it (names match case-insensitively, `Standard_` optional)") });
+        if nullable {
+            other["type"] = json!(["string", "null"]);
+        }
+        json!({ "anyOf": [ { "enum": names }, other ] })
+    };
+    if let Some(p) = doc.pointer_mut("/components/schemas/Clients/properties/vm_size") {
+        let description = p.get("description").cloned();
+        *p = keys(vm, "VM size", true);
+        if let Some(d) = description {
+            p["description"] = d;
+        }
+    }
+    if let Some(p) = doc.pointer_mut("/components/schemas/Avs/properties/host_sku") {
+        *p = keys(hosts, "AVS host SKU", false);
+    }
+}
+
 /// Completes the document utoipa built from the API routes (see the module docs).
 pub fn complete(doc: &mut Value) {
+    catalog_keys(doc);
     let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
         return;
     };
