@@ -54,6 +54,7 @@ pub fn finite(e: &Evaluation) -> Result<(), ApiError> {
     figures.extend(e.latency_at_target_ms);
     figures.extend(e.cost.monthly_usd);
     figures.extend(e.cost.usd_per_mibps);
+    figures.extend(e.cost.cool_tib);
     figures.extend(e.targets.mibps_headroom_pct);
     figures.extend(e.targets.iops_headroom_pct);
     for l in &e.limits {
