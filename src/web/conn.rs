@@ -111,3 +111,20 @@ impl AsyncWrite for Tracked {
         Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn idle_waits_for_quiet_since_the_last_byte() {
+        let a = Activity::new();
+        let started = Instant::now();
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        a.touch();
+        a.idle_for(Duration::from_millis(100)).await;
+        let took = started.elapsed();
+        assert!(took >= Duration::from_millis(160), "{took:?}");
+        assert!(took < Duration::from_millis(1000), "{took:?}");
+    }
+}
