@@ -14,9 +14,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Every region the price book prices, with its display name and what is priced there
 /// (Flexible, cool access, backup, AVS hosts).
 #[utoipa::path(
-    get, path = "/api/v1/regions", tag = "sizing",
+    get, path = "/api/v1/regions", tag = "sizing", operation_id = "regions",
     responses(
-        (status = 200, description = "`[{\"region\", \"name\", \"service\", \"features\": {\"flexible\", \"cool_access\", \"backup\", \"avs\"}}]`", body = Object),
+        (status = 200, description = "`[{\"region\", \"name\", \"service\", \"features\": {\"flexible\", \"cool_access\", \"backup\", \"avs\"}}]`", body = [Object]),
     )
 )]
 pub async fn regions() -> Json<Vec<RegionInfo>> {
