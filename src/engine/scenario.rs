@@ -30,14 +30,16 @@ pub struct Scenario {
 }
 
 /// Snapshot reserve, backup and replication (contract: `data_protection`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DataProtection {
     /// Share of each volume's quota held for snapshots, %.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 100)]
     pub snapshot_reserve_pct: f64,
     /// Share of the data that changes per day, %.
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 100)]
     pub daily_change_pct: f64,
     #[serde(default)]
     pub backup: Option<BackupPolicy>,
@@ -48,19 +50,22 @@ pub struct DataProtection {
 }
 
 /// Backups kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BackupPolicy {
     #[serde(default)]
+    #[schema(maximum = 1019)]
     pub daily: u32,
     #[serde(default)]
+    #[schema(maximum = 1019)]
     pub weekly: u32,
     #[serde(default)]
+    #[schema(maximum = 1019)]
     pub monthly: u32,
 }
 
 /// Cross-region replication schedule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
 pub enum Replication {
     #[default]
     #[serde(rename = "none")]

@@ -79,7 +79,9 @@ fn set(pairs: &mut [(String, String)], name: &str, value: &str) {
 }
 
 async fn post_form(app: &TestApp, path: &str, pairs: &[(String, String)]) -> reqwest::Response {
-    let mut pairs = pairs.to_vec();
+    // The token of the test's cookie replaces any the page rendered.
+    let mut pairs: Vec<(String, String)> =
+        pairs.iter().filter(|(k, _)| k != "csrf").cloned().collect();
     pairs.push(("csrf".into(), crate::helpers::FORM_TOKEN.into()));
     app.send_form(
         path,
