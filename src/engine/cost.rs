@@ -11,6 +11,10 @@ use super::units::GIB_PER_TIB;
 use arrayvec::ArrayVec;
 use serde::Serialize;
 
+/// Days of changes one month of replication moves: 30 (an assumption; the ANF
+/// calculators charge replication per GiB replicated, design/prices/NOTES.md).
+const DAYS_PER_MONTH: f64 = 30.0;
+
 /// The item of the AVS hosts line.
 pub const AVS_HOSTS: &str = "AVS hosts";
 
@@ -259,7 +263,7 @@ fn protection_lines(
     };
     lines.push(line(
         "Cross-region replication transfer (daily changes)",
-        used_gib * change * 30.0,
+        used_gib * change * DAYS_PER_MONTH,
         "GiB",
         rate,
     ));

@@ -266,7 +266,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
                     date: book.date.as_str(),
                     source: book.source.as_str(),
                 },
-                lines: price.lines.clone(),
+                lines: price.lines,
                 usd_per_mibps: price.monthly_usd.map(|m| m / total),
                 assumption: price.assumption,
             }

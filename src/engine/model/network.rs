@@ -103,17 +103,26 @@ impl Network {
 
     /// The smallest ceiling (infinite without centres).
     pub fn min_capacity(&self) -> f64 {
-        self.centres()
-            .iter()
-            .map(|c| c.capacity)
-            .fold(f64::INFINITY, f64::min)
+        self.bottleneck().0
+    }
+
+    /// The first centre with the smallest ceiling: its capacity and queueing time scale
+    /// (infinite and 0 without centres), found in one pass.
+    fn bottleneck(&self) -> (f64, f64) {
+        self.centres().iter().fold((f64::INFINITY, 0.0), |best, c| {
+            if c.capacity < best.0 {
+                (c.capacity, c.queue_s)
+            } else {
+                best
+            }
+        })
     }
 
     /// Throughput and latency with `n` IOs outstanding (`n >= 1`).
     pub fn solve(&self, n: f64) -> Point {
         let n = n.max(1.0);
         let l0 = self.unloaded_s();
-        let cmin = self.min_capacity();
+        let (cmin, q_min) = self.bottleneck();
         let hi = (n / l0).min(cmin);
         if self.centres().is_empty() {
             return Point {
@@ -154,7 +163,7 @@ impl Network {
         // dominates, so two or three steps usually suffice.
         let mut lo = 0.0;
         let mut hi = hi;
-        let mut x = self.bottleneck_root(n, a, l0, cmin).min(hi);
+        let mut x = bottleneck_root(n, a, l0, cmin, q_min).min(hi);
         for _ in 0..60 {
             let (gx, dgx) = g(x);
             if gx > 0.0 {
@@ -181,26 +190,6 @@ impl Network {
             iops: x,
             latency_s: n / x,
         }
-    }
-
-    /// The throughput at population `n` (with `a = (n - 1) / n` and unloaded latency
-    /// `l0`) if only the bottleneck (ceiling `cmin`) queued: the positive root of
-    /// `A x^2 + B x - n = 0`, written in the form that is stable for either sign of `A`.
-    /// Infinite when it has none (the caller clamps it to the bracket).
-    fn bottleneck_root(&self, n: f64, a: f64, l0: f64, cmin: f64) -> f64 {
-        let q = self
-            .centres()
-            .iter()
-            .find(|c| c.capacity == cmin)
-            .map_or(0.0, |c| c.queue_s);
-        let ac = a / cmin;
-        let big_a = ac * (q - l0);
-        let big_b = l0 + n * ac;
-        let disc = big_b * big_b + 4.0 * big_a * n;
-        if disc < 0.0 {
-            return f64::INFINITY;
-        }
-        2.0 * n / (big_b + disc.sqrt())
     }
 
     /// Latency per IO when the workload runs at `x` IOPS with at most `n_max`
@@ -274,6 +263,21 @@ impl Network {
         }
         Some((n / x).max(self.unloaded_s()))
     }
+}
+
+/// The throughput at population `n` (with `a = (n - 1) / n` and unloaded latency
+/// `l0`) if only the bottleneck (ceiling `cmin`, queueing time scale `q`) queued: the positive root of
+/// `A x^2 + B x - n = 0`, written in the form that is stable for either sign of `A`.
+/// Infinite when it has none (the caller clamps it to the bracket).
+fn bottleneck_root(n: f64, a: f64, l0: f64, cmin: f64, q: f64) -> f64 {
+    let ac = a / cmin;
+    let big_a = ac * (q - l0);
+    let big_b = l0 + n * ac;
+    let disc = big_b * big_b + 4.0 * big_a * n;
+    if disc < 0.0 {
+        return f64::INFINITY;
+    }
+    2.0 * n / (big_b + disc.sqrt())
 }
 
 #[cfg(test)]
