@@ -2,7 +2,7 @@
 //! leave-one-series-out table, optionally write `model.json`.
 
 use super::series::SeriesFile;
-use super::{Withheld, errors, fit, leave_one_out, median, model_json, same_params};
+use super::{PointError, Withheld, errors, fit, leave_one_out, median, model_json, same_params};
 use crate::engine::catalog;
 use crate::engine::model::params::INFO;
 use std::fmt::Write as _;
@@ -20,6 +20,9 @@ pub struct CalibrateArgs {
     /// Skip the leave-one-series-out table (the slow part).
     #[arg(long)]
     pub no_loso: bool,
+    /// Also print each withheld point's prediction (after the table).
+    #[arg(long)]
+    pub withheld_points: bool,
 }
 
 /// Runs the command; exit 2 when the series file cannot be read.
@@ -56,15 +59,7 @@ pub fn run(args: &CalibrateArgs) -> ExitCode {
     }
     let _ = writeln!(out, "\nresiduals (in sample):");
     for e in &errs {
-        let _ = writeln!(
-            out,
-            "  {:<42} {:<14} published {:>12.6} predicted {:>12.6} {:>+7.1}%",
-            e.series,
-            e.point,
-            e.published,
-            e.predicted,
-            e.error * 100.0
-        );
+        push_residual(&mut out, e);
     }
     let abs = || errs.iter().map(|e| e.error.abs());
     let _ = writeln!(
@@ -84,6 +79,12 @@ pub fn run(args: &CalibrateArgs) -> ExitCode {
         let rows = leave_one_out(&file, &full.params);
         out.push('\n');
         out.push_str(&loso_table(&rows));
+        if args.withheld_points {
+            out.push_str("\nresiduals (withheld):\n");
+            for e in rows.iter().flat_map(|r| &r.errors) {
+                push_residual(&mut out, e);
+            }
+        }
     }
     print!("{out}");
     if let Some(path) = &args.write {
@@ -99,6 +100,19 @@ pub fn run(args: &CalibrateArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// One line of a residual listing.
+fn push_residual(out: &mut String, e: &PointError) {
+    let _ = writeln!(
+        out,
+        "  {:<42} {:<14} published {:>12.6} predicted {:>12.6} {:>+7.1}%",
+        e.series,
+        e.point,
+        e.published,
+        e.predicted,
+        e.error * 100.0
+    );
 }
 
 /// The leave-one-series-out table as Markdown, with the overall figures below it.

@@ -179,50 +179,86 @@ pub fn limits(p: &Plan, set: &mut impl Sink) {
 
     push_client_path(p, set);
 
+    push_connections(p, set);
+}
+
+/// Adds the per-connection ceilings as two resources in series on each connection:
+/// its request processing (a time per RPC or SMB request, one at a time per
+/// connection) and its byte stream (a time per KiB on the TCP flow). Pipelined, each
+/// caps the connection on its own, so small IOs meet the request rate and large ones
+/// the byte rate (measurements B3-B7: ~45,000 4 KiB writes but ~1,650 MiB/s of
+/// 256 KiB writes on one connection). An SMB channel's requests are processed by the
+/// one CPU its flow is steered to (receive side scaling: LEARN-FILES/smb-performance,
+/// "distribute the IO load across multiple CPUs"; measurements H1: "4 CPU cores
+/// saturated by SMB" with 4 connections), so its request time is the client path's
+/// vCPU time per op.
+fn push_connections(p: &Plan, set: &mut impl Sink) {
     let m = p.params;
     let n = connections_per_client(p) as f64;
-    let (read, write) = if p.protocol == Protocol::Smb3 {
+    let smb = p.protocol == Protocol::Smb3;
+    let (read, write) = if smb {
         (
-            OpTime::new(m.smb_read_a_us, m.smb_read_b_us_per_kib).iops(p.io_kib),
-            OpTime::new(m.smb_write_a_us, m.smb_write_b_us_per_kib).iops(p.io_kib),
+            OpTime::new(m.client_read_a_us, m.smb_read_b_us_per_kib),
+            OpTime::new(m.client_write_a_us, m.smb_write_b_us_per_kib),
         )
     } else {
         (
-            OpTime::new(m.conn_read_a_us, m.conn_read_b_us_per_kib).iops(p.io_kib),
-            OpTime::new(m.conn_write_a_us, m.conn_write_b_us_per_kib).iops(p.io_kib),
+            OpTime::new(m.conn_read_a_us, m.conn_read_b_us_per_kib),
+            OpTime::new(m.conn_write_a_us, m.conn_write_b_us_per_kib),
         )
     };
-    let one = mix(p.r, read, write);
-    let (per_client, source) = if p.protocol == Protocol::Smb3 {
-        let r = read * speedup(Usl::contention(m.smb_usl_read_sigma), n);
-        let w = write * speedup(Usl::contention(m.smb_usl_write_sigma), n);
+    // Aggregation over the client's connections: SMB channels contend (fitted USL),
+    // NFS connections add up.
+    let (factor_r, factor_w, source) = if smb {
+        let penalty = multichannel_penalty(p).1;
         (
-            mix(p.r, r, w) * multichannel_penalty(p).1,
-            "SMB channels: per-channel times and multichannel contention fitted to LEARN-FILES/smb-performance with the other series (tests/fixtures/series.json)",
+            speedup(Usl::contention(m.smb_usl_read_sigma), n) * penalty,
+            speedup(Usl::contention(m.smb_usl_write_sigma), n) * penalty,
+            "SMB channels: request time of the client's vCPU, byte time and multichannel contention fitted to LEARN-FILES/smb-performance with the other series (tests/fixtures/series.json)",
         )
     } else {
         (
-            one * n,
-            "NFS connections: per-connection times fitted jointly to the ANF nconnect series (tests/fixtures/series.json)",
+            n,
+            n,
+            "NFS connections: per-connection request and byte times fitted jointly to the ANF nconnect series (tests/fixtures/series.json)",
         )
     };
-    set.push(RawLimit {
-        id: "connection",
-        label: Label {
-            name: "TCP connections",
-            formula: Formula::Connections {
-                n: connections(p),
-                per_flow_mibps: iops_to_mibps(one, p.io_kib),
-                factor: per_client / (one * n),
+    let clients = u64::from(p.clients);
+    let resources = [
+        (
+            "connection",
+            "TCP connections (requests)",
+            1e6 / read.a_us,
+            1e6 / write.a_us,
+        ),
+        (
+            "connection_bytes",
+            "TCP connections (bytes)",
+            1e6 / (read.b_us_per_kib * p.io_kib),
+            1e6 / (write.b_us_per_kib * p.io_kib),
+        ),
+    ];
+    for (id, name, read_iops, write_iops) in resources {
+        let one = mix(p.r, read_iops, write_iops);
+        let per_client = mix(p.r, read_iops * factor_r, write_iops * factor_w);
+        set.push(RawLimit {
+            id,
+            label: Label {
+                name,
+                formula: Formula::Connections {
+                    n: connections(p),
+                    per_flow_mibps: iops_to_mibps(one, p.io_kib),
+                    factor: per_client / (one * n),
+                },
             },
-        },
-        scope: Scope::Connection,
-        applies: Applies::Both,
-        mibps: iops_to_mibps(per_client, p.io_kib) * clients as f64,
-        source,
-        assumption: false,
-        queue: Queue::Servers(clients as f64 * n),
-    });
+            scope: Scope::Connection,
+            applies: Applies::Both,
+            mibps: iops_to_mibps(per_client, p.io_kib) * clients as f64,
+            source,
+            assumption: false,
+            queue: Queue::Servers(clients as f64 * n),
+        });
+    }
 }
 
 /// Adds the client's own read and write path: the NFS or SMB client and virtual NIC

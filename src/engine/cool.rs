@@ -62,6 +62,6 @@ pub fn limits(p: &Plan, spread: f64, set: &mut impl Sink) {
         mibps: reads_mibps,
         source: SOURCE,
         assumption: false,
-        queue: Queue::Servers(COOL_CONCURRENCY * volumes),
+        queue: Queue::Pool(COOL_CONCURRENCY * volumes),
     });
 }

@@ -147,6 +147,7 @@ pub fn network(p: &Plan, set: &LimitSet, dist: &Distribution, delay_s: f64) -> N
             Queue::Limiter => Centre::new(capacity, 1.0, 0.0),
             Queue::Servers(n) => Centre::new(capacity, n, n.max(1.0) / capacity),
             Queue::Parallel(n) => Centre::new(capacity, n, 0.0),
+            Queue::Pool(n) => Centre::new(capacity, 1.0, n.max(1.0) / capacity),
             Queue::Bound => continue,
         };
         net.push(centre);

@@ -106,6 +106,12 @@ pub enum Queue {
     Servers(f64),
     /// `n` parallel servers that add no time when idle (vCPUs, hosts, guest VMs).
     Parallel(f64),
+    /// `n` workers that take IOs from one shared queue (the cool tier's retrievals):
+    /// an IO waits only when all `n` are busy. Modelled with Seidmann's approximation
+    /// of a multi-server centre (Seidmann, Schweitzer and Shalev-Oren, "Computerized
+    /// closed queueing network models of flexible manufacturing systems", 1987): a delay
+    /// of the service time `S (n - 1) / n` and one server of `S / n`.
+    Pool(f64),
     /// A bound on the whole loop rather than a resource (Little's law).
     Bound,
 }

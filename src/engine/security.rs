@@ -114,7 +114,7 @@ pub fn processing_share(p: &Plan) -> Option<(f64, &'static str)> {
 /// Files' IOPS ceiling is a provisioned budget, not processing.
 fn is_processing(p: &Plan, l: &RawLimit) -> bool {
     match l.id {
-        "connection" | "client_path" => true,
+        "connection" | "connection_bytes" | "client_path" => true,
         "volume_max" | "service_iops" => p.service != Service::AzureFiles,
         _ => false,
     }

@@ -270,13 +270,17 @@ fn nconnect(p: &Plan, c: &Core) -> Option<Message> {
     let now = c
         .limits
         .iter()
-        .find(|l| l.id == "connection")?
-        .total_at(p.r);
+        .filter(|l| matches!(l.id, "connection" | "connection_bytes"))
+        .map(|l| l.total_at(p.r))
+        .reduce(f64::min)?;
     // What the whole model gives with the suggested connections.
     let mut alt = *p;
     alt.nconnect = suggested;
     let then = core(&alt, &mut LimitSet::default()).total;
-    let binding_is_conn = matches!(c.binding.id, "connection" | "concurrency");
+    let binding_is_conn = matches!(
+        c.binding.id,
+        "connection" | "connection_bytes" | "concurrency"
+    );
     (binding_is_conn || p.nconnect == 1).then_some(Message::Nconnect {
         current: p.nconnect,
         suggested,

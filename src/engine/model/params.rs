@@ -60,14 +60,18 @@ macro_rules! params {
 }
 
 params! {
-    conn_read_a_us: "µs", 13.0, 1.0, 200.0,
-        "NFS TCP connection: fixed time per read RPC on one connection";
-    conn_read_b_us_per_kib: "µs/KiB", 0.5, 0.05, 10.0,
-        "NFS TCP connection: transfer time per KiB read on one connection";
-    conn_write_a_us: "µs", 20.0, 1.0, 200.0,
-        "NFS TCP connection: fixed time per write RPC on one connection";
-    conn_write_b_us_per_kib: "µs/KiB", 0.5, 0.05, 10.0,
-        "NFS TCP connection: transfer time per KiB written on one connection";
+    // One connection's request and byte times from the single-connection rates of
+    // measurements B3-B6: 67,000 4 KiB reads (1e6 / 67,000 = 14.9 µs), ~1,000 MiB/s of
+    // 256 KiB reads (4,000 x 256 KiB: 0.98 µs/KiB), 45,000 4 KiB writes (22.2 µs),
+    // ~1,650 MiB/s of 256 KiB writes (0.59 µs/KiB).
+    conn_read_a_us: "µs", 14.9, 1.0, 200.0,
+        "NFS TCP connection: time per read RPC (request processing, one at a time per connection)";
+    conn_read_b_us_per_kib: "µs/KiB", 0.98, 0.05, 10.0,
+        "NFS TCP connection: time per KiB read on its byte stream";
+    conn_write_a_us: "µs", 22.2, 1.0, 200.0,
+        "NFS TCP connection: time per write RPC (request processing, one at a time per connection)";
+    conn_write_b_us_per_kib: "µs/KiB", 0.59, 0.05, 10.0,
+        "NFS TCP connection: time per KiB written on its byte stream";
     client_read_a_us: "vCPU-µs", 130.0, 1.0, 2000.0,
         "Client read path (NFS/SMB client and virtual NIC processing): vCPU time per read";
     client_read_b_us_per_kib: "vCPU-µs/KiB", 6.8, 0.05, 100.0,
@@ -76,14 +80,10 @@ params! {
         "Client write path (page cache, writeback, transmit): vCPU time per write";
     client_write_b_us_per_kib: "vCPU-µs/KiB", 14.6, 0.05, 100.0,
         "Client write path: vCPU time per KiB written";
-    smb_read_a_us: "µs", 25.0, 1.0, 500.0,
-        "SMB channel (one TCP connection of a session): fixed time per read";
     smb_read_b_us_per_kib: "µs/KiB", 0.8, 0.05, 20.0,
-        "SMB channel: transfer time per KiB read";
-    smb_write_a_us: "µs", 30.0, 1.0, 500.0,
-        "SMB channel: fixed time per write";
+        "SMB channel: time per KiB read on its byte stream (its request time is the client path's per-op vCPU time)";
     smb_write_b_us_per_kib: "µs/KiB", 1.0, 0.05, 20.0,
-        "SMB channel: transfer time per KiB written";
+        "SMB channel: time per KiB written on its byte stream";
     smb_usl_read_sigma: "1", 0.2, 0.000001, 0.9,
         "SMB multichannel contention (Universal Scalability Law sigma) for reads";
     smb_usl_write_sigma: "1", 0.05, 0.000001, 0.9,
@@ -104,9 +104,13 @@ params! {
         "ANF large volume: operation rate of a metadata-heavy mix (EDA-like)";
     anf_meta_ops_breakthrough: "ops/s", 2000000.0, 100000.0, 20000000.0,
         "ANF large volume in breakthrough mode: operation rate of a metadata-heavy mix (EDA-like)";
-    cool_seq_a_ms: "ms", 12.0, 0.1, 200.0,
+    // J1: 16 reads in flight at ~400 MiB/s cool (1,600 x 256 KiB: 10.0 ms each) against
+    // ~1,180 MiB/s hot (3.4 ms): a cool read adds ~6.6 ms, ~2.6 ms of it per KiB.
+    cool_seq_a_ms: "ms", 4.0, 0.1, 200.0,
         "ANF cool tier: time of one sequential cool read, fixed part (read-ahead hides most of it)";
-    cool_rand_a_ms: "ms", 220.0, 0.5, 2000.0,
+    // J5: 256 random reads in flight at ~280 MiB/s (1,120 x 256 KiB) with all 240 of
+    // the tier's retrievals busy: 240 / 1,120 = 214 ms each, ~2.6 ms of it per KiB.
+    cool_rand_a_ms: "ms", 212.0, 0.5, 2000.0,
         "ANF cool tier: time of one random cool read, fixed part";
     cool_b_ms_per_kib: "ms/KiB", 0.01, 0.0001, 5.0,
         "ANF cool tier: time per KiB of a cool read";
