@@ -172,17 +172,22 @@ impl SeriesPoint {
         }
     }
 
+    /// The point's calibration band `(min, max)`, either end open; `None` without one.
+    pub fn band(&self) -> Option<(Option<f64>, Option<f64>)> {
+        match (self.tol_pct, self.band) {
+            (Some(t), _) => Some((
+                Some(self.value * (1.0 - t / 100.0)),
+                Some(self.value * (1.0 + t / 100.0)),
+            )),
+            (None, Some([lo, hi])) => Some((lo, hi)),
+            (None, None) => None,
+        }
+    }
+
     /// How far (in log terms) a prediction lies outside the point's calibration band;
     /// 0 inside it or without a band.
     pub fn band_violation(&self, predicted: f64) -> f64 {
-        let (lo, hi) = match (self.tol_pct, self.band) {
-            (Some(t), _) => (
-                Some(self.value * (1.0 - t / 100.0)),
-                Some(self.value * (1.0 + t / 100.0)),
-            ),
-            (None, Some([lo, hi])) => (lo, hi),
-            (None, None) => (None, None),
-        };
+        let (lo, hi) = self.band().unwrap_or((None, None));
         // Aim 2 % inside the band so that a fit on its edge still passes the check.
         let x = predicted.max(1e-300);
         let below = lo.map_or(0.0, |l| (l * BAND_MARGIN / x).ln().max(0.0));

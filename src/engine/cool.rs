@@ -4,10 +4,12 @@
 //! returned; the tier serves a bounded number of such reads at once per volume (about
 //! 16 jobs at queue depth 15, LEARN-ANF/performance-considerations-cool-access,
 //! measurements J3) and each takes far longer than a hot read, sequential reads less so
-//! than random ones (the service reads ahead). In the queueing model it is one more
-//! centre that only the cool share of the reads visits: with visit ratio `f`, its
-//! ceiling in the workload's IOPS is the tier's rate divided by `f`, and an idle tier
-//! adds `f x t` to each IO. Writes and hot reads never visit it.
+//! than random ones (the service reads ahead). In the queueing model the retrievals
+//! are one pool of workers with a shared queue, visited only by the cool share of the
+//! reads: with visit ratio `f`, its ceiling in the workload's IOPS is the tier's rate
+//! divided by `f`, and an idle tier adds `f x t` to each IO. Behind the retrievals,
+//! the tier's transfer rate per volume caps what it delivers however many are in
+//! flight. Writes and hot reads visit neither.
 
 use super::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use super::plan::Plan;
@@ -18,7 +20,7 @@ use super::units::iops_to_mibps;
 /// Cool reads in flight one volume's cool tier serves at once (J3: ~16 jobs x QD <= 15).
 pub const COOL_CONCURRENCY: f64 = 240.0;
 
-const SOURCE: &str = "cool tier: concurrency from LEARN-ANF/performance-considerations-cool-access (08/23/2024, ~16 jobs x QD 15); time per cool read fitted to its hot/cool series (measurements J1-J5, tests/fixtures/series.json)";
+const SOURCE: &str = "cool tier: concurrency from LEARN-ANF/performance-considerations-cool-access (08/23/2024, ~16 jobs x QD 15); time per cool read and transfer rate fitted to its hot/cool series (measurements J1-J5, tests/fixtures/series.json)";
 
 /// Share of all reads served from the cool tier (0 without cool access).
 pub fn cool_read_share(p: &Plan) -> f64 {
@@ -63,5 +65,25 @@ pub fn limits(p: &Plan, spread: f64, set: &mut impl Sink) {
         source: SOURCE,
         assumption: false,
         queue: Queue::Pool(COOL_CONCURRENCY * volumes),
+    });
+    // The tier's transfer rate: what one volume fetches from the object store per
+    // second, whatever the number of retrievals in flight.
+    let tier_mibps = p.params.cool_mibps_per_volume * volumes;
+    set.push(RawLimit {
+        id: "cool_tier_transfer",
+        label: Label {
+            name: "Cool tier transfer",
+            formula: Formula::Share {
+                pct: share * 100.0,
+                of: "reads come from the cool tier, whose transfer rate is",
+                value: tier_mibps,
+            },
+        },
+        scope: Scope::Volume,
+        applies: Applies::Read,
+        mibps: tier_mibps / share,
+        source: SOURCE,
+        assumption: false,
+        queue: Queue::Limiter,
     });
 }

@@ -39,3 +39,32 @@ fn every_point_cites_a_published_source() {
         }
     }
 }
+
+#[test]
+fn every_banded_point_lies_in_its_band() {
+    // The calibration cases and the platform features' published figures (dNFS F3/F5,
+    // Kerberos I1/I3, SMB signing H4, cool access J1/J2/J4/J5, breakthrough E3/E4/D3)
+    // carry bands: an absolute figure +-15 %, a ratio +-30 %, as calibration.json does.
+    let file = series();
+    let params = &catalog::catalog().model.params;
+    let mut banded = Vec::new();
+    for s in &file.series {
+        for p in &s.points {
+            let Some((lo, hi)) = p.band() else { continue };
+            let got = p.predict(params);
+            assert!(
+                lo.is_none_or(|l| got >= l) && hi.is_none_or(|h| got <= h),
+                "{} {}: {got} outside [{lo:?}, {hi:?}]",
+                s.id,
+                p.id
+            );
+            banded.push(p.id.as_str());
+        }
+    }
+    for id in [
+        "F3", "F5", "I1-seq", "I1-rr", "I3-seq", "I3-rw", "H4-on", "J1-cool", "J2-cool", "J4-cool",
+        "J5-cool", "E3-R", "E4-W", "D3-top", "D3-2880",
+    ] {
+        assert!(banded.contains(&id), "{id} has no band");
+    }
+}
