@@ -36,7 +36,13 @@ fn bench(c: &mut Criterion) {
     let counts = [1, 2, 4, 8, 16, 20, 32, 64];
     c.bench_function("svg layouts (8 counts, sweep included)", |b| {
         b.iter(|| {
-            let layouts = sweep::layouts(black_box(&s), 80.0, &counts).expect("layouts");
+            let layouts = sweep::layouts(
+                black_box(&s),
+                80.0,
+                &counts,
+                volplan::engine::pricing::book(),
+            )
+            .expect("layouts");
             let rows = sweep::layout_rows(&layouts);
             Chart::layouts(&rows, sweep::suggest_layout(&rows)).svg()
         })

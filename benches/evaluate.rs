@@ -20,11 +20,25 @@ fn bench(c: &mut Criterion) {
     });
     let counts = [1, 2, 4, 8, 16, 20, 32, 64];
     c.bench_function("layouts sweep 8 counts", |b| {
-        b.iter(|| solve::layouts(black_box(&s), 80.0, &counts))
+        b.iter(|| {
+            solve::layouts(
+                black_box(&s),
+                80.0,
+                &counts,
+                volplan::engine::pricing::book(),
+            )
+        })
     });
     let many: Vec<u32> = (11..=266).collect();
     c.bench_function("layouts sweep 256 counts", |b| {
-        b.iter(|| solve::layouts(black_box(&s), 1064.0, &many))
+        b.iter(|| {
+            solve::layouts(
+                black_box(&s),
+                1064.0,
+                &many,
+                volplan::engine::pricing::book(),
+            )
+        })
     });
 }
 

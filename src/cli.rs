@@ -1,5 +1,7 @@
 //! Command-line tools: read input, call the engine, print JSON; exit 2 on bad input.
 
+pub mod prices;
+
 use crate::engine;
 use crate::engine::advice::mounts::{self, MountRequest, Workload};
 use std::io::{Read, Write};
@@ -182,7 +184,7 @@ pub fn report(args: &ReportArgs) -> ExitCode {
         }
         if let Some(counts) = counts {
             r = r
-                .with_layouts(&counts)
+                .with_layouts(&counts, engine::pricing::book())
                 .map_err(|e| format!("--layouts: {e}"))?;
         }
         model::render(&r, format, RenderOptions { paper }).map_err(|e| e.to_string())

@@ -47,6 +47,9 @@ enum Command {
         #[arg(long)]
         workload: Option<String>,
     },
+    /// The price book of a database: import Azure Retail Prices API pages.
+    #[command(subcommand)]
+    Prices(volplan::cli::prices::PricesCommand),
     /// Refit the performance model's parameters jointly over the published series
     /// (tests/fixtures/series.json) and print the residuals and the
     /// leave-one-series-out table.
@@ -65,6 +68,7 @@ fn main() -> ExitCode {
             workload,
         }) => volplan::cli::advise_mounts(&file, distro, workload.as_deref()),
         Some(Command::Calibrate(args)) => volplan::calibrate::run::run(&args),
+        Some(Command::Prices(cmd)) => volplan::cli::prices::run(&cmd),
         Some(Command::Serve(config)) => serve(config),
         None => serve(volplan::config::Config::from_env()),
     }

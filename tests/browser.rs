@@ -597,14 +597,14 @@ async fn charts_journey(c: &Client, base: &str) -> Res {
     Ok(())
 }
 
-/// Measured vs predicted: drop a fio JSON result on a saved scenario and see its point on
-/// the chart, its row with the reason for the gap, then remove it.
-async fn measurements_journey(c: &Client, base: &str) -> Res {
+/// Saves one ANF volume of 4 TiB at `level` (in `region`) read by one E32s_v5 over
+/// NFSv3 through the API; its id.
+async fn save_volume(base: &str, name: &str, level: &str, region: Option<&str>) -> Res<i64> {
     let scenario = serde_json::json!({
-        "name": "Measured plan",
+        "name": name, "region": region,
         "workload": { "io_size_kib": 64, "read_pct": 100, "access": "sequential",
                       "threads": 8, "queue_depth": 16, "capacity_tib": 4 },
-        "storage": { "service": "anf", "level": "premium",
+        "storage": { "service": "anf", "level": level,
                      "volumes": [ { "count": 1, "quota_tib": 4 } ] },
         "clients": { "count": 1, "vm_size": "Standard_E32s_v5", "protocol": "nfsv3", "nconnect": 4 }
     });
@@ -615,7 +615,13 @@ async fn measurements_journey(c: &Client, base: &str) -> Res {
         .await?
         .json()
         .await?;
-    let id = saved["id"].as_i64().ok_or("no id")?;
+    Ok(saved["id"].as_i64().ok_or("no id")?)
+}
+
+/// Measured vs predicted: drop a fio JSON result on a saved scenario and see its point on
+/// the chart, its row with the reason for the gap, then remove it.
+async fn measurements_journey(c: &Client, base: &str) -> Res {
+    let id = save_volume(base, "Measured plan", "premium", None).await?;
     c.goto(&format!("{base}/scenarios/{id}")).await?;
     wait_for(c, "!!document.getElementById('m-drop')", "the drop zone").await?;
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -807,6 +813,83 @@ async fn service_options_journey(c: &Client, base: &str) -> Res {
     Ok(())
 }
 
+/// Re-price at 390 px with the keyboard: the saved revision's cost beside today's after
+/// an import, in the planner's panel; Esc closes it and gives the focus back. The Prices
+/// page fits the width too.
+async fn reprice_journey(c: &Client, base: &str) -> Res {
+    let id = save_volume(base, "Re-priced plan", "ultra", Some("eastus")).await?;
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/prices/retail-page-changed.json"),
+    )?;
+    let imported = reqwest::Client::new()
+        .post(format!("{base}/api/v1/prices/import"))
+        .header("content-type", "application/json")
+        .body(page)
+        .send()
+        .await?;
+    assert_eq!(imported.status(), 200);
+
+    c.set_window_size(390, 900).await?;
+    c.goto(&format!("{base}/scenarios/{id}")).await?;
+    js(c, "document.getElementById('reprice-button').focus()").await?;
+    c.active_element().await?.send_keys("\u{E007}").await?; // Enter on the button
+    wait_for(
+        c,
+        "!document.getElementById('reprice').hidden && !!document.querySelector('#reprice .reprice-lines tr.changed')",
+        "the re-price comparison",
+    )
+    .await?;
+    let focused = js(c, "document.activeElement.id").await?;
+    assert_eq!(
+        focused,
+        serde_json::json!("reprice-title"),
+        "the panel takes the focus"
+    );
+    let text = js(c, "document.getElementById('reprice').textContent").await?;
+    let text = text.as_str().unwrap_or_default();
+    assert!(
+        text.contains("Ultra pool capacity") && text.contains("changed"),
+        "{text}"
+    );
+    let fits = js(
+        c,
+        "document.documentElement.scrollWidth <= window.innerWidth",
+    )
+    .await?;
+    assert_eq!(
+        fits, true,
+        "no sideways scrolling at 390 px with the panel open"
+    );
+    c.active_element().await?.send_keys("\u{E00C}").await?; // Esc
+    wait_for(
+        c,
+        "document.getElementById('reprice').hidden && document.activeElement.id === 'reprice-button'",
+        "the panel closed and the focus back on the button",
+    )
+    .await?;
+
+    c.goto(&format!("{base}/prices")).await?;
+    let fits = js(
+        c,
+        "document.documentElement.scrollWidth <= window.innerWidth",
+    )
+    .await?;
+    assert_eq!(fits, true, "the Prices page fits 390 px");
+    let stored = js(
+        c,
+        "document.querySelectorAll('.price-rows tr.stored').length",
+    )
+    .await?;
+    assert_eq!(
+        stored,
+        serde_json::json!(1),
+        "the imported East US row is marked stored"
+    );
+    c.set_window_size(1440, 1000).await?;
+    Ok(())
+}
+
 #[tokio::test]
 #[ignore = "needs Chromium: run by .ci/run"]
 async fn planner_journeys_in_chromium() {
@@ -848,6 +931,11 @@ async fn planner_journeys_in_chromium() {
     };
     let outcome = if outcome.is_ok() {
         service_options_journey(&client, &base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        reprice_journey(&client, &base).await
     } else {
         outcome
     };

@@ -29,6 +29,10 @@ ITEMS = {
     "backup": "backup",
 }
 HOURS = 730
+# The AVS TCO estimator's default reserved-host discounts (avs-hosts.json,
+# reserved_pricing_note: 1-year 43 %, 3-year 50 %): the derived reserved rates of a host
+# whose pay-as-you-go price is imported later are computed with the same discounts.
+AVS_RESERVED_DISCOUNT_PCT = {"1y": 43, "3y": 50}
 
 
 def monthly(r):
@@ -99,6 +103,9 @@ def main():
         "anf": dict(sorted(anf.items())),
         "anf_reservations": reservations,
         "avs": dict(sorted(avs.items())),
+        "avs_date": hosts["prices_valid_as_of"][:10],
+        "avs_source": "AVS TCO estimator, Azure/azure-netapp-files docs/avs-calc/index.js (commit 1c6dbe0, 2025-06-04), pay-as-you-go per host-hour",
+        "avs_reserved_discount_pct": AVS_RESERVED_DISCOUNT_PCT,
     }
     OUT.write_text(json.dumps(book, indent=1, sort_keys=False) + "\n")
     print(f"{OUT.relative_to(ROOT)}: {len(anf)} ANF regions, {len(avs)} AVS regions, {len(reservations)} reservation bands")

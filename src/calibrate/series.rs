@@ -107,7 +107,7 @@ impl SeriesFile {
         for s in &f.series {
             for p in &s.points {
                 for sc in std::iter::once(&p.scenario).chain(p.versus.as_ref()) {
-                    Plan::resolve_with(sc, &params)
+                    Plan::resolve_with(sc, &params, crate::engine::pricing::book())
                         .map_err(|e| format!("series {} point {}: {e}", s.id, p.id))?;
                 }
                 if p.metric == Metric::CurveLatencyMs && p.load_pct.is_none() {
@@ -130,7 +130,8 @@ impl SeriesFile {
 /// The metric of one scenario under `params`.
 fn metric(s: &Scenario, p: &SeriesPoint, params: &Params) -> f64 {
     let (m, load_pct) = (p.metric, p.load_pct);
-    let plan = Plan::resolve_with(s, params).expect("checked when the file was parsed");
+    let plan = Plan::resolve_with(s, params, crate::engine::pricing::book())
+        .expect("checked when the file was parsed");
     let mut set = LimitSet::default();
     let c = core(&plan, &mut set);
     match m {

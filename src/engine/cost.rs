@@ -5,7 +5,7 @@
 
 use super::catalog;
 use super::plan::Plan;
-use super::pricing::{self, AnfPrices};
+use super::pricing::AnfPrices;
 use super::scenario::{DataProtection, Level, Replication, Service, Term};
 use super::units::GIB_PER_TIB;
 use arrayvec::ArrayVec;
@@ -32,9 +32,9 @@ pub struct CostLine {
     pub monthly: Option<f64>,
 }
 
-/// The price of a plan.
+/// The price of a plan, borrowing from the plan's price book.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Price {
+pub struct Price<'b> {
     /// The sum of the lines; None when a line has no price.
     pub monthly_usd: Option<f64>,
     /// TiB billed at the hot (service level) rate.
@@ -42,11 +42,10 @@ pub struct Price {
     /// TiB in the cool tier, billed at its own rate (ANF cool access), 0 without.
     pub cool_tib: f64,
     pub hours_per_month: f64,
-    pub price_date: &'static str,
-    /// The price book's region the prices are for (the reference region of the
-    /// service when the plan names none; a plan's other Azure Files or GCNV region is
-    /// left unpriced).
-    pub region: &'static str,
+    pub price_date: &'b str,
+    /// The region the prices are for (the reference region of the service when the
+    /// plan names none).
+    pub region: &'b str,
     pub lines: ArrayVec<CostLine, MAX_LINES>,
     /// True when a price is UNCONFIRMED, derived or an estimator's default.
     pub assumption: bool,
@@ -84,17 +83,18 @@ fn line(
     }
 }
 
-/// Monthly cost of the plan.
-pub fn price(p: &Plan) -> Price {
-    let book = pricing::book();
+/// Monthly cost of the plan, from the plan's price book.
+pub fn price<'b>(p: &Plan<'b>) -> Price<'b> {
+    let book = p.prices;
     let s = &catalog::catalog().services;
     let mut lines = ArrayVec::new();
     let mut assumption = false;
-    let (billed_tib, cool, region, hours, date) = match p.service {
+    let region = p.region.unwrap_or(book.reference_region(p.service));
+    let (billed_tib, cool, hours, date) = match p.service {
         Service::Anf => {
-            let key = p.region.unwrap_or(book.reference_region.anf.as_str());
-            let (region, rates) =
-                pricing::anf(key).expect("an ANF region is checked against the price book");
+            let (_, rates) = book
+                .anf(region)
+                .expect("an ANF region is checked against the price book");
             let cool = cool_tib(p);
             // Cool data does not count toward the hot pool size (cost model page).
             let hot = (p.pool_tib - cool).max(s.anf.pool.min_tib.min(p.pool_tib));
@@ -102,53 +102,41 @@ pub fn price(p: &Plan) -> Price {
             if let Some(d) = p.protection {
                 protection_lines(p, d, rates, &mut lines);
             }
-            (hot, cool, region, book.hours_per_month, book.date.as_str())
+            (hot, cool, book.hours_per_month, book.date.as_str())
         }
-        Service::AzureFiles => {
-            let f = &s.azure_files;
-            let rate = match p.level {
-                Level::SsdV1 => f.ssd_v1.usd_per_gib_month,
-                _ => None,
+        Service::AzureFiles | Service::Gcnv => {
+            let (item, tib, hours, catalog_date) = if p.service == Service::Gcnv {
+                let g = &s.gcnv;
+                (
+                    "Storage pool capacity",
+                    p.pool_tib,
+                    g.hours_per_month,
+                    &g.price_date,
+                )
+            } else {
+                let f = &s.azure_files;
+                (
+                    "Provisioned share capacity",
+                    p.total_quota_tib,
+                    f.hours_per_month,
+                    &f.price_date,
+                )
             };
-            assumption = true;
-            let region = book.reference_region.azure_files.as_str();
-            let tib = p.total_quota_tib;
-            lines.push(reference_line(
-                p,
-                "Provisioned share capacity",
-                tib,
-                region,
-                rate,
+            let rate = book.capacity(p.service, region, p.level);
+            let provenance = rate.and_then(|(_, prov)| prov);
+            assumption = provenance.map_or(rate.is_none(), |prov| prov.assumption);
+            lines.push(line(
+                item,
+                tib * GIB_PER_TIB,
+                "GiB-month",
+                rate.map(|(r, _)| r),
             ));
-            (tib, 0.0, region, f.hours_per_month, f.price_date.as_str())
-        }
-        Service::Gcnv => {
-            let g = &s.gcnv;
-            let rate = super::service::gcnv::level(p.level).usd_per_gib_hour;
-            assumption = rate.is_none();
-            let region = book.reference_region.gcnv.as_str();
-            let monthly = rate.map(|r| r * g.hours_per_month);
-            lines.push(reference_line(
-                p,
-                "Storage pool capacity",
-                p.pool_tib,
-                region,
-                monthly,
-            ));
-            (
-                p.pool_tib,
-                0.0,
-                region,
-                g.hours_per_month,
-                g.price_date.as_str(),
-            )
+            let date = provenance.map_or(catalog_date.as_str(), |prov| prov.as_of.as_str());
+            (tib, 0.0, hours, date)
         }
     };
     if let Some(a) = p.avs {
-        let host = pricing::book()
-            .avs
-            .get(region)
-            .and_then(|r| r.hosts.get(a.host.sku.as_str()));
+        let host = book.avs_host(region, a.host.sku.as_str());
         let hour = host.and_then(|h| match p.reservation {
             Term::None => Some(h.payg_hour),
             Term::OneYear => h.ri_1y_hour,
@@ -184,24 +172,6 @@ pub fn price(p: &Plan) -> Price {
         lines,
         assumption,
     }
-}
-
-/// A capacity line of a service priced in its `reference` region only: unpriced when
-/// the plan names another region.
-fn reference_line(
-    p: &Plan,
-    item: &'static str,
-    tib: f64,
-    reference: &str,
-    usd_per_gib_month: Option<f64>,
-) -> CostLine {
-    let here = p.region.is_none_or(|r| r == reference);
-    line(
-        item,
-        tib * GIB_PER_TIB,
-        "GiB-month",
-        usd_per_gib_month.filter(|_| here),
-    )
 }
 
 /// TiB of data the volumes hold: the workload's capacity, or the quota without one.
@@ -270,7 +240,7 @@ fn protection_lines(
     let replica = d
         .replication_region
         .as_deref()
-        .and_then(pricing::anf)
+        .and_then(|r| p.prices.anf(r))
         .and_then(|(_, r)| level_rate(p, r));
     lines.push(line(
         "Replica pool capacity (destination region)",
@@ -291,7 +261,9 @@ fn anf_lines(
     let gib = hot_tib * GIB_PER_TIB;
     let reserved = |level: &str| match p.reservation {
         Term::None => 1.0,
-        t => pricing::reservation_discount_pct(level, t.key(), p.pool_tib)
+        t => p
+            .prices
+            .reservation_discount_pct(level, t.key(), p.pool_tib)
             .map_or(1.0, |d| 1.0 - d / 100.0),
     };
     match p.level {

@@ -5,11 +5,12 @@ use super::avs;
 use super::client;
 use super::cost;
 use super::distribution::Distribution;
-use super::evaluation::{Cost, Evaluation, Flows, Limit, PriceBookRef, Targets};
+use super::evaluation::{Cost, Evaluation, Flows, Limit, Targets};
 use super::limits::{LimitSet, Queue, RawLimit, Sink};
 use super::model::curve::LatencyCurve;
 use super::model::{Centre, Network, Point};
 use super::plan::Plan;
+use super::pricing::{self, PriceBook};
 use super::scenario::{FieldError, Scenario};
 use super::service;
 use super::solve;
@@ -181,9 +182,15 @@ pub fn check(scenario: &Scenario) -> Result<(), FieldError> {
     Plan::resolve(scenario).map(|_| ())
 }
 
-/// Evaluates a scenario; a value out of range gives the field and what to fix.
+/// Evaluates a scenario at the compiled price book; a value out of range gives the
+/// field and what to fix.
 pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, FieldError> {
-    let plan = Plan::resolve(scenario)?;
+    evaluate_in(scenario, pricing::book())
+}
+
+/// Evaluates a scenario with its cost from `prices` (the book in force).
+pub fn evaluate_in(scenario: &Scenario, prices: &PriceBook) -> Result<Evaluation, FieldError> {
+    let plan = Plan::resolve_in(scenario, prices)?;
     Ok(evaluate_plan(&plan))
 }
 
@@ -192,10 +199,13 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
     evaluate_with(p, true)
 }
 
-/// Evaluates a scenario without the per-level reverse sizing (`sizing` is empty):
-/// what a layouts sweep needs for each of its many rows.
-pub fn evaluate_without_sizing(scenario: &Scenario) -> Result<Evaluation, FieldError> {
-    let plan = Plan::resolve(scenario)?;
+/// Evaluates a scenario without the per-level reverse sizing (`sizing` is empty),
+/// priced from `prices`: what a layouts sweep needs for each of its many rows.
+pub fn evaluate_without_sizing(
+    scenario: &Scenario,
+    prices: &PriceBook,
+) -> Result<Evaluation, FieldError> {
+    let plan = Plan::resolve_in(scenario, prices)?;
     Ok(evaluate_with(&plan, false))
 }
 
@@ -251,26 +261,19 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
             datastores: p.avs.map(|_| p.n_volumes),
             loaded_datastores: p.avs.map(|_| c.dist.used),
         },
-        cost: {
-            let book = super::pricing::book();
-            Cost {
-                monthly_usd: price.monthly_usd,
-                monthly: price.monthly_usd,
-                billed_tib: price.billed_tib,
-                cool_tib: p.cool.map(|_| price.cool_tib),
-                region: p.region.unwrap_or(price.region).to_owned(),
-                currency: "USD",
-                hours_per_month: price.hours_per_month,
-                price_date: price.price_date,
-                price_book: PriceBookRef {
-                    id: book.id.as_str(),
-                    date: book.date.as_str(),
-                    source: book.source.as_str(),
-                },
-                lines: price.lines,
-                usd_per_mibps: price.monthly_usd.map(|m| m / total),
-                assumption: price.assumption,
-            }
+        cost: Cost {
+            monthly_usd: price.monthly_usd,
+            monthly: price.monthly_usd,
+            billed_tib: price.billed_tib,
+            cool_tib: p.cool.map(|_| price.cool_tib),
+            region: price.region.to_owned(),
+            currency: "USD",
+            hours_per_month: price.hours_per_month,
+            price_date: price.price_date.to_owned(),
+            price_book: p.prices.reference(),
+            lines: price.lines,
+            usd_per_mibps: price.monthly_usd.map(|m| m / total),
+            assumption: price.assumption,
         },
         sizing,
         latency_ms,

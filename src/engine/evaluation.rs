@@ -7,7 +7,7 @@ use super::model::curve::LatencyCurve;
 use super::scenario::{Level, Service};
 use super::trace::Label;
 use arrayvec::ArrayVec;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Most service levels one service has (ANF, Azure Files and GCNV have four each).
 pub const MAX_LEVELS: usize = 4;
@@ -110,7 +110,7 @@ pub struct Cost {
     /// Hours per month used to turn hourly prices into monthly ones.
     pub hours_per_month: f64,
     /// Date of the price snapshot.
-    pub price_date: &'static str,
+    pub price_date: String,
     /// The price book the lines come from.
     pub price_book: PriceBookRef,
     /// Every priced item.
@@ -123,11 +123,13 @@ pub struct Cost {
 }
 
 /// Which price book priced a cost (contract: `cost.price_book`).
-#[derive(Debug, Clone, Copy, Serialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct PriceBookRef {
-    pub id: &'static str,
-    pub date: &'static str,
-    pub source: &'static str,
+    /// The compiled book's id, with `+dbN` when prices stored in the database apply.
+    pub id: String,
+    /// The date the book's prices are valid as of.
+    pub date: String,
+    pub source: String,
 }
 
 /// Reverse sizing for one level: the smallest provisioning that meets the targets.

@@ -4,6 +4,11 @@
 //! the binding one, the achievable rate and latency from the queueing model
 //! (`model`), cost, advice and per-level reverse sizing. Every ceiling carries its
 //! source; every fitted parameter comes from one joint fit (`volplan calibrate`).
+//!
+//! Costs come from the price book the caller hands in (`pricing`: the compiled book, or
+//! the book in force with the prices stored in the database, `price_rows`); Azure Retail
+//! Prices API pages are read and mapped to price book rows by `retail_prices`, and
+//! `reprice` sets a revision's stored cost beside today's.
 
 pub mod advice;
 pub mod avs;
@@ -19,9 +24,12 @@ pub mod import;
 pub mod limits;
 pub mod model;
 pub mod plan;
+pub mod price_rows;
 pub mod pricing;
 #[cfg(test)]
 mod properties;
+pub mod reprice;
+pub mod retail_prices;
 pub mod scaling;
 pub mod scenario;
 pub mod security;
@@ -32,6 +40,6 @@ pub mod testplan;
 pub mod trace;
 pub mod units;
 
-pub use evaluate::{check, evaluate};
+pub use evaluate::{check, evaluate, evaluate_in};
 pub use evaluation::{Cost, Evaluation, Flows, Limit, Sizing, SizingBasis, Targets};
 pub use scenario::{FieldError, Scenario};

@@ -5,6 +5,7 @@
 
 use super::catalog::{self, AvsHost, VmSize};
 use super::model::Params;
+use super::pricing::{self, PriceBook};
 use super::scenario::{
     Access, Avs, CoolAccess, DataProtection, FieldError, Files, Level, NfsClient, Placement,
     Protocol, Qos, Scenario, Sec, Service, SmbSecurity, Term, VolumeGroup, VolumeKind,
@@ -155,17 +156,28 @@ pub struct Plan<'a> {
     /// The performance model's parameters (the committed fit, or a candidate during
     /// `volplan calibrate`).
     pub params: &'a Params,
+    /// The price book the cost comes from (the compiled one, or the book in force).
+    pub prices: &'a PriceBook,
 }
 
 impl<'a> Plan<'a> {
     /// Resolves a scenario (already range-checked by [`Scenario::validate`]) with the
-    /// committed model parameters.
+    /// committed model parameters and the compiled price book.
     pub fn resolve(s: &'a Scenario) -> Result<Self, FieldError> {
-        Self::resolve_with(s, &catalog::catalog().model.params)
+        Self::resolve_in(s, pricing::book())
     }
 
-    /// Resolves a scenario with the model parameters `params`.
-    pub fn resolve_with(s: &'a Scenario, params: &'a Params) -> Result<Self, FieldError> {
+    /// Resolves a scenario with the committed model parameters, priced from `prices`.
+    pub fn resolve_in(s: &'a Scenario, prices: &'a PriceBook) -> Result<Self, FieldError> {
+        Self::resolve_with(s, &catalog::catalog().model.params, prices)
+    }
+
+    /// Resolves a scenario with the model parameters `params`, priced from `prices`.
+    pub fn resolve_with(
+        s: &'a Scenario,
+        params: &'a Params,
+        prices: &'a PriceBook,
+    ) -> Result<Self, FieldError> {
         s.validate()?;
         let st = &s.storage;
         let volumes = Volumes::Groups(&st.volumes);
@@ -277,6 +289,7 @@ impl<'a> Plan<'a> {
             reservation: s.pricing.as_ref().map_or(Term::None, |p| p.reservation),
             protection: s.data_protection.as_ref(),
             params,
+            prices,
         };
         plan.check_volumes()?;
         plan.pool_tib = plan.resolve_pool(st.pool_tib)?;

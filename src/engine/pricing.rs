@@ -1,7 +1,15 @@
 //! The price book: list prices by region, compiled in from `catalog/price_book.json`
-//! (built by `tools/price_book.py` from the public price records), and the lookups the
-//! cost lines use.
+//! (built by `tools/price_book.py` from the public price records) plus the catalog's
+//! reference rates of Azure Files and GCNV, and the lookups the cost lines use.
+//!
+//! The engine prices with whichever book it is handed: the compiled one ([`book`]) or
+//! the book in force, the compiled one with the prices stored in the database applied
+//! ([`PriceBook::in_force`], in `price_rows`). Both have this shape.
 
+use super::catalog;
+use super::evaluation::PriceBookRef;
+use super::price_rows::{Provenance, RowKey};
+use super::scenario::{Level, Service};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -10,7 +18,7 @@ use std::sync::LazyLock;
 pub const PRICE_BOOK_JSON: &str = include_str!("catalog/price_book.json");
 
 /// Every price the engine knows, with its date and source.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct PriceBook {
     pub id: String,
     pub date: String,
@@ -22,10 +30,26 @@ pub struct PriceBook {
     pub anf_reservations: Vec<Reservation>,
     /// AVS host prices by Azure region.
     pub avs: BTreeMap<String, AvsRegion>,
+    /// Date and source of the AVS host prices.
+    pub avs_date: String,
+    pub avs_source: String,
+    /// The AVS estimator's default reserved-host discounts, %: the reserved rates of a
+    /// host whose pay-as-you-go price is entered later are derived with them.
+    pub avs_reserved_discount_pct: ReservedDiscounts,
+    /// Azure Files capacity prices, USD per GiB-month, by region and level key.
+    #[serde(default)]
+    pub azure_files: BTreeMap<String, BTreeMap<String, f64>>,
+    /// GCNV capacity prices, USD per GiB-month, by region and level key.
+    #[serde(default)]
+    pub gcnv: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Date and source of the rows that do not come from the book's own `source`
+    /// (the catalog's reference rates, prices entered or imported later).
+    #[serde(skip)]
+    pub provenance: BTreeMap<RowKey, Provenance>,
 }
 
 /// The region a service is priced in when a scenario names none.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct ReferenceRegions {
     pub anf: String,
     pub azure_files: String,
@@ -33,7 +57,7 @@ pub struct ReferenceRegions {
 }
 
 /// ANF list prices of one region, USD per month (730 hours).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct AnfPrices {
     pub name: String,
     /// Per GiB-month of pool capacity.
@@ -63,7 +87,7 @@ pub struct AnfPrices {
 }
 
 /// A reserved-capacity discount band of ANF.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct Reservation {
     pub level: String,
     pub term: String,
@@ -72,7 +96,7 @@ pub struct Reservation {
 }
 
 /// AVS host prices of one region.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct AvsRegion {
     pub name: String,
     #[serde(flatten)]
@@ -80,7 +104,7 @@ pub struct AvsRegion {
 }
 
 /// One AVS host SKU's price per host-hour.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct HostPrice {
     pub payg_hour: f64,
     #[serde(default)]
@@ -89,19 +113,74 @@ pub struct HostPrice {
     pub ri_3y_hour: Option<f64>,
 }
 
-static BOOK: LazyLock<PriceBook> =
-    LazyLock::new(|| serde_json::from_str(PRICE_BOOK_JSON).expect("price_book.json is valid"));
+/// Reserved-host discounts by term, %.
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct ReservedDiscounts {
+    #[serde(rename = "1y")]
+    pub one_year: f64,
+    #[serde(rename = "3y")]
+    pub three_years: f64,
+}
+
+static BOOK: LazyLock<PriceBook> = LazyLock::new(compiled);
 
 /// The compiled-in price book.
 pub fn book() -> &'static PriceBook {
     &BOOK
 }
 
+/// The compiled JSON with the catalog's reference rates of Azure Files and GCNV, each
+/// with the catalog's date and source.
+fn compiled() -> PriceBook {
+    let mut b: PriceBook = serde_json::from_str(PRICE_BOOK_JSON).expect("price_book.json is valid");
+    let s = &catalog::catalog().services;
+    if let Some(rate) = s.azure_files.ssd_v1.usd_per_gib_month {
+        let region = b.reference_region.azure_files.clone();
+        b.set_reference(
+            Service::AzureFiles,
+            region,
+            Level::SsdV1,
+            rate,
+            Provenance {
+                as_of: s.azure_files.price_date.clone(),
+                source: s.azure_files.ssd_v1.price_source.clone(),
+                // A third-party quote (UNCONFIRMED in the catalog).
+                assumption: true,
+                stored: false,
+            },
+        );
+    }
+    let g = &s.gcnv;
+    for (level, l) in [
+        (Level::Flex, &g.levels.flex),
+        (Level::Standard, &g.levels.standard),
+        (Level::Premium, &g.levels.premium),
+        (Level::Extreme, &g.levels.extreme),
+    ] {
+        if let Some(hourly) = l.usd_per_gib_hour {
+            let region = b.reference_region.gcnv.clone();
+            b.set_reference(
+                Service::Gcnv,
+                region,
+                level,
+                hourly * g.hours_per_month,
+                Provenance {
+                    as_of: g.price_date.clone(),
+                    source: l.price_source.clone(),
+                    assumption: false,
+                    stored: false,
+                },
+            );
+        }
+    }
+    b
+}
+
 /// One region of the regions list (`GET /api/v1/regions`).
 #[derive(Debug, Clone, Serialize)]
-pub struct RegionInfo {
-    pub region: &'static str,
-    pub name: &'static str,
+pub struct RegionInfo<'b> {
+    pub region: &'b str,
+    pub name: &'b str,
     pub service: &'static str,
     /// What the price book prices there.
     pub features: RegionFeatures,
@@ -116,43 +195,110 @@ pub struct RegionFeatures {
     pub avs: bool,
 }
 
-/// Every ANF region of the price book, with what it prices.
-pub fn regions() -> Vec<RegionInfo> {
-    let b = book();
-    b.anf
-        .iter()
-        .map(|(key, p)| RegionInfo {
-            region: key.as_str(),
-            name: p.name.as_str(),
-            service: "anf",
-            features: RegionFeatures {
-                flexible: p.flexible_capacity.is_some() && p.flexible_throughput.is_some(),
-                cool_access: p.cool_capacity.is_some(),
-                backup: p.backup.is_some(),
-                avs: b.avs.contains_key(key),
-            },
-        })
-        .collect()
+/// The compiled book's key of an ANF region (the ANF regions are those of the compiled
+/// book in every book in force), `&'static` for the advice that names it.
+pub fn anf_region(region: &str) -> Option<&'static str> {
+    book().anf.get_key_value(region).map(|(k, _)| k.as_str())
 }
 
-/// The ANF prices of `region` (the book's key, `&'static` for the evaluation).
-pub fn anf(region: &str) -> Option<(&'static str, &'static AnfPrices)> {
-    book()
-        .anf
-        .get_key_value(region)
-        .map(|(k, v)| (k.as_str(), v))
-}
+impl PriceBook {
+    /// Which book this is, for `cost.price_book`.
+    pub fn reference(&self) -> PriceBookRef {
+        PriceBookRef {
+            id: self.id.clone(),
+            date: self.date.clone(),
+            source: self.source.clone(),
+        }
+    }
 
-/// The reserved-capacity discount for `level` over `term` at `tib` of capacity, %.
-pub fn reservation_discount_pct(level: &str, term: &str, tib: f64) -> Option<f64> {
-    book()
-        .anf_reservations
-        .iter()
-        .filter(|r| r.level == level && r.term == term && tib >= r.min_tib)
-        .map(|r| r.discount_pct)
-        .fold(None, |best: Option<f64>, d| {
-            Some(best.map_or(d, |b| b.max(d)))
-        })
+    /// Every ANF region of the book, with what it prices.
+    pub fn regions(&self) -> Vec<RegionInfo<'_>> {
+        self.anf
+            .iter()
+            .map(|(key, p)| RegionInfo {
+                region: key.as_str(),
+                name: p.name.as_str(),
+                service: "anf",
+                features: RegionFeatures {
+                    flexible: p.flexible_capacity.is_some() && p.flexible_throughput.is_some(),
+                    cool_access: p.cool_capacity.is_some(),
+                    backup: p.backup.is_some(),
+                    avs: self.avs.get(key).is_some_and(|r| !r.hosts.is_empty()),
+                },
+            })
+            .collect()
+    }
+
+    /// The ANF prices of `region`, with the book's key for it.
+    pub fn anf(&self, region: &str) -> Option<(&str, &AnfPrices)> {
+        self.anf.get_key_value(region).map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// The reserved-capacity discount for `level` over `term` at `tib` of capacity, %.
+    pub fn reservation_discount_pct(&self, level: &str, term: &str, tib: f64) -> Option<f64> {
+        self.anf_reservations
+            .iter()
+            .filter(|r| r.level == level && r.term == term && tib >= r.min_tib)
+            .map(|r| r.discount_pct)
+            .fold(None, |best: Option<f64>, d| {
+                Some(best.map_or(d, |b| b.max(d)))
+            })
+    }
+
+    /// The price of AVS host `sku` in `region`.
+    pub fn avs_host(&self, region: &str, sku: &str) -> Option<&HostPrice> {
+        self.avs.get(region).and_then(|r| r.hosts.get(sku))
+    }
+
+    /// The region `service` is priced in when a scenario names none.
+    pub fn reference_region(&self, service: Service) -> &str {
+        match service {
+            Service::Anf => &self.reference_region.anf,
+            Service::AzureFiles => &self.reference_region.azure_files,
+            Service::Gcnv => &self.reference_region.gcnv,
+        }
+    }
+
+    /// The capacity price of an Azure Files or GCNV level in `region`, USD per
+    /// GiB-month, with its provenance; `None` where the book has none (and for ANF,
+    /// whose prices are [`PriceBook::anf`]).
+    pub fn capacity(
+        &self,
+        service: Service,
+        region: &str,
+        level: Level,
+    ) -> Option<(f64, Option<&Provenance>)> {
+        let table = match service {
+            Service::Anf => return None,
+            Service::AzureFiles => &self.azure_files,
+            Service::Gcnv => &self.gcnv,
+        };
+        let rate = *table.get(region)?.get(level.key())?;
+        let key = RowKey::level(service, region, level);
+        Some((rate, self.provenance.get(&key)))
+    }
+
+    /// Sets a catalog reference rate with its provenance.
+    fn set_reference(
+        &mut self,
+        service: Service,
+        region: String,
+        level: Level,
+        rate: f64,
+        provenance: Provenance,
+    ) {
+        let key = RowKey::level(service, &region, level);
+        let table = match service {
+            Service::Anf => return,
+            Service::AzureFiles => &mut self.azure_files,
+            Service::Gcnv => &mut self.gcnv,
+        };
+        table
+            .entry(region)
+            .or_default()
+            .insert(level.key().to_owned(), rate);
+        self.provenance.insert(key, provenance);
+    }
 }
 
 #[cfg(test)]
@@ -174,29 +320,56 @@ mod tests {
     fn east_us_and_west_europe_match_the_retail_snapshot() {
         // NOTES.md: East US Standard 0.14746, Premium 0.29419, Ultra 0.39274, Flexible
         // 0.11023 + 2.24986 per MiB/s; West Europe Flexible 0.15768 + 3.21711.
-        let (_, e) = anf("eastus").unwrap();
+        let (_, e) = book().anf("eastus").unwrap();
         assert_eq!(
             (e.standard, e.premium, e.ultra),
             (0.14746, 0.29419, 0.39274)
         );
         assert_eq!(e.flexible_capacity, Some(0.11023));
         assert_eq!(e.flexible_throughput, Some(2.24986));
-        let (_, w) = anf("westeurope").unwrap();
+        let (_, w) = book().anf("westeurope").unwrap();
         assert_eq!(w.flexible_capacity, Some(0.15768));
         assert_eq!(w.flexible_throughput, Some(3.21711));
     }
 
     #[test]
     fn reservation_bands() {
-        assert_eq!(reservation_discount_pct("premium", "3y", 99.0), None);
-        assert_eq!(reservation_discount_pct("premium", "3y", 100.0), Some(30.0));
+        let b = book();
+        assert_eq!(b.reservation_discount_pct("premium", "3y", 99.0), None);
         assert_eq!(
-            reservation_discount_pct("premium", "3y", 2048.0),
+            b.reservation_discount_pct("premium", "3y", 100.0),
+            Some(30.0)
+        );
+        assert_eq!(
+            b.reservation_discount_pct("premium", "3y", 2048.0),
             Some(34.0)
         );
         assert_eq!(
-            reservation_discount_pct("standard", "1y", 150.0),
+            b.reservation_discount_pct("standard", "1y", 150.0),
             Some(18.0)
+        );
+    }
+
+    #[test]
+    fn the_catalog_reference_rates_are_rows_of_the_book() {
+        let b = book();
+        let (files, p) = b
+            .capacity(Service::AzureFiles, "swedencentral", Level::SsdV1)
+            .unwrap();
+        assert_eq!(files, 0.19);
+        assert!(p.unwrap().assumption);
+        let (gcnv, p) = b
+            .capacity(Service::Gcnv, "us-central1", Level::Standard)
+            .unwrap();
+        assert!((gcnv - 0.000273973 * 730.0).abs() < 1e-12, "{gcnv}");
+        assert_eq!(p.unwrap().as_of, "2026-04-10");
+        assert!(
+            b.capacity(Service::Gcnv, "us-central1", Level::Premium)
+                .is_none()
+        );
+        assert!(
+            b.capacity(Service::Gcnv, "europe-west1", Level::Standard)
+                .is_none()
         );
     }
 }

@@ -856,7 +856,7 @@ impl Scenario {
                     "give the region as its armRegionName (eastus, westeurope) or GCP name (us-central1): lowercase letters, digits and dashes",
                 ));
             }
-            if self.storage.service == Service::Anf && super::pricing::anf(r).is_none() {
+            if self.storage.service == Service::Anf && super::pricing::anf_region(r).is_none() {
                 return Err(FieldError::new(
                     "region",
                     format!(
@@ -931,7 +931,7 @@ impl Scenario {
                 "data_protection.replication_region",
                 "name the region the volumes replicate to (an ANF region, e.g. westus)",
             )),
-            (_, Some(r)) if super::pricing::anf(r).is_none() => Err(FieldError::new(
+            (_, Some(r)) if super::pricing::anf_region(r).is_none() => Err(FieldError::new(
                 "data_protection.replication_region",
                 format!(
                     "`{r}` is not an Azure NetApp Files region of the price book; GET /api/v1/regions lists them"

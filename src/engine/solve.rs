@@ -6,6 +6,7 @@ use super::evaluate::{Core, core, evaluate_without_sizing, judged_latency, targe
 use super::evaluation::{Evaluation, MAX_LEVELS, Sizing, SizingBasis};
 use super::limits::LimitSet;
 use super::plan::{Plan, quota_range};
+use super::pricing::PriceBook;
 use super::scenario::{FieldError, Level, Scenario, Service, VolumeGroup, VolumeKind};
 use super::service::{anf, azure_files, gcnv};
 use super::units::{GIB_PER_TIB, iops_to_mibps};
@@ -287,8 +288,13 @@ pub struct Layout {
 }
 
 /// Evaluates the scenario with its volumes replaced by `count` x `total_tib / count`
-/// for each count (contract: POST /api/v1/layouts).
-pub fn layouts(s: &Scenario, total_tib: f64, counts: &[u32]) -> Result<Vec<Layout>, FieldError> {
+/// for each count (contract: POST /api/v1/layouts), priced from `prices`.
+pub fn layouts(
+    s: &Scenario,
+    total_tib: f64,
+    counts: &[u32],
+    prices: &PriceBook,
+) -> Result<Vec<Layout>, FieldError> {
     if !(total_tib.is_finite() && total_tib > 0.0 && total_tib <= 1_000_000.0) {
         return Err(FieldError::new(
             "total_tib",
@@ -319,7 +325,7 @@ pub fn layouts(s: &Scenario, total_tib: f64, counts: &[u32]) -> Result<Vec<Layou
             iops: template.and_then(|v| v.iops),
         }];
         variant.storage.pool_tib = None;
-        let evaluation = evaluate_without_sizing(&variant).map_err(|e| {
+        let evaluation = evaluate_without_sizing(&variant, prices).map_err(|e| {
             FieldError::new(
                 format!("counts[{i}]"),
                 format!("{count} volumes of {quota_tib:.4} TiB: {}", e.message),

@@ -6,8 +6,9 @@
 //! these return, so every figure on a chart comes from the same model as the
 //! planner's headline.
 
-use super::evaluate::evaluate;
+use super::evaluate::{evaluate, evaluate_in};
 use super::evaluation::Evaluation;
+use super::pricing::PriceBook;
 use super::scenario::{FieldError, Level, Scenario, VolumeGroup};
 use super::trace::Formula;
 
@@ -784,8 +785,14 @@ pub struct WhatIf {
 }
 
 /// Evaluates the scenario at `level` and prorates the month: `days / 30.4`
-/// of the month at the new level's price, the rest at the base level's.
-pub fn what_if(scenario: &Scenario, level: Level, days: f64) -> Result<WhatIf, FieldError> {
+/// of the month at the new level's price, the rest at the base level's, priced from
+/// `prices`.
+pub fn what_if(
+    scenario: &Scenario,
+    level: Level,
+    days: f64,
+    prices: &PriceBook,
+) -> Result<WhatIf, FieldError> {
     if !(days.is_finite() && days > 0.0 && days <= DAYS_PER_MONTH) {
         return Err(FieldError::new(
             "days",
@@ -794,10 +801,10 @@ pub fn what_if(scenario: &Scenario, level: Level, days: f64) -> Result<WhatIf, F
             ),
         ));
     }
-    let base = evaluate(scenario)?;
+    let base = evaluate_in(scenario, prices)?;
     let mut s = scenario.clone();
     s.storage.level = level;
-    let changed = evaluate(&s).map_err(|e| {
+    let changed = evaluate_in(&s, prices).map_err(|e| {
         if e.field == "storage.level" {
             FieldError::new("level", e.message)
         } else {
@@ -899,16 +906,26 @@ mod tests {
     #[test]
     fn layouts_reject_bad_input() {
         let s = scenario();
-        assert_eq!(layouts(&s, 0.0, &[1]).unwrap_err().field, "total_tib");
-        assert_eq!(layouts(&s, 80.0, &[]).unwrap_err().field, "counts");
+        assert_eq!(
+            layouts(&s, 0.0, &[1], crate::engine::pricing::book())
+                .unwrap_err()
+                .field,
+            "total_tib"
+        );
+        assert_eq!(
+            layouts(&s, 80.0, &[], crate::engine::pricing::book())
+                .unwrap_err()
+                .field,
+            "counts"
+        );
         assert!(
-            layouts(&s, 80.0, &[0])
+            layouts(&s, 80.0, &[0], crate::engine::pricing::book())
                 .unwrap_err()
                 .field
                 .starts_with("counts")
         );
         assert!(
-            layouts(&s, 80.0, &[2000])
+            layouts(&s, 80.0, &[2000], crate::engine::pricing::book())
                 .unwrap_err()
                 .field
                 .starts_with("counts")
@@ -918,8 +935,18 @@ mod tests {
     #[test]
     fn what_if_rejects_days_beyond_a_month() {
         let s = scenario();
-        assert_eq!(what_if(&s, Level::Ultra, 0.0).unwrap_err().field, "days");
-        assert_eq!(what_if(&s, Level::Ultra, 31.0).unwrap_err().field, "days");
+        assert_eq!(
+            what_if(&s, Level::Ultra, 0.0, crate::engine::pricing::book())
+                .unwrap_err()
+                .field,
+            "days"
+        );
+        assert_eq!(
+            what_if(&s, Level::Ultra, 31.0, crate::engine::pricing::book())
+                .unwrap_err()
+                .field,
+            "days"
+        );
     }
 
     fn row(count: u32, mibps: f64) -> LayoutRow {

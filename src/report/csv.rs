@@ -76,7 +76,7 @@ impl Row {
 }
 
 /// Neutralises spreadsheet formulas in free text (a name starting with `=`, `+`, `-` or `@`).
-fn text(s: &str) -> String {
+pub(crate) fn text(s: &str) -> String {
     if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
         format!("'{s}")
     } else {
@@ -109,6 +109,24 @@ fn rows(r: &Report) -> Vec<Row> {
         r.price_date.to_owned(),
         "",
     ));
+    let c = &r.evaluation.cost;
+    out.push(summary("region", "Region priced", text(&c.region), ""));
+    out.push(summary("currency", "Currency", c.currency.to_owned(), ""));
+    out.push(summary(
+        "price_book",
+        "Price book",
+        text(&c.price_book.id),
+        "",
+    ));
+    out.push(summary(
+        "price_source",
+        "Price source",
+        text(&c.price_book.source),
+        "",
+    ));
+    if let Some(saved) = r.saved_cost_sentence() {
+        out.push(summary("saved_cost", "Saved cost", text(&saved), ""));
+    }
     for f in &r.headline {
         out.push(summary(
             f.key,

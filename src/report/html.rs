@@ -29,8 +29,9 @@ impl Page<'_> {
     }
 }
 
-/// The cost paragraph shared by the HTML, PDF and Markdown reports: the total, the
-/// region and price book, and every line.
+/// The cost paragraph shared by the HTML, PDF, Markdown and Excel reports: the total,
+/// the region, currency, price date and price book with its source, every line, and for
+/// a saved scenario the cost it was saved with.
 pub fn cost_line(r: &Report) -> String {
     let c = &r.evaluation.cost;
     let mut text = format!(
@@ -60,6 +61,10 @@ pub fn cost_line(r: &Report) -> String {
             money(l.monthly),
             c.currency
         ));
+    }
+    if let Some(saved) = r.saved_cost_sentence() {
+        text.push(' ');
+        text.push_str(&saved);
     }
     text
 }

@@ -1,6 +1,6 @@
 //! The report as JSON for automation: the scenario, its evaluation, the catalog version
-//! and the generation date, the verification test plan, plus the comparison and layouts
-//! when asked for.
+//! and the generation date, the verification test plan, the cost a saved revision was
+//! saved with, plus the comparison and layouts when asked for.
 
 use super::model::{Report, ReportError};
 use serde_json::{Value, json};
@@ -18,6 +18,11 @@ pub fn render(r: &Report) -> Result<Vec<u8>, ReportError> {
             "mount_options": r.test_plan.mount_options,
         },
     });
+    if let Some(saved) = &r.saved_cost {
+        doc["saved_cost"] = json!({
+            "revision": saved.revision, "saved_at": saved.saved_at, "cost": saved.cost,
+        });
+    }
     if let Some(rows) = &r.comparison {
         doc["comparison"] = Value::Array(
             rows.iter()

@@ -58,7 +58,7 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
         "Generated {} · Catalog {} · Prices as of {}\n",
         r.date,
         escape(r.catalog_version),
-        escape(r.price_date)
+        escape(&r.price_date)
     )?;
 
     writeln!(o, "## Results\n")?;

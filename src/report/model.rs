@@ -9,6 +9,8 @@ use super::charts;
 use super::latency;
 use crate::engine::advice::Severity;
 use crate::engine::evaluation::SizingBasis;
+use crate::engine::pricing::PriceBook;
+use crate::engine::reprice::CostSnapshot;
 use crate::engine::scenario::{
     Access, Files, Level, NfsClient, Placement, Protocol, Qos, Replication, Service, VolumeKind,
 };
@@ -248,6 +250,16 @@ impl ChartKind {
     }
 }
 
+/// The cost a saved revision was saved with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SavedCost {
+    pub revision: i64,
+    /// The save's date (YYYY-MM-DD, UTC).
+    pub saved_at: String,
+    /// `None` for a revision saved before costs were kept.
+    pub cost: Option<CostSnapshot>,
+}
+
 /// The whole report.
 #[derive(Debug, Clone)]
 pub struct Report {
@@ -260,7 +272,7 @@ pub struct Report {
     /// Version (date) of the limits catalog the numbers come from.
     pub catalog_version: &'static str,
     /// Date of the price snapshot.
-    pub price_date: &'static str,
+    pub price_date: String,
     pub inputs: Vec<InputRow>,
     pub headline: Vec<Figure>,
     pub targets: Option<TargetLine>,
@@ -281,6 +293,8 @@ pub struct Report {
     pub comparison: Option<Vec<CompareRow>>,
     /// The same capacity over different volume counts, when asked for.
     pub layouts: Option<Vec<LayoutRow>>,
+    /// For a saved scenario: the cost its revision was saved with.
+    pub saved_cost: Option<SavedCost>,
     /// The benchmark that verifies the scenario.
     pub test_plan: TestPlan,
     /// The inputs, kept for the JSON format and the charts.
@@ -904,7 +918,7 @@ impl Report {
             subtitle: subtitle(s),
             date: today.to_owned(),
             catalog_version: catalog_version(),
-            price_date: e.cost.price_date,
+            price_date: e.cost.price_date.clone(),
             inputs: input_rows(s),
             headline: headline(e),
             targets: targets(s, e),
@@ -917,6 +931,7 @@ impl Report {
             charts: ChartKind::ALL.to_vec(),
             comparison: None,
             layouts: None,
+            saved_cost: None,
             test_plan: TestPlan::of(s),
             scenario: s.clone(),
             evaluation: e.clone(),
@@ -932,10 +947,14 @@ impl Report {
     }
 
     /// Adds the layouts section: the scenario's total quota over each count of volumes,
-    /// as the layouts API sweeps it.
-    pub fn with_layouts(mut self, counts: &[u32]) -> Result<Report, FieldError> {
+    /// as the layouts API sweeps it, priced from `prices`.
+    pub fn with_layouts(
+        mut self,
+        counts: &[u32],
+        prices: &PriceBook,
+    ) -> Result<Report, FieldError> {
         let total = sweep::total_quota_tib(&self.scenario);
-        let layouts = sweep::layouts(&self.scenario, total, counts)?;
+        let layouts = sweep::layouts(&self.scenario, total, counts, prices)?;
         self.layouts = Some(
             layouts
                 .iter()
@@ -953,6 +972,59 @@ impl Report {
                 .collect(),
         );
         Ok(self)
+    }
+
+    /// Adds the cost the saved revision `revision` (saved at `saved_at`) was saved with;
+    /// `None` for a revision saved before costs were kept.
+    pub fn with_saved_cost(
+        mut self,
+        revision: i64,
+        saved_at: &str,
+        cost: Option<CostSnapshot>,
+    ) -> Report {
+        self.saved_cost = Some(SavedCost {
+            revision,
+            saved_at: saved_at.get(..10).unwrap_or(saved_at).to_owned(),
+            cost,
+        });
+        self
+    }
+
+    /// The saved cost in a sentence beside today's, for every format.
+    pub fn saved_cost_sentence(&self) -> Option<String> {
+        let saved = self.saved_cost.as_ref()?;
+        let c = &self.evaluation.cost;
+        Some(match &saved.cost {
+            None => format!(
+                "Revision {} was saved {} before costs were kept with each save (not stored); the cost above is priced with today's price book.",
+                saved.revision, saved.saved_at
+            ),
+            Some(s) => {
+                let today = match (c.monthly, s.monthly) {
+                    (Some(t), Some(b)) if (t - b).abs() < 0.005 => "the same today".to_owned(),
+                    (Some(t), Some(b)) => format!(
+                        "today's price book gives {} {} ({}{} {})",
+                        money(Some(t)),
+                        c.currency,
+                        if t > b { "+" } else { "-" },
+                        money(Some((t - b).abs())),
+                        c.currency
+                    ),
+                    (t, _) => format!("today's price book gives {} {}", money(t), c.currency),
+                };
+                format!(
+                    "Revision {} was saved {} with price book {} (prices as of {}, {}): {} {} a month in {}; {today}.",
+                    saved.revision,
+                    saved.saved_at,
+                    s.price_book.id,
+                    s.price_book.date,
+                    s.price_book.source,
+                    money(s.monthly),
+                    s.currency,
+                    s.region
+                )
+            }
+        })
     }
 
     /// A file name stem for downloads, from the title ("avs-4-x-20-tib-ultra").

@@ -150,10 +150,12 @@ fn summary(
     ws.write_string(row, 1, r.binding.id)?;
     row += 1;
     // Sentences span both columns, wrapped, with the row as tall as the text.
+    let cost = super::html::cost_line(r);
     let mut sentences = vec![r.binding.sentence.as_str()];
     if let Some(t) = &r.targets {
         sentences.push(&t.text);
     }
+    sentences.push(&cost);
     for text in sentences {
         ws.merge_range(row, 0, row, 1, text, &st.wrap)?;
         ws.set_row_height(row, line_height(text, 60))?;

@@ -5,12 +5,13 @@
 //! writes can fail with `SQLITE_BUSY` under WAL whatever the busy timeout.
 
 pub mod measurements;
+pub mod prices;
 mod scenarios;
 
 pub use scenarios::{
-    ListedScenario, MAX_PAGE, Revision, ScenarioPage, ScenarioSummary, StoredScenario,
-    binding_label, create_scenario, delete_scenario, get_revision, get_scenario, list_page,
-    list_revisions, list_scenarios, restore_revision, update_scenario,
+    ListedScenario, MAX_PAGE, PricedRevision, Revision, ScenarioPage, ScenarioSummary,
+    StoredScenario, binding_label, create_scenario, delete_scenario, get_revision, get_scenario,
+    list_page, list_revisions, list_scenarios, priced_revision, restore_revision, update_scenario,
 };
 
 use sqlx::SqlitePool;

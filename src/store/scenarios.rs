@@ -2,9 +2,13 @@
 //!
 //! Every save adds a revision; a restore copies an old revision into a new one, so
 //! nothing is ever overwritten. The JSON is stored without the id (the row has it).
+//! Each revision is priced at save with the book in force then (the compiled book with
+//! the stored prices, read in the save's transaction) and keeps that cost.
 
-use super::{StoreError, begin_write};
-use crate::engine::Scenario;
+use super::{StoreError, begin_write, prices};
+use crate::engine::pricing::PriceBook;
+use crate::engine::reprice::CostSnapshot;
+use crate::engine::{Evaluation, FieldError, Scenario};
 use serde::Serialize;
 use sqlx::{SqliteConnection, SqlitePool};
 
@@ -81,7 +85,11 @@ pub struct ScenarioPage {
 /// The label of the limit that binds `s`, or why it cannot be evaluated, as the list
 /// shows it (computed once per revision, at save).
 pub fn binding_label(s: &Scenario) -> String {
-    match crate::engine::evaluate(s) {
+    label_of(&crate::engine::evaluate(s))
+}
+
+fn label_of(evaluated: &Result<Evaluation, FieldError>) -> String {
+    match evaluated {
         Ok(ev) => ev
             .limits
             .iter()
@@ -90,6 +98,77 @@ pub fn binding_label(s: &Scenario) -> String {
             .unwrap_or_else(|| ev.binding.to_owned()),
         Err(e) => format!("not evaluated: {}", e.message),
     }
+}
+
+/// What a save records besides the scenario: the binding limit's label and the cost
+/// priced with the book in force at that moment (none when it cannot be evaluated).
+struct Facts {
+    binding: String,
+    cost: Option<CostSnapshot>,
+}
+
+impl Facts {
+    fn of(s: &Scenario, book: &PriceBook) -> Facts {
+        let evaluated = crate::engine::evaluate_in(s, book);
+        Facts {
+            binding: label_of(&evaluated),
+            cost: evaluated.ok().map(|ev| CostSnapshot::of(&ev.cost)),
+        }
+    }
+
+    /// The facts of `s` under the book in force on the transaction's connection.
+    async fn on(conn: &mut SqliteConnection, s: &Scenario) -> Result<Facts, StoreError> {
+        Ok(Facts::of(s, &prices::book_on(conn).await?))
+    }
+}
+
+/// One revision with the cost it was saved with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PricedRevision {
+    pub number: i64,
+    /// The scenario of that revision, with `id` set.
+    pub scenario: Scenario,
+    pub created_at: String,
+    /// The priced cost stored at save; `None` for revisions saved before costs were
+    /// kept (and for a scenario that could not be evaluated then).
+    pub cost: Option<CostSnapshot>,
+}
+
+#[derive(sqlx::FromRow)]
+struct PricedRow {
+    number: i64,
+    body: String,
+    created_at: String,
+    cost: Option<String>,
+}
+
+/// Revision `number` of scenario `id` (the newest when `None`) with its stored cost.
+pub async fn priced_revision(
+    pool: &SqlitePool,
+    id: i64,
+    number: Option<i64>,
+) -> Result<PricedRevision, StoreError> {
+    let row: PricedRow = sqlx::query_as(
+        "SELECT r.number, r.body, r.created_at, r.cost
+         FROM scenario_revisions r JOIN scenarios s ON s.id = r.scenario_id
+         WHERE r.scenario_id = $1 AND r.number = COALESCE($2, s.revision)",
+    )
+    .bind(id)
+    .bind(number)
+    .fetch_one(pool)
+    .await?;
+    let cost = match row.cost {
+        None => None,
+        Some(text) => Some(serde_json::from_str(&text).map_err(|e| {
+            StoreError::Corrupt(format!("scenario {id} revision {}: cost: {e}", row.number))
+        })?),
+    };
+    Ok(PricedRevision {
+        number: row.number,
+        scenario: decode(id, &row.body)?,
+        created_at: row.created_at,
+        cost,
+    })
 }
 
 #[derive(sqlx::FromRow)]
@@ -125,8 +204,8 @@ fn decode(id: i64, body: &str) -> Result<Scenario, StoreError> {
 /// Saves a new scenario as revision 1; `s.id` is ignored. Returns the new id.
 pub async fn create_scenario(pool: &SqlitePool, s: &Scenario) -> Result<i64, StoreError> {
     let body = encode(s)?;
-    let binding = binding_label(s);
     let mut tx = begin_write(pool).await?;
+    let facts = Facts::on(&mut tx, s).await?;
     let (id,): (i64,) = sqlx::query_as(
         "INSERT INTO scenarios (name, service, level, revision, body, binding, touched)
          VALUES ($1, $2, $3, 1, $4, $5, (SELECT COALESCE(MAX(touched), 0) + 1 FROM scenarios))
@@ -136,10 +215,10 @@ pub async fn create_scenario(pool: &SqlitePool, s: &Scenario) -> Result<i64, Sto
     .bind(s.storage.service.key())
     .bind(s.storage.level.key())
     .bind(&body)
-    .bind(&binding)
+    .bind(&facts.binding)
     .fetch_one(&mut *tx)
     .await?;
-    insert_revision(&mut tx, id, 1, &s.name, &body).await?;
+    insert_revision(&mut tx, id, 1, &s.name, &body, facts.cost.as_ref()).await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -147,9 +226,8 @@ pub async fn create_scenario(pool: &SqlitePool, s: &Scenario) -> Result<i64, Sto
 /// Saves `s` as the next revision of scenario `id`; `NotFound` if there is none.
 pub async fn update_scenario(pool: &SqlitePool, id: i64, s: &Scenario) -> Result<i64, StoreError> {
     let body = encode(s)?;
-    let binding = binding_label(s);
     let mut tx = begin_write(pool).await?;
-    let revision = save_revision(&mut tx, id, s, &body, &binding).await?;
+    let revision = save_revision(&mut tx, id, s, &body).await?;
     tx.commit().await?;
     Ok(revision)
 }
@@ -165,20 +243,20 @@ pub async fn restore_revision(pool: &SqlitePool, id: i64, number: i64) -> Result
     .fetch_one(&mut *tx)
     .await?;
     let s = decode(id, &body)?;
-    let binding = binding_label(&s);
-    let revision = save_revision(&mut tx, id, &s, &body, &binding).await?;
+    let revision = save_revision(&mut tx, id, &s, &body).await?;
     tx.commit().await?;
     Ok(revision)
 }
 
-/// Bumps the scenario row to the next revision and records that revision.
+/// Bumps the scenario row to the next revision and records that revision, priced with
+/// the book in force now.
 async fn save_revision(
     conn: &mut SqliteConnection,
     id: i64,
     s: &Scenario,
     body: &str,
-    binding: &str,
 ) -> Result<i64, StoreError> {
+    let facts = Facts::on(conn, s).await?;
     let (revision,): (i64,) = sqlx::query_as(
         "UPDATE scenarios
          SET name = $2, service = $3, level = $4, body = $5, binding = $6,
@@ -193,10 +271,10 @@ async fn save_revision(
     .bind(s.storage.service.key())
     .bind(s.storage.level.key())
     .bind(body)
-    .bind(binding)
+    .bind(&facts.binding)
     .fetch_one(&mut *conn)
     .await?;
-    insert_revision(conn, id, revision, &s.name, body).await?;
+    insert_revision(conn, id, revision, &s.name, body, facts.cost.as_ref()).await?;
     Ok(revision)
 }
 
@@ -206,14 +284,23 @@ async fn insert_revision(
     number: i64,
     name: &str,
     body: &str,
+    cost: Option<&CostSnapshot>,
 ) -> Result<(), StoreError> {
+    let cost_json = cost
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|e| StoreError::Corrupt(format!("cannot encode the cost: {e}")))?;
     sqlx::query(
-        "INSERT INTO scenario_revisions (scenario_id, number, name, body) VALUES ($1, $2, $3, $4)",
+        "INSERT INTO scenario_revisions (scenario_id, number, name, body, price_book_id, price_date, cost)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(id)
     .bind(number)
     .bind(name)
     .bind(body)
+    .bind(cost.map(|c| c.price_book.id.as_str()))
+    .bind(cost.map(|c| c.price_book.date.as_str()))
+    .bind(cost_json)
     .execute(&mut *conn)
     .await?;
     Ok(())

@@ -11,10 +11,12 @@ mod conn;
 pub mod error;
 pub mod guard;
 pub mod pages;
+pub mod price_cache;
 pub mod reports;
 pub mod scenario_templates;
 
 use crate::config::Config;
+use crate::engine::pricing::PriceBook;
 use crate::store::{self, StoreError};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -24,6 +26,7 @@ use guard::Guard;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
+use price_cache::PriceCache;
 use sqlx::SqlitePool;
 use std::any::Any;
 use std::future::Future;
@@ -52,18 +55,26 @@ pub struct AppState {
     pub db: SqlitePool,
     /// Admission to the expensive renders (PDF, PNG, XLSX).
     pub renders: Arc<RenderLimit>,
+    /// The price book in force (compiled book plus the prices stored in `db`).
+    pub prices: Arc<PriceCache>,
 }
 
 impl AppState {
-    /// State on `db` with the render limit of `settings`.
-    pub fn new(db: SqlitePool, settings: &ServerSettings) -> AppState {
+    /// State on `db` with the render limit of `settings`, pricing with `prices`.
+    pub fn new(db: SqlitePool, settings: &ServerSettings, prices: PriceBook) -> AppState {
         AppState {
             db,
             renders: Arc::new(RenderLimit::new(
                 settings.render_permits,
                 settings.render_wait,
             )),
+            prices: Arc::new(PriceCache::new(prices)),
         }
+    }
+
+    /// The price book in force.
+    pub fn book(&self) -> Arc<PriceBook> {
+        self.prices.current()
     }
 }
 
@@ -237,8 +248,11 @@ pub async fn serve_with(
     settings: ServerSettings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let prices = store::prices::book_in_force(&pool)
+        .await
+        .map_err(std::io::Error::other)?;
     let router = app(
-        AppState::new(pool.clone(), &settings),
+        AppState::new(pool.clone(), &settings, prices),
         Arc::new(settings.guard.clone()),
     );
     let service = TowerToHyperService::new(router);

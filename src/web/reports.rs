@@ -6,6 +6,7 @@
 
 use super::AppState;
 use super::pages::PageError;
+use crate::engine::pricing::PriceBook;
 use crate::engine::{self, Evaluation, Scenario};
 use crate::report::html;
 use crate::report::model::{self, Format, Paper, RenderOptions, Report};
@@ -73,8 +74,8 @@ fn parse_id(raw: &str) -> Result<i64, PageError> {
         .ok_or_else(|| PageError::NotFound(format!("There is no saved scenario with id `{raw}`.")))
 }
 
-fn evaluate(s: &Scenario) -> Result<Evaluation, PageError> {
-    engine::evaluate(s).map_err(|e| {
+fn evaluate(s: &Scenario, prices: &PriceBook) -> Result<Evaluation, PageError> {
+    engine::evaluate_in(s, prices).map_err(|e| {
         PageError::BadRequest(format!(
             "The saved scenario \"{}\" does not validate ({e}); open it in the planner and fix it.",
             s.name
@@ -112,6 +113,7 @@ async fn report(
                 .map_err(|e| unprocessable(format!("The layouts option is wrong: {e}.")))?,
         ),
     };
+    let prices = st.book();
     let mut others = Vec::new();
     if let Some(list) = q.compare.as_deref().filter(|t| !t.trim().is_empty()) {
         let ids: Vec<&str> = list
@@ -127,12 +129,20 @@ async fn report(
         }
         for other in ids {
             let s = load(&st, parse_id(other)?).await?;
-            let e = evaluate(&s)?;
+            let e = evaluate(&s, &prices)?;
             others.push((s, e));
         }
     }
-    let scenario = load(&st, id).await?;
-    let evaluation = evaluate(&scenario)?;
+    let saved = store::priced_revision(&st.db, id, None)
+        .await
+        .map_err(|e| match e {
+            store::StoreError::NotFound => {
+                PageError::NotFound(format!("There is no saved scenario with id {id}."))
+            }
+            other => PageError::from(other),
+        })?;
+    let scenario = saved.scenario;
+    let evaluation = evaluate(&scenario, &prices)?;
     let today = model::today_utc();
 
     // PDF and XLSX take tens of megabytes each: they wait for a render permit.
@@ -152,13 +162,17 @@ async fn report(
     };
     let built = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let mut r = Report::build(&scenario, &evaluation, &today);
+        let mut r = Report::build(&scenario, &evaluation, &today).with_saved_cost(
+            saved.number,
+            &saved.created_at,
+            saved.cost,
+        );
         if !others.is_empty() {
             r = r.with_comparison(&others);
         }
         if let Some(counts) = counts {
             r = r
-                .with_layouts(&counts)
+                .with_layouts(&counts, &prices)
                 .map_err(|e| unprocessable(format!("The layouts cannot be evaluated: {e}.")))?;
         }
         let bytes = model::render(&r, format, RenderOptions { paper })

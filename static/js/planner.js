@@ -258,6 +258,19 @@
     }
   }
 
+  // Posts a form body and answers the JSON the server sends back.
+  function postForm(url, body) {
+    return fetch(url, {
+      method: "POST",
+      body: body,
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    }).then(function (r) {
+      if (!r.ok) throw new Error("The server answered " + r.status + ".");
+      return r.json();
+    });
+  }
+
   // One request at a time: an edit made while a request is out marks the inputs as
   // changed, and the next request goes as soon as the answer is in. Answers take a
   // few milliseconds, so there is no fixed delay and nothing piles up.
@@ -274,16 +287,7 @@
     var mine = ++seq;
     inflight = true;
     results.classList.add("stale");
-    fetch(endpoint, {
-      method: "POST",
-      body: new URLSearchParams(new FormData(form)),
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-    })
-      .then(function (r) {
-        if (!r.ok) throw new Error("The server answered " + r.status + ".");
-        return r.json();
-      })
+    postForm(endpoint, new URLSearchParams(new FormData(form)))
       .then(function (data) {
         inflight = null;
         if (mine !== seq) return;
@@ -326,8 +330,50 @@
     }
   });
 
+  // ---- Re-price: the saved revision under today's prices ------------------
+  //
+  // The button posts to /scenarios/{id}/reprice (a page of its own without script);
+  // here the server's rendered comparison goes into the panel above the results.
+
+  var reprice = document.getElementById("reprice");
+  var repriceButton = document.getElementById("reprice-button");
+
+  function showReprice(by) {
+    var body = reprice.querySelector(".reprice-body");
+    reprice.hidden = false;
+    body.textContent = "Re-pricing the saved revision…";
+    var data = new URLSearchParams();
+    data.append("csrf", val("csrf"));
+    postForm(by.getAttribute("formaction"), data)
+      .then(function (d) {
+        body.innerHTML = d.html;
+        var title = document.getElementById("reprice-title");
+        if (title) title.focus();
+      })
+      .catch(function (err) {
+        body.textContent = "Could not re-price: " + err.message;
+      });
+  }
+
+  function hideReprice() {
+    reprice.hidden = true;
+    if (repriceButton) repriceButton.focus();
+  }
+
+  if (reprice) {
+    reprice.querySelector(".reprice-close").addEventListener("click", hideReprice);
+    reprice.addEventListener("keydown", function (e) {
+      if (e.key === "Escape") hideReprice();
+    });
+  }
+
   form.addEventListener("submit", function (e) {
     var by = e.submitter;
+    if (by && by === repriceButton && reprice) {
+      e.preventDefault();
+      showReprice(by);
+      return;
+    }
     // Enter in a field (the default button) and Calculate recalculate in place.
     if (!by || by.classList.contains("default-action") || by.classList.contains("calc")) {
       e.preventDefault();

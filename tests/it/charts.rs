@@ -311,7 +311,8 @@ fn layouts_4_x_20_and_20_x_4_cost_the_same_and_differ_in_qos_and_flows() {
     let s = volplan::web::scenario_templates::find("avs-datastores")
         .expect("the AVS example")
         .scenario();
-    let layouts = sweep::layouts(&s, 80.0, &[4, 20]).expect("layouts");
+    let layouts =
+        sweep::layouts(&s, 80.0, &[4, 20], volplan::engine::pricing::book()).expect("layouts");
     let rows = sweep::layout_rows(&layouts);
     let (four, twenty) = (&rows[0], &rows[1]);
     assert_eq!((four.count, twenty.count), (4, 20));
@@ -332,7 +333,9 @@ fn layouts_4_x_20_and_20_x_4_cost_the_same_and_differ_in_qos_and_flows() {
 fn layout_suggestion_is_the_smallest_count_near_the_best() {
     let s = avs();
     let counts = [1, 2, 4, 8, 16, 20, 32, 64];
-    let rows = sweep::layout_rows(&sweep::layouts(&s, 80.0, &counts).expect("layouts"));
+    let rows = sweep::layout_rows(
+        &sweep::layouts(&s, 80.0, &counts, volplan::engine::pricing::book()).expect("layouts"),
+    );
     let i = sweep::suggest_layout(&rows).expect("a suggestion");
     let best = rows.iter().map(|r| r.throughput_mibps).fold(0.0, f64::max);
     assert!(rows[i].throughput_mibps >= best * 0.95);
@@ -410,7 +413,13 @@ fn compare_deltas_are_against_the_first() {
 fn what_if_prorates_the_higher_level() {
     let mut s = avs();
     s.storage.level = volplan::engine::scenario::Level::Premium;
-    let w = sweep::what_if(&s, volplan::engine::scenario::Level::Ultra, 15.2).expect("what-if");
+    let w = sweep::what_if(
+        &s,
+        volplan::engine::scenario::Level::Ultra,
+        15.2,
+        volplan::engine::pricing::book(),
+    )
+    .expect("what-if");
     assert!(w.changed.throughput_mibps >= w.base.throughput_mibps);
     if let (Some(b), Some(c), Some(m)) = (
         w.base.cost.monthly_usd,
@@ -423,7 +432,13 @@ fn what_if_prorates_the_higher_level() {
         );
         assert!(w.extra_usd.unwrap() > 0.0);
     }
-    let bad = sweep::what_if(&s, volplan::engine::scenario::Level::Extreme, 5.0).unwrap_err();
+    let bad = sweep::what_if(
+        &s,
+        volplan::engine::scenario::Level::Extreme,
+        5.0,
+        volplan::engine::pricing::book(),
+    )
+    .unwrap_err();
     assert_eq!(bad.field, "level");
 }
 

@@ -87,6 +87,16 @@ impl TestApp {
         self.client.get(self.url(path)).send().await.expect("GET")
     }
 
+    /// The body of GET `path` as text.
+    pub async fn get_text(&self, path: &str) -> String {
+        self.get(path).await.text().await.expect("text body")
+    }
+
+    /// The body of GET `path` as JSON.
+    pub async fn get_json(&self, path: &str) -> Value {
+        self.get(path).await.json().await.expect("JSON body")
+    }
+
     /// POST `body` as JSON to `path`.
     pub async fn post_json(&self, path: &str, body: &Value) -> reqwest::Response {
         self.client
@@ -143,6 +153,42 @@ impl TestApp {
             .expect("POST form")
     }
 
+    /// POSTs urlencoded `pairs` as this site's own page would (the form token is added).
+    pub async fn post_pairs(&self, path: &str, pairs: &[(&str, &str)]) -> reqwest::Response {
+        let body = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(pairs)
+            .append_pair("csrf", FORM_TOKEN)
+            .finish();
+        self.send_form(path, "application/x-www-form-urlencoded", body.into_bytes())
+            .await
+    }
+
+    /// POSTs a multipart form as this site's own page would (the form token is added):
+    /// parts of `(name, file name, content)`, a file part where a file name is given.
+    pub async fn post_multipart(
+        &self,
+        path: &str,
+        parts: &[(&str, Option<&str>, &str)],
+    ) -> reqwest::Response {
+        let boundary = "volplanTestBoundary7d1";
+        let mut body = String::new();
+        for (name, file, content) in parts.iter().copied().chain([("csrf", None, FORM_TOKEN)]) {
+            let file = file.map_or_else(String::new, |f| {
+                format!("; filename=\"{f}\"\r\nContent-Type: application/json")
+            });
+            body += &format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"{file}\r\n\r\n{content}\r\n"
+            );
+        }
+        body += &format!("--{boundary}--\r\n");
+        self.send_form(
+            path,
+            &format!("multipart/form-data; boundary={boundary}"),
+            body.into_bytes(),
+        )
+        .await
+    }
+
     /// Saves `scenario` through the API and returns its id.
     pub async fn create(&self, scenario: &Value) -> i64 {
         let res = self.post_json("/api/v1/scenarios", scenario).await;
@@ -177,6 +223,12 @@ impl Drop for TestApp {
             let _ = tx.send(());
         }
     }
+}
+
+/// The text of `tests/fixtures/{rel}`.
+pub fn fixture_text(rel: &str) -> String {
+    let path = format!("{}/tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// The contract's example Scenario.

@@ -534,28 +534,12 @@ async fn download_json_round_trips() {
 
 /// POSTs the import form as multipart: a file and/or pasted text.
 async fn import(app: &TestApp, file: Option<&str>, pasted: Option<&str>) -> reqwest::Response {
-    let boundary = "volplanTestBoundary7d1";
-    let mut body = String::new();
+    let mut parts = Vec::new();
     if let Some(f) = file {
-        body += &format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"s.json\"\r\nContent-Type: application/json\r\n\r\n{f}\r\n"
-        );
+        parts.push(("file", Some("s.json"), f));
     }
-    body += &format!(
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"json\"\r\n\r\n{}\r\n",
-        pasted.unwrap_or("")
-    );
-    body += &format!(
-        "--{boundary}\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{}\r\n",
-        crate::helpers::FORM_TOKEN
-    );
-    body += &format!("--{boundary}--\r\n");
-    app.send_form(
-        "/import",
-        &format!("multipart/form-data; boundary={boundary}"),
-        body.into_bytes(),
-    )
-    .await
+    parts.push(("json", None, pasted.unwrap_or("")));
+    app.post_multipart("/import", &parts).await
 }
 
 #[tokio::test]

@@ -176,7 +176,8 @@ fn cost_rules(
             Severity::Info,
             Message::AvsHostsUnpriced {
                 sku: a.host.sku.as_str(),
-                region: price.region,
+                // AVS datastores are ANF volumes: the region is one of the book's.
+                region: crate::engine::pricing::anf_region(price.region).unwrap_or("its region"),
             },
         );
     }

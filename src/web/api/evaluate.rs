@@ -6,6 +6,7 @@ use crate::engine::{self, Evaluation, Scenario};
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
+use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -33,8 +34,11 @@ pub fn router() -> OpenApiRouter<AppState> {
         (status = 422, description = "A value fails validation; `field` names it", body = ErrorBody),
     )
 )]
-pub async fn evaluate(ApiJson(scenario): ApiJson<Scenario>) -> Result<Json<Evaluation>, ApiError> {
-    let e = engine::evaluate(&scenario)?;
+pub async fn evaluate(
+    State(st): State<AppState>,
+    ApiJson(scenario): ApiJson<Scenario>,
+) -> Result<Json<Evaluation>, ApiError> {
+    let e = engine::evaluate_in(&scenario, &st.book())?;
     finite(&e)?;
     Ok(Json(e))
 }
@@ -106,6 +110,7 @@ pub struct CompareResponse {
     )
 )]
 pub async fn compare(
+    State(st): State<AppState>,
     ApiJson(req): ApiJson<CompareRequest>,
 ) -> Result<Json<CompareResponse>, ApiError> {
     let n = req.scenarios.len();
@@ -116,12 +121,13 @@ pub async fn compare(
         ));
     }
     // The outer `?` is a task that panicked, the inner one the engine's answer.
+    let book = st.book();
     let results = blocking("evaluation", move || {
         req.scenarios
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                engine::evaluate(s)
+                engine::evaluate_in(s, &book)
                     .map_err(ApiError::from)
                     .and_then(|e| finite(&e).map(|()| e))
                     .map_err(|e| e.within(&format!("scenarios[{i}]")))
@@ -162,14 +168,16 @@ pub struct LayoutsResponse {
     )
 )]
 pub async fn layouts(
+    State(st): State<AppState>,
     ApiJson(req): ApiJson<LayoutsRequest>,
 ) -> Result<Json<LayoutsResponse>, ApiError> {
     // The scenario's own errors name it; the engine checks `total_tib` and `counts`.
     req.scenario
         .validate()
         .map_err(|e| ApiError::from(e).within("scenario"))?;
+    let book = st.book();
     let layouts = blocking("evaluation", move || {
-        solve::layouts(&req.scenario, req.total_tib, &req.counts)
+        solve::layouts(&req.scenario, req.total_tib, &req.counts, &book)
     })
     .await??;
     for (i, l) in layouts.iter().enumerate() {

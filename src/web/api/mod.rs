@@ -8,7 +8,9 @@ pub mod evaluate;
 pub mod measurements;
 pub mod mounts;
 pub mod openapi;
+pub mod prices;
 pub mod regions;
+pub mod reprice;
 pub mod scenarios;
 
 use crate::store::StoreError;
@@ -48,7 +50,9 @@ pub fn router() -> Router<AppState> {
         .merge(evaluate::router())
         .merge(measurements::router())
         .merge(mounts::router())
+        .merge(prices::router())
         .merge(regions::router())
+        .merge(reprice::router())
         .merge(scenarios::router())
         .split_for_parts();
     let mut doc = serde_json::to_value(&doc)

@@ -200,6 +200,7 @@ fn scenario_links() -> Value {
         "ListMeasurements": to("list_measurements"),
         "Testplan": to("testplan"),
         "Report": to("report"),
+        "Reprice": to("reprice_scenario"),
         "RestoreFirst": { "operationId": "restore_revision",
                           "parameters": { "id": "$response.body#/id", "n": "1" } },
     })
@@ -238,9 +239,63 @@ fn catalog_keys(doc: &mut Value) {
     }
 }
 
+/// The body of `POST /api/v1/prices/import`: a Retail Prices API page or an array of
+/// its items, with exactly the checks the parser makes (other fields are allowed).
+fn retail_import_schema() -> Value {
+    use crate::engine::retail_prices::{
+        DATE_PATTERN, MAX_ITEMS, OPTIONAL_AMOUNTS, OPTIONAL_TEXT, REQUIRED_TEXT,
+    };
+    let mut properties = Map::new();
+    for f in REQUIRED_TEXT {
+        properties.insert(f.into(), json!({ "type": "string" }));
+    }
+    for f in OPTIONAL_TEXT {
+        properties.insert(f.into(), json!({ "type": ["string", "null"] }));
+    }
+    for f in OPTIONAL_AMOUNTS {
+        properties.insert(
+            f.into(),
+            json!({ "type": ["number", "null"], "minimum": 0 }),
+        );
+    }
+    properties.insert(
+        "retailPrice".into(),
+        json!({ "type": "number", "minimum": 0, "description": "List price per unitOfMeasure" }),
+    );
+    properties.insert(
+        "effectiveStartDate".into(),
+        json!({ "type": "string", "pattern": DATE_PATTERN, "description": "A date, e.g. 2025-09-01T00:00:00Z" }),
+    );
+    properties.insert(
+        "isPrimaryMeterRegion".into(),
+        json!({ "type": ["boolean", "null"] }),
+    );
+    let mut required: Vec<&str> = REQUIRED_TEXT.to_vec();
+    required.push("retailPrice");
+    let item = json!({
+        "type": "object",
+        "description": "One Retail Prices API item (documented fields; others are ignored)",
+        "required": required,
+        "properties": properties,
+    });
+    let items = json!({ "type": "array", "items": item, "maxItems": MAX_ITEMS });
+    json!({ "oneOf": [
+        { "type": "object", "description": "One page as the API answers it",
+          "required": ["Items"],
+          "properties": { "Items": items.clone(),
+                          "NextPageLink": { "description": "The next page's URL (not followed)" } } },
+        items,
+    ] })
+}
+
 /// Completes the document utoipa built from the API routes (see the module docs).
 pub fn complete(doc: &mut Value) {
     catalog_keys(doc);
+    if let Some(body) = doc.pointer_mut(
+        "/paths/~1api~1v1~1prices~1import/post/requestBody/content/application~1json/schema",
+    ) {
+        *body = retail_import_schema();
+    }
     let Some(paths) = doc.get_mut("paths").and_then(Value::as_object_mut) else {
         return;
     };
@@ -268,6 +323,7 @@ pub fn complete(doc: &mut Value) {
     }
     if let Some(tags) = doc.get_mut("tags").and_then(Value::as_array_mut) {
         tags.push(json!({ "name": "reports", "description": "Sizing reports of saved scenarios" }));
+        tags.push(json!({ "name": "prices", "description": "The price book in force: its rows, CSV export and the import of Azure Retail Prices API pages" }));
         tags.push(json!({ "name": "charts", "description": "Charts as SVG or PNG" }));
         tags.push(json!({ "name": "schema", "description": "This document and the JSON Schemas of the bodies" }));
     }

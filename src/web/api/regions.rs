@@ -1,8 +1,9 @@
 //! The regions of the price book.
 
-use crate::engine::pricing::{self, RegionInfo};
 use crate::web::AppState;
 use axum::Json;
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -19,6 +20,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         (status = 200, description = "`[{\"region\", \"name\", \"service\", \"features\": {\"flexible\", \"cool_access\", \"backup\", \"avs\"}}]`", body = [Object]),
     )
 )]
-pub async fn regions() -> Json<Vec<RegionInfo>> {
-    Json(pricing::regions())
+pub async fn regions(State(st): State<AppState>) -> Response {
+    Json(st.book().regions()).into_response()
 }

@@ -6,6 +6,7 @@
 //! [`crate::engine::sweep::compare`].
 
 use super::{PageError, render};
+use crate::engine::pricing::PriceBook;
 use crate::engine::sweep::{self, Better, MetricRow};
 use crate::engine::trace::Num;
 use crate::engine::{self, Evaluation, Scenario};
@@ -207,11 +208,14 @@ fn distinct_names(scenarios: &[Scenario]) -> Vec<String> {
 fn compare_all(
     scenarios: &[Scenario],
     names: &[String],
+    prices: &PriceBook,
 ) -> Result<(Vec<MetricRow>, Option<ChartBlock>), String> {
     let evals: Vec<Evaluation> = scenarios
         .iter()
         .zip(names)
-        .map(|(s, n)| engine::evaluate(s).map_err(|e| format!("“{n}” cannot be evaluated: {e}")))
+        .map(|(s, n)| {
+            engine::evaluate_in(s, prices).map_err(|e| format!("“{n}” cannot be evaluated: {e}"))
+        })
         .collect::<Result<_, _>>()?;
     let refs: Vec<&Evaluation> = evals.iter().collect();
     let rows = sweep::compare(&refs);
@@ -302,9 +306,11 @@ pub async fn page(
         } else {
             let names = distinct_names(&scenarios);
             let work_names = names.clone();
-            let outcome = tokio::task::spawn_blocking(move || compare_all(&scenarios, &work_names))
-                .await
-                .map_err(|e| PageError::Internal(format!("compare task failed: {e}")))?;
+            let prices = st.book();
+            let outcome =
+                tokio::task::spawn_blocking(move || compare_all(&scenarios, &work_names, &prices))
+                    .await
+                    .map_err(|e| PageError::Internal(format!("compare task failed: {e}")))?;
             match outcome {
                 Ok((rows, chart)) => {
                     let report = (shared.is_empty() && !ids.is_empty()).then(|| {

@@ -420,9 +420,10 @@ pub async fn page(
     let mut result = None;
     if errors.is_empty() {
         let scenario = s.clone();
+        let prices = st.book();
         let outcome = tokio::task::spawn_blocking(move || {
             scenario.validate()?;
-            let layouts = sweep::layouts(&scenario, total, &counts)?;
+            let layouts = sweep::layouts(&scenario, total, &counts, &prices)?;
             let rows = sweep::layout_rows(&layouts);
             let suggested = sweep::suggest_layout(&rows);
             Ok::<_, FieldError>(explain(&scenario, total, &layouts, &rows, suggested))
@@ -472,7 +473,7 @@ mod tests {
     #[test]
     fn the_example_explains_cost_and_performance() {
         let s = scenario_templates::find(EXAMPLE).unwrap().scenario();
-        let layouts = sweep::layouts(&s, 80.0, &[4, 20]).unwrap();
+        let layouts = sweep::layouts(&s, 80.0, &[4, 20], crate::engine::pricing::book()).unwrap();
         let rows = sweep::layout_rows(&layouts);
         let x = explain(&s, 80.0, &layouts, &rows, sweep::suggest_layout(&rows));
         assert!(x.cost_text.contains("capacity pool"), "{}", x.cost_text);

@@ -1,4 +1,5 @@
-//! HTML pages: the scenario list (home), the planner, share links, import and delete.
+//! HTML pages: the scenario list (home), the planner, share links, import and delete,
+//! and the Prices page.
 //!
 //! Handlers parse the request, call the store and the engine, and render an askama
 //! template; formatting lives in [`view`], the form <-> Scenario mapping in [`form`].
@@ -9,6 +10,8 @@ pub mod form;
 mod home;
 mod layouts;
 mod planner;
+mod prices;
+mod reprice;
 pub mod share;
 pub mod view;
 mod whatif;
@@ -46,9 +49,14 @@ pub fn router() -> Router<AppState> {
             "/scenarios/{id}/revisions/{n}/restore",
             post(planner::restore),
         )
+        .route("/scenarios/{id}/reprice", post(reprice::reprice))
         .route("/compare", get(compare::page))
         .route("/layouts", get(layouts::page))
         .route("/whatif", get(whatif::page))
+        .route("/prices", get(prices::page))
+        .route("/prices/preview", post(prices::preview))
+        .route("/prices/accept", post(prices::accept))
+        .route("/prices/enter", post(prices::enter))
         .merge(advisor::router())
         .route_layer(axum::middleware::from_fn(
             crate::web::guard::require_form_token,

@@ -8,6 +8,7 @@
 use super::form::{self, FormState};
 use super::view::{ErrorItem, ResultsView};
 use super::{PageError, parse_id, render, share};
+use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{Level, Scenario, Service};
 use crate::engine::{self, FieldError};
 use crate::store::{self, Revision};
@@ -22,7 +23,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 /// A service with its levels, for the selects.
 pub struct ServiceOpt {
@@ -92,19 +93,21 @@ struct ResultsFragment {
     r: ResultsView,
 }
 
-/// Evaluates a parsed form: figures, or the reasons there are none (recorded on the form).
+/// Evaluates a parsed form with the book in force: figures, or the reasons there are
+/// none (recorded on the form).
 fn assess(
     form: &mut FormState,
     scenario: Option<&Scenario>,
     id: Option<i64>,
     measured: &MeasuredRuns,
+    prices: &PriceBook,
 ) -> ResultsView {
     match scenario {
         Some(s) => {
             let mut s = s.clone();
             s.id = id;
             let url = share::link(&s);
-            match engine::evaluate(&s) {
+            match engine::evaluate_in(&s, prices) {
                 Ok(ev) => ResultsView::evaluated(&s, &ev, url, measured),
                 Err(e) => {
                     form.add_field_error(&e);
@@ -131,22 +134,25 @@ struct Context {
     current_revision: i64,
     /// The saved scenario's measured runs, drawn on the inline charts.
     measured: MeasuredRuns,
+    /// The price book in force.
+    prices: Arc<PriceBook>,
 }
 
 impl Context {
-    fn unsaved(status: impl Into<String>) -> Self {
+    fn unsaved(st: &AppState, status: impl Into<String>) -> Self {
         Self {
             id: None,
             status: status.into(),
             revisions: Vec::new(),
             current_revision: 0,
             measured: MeasuredRuns::default(),
+            prices: st.book(),
         }
     }
 }
 
 fn page(mut form: FormState, scenario: Option<&Scenario>, ctx: Context) -> PlannerPage {
-    let r = assess(&mut form, scenario, ctx.id, &ctx.measured);
+    let r = assess(&mut form, scenario, ctx.id, &ctx.measured, &ctx.prices);
     PlannerPage {
         form,
         r,
@@ -184,7 +190,10 @@ pub struct NewQuery {
 }
 
 /// `GET /scenarios/new[?template=KEY]`.
-pub async fn new(Query(q): Query<NewQuery>) -> Result<Response, PageError> {
+pub async fn new(
+    State(st): State<AppState>,
+    Query(q): Query<NewQuery>,
+) -> Result<Response, PageError> {
     let (scenario, status) = match q.template.as_deref().filter(|t| !t.is_empty()) {
         Some(key) => {
             let t = scenario_templates::find(key).ok_or_else(|| {
@@ -202,7 +211,7 @@ pub async fn new(Query(q): Query<NewQuery>) -> Result<Response, PageError> {
     let form = FormState::from_scenario(&scenario);
     render(
         StatusCode::OK,
-        &page(form, Some(&scenario), Context::unsaved(status)),
+        &page(form, Some(&scenario), Context::unsaved(&st, status)),
     )
 }
 
@@ -235,6 +244,7 @@ async fn saved_context(
         revisions,
         current_revision,
         measured: measured_for(st, Some(id)).await?,
+        prices: st.book(),
     })
 }
 
@@ -302,7 +312,10 @@ pub struct ShareQuery {
 }
 
 /// `GET /plan?s=...`: a shared scenario, prefilled and not saved.
-pub async fn shared(Query(q): Query<ShareQuery>) -> Result<Response, PageError> {
+pub async fn shared(
+    State(st): State<AppState>,
+    Query(q): Query<ShareQuery>,
+) -> Result<Response, PageError> {
     let scenario =
         share::decode(q.s.as_deref()).map_err(|e| PageError::BadRequest(e.to_string()))?;
     let mut form = FormState::from_scenario(&scenario);
@@ -313,7 +326,10 @@ pub async fn shared(Query(q): Query<ShareQuery>) -> Result<Response, PageError> 
             None
         }
     };
-    let ctx = Context::unsaved("Opened from a share link: not saved. Save to keep a copy.");
+    let ctx = Context::unsaved(
+        &st,
+        "Opened from a share link: not saved. Save to keep a copy.",
+    );
     render(StatusCode::OK, &page(form, valid, ctx))
 }
 
@@ -334,7 +350,7 @@ async fn context_for(st: &AppState, id: Option<i64>, status: &str) -> Result<Con
             let stored = store::get_scenario(&st.db, id).await?;
             saved_context(st, id, stored.revision, status.to_owned()).await
         }
-        None => Ok(Context::unsaved(status)),
+        None => Ok(Context::unsaved(st, status)),
     }
 }
 
@@ -415,7 +431,7 @@ pub async fn results(State(st): State<AppState>, req: Request) -> Result<Respons
     let id = form_id(&pairs);
     let (mut form, scenario) = form::parse(&pairs);
     let measured = measured_for(&st, id).await?;
-    let r = assess(&mut form, scenario.as_ref(), id, &measured);
+    let r = assess(&mut form, scenario.as_ref(), id, &measured, &st.book());
     let share_url = r.share_url.clone();
     let html = ResultsFragment { r }.render()?;
     let live = LiveResults {
@@ -447,7 +463,7 @@ async fn results_for_json(st: &AppState, body: &[u8]) -> Result<Response, PageEr
         StatusCode::UNPROCESSABLE_ENTITY
     };
     let measured = measured_for(st, scenario.id).await?;
-    let r = assess(&mut form, valid, scenario.id, &measured);
+    let r = assess(&mut form, valid, scenario.id, &measured, &st.book());
     Ok((status, Html(ResultsFragment { r }.render()?)).into_response())
 }
 

@@ -103,7 +103,7 @@ pub struct CostView {
     pub monthly: String,
     pub billed_tib: String,
     pub per_mibps: String,
-    pub price_date: &'static str,
+    pub price_date: String,
     pub hours_per_month: String,
     pub assumption: bool,
 }
@@ -340,7 +340,7 @@ impl Results {
                 monthly: usd(ev.cost.monthly_usd),
                 billed_tib: full(ev.cost.billed_tib, 2),
                 per_mibps: usd(ev.cost.usd_per_mibps),
-                price_date: ev.cost.price_date,
+                price_date: ev.cost.price_date.clone(),
                 hours_per_month: full(ev.cost.hours_per_month, 0),
                 assumption: ev.cost.assumption,
             },

@@ -231,8 +231,9 @@ pub async fn page(
     let mut result = None;
     if errors.is_empty() {
         let scenario = s.clone();
+        let prices = st.book();
         let work = tokio::task::spawn_blocking(move || {
-            sweep::what_if(&scenario, level, days).map(|w| outcome(&scenario, &w))
+            sweep::what_if(&scenario, level, days, &prices).map(|w| outcome(&scenario, &w))
         })
         .await
         .map_err(|e| PageError::Internal(format!("what-if task failed: {e}")))?;

@@ -1,0 +1,598 @@
+//! The price book as rows, one per service, region and item (a level, meter or AVS
+//! host): what `GET /api/v1/prices` and the CSV export list, what an import or a price
+//! entered by hand changes, and the book in force, the compiled book with the stored
+//! prices applied ([`PriceBook::in_force`]).
+//!
+//! Prices are USD per unit and month at the book's hours per month (AVS: per
+//! host-hour), as the book holds them. ANF rows exist only for the regions of the
+//! compiled book (the regions list and the scenario checks are compiled in); AVS, Azure
+//! Files and GCNV rows may be added for any region.
+
+use super::catalog;
+use super::pricing::{self, AvsRegion, HostPrice, PriceBook};
+use super::scenario::{Level, Service};
+use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
+
+/// What a row prices: the three storage services and the AVS hosts.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum PricedService {
+    Anf,
+    Avs,
+    AzureFiles,
+    Gcnv,
+}
+
+impl PricedService {
+    /// Every priced service, in the order rows are listed.
+    pub const ALL: [PricedService; 4] = [
+        PricedService::Anf,
+        PricedService::Avs,
+        PricedService::AzureFiles,
+        PricedService::Gcnv,
+    ];
+
+    /// The JSON name.
+    pub fn key(self) -> &'static str {
+        match self {
+            PricedService::Anf => "anf",
+            PricedService::Avs => "avs",
+            PricedService::AzureFiles => "azure_files",
+            PricedService::Gcnv => "gcnv",
+        }
+    }
+
+    /// The service named by its JSON name.
+    pub fn from_key(key: &str) -> Option<PricedService> {
+        Self::ALL.into_iter().find(|s| s.key() == key)
+    }
+
+    /// The service as the vendor writes it.
+    pub fn display(self) -> &'static str {
+        match self {
+            PricedService::Anf => Service::Anf.display(),
+            PricedService::Avs => "Azure VMware Solution",
+            PricedService::AzureFiles => Service::AzureFiles.display(),
+            PricedService::Gcnv => Service::Gcnv.display(),
+        }
+    }
+}
+
+impl From<Service> for PricedService {
+    fn from(s: Service) -> Self {
+        match s {
+            Service::Anf => PricedService::Anf,
+            Service::AzureFiles => PricedService::AzureFiles,
+            Service::Gcnv => PricedService::Gcnv,
+        }
+    }
+}
+
+/// Which row: service, region (`armRegionName` or GCP region) and item key.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RowKey {
+    pub service: PricedService,
+    pub region: String,
+    pub item: String,
+}
+
+impl RowKey {
+    /// The row of a storage level's capacity (ANF: the level's pool capacity; Flexible
+    /// is priced by `flexible_capacity`).
+    pub fn level(service: Service, region: &str, level: Level) -> RowKey {
+        let item = match level {
+            Level::Flexible => "flexible_capacity",
+            other => other.key(),
+        };
+        RowKey {
+            service: service.into(),
+            region: region.to_owned(),
+            item: item.to_owned(),
+        }
+    }
+}
+
+/// Where a row's price comes from when it is not the book's own source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Provenance {
+    /// The date the price is valid as of (YYYY-MM-DD).
+    pub as_of: String,
+    pub source: String,
+    /// True for an UNCONFIRMED or derived price.
+    pub assumption: bool,
+    /// True for a price stored in the database (imported or entered by hand).
+    pub stored: bool,
+}
+
+/// One kind of row: a service's level, meter or host SKU, and its unit.
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub service: PricedService,
+    pub key: &'static str,
+    pub label: String,
+    pub unit: &'static str,
+}
+
+/// The ANF meters of the book: key, label, unit.
+const ANF_ITEMS: [(&str, &str, &str); 11] = [
+    ("standard", "Standard capacity", "GiB-month"),
+    ("premium", "Premium capacity", "GiB-month"),
+    ("ultra", "Ultra capacity", "GiB-month"),
+    ("flexible_capacity", "Flexible capacity", "GiB-month"),
+    (
+        "flexible_throughput",
+        "Flexible throughput above the 128 MiB/s included",
+        "MiB/s-month",
+    ),
+    ("cool_capacity", "Cool tier capacity", "GiB-month"),
+    ("cool_transfer", "Cool tier data read back", "GiB"),
+    ("backup", "Backup", "GiB-month"),
+    (
+        "crr_10min",
+        "Cross-region replication every 10 minutes",
+        "GiB",
+    ),
+    ("crr_hourly", "Cross-region replication hourly", "GiB"),
+    ("crr_daily", "Cross-region replication daily", "GiB"),
+];
+
+static ITEMS: LazyLock<Vec<Item>> = LazyLock::new(|| {
+    let mut out: Vec<Item> = ANF_ITEMS
+        .iter()
+        .map(|&(key, label, unit)| Item {
+            service: PricedService::Anf,
+            key,
+            label: label.to_owned(),
+            unit,
+        })
+        .collect();
+    for h in &catalog::catalog().services.avs_hosts {
+        out.push(Item {
+            service: PricedService::Avs,
+            key: h.sku.as_str(),
+            label: format!("{} host, pay as you go", h.sku),
+            unit: "host-hour",
+        });
+    }
+    for service in [Service::AzureFiles, Service::Gcnv] {
+        for &level in Level::of(service) {
+            out.push(Item {
+                service: service.into(),
+                key: level.key(),
+                label: format!("{} capacity", level.display(service)),
+                unit: "GiB-month",
+            });
+        }
+    }
+    out
+});
+
+/// Every kind of row, ANF first.
+pub fn items() -> &'static [Item] {
+    &ITEMS
+}
+
+/// The item `key` of `service`.
+pub fn item(service: PricedService, key: &str) -> Option<&'static Item> {
+    items()
+        .iter()
+        .find(|i| i.service == service && i.key == key)
+}
+
+/// Highest price a row may hold, USD per unit (far above any list price; catches a
+/// price typed in cents or per year).
+pub const MAX_PRICE: f64 = 1_000_000.0;
+
+/// Why a row cannot be stored: the field and a sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowError {
+    pub field: &'static str,
+    pub message: String,
+}
+
+impl RowError {
+    fn new(field: &'static str, message: impl Into<String>) -> RowError {
+        RowError {
+            field,
+            message: message.into(),
+        }
+    }
+}
+
+/// True for a region name as Azure (`westeurope`) and GCP (`us-central1`) write them,
+/// the rule the Scenario's `region` follows.
+pub fn well_formed_region(r: &str) -> bool {
+    !r.is_empty()
+        && r.len() <= 40
+        && r.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// Checks that `key` names a row the book can hold and `price` is a price; the item on
+/// success.
+pub fn check_row(key: &RowKey, price: f64) -> Result<&'static Item, RowError> {
+    let it = item(key.service, &key.item).ok_or_else(|| {
+        let known: Vec<&str> = items()
+            .iter()
+            .filter(|i| i.service == key.service)
+            .map(|i| i.key)
+            .collect();
+        RowError::new(
+            "item",
+            format!(
+                "`{}` is not a {} item of the price book; use one of {}",
+                key.item,
+                key.service.display(),
+                known.join(", ")
+            ),
+        )
+    })?;
+    if !well_formed_region(&key.region) {
+        return Err(RowError::new(
+            "region",
+            "give the region as its armRegionName (eastus) or GCP name (us-central1): lowercase letters, digits and dashes",
+        ));
+    }
+    if key.service == PricedService::Anf && pricing::anf_region(&key.region).is_none() {
+        return Err(RowError::new(
+            "region",
+            format!(
+                "`{}` is not an Azure NetApp Files region of the price book; GET /api/v1/regions lists them",
+                key.region
+            ),
+        ));
+    }
+    if !(price.is_finite() && (0.0..=MAX_PRICE).contains(&price)) {
+        return Err(RowError::new(
+            "price",
+            format!(
+                "a price is 0 to {MAX_PRICE} USD per {}",
+                it.unit.trim_end_matches("-month")
+            ),
+        ));
+    }
+    Ok(it)
+}
+
+/// A price stored in the database: it replaces (or adds) one row of the compiled book.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Override {
+    pub key: RowKey,
+    /// USD per unit, as the book holds it (monthly where the book is monthly).
+    pub price: f64,
+    /// The region's display name, for a region the book does not list yet.
+    pub region_name: Option<String>,
+    /// The date the price is valid as of (YYYY-MM-DD).
+    pub as_of: String,
+    pub source: String,
+}
+
+/// One row of the book in force.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct PriceRow {
+    pub service: PricedService,
+    pub region: String,
+    /// The region's display name.
+    pub region_name: String,
+    /// The level, meter or host SKU (`standard`, `flexible_throughput`, `AV36P`, `ssd_v2`).
+    pub item: String,
+    pub label: String,
+    /// What one unit is: `GiB-month`, `MiB/s-month`, `GiB`, `host-hour`.
+    pub unit: String,
+    /// USD per unit.
+    pub price: f64,
+    pub currency: &'static str,
+    /// The date the price is valid as of.
+    pub as_of: String,
+    pub source: String,
+    /// True when the price comes from the database (imported or entered), not the
+    /// compiled book.
+    pub stored: bool,
+}
+
+/// The value of ANF meter `item` in one region's prices (`None`: not a meter;
+/// `Some(None)`: not priced there).
+fn anf_get(p: &pricing::AnfPrices, item: &str) -> Option<Option<f64>> {
+    Some(match item {
+        "standard" => Some(p.standard),
+        "premium" => Some(p.premium),
+        "ultra" => Some(p.ultra),
+        "flexible_capacity" => p.flexible_capacity,
+        "flexible_throughput" => p.flexible_throughput,
+        "cool_capacity" => p.cool_capacity,
+        "cool_transfer" => p.cool_transfer,
+        "backup" => p.backup,
+        "crr_10min" => p.crr_10min,
+        "crr_hourly" => p.crr_hourly,
+        "crr_daily" => p.crr_daily,
+        _ => return None,
+    })
+}
+
+/// Sets ANF meter `item` of one region's prices.
+fn anf_set(p: &mut pricing::AnfPrices, item: &str, price: f64) {
+    match item {
+        "standard" => p.standard = price,
+        "premium" => p.premium = price,
+        "ultra" => p.ultra = price,
+        "flexible_capacity" => p.flexible_capacity = Some(price),
+        "flexible_throughput" => p.flexible_throughput = Some(price),
+        "cool_capacity" => p.cool_capacity = Some(price),
+        "cool_transfer" => p.cool_transfer = Some(price),
+        "backup" => p.backup = Some(price),
+        "crr_10min" => p.crr_10min = Some(price),
+        "crr_hourly" => p.crr_hourly = Some(price),
+        "crr_daily" => p.crr_daily = Some(price),
+        _ => {}
+    }
+}
+
+impl PriceBook {
+    /// The price of row `key`, if the book has one.
+    pub fn get(&self, key: &RowKey) -> Option<f64> {
+        match key.service {
+            PricedService::Anf => anf_get(self.anf.get(&key.region)?, &key.item)?,
+            PricedService::Avs => self.avs_host(&key.region, &key.item).map(|h| h.payg_hour),
+            PricedService::AzureFiles => self.azure_files.get(&key.region)?.get(&key.item).copied(),
+            PricedService::Gcnv => self.gcnv.get(&key.region)?.get(&key.item).copied(),
+        }
+    }
+
+    /// Sets row `key` to `price` (checked by [`check_row`]); an AVS host's reserved
+    /// rates follow with the book's default discounts. Rows of an ANF region the book
+    /// lacks are dropped.
+    fn set(&mut self, key: &RowKey, price: f64, region_name: Option<&str>) {
+        let name = || region_name.unwrap_or(&key.region).to_owned();
+        match key.service {
+            PricedService::Anf => {
+                if let Some(p) = self.anf.get_mut(&key.region) {
+                    anf_set(p, &key.item, price);
+                }
+            }
+            PricedService::Avs => {
+                let d = self.avs_reserved_discount_pct;
+                // As the estimator's derived rates: 6 decimals are plenty for a host-hour.
+                let off = |pct: f64| Some((price * (1.0 - pct / 100.0) * 1e6).round() / 1e6);
+                let region = self
+                    .avs
+                    .entry(key.region.clone())
+                    .or_insert_with(|| AvsRegion {
+                        name: name(),
+                        hosts: Default::default(),
+                    });
+                region.hosts.insert(
+                    key.item.clone(),
+                    HostPrice {
+                        payg_hour: price,
+                        ri_1y_hour: off(d.one_year),
+                        ri_3y_hour: off(d.three_years),
+                    },
+                );
+            }
+            PricedService::AzureFiles | PricedService::Gcnv => {
+                let table = if key.service == PricedService::Gcnv {
+                    &mut self.gcnv
+                } else {
+                    &mut self.azure_files
+                };
+                table
+                    .entry(key.region.clone())
+                    .or_default()
+                    .insert(key.item.clone(), price);
+            }
+        }
+    }
+
+    /// The book in force: this book with `overrides` applied in order (a later one for
+    /// the same row wins). `generation` identifies the set of stored prices (the newest
+    /// one's number) and becomes part of the book's id.
+    pub fn in_force(&self, overrides: &[Override], generation: i64) -> PriceBook {
+        let mut book = self.clone();
+        let mut applied = 0;
+        for o in overrides {
+            if check_row(&o.key, o.price).is_err() {
+                continue;
+            }
+            applied += 1;
+            book.set(&o.key, o.price, o.region_name.as_deref());
+            book.provenance.insert(
+                o.key.clone(),
+                Provenance {
+                    as_of: o.as_of.clone(),
+                    source: o.source.clone(),
+                    assumption: false,
+                    stored: true,
+                },
+            );
+        }
+        if let Some(newest) = overrides.iter().max_by(|a, b| a.as_of.cmp(&b.as_of)) {
+            book.id = format!("{}+db{generation}", self.id);
+            book.date = self.date.clone().max(newest.as_of.clone());
+            book.source = format!(
+                "{}; {} price(s) stored in the database, the newest as of {} ({})",
+                self.source, applied, newest.as_of, newest.source
+            );
+        }
+        book
+    }
+
+    /// Every row of the book, by service, region and item.
+    pub fn rows(&self) -> Vec<PriceRow> {
+        let mut out = Vec::new();
+        for it in items() {
+            for (region, region_name) in self.regions_of(it.service) {
+                let key = RowKey {
+                    service: it.service,
+                    region: region.to_owned(),
+                    item: it.key.to_owned(),
+                };
+                let Some(price) = self.get(&key) else {
+                    continue;
+                };
+                let provenance = self.provenance.get(&key);
+                let (as_of, source) = match provenance {
+                    Some(p) => (p.as_of.clone(), p.source.clone()),
+                    None if it.service == PricedService::Avs => {
+                        (self.avs_date.clone(), self.avs_source.clone())
+                    }
+                    None => (pricing::book().date.clone(), pricing::book().source.clone()),
+                };
+                out.push(PriceRow {
+                    service: it.service,
+                    region: key.region,
+                    region_name: region_name.to_owned(),
+                    item: key.item,
+                    label: it.label.clone(),
+                    unit: it.unit.to_owned(),
+                    price,
+                    currency: "USD",
+                    as_of,
+                    source,
+                    stored: provenance.is_some_and(|p| p.stored),
+                });
+            }
+        }
+        out.sort_by(|a, b| (a.service, &a.region).cmp(&(b.service, &b.region)));
+        out
+    }
+
+    /// The regions the book has rows of for `service`, with their display names.
+    fn regions_of(&self, service: PricedService) -> Vec<(&str, &str)> {
+        match service {
+            PricedService::Anf => self
+                .anf
+                .iter()
+                .map(|(k, p)| (k.as_str(), p.name.as_str()))
+                .collect(),
+            PricedService::Avs => self
+                .avs
+                .iter()
+                .map(|(k, r)| (k.as_str(), r.name.as_str()))
+                .collect(),
+            PricedService::AzureFiles => self
+                .azure_files
+                .keys()
+                .map(|k| (k.as_str(), self.region_name(k)))
+                .collect(),
+            PricedService::Gcnv => self.gcnv.keys().map(|k| (k.as_str(), k.as_str())).collect(),
+        }
+    }
+
+    /// The display name of an Azure region the book knows (its key otherwise).
+    pub fn region_name<'s>(&'s self, region: &'s str) -> &'s str {
+        self.anf
+            .get(region)
+            .map(|p| p.name.as_str())
+            .or_else(|| self.avs.get(region).map(|r| r.name.as_str()))
+            .unwrap_or(region)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(service: PricedService, region: &str, item: &str) -> RowKey {
+        RowKey {
+            service,
+            region: region.to_owned(),
+            item: item.to_owned(),
+        }
+    }
+
+    fn stored(k: RowKey, price: f64) -> Override {
+        Override {
+            key: k,
+            price,
+            region_name: None,
+            as_of: "2026-12-01".to_owned(),
+            source: "test".to_owned(),
+        }
+    }
+
+    #[test]
+    fn overrides_replace_and_add_rows() {
+        let base = pricing::book();
+        let standard = key(PricedService::Anf, "eastus", "standard");
+        let gcnv = key(PricedService::Gcnv, "europe-west1", "premium");
+        let host = key(PricedService::Avs, "eastus", "AV64");
+        let book = base.in_force(
+            &[
+                stored(standard.clone(), 0.2),
+                stored(gcnv.clone(), 0.3),
+                stored(host.clone(), 10.0),
+            ],
+            7,
+        );
+        assert_eq!(base.get(&standard), Some(0.14746));
+        assert_eq!(book.get(&standard), Some(0.2));
+        assert_eq!(book.get(&gcnv), Some(0.3));
+        let h = book.avs_host("eastus", "AV64").unwrap();
+        assert_eq!((h.ri_1y_hour, h.ri_3y_hour), (Some(5.7), Some(5.0)));
+        assert_eq!(book.id, format!("{}+db7", base.id));
+        assert_eq!(book.date, "2026-12-01");
+        assert!(book.source.contains("3 price(s)"), "{}", book.source);
+        let rows = book.rows();
+        let row = rows
+            .iter()
+            .find(|r| r.region == "eastus" && r.item == "standard")
+            .unwrap();
+        assert!(row.stored && row.price == 0.2 && row.as_of == "2026-12-01");
+        let untouched = rows
+            .iter()
+            .find(|r| r.region == "eastus" && r.item == "premium")
+            .unwrap();
+        assert!(!untouched.stored && untouched.as_of == base.date);
+    }
+
+    #[test]
+    fn the_compiled_book_lists_every_priced_row_once() {
+        let rows = pricing::book().rows();
+        let anf = rows
+            .iter()
+            .filter(|r| r.service == PricedService::Anf)
+            .count();
+        assert!(anf >= 51 * 3, "{anf}");
+        assert!(rows.iter().all(|r| !r.stored && r.price >= 0.0));
+        let files = rows
+            .iter()
+            .find(|r| r.service == PricedService::AzureFiles)
+            .unwrap();
+        assert_eq!(
+            (files.region.as_str(), files.price),
+            ("swedencentral", 0.19)
+        );
+        let mut keys: Vec<_> = rows
+            .iter()
+            .map(|r| (r.service, &r.region, &r.item))
+            .collect();
+        let n = keys.len();
+        keys.dedup();
+        assert_eq!(keys.len(), n);
+    }
+
+    #[test]
+    fn rows_are_checked() {
+        assert!(check_row(&key(PricedService::Anf, "eastus", "ultra"), 0.3).is_ok());
+        let e = check_row(&key(PricedService::Anf, "mars", "ultra"), 0.3).unwrap_err();
+        assert_eq!(e.field, "region");
+        let e = check_row(&key(PricedService::Gcnv, "us-central1", "ultra"), 0.3).unwrap_err();
+        assert!(e.field == "item" && e.message.contains("extreme"), "{e:?}");
+        let e = check_row(&key(PricedService::Gcnv, "us-central1", "flex"), -1.0).unwrap_err();
+        assert_eq!(e.field, "price");
+        assert!(check_row(&key(PricedService::Avs, "Bad Region", "AV36"), 1.0).is_err());
+    }
+}

@@ -1,0 +1,198 @@
+//! The price book in force over the API: its rows (JSON and CSV) and the import of
+//! Azure Retail Prices API pages into it.
+
+use crate::engine::price_rows::{PriceRow, PricedService};
+use crate::engine::retail_prices::{self, ImportOutcome};
+use crate::report::model::today_utc;
+use crate::store;
+use crate::web::AppState;
+use crate::web::error::{ApiError, ApiJson, ErrorBody};
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// Routes of this module, with their OpenAPI descriptions.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(csv))
+        .routes(routes!(import))
+}
+
+/// Which rows to list: both filters are optional and exact.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct RowsQuery {
+    /// `anf`, `avs`, `azure_files` or `gcnv`; empty = all.
+    pub service: Option<String>,
+    /// An `armRegionName` or GCP region, e.g. `westeurope`; empty = all.
+    pub region: Option<String>,
+}
+
+impl RowsQuery {
+    /// The rows of the book in force that the filters keep.
+    fn rows(&self, st: &AppState) -> Result<Vec<PriceRow>, ApiError> {
+        let service = match self.service.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(s) => Some(PricedService::from_key(s).ok_or_else(|| {
+                ApiError::invalid(
+                    "service",
+                    format!("`{s}` is not a priced service; use anf, avs, azure_files or gcnv"),
+                )
+            })?),
+        };
+        let region = self
+            .region
+            .as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty());
+        Ok(st
+            .book()
+            .rows()
+            .into_iter()
+            .filter(|r| service.is_none_or(|s| r.service == s))
+            .filter(|r| region.is_none_or(|g| r.region == g))
+            .collect())
+    }
+}
+
+fn rows_query(q: Result<Query<RowsQuery>, QueryRejection>) -> Result<RowsQuery, ApiError> {
+    q.map(|Query(q)| q)
+        .map_err(|e| ApiError::BadRequest(e.body_text()))
+}
+
+/// The price book rows in force: the compiled book with the prices stored in the
+/// database (imported or entered), each with its unit, date and source.
+#[utoipa::path(
+    get, path = "/api/v1/prices", tag = "prices", operation_id = "list_prices", params(RowsQuery),
+    responses(
+        (status = 200, description = "Rows by service, region and item; `stored` marks the prices from the database", body = [PriceRow]),
+        (status = 400, description = "Malformed query string", body = ErrorBody),
+        (status = 422, description = "Unknown service", body = ErrorBody),
+    )
+)]
+pub async fn list(
+    State(st): State<AppState>,
+    q: Result<Query<RowsQuery>, QueryRejection>,
+) -> Result<Json<Vec<PriceRow>>, ApiError> {
+    Ok(Json(rows_query(q)?.rows(&st)?))
+}
+
+/// The CSV columns of the price book export.
+pub const CSV_COLUMNS: [&str; 11] = [
+    "service",
+    "region",
+    "region_name",
+    "item",
+    "label",
+    "unit",
+    "price_usd",
+    "currency",
+    "as_of",
+    "source",
+    "stored",
+];
+
+/// The rows as CSV (free text cannot run as a spreadsheet formula).
+pub fn to_csv(rows: &[PriceRow]) -> Result<Vec<u8>, csv::Error> {
+    use crate::report::csv::text;
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(CSV_COLUMNS)?;
+    for r in rows {
+        w.write_record([
+            r.service.key().to_owned(),
+            text(&r.region),
+            text(&r.region_name),
+            text(&r.item),
+            text(&r.label),
+            r.unit.clone(),
+            r.price.to_string(),
+            r.currency.to_owned(),
+            text(&r.as_of),
+            text(&r.source),
+            r.stored.to_string(),
+        ])?;
+    }
+    w.into_inner().map_err(|e| e.into_error().into())
+}
+
+/// The price book rows in force as a CSV file (the same filters as `GET /api/v1/prices`).
+#[utoipa::path(
+    get, path = "/api/v1/prices.csv", tag = "prices", operation_id = "export_prices", params(RowsQuery),
+    responses(
+        (status = 200, description = "One row per service, region and item: service, region, region_name, item, label, unit, price_usd, currency, as_of, source, stored", body = String, content_type = "text/csv"),
+        (status = 400, description = "Malformed query string", body = ErrorBody),
+        (status = 422, description = "Unknown service", body = ErrorBody),
+    )
+)]
+pub async fn csv(
+    State(st): State<AppState>,
+    q: Result<Query<RowsQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let rows = rows_query(q)?.rows(&st)?;
+    let body = to_csv(&rows).map_err(ApiError::internal)?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"volplan-prices.csv\"",
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// Options of an import.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ImportQuery {
+    /// `true` answers what the import would change without storing anything.
+    pub dry_run: Option<bool>,
+}
+
+/// Imports one Azure Retail Prices API page (`{"Items": [...], "NextPageLink": ...}`)
+/// or a merged array of its items: the rows the price book holds (ANF meters, AVS
+/// hosts, Azure Files SSD v1) are stored as prices of the database when they are new
+/// or changed; the rest is counted as ignored, with the reasons.
+#[utoipa::path(
+    post, path = "/api/v1/prices/import", tag = "prices", operation_id = "import_prices", params(ImportQuery),
+    request_body(content = Object, description = "A Retail Prices API page or an array of its items; fields the documentation does not list are ignored"),
+    responses(
+        (status = 200, description = "`added`, `changed`, `unchanged` (rows) and `ignored` (items), the rows against the book and the book in force after", body = ImportOutcome),
+        (status = 400, description = "Malformed JSON or query string", body = ErrorBody),
+        (status = 413, description = "Body over 1 MiB", body = ErrorBody),
+        (status = 415, description = "Not sent as application/json", body = ErrorBody),
+        (status = 422, description = "Not a page, or a malformed item: `field` names it, e.g. `Items[3].retailPrice`", body = ErrorBody),
+    )
+)]
+pub async fn import(
+    State(st): State<AppState>,
+    q: Result<Query<ImportQuery>, QueryRejection>,
+    ApiJson(doc): ApiJson<serde_json::Value>,
+) -> Result<Json<ImportOutcome>, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let items = retail_prices::parse(&doc).map_err(|e| ApiError::Invalid {
+        field: e.field,
+        message: e.message,
+    })?;
+    let (outcome, book) = store::prices::import(
+        &st.db,
+        &items,
+        "an API upload (POST /api/v1/prices/import)",
+        &today_utc(),
+        q.dry_run.unwrap_or(false),
+    )
+    .await?;
+    st.prices.replace(book);
+    Ok(Json(outcome))
+}

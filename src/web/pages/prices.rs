@@ -1,0 +1,496 @@
+//! The Prices page: the price book in force, region by region, its CSV export, the
+//! import of Azure Retail Prices API pages (upload, a diff of new and changed rows, then
+//! accept the checked ones) and a price entered by hand for a row without one.
+//!
+//! Everything stored becomes a row of the database's price book (`store::prices`) with
+//! its source and date; the page reads the database on every visit, so prices stored by
+//! `volplan prices import` show (and apply) at once.
+
+use super::{PageError, render};
+use crate::engine::price_rows::{self, Override, PriceRow, PricedService, RowKey};
+use crate::engine::pricing::{self, PriceBook};
+use crate::engine::retail_prices::diff::RowChange;
+use crate::engine::retail_prices::{self, ImportPlan, PlannedRow};
+use crate::report::model::today_utc;
+use crate::store;
+use crate::web::AppState;
+use askama::Template;
+use axum::extract::{Multipart, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::{Deserialize, Serialize};
+
+/// An option of a select.
+pub struct Opt {
+    pub value: String,
+    pub label: String,
+}
+
+/// One row of the book as the page shows it.
+struct RowView {
+    region_name: String,
+    service: &'static str,
+    label: String,
+    price: String,
+    unit: String,
+    as_of: String,
+    source: String,
+    stored: bool,
+}
+
+impl From<PriceRow> for RowView {
+    fn from(r: PriceRow) -> Self {
+        // The compiled book's long source is said once, above the table.
+        let source = if r.source == pricing::book().source {
+            "the compiled price book (source above)".to_owned()
+        } else {
+            r.source
+        };
+        RowView {
+            service: r.service.display(),
+            price: price_text(r.price),
+            region_name: r.region_name,
+            label: r.label,
+            unit: r.unit,
+            as_of: r.as_of,
+            source,
+            stored: r.stored,
+        }
+    }
+}
+
+/// One row of an import's diff, with the token its checkbox posts back.
+struct DiffView {
+    token: String,
+    label: String,
+    region: String,
+    service: &'static str,
+    change: &'static str,
+    old: String,
+    new: String,
+    unit: String,
+    source: String,
+}
+
+/// An upload checked against the book, waiting to be accepted.
+struct Preview {
+    origin: String,
+    plan: ImportPlan,
+    rows: Vec<DiffView>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/prices.html")]
+struct PricesPage {
+    book_id: String,
+    book_date: String,
+    book_source: String,
+    /// "Azure NetApp Files: 51 regions, 561 prices" per service.
+    summary: Vec<String>,
+    notice: String,
+    upload_error: String,
+    preview: Option<Preview>,
+    /// The filter of the table and the rows it keeps.
+    service: String,
+    region: String,
+    services: Vec<Opt>,
+    regions: Vec<Opt>,
+    rows: Vec<RowView>,
+    /// The entry form: choices, values kept after an error, and the error.
+    items: Vec<Opt>,
+    entry: Entry,
+    entry_error: String,
+    entry_field: String,
+}
+
+/// A price as written on the page: up to 6 decimals, at least 2.
+fn price_text(v: f64) -> String {
+    let s = format!("{v:.6}");
+    let trimmed = s.trim_end_matches('0');
+    let decimals = trimmed.split('.').nth(1).map_or(0, str::len);
+    if decimals < 2 {
+        format!("{v:.2}")
+    } else {
+        trimmed.to_owned()
+    }
+}
+
+/// The table filter of `GET /prices`.
+#[derive(Debug, Default, Deserialize)]
+pub struct PricesQuery {
+    service: Option<String>,
+    region: Option<String>,
+    /// Just stored this many imported prices.
+    stored: Option<usize>,
+    /// Just stored a price entered by hand for this row.
+    entered: Option<String>,
+}
+
+/// The entry form's values.
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct Entry {
+    #[serde(default)]
+    item: String,
+    #[serde(default)]
+    region: String,
+    #[serde(default)]
+    price: String,
+    #[serde(default)]
+    note: String,
+}
+
+impl PricesPage {
+    fn new(book: &PriceBook, q: &PricesQuery) -> PricesPage {
+        let service = q
+            .service
+            .as_deref()
+            .filter(|s| PricedService::from_key(s).is_some())
+            .unwrap_or("")
+            .to_owned();
+        let region = q
+            .region
+            .as_deref()
+            .map(str::trim)
+            .filter(|r| !r.is_empty())
+            .unwrap_or(book.reference_region.anf.as_str())
+            .to_owned();
+        let all = book.rows();
+        let mut regions: Vec<Opt> = Vec::new();
+        for r in &all {
+            if !regions.iter().any(|o| o.value == r.region) {
+                regions.push(Opt {
+                    value: r.region.clone(),
+                    label: format!("{} ({})", r.region, r.region_name),
+                });
+            }
+        }
+        regions.sort_by(|a, b| a.value.cmp(&b.value));
+        let summary = PricedService::ALL
+            .iter()
+            .filter_map(|&s| {
+                let of: Vec<&PriceRow> = all.iter().filter(|r| r.service == s).collect();
+                let mut names: Vec<&str> = of.iter().map(|r| r.region.as_str()).collect();
+                names.dedup();
+                (!of.is_empty()).then(|| {
+                    format!(
+                        "{}: {} region(s), {} price(s)",
+                        s.display(),
+                        names.len(),
+                        of.len()
+                    )
+                })
+            })
+            .collect();
+        let rows = all
+            .into_iter()
+            .filter(|r| r.region == region)
+            .filter(|r| service.is_empty() || r.service.key() == service)
+            .map(RowView::from)
+            .collect();
+        PricesPage {
+            book_id: book.id.clone(),
+            book_date: book.date.clone(),
+            book_source: book.source.clone(),
+            summary,
+            notice: notice(q),
+            upload_error: String::new(),
+            preview: None,
+            services: PricedService::ALL
+                .iter()
+                .map(|s| Opt {
+                    value: s.key().to_owned(),
+                    label: s.display().to_owned(),
+                })
+                .collect(),
+            service,
+            region,
+            regions,
+            rows,
+            items: price_rows::items()
+                .iter()
+                .map(|i| Opt {
+                    value: format!("{}/{}", i.service.key(), i.key),
+                    label: format!("{}: {} (USD per {})", i.service.display(), i.label, i.unit),
+                })
+                .collect(),
+            entry: Entry::default(),
+            entry_error: String::new(),
+            entry_field: String::new(),
+        }
+    }
+}
+
+fn notice(q: &PricesQuery) -> String {
+    match (&q.stored, &q.entered) {
+        (Some(n), _) => format!(
+            "Stored {n} imported price(s). Costs in the planner, the API and new saves use them now."
+        ),
+        (None, Some(row)) => format!(
+            "Stored the price of {}. Costs use it now.",
+            row.chars()
+                .filter(|c| !c.is_control())
+                .take(120)
+                .collect::<String>()
+        ),
+        _ => String::new(),
+    }
+}
+
+/// `GET /prices`.
+pub async fn page(
+    State(st): State<AppState>,
+    Query(q): Query<PricesQuery>,
+) -> Result<Response, PageError> {
+    let book = st.prices.reload(&st.db).await?;
+    render(StatusCode::OK, &PricesPage::new(&book, &q))
+}
+
+/// Largest upload the page takes (the body limit of the server is 1 MiB).
+const MAX_UPLOAD: usize = 1024 * 1024;
+
+/// Reads the upload form: the file's bytes and name.
+async fn read_upload(mut mp: Multipart) -> Result<(Vec<u8>, String), String> {
+    let mut upload = None;
+    loop {
+        let field = match mp.next_field().await {
+            Ok(Some(f)) => f,
+            Ok(None) => break,
+            Err(e) => return Err(format!("The upload could not be read ({e}). Try again.")),
+        };
+        if field.name() != Some("file") {
+            continue;
+        }
+        let name = field
+            .file_name()
+            .map(|n| n.chars().filter(|c| !c.is_control()).take(120).collect())
+            .filter(|n: &String| !n.is_empty())
+            .unwrap_or_else(|| "an uploaded file".to_owned());
+        let bytes = field
+            .bytes()
+            .await
+            .map_err(|e| format!("The upload could not be read ({e}). Try again."))?;
+        if bytes.len() > MAX_UPLOAD {
+            return Err("The file is over 1 MiB; split the import into pages.".to_owned());
+        }
+        upload = Some((bytes.to_vec(), name));
+    }
+    upload
+        .filter(|(b, _)| !b.is_empty())
+        .ok_or_else(|| "Choose a Retail Prices API page (a .json file), then Check.".to_owned())
+}
+
+/// What an accepted row's checkbox posts back.
+#[derive(Debug, Serialize, Deserialize)]
+struct Token {
+    service: PricedService,
+    region: String,
+    item: String,
+    price: f64,
+    region_name: String,
+    source: String,
+}
+
+impl Token {
+    fn of(r: &PlannedRow) -> Token {
+        Token {
+            service: r.service,
+            region: r.region.clone(),
+            item: r.item.clone(),
+            price: r.new,
+            region_name: r.region_name.clone(),
+            source: r.source.clone(),
+        }
+    }
+}
+
+fn diff_view(r: &PlannedRow) -> DiffView {
+    DiffView {
+        token: serde_json::to_string(&Token::of(r)).unwrap_or_default(),
+        label: r.label.clone(),
+        region: format!("{} ({})", r.region, r.region_name),
+        service: r.service.display(),
+        change: match r.change {
+            RowChange::Added => "new",
+            RowChange::Changed => "changed",
+            RowChange::Unchanged => "unchanged",
+        },
+        old: r.old.map_or_else(|| "none".to_owned(), price_text),
+        new: price_text(r.new),
+        unit: r.unit.clone(),
+        source: r.source.clone(),
+    }
+}
+
+/// `POST /prices/preview`: an uploaded page checked against the book, shown as a diff
+/// with a checkbox per new or changed row; nothing is stored yet.
+pub async fn preview(State(st): State<AppState>, mp: Multipart) -> Result<Response, PageError> {
+    let book = st.prices.reload(&st.db).await?;
+    let mut page = PricesPage::new(&book, &PricesQuery::default());
+    let (bytes, origin) = match read_upload(mp).await {
+        Ok(u) => u,
+        Err(msg) => {
+            page.upload_error = msg;
+            return render(StatusCode::BAD_REQUEST, &page);
+        }
+    };
+    let items = match retail_prices::parse_bytes(&bytes) {
+        Ok(items) => items,
+        Err(e) => {
+            page.upload_error = format!("{origin} was not imported: {e}. Nothing was stored.");
+            return render(StatusCode::UNPROCESSABLE_ENTITY, &page);
+        }
+    };
+    let plan = retail_prices::plan(&items, &book);
+    let rows = plan.accepted().map(diff_view).collect();
+    page.preview = Some(Preview { origin, plan, rows });
+    render(StatusCode::OK, &page)
+}
+
+/// The rows a diff's form posts back, checked again (a token is only as good as the
+/// form it came in).
+fn accepted_rows(pairs: &[(String, String)], as_of: &str, origin: &str) -> Vec<Override> {
+    pairs
+        .iter()
+        .filter(|(k, _)| k == "row")
+        .filter_map(|(_, v)| serde_json::from_str::<Token>(v).ok())
+        .filter_map(|t| {
+            let key = RowKey {
+                service: t.service,
+                region: t.region,
+                item: t.item,
+            };
+            price_rows::check_row(&key, t.price).ok()?;
+            Some(Override {
+                key,
+                price: t.price,
+                region_name: Some(t.region_name),
+                as_of: as_of.to_owned(),
+                source: format!("{}; imported from {origin}", t.source),
+            })
+        })
+        .collect()
+}
+
+/// `POST /prices/accept`: stores the checked rows of a diff.
+pub async fn accept(
+    State(st): State<AppState>,
+    axum::Form(pairs): axum::Form<Vec<(String, String)>>,
+) -> Result<Response, PageError> {
+    let origin: String = pairs
+        .iter()
+        .find(|(k, _)| k == "origin")
+        .map(|(_, v)| v.chars().filter(|c| !c.is_control()).take(120).collect())
+        .unwrap_or_else(|| "an uploaded file".to_owned());
+    let rows = accepted_rows(&pairs, &today_utc(), &origin);
+    if !rows.is_empty() {
+        st.prices
+            .replace(store::prices::store(&st.db, &rows).await?);
+    }
+    Ok(Redirect::to(&format!("/prices?stored={}", rows.len())).into_response())
+}
+
+/// Most characters of the note of a price entered by hand.
+const MAX_NOTE: usize = 200;
+
+/// The entry form as a stored price, or the field and what is wrong.
+fn entered(e: &Entry, as_of: &str) -> Result<Override, (&'static str, String)> {
+    let (service, item) = e
+        .item
+        .split_once('/')
+        .and_then(|(s, i)| Some((PricedService::from_key(s)?, i)))
+        .ok_or(("item", "Choose what the price is for.".to_owned()))?;
+    let price: f64 = e.price.trim().parse().map_err(|_| {
+        (
+            "price",
+            format!(
+                "`{}` is not a price; write it as a number in USD, e.g. 0.25",
+                e.price.trim()
+            ),
+        )
+    })?;
+    let key = RowKey {
+        service,
+        region: e.region.trim().to_owned(),
+        item: item.to_owned(),
+    };
+    price_rows::check_row(&key, price).map_err(|err| (err.field, format!("{}.", err.message)))?;
+    let note: String = e.note.chars().filter(|c| !c.is_control()).collect();
+    if note.chars().count() > MAX_NOTE {
+        return Err(("note", format!("Keep the note to {MAX_NOTE} characters.")));
+    }
+    let note = note.trim();
+    Ok(Override {
+        key,
+        price,
+        region_name: None,
+        as_of: as_of.to_owned(),
+        source: if note.is_empty() {
+            "entered by hand on the Prices page".to_owned()
+        } else {
+            format!("entered by hand on the Prices page: {note}")
+        },
+    })
+}
+
+/// `POST /prices/enter`: one price entered by hand (a negotiated rate, a level without a
+/// public price).
+pub async fn enter(
+    State(st): State<AppState>,
+    axum::Form(e): axum::Form<Entry>,
+) -> Result<Response, PageError> {
+    match entered(&e, &today_utc()) {
+        Ok(o) => {
+            let what = format!("{} {} in {}", o.key.service.key(), o.key.item, o.key.region);
+            st.prices.replace(store::prices::store(&st.db, &[o]).await?);
+            let to = format!(
+                "/prices?entered={}",
+                form_urlencoded::byte_serialize(what.as_bytes()).collect::<String>()
+            );
+            Ok(Redirect::to(&to).into_response())
+        }
+        Err((field, message)) => {
+            let book = st.prices.reload(&st.db).await?;
+            let mut page = PricesPage::new(&book, &PricesQuery::default());
+            page.entry = e;
+            page.entry_error = message;
+            page.entry_field = field.to_owned();
+            render(StatusCode::UNPROCESSABLE_ENTITY, &page)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prices_are_written_with_two_to_six_decimals() {
+        assert_eq!(price_text(0.14746), "0.14746");
+        assert_eq!(price_text(10.0), "10.00");
+        assert_eq!(price_text(0.2), "0.20");
+        assert_eq!(price_text(0.000273973), "0.000274");
+    }
+
+    #[test]
+    fn an_entry_is_checked() {
+        let e = Entry {
+            item: "gcnv/premium".into(),
+            region: "europe-west1".into(),
+            price: "0.31".into(),
+            note: "negotiated\n".into(),
+        };
+        let o = entered(&e, "2026-12-01").unwrap();
+        assert_eq!((o.key.item.as_str(), o.price), ("premium", 0.31));
+        assert!(o.source.ends_with(": negotiated"), "{}", o.source);
+        let bad = Entry {
+            price: "cheap".into(),
+            ..e.clone()
+        };
+        assert_eq!(entered(&bad, "2026-12-01").unwrap_err().0, "price");
+        let bad = Entry {
+            item: "gcnv/ultra".into(),
+            ..e
+        };
+        assert_eq!(entered(&bad, "2026-12-01").unwrap_err().0, "item");
+    }
+}
