@@ -47,6 +47,23 @@ async fn regions_list_the_price_book() {
 }
 
 #[tokio::test]
+async fn the_pool_is_billed_in_whole_tib() {
+    let app = spawn_app().await;
+    // Three 1.5 TiB Premium volumes need 4.5 TiB: the pool is 5 TiB (1 TiB steps),
+    // billed at East US's 0.29419 per GiB-month (NOTES.md).
+    let mut s = anf("premium", 1.5, "eastus");
+    s["storage"]["volumes"][0]["count"] = json!(3);
+    s["workload"]["capacity_tib"] = json!(4.5);
+    let c = cost(&app, &s).await;
+    let pool = line(&c, "Premium pool capacity");
+    assert!(
+        close(&pool["quantity"], 5120.0) && close(&pool["monthly"], 5120.0 * 0.29419),
+        "{c}"
+    );
+    assert!(close(&c["billed_tib"], 5.0), "{c}");
+}
+
+#[tokio::test]
 async fn flexible_costs_by_region_line_by_line() {
     let app = spawn_app().await;
     // NOTES.md: Flexible East US 0.11023 per GiB + 2.24986 per MiB/s above 128;
