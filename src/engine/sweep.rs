@@ -900,6 +900,16 @@ mod tests {
     fn layouts_reject_bad_input() {
         let s = scenario();
         assert_eq!(layouts(&s, 0.0, &[1]).unwrap_err().field, "total_tib");
+        // Any scenario's own total quota is a total to lay out (1,024 x 2,048 TiB).
+        use crate::engine::scenario::MAX_TOTAL_TIB;
+        let at_most = layouts(&s, MAX_TOTAL_TIB, &[1024]).err();
+        assert_ne!(at_most.map(|e| e.field).as_deref(), Some("total_tib"));
+        assert_eq!(
+            layouts(&s, MAX_TOTAL_TIB * 1.01, &[1024])
+                .unwrap_err()
+                .field,
+            "total_tib"
+        );
         assert_eq!(layouts(&s, 80.0, &[]).unwrap_err().field, "counts");
         assert!(
             layouts(&s, 80.0, &[0])
