@@ -336,7 +336,7 @@ impl<'a> Plan<'a> {
                 return Err(FieldError::new(
                     format!("storage.volumes[{i}].quota_tib"),
                     format!(
-                        "a {} {} volume holds {} to {} TiB ({source}); {} TiB is outside that range",
+                        "{} {} volumes hold {} to {} TiB each ({source}); {} TiB is outside that range",
                         self.service.display(),
                         self.level.display(self.service),
                         trim(lo),

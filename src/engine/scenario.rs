@@ -12,6 +12,8 @@ pub struct Scenario {
     /// Store id, present when the scenario comes from the database; ignored by the engine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<i64>,
+    /// At most 200 characters of any script, without control characters or Unicode
+    /// noncharacters.
     #[serde(default = "default_name")]
     #[schema(max_length = 200, default = "Untitled scenario")]
     pub name: String,
@@ -615,8 +617,22 @@ impl Protocol {
     }
 }
 
+/// The 66 code points Unicode reserves as never being text: U+FDD0 to U+FDEF and the
+/// last two of every plane (U+FFFE, U+FFFF, U+1FFFE, ... U+10FFFF). XML, and with it
+/// SVG and XLSX, does not allow U+FFFE and U+FFFF.
+pub fn is_noncharacter(c: char) -> bool {
+    let u = u32::from(c);
+    (0xFDD0..=0xFDEF).contains(&u) || u & 0xFFFE == 0xFFFE
+}
+
 /// Largest number of volumes in one scenario (ANF: 500 volumes per pool).
 pub const MAX_VOLUMES: u32 = 1024;
+
+/// Largest quota of one volume, TiB (an ANF large volume by request).
+pub const MAX_QUOTA_TIB: f64 = 2048.0;
+
+/// Largest total quota of a scenario: [`MAX_VOLUMES`] volumes of [`MAX_QUOTA_TIB`].
+pub const MAX_TOTAL_TIB: f64 = MAX_VOLUMES as f64 * MAX_QUOTA_TIB;
 
 impl Scenario {
     /// Checks every range of the contract; the error names the first field that is wrong.
@@ -632,6 +648,12 @@ impl Scenario {
             return Err(FieldError::new(
                 "name",
                 "must not contain control characters (tabs, line breaks, NUL and the like)",
+            ));
+        }
+        if self.name.chars().any(is_noncharacter) {
+            return Err(FieldError::new(
+                "name",
+                "must not contain Unicode noncharacters (U+FFFE, U+FFFF, U+FDD0 to U+FDEF and the like): they are not text, and SVG, XLSX and PDF cannot carry them",
             ));
         }
         let w = &self.workload;
@@ -691,7 +713,7 @@ impl Scenario {
                 message: e.message,
             };
             range_u("count", v.count, 1, MAX_VOLUMES).map_err(at)?;
-            range("quota_tib", v.quota_tib, 0.001, 2048.0, "TiB").map_err(at)?;
+            range("quota_tib", v.quota_tib, 0.001, MAX_QUOTA_TIB, "TiB").map_err(at)?;
             positive("throughput_mibps", v.throughput_mibps, 1_000_000.0, "MiB/s").map_err(at)?;
             positive("iops", v.iops, 10_000_000.0, "IOPS").map_err(at)?;
             total += v.count;
@@ -703,7 +725,7 @@ impl Scenario {
             ));
         }
         if let Some(p) = s.pool_tib {
-            range("storage.pool_tib", p, 1.0, 2048.0 * 8.0, "TiB")?;
+            range("storage.pool_tib", p, 1.0, MAX_QUOTA_TIB * 8.0, "TiB")?;
         }
         if let Some(cool) = &s.cool_access {
             range(
@@ -942,6 +964,40 @@ impl Scenario {
                 "cross-region replication needs another region than the scenario's",
             )),
             _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_noncharacter;
+
+    #[test]
+    fn noncharacters_are_the_66_reserved_code_points() {
+        let all = (0..=0x10FFFF)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_noncharacter(c))
+            .count();
+        assert_eq!(all, 66);
+        for c in [
+            '\u{FDD0}',
+            '\u{FDEF}',
+            '\u{FFFE}',
+            '\u{FFFF}',
+            '\u{1FFFE}',
+            '\u{10FFFF}',
+        ] {
+            assert!(is_noncharacter(c), "{:X}", u32::from(c));
+        }
+        for c in [
+            '\u{FDCF}',
+            '\u{FDF0}',
+            '\u{FFFD}',
+            '\u{E000}',
+            '\u{10000}',
+            'a',
+        ] {
+            assert!(!is_noncharacter(c), "{:X}", u32::from(c));
         }
     }
 }

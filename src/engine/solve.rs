@@ -7,8 +7,12 @@ use super::evaluation::{Evaluation, MAX_LEVELS, Sizing, SizingBasis};
 use super::limits::LimitSet;
 use super::plan::{Plan, quota_range};
 use super::pricing::PriceBook;
-use super::scenario::{FieldError, Level, Scenario, Service, VolumeGroup, VolumeKind};
+use super::scenario::{
+    FieldError, Level, MAX_QUOTA_TIB, MAX_TOTAL_TIB, MAX_VOLUMES, Scenario, Service, VolumeGroup,
+    VolumeKind,
+};
 use super::service::{anf, azure_files, gcnv};
+use super::trace::Num;
 use super::units::{GIB_PER_TIB, iops_to_mibps};
 use arrayvec::ArrayVec;
 use serde::Serialize;
@@ -295,10 +299,14 @@ pub fn layouts(
     counts: &[u32],
     prices: &PriceBook,
 ) -> Result<Vec<Layout>, FieldError> {
-    if !(total_tib.is_finite() && total_tib > 0.0 && total_tib <= 1_000_000.0) {
+    // Any scenario's own total fits: a layout is asked for at the scenario's quota.
+    if !(total_tib.is_finite() && total_tib > 0.0 && total_tib <= MAX_TOTAL_TIB) {
         return Err(FieldError::new(
             "total_tib",
-            "must be a capacity above 0 and at most 1,000,000 TiB",
+            format!(
+                "must be a capacity above 0 and at most {} TiB ({MAX_VOLUMES} volumes of {MAX_QUOTA_TIB} TiB)",
+                Num(MAX_TOTAL_TIB, 0)
+            ),
         ));
     }
     if counts.is_empty() || counts.len() > 256 {

@@ -906,18 +906,19 @@ mod tests {
     #[test]
     fn layouts_reject_bad_input() {
         let s = scenario();
+        let book = crate::engine::pricing::book();
+        assert_eq!(layouts(&s, 0.0, &[1], book).unwrap_err().field, "total_tib");
+        // Any scenario's own total quota is a total to lay out (1,024 x 2,048 TiB).
+        use crate::engine::scenario::MAX_TOTAL_TIB;
+        let at_most = layouts(&s, MAX_TOTAL_TIB, &[1024], book).err();
+        assert_ne!(at_most.map(|e| e.field).as_deref(), Some("total_tib"));
         assert_eq!(
-            layouts(&s, 0.0, &[1], crate::engine::pricing::book())
+            layouts(&s, MAX_TOTAL_TIB * 1.01, &[1024], book)
                 .unwrap_err()
                 .field,
             "total_tib"
         );
-        assert_eq!(
-            layouts(&s, 80.0, &[], crate::engine::pricing::book())
-                .unwrap_err()
-                .field,
-            "counts"
-        );
+        assert_eq!(layouts(&s, 80.0, &[], book).unwrap_err().field, "counts");
         assert!(
             layouts(&s, 80.0, &[0], crate::engine::pricing::book())
                 .unwrap_err()

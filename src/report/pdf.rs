@@ -100,6 +100,21 @@ impl Fonts {
     /// Breaks `text` into lines no wider than `max` points: at spaces, after `/` and `-`
     /// (paths and source names), and inside pieces that are too long on their own.
     fn wrap(&self, text: &str, size: f32, bold: bool, max: f32) -> Vec<String> {
+        self.wrap_hanging(text, size, bold, max, max)
+    }
+
+    /// Like [`Fonts::wrap`], with the first line at most `first` points wide and the
+    /// others at most `rest` (continuation lines that are indented). One pass over the
+    /// text, so a command line of tens of thousands of characters costs no more per
+    /// character than a sentence.
+    fn wrap_hanging(
+        &self,
+        text: &str,
+        size: f32,
+        bold: bool,
+        first: f32,
+        rest: f32,
+    ) -> Vec<String> {
         let clean: String = text
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
@@ -110,6 +125,7 @@ impl Fonts {
         let mut line = String::new();
         let mut line_w = 0.0; // width of `line` without its trailing space
         let mut pending_space = false; // `line` ends with a space
+        let limit = |done: usize| if done == 0 { first } else { rest };
         for piece in pieces(clean.trim()) {
             let word = piece.trim_end_matches(' ');
             let trailing = word.len() < piece.len();
@@ -119,7 +135,7 @@ impl Fonts {
             } else {
                 line_w + if pending_space { space } else { 0.0 } + word_w
             };
-            if joined_w <= max {
+            if joined_w <= limit(lines.len()) {
                 line.push_str(piece);
                 line_w = joined_w;
                 pending_space = trailing;
@@ -131,7 +147,7 @@ impl Fonts {
             line = String::new();
             line_w = 0.0;
             pending_space = false;
-            if word_w <= max {
+            if word_w <= limit(lines.len()) {
                 line.push_str(piece);
                 line_w = word_w;
                 pending_space = trailing;
@@ -140,7 +156,7 @@ impl Fonts {
             // A piece longer than the line is cut where it overflows.
             for ch in word.chars() {
                 let w = self.width(ch.encode_utf8(&mut [0; 4]), size, bold);
-                if line_w + w > max && !line.is_empty() {
+                if line_w + w > limit(lines.len()) && !line.is_empty() {
                     lines.push(std::mem::take(&mut line));
                     line_w = 0.0;
                 }
@@ -616,28 +632,14 @@ impl<'a> Layout<'a> {
             let raw = raw.replace('\t', "    ");
             let body = raw.trim_start_matches(' ');
             let lead = (raw.len() - body.len()) as f32 * space;
-            let mut lines = Vec::new();
-            let mut rest = body;
-            let mut max = inner - lead;
-            while !rest.is_empty() {
-                let wrapped = self.fonts.wrap(rest, PRE_SIZE, false, max);
-                let first = wrapped.first().cloned().unwrap_or_default();
-                match rest.strip_prefix(first.as_str()).map(str::trim_start) {
-                    Some(next) if !first.is_empty() && next.len() < rest.len() => {
-                        lines.push(first);
-                        rest = next;
-                    }
-                    _ => {
-                        lines.extend(wrapped);
-                        break;
-                    }
-                }
-                // Continuation lines are indented, so a wrap reads as one.
-                max = inner - lead - PRE_CONTINUE;
-            }
-            if lines.is_empty() {
-                lines.push(String::new());
-            }
+            // Continuation lines are indented, so a wrap reads as one.
+            let lines = self.fonts.wrap_hanging(
+                body,
+                PRE_SIZE,
+                false,
+                inner - lead,
+                inner - lead - PRE_CONTINUE,
+            );
             for (i, line) in lines.iter().enumerate() {
                 self.ensure(PRE_LINE);
                 self.push(Op::Rect {
@@ -1172,6 +1174,29 @@ mod tests {
         assert_eq!(pieces("8 MiB/s"), vec!["8 ", "MiB/s"]);
         assert_eq!(pieces("12/03/2024 x-1"), vec!["12/03/2024 ", "x-1"]);
         assert_eq!(f.wrap("", 10.0, false, 50.0), vec![String::new()]);
+    }
+
+    #[test]
+    fn hanging_wrap_gives_the_first_line_its_own_width_in_one_pass() {
+        let f = fonts().unwrap();
+        // A DiskSpd command line for 1,024 volumes: tens of thousands of characters.
+        let text = (1..=1024)
+            .map(|i| format!("\\\\anf-{i}.example\\share{i}\\file.dat"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let lines = f.wrap_hanging(&text, PRE_SIZE, false, 600.0, 300.0);
+        assert!(lines.len() > 100);
+        assert!(f.width(&lines[0], PRE_SIZE, false) <= 600.0);
+        assert!(
+            f.width(&lines[0], PRE_SIZE, false) > 300.0,
+            "the first line uses its width"
+        );
+        assert!(
+            lines[1..]
+                .iter()
+                .all(|l| f.width(l, PRE_SIZE, false) <= 300.0)
+        );
+        assert_eq!(lines.join(" "), text, "no text lost");
     }
 
     #[test]

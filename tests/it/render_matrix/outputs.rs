@@ -1,0 +1,200 @@
+//! Reading back each output as its consumers would: SVG through a strict XML parser,
+//! PNG decoded, XLSX opened by calamine with every XML part well-formed, PDF loaded by
+//! lopdf with each page's content stream parsed, HTML, Markdown, CSV and JSON read.
+//!
+//! Each check answers `Err(sentence)` instead of panicking, so one run lists every
+//! output that fails.
+
+use std::io::{Cursor, Read};
+use volplan::report::model::Format;
+
+/// Parses a strict XML document (well-formed, only characters XML allows).
+fn xml(text: &str) -> Result<roxmltree::Document<'_>, String> {
+    roxmltree::Document::parse(text).map_err(|e| format!("not well-formed XML: {e}"))
+}
+
+/// Text of the first element named `tag`, if any.
+fn element_text(doc: &roxmltree::Document<'_>, tag: &str) -> Option<String> {
+    doc.descendants()
+        .find(|n| n.has_tag_name(tag))
+        .map(|n| n.descendants().filter_map(|d| d.text()).collect())
+}
+
+/// A chart as SVG: an `<svg>` root whose `<title>` names the scenario.
+pub fn svg(bytes: &[u8], name: &str) -> Result<(), String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("SVG is not UTF-8: {e}"))?;
+    let doc = xml(text)?;
+    let root = doc.root_element();
+    if !root.has_tag_name("svg") {
+        return Err(format!("root element is <{}>", root.tag_name().name()));
+    }
+    let title = element_text(&doc, "title").ok_or("no <title>")?;
+    if !title.contains(name) {
+        return Err(format!("the <title> {title:?} does not hold the name"));
+    }
+    Ok(())
+}
+
+/// A chart as PNG: the image decodes whole.
+pub fn png(bytes: &[u8]) -> Result<(), String> {
+    let mut reader = png::Decoder::new(Cursor::new(bytes))
+        .read_info()
+        .map_err(|e| format!("PNG header: {e}"))?;
+    let size = reader.output_buffer_size().ok_or("PNG too large")?;
+    let mut pixels = vec![0; size];
+    let info = reader
+        .next_frame(&mut pixels)
+        .map_err(|e| format!("PNG data: {e}"))?;
+    if info.width < 200 || info.height < 150 {
+        return Err(format!("PNG of {} x {}", info.width, info.height));
+    }
+    Ok(())
+}
+
+/// The report as PDF: it loads, has pages, each page's content stream parses, and the
+/// document title holds the name.
+fn pdf(bytes: &[u8], name: &str) -> Result<(), String> {
+    let doc = lopdf::Document::load_mem(bytes).map_err(|e| format!("PDF does not load: {e}"))?;
+    let pages = doc.get_pages();
+    if pages.is_empty() {
+        return Err("the PDF has no page".to_owned());
+    }
+    for (number, id) in pages {
+        let content = doc
+            .get_page_content_with_limit(id, 64 << 20)
+            .map_err(|e| format!("page {number}: {e}"))?;
+        if content.is_empty() {
+            return Err(format!("page {number} has no content"));
+        }
+        lopdf::content::Content::decode(&content)
+            .map_err(|e| format!("page {number} content: {e}"))?;
+    }
+    let title = doc
+        .trailer
+        .get(b"Info")
+        .and_then(lopdf::Object::as_reference)
+        .and_then(|id| doc.get_dictionary(id))
+        .and_then(|info| info.get(b"Title"))
+        .and_then(lopdf::decode_text_string)
+        .map_err(|e| format!("PDF title: {e}"))?;
+    if !title.contains(name) {
+        return Err(format!("the PDF title {title:?} does not hold the name"));
+    }
+    Ok(())
+}
+
+/// The report as XLSX: every XML part of the package is well-formed, calamine reads
+/// every sheet, and the summary starts with the name.
+fn xlsx(bytes: &[u8], name: &str) -> Result<(), String> {
+    let mut zip =
+        zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| format!("XLSX package: {e}"))?;
+    for i in 0..zip.len() {
+        let mut part = zip.by_index(i).map_err(|e| format!("XLSX part {i}: {e}"))?;
+        let part_name = part
+            .name()
+            .map_err(|e| format!("XLSX part {i}: {e}"))?
+            .into_owned();
+        if part_name.ends_with(".xml") || part_name.ends_with(".rels") {
+            let mut text = String::new();
+            part.read_to_string(&mut text)
+                .map_err(|e| format!("{part_name}: {e}"))?;
+            xml(&text).map_err(|e| format!("{part_name}: {e}"))?;
+        }
+    }
+    use calamine::Reader;
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes))
+        .map_err(|e| format!("calamine cannot open the XLSX: {e}"))?;
+    let sheets = book.sheet_names();
+    if sheets.is_empty() {
+        return Err("the XLSX has no sheet".to_owned());
+    }
+    for sheet in &sheets {
+        let range = book
+            .worksheet_range(sheet)
+            .map_err(|e| format!("sheet {sheet}: {e}"))?;
+        if sheet == "Summary" {
+            let a1 = range.get_value((0, 0)).map(ToString::to_string);
+            if a1.as_deref() != Some(name) {
+                return Err(format!("Summary!A1 is {a1:?}, not the name"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The HTML report: a whole document with the name escaped as askama escapes it.
+fn html(bytes: &[u8], name: &str) -> Result<(), String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("HTML is not UTF-8: {e}"))?;
+    if !text.starts_with("<!DOCTYPE html>") || !text.trim_end().ends_with("</html>") {
+        return Err("not a whole HTML document".to_owned());
+    }
+    let escaped = escape_html(name);
+    if !text.contains(&format!("<h1>{escaped}</h1>")) {
+        return Err(format!("no <h1> with the escaped name {escaped:?}"));
+    }
+    Ok(())
+}
+
+/// The name as the report's templates escape text.
+fn escape_html(text: &str) -> String {
+    match askama::filters::escape(text, askama::filters::Html) {
+        Ok(safe) => safe.to_string(),
+        Err(never) => match never {},
+    }
+}
+
+/// The Markdown report: its heading is the escaped name.
+fn md(bytes: &[u8], name: &str) -> Result<(), String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("Markdown is not UTF-8: {e}"))?;
+    let heading = format!("# {}\n", volplan::report::md::escape(name));
+    if !text.starts_with(&heading) {
+        return Err(format!("does not start with {heading:?}"));
+    }
+    Ok(())
+}
+
+/// The CSV: every record parses with the header's column count.
+fn csv(bytes: &[u8]) -> Result<(), String> {
+    let mut reader = ::csv::Reader::from_reader(bytes);
+    let columns = reader
+        .headers()
+        .map_err(|e| format!("CSV header: {e}"))?
+        .len();
+    let mut rows = 0;
+    for record in reader.records() {
+        let record = record.map_err(|e| format!("CSV record: {e}"))?;
+        if record.len() != columns {
+            return Err(format!("a CSV record of {} fields", record.len()));
+        }
+        rows += 1;
+    }
+    if rows == 0 {
+        return Err("the CSV has no records".to_owned());
+    }
+    Ok(())
+}
+
+/// The JSON report: it parses and carries the scenario under its name.
+fn json(bytes: &[u8], name: &str) -> Result<(), String> {
+    let v: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("JSON does not parse: {e}"))?;
+    if v["scenario"]["name"] != name {
+        return Err(format!("scenario.name is {}", v["scenario"]["name"]));
+    }
+    Ok(())
+}
+
+/// Checks a report of `format` for a scenario named `name`.
+pub fn report(format: Format, bytes: &[u8], name: &str) -> Result<(), String> {
+    if bytes.is_empty() {
+        return Err("empty body".to_owned());
+    }
+    match format {
+        Format::Html => html(bytes, name),
+        Format::Md => md(bytes, name),
+        Format::Pdf => pdf(bytes, name),
+        Format::Csv => csv(bytes),
+        Format::Xlsx => xlsx(bytes, name),
+        Format::Json => json(bytes, name),
+    }
+}
