@@ -22,6 +22,7 @@ pub mod plan;
 pub mod pricing;
 #[cfg(test)]
 mod properties;
+pub mod regions;
 pub mod scaling;
 pub mod scenario;
 pub mod security;

@@ -2,6 +2,7 @@
 //! (built by `tools/price_book.py` from the public price records), and the lookups the
 //! cost lines use.
 
+use super::regions::RegionOffer;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -98,25 +99,34 @@ pub fn book() -> &'static PriceBook {
 }
 
 /// One region of the regions list (`GET /api/v1/regions`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct RegionInfo {
+    /// Azure `armRegionName`.
     pub region: &'static str,
+    /// The region as the price book names it.
     pub name: &'static str,
     pub service: &'static str,
     /// What the price book prices there.
     pub features: RegionFeatures,
+    /// What the service offers there, from the region data; null when the region data
+    /// does not list the region (its features are then not checked).
+    pub offered: Option<RegionOffer>,
 }
 
 /// What a region's prices cover.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, utoipa::ToSchema)]
 pub struct RegionFeatures {
+    /// Flexible capacity and throughput are priced.
     pub flexible: bool,
+    /// The cool tier is priced.
     pub cool_access: bool,
+    /// Backup is priced.
     pub backup: bool,
+    /// AVS hosts are priced.
     pub avs: bool,
 }
 
-/// Every ANF region of the price book, with what it prices.
+/// Every ANF region of the price book, with what it prices and what it offers.
 pub fn regions() -> Vec<RegionInfo> {
     let b = book();
     b.anf
@@ -131,6 +141,7 @@ pub fn regions() -> Vec<RegionInfo> {
                 backup: p.backup.is_some(),
                 avs: b.avs.contains_key(key),
             },
+            offered: super::regions::offer(key),
         })
         .collect()
 }

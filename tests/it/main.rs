@@ -13,6 +13,7 @@ mod pages;
 mod pagination;
 mod platform;
 mod prices;
+mod regions;
 mod reports;
 mod security;
 mod store;
