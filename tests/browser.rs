@@ -890,6 +890,69 @@ async fn reprice_journey(c: &Client, base: &str) -> Res {
     Ok(())
 }
 
+/// Region feature checks: a level the region lacks gets a warning beside the level
+/// select, announced with it, readable at 390 px, and gone when the keyboard picks a
+/// level the region offers.
+async fn region_warning_journey(c: &Client, base: &str) -> Res {
+    c.goto(&format!("{base}/scenarios/new")).await?;
+    c.wait().for_element(Locator::Css("#kpi-mibps")).await?;
+    let warning = "document.getElementById('w-storage.level').textContent";
+    assert_eq!(
+        js(c, warning).await?,
+        "",
+        "no warning in the reference region"
+    );
+    let region = c.find(input("region")).await?;
+    region.clear().await?;
+    region.send_keys("newzealandnorth").await?;
+    choose(c, "storage.level", "flexible").await?;
+    wait_for(
+        c,
+        &format!("{warning}.includes('not offered in New Zealand North')"),
+        "the Flexible warning beside the level",
+    )
+    .await?;
+    assert_eq!(
+        js(
+            c,
+            "document.querySelector('[name=\"storage.level\"]').getAttribute('aria-describedby').split(' ').includes('w-storage.level')"
+        )
+        .await?,
+        true,
+        "the level select is described by its warning"
+    );
+    // The advice list says it too.
+    assert_eq!(
+        js(
+            c,
+            "document.querySelector('.advice .sev-warn').textContent.includes('New Zealand North')"
+        )
+        .await?,
+        true
+    );
+    c.set_window_size(390, 900).await?;
+    let fits = js(
+        c,
+        "(r => r.width > 0 && r.left >= 0 && r.right <= window.innerWidth)\
+         (document.getElementById('w-storage.level').getBoundingClientRect())",
+    )
+    .await?;
+    assert_eq!(fits, true, "the warning fits 390 px");
+    // The keyboard picks Premium: the warning goes with the next results.
+    let level = c.find(input("storage.level")).await?;
+    level.send_keys("Premium").await?;
+    js(
+        c,
+        "(el => { el.dispatchEvent(new Event('change', { bubbles: true })); return true; })\
+         (document.querySelector('[name=\"storage.level\"]'))",
+    )
+    .await?;
+    wait_for(c, &format!("{warning} === ''"), "the warning to clear").await?;
+    assert_eq!(value_of(c, "storage.level").await?, "premium");
+    c.set_window_size(1440, 1000).await?;
+    Ok(())
+}
+
 #[tokio::test]
 #[ignore = "needs Chromium: run by .ci/run"]
 async fn planner_journeys_in_chromium() {
@@ -936,6 +999,11 @@ async fn planner_journeys_in_chromium() {
     };
     let outcome = if outcome.is_ok() {
         reprice_journey(&client, &base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        region_warning_journey(&client, &base).await
     } else {
         outcome
     };

@@ -28,6 +28,7 @@ pub mod price_rows;
 pub mod pricing;
 #[cfg(test)]
 mod properties;
+pub mod regions;
 pub mod reprice;
 pub mod retail_prices;
 pub mod scaling;

@@ -9,6 +9,7 @@
 use super::catalog;
 use super::evaluation::PriceBookRef;
 use super::price_rows::{Provenance, RowKey};
+use super::regions::RegionOffer;
 use super::scenario::{Level, Service};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -177,21 +178,30 @@ fn compiled() -> PriceBook {
 }
 
 /// One region of the regions list (`GET /api/v1/regions`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct RegionInfo<'b> {
+    /// Azure `armRegionName`.
     pub region: &'b str,
+    /// The region as the price book names it.
     pub name: &'b str,
     pub service: &'static str,
     /// What the price book prices there.
     pub features: RegionFeatures,
+    /// What the service offers there, from the region data; null when the region data
+    /// does not list the region (its features are then not checked).
+    pub offered: Option<RegionOffer>,
 }
 
 /// What a region's prices cover.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, utoipa::ToSchema)]
 pub struct RegionFeatures {
+    /// Flexible capacity and throughput are priced.
     pub flexible: bool,
+    /// The cool tier is priced.
     pub cool_access: bool,
+    /// Backup is priced.
     pub backup: bool,
+    /// AVS hosts are priced.
     pub avs: bool,
 }
 
@@ -225,6 +235,7 @@ impl PriceBook {
                     backup: p.backup.is_some(),
                     avs: self.avs.get(key).is_some_and(|r| !r.hosts.is_empty()),
                 },
+                offered: super::regions::offer(key),
             })
             .collect()
     }

@@ -2,7 +2,8 @@
 //
 // The form is posted as it is (urlencoded) to /scenarios/results; the server parses
 // it exactly as it does without JavaScript and answers the rendered results column
-// plus a message per invalid input. No rendering logic lives here.
+// plus a message per invalid input and a warning per input the evaluation warns about.
+// No rendering logic lives here.
 (function () {
   "use strict";
 
@@ -180,7 +181,7 @@
       input.value = "";
       input.removeAttribute("aria-invalid");
     });
-    copy.querySelectorAll(".error").forEach(function (e) { e.textContent = ""; });
+    copy.querySelectorAll(".error, .warning").forEach(function (e) { e.textContent = ""; });
     copy.querySelectorAll(".field").forEach(function (f) { f.classList.remove("has-error"); });
     last.parentNode.insertBefore(copy, last.nextSibling);
     renumberGroups();
@@ -219,10 +220,10 @@
     status.classList.add("dirty");
   }
 
-  function clearErrors() {
+  function clearMessages() {
     form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
     form.querySelectorAll(".field.has-error").forEach(function (f) { f.classList.remove("has-error"); });
-    form.querySelectorAll(".error").forEach(function (e) { e.textContent = ""; });
+    form.querySelectorAll(".error, .field .warning").forEach(function (e) { e.textContent = ""; });
   }
 
   function showErrors(errors) {
@@ -239,14 +240,23 @@
     });
   }
 
+  // The evaluation's warnings about an input (a feature its region lacks) go beside it.
+  function showWarnings(warnings) {
+    Object.keys(warnings).forEach(function (name) {
+      var box = document.getElementById("w-" + name);
+      if (box) box.textContent = warnings[name];
+    });
+  }
+
   function apply(data) {
     results.innerHTML = data.html;
     // Time from the last keystroke to the new figures, for the browser test's report.
     if (lastInput) results.setAttribute("data-recalc-ms", String(Math.round(performance.now() - lastInput)));
     results.setAttribute("data-recalcs", String(++recalcs));
     results.classList.remove("stale");
-    clearErrors();
+    clearMessages();
     showErrors(data.errors || {});
+    showWarnings(data.warnings || {});
     if (copyShare) copyShare.disabled = !data.share_url;
     if (share) {
       if (data.share_url) {

@@ -14,6 +14,7 @@ mod pagination;
 mod platform;
 mod price_import;
 mod prices;
+mod regions;
 mod render_matrix;
 mod reports;
 mod reprice;

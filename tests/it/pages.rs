@@ -388,6 +388,61 @@ async fn live_results_answer_html_and_messages() {
 }
 
 #[tokio::test]
+async fn region_warnings_sit_beside_their_inputs() {
+    let app = spawn_app().await;
+    // Breakthrough mode in South India (no large volumes there), replicating to a region
+    // that is not its pair.
+    let mut s = sample_scenario();
+    s["clients"]["avs"] = Value::Null;
+    s["storage"]["volume_kind"] = json!("breakthrough");
+    s["region"] = json!("southindia");
+    let mut pairs = form_pairs(&s);
+    // The form carries the data protection settings as JSON in one hidden input.
+    pairs.push((
+        "data_protection".into(),
+        json!({"replication": "daily", "replication_region": "westeurope"}).to_string(),
+    ));
+    let live: Value = post_form(&app, "/scenarios/results", &pairs)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(live["ok"], true, "{live}");
+    let kind = live["warnings"]["storage.volume_kind"].as_str().unwrap();
+    assert!(kind.contains("not offered in South India"), "{kind}");
+    // The replication pair has no input of its own: it shows beside the region.
+    let region = live["warnings"]["region"].as_str().unwrap();
+    assert!(region.starts_with("Cross-region replication from South India to West Europe"));
+    // The advice list has them too.
+    assert!(
+        live["html"]
+            .as_str()
+            .unwrap()
+            .contains("not offered in South India")
+    );
+    // Without JavaScript the page renders the same warning in the field's slot.
+    let html = post_form(&app, "/scenarios/evaluate", &pairs)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(html.contains(
+        "w-storage.volume_kind\">Breakthrough mode volumes are not offered in South India"
+    ));
+    assert!(html.contains(
+        "aria-describedby=\"e-storage.volume_kind h-storage.volume_kind w-storage.volume_kind\""
+    ));
+    // A region that offers it: no warnings.
+    s["region"] = json!("westeurope");
+    let live: Value = post_form(&app, "/scenarios/results", &form_pairs(&s))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(live["warnings"], json!({}));
+}
+
+#[tokio::test]
 async fn share_links_open_prefilled_and_bad_ones_get_400() {
     let app = spawn_app().await;
     let mut s = sample_scenario();
@@ -668,7 +723,9 @@ async fn the_form_has_a_latency_target_and_avs_connections() {
     assert!(
         html.contains("<label for=\"f-clients.avs.nconnect\">Connections per datastore</label>")
     );
-    assert!(html.contains("aria-describedby=\"e-clients.avs.nconnect h-clients.avs.nconnect\""));
+    assert!(html.contains(
+        "aria-describedby=\"e-clients.avs.nconnect h-clients.avs.nconnect w-clients.avs.nconnect\""
+    ));
     assert!(html.contains(
         "id=\"h-clients.avs.nconnect\">1 as in the published AVS tests; 4 where hosts mount datastores with nconnect</span>"
     ));

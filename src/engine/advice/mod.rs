@@ -2,9 +2,11 @@
 
 pub mod mounts;
 pub mod reach;
+pub mod region_features;
 pub mod rules;
 
 use super::limits::as_display;
+use super::regions::{Feature, Region};
 use super::trace::{Label, Num};
 use serde::Serialize;
 use std::fmt;
@@ -38,6 +40,10 @@ pub struct Advice {
     /// Stable code, e.g. `nconnect`.
     pub code: &'static str,
     pub severity: Severity,
+    /// The Scenario field the advice is about, when it is about one (e.g.
+    /// `storage.volume_kind`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<&'static str>,
     /// The advice and its reason, formatted when shown.
     #[serde(serialize_with = "as_display")]
     #[schema(value_type = String)]
@@ -122,6 +128,21 @@ pub enum Message {
     AvsHostsUnpriced {
         sku: &'static str,
         region: &'static str,
+    },
+    /// The region does not offer a feature the scenario asks for (region data).
+    RegionLacks {
+        feature: Feature,
+        region: &'static Region,
+    },
+    /// Volumes do not replicate from this region to the one named (region data).
+    ReplicationPair {
+        from: &'static Region,
+        to: &'static str,
+    },
+    /// The region data does not list the region: its features are not checked.
+    RegionUnlisted {
+        /// The region as the price book names it.
+        name: &'static str,
     },
     /// A value rests on an assumption.
     Assumption {
@@ -327,6 +348,11 @@ impl fmt::Display for Message {
                 Num(burst_iops, 0),
                 Num(baseline_iops, 0)
             ),
+            Message::RegionLacks { feature, region } => {
+                region_features::write_lacks(f, feature, region)
+            }
+            Message::ReplicationPair { from, to } => region_features::write_pair(f, from, to),
+            Message::RegionUnlisted { name } => region_features::write_unlisted(f, name),
             Message::Assumption { what, source } => {
                 write!(f, "Assumption: {what} rests on {source}.")
             }

@@ -27,6 +27,7 @@ pub fn advise(
         out.push(Advice {
             code,
             severity,
+            field: None,
             message,
         });
     };
@@ -128,6 +129,9 @@ pub fn advise(
     nfs_rules(p, &mut add);
     cost_rules(p, c, price, targets, &mut add);
     assumptions(c, price, &mut add);
+    if let Some(region) = crate::engine::pricing::anf_region(price.region) {
+        super::region_features::advise(p, region, &mut out);
+    }
     out.sort_by_key(|a| a.severity);
     out
 }

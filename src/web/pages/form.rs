@@ -6,6 +6,7 @@
 //! at the first, and keeps what was typed so nothing is lost on a re-render.
 
 use crate::engine::FieldError;
+use crate::engine::advice::{Advice, Severity};
 use crate::engine::scenario::{
     Avs, Clients, CoolAccess, Pricing, Scenario, Storage, Term, VolumeGroup, Workload,
 };
@@ -15,11 +16,13 @@ use std::collections::{BTreeMap, HashMap};
 /// Largest number of volume groups the form accepts (the engine allows 1,024 volumes).
 const MAX_GROUPS: usize = 64;
 
-/// What the form shows: the values as typed and a message per invalid field.
+/// What the form shows: the values as typed, a message per invalid field and a
+/// warning per field the evaluation warns about.
 #[derive(Debug, Clone, Default)]
 pub struct FormState {
     values: HashMap<String, String>,
     errors: BTreeMap<String, String>,
+    warnings: BTreeMap<String, String>,
     /// Indices of the volume groups, in order (`storage.volumes[i]`).
     pub groups: Vec<GroupNames>,
 }
@@ -149,6 +152,7 @@ impl FormState {
         Self {
             values: v,
             errors: BTreeMap::new(),
+            warnings: BTreeMap::new(),
             groups,
         }
     }
@@ -193,6 +197,40 @@ impl FormState {
     /// Records an engine validation error against the input it names.
     pub fn add_field_error(&mut self, e: &FieldError) {
         self.add_error(&e.field, e.message.clone());
+    }
+
+    /// The warning for an input.
+    pub fn warning(&self, name: &str) -> Option<&str> {
+        self.warnings.get(name).map(String::as_str)
+    }
+
+    /// Every warning, by input name.
+    pub fn warnings(&self) -> &BTreeMap<String, String> {
+        &self.warnings
+    }
+
+    /// Records the evaluation's warnings that name a field against the input that shows
+    /// it: the field's own, or the region's for the data protection settings (the form
+    /// carries them as JSON, and they depend on the region). Two on one input are joined.
+    pub fn add_warnings(&mut self, advice: &[Advice]) {
+        for a in advice {
+            let Some(field) = a.field.filter(|_| a.severity == Severity::Warn) else {
+                continue;
+            };
+            let input = if field.starts_with("data_protection") {
+                "region"
+            } else {
+                field
+            };
+            let text = a.message.to_string();
+            self.warnings
+                .entry(input.to_owned())
+                .and_modify(|w| {
+                    w.push(' ');
+                    w.push_str(&text);
+                })
+                .or_insert(text);
+        }
     }
 
     /// Adds an empty volume group at the end (the no-JavaScript "Add volume group").
@@ -241,6 +279,7 @@ pub fn parse(pairs: &[(String, String)]) -> (FormState, Option<Scenario>) {
         form: FormState {
             values,
             errors: BTreeMap::new(),
+            warnings: BTreeMap::new(),
             groups: Vec::new(),
         },
     };

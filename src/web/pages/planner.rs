@@ -108,7 +108,10 @@ fn assess(
             s.id = id;
             let url = share::link(&s);
             match engine::evaluate_in(&s, prices) {
-                Ok(ev) => ResultsView::evaluated(&s, &ev, url, measured),
+                Ok(ev) => {
+                    form.add_warnings(&ev.advice);
+                    ResultsView::evaluated(&s, &ev, url, measured)
+                }
                 Err(e) => {
                     form.add_field_error(&e);
                     ResultsView::refused(&e, url, id)
@@ -399,6 +402,8 @@ struct LiveResults {
     html: String,
     /// Message per input name.
     errors: BTreeMap<String, String>,
+    /// Warning per input name (e.g. a feature the region lacks).
+    warnings: BTreeMap<String, String>,
     /// `/plan?s=...` for the inputs; empty when they do not parse.
     share_url: String,
 }
@@ -438,6 +443,7 @@ pub async fn results(State(st): State<AppState>, req: Request) -> Result<Respons
         ok: scenario.is_some() && !form.has_errors(),
         html,
         errors: form.errors().clone(),
+        warnings: form.warnings().clone(),
         share_url,
     };
     Ok(Json(live).into_response())
