@@ -32,6 +32,14 @@ pub fn supports_multichannel(p: &Plan) -> bool {
     p.service != Service::AzureFiles || is_ssd(p.level)
 }
 
+/// What of the storage level the client side (its limits, round trip and slots)
+/// depends on: whether an Azure Files share is SSD (multichannel, round trip); nothing
+/// on ANF and GCNV. Reverse sizing reuses one client side across the levels with the
+/// same key.
+pub fn level_key(p: &Plan) -> bool {
+    p.service == Service::AzureFiles && is_ssd(p.level)
+}
+
 /// Connections one client opens across all volumes (contract: flows.connections).
 /// An AVS host mounts every datastore, with one connection each (or `nconnect`),
 /// whether or not its VMs use it; the performance model counts only the flows that

@@ -89,35 +89,75 @@ pub fn target_iops(p: &Plan) -> Option<f64> {
     }
 }
 
+/// The client side of a plan's IO path: the client (or AVS) and connection limits,
+/// their queueing centres, the outstanding IOs after slot limits and the unloaded round
+/// trip. Nothing in it depends on the volumes' quotas or provisioned rates, so reverse
+/// sizing computes it once and reuses it for every level with the same
+/// [`client::level_key`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientSide {
+    /// The client-side limits, in the order [`core`] adds them after the storage ones.
+    pub limits: LimitSet,
+    /// Their centres behind the unloaded round trip (no storage centres).
+    pub network: Network,
+    /// Outstanding IOs in flight across all clients after slot limits.
+    pub outstanding: f64,
+    /// The round trip with its source and whether it is assumed ([`client::delay`]).
+    pub delay: (f64, &'static str, bool),
+}
+
+impl ClientSide {
+    /// The client side of `p` with the load spread `dist`; allocates nothing.
+    pub fn of(p: &Plan, dist: &Distribution) -> Self {
+        let mut limits = LimitSet::default();
+        let outstanding = match &p.avs {
+            Some(a) => {
+                avs::limits(p, a, dist, &mut limits);
+                avs::outstanding(p, a)
+            }
+            None => {
+                client::limits(p, &mut limits);
+                client::outstanding_per_client(p) * f64::from(p.clients)
+            }
+        };
+        let delay = client::delay(p);
+        let mut network = Network::new(delay.0);
+        push_centres(p, limits.iter(), dist, &mut network);
+        Self {
+            limits,
+            network,
+            outstanding,
+            delay,
+        }
+    }
+}
+
 /// Computes every limit of a resolved plan into `set` (which must be empty), builds the
 /// queueing network from them and solves it at the workload's concurrency; allocates
 /// nothing. The set is the caller's so that it is never copied.
 pub fn core<'s>(p: &Plan, set: &'s mut LimitSet) -> Core<'s> {
-    debug_assert!(set.is_empty(), "core needs an empty limit set");
     let dist = Distribution::of(p);
-    service::limits(p, &dist, set);
-    super::cool::limits(p, dist.spread(), set);
-    let storage_count = set.len();
-    let outstanding = match &p.avs {
-        Some(a) => {
-            avs::limits(p, a, &dist, set);
-            avs::outstanding(p, a)
-        }
-        None => {
-            client::limits(p, set);
-            client::outstanding_per_client(p) * f64::from(p.clients)
-        }
-    };
-    super::security::limits(p, set);
-    let delay = client::delay(p);
-    let network = network(p, set, &dist, delay.0);
+    core_with(p, set, dist, &ClientSide::of(p, &dist))
+}
+
+/// As [`core`], with the plan's client side already known.
+pub fn core_with<'s>(
+    p: &Plan,
+    set: &'s mut LimitSet,
+    dist: Distribution,
+    client: &ClientSide,
+) -> Core<'s> {
+    let mut security = LimitSet::default();
+    let (network, storage_count) = path(p, set, &mut security, &dist, client);
+    set.append(&client.limits);
+    set.append(&security);
     set.push(client::concurrency_limit(
         p,
-        outstanding,
+        client.outstanding,
         network.unloaded_s(),
-        delay,
+        client.delay,
     ));
-    let point = network.solve(outstanding);
+    let point = network.solve(client.outstanding);
     let set: &'s LimitSet = set;
     let b = set
         .binding(p.r, storage_count)
@@ -127,7 +167,7 @@ pub fn core<'s>(p: &Plan, set: &'s mut LimitSet) -> Core<'s> {
         total: iops_to_mibps(point.iops, p.io_kib),
         binding: b.limit,
         ceiling: b.total,
-        outstanding,
+        outstanding: client.outstanding,
         storage_count,
         dist,
         network,
@@ -135,13 +175,42 @@ pub fn core<'s>(p: &Plan, set: &'s mut LimitSet) -> Core<'s> {
     }
 }
 
-/// The queueing network of a plan's limits behind a round trip of `delay_s` (the
-/// concurrency bound is not a centre).
-pub fn network(p: &Plan, set: &LimitSet, dist: &Distribution, delay_s: f64) -> Network {
-    let mut net = Network::new(delay_s);
+/// The IO path of a plan whose client side is known, unsolved: puts the storage
+/// service's limits into `storage` and the security limits into `security` (both
+/// empty before) and returns the queueing network of the storage, client and security
+/// limits, in that order, behind the round trip (the concurrency bound is not a
+/// centre), and how many limits are the storage service's.
+pub fn path(
+    p: &Plan,
+    storage: &mut LimitSet,
+    security: &mut LimitSet,
+    dist: &Distribution,
+    client: &ClientSide,
+) -> (Network, usize) {
+    debug_assert!(
+        storage.is_empty() && security.is_empty(),
+        "the IO path needs empty limit sets"
+    );
+    service::limits(p, dist, storage);
+    super::cool::limits(p, dist.spread(), storage);
+    super::security::limits(p, storage.iter().chain(client.limits.iter()), security);
+    let mut network = Network::new(client.delay.0);
+    push_centres(p, storage.iter(), dist, &mut network);
+    network.append(&client.network);
+    push_centres(p, security.iter(), dist, &mut network);
+    (network, storage.len())
+}
+
+/// Adds a centre to `net` for each of `limits` (the concurrency bound is not a centre).
+fn push_centres<'l>(
+    p: &Plan,
+    limits: impl Iterator<Item = &'l RawLimit>,
+    dist: &Distribution,
+    net: &mut Network,
+) {
     let per_mibps = mibps_to_iops(1.0, p.io_kib);
     let storage_servers = p.params.storage_servers * dist.spread().max(1.0);
-    for l in set.iter() {
+    for l in limits {
         let capacity = l.total_at(p.r) * per_mibps;
         let centre = match l.queue {
             Queue::Storage => Centre::new(capacity, storage_servers, 0.0),
@@ -153,7 +222,19 @@ pub fn network(p: &Plan, set: &LimitSet, dist: &Distribution, delay_s: f64) -> N
         };
         net.push(centre);
     }
-    net
+}
+
+/// A rate headroom [`targets`] still counts as met, in percent (float noise).
+const HEADROOM_TOLERANCE_PCT: f64 = 1e-9;
+
+/// The smallest achievable IOPS that [`targets`] counts as meeting the plan's rate
+/// targets (within the same tolerance); 0 without a rate target.
+pub fn rate_needed_iops(p: &Plan) -> f64 {
+    let keep = 1.0 - HEADROOM_TOLERANCE_PCT / 100.0;
+    let mibps = p
+        .target_mibps
+        .map_or(0.0, |t| mibps_to_iops(t * keep, p.io_kib));
+    mibps.max(p.target_iops.map_or(0.0, |t| t * keep))
 }
 
 /// Whether `total` MiB/s at the plan's IO size, with `latency_ms` per IO at the target
@@ -163,7 +244,7 @@ pub fn targets(p: &Plan, total: f64, latency_ms: Option<f64>) -> Targets {
     let iops = mibps_to_iops(total, p.io_kib);
     let mibps_headroom_pct = p.target_mibps.map(|t| (total / t - 1.0) * 100.0);
     let iops_headroom_pct = p.target_iops.map(|t| (iops / t - 1.0) * 100.0);
-    let ok = |h: Option<f64>| h.is_none_or(|h| h >= -1e-9);
+    let ok = |h: Option<f64>| h.is_none_or(|h| h >= -HEADROOM_TOLERANCE_PCT);
     let latency_met = p
         .target_latency_ms
         .map(|t| latency_ms.is_some_and(|l| l <= t * (1.0 + 1e-9)));
@@ -211,7 +292,9 @@ pub fn evaluate_without_sizing(
 
 fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
     let mut set = LimitSet::default();
-    let c = core(p, &mut set);
+    let dist = Distribution::of(p);
+    let client = ClientSide::of(p, &dist);
+    let c = core_with(p, &mut set, dist, &client);
     let total = c.total;
     let iops = mibps_to_iops(total, p.io_kib);
     // Two factors instead of two divisions per limit.
@@ -240,7 +323,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
         judged_latency(p, latency_ms, latency_at_target_ms),
     );
     let sizing = if with_sizing {
-        solve::sizing(p, &c)
+        solve::sizing(p, &c, &client)
     } else {
         Default::default()
     };

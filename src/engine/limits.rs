@@ -147,7 +147,7 @@ pub trait Sink {
 pub const MAX_LIMITS: usize = 14;
 
 /// A fixed-capacity set of limits: the hot path allocates nothing.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct LimitSet {
     items: ArrayVec<RawLimit, MAX_LIMITS>,
 }
@@ -166,6 +166,13 @@ impl LimitSet {
     /// The limits in insertion order.
     pub fn iter(&self) -> impl Iterator<Item = &RawLimit> {
         self.items.iter()
+    }
+
+    /// Adds the limits of `other` after these.
+    pub fn append(&mut self, other: &LimitSet) {
+        for &l in other.iter() {
+            self.push(l);
+        }
     }
 
     /// Number of limits.

@@ -13,7 +13,7 @@
 //! one channel became about 250 MiB/s); encryption costs the storage side 10 to 15 % of
 //! read/write throughput and 5 % of metadata work.
 
-use super::limits::{Applies, LimitSet, Queue, RawLimit, Scope, Sink};
+use super::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use super::plan::Plan;
 use super::scenario::{Access, Sec, Service, SmbSecurity};
 use super::trace::{Formula, Label};
@@ -120,11 +120,10 @@ fn is_processing(p: &Plan, l: &RawLimit) -> bool {
     }
 }
 
-/// Adds the security limits to a set that holds the service's and the clients' limits.
-pub fn limits(p: &Plan, set: &mut LimitSet) {
+/// Adds the security limits of a path whose service and client limits are `on_path`.
+pub fn limits<'l>(p: &Plan, on_path: impl Iterator<Item = &'l RawLimit>, set: &mut impl Sink) {
     if let Some((share, source)) = processing_share(p) {
-        let base = set
-            .iter()
+        let base = on_path
             .filter(|l| is_processing(p, l) && l.applies_at(p.r))
             .min_by(|a, b| a.total_at(p.r).total_cmp(&b.total_at(p.r)))
             .map(|l| (l.total_at(p.r), l.queue, l.label.name));

@@ -2,9 +2,15 @@
 //! sweep (N volumes of total / N TiB).
 
 use super::catalog;
-use super::evaluate::{Core, core, evaluate_without_sizing, judged_latency, targets};
+use super::client;
+use super::distribution::Distribution;
+use super::evaluate::{
+    ClientSide, Core, core_with, evaluate_without_sizing, judged_latency, path, rate_needed_iops,
+    targets,
+};
 use super::evaluation::{Evaluation, MAX_LEVELS, Sizing, SizingBasis};
 use super::limits::LimitSet;
+use super::model::Network;
 use super::plan::{Plan, quota_range};
 use super::pricing::PriceBook;
 use super::scenario::{
@@ -16,6 +22,7 @@ use super::trace::Num;
 use super::units::{GIB_PER_TIB, iops_to_mibps};
 use arrayvec::ArrayVec;
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// For each level of the plan's service: the smallest quota (same number of volumes)
 /// and pool that meet capacity, throughput and IOPS, its cost, and the cheapest that
@@ -24,7 +31,10 @@ use serde::Serialize;
 ///
 /// Each row is checked with the whole queueing model (throughput and latency at the
 /// target rate), and raised until it meets or reaches the largest volume.
-pub fn sizing(p: &Plan, c: &Core) -> ArrayVec<Sizing, MAX_LEVELS> {
+///
+/// Only the storage side changes between rows: the plan's client side `client` is
+/// reused for every level with the same [`client::level_key`].
+pub fn sizing(p: &Plan, c: &Core, client: &ClientSide) -> ArrayVec<Sizing, MAX_LEVELS> {
     let goal = if p.target_mibps.is_none() && p.target_iops.is_none() {
         Goal {
             mibps: Some(c.total),
@@ -47,9 +57,14 @@ pub fn sizing(p: &Plan, c: &Core) -> ArrayVec<Sizing, MAX_LEVELS> {
     work.target_mibps = goal.mibps;
     work.target_iops = goal.iops;
     let levels = Level::of(p.service);
+    let mut sizer = Sizer {
+        dist: c.dist,
+        key: client::level_key(p),
+        client: Cow::Borrowed(client),
+    };
     let mut rows = ArrayVec::new();
     for &level in levels {
-        rows.push(size_level(p, &goal, level, bend, &mut work));
+        rows.push(size_level(p, &goal, level, bend, &mut work, &mut sizer));
     }
     let cheapest = rows
         .iter()
@@ -81,8 +96,43 @@ impl Goal {
     }
 }
 
+/// What every row of one sizing table shares.
+struct Sizer<'r> {
+    /// How the load spreads over the volumes (the same number of volumes in every row).
+    dist: Distribution,
+    /// The client side, for the levels with the [`client::level_key`] `key`: the
+    /// scenario's own until a level needs another.
+    client: Cow<'r, ClientSide>,
+    key: bool,
+}
+
+impl Sizer<'_> {
+    /// The client side of `plan` (already at its level), recomputed only when the level
+    /// changes what the client side depends on.
+    fn client(&mut self, plan: &Plan) -> &ClientSide {
+        let key = client::level_key(plan);
+        if key != self.key {
+            self.client = Cow::Owned(ClientSide::of(plan, &self.dist));
+            self.key = key;
+        }
+        debug_assert_eq!(
+            *self.client,
+            ClientSide::of(plan, &self.dist),
+            "the client side depends on the level only through client::level_key"
+        );
+        &self.client
+    }
+}
+
 /// One row of the table: `p` is the scenario's plan, `plan` the working copy to size.
-fn size_level(p: &Plan, goal: &Goal, level: Level, bend: f64, plan: &mut Plan) -> Sizing {
+fn size_level(
+    p: &Plan,
+    goal: &Goal,
+    level: Level,
+    bend: f64,
+    plan: &mut Plan,
+    sizer: &mut Sizer,
+) -> Sizing {
     let n = p.n_volumes.max(1);
     let nf = f64::from(n);
     let need = goal.needed_mibps(p.io_kib);
@@ -144,10 +194,16 @@ fn size_level(p: &Plan, goal: &Goal, level: Level, bend: f64, plan: &mut Plan) -
     let quota = round(per_volume.max(lo));
     // The capacity must fit the volumes; the rate is judged by the search below.
     let fits = capacity / nf <= hi + 1e-9;
+    let mut row = Row {
+        plan,
+        sizer,
+        level,
+        n,
+    };
     let (quota, mibps, iops, met) = if mibps.is_some() || iops.is_some() {
-        search_rate(plan, level, n, quota.min(hi), mibps, iops, need)
+        search_rate(&mut row, quota.min(hi), mibps, iops, need)
     } else {
-        search_quota(plan, level, n, quota.min(hi), hi, need, round)
+        search_quota(&mut row, quota.min(hi), hi, need, round)
     };
     plan.set_uniform(level, n, quota, mibps, iops);
     let plan = &*plan;
@@ -165,24 +221,65 @@ fn size_level(p: &Plan, goal: &Goal, level: Level, bend: f64, plan: &mut Plan) -
     }
 }
 
-/// Whether `plan` at `level` with `n` volumes of `quota` (and the provisioned rates)
-/// meets its targets under the whole model; also the achievable MiB/s.
-fn meets_at(
-    plan: &mut Plan,
+/// One row's search: the working plan, re-pointed at `level` with `n` volumes.
+struct Row<'a, 'p, 'r> {
+    plan: &'a mut Plan<'p>,
+    sizer: &'a mut Sizer<'r>,
     level: Level,
     n: u32,
-    quota: f64,
-    mibps: Option<f64>,
-    iops: Option<f64>,
-) -> (bool, f64) {
-    plan.set_uniform(level, n, quota, mibps, iops);
-    let mut set = LimitSet::default();
-    let c = core(plan, &mut set);
-    // The latency only matters with a latency target.
-    let latency = plan
-        .target_latency_ms
-        .and_then(|_| judged_latency(plan, c.latency_ms(), c.latency_at_target_ms(plan)));
-    (targets(plan, c.total, latency).met, c.total)
+}
+
+/// Whether a provisioning meets its targets under the whole model, and what it achieves.
+struct Check {
+    met: bool,
+    /// The achievable MiB/s, when the check had to solve for it.
+    total: Option<f64>,
+    network: Network,
+    outstanding: f64,
+    io_kib: f64,
+}
+
+impl Check {
+    /// The achievable MiB/s.
+    fn total(&self) -> f64 {
+        self.total.unwrap_or_else(|| {
+            iops_to_mibps(self.network.solve(self.outstanding).iops, self.io_kib)
+        })
+    }
+}
+
+impl Row<'_, '_, '_> {
+    /// Checks `n` volumes of `quota` (and the provisioned rates) at the row's level.
+    /// Without a latency target, meeting is a question about the throughput alone,
+    /// which [`Network::reaches`] answers without solving the network; the achievable
+    /// rate is solved for only when a search step needs it.
+    fn check(&mut self, quota: f64, mibps: Option<f64>, iops: Option<f64>) -> Check {
+        let plan = &mut *self.plan;
+        plan.set_uniform(self.level, self.n, quota, mibps, iops);
+        let plan = &*plan;
+        let dist = self.sizer.dist;
+        let client = self.sizer.client(plan);
+        let mut set = LimitSet::default();
+        if plan.target_latency_ms.is_some() {
+            let c = core_with(plan, &mut set, dist, client);
+            let latency = judged_latency(plan, c.latency_ms(), c.latency_at_target_ms(plan));
+            return Check {
+                met: targets(plan, c.total, latency).met,
+                total: Some(c.total),
+                network: c.network,
+                outstanding: c.outstanding,
+                io_kib: plan.io_kib,
+            };
+        }
+        let (network, _) = path(plan, &mut set, &mut LimitSet::default(), &dist, client);
+        Check {
+            met: network.reaches(client.outstanding, rate_needed_iops(plan)),
+            total: None,
+            network,
+            outstanding: client.outstanding,
+            io_kib: plan.io_kib,
+        }
+    }
 }
 
 /// Margin on each growth step of the rate search (a provisioned rate is bought in
@@ -212,18 +309,17 @@ const GROW_MARGIN: f64 = 0.002;
 /// the largest volume once more quota stops helping. Returns the quota, the rates, and
 /// whether it meets.
 fn search_quota(
-    plan: &mut Plan,
-    level: Level,
-    n: u32,
+    row: &mut Row,
     first: f64,
     hi: f64,
     need: f64,
     round: impl Fn(f64) -> f64,
 ) -> (f64, Option<f64>, Option<f64>, bool) {
-    let (met, mut got) = meets_at(plan, level, n, first, None, None);
-    if met || first >= hi {
-        return (first, None, None, met);
+    let check = row.check(first, None, None);
+    if check.met || first >= hi {
+        return (first, None, None, check.met);
     }
+    let mut got = check.total();
     // The rate grows a little less than in proportion to the quota (other centres
     // queue too), so growing by the shortfall approaches the smallest quota that meets
     // from below, a few steps at most.
@@ -231,29 +327,27 @@ fn search_quota(
     for _ in 0..SEARCH_STEPS {
         let factor = growth(need, got, GROW_MARGIN);
         quota = round((quota * factor).min(hi));
-        let (met, total) = meets_at(plan, level, n, quota, None, None);
-        if met {
+        let check = row.check(quota, None, None);
+        if check.met {
             return (quota, None, None, true);
         }
         if quota >= hi {
             return (quota, None, None, false);
         }
+        let total = check.total();
         if total <= got * (1.0 + 1e-3) {
             // Another limit holds the rate: only the largest volume can still tell.
             break;
         }
         got = total;
     }
-    let (met, _) = meets_at(plan, level, n, hi, None, None);
-    (hi, None, None, met)
+    (hi, None, None, row.check(hi, None, None).met)
 }
 
 /// Provisioned-rate levels (Flexible, SSD v2, HDD v2, GCNV Flex): raise the rates
 /// until the targets are met, a few steps at most.
 fn search_rate(
-    plan: &mut Plan,
-    level: Level,
-    n: u32,
+    row: &mut Row,
     quota: f64,
     mut mibps: Option<f64>,
     mut iops: Option<f64>,
@@ -263,11 +357,12 @@ fn search_rate(
     let mut last = 0.0;
     let mut kept = (mibps, iops);
     for _ in 0..SEARCH_STEPS / 2 {
-        let (m, total) = meets_at(plan, level, n, quota, mibps, iops);
-        met = m;
+        let check = row.check(quota, mibps, iops);
+        met = check.met;
         if met {
             break;
         }
+        let total = check.total();
         if total <= last * (1.0 + 1e-3) {
             // Another limit holds the rate: buying more does not help, so keep the
             // rates of the step before.

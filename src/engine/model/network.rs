@@ -91,6 +91,13 @@ impl Network {
         }
     }
 
+    /// Adds the centres of `other` after these (its delay is not added).
+    pub fn append(&mut self, other: &Network) {
+        for &c in other.centres() {
+            self.push(c);
+        }
+    }
+
     /// The centres.
     pub fn centres(&self) -> &[Centre] {
         &self.slots[..self.len]
@@ -136,14 +143,7 @@ impl Network {
         // w = 1 - a x / C_b it is smooth there, so Newton's method on G = w F
         // converges in a few steps. G and F have the same sign inside the bracket.
         let g = |x: f64| -> (f64, f64) {
-            let mut r = self.delay_s;
-            let mut dr = 0.0;
-            for c in self.centres() {
-                let ar = a * x * c.inv_capacity;
-                let inv_s = 1.0 / (1.0 - ar);
-                r += c.unloaded_s + c.queue_s * ar * inv_s;
-                dr += c.queue_s * a * c.inv_capacity * inv_s * inv_s;
-            }
+            let (r, dr) = self.loop_time(a, x);
             let f = x * r - n;
             let df = r + x * dr;
             let w = 1.0 - a * x * b_inv;
@@ -190,6 +190,37 @@ impl Network {
             iops: x,
             latency_s: n / x,
         }
+    }
+
+    /// `Z + sum_k R_k(x)` at throughput `x` when an arriving IO sees `a` of the queue,
+    /// and its derivative in `x`.
+    fn loop_time(&self, a: f64, x: f64) -> (f64, f64) {
+        let mut r = self.delay_s;
+        let mut dr = 0.0;
+        for c in self.centres() {
+            let ar = a * x * c.inv_capacity;
+            let inv_s = 1.0 / (1.0 - ar);
+            r += c.unloaded_s + c.queue_s * ar * inv_s;
+            dr += c.queue_s * a * c.inv_capacity * inv_s * inv_s;
+        }
+        (r, dr)
+    }
+
+    /// Whether `n` IOs outstanding achieve at least `x` IOPS, i.e. whether
+    /// [`Network::solve`] would give `iops >= x`, without solving: `F(x) = x (Z + sum
+    /// R_k(x)) - n` increases in `x` and has no pole below the bound `min(n / (Z + sum
+    /// u_k), C_min)` that the solution never exceeds, so the solution reaches `x`
+    /// exactly when `x` is within that bound and `F(x) <= 0`. One pass over the
+    /// centres instead of Newton's iterations: what a yes-or-no sizing check needs.
+    pub fn reaches(&self, n: f64, x: f64) -> bool {
+        if x <= 0.0 {
+            return true;
+        }
+        let n = n.max(1.0);
+        if x > (n / self.unloaded_s()).min(self.min_capacity()) {
+            return false;
+        }
+        x * self.loop_time((n - 1.0) / n, x).0 - n <= 0.0
     }
 
     /// Latency per IO when the workload runs at `x` IOPS with at most `n_max`
@@ -314,6 +345,18 @@ mod tests {
             assert!(p.latency_s >= last.latency_s * (1.0 - 1e-12), "{k}");
             last = p;
         }
+    }
+
+    #[test]
+    fn reaches_agrees_with_solve() {
+        let n = net();
+        for k in [1.0, 2.0, 10.0, 64.0, 1e6] {
+            let x = n.solve(k).iops;
+            assert!(n.reaches(k, x * (1.0 - 1e-9)), "{k}");
+            assert!(!n.reaches(k, x * (1.0 + 1e-9)), "{k}");
+        }
+        assert!(n.reaches(4.0, 0.0));
+        assert!(!n.reaches(1e9, 100_001.0));
     }
 
     #[test]
