@@ -3,6 +3,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use volplan::engine::{self, Scenario, solve};
+use volplan::web::api::evaluate::EVALUATION_BYTES;
+use volplan::web::json;
 
 fn example() -> Scenario {
     serde_json::from_str(include_str!("contract_example.json")).expect("example parses")
@@ -15,8 +17,9 @@ fn bench(c: &mut Criterion) {
         b.iter(|| engine::evaluate(black_box(&s)))
     });
     let ev = engine::evaluate(&s).expect("example evaluates");
+    // As `POST /api/v1/evaluate` writes it.
     c.bench_function("evaluation to JSON (with the latency curve)", |b| {
-        b.iter(|| serde_json::to_vec(black_box(&ev)))
+        b.iter(|| json::to_vec(black_box(&ev), EVALUATION_BYTES))
     });
     let counts = [1, 2, 4, 8, 16, 20, 32, 64];
     c.bench_function("layouts sweep 8 counts", |b| {

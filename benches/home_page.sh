@@ -12,13 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-${CARGO_TARGET_DIR:-target}/release/volplan}
 count=${2:-5000}
-[ -x "$bin" ] || { echo "build first: cargo build --release ($bin not found)" >&2; exit 2; }
-tmp=$(mktemp -d)
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-RUST_LOG=warn "$bin" serve --bind "127.0.0.1:$port" --database-url "sqlite:$tmp/bench.db" 2>"$tmp/server.log" &
-pid=$!
-trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
-for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
+. benches/serve.sh
 
 python3 - "$port" "$count" <<'EOF'
 import http.client, json, statistics, sys, threading, time

@@ -10,6 +10,7 @@ pub mod charts;
 mod conn;
 pub mod error;
 pub mod guard;
+pub mod json;
 pub mod pages;
 pub mod price_cache;
 pub mod reports;

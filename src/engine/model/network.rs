@@ -255,9 +255,11 @@ impl Network {
             (n - x * r, 1.0 - x * dr * inv_n2)
         };
         let (mut lo, mut hi) = (1.0, n_max.max(1.0));
-        if f(lo).0 >= 0.0 {
+        let l0 = self.unloaded_s();
+        // F(1) = 1 - x (Z + sum u_k): no IO waits behind another when one is alone.
+        if x * l0 <= 1.0 {
             // Less than one IO in flight on average: the unloaded latency.
-            return Some(self.unloaded_s());
+            return Some(l0);
         }
         // The population an open network (a = 1) would need is at or right of the
         // root (a < 1 only shortens the queues) and close to it once a few IOs are
@@ -292,7 +294,7 @@ impl Network {
             }
             n = next;
         }
-        Some((n / x).max(self.unloaded_s()))
+        Some((n / x).max(l0))
     }
 }
 

@@ -5,6 +5,7 @@ use crate::engine::solve::{self, Layout};
 use crate::engine::{self, Evaluation, Scenario};
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
+use crate::web::json::JsonResponse;
 use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -37,16 +38,25 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub async fn evaluate(
     State(st): State<AppState>,
     ApiJson(scenario): ApiJson<Scenario>,
-) -> Result<Json<Evaluation>, ApiError> {
+) -> Result<JsonResponse<Evaluation>, ApiError> {
     let e = engine::evaluate_in(&scenario, &st.book())?;
     finite(&e)?;
-    Ok(Json(e))
+    Ok(JsonResponse {
+        value: e,
+        capacity: EVALUATION_BYTES,
+    })
 }
+
+/// Room for one Evaluation's JSON (about 7 KB for the contract's example), so that it
+/// is written without growing the buffer.
+pub const EVALUATION_BYTES: usize = 8 * 1024;
 
 /// 422 when an evaluation holds a figure JSON cannot carry (infinite or not a number):
 /// a ceiling so small that nothing gets through (e.g. an egress of 1e-300 MiB/s).
 pub fn finite(e: &Evaluation) -> Result<(), ApiError> {
-    let mut figures = vec![
+    // The latency curve needs no check of its own: its rates are shares of `iops` and
+    // its latencies lie between 0 and `latency_ms` (the curve clamps them there).
+    let figures = [
         e.throughput_mibps,
         e.read_mibps,
         e.write_mibps,
@@ -54,25 +64,26 @@ pub fn finite(e: &Evaluation) -> Result<(), ApiError> {
         e.latency_ms,
         e.flows.outstanding,
         e.cost.billed_tib,
-    ];
-    figures.extend(e.latency_at_target_ms);
-    figures.extend(e.cost.monthly_usd);
-    figures.extend(e.cost.usd_per_mibps);
-    figures.extend(e.cost.cool_tib);
-    figures.extend(e.targets.mibps_headroom_pct);
-    figures.extend(e.targets.iops_headroom_pct);
-    for l in &e.limits {
-        figures.extend([l.mibps, l.iops, l.headroom_pct]);
-    }
-    for s in &e.sizing {
-        figures.extend([s.quota_tib, s.pool_tib]);
-        figures.extend(s.throughput_mibps);
-        figures.extend(s.monthly_usd);
-    }
-    for p in e.latency_curve.points() {
-        figures.extend([p.load_pct, p.iops, p.mibps, p.latency_ms]);
-    }
-    if figures.iter().all(|f| f.is_finite()) {
+    ]
+    .into_iter()
+    .chain(e.latency_at_target_ms)
+    .chain(e.cost.monthly_usd)
+    .chain(e.cost.usd_per_mibps)
+    .chain(e.cost.cool_tib)
+    .chain(e.targets.mibps_headroom_pct)
+    .chain(e.targets.iops_headroom_pct)
+    .chain(
+        e.limits
+            .iter()
+            .flat_map(|l| [l.mibps, l.iops, l.headroom_pct]),
+    )
+    .chain(e.sizing.iter().flat_map(|s| {
+        [s.quota_tib, s.pool_tib]
+            .into_iter()
+            .chain(s.throughput_mibps)
+            .chain(s.monthly_usd)
+    }));
+    if figures.into_iter().all(f64::is_finite) {
         return Ok(());
     }
     Err(ApiError::Invalid {
