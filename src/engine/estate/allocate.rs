@@ -9,6 +9,7 @@ use crate::engine::cost::AVS_HOSTS;
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{Level, Qos, Scenario, Service, VolumeGroup, VolumeKind};
+use crate::engine::trace::Num;
 use serde::Serialize;
 
 /// One capacity pool of the plan.
@@ -354,22 +355,5 @@ fn join(mut names: Vec<String>) -> String {
 
 /// A figure with at most one decimal, thousands separated.
 fn fmt(v: f64) -> String {
-    let r = (v * 10.0).round() / 10.0;
-    let whole = r.trunc() as i64;
-    let digits = whole.abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if whole < 0 {
-        out.insert(0, '-');
-    }
-    let frac = ((r - r.trunc()).abs() * 10.0).round() as i64;
-    if frac != 0 {
-        out.push_str(&format!(".{frac}"));
-    }
-    out
+    Num(v, 1).to_string()
 }
