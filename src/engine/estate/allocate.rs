@@ -261,10 +261,18 @@ pub fn outside_pools(
                 .filter(|l| l.item == AVS_HOSTS)
                 .filter_map(|l| l.monthly)
                 .sum();
-            let storage = if w.storage.service == Service::Anf {
-                0.0
-            } else {
-                e.cost.monthly_usd.unwrap_or(0.0) - hosts
+            let storage = match (w.storage.service, e.cost.monthly_usd) {
+                (Service::Anf, _) => 0.0,
+                (_, Some(m)) => m - hosts,
+                (service, None) => {
+                    row.note = Some(format!(
+                        "{} {} has no list price in {}: not counted in the estate's cost",
+                        service.display(),
+                        w.storage.level.display(service),
+                        e.cost.region
+                    ));
+                    0.0
+                }
             };
             if storage + hosts > 0.0 {
                 row.monthly_outside_pools = Some(storage + hosts);

@@ -259,3 +259,57 @@ fn bad_requests_name_the_field() {
         "workloads[1].workload.read_pct"
     );
 }
+
+#[test]
+fn unreachable_and_non_anf_workloads_are_reported_outside_the_pools() {
+    let mut files = workload("smb share", 10.0, None, None);
+    files["storage"] = json!({"service": "azure_files", "level": "ssd_v1",
+                               "volumes": [{"count": 1, "quota_tib": 10}]});
+    files["clients"]["protocol"] = json!("smb3");
+    let p = plan(json!({
+        "workloads": [
+            workload("too fast", 1.0, None, Some(900000.0)),
+            files.clone(),
+            workload("ok", 2.0, Some(100.0), None),
+        ],
+        "region": "swedencentral", "years": 1, "growth_pct_per_year": 50
+    }));
+    let fast = &p.assignments[0];
+    assert_eq!(fast.pool, None);
+    assert!(!fast.targets_met);
+    assert!(
+        fast.note.as_deref().unwrap_or("").contains("cannot meet"),
+        "{:?}",
+        fast.note
+    );
+    let share = &p.assignments[1];
+    assert_eq!(share.pool, None);
+    let outside = share.monthly_outside_pools.unwrap();
+    assert!(outside > 0.0);
+    assert!(p.assignments[2].pool.is_some() && p.assignments[2].targets_met);
+    // The share's cost is in every month, growing with its capacity.
+    let pools: f64 = p.pools.iter().map(|x| x.monthly).sum();
+    assert!((p.timeline[0].monthly - pools - outside).abs() < 1e-6);
+    assert!(p.timeline[11].monthly > p.timeline[0].monthly);
+    for f in [
+        crate::report::estate::Format::Html,
+        crate::report::estate::Format::Md,
+        crate::report::estate::Format::Pdf,
+        crate::report::estate::Format::Csv,
+        crate::report::estate::Format::Xlsx,
+        crate::report::estate::Format::Json,
+    ] {
+        assert!(!crate::report::estate::render(&p, f).unwrap().is_empty());
+    }
+    // Where the price book has no Azure Files price the share is named, not counted.
+    let q = plan(json!({"workloads": [files], "region": "eastus", "years": 1}));
+    assert_eq!(q.assignments[0].monthly_outside_pools, None);
+    assert!(
+        q.assignments[0]
+            .note
+            .as_deref()
+            .unwrap_or("")
+            .contains("no list price")
+    );
+    assert_eq!(q.monthly, 0.0);
+}
