@@ -122,7 +122,9 @@ pub fn timeline(req: &EstateRequest, e: &Estate) -> (Vec<Month>, Vec<Event>) {
                         ),
                     });
                 }
-                last[a].clone().unwrap_or(u)
+                last[a]
+                    .clone()
+                    .unwrap_or_else(|| e.demands[i].at(1.0, 1.0, e.allowed[i]))
             })
             .collect();
         let sums: Vec<Sums> = units.iter().map(|u| u.sums).collect();

@@ -66,6 +66,7 @@ pub fn exact(units: &[Sums], r: &Rates) -> Solution {
     for m in 1..=full {
         let low = m & m.wrapping_neg();
         let rest = m ^ low;
+        choice[m] = low;
         let mut sub = rest;
         loop {
             let b = sub | low;

@@ -313,3 +313,23 @@ fn unreachable_and_non_anf_workloads_are_reported_outside_the_pools() {
     );
     assert_eq!(q.monthly, 0.0);
 }
+
+#[test]
+fn a_capacity_table_drives_the_timeline() {
+    // 3 TiB now, then 5.5 TiB from month 2 and 12.2 TiB from month 4 on (the table's
+    // last value holds): the Premium pool is 3, 3, 6, 6, then 13 TiB.
+    let p = plan(json!({
+        "workloads": [workload("files", 3.0, Some(10.0), None)],
+        "region": "eastus", "years": 1, "levels": ["premium"],
+        "growth": [{"workload": 0, "capacity_tib_by_month": [3.0, 3.0, 5.5, 5.5, 12.2]}]
+    }));
+    let sizes: Vec<f64> = p.timeline.iter().map(|m| m.pool_tib).collect();
+    assert_eq!(&sizes[..6], &[3.0, 3.0, 6.0, 6.0, 13.0, 13.0]);
+    // A table that starts above today's capacity still plans from month 0.
+    let q = plan(json!({
+        "workloads": [workload("files", 3.0, Some(10.0), None)],
+        "region": "eastus", "years": 1, "levels": ["premium"],
+        "growth": [{"workload": 0, "capacity_tib_by_month": [4000.0]}]
+    }));
+    assert!(q.events.iter().any(|e| e.kind == EventKind::Unmet));
+}
