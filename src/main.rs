@@ -47,6 +47,9 @@ enum Command {
         #[arg(long)]
         workload: Option<String>,
     },
+    /// Plan an estate: pools, QoS allocation, best service per workload, growth.
+    #[command(subcommand)]
+    Estate(volplan::cli::estate::EstateCommand),
     /// The price book of a database: import Azure Retail Prices API pages.
     #[command(subcommand)]
     Prices(volplan::cli::prices::PricesCommand),
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
         }) => volplan::cli::advise_mounts(&file, distro, workload.as_deref()),
         Some(Command::Calibrate(args)) => volplan::calibrate::run::run(&args),
         Some(Command::Prices(cmd)) => volplan::cli::prices::run(&cmd),
+        Some(Command::Estate(cmd)) => volplan::cli::estate::run(&cmd),
         Some(Command::Serve(config)) => serve(config),
         None => serve(volplan::config::Config::from_env()),
     }

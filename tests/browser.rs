@@ -953,6 +953,77 @@ async fn region_warning_journey(c: &Client, base: &str) -> Res {
     Ok(())
 }
 
+/// An estate from three templates: optimise, read the timeline, download the report.
+async fn estate_journey(c: &Client, base: &str) -> Res {
+    c.goto(&format!("{base}/estates")).await?;
+    c.find(Locator::Css("#estate-name"))
+        .await?
+        .send_keys("Three systems")
+        .await?;
+    for key in ["sap-hana", "oracle-dnfs", "avs-datastores"] {
+        c.find(Locator::Css(Box::leak(
+            format!("#new-estate input[name=\"template\"][value=\"{key}\"]").into_boxed_str(),
+        )))
+        .await?
+        .click()
+        .await?;
+    }
+    let growth = c.find(Locator::Css("#estate-growth")).await?;
+    growth.clear().await?;
+    growth.send_keys("30").await?;
+    c.find(Locator::Css("#new-estate button[type=\"submit\"]"))
+        .await?
+        .click()
+        .await?;
+    c.wait().for_element(Locator::Css("#estate-plan")).await?;
+    assert!(c.title().await?.starts_with("Three systems"));
+    // The pools and the allocation name the three workloads.
+    let plan = c.find(Locator::Css("#estate-plan")).await?.text().await?;
+    for name in ["SAP HANA on ANF", "Oracle on ANF (dNFS)", "AVS 4 x 20 TiB"] {
+        assert!(plan.contains(name), "{name} in the plan");
+    }
+    // The timeline: 3 years of months, cost never falling while the estate grows 30 %.
+    let costs = js(
+        c,
+        "[...document.querySelectorAll('#estate-plan section')].find(s => s.querySelector('h2').textContent === 'Timeline').querySelectorAll('tbody tr').length",
+    )
+    .await?;
+    assert_eq!(costs, serde_json::json!(36));
+    let rising = js(
+        c,
+        "(() => { const rows = [...[...document.querySelectorAll('#estate-plan section')].find(s => s.querySelector('h2').textContent === 'Timeline').querySelectorAll('tbody tr')]; const v = rows.map(r => Number(r.cells[5].textContent.replace(/[$,]/g, ''))); return v.every((x, i) => i === 0 || x >= v[i - 1] - 0.005) && v[35] > v[0]; })()",
+    )
+    .await?;
+    assert_eq!(
+        rising,
+        serde_json::json!(true),
+        "the cost grows with the estate"
+    );
+    assert!(
+        c.find(Locator::Css("#estate-timeline-chart svg"))
+            .await
+            .is_ok()
+    );
+    // Download the report: open the menu, follow the PDF link.
+    c.find(Locator::Css("#estate-downloads"))
+        .await?
+        .find(Locator::XPath(".."))
+        .await?
+        .find(Locator::Css("summary"))
+        .await?
+        .click()
+        .await?;
+    let link = c
+        .find(Locator::Css("#estate-downloads a[href*=\"report.pdf\"]"))
+        .await?;
+    assert!(link.is_displayed().await?);
+    let href = link.attr("href").await?.ok_or("the PDF link has an href")?;
+    let res = reqwest::get(format!("{base}{href}")).await?;
+    assert_eq!(res.status(), 200);
+    assert!(res.bytes().await?.starts_with(b"%PDF"));
+    Ok(())
+}
+
 #[tokio::test]
 #[ignore = "needs Chromium: run by .ci/run"]
 async fn planner_journeys_in_chromium() {
@@ -1004,6 +1075,11 @@ async fn planner_journeys_in_chromium() {
     };
     let outcome = if outcome.is_ok() {
         region_warning_journey(&client, &base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        estate_journey(&client, &base).await
     } else {
         outcome
     };

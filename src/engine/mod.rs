@@ -18,6 +18,7 @@ pub mod concurrency;
 pub mod cool;
 pub mod cost;
 pub mod distribution;
+pub mod estate;
 pub mod evaluate;
 pub mod evaluation;
 pub mod import;

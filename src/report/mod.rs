@@ -2,6 +2,7 @@
 
 pub mod charts;
 pub mod csv;
+pub mod estate;
 pub mod html;
 pub mod json;
 pub mod latency;

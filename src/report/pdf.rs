@@ -66,7 +66,7 @@ fn fonts() -> Result<&'static Fonts, ReportError> {
 
 /// The font database usvg lays out chart text with: DejaVu Sans as `sans-serif`.
 /// Without it, chart text would silently vanish from the PDF.
-fn svg_fontdb() -> Arc<usvg::fontdb::Database> {
+pub(crate) fn svg_fontdb() -> Arc<usvg::fontdb::Database> {
     static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
     DB.get_or_init(|| {
         let mut db = usvg::fontdb::Database::new();

@@ -3,6 +3,7 @@
 mod api;
 mod calibration;
 mod charts;
+mod estate;
 mod helpers;
 mod hostile;
 mod import;

@@ -4,6 +4,7 @@
 //! handlers and is merged below, so `/api/openapi.json` lists every route. Scenario and
 //! Evaluation bodies are described as JSON objects: their exact shape is the contract's.
 
+pub mod estate;
 pub mod evaluate;
 pub mod measurements;
 pub mod mounts;
@@ -47,6 +48,7 @@ struct ApiDoc;
 pub fn router() -> Router<AppState> {
     let (router, doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(healthz))
+        .merge(estate::router())
         .merge(evaluate::router())
         .merge(measurements::router())
         .merge(mounts::router())

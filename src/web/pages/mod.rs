@@ -6,6 +6,7 @@
 
 pub mod advisor;
 mod compare;
+mod estates;
 pub mod form;
 mod home;
 mod layouts;
@@ -51,6 +52,10 @@ pub fn router() -> Router<AppState> {
         )
         .route("/scenarios/{id}/reprice", post(reprice::reprice))
         .route("/compare", get(compare::page))
+        .route("/estates", get(estates::list).post(estates::create))
+        .route("/estates/{id}", get(estates::show).post(estates::save))
+        .route("/estates/{id}/compare", get(estates::compare))
+        .route("/estates/{id}/{file}", get(estates::download))
         .route("/layouts", get(layouts::page))
         .route("/whatif", get(whatif::page))
         .route("/prices", get(prices::page))

@@ -1,0 +1,277 @@
+//! The estate month by month: quotas and throughput grow, the pools are resized each
+//! month (1 TiB steps), a volume that outgrows a regular volume becomes a large
+//! volume, and the pools are re-planned from the current ones whenever another level
+//! or grouping costs less than keeping them (a level change that pays). One-month
+//! what-ifs (a workload on another level for a month) are priced on the same months.
+
+use super::demand::{Demand, Unit, slot};
+use super::pool::{self, PoolType, Rates, Sums};
+use super::request::EstateRequest;
+use super::search::{self, Solution};
+use crate::engine::scenario::VolumeKind;
+use serde::Serialize;
+
+/// What the timeline needs of the optimised estate.
+pub struct Estate<'a> {
+    pub demands: &'a [Demand],
+    pub allowed: &'a [u8],
+    /// Demands in the pools (indexes into `demands`).
+    pub active: &'a [usize],
+    /// Per workload: monthly cost outside the pools that grows with capacity, and that
+    /// does not.
+    pub fixed: &'a [(f64, f64)],
+    pub rates: &'a Rates,
+    pub start: &'a Solution,
+    /// Workload names, by workload index.
+    pub names: &'a [String],
+    /// Month-0 quota of every workload, TiB.
+    pub capacity: &'a [f64],
+}
+
+/// One month of the timeline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Month {
+    /// From 0 (now).
+    pub month: u32,
+    /// Quota of the pooled volumes, TiB.
+    pub capacity_tib: f64,
+    /// Throughput the pooled volumes need, MiB/s.
+    pub mibps: f64,
+    /// Size of all pools, TiB.
+    pub pool_tib: f64,
+    pub pools: usize,
+    /// Cost of this month: pools and the workloads outside them.
+    pub monthly: f64,
+    /// True when a what-if changes this month.
+    pub what_if: bool,
+}
+
+/// What happens in the resize schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    PoolGrows,
+    LargeVolume,
+    LevelChange,
+    Unmet,
+    WhatIf,
+}
+
+/// One entry of the resize schedule.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Event {
+    pub month: u32,
+    pub kind: EventKind,
+    pub workload: Option<usize>,
+    pub message: String,
+}
+
+/// The pools of `current` (grouping and types kept) repriced for `sums`; `None` when
+/// a pool no longer holds its members at its type.
+fn keep(current: &Solution, sums: &[Sums], rates: &Rates) -> Option<Solution> {
+    let mut members = vec![Sums::EMPTY; current.pools.len()];
+    for (u, &p) in current.pool_of.iter().enumerate() {
+        members[p] = members[p].plus(&sums[u]);
+    }
+    let pools = current
+        .pools
+        .iter()
+        .zip(&members)
+        .map(|(&(t, _), s)| pool::price(t, s, rates).map(|p| (t, p)))
+        .collect::<Option<Vec<_>>>()?;
+    let monthly = pools.iter().map(|p| p.1.monthly).sum();
+    Some(Solution {
+        pool_of: current.pool_of.clone(),
+        pools,
+        monthly,
+        exact: current.exact,
+        lower_bound: current.lower_bound,
+    })
+}
+
+/// The timeline and its events.
+pub fn timeline(req: &EstateRequest, e: &Estate) -> (Vec<Month>, Vec<Event>) {
+    let months = req.years * 12;
+    let mut current = e.start.clone();
+    let mut last: Vec<Option<Unit>> = vec![None; e.active.len()];
+    let mut unmet = vec![false; e.active.len()];
+    let mut out = Vec::with_capacity(months as usize);
+    let mut events = Vec::new();
+    for m in 0..months {
+        let units: Vec<Unit> = e
+            .active
+            .iter()
+            .enumerate()
+            .map(|(a, &i)| {
+                let w = e.demands[i].workload;
+                let (fc, ft) = req.factors(w, m, e.capacity[w]);
+                let u = e.demands[i].at(fc, ft, e.allowed[i]);
+                if pool::cheapest(&u.sums, e.rates).is_some() {
+                    return u;
+                }
+                // Grown beyond every pool: held at its last size, reported once.
+                if !unmet[a] {
+                    unmet[a] = true;
+                    events.push(Event {
+                        month: m,
+                        kind: EventKind::Unmet,
+                        workload: Some(e.demands[i].workload),
+                        message: format!(
+                            "Month {m}: {} outgrows every allowed level and pool; it is held at its last size",
+                            e.names[e.demands[i].workload]
+                        ),
+                    });
+                }
+                last[a]
+                    .clone()
+                    .unwrap_or_else(|| e.demands[i].at(1.0, 1.0, e.allowed[i]))
+            })
+            .collect();
+        let sums: Vec<Sums> = units.iter().map(|u| u.sums).collect();
+        if m > 0 {
+            let kept = keep(&current, &sums, e.rates);
+            let best = search::solve(&sums, e.rates, Some(&current.pool_of));
+            let replan = kept
+                .as_ref()
+                .is_none_or(|k| best.monthly < k.monthly - 0.01);
+            if replan {
+                for (a, &i) in e.active.iter().enumerate() {
+                    let was = current.pools[current.pool_of[a]].0;
+                    let now = best.pools[best.pool_of[a]].0;
+                    if was != now {
+                        let why = match &kept {
+                            Some(k) => format!(
+                                "the pools cost ${:.0}/month less than keeping the plan",
+                                k.monthly - best.monthly
+                            ),
+                            None => "its pool type no longer holds it".to_owned(),
+                        };
+                        events.push(Event {
+                            month: m,
+                            kind: EventKind::LevelChange,
+                            workload: Some(e.demands[i].workload),
+                            message: format!(
+                                "Month {m}: {} moves from {} to {}; {why}",
+                                e.names[e.demands[i].workload],
+                                was.display(),
+                                now.display()
+                            ),
+                        });
+                    }
+                }
+                current = best;
+            } else if let Some(k) = kept {
+                for (p, (&(t, old), &(_, new))) in current.pools.iter().zip(&k.pools).enumerate() {
+                    if new.size_tib > old.size_tib {
+                        events.push(Event {
+                            month: m,
+                            kind: EventKind::PoolGrows,
+                            workload: None,
+                            message: format!(
+                                "Month {m}: the {} pool of {} grows from {} to {} TiB",
+                                t.display(),
+                                members(&k, p, e),
+                                old.size_tib,
+                                new.size_tib
+                            ),
+                        });
+                    }
+                }
+                current = k;
+            }
+        }
+        for (a, u) in units.iter().enumerate() {
+            let k = slot(current.pools[current.pool_of[a]].0);
+            let was = last[a].as_ref().map(|l| l.kind[k]);
+            if was == Some(VolumeKind::Regular) && u.kind[k] == VolumeKind::Large {
+                let w = e.demands[e.active[a]].workload;
+                events.push(Event {
+                    month: m,
+                    kind: EventKind::LargeVolume,
+                    workload: Some(w),
+                    message: format!(
+                        "Month {m}: {}'s volumes become large volumes (over a regular volume's size or throughput)",
+                        e.names[w]
+                    ),
+                });
+            }
+            last[a] = Some(u.clone());
+        }
+        let outside: f64 = e
+            .fixed
+            .iter()
+            .enumerate()
+            .map(|(w, &(grows, flat))| {
+                let (fc, _) = req.factors(w, m, e.capacity[w]);
+                grows * fc + flat
+            })
+            .sum();
+        let mut monthly = current.monthly + outside;
+        let mut what_if = false;
+        for w in req.what_if.iter().filter(|w| w.month == m) {
+            let Some(a) = e
+                .active
+                .iter()
+                .position(|&i| e.demands[i].workload == w.workload)
+            else {
+                continue;
+            };
+            let mut moved = sums.clone();
+            moved[a].types &= PoolType::of_level(w.level);
+            let name = &e.names[w.workload];
+            let level = pool::level_name(w.level);
+            if pool::cheapest(&moved[a], e.rates).is_none() {
+                events.push(Event {
+                    month: m,
+                    kind: EventKind::WhatIf,
+                    workload: Some(w.workload),
+                    message: format!("Month {m}: {name} cannot run on {level}"),
+                });
+                continue;
+            }
+            let s = search::solve(&moved, e.rates, Some(&current.pool_of));
+            let delta = s.monthly - current.monthly;
+            events.push(Event {
+                month: m,
+                kind: EventKind::WhatIf,
+                workload: Some(w.workload),
+                message: format!(
+                    "Month {m}: {name} on {level} for one month: the pools cost ${:.0} {} that month",
+                    delta.abs(),
+                    if delta >= 0.0 { "more" } else { "less" }
+                ),
+            });
+            monthly += delta;
+            what_if = true;
+        }
+        out.push(Month {
+            month: m,
+            capacity_tib: units
+                .iter()
+                .enumerate()
+                .map(|(a, u)| u.sums.quota_tib[slot(current.pools[current.pool_of[a]].0)])
+                .sum(),
+            mibps: units
+                .iter()
+                .enumerate()
+                .map(|(a, u)| u.sums.mibps[slot(current.pools[current.pool_of[a]].0)])
+                .sum(),
+            pool_tib: current.pools.iter().map(|p| p.1.size_tib).sum(),
+            pools: current.pools.len(),
+            monthly,
+            what_if,
+        });
+    }
+    (out, events)
+}
+
+/// The names of pool `p`'s members, joined.
+fn members(s: &Solution, p: usize, e: &Estate) -> String {
+    s.pool_of
+        .iter()
+        .enumerate()
+        .filter(|&(_, &q)| q == p)
+        .map(|(a, _)| e.names[e.demands[e.active[a]].workload].as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,37 @@
+//! `POST /api/v1/estate/optimize`: plan an estate (nothing is saved).
+
+use super::blocking;
+use crate::engine::estate::{self, EstatePlan, EstateRequest};
+use crate::web::AppState;
+use crate::web::error::{ApiError, ApiJson, ErrorBody};
+use axum::Json;
+use axum::extract::State;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+/// Routes of this module, with their OpenAPI descriptions.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(optimize))
+}
+
+/// Groups the workloads into capacity pools at the least cost, sizes each workload on
+/// every service, and follows the estate over its growth.
+#[utoipa::path(
+    post, path = "/api/v1/estate/optimize", tag = "sizing", operation_id = "estate_optimize",
+    request_body(content = Object, description = "`{\"workloads\": [Scenario, ...], \"region\", \"years\": 1..5, \"growth_pct_per_year\": 0..}`; optional `name`, `gcp_region`, `throughput_growth_pct_per_year`, `growth` (per workload: `capacity_pct_per_year`, `throughput_pct_per_year` or `capacity_tib_by_month`), `levels`, `discount_pct`, `what_if` (`[{\"workload\", \"level\", \"month\"}]`)"),
+    responses(
+        (status = 200, description = "`{\"pools\", \"assignments\", \"timeline\", \"monthly\", \"total\", \"cost_by_year\", \"method\", \"lower_bound\", \"gap_pct\", \"baselines\", \"fit\", \"events\"}`", body = Object),
+        (status = 400, description = "Malformed JSON", body = ErrorBody),
+        (status = 413, description = "Body over 1 MiB", body = ErrorBody),
+        (status = 415, description = "Not sent as application/json", body = ErrorBody),
+        (status = 422, description = "A value fails validation; `field` names it, e.g. `workloads[2].workload.threads`", body = ErrorBody),
+    )
+)]
+pub async fn optimize(
+    State(st): State<AppState>,
+    ApiJson(req): ApiJson<EstateRequest>,
+) -> Result<Json<EstatePlan>, ApiError> {
+    let book = st.book();
+    let plan = blocking("estate", move || estate::optimize(&req, &book)).await??;
+    Ok(Json(plan))
+}

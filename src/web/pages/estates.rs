@@ -1,0 +1,431 @@
+//! Estate pages: the list with a "new estate" form (workloads from templates and
+//! saved scenarios), one estate's plan (pools, allocation, fit, timeline, resize
+//! schedule) with its edit form and revision history, two revisions side by side, and
+//! the report downloads. Planning is the engine's; the store keeps every revision.
+
+use super::{PageError, parse_id, render};
+use crate::engine::Scenario;
+use crate::engine::estate::{self, EstatePlan, EstateRequest};
+use crate::report::estate::{self as report, Format};
+use crate::store::estates::{self as store, EstateRevision, EstateSummary};
+use crate::web::AppState;
+use crate::web::scenario_templates::TEMPLATES;
+use askama::Template;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use std::collections::HashMap;
+
+/// One checkbox of the workload chooser.
+pub struct Choice {
+    pub value: String,
+    pub name: String,
+}
+
+#[derive(Template)]
+#[template(path = "pages/estates.html")]
+struct ListPage {
+    estates: Vec<EstateSummary>,
+    request_name: Option<String>,
+    region_value: String,
+    years_value: u32,
+    growth_value: f64,
+    templates: Vec<Choice>,
+    saved: Vec<Choice>,
+    problem: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/estate.html")]
+struct EstatePage {
+    id: i64,
+    request_name: Option<String>,
+    request_name_or: String,
+    region_value: String,
+    years_value: u32,
+    growth_value: f64,
+    revision: i64,
+    newest: i64,
+    request: EstateRequest,
+    plan: Option<EstatePlan>,
+    chart: String,
+    body: String,
+    revisions: Vec<EstateRevision>,
+    templates: Vec<Choice>,
+    saved: Vec<Choice>,
+    problem: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/estate_compare.html")]
+struct ComparePage {
+    id: i64,
+    name: String,
+    a: i64,
+    b: i64,
+    rows: Vec<(String, String, String)>,
+}
+
+async fn choices(st: &AppState) -> Result<(Vec<Choice>, Vec<Choice>), PageError> {
+    let templates = TEMPLATES
+        .iter()
+        .map(|t| Choice {
+            value: t.key.to_owned(),
+            name: t.name.to_owned(),
+        })
+        .collect();
+    let saved = crate::store::list_scenarios(&st.db, None)
+        .await?
+        .into_iter()
+        .map(|s| Choice {
+            value: s.id.to_string(),
+            name: s.name,
+        })
+        .collect();
+    Ok((templates, saved))
+}
+
+/// `GET /estates`.
+pub async fn list(State(st): State<AppState>) -> Result<Response, PageError> {
+    list_with(&st, None, StatusCode::OK).await
+}
+
+async fn list_with(
+    st: &AppState,
+    problem: Option<String>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let (templates, saved) = choices(st).await?;
+    render(
+        status,
+        &ListPage {
+            estates: store::list_estates(&st.db).await?,
+            request_name: None,
+            region_value: String::new(),
+            years_value: 3,
+            growth_value: 0.0,
+            templates,
+            saved,
+            problem,
+        },
+    )
+}
+
+/// The form's fields; `template` and `scenario` and `remove` repeat.
+struct EstateForm {
+    one: HashMap<String, String>,
+    templates: Vec<String>,
+    scenarios: Vec<String>,
+    remove: Vec<usize>,
+}
+
+fn parse_form(body: &[u8]) -> EstateForm {
+    let mut f = EstateForm {
+        one: HashMap::new(),
+        templates: Vec::new(),
+        scenarios: Vec::new(),
+        remove: Vec::new(),
+    };
+    for (k, v) in form_urlencoded::parse(body) {
+        match k.as_ref() {
+            "template" => f.templates.push(v.into_owned()),
+            "scenario" => f.scenarios.push(v.into_owned()),
+            "remove" => f.remove.extend(v.parse::<usize>().ok()),
+            _ => {
+                f.one.insert(k.into_owned(), v.into_owned());
+            }
+        }
+    }
+    f
+}
+
+/// Applies the form to `req`: settings, workloads removed, workloads added.
+async fn apply(st: &AppState, f: &EstateForm, req: &mut EstateRequest) -> Result<(), String> {
+    let text = |k: &str| f.one.get(k).map(|v| v.trim().to_owned());
+    if let Some(n) = text("name") {
+        req.name = (!n.is_empty()).then_some(n);
+    }
+    if let Some(r) = text("region") {
+        req.region = (!r.is_empty()).then_some(r);
+    }
+    if let Some(y) = text("years") {
+        req.years = y
+            .parse()
+            .map_err(|_| format!("years: `{y}` is not a whole number from 1 to 5"))?;
+    }
+    if let Some(g) = text("growth_pct_per_year") {
+        req.growth_pct_per_year = if g.is_empty() {
+            0.0
+        } else {
+            g.parse()
+                .map_err(|_| format!("growth: `{g}` is not a number of % per year"))?
+        };
+    }
+    let mut keep = Vec::with_capacity(req.workloads.len());
+    for (i, w) in req.workloads.drain(..).enumerate() {
+        if !f.remove.contains(&i) {
+            keep.push(w);
+        }
+    }
+    req.workloads = keep;
+    // Per-workload growth and what-ifs name workloads by index: drop them on removal.
+    if !f.remove.is_empty() {
+        req.growth.clear();
+        req.what_if.clear();
+    }
+    for key in &f.templates {
+        let t = crate::web::scenario_templates::find(key)
+            .ok_or_else(|| format!("there is no template `{key}`"))?;
+        req.workloads.push(t.scenario());
+    }
+    for raw in &f.scenarios {
+        let id: i64 = raw
+            .parse()
+            .map_err(|_| format!("`{raw}` is not a scenario id"))?;
+        let s = crate::store::get_scenario(&st.db, id)
+            .await
+            .map_err(|_| format!("there is no saved scenario {id}"))?;
+        let mut w: Scenario = s.scenario;
+        w.id = None;
+        req.workloads.push(w);
+    }
+    Ok(())
+}
+
+/// Plans the request with the book in force, on a blocking thread.
+async fn plan(st: &AppState, req: &EstateRequest) -> Result<EstatePlan, String> {
+    let book = st.book();
+    let req = req.clone();
+    tokio::task::spawn_blocking(move || estate::optimize(&req, &book))
+        .await
+        .map_err(|e| format!("planning failed: {e}"))?
+        .map_err(|e| format!("{}: {}", e.field, e.message))
+}
+
+/// `POST /estates`: a new estate from the chosen workloads.
+pub async fn create(State(st): State<AppState>, body: Bytes) -> Result<Response, PageError> {
+    let f = parse_form(&body);
+    let mut req = EstateRequest {
+        name: None,
+        workloads: Vec::new(),
+        region: None,
+        gcp_region: None,
+        years: 3,
+        growth_pct_per_year: 0.0,
+        throughput_growth_pct_per_year: None,
+        growth: Vec::new(),
+        levels: None,
+        discount_pct: 0.0,
+        what_if: Vec::new(),
+    };
+    let checked = match apply(&st, &f, &mut req).await {
+        Ok(()) => plan(&st, &req).await.map(|_| ()),
+        Err(e) => Err(e),
+    };
+    if let Err(e) = checked {
+        let msg = format!("{e}. Nothing was saved.");
+        return list_with(&st, Some(msg), StatusCode::UNPROCESSABLE_ENTITY).await;
+    }
+    let id = store::create_estate(&st.db, &req).await?;
+    Ok(Redirect::to(&format!("/estates/{id}")).into_response())
+}
+
+/// `GET /estates/{id}?rev=N`.
+pub async fn show(
+    State(st): State<AppState>,
+    Path(raw): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Response, PageError> {
+    let id = parse_id(&raw)?;
+    let (rev, req, newest) = revision(&st, id, q.get("rev")).await?;
+    page(&st, id, rev, newest, req, None, StatusCode::OK).await
+}
+
+async fn revision(
+    st: &AppState,
+    id: i64,
+    rev: Option<&String>,
+) -> Result<(i64, EstateRequest, i64), PageError> {
+    let stored = store::get_estate(&st.db, id).await.map_err(not_found)?;
+    match rev.and_then(|r| r.parse::<i64>().ok()) {
+        Some(n) if n != stored.revision => {
+            let req = store::get_estate_revision(&st.db, id, n)
+                .await
+                .map_err(not_found)?;
+            Ok((n, req, stored.revision))
+        }
+        _ => Ok((stored.revision, stored.request, stored.revision)),
+    }
+}
+
+fn not_found(e: crate::store::StoreError) -> PageError {
+    match e {
+        crate::store::StoreError::NotFound => {
+            PageError::NotFound("There is no saved estate (or revision) with this id.".into())
+        }
+        other => PageError::Internal(other.to_string()),
+    }
+}
+
+async fn page(
+    st: &AppState,
+    id: i64,
+    revision: i64,
+    newest: i64,
+    request: EstateRequest,
+    problem: Option<String>,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let (plan, problem) = match plan(st, &request).await {
+        Ok(p) => (Some(p), problem),
+        Err(e) => (None, Some(problem.unwrap_or(e))),
+    };
+    let (chart, body) = match &plan {
+        Some(p) => (
+            report::chart::svg(p).unwrap_or_default(),
+            report::html::sections(&report::tables(p)),
+        ),
+        None => (String::new(), String::new()),
+    };
+    let (templates, saved) = choices(st).await?;
+    let region = request.region.clone().unwrap_or_default();
+    render(
+        status,
+        &EstatePage {
+            id,
+            request_name: request.name.clone(),
+            request_name_or: request.display_name(),
+            region_value: region.clone(),
+            years_value: request.years,
+            growth_value: request.growth_pct_per_year,
+            revision,
+            newest,
+            request,
+            plan,
+            chart,
+            body,
+            revisions: store::list_estate_revisions(&st.db, id)
+                .await
+                .map_err(not_found)?,
+            templates,
+            saved,
+            problem,
+        },
+    )
+}
+
+/// `POST /estates/{id}`: the edit form saved as a new revision.
+pub async fn save(
+    State(st): State<AppState>,
+    Path(raw): Path<String>,
+    body: Bytes,
+) -> Result<Response, PageError> {
+    let id = parse_id(&raw)?;
+    let stored = store::get_estate(&st.db, id).await.map_err(not_found)?;
+    let f = parse_form(&body);
+    let mut req = stored.request.clone();
+    let checked = match apply(&st, &f, &mut req).await {
+        Ok(()) => plan(&st, &req).await.map(|_| ()),
+        Err(e) => Err(e),
+    };
+    if let Err(e) = checked {
+        let msg = format!("{e}. Nothing was saved.");
+        return page(
+            &st,
+            id,
+            stored.revision,
+            stored.revision,
+            stored.request,
+            Some(msg),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+    }
+    store::update_estate(&st.db, id, &req).await?;
+    Ok(Redirect::to(&format!("/estates/{id}")).into_response())
+}
+
+/// `GET /estates/{id}/report.{ext}?rev=N`.
+pub async fn download(
+    State(st): State<AppState>,
+    Path((raw, file)): Path<(String, String)>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Response, PageError> {
+    let id = parse_id(&raw)?;
+    let format = file
+        .strip_prefix("report.")
+        .and_then(Format::of)
+        .ok_or_else(|| {
+            PageError::NotFound(
+                "Estate reports are report.html, .md, .pdf, .csv, .xlsx or .json.".into(),
+            )
+        })?;
+    let (_, req, _) = revision(&st, id, q.get("rev")).await?;
+    let p = plan(&st, &req).await.map_err(PageError::BadRequest)?;
+    let bytes = tokio::task::spawn_blocking(move || report::render(&p, format))
+        .await
+        .map_err(|e| PageError::Internal(e.to_string()))?
+        .map_err(|e| PageError::Internal(e.to_string()))?;
+    let name = format!("attachment; filename=\"estate-{id}.{}\"", &file[7..]);
+    Ok((
+        [
+            (header::CONTENT_TYPE, format.content_type().to_owned()),
+            (header::CONTENT_DISPOSITION, name),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+/// `GET /estates/{id}/compare?a=N&b=M`: two revisions side by side.
+pub async fn compare(
+    State(st): State<AppState>,
+    Path(raw): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Response, PageError> {
+    let id = parse_id(&raw)?;
+    let stored = store::get_estate(&st.db, id).await.map_err(not_found)?;
+    let n = |k: &str| q.get(k).and_then(|v| v.parse::<i64>().ok());
+    let b = n("b").unwrap_or(stored.revision);
+    let a = n("a").unwrap_or((b - 1).max(1));
+    let ra = store::get_estate_revision(&st.db, id, a)
+        .await
+        .map_err(not_found)?;
+    let rb = store::get_estate_revision(&st.db, id, b)
+        .await
+        .map_err(not_found)?;
+    let pa = plan(&st, &ra).await.map_err(PageError::BadRequest)?;
+    let pb = plan(&st, &rb).await.map_err(PageError::BadRequest)?;
+    let row = |label: &str, f: &dyn Fn(&EstatePlan) -> String| (label.to_owned(), f(&pa), f(&pb));
+    let mut rows = vec![
+        row("Workloads", &|p| p.assignments.len().to_string()),
+        row("Pools", &|p| p.pools.len().to_string()),
+        row("Pool TiB", &|p| {
+            p.pools.iter().map(|x| x.size_tib).sum::<f64>().to_string()
+        }),
+        row("First month", &|p| report::usd(p.monthly)),
+        row("Total", &|p| report::usd(p.total)),
+        row("Events in the resize schedule", &|p| {
+            p.events.len().to_string()
+        }),
+    ];
+    for y in 0..pa.cost_by_year.len().max(pb.cost_by_year.len()) {
+        let cell = |p: &EstatePlan| {
+            p.cost_by_year
+                .get(y)
+                .map_or("-".to_owned(), |c| report::usd(*c))
+        };
+        rows.push((format!("Year {}", y + 1), cell(&pa), cell(&pb)));
+    }
+    render(
+        StatusCode::OK,
+        &ComparePage {
+            id,
+            name: pb.name.clone(),
+            a,
+            b,
+            rows,
+        },
+    )
+}

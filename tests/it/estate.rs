@@ -1,0 +1,111 @@
+//! Estates over real HTTP: the optimize endpoint, the pages (create from templates,
+//! edit as a new revision, compare revisions) and every report format.
+
+use crate::helpers::{sample_scenario, spawn_app};
+use serde_json::{Value, json};
+
+#[tokio::test]
+async fn optimize_answers_the_contract_shape_and_names_bad_fields() {
+    let app = spawn_app().await;
+    let body = json!({
+        "workloads": [sample_scenario(), sample_scenario()],
+        "region": "westeurope", "years": 2, "growth_pct_per_year": 20
+    });
+    let res = app.post_json("/api/v1/estate/optimize", &body).await;
+    assert_eq!(res.status(), 200);
+    let p: Value = res.json().await.unwrap();
+    for key in ["pools", "assignments", "timeline", "monthly", "total"] {
+        assert!(p.get(key).is_some(), "{key} in {p}");
+    }
+    assert_eq!(p["timeline"].as_array().unwrap().len(), 24);
+    assert_eq!(p["assignments"].as_array().unwrap().len(), 2);
+    let total: f64 = p["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["monthly"].as_f64().unwrap())
+        .sum();
+    assert!((total - p["total"].as_f64().unwrap()).abs() < 1e-6);
+
+    let res = app
+        .post_json(
+            "/api/v1/estate/optimize",
+            &json!({"workloads": [sample_scenario()], "years": 9}),
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    let e: Value = res.json().await.unwrap();
+    assert_eq!(e["field"], "years");
+    let res = app
+        .post_json(
+            "/api/v1/estate/optimize",
+            &json!({"workloads": [sample_scenario()], "typo": 1}),
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+}
+
+#[tokio::test]
+async fn an_estate_from_three_templates_is_saved_edited_compared_and_reported() {
+    let app = spawn_app().await;
+    let res = app
+        .post_pairs(
+            "/estates",
+            &[
+                ("name", "Landscape"),
+                ("region", "eastus"),
+                ("years", "3"),
+                ("growth_pct_per_year", "25"),
+                ("template", "sap-hana"),
+                ("template", "oracle-dnfs"),
+                ("template", "avs-datastores"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303, "{}", res.text().await.unwrap());
+    let location = res.headers()["location"].to_str().unwrap().to_owned();
+    let page = app.get_text(&location).await;
+    assert!(page.contains("Landscape") && page.contains("Timeline"));
+    assert!(page.contains("SAP HANA on ANF") && page.contains("Oracle on ANF"));
+    assert!(page.contains("<svg"));
+
+    // Edit: remove one workload, a new revision.
+    let res = app
+        .post_pairs(&location, &[("remove", "2"), ("years", "2")])
+        .await;
+    assert_eq!(res.status(), 303);
+    let page = app.get_text(&location).await;
+    assert!(page.contains("Revision 2"));
+    assert!(page.contains("compare with 1"));
+    let cmp = app.get_text(&format!("{location}/compare?a=1&b=2")).await;
+    assert!(cmp.contains("Revision 1") && cmp.contains("Workloads"));
+
+    for (ext, ct) in [
+        ("html", "text/html"),
+        ("md", "text/markdown"),
+        ("pdf", "application/pdf"),
+        ("csv", "text/csv"),
+        ("xlsx", "application/vnd.openxmlformats"),
+        ("json", "application/json"),
+    ] {
+        let res = app.get(&format!("{location}/report.{ext}?rev=1")).await;
+        assert_eq!(res.status(), 200, "{ext}");
+        let got = res.headers()["content-type"].to_str().unwrap().to_owned();
+        assert!(got.starts_with(ct), "{ext}: {got}");
+        assert!(!res.bytes().await.unwrap().is_empty());
+    }
+    assert_eq!(
+        app.get(&format!("{location}/report.doc")).await.status(),
+        404
+    );
+    assert_eq!(app.get("/estates/999").await.status(), 404);
+
+    // A bad form is refused with the reason, nothing saved.
+    let res = app
+        .post_pairs("/estates", &[("years", "9"), ("template", "sap-hana")])
+        .await;
+    assert_eq!(res.status(), 422);
+    assert!(res.text().await.unwrap().contains("Nothing was saved"));
+    let list = app.get_text("/estates").await;
+    assert_eq!(list.matches("href=\"/estates/").count(), 1);
+}
