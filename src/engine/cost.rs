@@ -89,11 +89,12 @@ pub fn price<'b>(p: &Plan<'b>) -> Price<'b> {
     let s = &catalog::catalog().services;
     let mut lines = ArrayVec::new();
     let mut assumption = false;
-    let region = p.region.unwrap_or(book.reference_region(p.service));
+    let region = p.rates.region;
     let (billed_tib, cool, hours, date) = match p.service {
         Service::Anf => {
-            let (_, rates) = book
-                .anf(region)
+            let rates = p
+                .rates
+                .anf
                 .expect("an ANF region is checked against the price book");
             let cool = cool_tib(p);
             // Cool data does not count toward the hot pool size (cost model page).
@@ -136,8 +137,7 @@ pub fn price<'b>(p: &Plan<'b>) -> Price<'b> {
         }
     };
     if let Some(a) = p.avs {
-        let host = book.avs_host(region, a.host.sku.as_str());
-        let hour = host.and_then(|h| match p.reservation {
+        let hour = p.rates.avs_host.and_then(|h| match p.reservation {
             Term::None => Some(h.payg_hour),
             Term::OneYear => h.ri_1y_hour,
             Term::ThreeYears => h.ri_3y_hour,

@@ -5,7 +5,7 @@
 
 use super::catalog::{self, AvsHost, VmSize};
 use super::model::Params;
-use super::pricing::{self, PriceBook};
+use super::pricing::{self, AnfPrices, HostPrice, PriceBook};
 use super::scenario::{
     Access, Avs, CoolAccess, DataProtection, FieldError, Files, Level, NfsClient, Placement,
     Protocol, Qos, Scenario, Sec, Service, SmbSecurity, Term, VolumeGroup, VolumeKind,
@@ -158,6 +158,41 @@ pub struct Plan<'a> {
     pub params: &'a Params,
     /// The price book the cost comes from (the compiled one, or the book in force).
     pub prices: &'a PriceBook,
+    /// The entries of `prices` the cost reads, looked up once: the region and the AVS
+    /// host stay the same across the levels reverse sizing prices.
+    pub rates: Rates<'a>,
+}
+
+/// The price book entries a plan's cost reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Rates<'a> {
+    /// The region priced: the plan's, or the service's reference region.
+    pub region: &'a str,
+    /// ANF's prices in that region (ANF plans in a region the book prices).
+    pub anf: Option<&'a AnfPrices>,
+    /// The AVS host SKU's price there, if the book has one.
+    pub avs_host: Option<&'a HostPrice>,
+}
+
+impl<'a> Rates<'a> {
+    /// The entries of `book` for `service` in `region` (the reference region when
+    /// `None`) and the AVS host `sku`.
+    fn of(
+        book: &'a PriceBook,
+        service: Service,
+        region: Option<&'a str>,
+        sku: Option<&str>,
+    ) -> Self {
+        let region = region.unwrap_or(book.reference_region(service));
+        Self {
+            region,
+            anf: match service {
+                Service::Anf => book.anf(region).map(|(_, r)| r),
+                _ => None,
+            },
+            avs_host: sku.and_then(|sku| book.avs_host(region, sku)),
+        }
+    }
 }
 
 impl<'a> Plan<'a> {
@@ -290,6 +325,12 @@ impl<'a> Plan<'a> {
             protection: s.data_protection.as_ref(),
             params,
             prices,
+            rates: Rates::of(
+                prices,
+                st.service,
+                s.region.as_deref(),
+                avs.map(|a| a.host.sku.as_str()),
+            ),
         };
         plan.check_volumes()?;
         plan.pool_tib = plan.resolve_pool(st.pool_tib)?;
