@@ -3,6 +3,7 @@
 mod api;
 mod calibration;
 mod charts;
+mod customer_report;
 mod helpers;
 mod hostile;
 mod import;
