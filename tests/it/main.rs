@@ -21,3 +21,4 @@ mod reports;
 mod reprice;
 mod security;
 mod store;
+mod tool_pages;

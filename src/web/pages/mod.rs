@@ -6,6 +6,7 @@
 
 pub mod advisor;
 mod compare;
+mod compare_inputs;
 pub mod form;
 mod home;
 mod layouts;
