@@ -356,10 +356,7 @@ impl Chart {
                             " The next ceiling ties with it: both must rise to gain anything.",
                         );
                     } else {
-                        text.push_str(&format!(
-                            " The next ceiling is {}% higher.",
-                            Num(above, 0)
-                        ));
+                        text.push_str(&format!(" The next ceiling is {}% higher.", Num(above, 0)));
                     }
                 }
                 text
