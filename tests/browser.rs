@@ -13,6 +13,9 @@ use tokio::net::TcpListener;
 use tokio::process::{Child, Command};
 use tokio::sync::oneshot;
 
+#[path = "browser/widths.rs"]
+mod widths;
+
 type Res<T = ()> = Result<T, Box<dyn std::error::Error>>;
 
 fn free_port() -> u16 {
@@ -1024,9 +1027,17 @@ async fn estate_journey(c: &Client, base: &str) -> Res {
     Ok(())
 }
 
-#[tokio::test]
-#[ignore = "needs Chromium: run by .ci/run"]
-async fn planner_journeys_in_chromium() {
+/// One server on a fresh database, and Chromium under chromedriver.
+struct Session {
+    dir: tempfile::TempDir,
+    base: String,
+    client: Client,
+    driver: Child,
+    stop: oneshot::Sender<()>,
+    server: tokio::task::JoinHandle<Result<(), std::io::Error>>,
+}
+
+async fn start_session() -> Session {
     let dir = tempfile::tempdir().expect("temporary folder");
     let db = volplan::store::connect(&format!(
         "sqlite:{}",
@@ -1036,66 +1047,93 @@ async fn planner_journeys_in_chromium() {
     .expect("database");
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let base = format!("http://{}", listener.local_addr().expect("address"));
-    let (tx, rx) = oneshot::channel::<()>();
+    let (stop, rx) = oneshot::channel::<()>();
     let server = tokio::spawn(volplan::web::serve(listener, db, async {
         let _ = rx.await;
     }));
-
     let wd_port = free_port();
-    let mut driver = start_chromedriver(wd_port).await;
+    let driver = start_chromedriver(wd_port).await;
     let profile = dir.path().join("chromium-profile");
     let client = connect_browser(wd_port, &profile)
         .await
         .expect("Chromium starts under chromedriver");
-    let outcome = journeys(&client, &base).await;
-    let outcome = if outcome.is_ok() {
-        advisor_journey(&client, &base).await
-    } else {
-        outcome
-    };
-    let outcome = if outcome.is_ok() {
-        charts_journey(&client, &base).await
-    } else {
-        outcome
-    };
-    let outcome = if outcome.is_ok() {
-        measurements_journey(&client, &base).await
-    } else {
-        outcome
-    };
-    let outcome = if outcome.is_ok() {
-        service_options_journey(&client, &base).await
-    } else {
-        outcome
-    };
-    let outcome = if outcome.is_ok() {
-        reprice_journey(&client, &base).await
-    } else {
-        outcome
-    };
-    let outcome = if outcome.is_ok() {
-        region_warning_journey(&client, &base).await
-    } else {
-        outcome
-    };
-    let outcome = if outcome.is_ok() {
-        estate_journey(&client, &base).await
-    } else {
-        outcome
-    };
+    Session {
+        dir,
+        base,
+        client,
+        driver,
+        stop,
+        server,
+    }
+}
+
+/// Closes the browser and the server; a failed journey leaves a screenshot behind.
+async fn end_session(mut s: Session, outcome: Res) {
     if outcome.is_err()
-        && let Ok(png) = client.screenshot().await
+        && let Ok(png) = s.client.screenshot().await
     {
-        let _ = std::fs::write(dir.path().join("failure.png"), png);
+        let _ = std::fs::write(s.dir.path().join("failure.png"), png);
         let keep = std::env::temp_dir().join("volplan-browser-failure.png");
-        let _ = std::fs::copy(dir.path().join("failure.png"), &keep);
+        let _ = std::fs::copy(s.dir.path().join("failure.png"), &keep);
         eprintln!("screenshot of the failure: {}", keep.display());
     }
-    let _ = client.close().await;
-    let _ = driver.kill().await;
-    let _ = tx.send(());
-    let _ = server.await;
+    let _ = s.client.close().await;
+    let _ = s.driver.kill().await;
+    let _ = s.stop.send(());
+    let _ = s.server.await;
     if let Err(e) = outcome {
         panic!("browser journey failed: {e}");
     }
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn planner_journeys_in_chromium() {
+    let session = start_session().await;
+    let (client, base) = (&session.client, session.base.as_str());
+    let outcome = journeys(client, base).await;
+    let outcome = if outcome.is_ok() {
+        advisor_journey(client, base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        charts_journey(client, base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        measurements_journey(client, base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        service_options_journey(client, base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        reprice_journey(client, base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        region_warning_journey(client, base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        estate_journey(client, base).await
+    } else {
+        outcome
+    };
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn every_page_fits_a_phone_and_a_desktop() {
+    let session = start_session().await;
+    let outcome = widths::widths_journey(&session.client, &session.base).await;
+    end_session(session, outcome).await;
 }

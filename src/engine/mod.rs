@@ -23,6 +23,7 @@ pub mod evaluate;
 pub mod evaluation;
 pub mod import;
 pub mod limits;
+pub mod meta;
 pub mod model;
 pub mod plan;
 pub mod price_rows;

@@ -67,6 +67,7 @@ fn scenario(
         region: None,
         pricing: None,
         data_protection: None,
+        meta: None,
     }
 }
 

@@ -29,6 +29,9 @@ pub struct Scenario {
     /// Snapshots, backup and cross-region replication (ANF).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_protection: Option<DataProtection>,
+    /// Customer, project, author and notes, printed on reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<super::meta::Meta>,
 }
 
 /// Snapshot reserve, backup and replication (contract: `data_protection`).
@@ -655,6 +658,9 @@ impl Scenario {
                 "name",
                 "must not contain Unicode noncharacters (U+FFFE, U+FFFF, U+FDD0 to U+FDEF and the like): they are not text, and SVG, XLSX and PDF cannot carry them",
             ));
+        }
+        if let Some(m) = &self.meta {
+            m.validate()?;
         }
         let w = &self.workload;
         range("workload.io_size_kib", w.io_size_kib, 0.5, 16384.0, "KiB")?;

@@ -317,6 +317,7 @@ impl Setup {
             region: None,
             pricing: None,
             data_protection: None,
+            meta: None,
         }
     }
 

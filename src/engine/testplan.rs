@@ -7,7 +7,9 @@
 //! directory list round-robin to the clones); DiskSpd runs the threads per target file.
 
 use super::evaluate;
-use super::scenario::{Access, Files, NfsClient, Protocol, Scenario, Sec, Service, SmbSecurity};
+use super::scenario::{
+    Access, Files, NfsClient, Placement, Protocol, Scenario, Sec, Service, SmbSecurity,
+};
 use serde::{Deserialize, Serialize};
 
 /// The benchmark tool of a test plan.
@@ -182,10 +184,17 @@ fn smb_mount_options(s: &Scenario) -> String {
 /// The expected result, as a comment line, when the scenario evaluates.
 fn expectation(s: &Scenario, prefix: &str) -> String {
     match evaluate(s) {
-        Ok(ev) => format!(
-            "{prefix} volplan predicts {:.0} MiB/s ({:.0} IOPS) in total, bound by `{}`.\n",
-            ev.throughput_mibps, ev.iops, ev.binding
-        ),
+        Ok(ev) => {
+            let name = ev
+                .limits
+                .iter()
+                .find(|l| l.id == ev.binding)
+                .map_or(ev.binding, |l| l.label.name);
+            format!(
+                "{prefix} volplan predicts {:.0} MiB/s ({:.0} IOPS) in total, bound by {name}.\n",
+                ev.throughput_mibps, ev.iops
+            )
+        }
         Err(e) => format!("{prefix} volplan cannot predict this scenario yet: {e}\n"),
     }
 }
@@ -257,25 +266,34 @@ pub fn fio_job(s: &Scenario) -> String {
     ));
     t.push_str(&expectation(s, "#"));
     t.push_str("#\n");
+    let mut step = 0;
+    let mut next = || {
+        step += 1;
+        step
+    };
     if let Some(avs) = &c.avs {
         t.push_str(&format!(
-            "# AVS: vSphere mounts the {volumes} volume(s) as NFS datastores on the {} host(s); run this job\n\
-             # inside each guest VM, with each directory on a VMDK placed as planned ({:?}).\n",
-            avs.hosts, avs.placement
+            "# {}. vSphere mounts the {volumes} volume(s) as NFS datastores on every host (see the ESXi datastore\n\
+             #    setup). In each guest VM, give each VMDK placed as planned ({}) a file system and mount the\n\
+             #    VMDKs at /mnt/volplan1, /mnt/volplan2, ... in the order of their datastores.\n",
+            next(),
+            placement_words(avs.placement)
         ));
     } else if c.protocol.is_nfs() {
         let dnfs = c.nfs_client == NfsClient::Dnfs;
         if dnfs {
             t.push_str(&format!(
-                "# 1. On each of the {} database server(s), keep a kernel NFS mount of every volume: Oracle Direct NFS\n\
+                "# {}. On each of the {} database server(s), keep a kernel NFS mount of every volume: Oracle Direct NFS\n\
                  #    finds the database files through them and then opens its own connections (no nconnect).\n\
                  #    Mount options ({DNFS_MOUNT_SOURCE}): {}\n",
+                next(),
                 c.count,
                 mount_options(s)
             ));
         } else {
             t.push_str(&format!(
-                "# 1. On each of the {} client(s), mount every volume (mount options: {}):\n",
+                "# {}. On each of the {} client(s), mount every volume (mount options: {}):\n",
+                next(),
                 c.count,
                 mount_options(s)
             ));
@@ -315,11 +333,15 @@ pub fn fio_job(s: &Scenario) -> String {
         );
     }
     t.push_str(&format!(
-        "# 2. Run on all {} client(s) at the same time, twice; keep the second run (the first warms up):\n",
-        c.count
+        "# {}. Run on all {} at the same time, twice; keep the second run (the first warms up):\n",
+        next(),
+        machines(s)
     ));
     t.push_str("#    fio --output-format=json --output=result-$(hostname).json job.fio\n");
-    t.push_str("# 3. Import: volplan import result-*.json --scenario scenario.json\n");
+    t.push_str(&format!(
+        "# {}. Import: volplan import result-*.json --scenario scenario.json\n",
+        next()
+    ));
     if w.threads < volumes {
         t.push_str(&format!(
             "# Note: {} thread(s) for {volumes} volumes: only {} volume(s) get IO; raise workload.threads.\n",
@@ -394,14 +416,24 @@ pub fn diskspd_script(s: &Scenario) -> String {
     ));
     t.push_str(&expectation(s, "#"));
     t.push_str("#\n");
+    let mut step = 0;
+    let mut next = || {
+        step += 1;
+        step
+    };
     if s.clients.protocol.is_nfs() {
         t.push_str("# The scenario uses NFS: DiskSpd on Windows would test SMB; use the fio plan instead.\n");
     } else {
-        t.push_str(&format!("# 1. Client setup: {}\n", mount_options(s)));
+        t.push_str(&format!(
+            "# {}. Client setup: {}\n",
+            next(),
+            mount_options(s)
+        ));
     }
     t.push_str(&format!(
-        "# 2. Run in PowerShell on all {} client(s) at the same time, twice; keep the second run.\n",
-        s.clients.count
+        "# {}. Run in PowerShell on all {} at the same time, twice; keep the second run.\n",
+        next(),
+        machines(s)
     ));
     if per_target * targets != w.threads {
         t.push_str(&format!(
@@ -410,9 +442,85 @@ pub fn diskspd_script(s: &Scenario) -> String {
             w.threads
         ));
     }
-    t.push_str("# 3. Import: volplan import result-*.xml --scenario scenario.json\n");
+    t.push_str(&format!(
+        "# {}. Import: volplan import result-*.xml --scenario scenario.json\n",
+        next()
+    ));
     t.push_str(&diskspd_command(s));
     t.push('\n');
+    t
+}
+
+/// The machines that run the benchmark, counted: the clients, or on AVS the guest VMs
+/// of all hosts ("2 clients", "8 guest VMs (4 hosts x 2 VMs)").
+fn machines(s: &Scenario) -> String {
+    match &s.clients.avs {
+        Some(a) => {
+            let vms = a.hosts.saturating_mul(a.vms_per_host);
+            format!(
+                "{vms} guest {} ({} {} x {} {})",
+                plural(vms, "VM", "VMs"),
+                a.hosts,
+                plural(a.hosts, "host", "hosts"),
+                a.vms_per_host,
+                plural(a.vms_per_host, "VM", "VMs")
+            )
+        }
+        None => {
+            let n = s.clients.count;
+            format!("{n} {}", plural(n, "client", "clients"))
+        }
+    }
+}
+
+fn plural(n: u32, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}
+
+/// The VMDK placement in words.
+fn placement_words(p: Placement) -> &'static str {
+    match p {
+        Placement::Spread => "spread round-robin over all datastores",
+        Placement::Dedicated => "each VM on its own datastore",
+        Placement::Single => "all on the first datastore",
+    }
+}
+
+/// AVS: how the datastores are attached and checked on the ESXi hosts, in place of the
+/// Linux mount options (ESXi mounts the volumes, not the guests).
+pub fn esxi_datastore_setup(s: &Scenario) -> String {
+    let Some(a) = &s.clients.avs else {
+        return mount_options(s);
+    };
+    let volumes = volume_count(s);
+    let mut t = String::new();
+    t.push_str(&format!(
+        "1. Attach each of the {volumes} volume(s) to the private cloud's cluster as an NFS datastore:\n   \
+         Azure portal > Azure VMware Solution > Storage > Connect Azure NetApp Files volume, or\n   \
+         az vmware datastore netapp-volume create --name <datastore> --cluster <cluster> \\\n     \
+         --private-cloud <private-cloud> --resource-group <group> --volume-id <volume-resource-id>\n\
+         2. The volumes are NFSv3 and on the ExpressRoute gateway's network (UltraPerformance or ErGw3AZ\n   \
+         with FastPath, as in the published AVS datastore tests).\n"
+    ));
+    if a.nconnect > 1 {
+        t.push_str(&format!(
+            "3. {} connections per host per datastore as planned: needs ESXi 8.0 Update 1 or later\n   \
+             (esxcli storage nfs add ... --connections={}); the default is one.\n",
+            a.nconnect, a.nconnect
+        ));
+    } else {
+        t.push_str("3. One connection per host per datastore (the ESXi default, as in the published tests).\n");
+    }
+    t.push_str(&format!(
+        "4. Place the VMDKs as planned: {} {} per host, {} {} per VM, {}; use the\n   \
+         paravirtual SCSI (PVSCSI) controller in the guests.\n\
+         5. Check on each host: esxcli storage nfs list shows every datastore mounted and accessible.\n",
+        a.vms_per_host,
+        plural(a.vms_per_host, "VM", "VMs"),
+        a.vmdks_per_vm,
+        plural(a.vmdks_per_vm, "VMDK", "VMDKs"),
+        placement_words(a.placement)
+    ));
     t
 }
 

@@ -349,10 +349,15 @@ impl Chart {
                     Num(b.iops, 0),
                 );
                 if next.is_finite() && b.mibps > 0.0 {
-                    text.push_str(&format!(
-                        " The next ceiling is {}% higher.",
-                        Num((next / b.mibps - 1.0) * 100.0, 0)
-                    ));
+                    let above = (next / b.mibps - 1.0) * 100.0;
+                    // Under half a percent rounds to "0% higher": say it is a tie.
+                    if above < 0.5 {
+                        text.push_str(
+                            " The next ceiling ties with it: both must rise to gain anything.",
+                        );
+                    } else {
+                        text.push_str(&format!(" The next ceiling is {}% higher.", Num(above, 0)));
+                    }
                 }
                 text
             }

@@ -97,6 +97,26 @@ fn rows(r: &Report) -> Vec<Row> {
     out.push(summary("scenario", "Scenario", text(&r.title), ""));
     out.push(summary("storage", "Storage", text(&r.subtitle), ""));
     out.push(summary("generated", "Generated", r.date.clone(), ""));
+    if let Some(m) = &r.meta {
+        for (key, label, value) in [
+            ("customer", "Customer", &m.customer),
+            ("project", "Project", &m.project),
+            ("author", "Prepared by", &m.author),
+            ("notes", "Notes", &m.notes),
+        ] {
+            if !value.is_empty() {
+                out.push(summary(key, label, text(value), ""));
+            }
+        }
+    }
+    for (i, p) in r.summary.iter().enumerate() {
+        out.push(summary(
+            &format!("summary_{}", i + 1),
+            "Executive summary",
+            text(p),
+            "",
+        ));
+    }
     out.push(summary(
         "catalog_version",
         "Catalog",
@@ -167,7 +187,7 @@ fn rows(r: &Report) -> Vec<Row> {
             assumption: b(l.assumption),
             scope: l.scope.to_owned(),
             applies: l.applies.to_owned(),
-            source: l.source.to_owned(),
+            source: l.source.clone(),
         });
     }
     for z in &r.sizing {

@@ -60,6 +60,30 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
         escape(r.catalog_version),
         escape(&r.price_date)
     )?;
+    if let Some(m) = &r.meta {
+        for (label, value) in [
+            ("Customer", &m.customer),
+            ("Project", &m.project),
+            ("Prepared by", &m.author),
+        ] {
+            if !value.is_empty() {
+                writeln!(o, "- {label}: {}", escape(value))?;
+            }
+        }
+        writeln!(o)?;
+    }
+
+    writeln!(o, "## Executive summary\n")?;
+    for p in &r.summary {
+        writeln!(o, "{}\n", escape(p))?;
+    }
+    if let Some(m) = r.meta.as_ref().filter(|m| !m.notes.is_empty()) {
+        writeln!(o, "### Notes\n")?;
+        for line in m.notes.lines() {
+            writeln!(o, "> {}", escape(line))?;
+        }
+        writeln!(o)?;
+    }
 
     writeln!(o, "## Results\n")?;
     writeln!(o, "| Figure | Value | Unit |\n|---|---:|---|")?;
@@ -112,7 +136,7 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
             Num(l.mibps, 1),
             Num(l.iops, 0),
             pct(l.headroom_pct),
-            escape(l.source)
+            escape(&l.source)
         )?;
     }
     writeln!(o)?;
@@ -166,11 +190,18 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
     }
 
     writeln!(o, "## Assumptions\n")?;
-    if r.assumptions.is_empty() {
-        writeln!(o, "Every figure comes from a published document.\n")?;
-    } else {
+    writeln!(o, "{}\n", escape(&r.provenance))?;
+    if !r.assumptions.is_empty() {
         for a in &r.assumptions {
             writeln!(o, "- {}", escape(a))?;
+        }
+        writeln!(o)?;
+    }
+
+    if !r.sources.is_empty() {
+        writeln!(o, "## Sources\n")?;
+        for (i, d) in r.sources.iter().enumerate() {
+            writeln!(o, "{}. {}: <{}>", i + 1, escape(&d.title), d.url)?;
         }
         writeln!(o)?;
     }
@@ -235,9 +266,15 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
     }
 
     writeln!(o, "## {}\n", TestPlan::TITLE)?;
-    writeln!(o, "{}\n", TestPlan::NOTE)?;
-    let langs = ["ini", "powershell", "text"];
-    for ((title, text), lang) in r.test_plan.parts().into_iter().zip(langs) {
+    writeln!(o, "{}\n", r.test_plan.note())?;
+    for (title, text) in r.test_plan.parts() {
+        let lang = if title.starts_with("fio") {
+            "ini"
+        } else if title.starts_with("DiskSpd") {
+            "powershell"
+        } else {
+            "text"
+        };
         let fence = fence(text);
         writeln!(o, "### {title}\n")?;
         writeln!(o, "{fence}{lang}\n{}\n{fence}\n", text.trim_end())?;

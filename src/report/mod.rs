@@ -9,4 +9,6 @@ pub mod latency;
 pub mod md;
 pub mod model;
 pub mod pdf;
+pub mod sources;
+pub mod summary;
 pub mod xlsx;

@@ -7,8 +7,11 @@
 
 use super::charts;
 use super::latency;
+use super::sources::{self, Document};
+use super::summary;
 use crate::engine::advice::Severity;
 use crate::engine::evaluation::SizingBasis;
+use crate::engine::meta::Meta;
 use crate::engine::pricing::PriceBook;
 use crate::engine::reprice::CostSnapshot;
 use crate::engine::scenario::{
@@ -98,7 +101,8 @@ pub struct LimitRow {
     pub headroom_pct: f64,
     pub binding: bool,
     pub assumption: bool,
-    pub source: &'static str,
+    /// Where the limit comes from, with public document titles.
+    pub source: String,
 }
 
 /// Reverse sizing for one level.
@@ -161,23 +165,44 @@ pub struct TestPlan {
     pub fio: String,
     /// The DiskSpd command line (Windows, SMB), with how to run and import it.
     pub diskspd: String,
-    /// The mount options (NFS) or SMB client setup to use.
+    /// The mount options (NFS), the SMB client setup, or on AVS the ESXi datastore setup.
     pub mount_options: String,
+    /// How the scenario is reached: NFS from Linux, SMB from Windows, or AVS datastores.
+    pub path: PlanPath,
+}
+
+/// Which parts of the test plan apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlanPath {
+    /// Linux clients over NFS: fio and mount options.
+    Nfs,
+    /// Windows clients over SMB: DiskSpd and the SMB client setup.
+    Smb,
+    /// AVS guest VMs on NFS datastores: fio in the guests, the datastores on ESXi.
+    Avs,
 }
 
 impl TestPlan {
     /// The section's title in every format.
     pub const TITLE: &'static str = "Verification test plan";
 
-    /// How to use the plan, in one sentence.
-    pub const NOTE: &'static str = "Run this benchmark after provisioning, discard the first run as warm-up, and import the JSON (fio) or XML (DiskSpd) result of the second run into volplan to see measured against predicted.";
-
     /// The plan for a scenario.
     pub fn of(s: &Scenario) -> TestPlan {
+        let path = if s.clients.avs.is_some() {
+            PlanPath::Avs
+        } else if s.clients.protocol.is_nfs() {
+            PlanPath::Nfs
+        } else {
+            PlanPath::Smb
+        };
         TestPlan {
             fio: testplan::plan(s, PlanTool::Fio),
             diskspd: testplan::plan(s, PlanTool::Diskspd),
-            mount_options: testplan::mount_options(s),
+            mount_options: match path {
+                PlanPath::Avs => testplan::esxi_datastore_setup(s),
+                _ => testplan::mount_options(s),
+            },
+            path,
         }
     }
 
@@ -186,18 +211,35 @@ impl TestPlan {
         Self::TITLE
     }
 
-    /// [`TestPlan::NOTE`], for templates.
+    /// How to use the plan, in one sentence naming the tool that applies.
     pub fn note(&self) -> &'static str {
-        Self::NOTE
+        match self.path {
+            PlanPath::Smb => {
+                "Run this benchmark after provisioning, discard the first run as warm-up, and import the XML result of the second run into volplan to see measured against predicted."
+            }
+            _ => {
+                "Run this benchmark after provisioning, discard the first run as warm-up, and import the JSON result of the second run into volplan to see measured against predicted."
+            }
+        }
     }
 
-    /// The three parts as (title, text), in report order.
-    pub fn parts(&self) -> [(&'static str, &str); 3] {
-        [
-            ("fio job file (Linux, NFS)", self.fio.as_str()),
-            ("DiskSpd command line (Windows, SMB)", self.diskspd.as_str()),
-            ("Mount options", self.mount_options.as_str()),
-        ]
+    /// The parts that apply, as (title, text), in report order: DiskSpd only for SMB,
+    /// the ESXi datastore setup instead of mount options for AVS.
+    pub fn parts(&self) -> Vec<(&'static str, &str)> {
+        match self.path {
+            PlanPath::Nfs => vec![
+                ("fio job file (Linux, NFS)", self.fio.as_str()),
+                ("Mount options", self.mount_options.as_str()),
+            ],
+            PlanPath::Smb => vec![
+                ("DiskSpd command line (Windows, SMB)", self.diskspd.as_str()),
+                ("SMB client setup", self.mount_options.as_str()),
+            ],
+            PlanPath::Avs => vec![
+                ("ESXi datastore setup", self.mount_options.as_str()),
+                ("fio job file (in the guest VMs)", self.fio.as_str()),
+            ],
+        }
     }
 }
 
@@ -265,6 +307,14 @@ pub struct SavedCost {
 pub struct Report {
     /// The scenario's name.
     pub title: String,
+    /// Customer, project, author and notes, when given.
+    pub meta: Option<Meta>,
+    /// The executive summary: recommendation, targets and what binds.
+    pub summary: Vec<String>,
+    /// Every public document the limits cite, once each.
+    pub sources: Vec<Document>,
+    /// Where the figures come from, in a sentence (fitted limits said as such).
+    pub provenance: String,
     /// Service, level and volumes in one line.
     pub subtitle: String,
     /// Date the report was generated (YYYY-MM-DD, UTC).
@@ -343,13 +393,6 @@ fn num_row(
     }
 }
 
-fn opt_row(section: &'static str, label: &str, v: Option<f64>, unit: &'static str) -> InputRow {
-    match v {
-        Some(x) => num_row(section, label, x, 2, unit),
-        None => row(section, label, "none".to_owned(), ""),
-    }
-}
-
 /// The scenario's inputs as label/value/unit rows, only those that apply.
 pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
     let w = &s.workload;
@@ -386,10 +429,16 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
         ),
         row("Workload", "Metadata heavy", yes_no(w.metadata_heavy), ""),
         num_row("Workload", "Capacity needed", w.capacity_tib, 3, "TiB"),
-        opt_row("Workload", "Target throughput", w.target_mibps, "MiB/s"),
-        opt_row("Workload", "Target IOPS", w.target_iops, "IOPS"),
-        opt_row("Workload", "Target latency", w.target_latency_ms, "ms"),
     ];
+    for (label, v, unit) in [
+        ("Target throughput", w.target_mibps, "MiB/s"),
+        ("Target IOPS", w.target_iops, "IOPS"),
+        ("Target latency", w.target_latency_ms, "ms"),
+    ] {
+        if let Some(x) = v {
+            rows.push(num_row("Workload", label, x, 2, unit));
+        }
+    }
 
     let st = &s.storage;
     rows.push(row(
@@ -462,6 +511,7 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
         });
     }
     match st.pool_tib {
+        _ if st.service == Service::AzureFiles => {}
         Some(p) => rows.push(num_row("Storage", "Capacity pool", p, 3, "TiB")),
         None => rows.push(row(
             "Storage",
@@ -472,18 +522,19 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
     }
 
     let c = &s.clients;
-    rows.push(num_row("Clients", "Clients", c.count.into(), 0, ""));
-    rows.push(row(
-        "Clients",
-        "VM size",
-        c.vm_size.clone().unwrap_or_else(|| "none".to_owned()),
-        "",
-    ));
-    if let Some(e) = c.egress_mibps {
-        rows.push(num_row("Clients", "Egress per client", e, 2, "MiB/s"));
-    }
-    if let Some(i) = c.ingress_mibps {
-        rows.push(num_row("Clients", "Ingress per client", i, 2, "MiB/s"));
+    // AVS: the hosts are the clients; VM size, nconnect and NFS security are ESXi's.
+    let avs = c.avs.is_some();
+    if !avs {
+        rows.push(num_row("Clients", "Clients", c.count.into(), 0, ""));
+        if let Some(vm) = &c.vm_size {
+            rows.push(row("Clients", "VM size", vm.clone(), ""));
+        }
+        if let Some(e) = c.egress_mibps {
+            rows.push(num_row("Clients", "Egress per client", e, 2, "MiB/s"));
+        }
+        if let Some(i) = c.ingress_mibps {
+            rows.push(num_row("Clients", "Ingress per client", i, 2, "MiB/s"));
+        }
     }
     let protocol = match c.protocol {
         Protocol::Nfsv3 => "NFSv3",
@@ -491,7 +542,9 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
         Protocol::Smb3 => "SMB 3",
     };
     rows.push(row("Clients", "Protocol", protocol.to_owned(), ""));
-    if c.protocol.is_nfs() {
+    if avs {
+        // ESXi mounts the datastores: the clients' NFS settings do not apply.
+    } else if c.protocol.is_nfs() {
         if c.nfs_client == NfsClient::Dnfs {
             rows.push(row(
                 "Clients",
@@ -837,7 +890,7 @@ fn limit_rows(e: &Evaluation) -> Vec<LimitRow> {
             headroom_pct: l.headroom_pct,
             binding: l.id == e.binding,
             assumption: l.assumption,
-            source: l.source,
+            source: sources::public(l.source),
         })
         .collect();
     // Binding first, then by headroom: the reader sees what binds next.
@@ -847,6 +900,28 @@ fn limit_rows(e: &Evaluation) -> Vec<LimitRow> {
             .then(a.headroom_pct.total_cmp(&b.headroom_pct))
     });
     rows
+}
+
+/// Where the figures come from: published limits, and which ones are fitted to
+/// published measurements rather than stated by a document.
+fn provenance(e: &Evaluation) -> String {
+    let fitted: Vec<&str> = e
+        .limits
+        .iter()
+        .filter(|l| {
+            let s = l.source.to_ascii_lowercase();
+            s.contains("fitted") || s.contains("measured") || s.contains("calibration")
+        })
+        .map(|l| l.label.name)
+        .collect();
+    if fitted.is_empty() {
+        "Every limit is a published figure or a formula from a published document; none is flagged as unconfirmed.".to_owned()
+    } else {
+        format!(
+            "Limits are published figures or formulas from published documents, except {}, fitted to published benchmark measurements: a model of the measured behaviour, not a documented limit.",
+            fitted.join(", ")
+        )
+    }
 }
 
 /// The engine's own assumption notes first, then every assumption-flagged limit and the
@@ -863,7 +938,8 @@ fn assumptions(e: &Evaluation) -> Vec<String> {
         if !covered(&out, l.label.name) {
             out.push(format!(
                 "{}: rests on an UNCONFIRMED or fitted catalog value ({}).",
-                l.label, l.source
+                l.label,
+                sources::public(l.source)
             ));
         }
     }
@@ -881,7 +957,7 @@ impl Report {
     /// Builds the report of one scenario; `today` is the generation date (YYYY-MM-DD).
     pub fn build(s: &Scenario, e: &Evaluation, today: &str) -> Report {
         let limits = limit_rows(e);
-        let sizing = e
+        let sizing: Vec<SizingRow> = e
             .sizing
             .iter()
             .map(|z| SizingRow {
@@ -912,17 +988,24 @@ impl Report {
             }
             _ => "Each level is sized for the capacity and the targets.",
         };
+        let targets = targets(s, e);
+        let binding = binding(s, e, &limits);
+        let summary = summary::sentences(s, e, &sizing, &limits, &binding, targets.as_ref());
         Report {
             sizing_basis,
             title: s.name.clone(),
+            meta: s.meta.clone().filter(|m| !m.is_empty()),
+            summary,
+            sources: sources::documents(e.limits.iter().map(|l| l.source)),
+            provenance: provenance(e),
             subtitle: subtitle(s),
             date: today.to_owned(),
             catalog_version: catalog_version(),
             price_date: e.cost.price_date.clone(),
             inputs: input_rows(s),
             headline: headline(e),
-            targets: targets(s, e),
-            binding: binding(s, e, &limits),
+            targets,
+            binding,
             latency: latency::summary(s, e),
             assumptions: assumptions(e),
             limits,
@@ -1302,6 +1385,7 @@ impl fmt::Display for Format {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::evaluate;
 
     #[test]
     fn civil_dates() {
@@ -1354,8 +1438,29 @@ mod tests {
         assert!(r.test_plan.fio.contains("--output-format=json"));
         assert!(r.test_plan.fio.contains("direct=1"));
         assert!(r.test_plan.diskspd.contains("-Rxml"));
-        assert_eq!(r.test_plan.mount_options, testplan::mount_options(&s));
+        // AVS: the datastores are set up on ESXi; no Linux mount line, no DiskSpd.
+        assert_eq!(
+            r.test_plan.mount_options,
+            testplan::esxi_datastore_setup(&s)
+        );
+        let titles: Vec<&str> = r.test_plan.parts().iter().map(|p| p.0).collect();
+        assert_eq!(
+            titles,
+            ["ESXi datastore setup", "fio job file (in the guest VMs)"]
+        );
+        let mut nfs = s.clone();
+        nfs.clients.avs = None;
+        let r = Report::build(&nfs, &evaluate(&nfs).unwrap(), "2026-01-02");
+        assert_eq!(r.test_plan.mount_options, testplan::mount_options(&nfs));
         assert!(r.test_plan.mount_options.contains("vers=3"));
+        assert!(r.test_plan.parts().iter().all(|p| !p.0.contains("DiskSpd")));
+        let mut smb = nfs;
+        smb.storage.service = Service::AzureFiles;
+        smb.storage.level = Level::SsdV1;
+        smb.clients.protocol = Protocol::Smb3;
+        let plan = TestPlan::of(&smb);
+        assert_eq!(plan.parts()[0].0, "DiskSpd command line (Windows, SMB)");
+        assert_eq!(plan.parts().len(), 2);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use krilla::outline::{Outline, OutlineNode};
 use krilla::page::PageSettings;
 use krilla::paint::{Fill, Stroke};
 use krilla::surface::Surface;
-use krilla::text::{Font, TextDirection};
+use krilla::text::{Font, GlyphId, KrillaGlyph};
 use krilla_svg::{SurfaceExt, SvgSettings};
 use std::sync::{Arc, OnceLock};
 
@@ -43,8 +43,25 @@ const MARGIN_BOTTOM: f32 = 58.0;
 struct Fonts {
     regular: Font,
     bold: Font,
+    mono: Font,
     regular_face: ttf_parser::Face<'static>,
     bold_face: ttf_parser::Face<'static>,
+    mono_face: ttf_parser::Face<'static>,
+}
+
+/// The face a piece of text is set in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Face {
+    Regular,
+    Bold,
+    /// DejaVu Sans Mono, for job files and command lines.
+    Mono,
+}
+
+impl Face {
+    fn of(bold: bool) -> Face {
+        if bold { Face::Bold } else { Face::Regular }
+    }
 }
 
 fn fonts() -> Result<&'static Fonts, ReportError> {
@@ -53,11 +70,14 @@ fn fonts() -> Result<&'static Fonts, ReportError> {
         .get_or_init(|| {
             let regular = dejavu::sans::regular();
             let bold = dejavu::sans::bold();
+            let mono = dejavu::sans_mono::regular();
             Some(Fonts {
                 regular: Font::new(regular.into(), 0)?,
                 bold: Font::new(bold.into(), 0)?,
+                mono: Font::new(mono.into(), 0)?,
                 regular_face: ttf_parser::Face::parse(regular, 0).ok()?,
                 bold_face: ttf_parser::Face::parse(bold, 0).ok()?,
+                mono_face: ttf_parser::Face::parse(mono, 0).ok()?,
             })
         })
         .as_ref()
@@ -79,13 +99,49 @@ pub(crate) fn svg_fontdb() -> Arc<usvg::fontdb::Database> {
 }
 
 impl Fonts {
+    fn face(&self, face: Face) -> &ttf_parser::Face<'static> {
+        match face {
+            Face::Regular => &self.regular_face,
+            Face::Bold => &self.bold_face,
+            Face::Mono => &self.mono_face,
+        }
+    }
+
+    /// The glyphs of `text`, left to right, one per character at its advance: the
+    /// report's text is Latin with symbols, which DejaVu sets without shaping, and
+    /// skipping the shaper (which re-reads the font on every call) halves the time the
+    /// PDF takes. Characters the font lacks get its missing-glyph box.
+    fn glyphs(&self, face: Face, text: &str) -> Vec<KrillaGlyph> {
+        let f = self.face(face);
+        let em = f32::from(f.units_per_em());
+        text.char_indices()
+            .map(|(i, c)| {
+                let g = f.glyph_index(c);
+                // The same advance as `width_in`, so measured and drawn text agree.
+                let advance = g
+                    .and_then(|g| f.glyph_hor_advance(g))
+                    .unwrap_or(f.units_per_em() / 2);
+                KrillaGlyph::new(
+                    GlyphId::new(u32::from(g.map_or(0, |g| g.0))),
+                    f32::from(advance) / em,
+                    0.0,
+                    0.0,
+                    0.0,
+                    i..i + c.len_utf8(),
+                    None,
+                )
+            })
+            .collect()
+    }
+
     /// Width of `text` at `size` points.
     fn width(&self, text: &str, size: f32, bold: bool) -> f32 {
-        let face = if bold {
-            &self.bold_face
-        } else {
-            &self.regular_face
-        };
+        self.width_in(Face::of(bold), text, size)
+    }
+
+    /// Width of `text` at `size` points in `face`.
+    fn width_in(&self, face: Face, text: &str, size: f32) -> f32 {
+        let face = self.face(face);
         let units: u32 = text
             .chars()
             .map(|c| {
@@ -100,7 +156,7 @@ impl Fonts {
     /// Breaks `text` into lines no wider than `max` points: at spaces, after `/` and `-`
     /// (paths and source names), and inside pieces that are too long on their own.
     fn wrap(&self, text: &str, size: f32, bold: bool, max: f32) -> Vec<String> {
-        self.wrap_hanging(text, size, bold, max, max)
+        self.wrap_hanging(text, size, Face::of(bold), max, max)
     }
 
     /// Like [`Fonts::wrap`], with the first line at most `first` points wide and the
@@ -111,7 +167,7 @@ impl Fonts {
         &self,
         text: &str,
         size: f32,
-        bold: bool,
+        face: Face,
         first: f32,
         rest: f32,
     ) -> Vec<String> {
@@ -120,7 +176,7 @@ impl Fonts {
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect();
         // Advances add up, so widths are summed piece by piece instead of re-measured.
-        let space = self.width(" ", size, bold);
+        let space = self.width_in(face, " ", size);
         let mut lines: Vec<String> = Vec::new();
         let mut line = String::new();
         let mut line_w = 0.0; // width of `line` without its trailing space
@@ -129,7 +185,7 @@ impl Fonts {
         for piece in pieces(clean.trim()) {
             let word = piece.trim_end_matches(' ');
             let trailing = word.len() < piece.len();
-            let word_w = self.width(word, size, bold);
+            let word_w = self.width_in(face, word, size);
             let joined_w = if line.is_empty() {
                 word_w
             } else {
@@ -155,7 +211,7 @@ impl Fonts {
             }
             // A piece longer than the line is cut where it overflows.
             for ch in word.chars() {
-                let w = self.width(ch.encode_utf8(&mut [0; 4]), size, bold);
+                let w = self.width_in(face, ch.encode_utf8(&mut [0; 4]), size);
                 if line_w + w > limit(lines.len()) && !line.is_empty() {
                     lines.push(std::mem::take(&mut line));
                     line_w = 0.0;
@@ -211,7 +267,7 @@ enum Op {
         x: f32,
         y: f32,
         size: f32,
-        bold: bool,
+        face: Face,
         color: Rgb,
         text: String,
     },
@@ -336,7 +392,7 @@ impl<'a> Layout<'a> {
             x,
             y,
             size,
-            bold,
+            face: Face::of(bold),
             color,
             text: text.to_owned(),
         });
@@ -403,6 +459,17 @@ impl<'a> Layout<'a> {
             r.date, r.catalog_version, r.price_date
         );
         self.paragraph(&meta, 8.5, false, MUTED, 0.0);
+        if let Some(m) = &r.meta {
+            for (label, value) in [
+                ("Customer", &m.customer),
+                ("Project", &m.project),
+                ("Prepared by", &m.author),
+            ] {
+                if !value.is_empty() {
+                    self.paragraph(&format!("{label}: {value}"), 10.0, true, INK, 0.0);
+                }
+            }
+        }
         self.y += 2.0;
         self.rule(self.y, 2.0, ACCENT);
         self.y += 6.0;
@@ -626,7 +693,7 @@ impl<'a> Layout<'a> {
     fn preformatted(&mut self, text: &str) {
         let w = self.content_width();
         let inner = w - 2.0 * PRE_PAD;
-        let space = self.fonts.width(" ", PRE_SIZE, false);
+        let space = self.fonts.width_in(Face::Mono, " ", PRE_SIZE);
         self.y += 2.0;
         for raw in text.trim_end().lines() {
             let raw = raw.replace('\t', "    ");
@@ -636,7 +703,7 @@ impl<'a> Layout<'a> {
             let lines = self.fonts.wrap_hanging(
                 body,
                 PRE_SIZE,
-                false,
+                Face::Mono,
                 inner - lead,
                 inner - lead - PRE_CONTINUE,
             );
@@ -650,7 +717,14 @@ impl<'a> Layout<'a> {
                     color: BAND,
                 });
                 let x = MARGIN_X + PRE_PAD + lead + if i == 0 { 0.0 } else { PRE_CONTINUE };
-                self.text(x, self.y + PRE_LINE - 2.5, PRE_SIZE, false, INK, line);
+                self.push(Op::Text {
+                    x,
+                    y: self.y + PRE_LINE - 2.5,
+                    size: PRE_SIZE,
+                    face: Face::Mono,
+                    color: INK,
+                    text: line.clone(),
+                });
                 self.y += PRE_LINE;
             }
         }
@@ -714,6 +788,17 @@ type ChartSize = (ChartKind, String, (f32, f32));
 fn lay_out<'a>(fonts: &'a Fonts, r: &Report, paper: Paper, charts: &[ChartSize]) -> Layout<'a> {
     let mut l = Layout::new(fonts, paper);
     l.title_block(r);
+
+    l.heading("Executive summary", 60.0);
+    for p in &r.summary {
+        l.paragraph(p, BODY_SIZE + 0.5, false, INK, 0.0);
+    }
+    if let Some(m) = r.meta.as_ref().filter(|m| !m.notes.is_empty()) {
+        l.paragraph("Notes", BODY_SIZE, true, INK, 0.0);
+        for line in m.notes.lines() {
+            l.paragraph(line, BODY_SIZE, false, INK, 0.0);
+        }
+    }
 
     l.heading("Results", 100.0);
     l.figures(r);
@@ -837,16 +922,19 @@ fn lay_out<'a>(fonts: &'a Fonts, r: &Report, paper: Paper, charts: &[ChartSize])
     }
 
     l.heading("Assumptions", 30.0);
-    if r.assumptions.is_empty() {
-        l.paragraph(
-            "Every figure comes from a published document.",
-            BODY_SIZE,
-            false,
-            MUTED,
-            0.0,
-        );
-    } else {
+    l.paragraph(&r.provenance, BODY_SIZE, false, MUTED, 0.0);
+    if !r.assumptions.is_empty() {
         let items: Vec<_> = r.assumptions.iter().map(|a| (None, a.clone())).collect();
+        l.bullets(&items);
+    }
+
+    if !r.sources.is_empty() {
+        l.heading("Sources", 30.0);
+        let items: Vec<_> = r
+            .sources
+            .iter()
+            .map(|d| (None, format!("{}: {}", d.title, d.url)))
+            .collect();
         l.bullets(&items);
     }
 
@@ -938,7 +1026,7 @@ fn lay_out<'a>(fonts: &'a Fonts, r: &Report, paper: Paper, charts: &[ChartSize])
     }
 
     l.heading(TestPlan::TITLE, 40.0);
-    l.paragraph(TestPlan::NOTE, BODY_SIZE, false, INK, 0.0);
+    l.paragraph(r.test_plan.note(), BODY_SIZE, false, INK, 0.0);
     for (title, text) in r.test_plan.parts() {
         l.y += 4.0;
         l.ensure(BODY_LINE + 3.0 * PRE_LINE);
@@ -975,20 +1063,25 @@ fn draw_op(s: &mut Surface<'_>, fonts: &Fonts, trees: &[usvg::Tree], op: &Op) {
             x,
             y,
             size,
-            bold,
+            face,
             color,
             text,
         } => {
             s.set_stroke(None);
             s.set_fill(Some(fill(*color)));
-            let font = if *bold { &fonts.bold } else { &fonts.regular };
-            s.draw_text(
+            let font = match face {
+                Face::Regular => &fonts.regular,
+                Face::Bold => &fonts.bold,
+                Face::Mono => &fonts.mono,
+            };
+            let glyphs = fonts.glyphs(*face, text);
+            s.draw_glyphs(
                 Point::from_xy(*x, *y),
+                &glyphs,
                 font.clone(),
-                *size,
                 text,
+                *size,
                 false,
-                TextDirection::Auto,
             );
         }
         Op::Rect { x, y, w, h, color } => {
@@ -1126,7 +1219,7 @@ pub fn render_with(r: &Report, paper: Paper, charts: &[ChartSvg]) -> Result<Vec<
                     x,
                     y: footer_y,
                     size: 7.5,
-                    bold: false,
+                    face: Face::Regular,
                     color: MUTED,
                     text,
                 },
@@ -1184,7 +1277,7 @@ mod tests {
             .map(|i| format!("\\\\anf-{i}.example\\share{i}\\file.dat"))
             .collect::<Vec<_>>()
             .join(" ");
-        let lines = f.wrap_hanging(&text, PRE_SIZE, false, 600.0, 300.0);
+        let lines = f.wrap_hanging(&text, PRE_SIZE, Face::Regular, 600.0, 300.0);
         assert!(lines.len() > 100);
         assert!(f.width(&lines[0], PRE_SIZE, false) <= 600.0);
         assert!(
@@ -1205,6 +1298,7 @@ mod tests {
         let mut r = Report::build(&s, &e, "2026-01-02");
         let long_line = format!("directory={}", "/mnt/volplan1:".repeat(40));
         r.test_plan.fio = format!("{long_line}\n{}", "    rw=read\n".repeat(200));
+        r.test_plan.mount_options.clear();
         let fonts = fonts().unwrap();
         let layout = lay_out(fonts, &r, Paper::A4, &[]);
         let (w, h) = Paper::A4.size_pt();
@@ -1215,14 +1309,22 @@ mod tests {
             .flat_map(|(p, ops)| ops.iter().map(move |op| (p, op)))
             .filter_map(|(p, op)| match op {
                 Op::Text {
-                    x, y, size, text, ..
-                } if *size == PRE_SIZE => Some((p, *x, *y, text.as_str())),
+                    x,
+                    y,
+                    size,
+                    text,
+                    face,
+                    ..
+                } if *size == PRE_SIZE => {
+                    assert_eq!(*face, Face::Mono, "code is set monospaced: {text}");
+                    Some((p, *x, *y, text.as_str()))
+                }
                 _ => None,
             })
             .collect();
         for (_, x, y, text) in &pre {
             assert!(
-                x + fonts.width(text, PRE_SIZE, false) <= w - MARGIN_X + 0.01,
+                x + fonts.width_in(Face::Mono, text, PRE_SIZE) <= w - MARGIN_X + 0.01,
                 "{text}"
             );
             assert!(*y <= h - MARGIN_BOTTOM, "{text} at {y}");
@@ -1257,7 +1359,7 @@ mod tests {
             .iter()
             .filter(|ops| {
                 ops.iter()
-                    .any(|op| matches!(op, Op::Text { text, bold: true, .. } if text == "Headroom"))
+                    .any(|op| matches!(op, Op::Text { text, face: Face::Bold, .. } if text == "Headroom"))
             })
             .count();
         assert!(

@@ -149,9 +149,25 @@ fn summary(
     ws.write_string(row, 0, "Binding limit id")?;
     ws.write_string(row, 1, r.binding.id)?;
     row += 1;
+    if let Some(m) = &r.meta {
+        for (label, value) in [
+            ("Customer", &m.customer),
+            ("Project", &m.project),
+            ("Prepared by", &m.author),
+            ("Notes", &m.notes),
+        ] {
+            if !value.is_empty() {
+                ws.write_string_with_format(row, 0, label, &st.bold)?;
+                ws.write_string_with_format(row, 1, value, &st.wrap)?;
+                ws.set_row_height(row, line_height(value, 34))?;
+                row += 1;
+            }
+        }
+    }
     // Sentences span both columns, wrapped, with the row as tall as the text.
     let cost = super::html::cost_line(r);
-    let mut sentences = vec![r.binding.sentence.as_str()];
+    let mut sentences: Vec<&str> = r.summary.iter().map(String::as_str).collect();
+    sentences.push(r.binding.sentence.as_str());
     if let Some(t) = &r.targets {
         sentences.push(&t.text);
     }
@@ -213,7 +229,7 @@ fn limits(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> {
         ws.write_number_with_format(row, 6, l.headroom_pct, &pct)?;
         ws.write_string(row, 7, yes(l.binding))?;
         ws.write_string(row, 8, yes(l.assumption))?;
-        ws.write_string(row, 9, l.source)?;
+        ws.write_string(row, 9, &l.source)?;
     }
     Ok(())
 }
@@ -375,8 +391,8 @@ fn test_plan(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError
     ws.set_name("Test plan")?;
     ws.set_column_width(0, 140)?;
     ws.write_string_with_format(0, 0, TestPlan::TITLE, &st.title)?;
-    ws.write_string_with_format(1, 0, TestPlan::NOTE, &st.wrap)?;
-    ws.set_row_height(1, line_height(TestPlan::NOTE, 150))?;
+    ws.write_string_with_format(1, 0, r.test_plan.note(), &st.wrap)?;
+    ws.set_row_height(1, line_height(r.test_plan.note(), 150))?;
     let mono = Format::new().set_font_name("Consolas");
     let mut row = 3;
     for (title, text) in r.test_plan.parts() {

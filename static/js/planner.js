@@ -398,6 +398,24 @@
     }
   });
 
+  // ---- Unsaved edits: leaving the page asks first ---------------------------
+  //
+  // A form submission that goes ahead (Save, Save as copy, downloads) is not a loss;
+  // any other way off the page with edits gets the browser's "Leave site?" question.
+
+  var submitting = false;
+  form.addEventListener("submit", function (e) {
+    if (e.defaultPrevented) return;
+    submitting = true;
+    setTimeout(function () { submitting = false; }, 1500);
+  });
+
+  window.addEventListener("beforeunload", function (e) {
+    if (!dirty || submitting) return;
+    e.preventDefault();
+    e.returnValue = "";
+  });
+
   // ---- Menus: Esc or a click elsewhere closes them -------------------------
 
   function closeMenus(except) {

@@ -3,6 +3,7 @@
 mod api;
 mod calibration;
 mod charts;
+mod customer_report;
 mod estate;
 mod helpers;
 mod hostile;
@@ -21,3 +22,4 @@ mod reports;
 mod reprice;
 mod security;
 mod store;
+mod tool_pages;

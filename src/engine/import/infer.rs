@@ -98,5 +98,6 @@ fn default_base(tool: Tool) -> Scenario {
         region: None,
         pricing: None,
         data_protection: None,
+        meta: None,
     }
 }

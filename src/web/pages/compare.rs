@@ -5,6 +5,7 @@
 //! in each row marked, and a grouped bar chart; the arithmetic is
 //! [`crate::engine::sweep::compare`].
 
+use super::compare_inputs::{self, InputRowView, vendor_name};
 use super::{PageError, render};
 use crate::engine::pricing::PriceBook;
 use crate::engine::sweep::{self, Better, MetricRow};
@@ -99,6 +100,10 @@ struct RowView {
 
 struct Compared {
     names: Vec<String>,
+    /// The inputs side by side, the ones that differ marked.
+    inputs: Vec<InputRowView>,
+    /// The baseline choices: (1-based position in the query, name, chosen).
+    baselines: Vec<(usize, String, bool)>,
     /// Where each scenario came from: "saved #3" or "shared link".
     origins: Vec<String>,
     rows: Vec<RowView>,
@@ -112,6 +117,8 @@ struct Compared {
 #[template(path = "pages/compare.html")]
 struct ComparePage {
     saved: Vec<Choice>,
+    /// The chosen saved ids, in the query's order (kept by the baseline form).
+    ids: Vec<i64>,
     links: String,
     problem: Option<String>,
     result: Option<Compared>,
@@ -265,7 +272,7 @@ pub async fn page(
         .map(|s| Choice {
             id: s.id,
             name: s.name.clone(),
-            detail: format!("{} {}", s.service, s.level),
+            detail: vendor_name(&s.service, &s.level),
             checked: ids.contains(&s.id),
         })
         .collect();
@@ -295,6 +302,31 @@ pub async fn page(
         }
     }
 
+    // The baseline (1-based, in query order) goes first: deltas are against it.
+    let baseline = pairs
+        .iter()
+        .find(|(k, _)| k == "baseline")
+        .and_then(|(_, v)| v.trim().parse::<usize>().ok())
+        .filter(|b| (1..=scenarios.len()).contains(b))
+        .map_or(0, |b| b - 1);
+    let mut order: Vec<usize> = (0..scenarios.len()).collect();
+    if baseline > 0 {
+        order.remove(baseline);
+        order.insert(0, baseline);
+        let first = scenarios.remove(baseline);
+        scenarios.insert(0, first);
+        let first = origins.remove(baseline);
+        origins.insert(0, first);
+    }
+    let report_ids: Vec<i64> = if baseline < ids.len() {
+        let mut v = ids.clone();
+        let first = v.remove(baseline);
+        v.insert(0, first);
+        v
+    } else {
+        ids.clone()
+    };
+
     let asked = !pairs.is_empty();
     let mut result = None;
     if problems.is_empty() && asked {
@@ -305,6 +337,13 @@ pub async fn page(
             ));
         } else {
             let names = distinct_names(&scenarios);
+            let inputs = compare_inputs::rows(&scenarios);
+            let baselines = order
+                .iter()
+                .zip(&names)
+                .enumerate()
+                .map(|(j, (pos, name))| (pos + 1, name.clone(), j == 0))
+                .collect();
             let work_names = names.clone();
             let prices = st.book();
             let outcome =
@@ -313,15 +352,18 @@ pub async fn page(
                     .map_err(|e| PageError::Internal(format!("compare task failed: {e}")))?;
             match outcome {
                 Ok((rows, chart)) => {
-                    let report = (shared.is_empty() && !ids.is_empty()).then(|| {
-                        let others: Vec<String> = ids[1..].iter().map(i64::to_string).collect();
+                    let report = (shared.is_empty() && !report_ids.is_empty()).then(|| {
+                        let others: Vec<String> =
+                            report_ids[1..].iter().map(i64::to_string).collect();
                         (
-                            format!("/scenarios/{}/report", ids[0]),
+                            format!("/scenarios/{}/report", report_ids[0]),
                             format!("?compare={}", others.join(",")),
                         )
                     });
                     result = Some(Compared {
                         names,
+                        inputs,
+                        baselines,
                         origins,
                         rows: rows_view(&rows),
                         chart,
@@ -339,6 +381,7 @@ pub async fn page(
     };
     let page = ComparePage {
         saved,
+        ids,
         links: links_text,
         problem: (!problems.is_empty()).then(|| problems.join(" ")),
         result,

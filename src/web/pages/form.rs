@@ -7,6 +7,7 @@
 
 use crate::engine::FieldError;
 use crate::engine::advice::{Advice, Severity};
+use crate::engine::meta::Meta;
 use crate::engine::scenario::{
     Avs, Clients, CoolAccess, Pricing, Scenario, Storage, Term, VolumeGroup, Workload,
 };
@@ -128,6 +129,11 @@ impl FormState {
         set("clients.smb_security", c.smb_security.key().to_owned());
         set("clients.avs", flag(c.avs.is_some()));
         set("region", s.region.clone().unwrap_or_default());
+        let meta = s.meta.clone().unwrap_or_default();
+        set("meta.customer", meta.customer);
+        set("meta.project", meta.project);
+        set("meta.author", meta.author);
+        set("meta.notes", meta.notes);
         if let Some(p) = &s.pricing {
             set("pricing.discount_pct", num(p.discount_pct));
             set("pricing.reservation", p.reservation.key().to_owned());
@@ -400,6 +406,7 @@ impl Parser {
         let region = self.text("region");
         let pricing = self.pricing();
         let data_protection = self.json("data_protection");
+        let meta = self.meta();
         let scenario = Scenario {
             id: None,
             name,
@@ -409,6 +416,7 @@ impl Parser {
             region,
             pricing: pricing?,
             data_protection: data_protection?,
+            meta,
         };
         if self.form.has_errors() {
             return None;
@@ -420,6 +428,18 @@ impl Parser {
                 None
             }
         }
+    }
+
+    /// Customer, project, author and notes; none when all are empty.
+    fn meta(&self) -> Option<Meta> {
+        let field = |name: &str| self.raw(name).unwrap_or("").trim().to_owned();
+        let meta = Meta {
+            customer: field("meta.customer"),
+            project: field("meta.project"),
+            author: field("meta.author"),
+            notes: self.raw("meta.notes").unwrap_or("").trim_end().to_owned(),
+        };
+        (!meta.is_empty()).then_some(meta)
     }
 
     fn workload(&mut self) -> Option<Workload> {

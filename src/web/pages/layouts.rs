@@ -6,7 +6,7 @@
 //! 20 x 4 TiB Ultra AVS example.
 
 use super::{PageError, render};
-use crate::engine::scenario::Level;
+use crate::engine::scenario::{Level, Placement};
 use crate::engine::sweep::{self, Layout, LayoutRow};
 use crate::engine::trace::Num;
 use crate::engine::{Evaluation, FieldError, Scenario};
@@ -35,6 +35,105 @@ pub struct LayoutsQuery {
     level: Option<String>,
     hosts: Option<String>,
     counts: Option<String>,
+    vms_per_host: Option<String>,
+    vmdks_per_vm: Option<String>,
+    placement: Option<String>,
+    io_size_kib: Option<String>,
+    read_pct: Option<String>,
+}
+
+/// The query value of `raw`, trimmed, when one is given.
+fn given(raw: &Option<String>) -> Option<&str> {
+    raw.as_deref().map(str::trim).filter(|t| !t.is_empty())
+}
+
+/// A number from `lo` to `hi` (thousands separators allowed), or a message naming `field`.
+fn bounded(field: &str, raw: &str, lo: f64, hi: f64, what: &str) -> Result<f64, FieldError> {
+    raw.replace(',', "")
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && (lo..=hi).contains(v))
+        .ok_or_else(|| {
+            FieldError::new(
+                field,
+                format!(
+                    "`{raw}` is not {what}; give {} to {}",
+                    Num(lo, 1),
+                    Num(hi, 0)
+                ),
+            )
+        })
+}
+
+/// A whole number from `lo` to `hi`.
+fn whole(field: &str, raw: &str, lo: u32, hi: u32, what: &str) -> Result<u32, FieldError> {
+    raw.parse::<u32>()
+        .ok()
+        .filter(|v| (lo..=hi).contains(v))
+        .ok_or_else(|| {
+            FieldError::new(
+                field,
+                format!("`{raw}` is not {what}; give a whole number from {lo} to {hi}"),
+            )
+        })
+}
+
+/// The placements, the given one selected.
+fn placement_options(selected: Placement) -> Vec<Opt> {
+    [
+        (Placement::Spread, "spread", "Spread: round-robin over all"),
+        (Placement::Dedicated, "dedicated", "Dedicated: one per VM"),
+        (Placement::Single, "single", "Single: all on the first"),
+    ]
+    .into_iter()
+    .map(|(p, value, label)| Opt {
+        value: value.to_owned(),
+        label: label.to_owned(),
+        selected: p == selected,
+    })
+    .collect()
+}
+
+/// Applies the workload and AVS fields of the query to the base scenario.
+fn apply_overrides(q: &LayoutsQuery, s: &mut Scenario, errors: &mut Vec<FieldError>) {
+    if let Some(raw) = given(&q.io_size_kib) {
+        match bounded("io_size_kib", raw, 0.5, 16384.0, "an IO size") {
+            Ok(v) => s.workload.io_size_kib = v,
+            Err(e) => errors.push(e),
+        }
+    }
+    if let Some(raw) = given(&q.read_pct) {
+        match bounded("read_pct", raw, 0.0, 100.0, "a read share") {
+            Ok(v) => s.workload.read_pct = v,
+            Err(e) => errors.push(e),
+        }
+    }
+    let Some(avs) = s.clients.avs.as_mut() else {
+        return;
+    };
+    if let Some(raw) = given(&q.vms_per_host) {
+        match whole("vms_per_host", raw, 1, 1024, "a VM count") {
+            Ok(v) => avs.vms_per_host = v,
+            Err(e) => errors.push(e),
+        }
+    }
+    if let Some(raw) = given(&q.vmdks_per_vm) {
+        match whole("vmdks_per_vm", raw, 1, 256, "a VMDK count") {
+            Ok(v) => avs.vmdks_per_vm = v,
+            Err(e) => errors.push(e),
+        }
+    }
+    if let Some(raw) = given(&q.placement) {
+        match raw {
+            "spread" => avs.placement = Placement::Spread,
+            "dedicated" => avs.placement = Placement::Dedicated,
+            "single" => avs.placement = Placement::Single,
+            _ => errors.push(FieldError::new(
+                "placement",
+                format!("`{raw}` is not a placement; choose one from the list"),
+            )),
+        }
+    }
 }
 
 /// One option of a select.
@@ -155,7 +254,8 @@ struct RowView {
     qos: String,
     per_client: String,
     monthly: String,
-    binding: String,
+    /// Why the row gets its result: loaded datastores and the binding limit.
+    cause: String,
     suggested: bool,
     /// The 4 and 20 of the mission's example.
     highlight: bool,
@@ -183,8 +283,19 @@ struct LayoutsPage {
     /// `None` when the base scenario has no AVS hosts.
     hosts: Option<String>,
     counts: String,
+    /// AVS only: VMs per host, VMDKs per VM and their placement.
+    avs: Option<AvsFields>,
+    io_size_kib: String,
+    read_pct: String,
     errors: Vec<FieldError>,
     result: Option<Explored>,
+}
+
+/// The AVS controls as shown.
+struct AvsFields {
+    vms_per_host: String,
+    vmdks_per_vm: String,
+    placements: Vec<Opt>,
 }
 
 impl LayoutsPage {
@@ -224,6 +335,33 @@ pub(super) fn binding_name(e: &Evaluation) -> String {
         .iter()
         .find(|x| x.id == e.binding)
         .map_or_else(|| e.binding.to_owned(), |x| x.label.name.to_owned())
+}
+
+/// Why one layout gets its result: how many of its datastores carry load (AVS) and the
+/// limit that binds, with its value.
+fn cause(e: &Evaluation, count: u32, unit: &str) -> String {
+    let limit = e.limits.iter().find(|x| x.id == e.binding);
+    let bound = match limit {
+        Some(l) => format!("{} caps it at {} MiB/s", l.label.name, Num(l.mibps, 0)),
+        None => format!("bound by {}", e.binding),
+    };
+    let tie = limit.and_then(|b| {
+        e.limits
+            .iter()
+            .filter(|x| x.id != b.id)
+            .find(|x| (x.mibps - b.mibps).abs() <= 0.0005 * b.mibps.max(1.0))
+    });
+    let bound = match tie {
+        Some(t) => format!("{bound}, tied with {}", t.label.name),
+        None => bound,
+    };
+    match (e.flows.loaded_datastores, e.flows.datastores) {
+        (Some(loaded), Some(total)) if loaded < total => {
+            format!("{loaded} of {count} {unit} carry load; {bound}")
+        }
+        (Some(_), Some(_)) => format!("all {count} {unit} carry load; {bound}"),
+        _ => bound,
+    }
 }
 
 /// The words under the table: why cost is flat and performance is not.
@@ -331,7 +469,7 @@ fn explain(
                 .map_or_else(|| "n/a".to_owned(), |q| Num(q, 1).to_string()),
             per_client: r.connections_per_client.to_string(),
             monthly: super::view::usd(r.monthly_usd),
-            binding: binding_name(&l.evaluation),
+            cause: cause(&l.evaluation, r.count, unit),
             suggested: Some(i) == suggested,
             highlight: r.count == 4 || r.count == 20,
         })
@@ -405,6 +543,7 @@ pub async fn page(
             )),
         }
     }
+    apply_overrides(&q, &mut s, &mut errors);
     let counts_text = q
         .counts
         .as_deref()
@@ -453,6 +592,15 @@ pub async fn page(
         levels: level_options(&s, s.storage.level),
         hosts: s.clients.avs.as_ref().map(|a| a.hosts.to_string()),
         counts: counts_text,
+        avs: s.clients.avs.as_ref().map(|a| AvsFields {
+            vms_per_host: a.vms_per_host.to_string(),
+            vmdks_per_vm: a.vmdks_per_vm.to_string(),
+            placements: placement_options(a.placement),
+        }),
+        io_size_kib: given(&q.io_size_kib)
+            .map_or_else(|| Num(s.workload.io_size_kib, 2).to_string(), str::to_owned),
+        read_pct: given(&q.read_pct)
+            .map_or_else(|| Num(s.workload.read_pct, 2).to_string(), str::to_owned),
         errors,
         result,
     };

@@ -6,6 +6,7 @@
 
 pub mod advisor;
 mod compare;
+mod compare_inputs;
 mod estates;
 pub mod form;
 mod home;

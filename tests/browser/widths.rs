@@ -1,0 +1,107 @@
+//! Every page at a phone's width (390 px) and a desktop's (1400 px): nothing scrolls
+//! sideways. Leaving the planner with edits asks first. The README's phone screenshots.
+
+use super::{Res, input, js, save_volume, wait_for};
+use fantoccini::{Client, Locator};
+use std::path::Path;
+
+/// The elements that stick out past the viewport's right edge, as `tag.class#id` (the
+/// first few), so a failure names what to fix.
+const OVERFLOW: &str = "(() => { const cw = document.documentElement.clientWidth; const clipped = e => { for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) { if (getComputedStyle(p).overflowX !== 'visible') return true; } return false; }; return [...document.querySelectorAll('body *')].filter(e => { const r = e.getBoundingClientRect(); return r.right > cw + 0.5 && (!clipped(e) || getComputedStyle(e).position === 'absolute'); }).slice(0, 8).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className ? '.' + e.className.trim().replace(/ +/g, '.') : '') + ' ' + Math.round(e.getBoundingClientRect().right) + (e.parentElement ? ' in ' + e.parentElement.tagName.toLowerCase() + '.' + e.parentElement.className : '')).join(', '); })()";
+
+/// True when the page does not scroll sideways.
+const FITS: &str = "document.documentElement.scrollWidth <= document.documentElement.clientWidth";
+
+/// A synthetic `beforeunload`: true when the page asks before it is left.
+const ASKS: &str = "(() => { const e = new Event('beforeunload', { cancelable: true }); window.dispatchEvent(e); return e.defaultPrevented; })()";
+
+/// The pages and what each must show before it is measured.
+fn pages(a: i64, b: i64) -> Vec<(&'static str, String, &'static str)> {
+    let planner = "#kpi-mibps";
+    vec![
+        ("home", "/".to_owned(), "main"),
+        (
+            "planner (ANF)",
+            "/scenarios/new?template=anf-large-volume".to_owned(),
+            planner,
+        ),
+        (
+            "planner (Azure Files)",
+            "/scenarios/new?template=azure-files-smb-multichannel".to_owned(),
+            planner,
+        ),
+        (
+            "planner (GCNV)",
+            "/scenarios/new?template=gcnv-nconnect-16".to_owned(),
+            planner,
+        ),
+        (
+            "planner (AVS)",
+            "/scenarios/new?template=avs-datastores".to_owned(),
+            planner,
+        ),
+        ("layouts", "/layouts".to_owned(), "#layouts-table"),
+        (
+            "compare",
+            format!("/compare?id={a}&id={b}"),
+            "#compare-table",
+        ),
+        ("what-if", "/whatif".to_owned(), "main"),
+        ("advisor", "/advisor".to_owned(), "main"),
+        ("measurements", format!("/scenarios/{a}"), "#m-drop"),
+    ]
+}
+
+/// Screenshots for the README at phone width: (file, page).
+const SHOTS: [(&str, &str); 3] = [
+    ("planner-phone.png", "planner (AVS)"),
+    ("layouts-phone.png", "layouts"),
+    ("compare-phone.png", "compare"),
+];
+
+pub async fn widths_journey(c: &Client, base: &str) -> Res {
+    let a = save_volume(base, "Width check Ultra", "ultra", None).await?;
+    let b = save_volume(base, "Width check Premium", "premium", None).await?;
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    std::fs::create_dir_all(&docs)?;
+    for width in [390u32, 1400] {
+        c.set_window_size(width, 900).await?;
+        for (name, path, ready) in pages(a, b) {
+            c.goto(&format!("{base}{path}")).await?;
+            c.wait().for_element(Locator::Css(ready)).await?;
+            wait_for(c, "document.readyState === 'complete'", "the page loads").await?;
+            if wait_for(c, FITS, "no sideways scrolling").await.is_err() {
+                let culprits = js(c, OVERFLOW).await?;
+                // The elements whose removal ends the sideways scroll, innermost last.
+                let hiding = js(c, "(() => { const d = document.documentElement; const out = []; for (const e of document.querySelectorAll('main *')) { const old = e.style.display; e.style.display = 'none'; if (d.scrollWidth <= d.clientWidth) out.push(e.tagName.toLowerCase() + '.' + (typeof e.className === 'string' ? e.className : '') + '#' + e.id); e.style.display = old; } return out.slice(-5).join(' | '); })()").await?;
+                let sizes = js(
+                    c,
+                    "[document.documentElement.scrollWidth, document.documentElement.clientWidth]",
+                )
+                .await?;
+                return Err(format!(
+                    "{name} scrolls sideways at {width} px (scrollWidth, clientWidth = {sizes}); past the edge: {culprits}; fits without: {hiding}"
+                )
+                .into());
+            }
+            if width == 390
+                && let Some((file, _)) = SHOTS.iter().find(|(_, page)| *page == name)
+            {
+                std::fs::write(docs.join(file), c.screenshot().await?)?;
+            }
+        }
+    }
+
+    // Leaving the planner: no question without edits, a question with them; saving is
+    // not leaving.
+    c.set_window_size(1400, 1000).await?;
+    c.goto(&format!("{base}/scenarios/{a}")).await?;
+    c.wait().for_element(Locator::Css("#kpi-mibps")).await?;
+    assert_eq!(js(c, ASKS).await?, false, "no edits, no question");
+    c.find(input("workload.read_pct"))
+        .await?
+        .send_keys("0")
+        .await?;
+    wait_for(c, ASKS, "the unsaved-changes question").await?;
+    Ok(())
+}

@@ -1,0 +1,106 @@
+//! The layouts and compare pages explain themselves: the inputs that decide a layout
+//! can be changed and each row says why; compare shows the inputs, the ones that differ
+//! marked, against a baseline the user picks.
+
+use crate::helpers::{sample_scenario, spawn_app};
+use serde_json::json;
+
+/// The text of the "Why" cell of the layouts row with `count` volumes.
+fn why(html: &str, count: u32) -> String {
+    let row = html
+        .split(&format!("<tr data-count=\"{count}\""))
+        .nth(1)
+        .unwrap_or_else(|| panic!("a row of {count}"));
+    row.split("<td class=\"why\">")
+        .nth(1)
+        .and_then(|c| c.split("</td>").next())
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn layouts_take_the_inputs_that_decide_them_and_say_why() {
+    let app = spawn_app().await;
+    let html = app.get_text("/layouts?counts=4,20").await;
+    for name in [
+        "vms_per_host",
+        "vmdks_per_vm",
+        "placement",
+        "io_size_kib",
+        "read_pct",
+    ] {
+        assert!(html.contains(&format!("name=\"{name}\"")), "{name} control");
+    }
+    let wide = why(&html, 20);
+    assert!(
+        wide.contains("carry load") && wide.contains("caps it at"),
+        "{wide}"
+    );
+
+    // One VM per host with one VMDK, dedicated: only 4 of the 20 datastores work.
+    let html = app
+        .get_text("/layouts?counts=4,20&vms_per_host=1&vmdks_per_vm=1&placement=dedicated&io_size_kib=8&read_pct=70")
+        .await;
+    let narrow = why(&html, 20);
+    assert!(
+        narrow.starts_with("4 of 20 datastores carry load"),
+        "{narrow}"
+    );
+    assert!(html.contains("value=\"8\"") && html.contains("value=\"70\""));
+
+    let res = app.get("/layouts?read_pct=-80").await;
+    assert_eq!(res.status(), 422);
+    let text = res.text().await.unwrap();
+    assert!(
+        text.contains("`-80` is not a read share"),
+        "the message quotes what was typed"
+    );
+    assert!(
+        text.contains("value=\"-80\""),
+        "the field keeps what was typed"
+    );
+    let res = app.get("/layouts?placement=sideways").await;
+    assert_eq!(res.status(), 422);
+}
+
+#[tokio::test]
+async fn compare_shows_the_inputs_that_differ_against_a_chosen_baseline() {
+    let app = spawn_app().await;
+    let a = app.create(&sample_scenario()).await;
+    let mut premium = sample_scenario();
+    premium["name"] = json!("Premium variant");
+    premium["storage"]["level"] = json!("premium");
+    let b = app.create(&premium).await;
+
+    let list = app.get_text("/compare").await;
+    assert!(
+        list.contains("Azure NetApp Files Premium"),
+        "vendor names in the list"
+    );
+    assert!(!list.contains("anf premium"));
+
+    let html = app.get_text(&format!("/compare?id={a}&id={b}")).await;
+    let inputs = &html[html.find("id=\"compare-inputs\"").expect("input rows")..];
+    let level = inputs
+        .split("<tr")
+        .find(|r| r.contains("Service level"))
+        .expect("the level row");
+    assert!(level.contains("class=\"differs\"") && level.contains("class=\"changed\""));
+    let io = inputs
+        .split("<tr")
+        .find(|r| r.contains(">IO size"))
+        .expect("the IO size row");
+    assert!(!io.contains("differs"), "equal inputs are not marked: {io}");
+    assert!(html.contains("deltas against “AVS 4 x 20 TiB Ultra”"));
+
+    let html = app
+        .get_text(&format!("/compare?id={a}&id={b}&baseline=2"))
+        .await;
+    assert!(
+        html.contains("deltas against “Premium variant”"),
+        "the chosen baseline"
+    );
+    assert!(html.contains(&format!("/scenarios/{b}/report.pdf?compare={a}")));
+    assert!(html.contains("<option value=\"2\" selected>Premium variant</option>"));
+}
