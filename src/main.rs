@@ -50,6 +50,10 @@ enum Command {
     /// The price book of a database: import Azure Retail Prices API pages.
     #[command(subcommand)]
     Prices(volplan::cli::prices::PricesCommand),
+    /// AVS from the inventory: `volplan avs plan FILE` prints the host counts, the
+    /// datastore layout and the TCO as JSON.
+    #[command(subcommand)]
+    Avs(volplan::cli::avs::AvsCommand),
     /// Refit the performance model's parameters jointly over the published series
     /// (tests/fixtures/series.json) and print the residuals and the
     /// leave-one-series-out table.
@@ -69,6 +73,7 @@ fn main() -> ExitCode {
         }) => volplan::cli::advise_mounts(&file, distro, workload.as_deref()),
         Some(Command::Calibrate(args)) => volplan::calibrate::run::run(&args),
         Some(Command::Prices(cmd)) => volplan::cli::prices::run(&cmd),
+        Some(Command::Avs(cmd)) => volplan::cli::avs::run(&cmd),
         Some(Command::Serve(config)) => serve(config),
         None => serve(volplan::config::Config::from_env()),
     }
