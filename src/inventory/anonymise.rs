@@ -60,7 +60,6 @@ pub fn anonymise(inv: &mut Inventory) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::inventory::{Options, parse};
 
     #[test]

@@ -87,6 +87,12 @@ pub struct Table {
     pub prefixed: bool,
 }
 
+/// Whether a normalised sheet name is one whose CSV export prefixes its headers
+/// (RVTools' `vInfo`, `vDisk`, ... sheets).
+fn is_sheet_prefix(p: &str) -> bool {
+    p.len() >= 4 && p.starts_with('v')
+}
+
 /// Lower-case letters and digits only (`# Cores` -> `cores`, `In Use MiB` -> `inusemib`).
 pub fn normalise(header: &str) -> String {
     header
@@ -117,7 +123,7 @@ impl Table {
             .map(|h| {
                 let k = normalise(h);
                 match k.strip_prefix(prefix) {
-                    Some(rest) if !prefix.is_empty() && !rest.is_empty() => {
+                    Some(rest) if is_sheet_prefix(prefix) && !rest.is_empty() => {
                         prefixed = true;
                         rest.to_owned()
                     }

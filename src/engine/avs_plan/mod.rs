@@ -12,6 +12,8 @@ pub mod hosts;
 pub mod layout;
 mod request;
 pub mod tco;
+#[cfg(test)]
+mod tests;
 
 pub use request::{PlaceUnit, PlanRequest};
 
