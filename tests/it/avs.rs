@@ -566,3 +566,90 @@ async fn api_refuses_what_is_not_an_inventory() {
     );
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_page_imports_plans_at_another_level_saves_and_downloads_the_pdf() {
+    let app = spawn_app().await;
+    let csv = vinfo_csv();
+    let res = app
+        .post_multipart(
+            "/avs",
+            &[
+                ("file", Some("RVTools_tabvInfo.csv"), csv.as_str()),
+                ("anonymise", None, "1"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let path = res.headers()["location"].to_str().unwrap().to_owned();
+    assert!(path.starts_with("/avs/"), "{path}");
+    let html = app.get_text(&path).await;
+    assert!(html.contains("id=\"avs-summary\""), "{html}");
+    // Anonymised: the file's names appear nowhere on the page.
+    for secret in ["web01", "Cluster-Prod", "ds-a]"] {
+        assert!(!html.contains(secret), "{secret} leaked");
+    }
+    assert!(html.contains("vm-00001"));
+
+    let ultra = app
+        .get_text(&format!("{path}?region=westus2&level=ultra&growth_pct=10"))
+        .await;
+    assert!(
+        ultra.contains("<b>2 ultra</b>") || ultra.contains(" ultra</b> datastores"),
+        "{ultra}"
+    );
+    assert!(ultra.contains("id=\"avs-tco\""));
+    assert!(ultra.contains("<svg class=\"avs-chart\""));
+    let standard = app
+        .get_text(&format!("{path}?region=westus2&level=standard"))
+        .await;
+    assert!(standard.contains(" standard</b> datastores"), "{standard}");
+    let found = app
+        .get_text(&format!("{path}?region=westus2&q=vm-00002"))
+        .await;
+    assert!(found.contains("1 matching"), "{found}");
+
+    let bad = app.get(&format!("{path}?region=eastus")).await;
+    assert_eq!(bad.status(), 422);
+    assert!(bad.text().await.unwrap().contains("regions that price it"));
+
+    let pdf = app
+        .get(&format!("{path}/plan.pdf?region=westus2&level=ultra"))
+        .await;
+    assert_eq!(pdf.status(), 200);
+    assert_eq!(pdf.headers()["content-type"], "application/pdf");
+    let bytes = pdf.bytes().await.unwrap();
+    assert!(bytes.starts_with(b"%PDF"));
+    let doc = lopdf::Document::load_mem(&bytes).expect("the PDF loads");
+    assert!(!doc.get_pages().is_empty());
+
+    let saved = app
+        .post_pairs(&format!("{path}/save?region=westus2&level=ultra"), &[])
+        .await;
+    assert_eq!(saved.status(), 303);
+    let to = saved.headers()["location"].to_str().unwrap();
+    assert!(to.starts_with("/scenarios/"), "{to}");
+    let list = app.get_json("/api/v1/scenarios").await;
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert!(
+        names
+            .iter()
+            .any(|n| n.starts_with("AVS cluster 1: ") && n.contains("ultra")),
+        "{names:?}"
+    );
+
+    let refused = app
+        .post_multipart(
+            "/avs",
+            &[("file", Some("budget.csv"), "colour,size\nred,1\n")],
+        )
+        .await;
+    assert_eq!(refused.status(), 422);
+    assert!(refused.text().await.unwrap().contains("`VM`"));
+    app.stop().await;
+}

@@ -5,6 +5,8 @@
 //! template; formatting lives in [`view`], the form <-> Scenario mapping in [`form`].
 
 pub mod advisor;
+mod avs;
+mod avs_charts;
 mod compare;
 pub mod form;
 mod home;
@@ -53,6 +55,10 @@ pub fn router() -> Router<AppState> {
         .route("/compare", get(compare::page))
         .route("/layouts", get(layouts::page))
         .route("/whatif", get(whatif::page))
+        .route("/avs", get(avs::page).post(avs::upload))
+        .route("/avs/{id}", get(avs::show))
+        .route("/avs/{id}/save", post(avs::save))
+        .route("/avs/{id}/plan.pdf", get(avs::pdf))
         .route("/prices", get(prices::page))
         .route("/prices/preview", post(prices::preview))
         .route("/prices/accept", post(prices::accept))
