@@ -623,6 +623,14 @@ async fn the_page_imports_plans_at_another_level_saves_and_downloads_the_pdf() {
     let doc = lopdf::Document::load_mem(&bytes).expect("the PDF loads");
     assert!(!doc.get_pages().is_empty());
 
+    let md = app
+        .get_text(&format!("{path}/plan.md?region=westus2&level=ultra"))
+        .await;
+    assert!(
+        md.contains("## Datastores") && md.contains("vm-00001 -> ds-"),
+        "{md}"
+    );
+
     let saved = app
         .post_pairs(&format!("{path}/save?region=westus2&level=ultra"), &[])
         .await;

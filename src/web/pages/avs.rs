@@ -400,6 +400,36 @@ pub async fn save(
     Ok(Redirect::to(&to).into_response())
 }
 
+/// `GET /avs/{id}/plan.md?...`: the plan as Markdown.
+pub async fn markdown(
+    State(st): State<AppState>,
+    Path(raw): Path<String>,
+    Query(q): Query<PlanQuery>,
+) -> Result<Response, PageError> {
+    let page = planned(&st, &raw, q).await?;
+    let (Some(plan), Some(inv)) = (page.plan, page.inventory) else {
+        return Err(PageError::Status {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            message: page.plan_error,
+        });
+    };
+    let text = crate::report::avs::markdown(&page.origin, &inv.summary, &plan).join("\n") + "\n";
+    Ok((
+        [
+            (
+                axum::http::header::CONTENT_TYPE,
+                "text/markdown; charset=utf-8",
+            ),
+            (
+                axum::http::header::CONTENT_DISPOSITION,
+                "attachment; filename=\"volplan-avs-plan.md\"",
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
 /// `GET /avs/{id}/plan.pdf?...`: the plan as a PDF.
 pub async fn pdf(
     State(st): State<AppState>,

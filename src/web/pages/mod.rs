@@ -59,6 +59,7 @@ pub fn router() -> Router<AppState> {
         .route("/avs/{id}", get(avs::show))
         .route("/avs/{id}/save", post(avs::save))
         .route("/avs/{id}/plan.pdf", get(avs::pdf))
+        .route("/avs/{id}/plan.md", get(avs::markdown))
         .route("/prices", get(prices::page))
         .route("/prices/preview", post(prices::preview))
         .route("/prices/accept", post(prices::accept))
