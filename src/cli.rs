@@ -1,5 +1,6 @@
 //! Command-line tools: read input, call the engine, print JSON; exit 2 on bad input.
 
+pub mod avs;
 pub mod estate;
 pub mod prices;
 

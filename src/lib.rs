@@ -4,6 +4,7 @@ pub mod calibrate;
 pub mod cli;
 pub mod config;
 pub mod engine;
+pub mod inventory;
 pub mod report;
 pub mod store;
 pub mod web;

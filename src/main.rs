@@ -53,6 +53,10 @@ enum Command {
     /// The price book of a database: import Azure Retail Prices API pages.
     #[command(subcommand)]
     Prices(volplan::cli::prices::PricesCommand),
+    /// AVS from the inventory: `volplan avs plan FILE` prints the host counts, the
+    /// datastore layout and the TCO as JSON.
+    #[command(subcommand)]
+    Avs(volplan::cli::avs::AvsCommand),
     /// Refit the performance model's parameters jointly over the published series
     /// (tests/fixtures/series.json) and print the residuals and the
     /// leave-one-series-out table.
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
         Some(Command::Calibrate(args)) => volplan::calibrate::run::run(&args),
         Some(Command::Prices(cmd)) => volplan::cli::prices::run(&cmd),
         Some(Command::Estate(cmd)) => volplan::cli::estate::run(&cmd),
+        Some(Command::Avs(cmd)) => volplan::cli::avs::run(&cmd),
         Some(Command::Serve(config)) => serve(config),
         None => serve(volplan::config::Config::from_env()),
     }

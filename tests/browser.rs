@@ -679,6 +679,73 @@ async fn measurements_journey(c: &Client, base: &str) -> Res {
     Ok(())
 }
 
+/// AVS from the inventory: upload an RVTools vInfo CSV, choose the region and the
+/// level, see the layout and the TCO, and fetch the plan's PDF.
+async fn avs_journey(c: &Client, base: &str) -> Res {
+    let csv = std::env::temp_dir().join(format!("volplan-rvtools-{}.csv", free_port()));
+    let mut text = String::from(
+        "vInfoVMName,vInfoPowerstate,vInfoTemplate,vInfoCPUs,vInfoMemory,vInfoProvisioned,vInfoInUse,vInfoPath\n",
+    );
+    for i in 0..40 {
+        text +=
+            &format!("app{i:02},poweredOn,False,4,16384,204800,102400,[ds1] app{i:02}/app.vmx\n");
+    }
+    text += "vCLS-1,poweredOn,False,1,128,2048,512,[ds1] vCLS/vCLS.vmx\n";
+    std::fs::write(&csv, text)?;
+    c.goto(&format!("{base}/avs")).await?;
+    c.find(Locator::Css("#avs-file"))
+        .await?
+        .send_keys(&csv.display().to_string())
+        .await?;
+    c.find(Locator::Css("#avs-import")).await?.click().await?;
+    wait_for(
+        c,
+        "!!document.getElementById('avs-summary')",
+        "the inventory summary",
+    )
+    .await?;
+    let _ = std::fs::remove_file(&csv);
+    let summary = js(c, "document.getElementById('avs-summary').textContent").await?;
+    let summary = summary.as_str().unwrap_or_default().to_owned();
+    assert!(
+        summary.contains("40") && summary.contains("1 vcls"),
+        "{summary}"
+    );
+    js(
+        c,
+        "(document.getElementById('avs-region').value = 'westus2', document.getElementById('avs-level').value = 'ultra', true)",
+    )
+    .await?;
+    c.find(Locator::Css("#avs-plan")).await?.click().await?;
+    wait_for(
+        c,
+        "(document.getElementById('avs-headline') || {textContent: ''}).textContent.includes('ultra')",
+        "the plan at Ultra",
+    )
+    .await?;
+    let rows = js(
+        c,
+        "document.querySelectorAll('#avs-datastores-table tbody tr').length",
+    )
+    .await?;
+    assert!(rows.as_u64().unwrap_or(0) >= 1, "datastore rows: {rows}");
+    let vms = js(c, "document.querySelectorAll('#avs-vms tbody tr').length").await?;
+    assert_eq!(vms, serde_json::json!(40));
+    let tco = js(c, "document.querySelectorAll('#avs-tco tbody tr').length").await?;
+    assert_eq!(tco, serde_json::json!(2));
+    let charts = js(c, "document.querySelectorAll('svg.avs-chart').length").await?;
+    assert_eq!(charts, serde_json::json!(2));
+    js(
+        c,
+        "(fetch(document.getElementById('avs-pdf').href).then(r => r.arrayBuffer().then(b => { window.avsPdf = r.headers.get('content-type') + ' ' + String.fromCharCode(...new Uint8Array(b.slice(0, 4))); })), true)",
+    )
+    .await?;
+    wait_for(c, "!!window.avsPdf", "the PDF download").await?;
+    let pdf = js(c, "window.avsPdf").await?;
+    assert_eq!(pdf, serde_json::json!("application/pdf %PDF"));
+    Ok(())
+}
+
 /// Changes a select or checkbox as a user would and waits for the results it brings.
 async fn choose(c: &Client, name: &str, value: &str) -> Res {
     let count = js(
@@ -1124,6 +1191,11 @@ async fn planner_journeys_in_chromium() {
     };
     let outcome = if outcome.is_ok() {
         estate_journey(client, base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        avs_journey(client, base).await
     } else {
         outcome
     };

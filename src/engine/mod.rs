@@ -12,6 +12,7 @@
 
 pub mod advice;
 pub mod avs;
+pub mod avs_plan;
 pub mod catalog;
 pub mod client;
 pub mod concurrency;

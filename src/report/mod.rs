@@ -1,5 +1,6 @@
 //! Reports and charts: what a scenario's evaluation looks like on a page, on paper and in files.
 
+pub mod avs;
 pub mod charts;
 pub mod csv;
 pub mod estate;

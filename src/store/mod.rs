@@ -4,6 +4,7 @@
 //! database. Every write runs in `BEGIN IMMEDIATE`: a deferred transaction that later
 //! writes can fail with `SQLITE_BUSY` under WAL whatever the busy timeout.
 
+pub mod avs;
 pub mod estates;
 pub mod measurements;
 pub mod prices;

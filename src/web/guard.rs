@@ -324,7 +324,7 @@ pub async fn check_body(req: Request, next: Next) -> Response {
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
-    if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
+    if declared.is_some_and(|n| n > crate::web::body_limit(&path) as u64) {
         let mut res = too_large(&path);
         // The body is not read: close the connection rather than drain it.
         res.headers_mut()

@@ -1,6 +1,7 @@
 //! The integration tests: one binary, one module per area.
 
 mod api;
+mod avs;
 mod calibration;
 mod charts;
 mod customer_report;

@@ -4,6 +4,7 @@
 //! handlers and is merged below, so `/api/openapi.json` lists every route. Scenario and
 //! Evaluation bodies are described as JSON objects: their exact shape is the contract's.
 
+pub mod avs;
 pub mod estate;
 pub mod evaluate;
 pub mod measurements;
@@ -39,6 +40,7 @@ use utoipa_axum::routes;
         (name = "scenarios", description = "Saved scenarios with their revision history"),
         (name = "measurements", description = "Benchmark results (fio, DiskSpd, elbencho) against the prediction, and the test plan that verifies a scenario"),
         (name = "advisor", description = "Client tuning: the Linux NFS mount-plan linter"),
+        (name = "avs", description = "AVS from the inventory: RVTools import, datastore layout, host count and TCO"),
         (name = "health", description = "Liveness"),
     )
 )]
@@ -49,6 +51,7 @@ pub fn router() -> Router<AppState> {
     let (router, doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(healthz))
         .merge(estate::router())
+        .merge(avs::router())
         .merge(evaluate::router())
         .merge(measurements::router())
         .merge(mounts::router())

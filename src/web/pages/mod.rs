@@ -5,6 +5,8 @@
 //! template; formatting lives in [`view`], the form <-> Scenario mapping in [`form`].
 
 pub mod advisor;
+mod avs;
+mod avs_charts;
 mod compare;
 mod compare_inputs;
 mod estates;
@@ -59,6 +61,11 @@ pub fn router() -> Router<AppState> {
         .route("/estates/{id}/{file}", get(estates::download))
         .route("/layouts", get(layouts::page))
         .route("/whatif", get(whatif::page))
+        .route("/avs", get(avs::page).post(avs::upload))
+        .route("/avs/{id}", get(avs::show))
+        .route("/avs/{id}/save", post(avs::save))
+        .route("/avs/{id}/plan.pdf", get(avs::pdf))
+        .route("/avs/{id}/plan.md", get(avs::markdown))
         .route("/prices", get(prices::page))
         .route("/prices/preview", post(prices::preview))
         .route("/prices/accept", post(prices::accept))

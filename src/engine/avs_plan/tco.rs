@@ -1,0 +1,212 @@
+//! Monthly and 1/3/5-year cost of vSAN only against hosts with ANF datastores: hosts x
+//! price per host-hour x 730 (pay as you go, or the reserved rates of the price book,
+//! which are the estimator's default discounts), plus the ANF pools (the engine's cost
+//! lines at pay as you go; reserved capacity at the price book's size bands).
+
+use super::hosts::HostCount;
+use super::request::Context;
+use crate::engine::scenario::Level;
+use serde::Serialize;
+
+/// A figure at pay as you go and on each reservation term.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, utoipa::ToSchema)]
+pub struct Rates {
+    pub payg: f64,
+    pub reserved_1y: f64,
+    pub reserved_3y: f64,
+}
+
+/// The total over a number of years: pay as you go, and reserved for the term that
+/// fits (five years at the three-year rate, as the estimator does).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct YearTotal {
+    pub years: u32,
+    pub payg: f64,
+    pub reserved: f64,
+}
+
+/// The cost of one option.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct OptionCost {
+    #[schema(value_type = Object)]
+    pub hosts: HostCount,
+    /// USD per host-hour.
+    pub host_hour: Rates,
+    pub hosts_monthly: Rates,
+    /// ANF datastore capacity, TiB, and its level (none with vSAN only).
+    pub anf_tib: f64,
+    pub anf_level: Option<Level>,
+    pub anf_monthly: Rates,
+    pub monthly: Rates,
+    pub totals: Vec<YearTotal>,
+}
+
+/// What ANF datastores cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnfShare {
+    pub level: Level,
+    pub tib: f64,
+    /// Pay-as-you-go monthly, from the engine's cost lines.
+    pub monthly: f64,
+    /// Quota per cluster's pool, TiB.
+    pub pools: Vec<f64>,
+}
+
+/// The saving of ANF datastores over vSAN only.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Saving {
+    pub hosts: i64,
+    pub monthly_payg: f64,
+    pub pct_payg: f64,
+    pub totals: Vec<YearTotal>,
+    /// A sentence on what drives the difference.
+    pub drivers: String,
+}
+
+/// The comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Tco {
+    pub region: String,
+    pub region_name: String,
+    pub host_sku: String,
+    /// Date of the AVS host prices, and of the ANF prices.
+    pub host_price_date: String,
+    pub anf_price_date: String,
+    pub hours_per_month: f64,
+    pub vsan_only: OptionCost,
+    pub with_anf: OptionCost,
+    pub saving: Saving,
+    pub note: &'static str,
+}
+
+/// Years the totals are given for.
+pub const YEARS: [u32; 3] = [1, 3, 5];
+
+fn totals(m: Rates) -> Vec<YearTotal> {
+    YEARS
+        .iter()
+        .map(|&y| YearTotal {
+            years: y,
+            payg: m.payg * 12.0 * f64::from(y),
+            reserved: if y == 1 { m.reserved_1y } else { m.reserved_3y } * 12.0 * f64::from(y),
+        })
+        .collect()
+}
+
+fn add(a: Rates, b: Rates) -> Rates {
+    Rates {
+        payg: a.payg + b.payg,
+        reserved_1y: a.reserved_1y + b.reserved_1y,
+        reserved_3y: a.reserved_3y + b.reserved_3y,
+    }
+}
+
+fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCost {
+    let book = ctx.book;
+    let p = ctx.host_price;
+    let d = book.avs_reserved_discount_pct;
+    let hour = Rates {
+        payg: p.payg_hour,
+        reserved_1y: p
+            .ri_1y_hour
+            .unwrap_or(p.payg_hour * (1.0 - d.one_year / 100.0)),
+        reserved_3y: p
+            .ri_3y_hour
+            .unwrap_or(p.payg_hour * (1.0 - d.three_years / 100.0)),
+    };
+    let n = f64::from(hosts.hosts) * book.hours_per_month;
+    let hosts_monthly = Rates {
+        payg: hour.payg * n,
+        reserved_1y: hour.reserved_1y * n,
+        reserved_3y: hour.reserved_3y * n,
+    };
+    let anf_monthly = anf.map_or(Rates::default(), |a| {
+        let keep = |term: &str| {
+            1.0 - book
+                .reservation_discount_pct(a.level.key(), term, a.tib)
+                .unwrap_or(0.0)
+                / 100.0
+        };
+        Rates {
+            payg: a.monthly,
+            reserved_1y: a.monthly * keep("1y"),
+            reserved_3y: a.monthly * keep("3y"),
+        }
+    });
+    let monthly = add(hosts_monthly, anf_monthly);
+    OptionCost {
+        hosts: *hosts,
+        host_hour: hour,
+        hosts_monthly,
+        anf_tib: anf.map_or(0.0, |a| a.tib),
+        anf_level: anf.map(|a| a.level),
+        anf_monthly,
+        monthly,
+        totals: totals(monthly),
+    }
+}
+
+/// What drives a host count, in words.
+fn driver(h: &HostCount) -> String {
+    let d = h.drivers;
+    let what = match h.binding {
+        "storage" => format!(
+            "storage ({} hosts at {:.2} TiB usable vSAN each)",
+            d.storage.unwrap_or(0),
+            h.vsan_usable_tib_per_host
+        ),
+        "memory" => format!(
+            "memory ({} hosts at {:.1} GiB each)",
+            d.memory, h.memory_gib_per_host
+        ),
+        "cpu" => format!("CPU ({} hosts)", d.cpu),
+        _ => "the 3-host minimum per cluster".to_owned(),
+    };
+    format!("{} hosts, driven by {what}", h.hosts)
+}
+
+/// The comparison of the two options.
+pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> Tco {
+    let a = option(ctx, vsan, None);
+    let b = option(ctx, with, Some(&anf));
+    let monthly = a.monthly.payg - b.monthly.payg;
+    let saving = Saving {
+        hosts: i64::from(vsan.hosts) - i64::from(with.hosts),
+        monthly_payg: monthly,
+        pct_payg: if a.monthly.payg > 0.0 {
+            monthly / a.monthly.payg * 100.0
+        } else {
+            0.0
+        },
+        totals: a
+            .totals
+            .iter()
+            .zip(&b.totals)
+            .map(|(x, y)| YearTotal {
+                years: x.years,
+                payg: x.payg - y.payg,
+                reserved: x.reserved - y.reserved,
+            })
+            .collect(),
+        drivers: format!(
+            "vSAN only: {}; with ANF datastores: {}, plus {:.1} TiB of {} datastores at {:.0} USD a month",
+            driver(vsan),
+            driver(with),
+            anf.tib,
+            anf.level.key(),
+            anf.monthly
+        ),
+    };
+    Tco {
+        region: ctx.region.clone(),
+        region_name: ctx.region_name.clone(),
+        host_sku: ctx.spec.sku.to_owned(),
+        host_price_date: ctx.book.avs_date.clone(),
+        anf_price_date: ctx.book.date.clone(),
+        hours_per_month: ctx.book.hours_per_month,
+        vsan_only: a,
+        with_anf: b,
+        saving,
+        note: "reserved host rates are the AVS TCO estimator's default discounts (1 year 43 %, 3 and 5 years 50 %), not list prices",
+    }
+}

@@ -1,0 +1,123 @@
+//! VMware inventories in, the VMs to move out: RVTools exports (xlsx, or the `vInfo`
+//! CSV of a CSV export), Live Optics workbooks, and a plain CSV of VMs with their
+//! capacity; performance (IOPS, MiB/s) from the same file, a Live Optics
+//! `VM Performance` sheet or a CSV of its own.
+//!
+//! Pure: bytes in, [`Inventory`] out, no I/O. [`parse`] tells the file's kind from its
+//! bytes; a file that is not an inventory is an [`InventoryError`] naming the sheet or
+//! column that was expected.
+
+pub mod anonymise;
+pub mod model;
+pub mod perf;
+mod rvtools;
+pub mod table;
+
+pub use model::{CapacityBasis, Disk, Excluded, Flag, Inventory, PowerState, Reason, Summary, Vm};
+
+/// Choices of an import.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Keep powered-off VMs (left out by default: they are often retired).
+    pub include_powered_off: bool,
+    /// Replace VM, host, cluster and datastore names with neutral stand-ins.
+    pub anonymise: bool,
+}
+
+/// A file that is not a readable inventory: what was expected and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct InventoryError {
+    /// The sheet the problem is in, if any.
+    pub sheet: Option<String>,
+    /// The column that was expected, if any.
+    pub column: Option<String>,
+    pub message: String,
+}
+
+impl InventoryError {
+    /// A problem with the file as a whole.
+    pub fn file(message: impl Into<String>) -> InventoryError {
+        InventoryError {
+            sheet: None,
+            column: None,
+            message: message.into(),
+        }
+    }
+
+    /// A problem with one sheet.
+    pub fn sheet(sheet: &str, message: impl Into<String>) -> InventoryError {
+        InventoryError {
+            sheet: Some(sheet.to_owned()),
+            column: None,
+            message: message.into(),
+        }
+    }
+
+    /// A column the sheet lacks.
+    pub fn column(sheet: &str, column: &str, message: impl Into<String>) -> InventoryError {
+        InventoryError {
+            sheet: Some(sheet.to_owned()),
+            column: Some(column.to_owned()),
+            message: message.into(),
+        }
+    }
+
+    /// `sheet.column`, `sheet` or nothing: the field an API error names.
+    pub fn field(&self) -> Option<String> {
+        match (&self.sheet, &self.column) {
+            (Some(s), Some(c)) => Some(format!("{s}.{c}")),
+            (Some(s), None) => Some(s.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// Whether the bytes are a zip container (xlsx).
+fn is_zip(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04")
+}
+
+/// Reads an inventory: an xlsx workbook (RVTools or Live Optics) or a CSV file.
+pub fn parse(bytes: &[u8], opts: Options) -> Result<Inventory, InventoryError> {
+    let mut inv = if is_zip(bytes) {
+        let mut book = table::Workbook::open(bytes)?;
+        rvtools::from_workbook(&mut book, opts)?
+    } else {
+        let t = table::csv_table("vInfo", bytes)?;
+        rvtools::from_csv(t, opts)?
+    };
+    if opts.anonymise {
+        anonymise::anonymise(&mut inv);
+    }
+    Ok(inv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_is_not_an_inventory_names_what_was_expected() {
+        let e = parse(b"colour,size\nfoo,1\n", Options::default()).unwrap_err();
+        assert_eq!(e.field().as_deref(), Some("vInfo.VM"));
+        assert!(e.message.contains("`VM`"), "{}", e.message);
+        let e = parse(b"PK\x03\x04garbage", Options::default()).unwrap_err();
+        assert!(e.message.contains("workbook"), "{}", e.message);
+        let e = parse(&[0xff, 0xfe, 0x00], Options::default()).unwrap_err();
+        assert!(e.message.contains("xlsx"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_plain_csv_of_vms_reads_with_performance() {
+        let csv = "VM,Provisioned MiB,In Use MiB,IOPS,MiB/s\nweb01,102400,51200,300,12.5\nvCLS-1,100,100,,\n";
+        let inv = parse(csv.as_bytes(), Options::default()).unwrap();
+        assert_eq!(inv.vms.len(), 1);
+        assert_eq!(inv.vms[0].in_use_mib, 51200.0);
+        assert_eq!(inv.vms[0].iops, Some(300.0));
+        assert_eq!(inv.vms[0].mibps, Some(12.5));
+        assert_eq!(inv.excluded[0].reason, Reason::Vcls);
+        assert_eq!(inv.summary.source, "csv");
+        assert_eq!(inv.summary.with_performance, 1);
+    }
+}

@@ -1,0 +1,298 @@
+//! The inventory as volplan reads it: the VMs that move, the ones left out with the
+//! reason, and a summary (contract: the answer of `POST /api/v1/avs/inventory`).
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Most VMs one inventory may hold.
+pub const MAX_VMS: usize = 100_000;
+/// Most disks one VM may hold.
+pub const MAX_DISKS_PER_VM: usize = 256;
+/// Longest name kept (VM, cluster, host, datastore, disk), in characters.
+pub const MAX_NAME: usize = 200;
+
+/// An imported inventory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Inventory {
+    /// The VMs to place, in the order of the file.
+    pub vms: Vec<Vm>,
+    /// The VMs left out, with the reason.
+    #[serde(default)]
+    pub excluded: Vec<Excluded>,
+    #[serde(default)]
+    pub summary: Summary,
+}
+
+/// One VM to move.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Vm {
+    /// The VM's name (or its anonymised stand-in).
+    pub vm: String,
+    #[serde(default)]
+    pub powerstate: PowerState,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    /// The datastore of the VM's configuration file today (`vInfo` `Path`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub datastore: Option<String>,
+    #[serde(default)]
+    pub vcpus: u32,
+    #[serde(default)]
+    pub memory_mib: f64,
+    /// Capacity the VM's disks are provisioned with, MiB.
+    #[serde(default)]
+    pub provisioned_mib: f64,
+    /// Capacity the VM uses on its datastores today, MiB.
+    #[serde(default)]
+    pub in_use_mib: f64,
+    /// Space used inside the guest's partitions (`vPartition`), MiB, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guest_used_mib: Option<f64>,
+    #[serde(default)]
+    pub disks: Vec<Disk>,
+    /// Peak IOPS, from a performance file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iops: Option<f64>,
+    /// Peak MiB/s, from a performance file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mibps: Option<f64>,
+    /// What keeps the VM from moving to an NFS datastore as it is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<Flag>,
+}
+
+/// One virtual disk.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Disk {
+    /// The disk's label (`Hard disk 1`).
+    pub disk: String,
+    /// The datastore the disk sits on today (`vDisk` `Disk Path`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub datastore: Option<String>,
+    pub capacity_mib: f64,
+    /// A raw device mapping.
+    #[serde(default)]
+    pub rdm: bool,
+    /// A multi-writer (shared) disk.
+    #[serde(default)]
+    pub shared: bool,
+}
+
+/// Power state (`vInfo` `Powerstate`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PowerState {
+    #[default]
+    PoweredOn,
+    PoweredOff,
+    Suspended,
+}
+
+/// What cannot move to an NFS datastore as it is.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Flag {
+    /// A raw device mapping: an NFS datastore holds no RDMs.
+    Rdm,
+    /// A multi-writer shared disk: not supported on NFS datastores.
+    SharedDisk,
+}
+
+impl Flag {
+    /// A sentence for the flag.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Flag::Rdm => "raw device mapping: convert to a VMDK or keep on block storage",
+            Flag::SharedDisk => {
+                "multi-writer shared disk: not supported on NFS datastores; redesign the cluster disks"
+            }
+        }
+    }
+}
+
+/// A VM left out of the plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Excluded {
+    pub vm: String,
+    pub reason: Reason,
+}
+
+/// Why a VM is left out.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// A vSphere Cluster Services system VM (`vCLS-*`): AVS runs its own.
+    Vcls,
+    Template,
+    /// A Site Recovery Manager placeholder.
+    SrmPlaceholder,
+    /// Powered off, and powered-off VMs were left out by choice.
+    PoweredOff,
+}
+
+impl Reason {
+    /// The JSON name.
+    pub fn key(self) -> &'static str {
+        match self {
+            Reason::Vcls => "vcls",
+            Reason::Template => "template",
+            Reason::SrmPlaceholder => "srm_placeholder",
+            Reason::PoweredOff => "powered_off",
+        }
+    }
+}
+
+/// What the file held and what was kept.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Summary {
+    /// `rvtools`, `live_optics` or `csv`.
+    #[serde(default)]
+    pub source: String,
+    /// How capacities were labelled: `MiB` (RVTools 4.x), `MB` (RVTools 3.x),
+    /// `prefixed` (CSV export headers such as `vInfoInUse`).
+    #[serde(default)]
+    pub dialect: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rvtools_version: Option<String>,
+    /// VM rows read.
+    #[serde(default)]
+    pub rows: u32,
+    #[serde(default)]
+    pub included: u32,
+    #[serde(default)]
+    pub excluded: u32,
+    /// Excluded VMs by reason key.
+    #[serde(default)]
+    pub excluded_by_reason: BTreeMap<String, u32>,
+    /// Powered-off VMs kept (when they are included by choice).
+    #[serde(default)]
+    pub powered_off_included: u32,
+    #[serde(default)]
+    pub suspended: u32,
+    /// Totals of the included VMs.
+    #[serde(default)]
+    pub vcpus: u64,
+    #[serde(default)]
+    pub memory_gib: f64,
+    #[serde(default)]
+    pub provisioned_tib: f64,
+    #[serde(default)]
+    pub in_use_tib: f64,
+    #[serde(default)]
+    pub disks: u32,
+    #[serde(default)]
+    pub rdm_disks: u32,
+    #[serde(default)]
+    pub shared_disks: u32,
+    /// Included VMs with at least one flag.
+    #[serde(default)]
+    pub flagged_vms: u32,
+    /// Included VMs with performance figures, and their sums.
+    #[serde(default)]
+    pub with_performance: u32,
+    #[serde(default)]
+    pub iops: f64,
+    #[serde(default)]
+    pub mibps: f64,
+    /// Today's hosts (`vHost`), their cores, and vCPUs per core across them.
+    #[serde(default)]
+    pub hosts: u32,
+    #[serde(default)]
+    pub host_cores: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vcpu_per_core: Option<f64>,
+    #[serde(default)]
+    pub clusters: u32,
+    /// Today's datastores (`vDatastore`).
+    #[serde(default)]
+    pub datastores: u32,
+    #[serde(default)]
+    pub anonymised: bool,
+    /// What could not be read, or was read with an assumption.
+    #[serde(default)]
+    pub warnings: Vec<String>,
+}
+
+impl Vm {
+    /// Capacity for sizing on `basis`, MiB.
+    pub fn capacity_mib(&self, basis: CapacityBasis) -> f64 {
+        match basis {
+            CapacityBasis::InUse => self.in_use_mib,
+            CapacityBasis::Provisioned => self.provisioned_mib.max(self.in_use_mib),
+        }
+    }
+}
+
+/// Which capacity a plan sizes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CapacityBasis {
+    /// What the VMs use on their datastores today (thin disks on NFS grow into it).
+    #[default]
+    InUse,
+    /// What their disks are provisioned with.
+    Provisioned,
+}
+
+impl Inventory {
+    /// Recomputes the included-VM totals of the summary from the VMs.
+    pub fn total(&mut self) {
+        let s = &mut self.summary;
+        s.included = self.vms.len() as u32;
+        s.excluded = self.excluded.len() as u32;
+        s.excluded_by_reason.clear();
+        for e in &self.excluded {
+            *s.excluded_by_reason
+                .entry(e.reason.key().to_owned())
+                .or_default() += 1;
+        }
+        s.powered_off_included = 0;
+        s.suspended = 0;
+        s.vcpus = 0;
+        s.disks = 0;
+        s.rdm_disks = 0;
+        s.shared_disks = 0;
+        s.flagged_vms = 0;
+        s.with_performance = 0;
+        let (mut mem, mut prov, mut used, mut iops, mut mibps) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for v in &self.vms {
+            match v.powerstate {
+                PowerState::PoweredOff => s.powered_off_included += 1,
+                PowerState::Suspended => s.suspended += 1,
+                PowerState::PoweredOn => {}
+            }
+            s.vcpus += u64::from(v.vcpus);
+            mem += v.memory_mib;
+            prov += v.provisioned_mib;
+            used += v.in_use_mib;
+            s.disks += v.disks.len() as u32;
+            s.rdm_disks += v.disks.iter().filter(|d| d.rdm).count() as u32;
+            s.shared_disks += v.disks.iter().filter(|d| d.shared).count() as u32;
+            s.flagged_vms += u32::from(!v.flags.is_empty());
+            if v.iops.is_some() || v.mibps.is_some() {
+                s.with_performance += 1;
+                iops += v.iops.unwrap_or(0.0);
+                mibps += v.mibps.unwrap_or(0.0);
+            }
+        }
+        s.memory_gib = mem / 1024.0;
+        s.provisioned_tib = prov / MIB_PER_TIB;
+        s.in_use_tib = used / MIB_PER_TIB;
+        s.iops = iops;
+        s.mibps = mibps;
+    }
+}
+
+/// MiB in a TiB.
+pub const MIB_PER_TIB: f64 = 1024.0 * 1024.0;

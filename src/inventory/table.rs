@@ -1,0 +1,324 @@
+//! Sheets as tables of cells, from an xlsx workbook (calamine) or a CSV file, with the
+//! header matching that copes with the dialects: `Provisioned MiB` (RVTools 4.x),
+//! `Provisioned MB` (3.x), `vInfoProvisioned` (CSV export), lower-cased or
+//! space-stripped variants.
+
+use super::InventoryError;
+use calamine::{Data, Reader};
+use std::io::Cursor;
+
+/// One cell.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Empty,
+    Num(f64),
+    Text(String),
+    Bool(bool),
+}
+
+impl Cell {
+    /// The cell as text (numbers as written, without a trailing `.0`).
+    pub fn text(&self) -> Option<String> {
+        match self {
+            Cell::Empty => None,
+            Cell::Num(n) if n.fract() == 0.0 && n.abs() < 1e15 => Some(format!("{}", *n as i64)),
+            Cell::Num(n) => Some(n.to_string()),
+            Cell::Text(t) => {
+                let t = t.trim();
+                (!t.is_empty()).then(|| t.to_owned())
+            }
+            Cell::Bool(b) => Some(if *b { "True" } else { "False" }.to_owned()),
+        }
+    }
+
+    /// The cell as a finite number (text with thousands separators and a decimal
+    /// point or comma reads too).
+    pub fn num(&self) -> Option<f64> {
+        match self {
+            Cell::Num(n) => n.is_finite().then_some(*n),
+            Cell::Text(t) => {
+                let t = t.trim();
+                let plain: String = t.chars().filter(|c| !matches!(c, ' ' | '\u{a0}')).collect();
+                let parsed = plain.parse::<f64>().ok().or_else(|| {
+                    if plain.contains(',') && !plain.contains('.') {
+                        let comma_decimal = plain.matches(',').count() == 1
+                            && plain.rsplit(',').next().is_some_and(|d| d.len() != 3);
+                        let fixed = if comma_decimal {
+                            plain.replace(',', ".")
+                        } else {
+                            plain.replace(',', "")
+                        };
+                        fixed.parse().ok()
+                    } else {
+                        plain.replace(',', "").parse().ok()
+                    }
+                });
+                parsed.filter(|n: &f64| n.is_finite())
+            }
+            Cell::Bool(_) | Cell::Empty => None,
+        }
+    }
+
+    /// The cell as a yes/no (`True`, `yes`, `1`).
+    pub fn flag(&self) -> bool {
+        match self {
+            Cell::Bool(b) => *b,
+            Cell::Num(n) => *n != 0.0,
+            Cell::Text(t) => matches!(
+                t.trim().to_ascii_lowercase().as_str(),
+                "true" | "yes" | "y" | "1" | "wahr" | "vrai"
+            ),
+            Cell::Empty => false,
+        }
+    }
+}
+
+/// A sheet: its name, headers normalised, and the rows below them.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub name: String,
+    /// Headers as written.
+    pub headers: Vec<String>,
+    /// Headers normalised: lower-case letters and digits only, the sheet-name prefix of
+    /// CSV exports (`vInfo`, `vDisk`, ...) taken off.
+    pub keys: Vec<String>,
+    pub rows: Vec<Vec<Cell>>,
+    /// Whether some headers carried the sheet-name prefix.
+    pub prefixed: bool,
+}
+
+/// Whether a normalised sheet name is one whose CSV export prefixes its headers
+/// (RVTools' `vInfo`, `vDisk`, ... sheets).
+fn is_sheet_prefix(p: &str) -> bool {
+    p.len() >= 4 && p.starts_with('v')
+}
+
+/// Lower-case letters and digits only (`# Cores` -> `cores`, `In Use MiB` -> `inusemib`).
+pub fn normalise(header: &str) -> String {
+    header
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A column found by one of its names, and the factor to MiB for capacity columns.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    pub index: usize,
+    pub to_mib: f64,
+}
+
+impl Table {
+    /// A table from its header row and data rows; blank rows are dropped.
+    pub fn new(name: &str, headers: Vec<String>, rows: Vec<Vec<Cell>>) -> Table {
+        let full = normalise(name);
+        let prefix = full
+            .strip_prefix("rvtoolstab")
+            .or_else(|| full.strip_prefix("tab"))
+            .unwrap_or(&full);
+        let mut prefixed = false;
+        let keys = headers
+            .iter()
+            .map(|h| {
+                let k = normalise(h);
+                match k.strip_prefix(prefix) {
+                    Some(rest) if is_sheet_prefix(prefix) && !rest.is_empty() => {
+                        prefixed = true;
+                        rest.to_owned()
+                    }
+                    _ => k,
+                }
+            })
+            .collect();
+        let rows = rows
+            .into_iter()
+            .filter(|r| r.iter().any(|c| *c != Cell::Empty))
+            .collect();
+        Table {
+            name: name.to_owned(),
+            headers,
+            keys,
+            rows,
+            prefixed,
+        }
+    }
+
+    /// The first column whose normalised header is one of `names`.
+    pub fn find(&self, names: &[&str]) -> Option<usize> {
+        names
+            .iter()
+            .find_map(|n| self.keys.iter().position(|k| k == n))
+    }
+
+    /// A capacity column `base` (normalised, e.g. `inuse`) in any unit label:
+    /// `MiB`, `MB` (vSphere's MB are binary: RVTools 4.x relabelled the same figures
+    /// MiB), `GiB`/`GB`, `TiB`/`TB`, or none (CSV exports: MiB).
+    pub fn capacity(&self, bases: &[&str]) -> Option<(Column, &'static str)> {
+        const UNITS: [(&str, f64, &str); 7] = [
+            ("mib", 1.0, "MiB"),
+            ("mb", 1.0, "MB"),
+            ("gib", 1024.0, "GiB"),
+            ("gb", 1024.0, "GB"),
+            ("tib", 1_048_576.0, "TiB"),
+            ("tb", 1_048_576.0, "TB"),
+            ("", 1.0, "prefixed"),
+        ];
+        for base in bases {
+            for (suffix, to_mib, label) in UNITS {
+                let key = format!("{base}{suffix}");
+                if let Some(index) = self.keys.iter().position(|k| *k == key) {
+                    return Some((Column { index, to_mib }, label));
+                }
+            }
+        }
+        None
+    }
+
+    /// The cell at `row`, `col` (empty past the row's end).
+    pub fn cell<'a>(&'a self, row: &'a [Cell], col: Option<usize>) -> &'a Cell {
+        col.and_then(|c| row.get(c)).unwrap_or(&Cell::Empty)
+    }
+}
+
+/// A workbook's sheets by name.
+pub struct Workbook {
+    pub sheets: Vec<String>,
+    book: calamine::Xlsx<Cursor<Vec<u8>>>,
+}
+
+impl Workbook {
+    /// Opens an xlsx workbook from its bytes.
+    pub fn open(bytes: &[u8]) -> Result<Workbook, InventoryError> {
+        let book: calamine::Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes.to_vec()))
+            .map_err(|e| InventoryError::file(format!("cannot open the workbook: {e}")))?;
+        let sheets = book.sheet_names();
+        Ok(Workbook { sheets, book })
+    }
+
+    /// The sheet whose name, normalised, is `key` or ends with it (`tabvInfo`), read as a
+    /// table whose first non-blank row is the header.
+    pub fn table(&mut self, key: &str) -> Result<Option<Table>, InventoryError> {
+        let Some(name) = self
+            .sheets
+            .iter()
+            .find(|s| {
+                let n = normalise(s);
+                n == key || n.ends_with(key)
+            })
+            .cloned()
+        else {
+            return Ok(None);
+        };
+        let range = self.book.worksheet_range(&name).map_err(|e| {
+            InventoryError::sheet(&name, format!("cannot read sheet `{name}`: {e}"))
+        })?;
+        let mut rows = range.rows().map(|r| r.iter().map(cell).collect::<Vec<_>>());
+        let headers = rows
+            .by_ref()
+            .find(|r| r.iter().any(|c| *c != Cell::Empty))
+            .unwrap_or_default()
+            .iter()
+            .map(|c| c.text().unwrap_or_default())
+            .collect();
+        Ok(Some(Table::new(&name, headers, rows.collect())))
+    }
+}
+
+fn cell(d: &Data) -> Cell {
+    match d {
+        Data::Empty | Data::Error(_) => Cell::Empty,
+        Data::Int(i) => Cell::Num(*i as f64),
+        Data::Float(f) => Cell::Num(*f),
+        Data::Bool(b) => Cell::Bool(*b),
+        Data::String(s) => Cell::Text(s.clone()),
+        Data::DateTimeIso(s) | Data::DurationIso(s) => Cell::Text(s.clone()),
+        Data::DateTime(d) => Cell::Num(d.as_f64()),
+    }
+}
+
+/// A CSV file as one table named `name`: UTF-8 (a byte-order mark is skipped), the
+/// delimiter (`,`, `;` or tab) taken from the header line.
+pub fn csv_table(name: &str, bytes: &[u8]) -> Result<Table, InventoryError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| {
+        InventoryError::file("the file is neither an xlsx workbook nor UTF-8 CSV text")
+    })?;
+    let text = text.trim_start_matches('\u{feff}');
+    let first = text.lines().next().unwrap_or("");
+    let delimiter = [b',', b';', b'\t']
+        .into_iter()
+        .max_by_key(|d| first.bytes().filter(|b| b == d).count())
+        .unwrap_or(b',');
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    let mut rows = Vec::new();
+    let mut headers = None;
+    for record in reader.records() {
+        let record = record.map_err(|e| InventoryError::file(format!("CSV: {e}")))?;
+        if headers.is_none() {
+            if record.iter().all(|f| f.trim().is_empty()) {
+                continue;
+            }
+            headers = Some(record.iter().map(|f| f.trim().to_owned()).collect());
+            continue;
+        }
+        rows.push(
+            record
+                .iter()
+                .map(|f| {
+                    let f = f.trim();
+                    if f.is_empty() {
+                        Cell::Empty
+                    } else {
+                        Cell::Text(f.to_owned())
+                    }
+                })
+                .collect(),
+        );
+    }
+    Ok(Table::new(name, headers.unwrap_or_default(), rows))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_normalise_across_dialects() {
+        let t = Table::new(
+            "vInfo",
+            vec![
+                "vInfoVMName".into(),
+                "In Use MiB".into(),
+                "provisioned mb".into(),
+                "# Cores".into(),
+            ],
+            vec![],
+        );
+        assert_eq!(t.keys, ["vmname", "inusemib", "provisionedmb", "cores"]);
+        assert!(t.prefixed);
+        let (used, label) = t.capacity(&["inuse"]).unwrap();
+        assert_eq!((used.index, label), (1, "MiB"));
+        assert_eq!(t.capacity(&["provisioned"]).unwrap().1, "MB");
+    }
+
+    #[test]
+    fn numbers_read_with_separators() {
+        assert_eq!(Cell::Text("1,234".into()).num(), Some(1234.0));
+        assert_eq!(Cell::Text("12,5".into()).num(), Some(12.5));
+        assert_eq!(Cell::Text("1 024.5".into()).num(), Some(1024.5));
+        assert_eq!(Cell::Text("n/a".into()).num(), None);
+        assert_eq!(Cell::Num(f64::NAN).num(), None);
+    }
+
+    #[test]
+    fn csv_takes_the_delimiter_of_the_header() {
+        let t = csv_table("x", "\u{feff}VM;IOPS\nweb01;12,5\n\n".as_bytes()).unwrap();
+        assert_eq!(t.keys, ["vm", "iops"]);
+        assert_eq!(t.rows.len(), 1);
+        assert_eq!(t.rows[0][1].num(), Some(12.5));
+    }
+}

@@ -1,0 +1,463 @@
+//! The AVS page: upload an inventory, see what was kept, and the plan for the choices
+//! in the address (host SKU, region, level, datastores, growth): host counts, TCO,
+//! datastores, the VM-to-datastore table with search, charts; save the plan's clusters
+//! as scenarios.
+//!
+//! Parsing and planning are the inventory module's and the engine's; this module reads
+//! the request, calls them, and shapes the figures for the template.
+
+use super::{PageError, parse_id, render};
+use crate::engine::avs_plan::{self, AvsPlan, PlaceUnit, PlanRequest};
+use crate::engine::scenario::Level;
+use crate::inventory::{self, CapacityBasis, Inventory, Options};
+use crate::store;
+use crate::web::AppState;
+use askama::Template;
+use axum::extract::{Multipart, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
+
+/// The plan choices, as the options form sends them (every field optional).
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct PlanQuery {
+    pub host_sku: Option<String>,
+    pub region: Option<String>,
+    pub level: Option<String>,
+    pub datastores: Option<String>,
+    pub growth_pct: Option<String>,
+    pub unit: Option<String>,
+    pub basis: Option<String>,
+    pub nconnect: Option<String>,
+    pub q: Option<String>,
+}
+
+/// Most VM rows the page lists at once (the search narrows them).
+const MAX_ROWS: usize = 500;
+
+/// A row of the VM-to-datastore table.
+pub struct VmRow {
+    pub vm: String,
+    pub disk: String,
+    pub datastore: String,
+    pub tib: String,
+    pub mibps: String,
+    pub flags: String,
+}
+
+#[derive(Template)]
+#[template(path = "pages/avs.html")]
+pub struct AvsPage {
+    pub error: String,
+    pub id: i64,
+    pub origin: String,
+    pub inventory: Option<Inventory>,
+    pub plan: Option<AvsPlan>,
+    pub plan_error: String,
+    pub query: PlanQuery,
+    /// The choices as a query string, for the PDF link and the save form.
+    pub query_string: String,
+    pub skus: Vec<&'static str>,
+    pub regions: Vec<(String, String)>,
+    pub rows: Vec<VmRow>,
+    pub matching: usize,
+    pub fill_chart: String,
+    pub tco_chart: String,
+}
+
+impl AvsPage {
+    fn empty() -> AvsPage {
+        AvsPage {
+            error: String::new(),
+            id: 0,
+            origin: String::new(),
+            inventory: None,
+            plan: None,
+            plan_error: String::new(),
+            query: PlanQuery::default(),
+            query_string: String::new(),
+            skus: avs_plan::hosts::HOSTS.iter().map(|h| h.sku).collect(),
+            regions: Vec::new(),
+            rows: Vec::new(),
+            matching: 0,
+            fill_chart: String::new(),
+            tco_chart: String::new(),
+        }
+    }
+
+    /// The two options of the TCO table.
+    pub fn options(&self) -> Vec<(&'static str, &avs_plan::tco::OptionCost)> {
+        self.plan.as_ref().map_or_else(Vec::new, |p| {
+            vec![
+                ("vSAN only", &p.tco.vsan_only),
+                ("With ANF datastores", &p.tco.with_anf),
+            ]
+        })
+    }
+
+    /// The choices as hidden fields of the search form.
+    pub fn hidden(&self) -> Vec<(String, String)> {
+        form_urlencoded::parse(self.query_string.as_bytes())
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect()
+    }
+
+    /// Whether option `v` of select `field` is the chosen one.
+    pub fn chosen(&self, field: &str, v: &str) -> bool {
+        let q = &self.query;
+        let cur = match field {
+            "host_sku" => q.host_sku.as_deref().unwrap_or("AV36"),
+            "region" => self.plan.as_ref().map_or("", |p| p.region.as_str()),
+            "level" => q.level.as_deref().unwrap_or(""),
+            "unit" => q.unit.as_deref().unwrap_or("vm"),
+            "basis" => q.basis.as_deref().unwrap_or("in_use"),
+            "nconnect" => q.nconnect.as_deref().unwrap_or("1"),
+            _ => "",
+        };
+        cur.eq_ignore_ascii_case(v)
+    }
+}
+
+/// `GET /avs`: the upload form.
+pub async fn page() -> Result<Response, PageError> {
+    render(StatusCode::OK, &AvsPage::empty())
+}
+
+/// The upload form's fields.
+struct Upload {
+    file: Vec<u8>,
+    origin: String,
+    performance: Vec<u8>,
+    opts: Options,
+}
+
+async fn read_upload(mut mp: Multipart) -> Result<Upload, String> {
+    let mut up = Upload {
+        file: Vec::new(),
+        origin: "an uploaded file".to_owned(),
+        performance: Vec::new(),
+        opts: Options::default(),
+    };
+    loop {
+        let field = match mp.next_field().await {
+            Ok(Some(f)) => f,
+            Ok(None) => break,
+            Err(e) => return Err(format!("The upload could not be read ({e}). Try again.")),
+        };
+        let name = field.name().unwrap_or("").to_owned();
+        if name == "file"
+            && let Some(n) = field.file_name()
+        {
+            let n: String = n.chars().filter(|c| !c.is_control()).take(120).collect();
+            if !n.is_empty() {
+                up.origin = n;
+            }
+        }
+        let bytes = field
+            .bytes()
+            .await
+            .map_err(|e| format!("The upload could not be read ({e}). Try again."))?;
+        match name.as_str() {
+            "file" => up.file = bytes.to_vec(),
+            "performance" => up.performance = bytes.to_vec(),
+            "include_powered_off" => up.opts.include_powered_off = true,
+            "anonymise" => up.opts.anonymise = true,
+            _ => {}
+        }
+    }
+    if up.file.is_empty() {
+        return Err("Choose an RVTools export (.xlsx or its vInfo .csv), then Import.".to_owned());
+    }
+    Ok(up)
+}
+
+/// `POST /avs`: imports the uploaded inventory and shows its plan.
+pub async fn upload(State(st): State<AppState>, mp: Multipart) -> Result<Response, PageError> {
+    let mut page = AvsPage::empty();
+    let up = match read_upload(mp).await {
+        Ok(u) => u,
+        Err(msg) => {
+            page.error = msg;
+            return render(StatusCode::BAD_REQUEST, &page);
+        }
+    };
+    let parsed = tokio::task::spawn_blocking(move || {
+        let mut inv = inventory::parse(&up.file, up.opts)?;
+        if !up.performance.is_empty() {
+            inventory::perf::merge(&mut inv, &up.performance)?;
+        }
+        Ok::<_, inventory::InventoryError>((inv, up.origin))
+    })
+    .await
+    .map_err(|e| PageError::Internal(format!("inventory task failed: {e}")))?;
+    let (inv, origin) = match parsed {
+        Ok(x) => x,
+        Err(e) => {
+            page.error = format!("The file was not imported: {}", e.message);
+            return render(StatusCode::UNPROCESSABLE_ENTITY, &page);
+        }
+    };
+    let id = store::avs::add_inventory(&st.db, &origin, &inv).await?;
+    Ok(Redirect::to(&format!("/avs/{id}")).into_response())
+}
+
+/// The plan request for an inventory and the page's choices; a choice that does not
+/// read is a sentence saying which.
+fn request(inv: Inventory, q: &PlanQuery) -> Result<PlanRequest, String> {
+    let mut r = PlanRequest::new(inv);
+    let text = |v: &Option<String>| {
+        v.as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+    };
+    if let Some(s) = text(&q.host_sku) {
+        r.host_sku = s;
+    }
+    r.region = text(&q.region);
+    r.level = match text(&q.level) {
+        None => None,
+        Some(l) => Some(
+            serde_json::from_value::<Level>(serde_json::Value::String(l.to_ascii_lowercase()))
+                .map_err(|_| format!("Level `{l}` is not standard, premium or ultra."))?,
+        ),
+    };
+    if let Some(n) = text(&q.datastores) {
+        r.datastores = Some(
+            n.parse()
+                .map_err(|_| format!("Datastores must be a whole number, not `{n}`."))?,
+        );
+    }
+    if let Some(g) = text(&q.growth_pct) {
+        r.growth_pct = g
+            .parse()
+            .map_err(|_| format!("Growth must be a number of %, not `{g}`."))?;
+    }
+    r.unit = if text(&q.unit).as_deref() == Some("disk") {
+        PlaceUnit::Disk
+    } else {
+        PlaceUnit::Vm
+    };
+    r.capacity_basis = if text(&q.basis).as_deref() == Some("provisioned") {
+        CapacityBasis::Provisioned
+    } else {
+        CapacityBasis::InUse
+    };
+    if let Some(n) = text(&q.nconnect) {
+        r.nconnect = n
+            .parse()
+            .map_err(|_| format!("nconnect must be 1 or 4, not `{n}`."))?;
+    }
+    Ok(r)
+}
+
+/// The choices as a query string.
+fn query_string(q: &PlanQuery) -> String {
+    let mut s = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in [
+        ("host_sku", &q.host_sku),
+        ("region", &q.region),
+        ("level", &q.level),
+        ("datastores", &q.datastores),
+        ("growth_pct", &q.growth_pct),
+        ("unit", &q.unit),
+        ("basis", &q.basis),
+        ("nconnect", &q.nconnect),
+    ] {
+        if let Some(v) = v.as_deref().filter(|v| !v.trim().is_empty()) {
+            s.append_pair(k, v);
+        }
+    }
+    s.finish()
+}
+
+/// Plans inventory `id` with the choices `q`: the page's figures, or the plan's 422
+/// sentence in the page.
+async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, PageError> {
+    let id = parse_id(raw)?;
+    let (origin, inv) = store::avs::get_inventory(&st.db, id)
+        .await
+        .map_err(|e| match e {
+            store::StoreError::NotFound => {
+                PageError::NotFound(format!("There is no imported inventory {id}."))
+            }
+            other => other.into(),
+        })?;
+    let book = st.book();
+    let mut page = AvsPage::empty();
+    page.id = id;
+    page.origin = origin;
+    page.query_string = query_string(&q);
+    page.regions = book
+        .avs
+        .iter()
+        .map(|(k, r)| (k.clone(), r.name.clone()))
+        .collect();
+    let req = request(inv.clone(), &q);
+    page.inventory = Some(inv);
+    let req = match req {
+        Ok(r) => r,
+        Err(msg) => {
+            page.plan_error = msg;
+            page.query = q;
+            return Ok(page);
+        }
+    };
+    let result = tokio::task::spawn_blocking(move || avs_plan::plan(&req, &book).map(|p| (p, req)))
+        .await
+        .map_err(|e| PageError::Internal(format!("plan task failed: {e}")))?;
+    match result {
+        Ok((plan, req)) => {
+            let needle = q.q.as_deref().unwrap_or("").trim().to_lowercase();
+            let mut rows = Vec::new();
+            let mut matching = 0;
+            let vms: std::collections::HashMap<&str, &inventory::Vm> = req
+                .inventory
+                .vms
+                .iter()
+                .map(|v| (v.vm.as_str(), v))
+                .collect();
+            for p in &plan.placement {
+                let hit = needle.is_empty()
+                    || p.vm.to_lowercase().contains(&needle)
+                    || p.datastore.to_lowercase().contains(&needle);
+                if !hit {
+                    continue;
+                }
+                matching += 1;
+                if rows.len() >= MAX_ROWS {
+                    continue;
+                }
+                let v = vms.get(p.vm.as_str());
+                rows.push(VmRow {
+                    vm: p.vm.clone(),
+                    disk: p.disk.clone().unwrap_or_else(|| "all".to_owned()),
+                    datastore: p.datastore.clone(),
+                    tib: v.map_or(String::new(), |v| {
+                        format!("{:.2}", v.capacity_mib(req.capacity_basis) / 1_048_576.0)
+                    }),
+                    mibps: v
+                        .and_then(|v| v.mibps)
+                        .map_or("-".to_owned(), |m| format!("{m:.1}")),
+                    flags: v.map_or(String::new(), |v| {
+                        v.flags
+                            .iter()
+                            .map(|f| match f {
+                                inventory::Flag::Rdm => "RDM",
+                                inventory::Flag::SharedDisk => "shared disk",
+                            })
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }),
+                });
+            }
+            page.rows = rows;
+            page.matching = matching;
+            page.fill_chart = super::avs_charts::fill(&plan);
+            page.tco_chart = super::avs_charts::tco(&plan.tco);
+            page.plan = Some(plan);
+        }
+        Err(e) => page.plan_error = format!("{}: {}", e.field, e.message),
+    }
+    page.query = q;
+    Ok(page)
+}
+
+/// `GET /avs/{id}`: the inventory and its plan for the choices in the address.
+pub async fn show(
+    State(st): State<AppState>,
+    Path(raw): Path<String>,
+    Query(q): Query<PlanQuery>,
+) -> Result<Response, PageError> {
+    let page = planned(&st, &raw, q).await?;
+    let status = if page.plan_error.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    render(status, &page)
+}
+
+/// `POST /avs/{id}/save?...`: saves each cluster's evaluated scenario; back to the list.
+pub async fn save(
+    State(st): State<AppState>,
+    Path(raw): Path<String>,
+    Query(q): Query<PlanQuery>,
+) -> Result<Response, PageError> {
+    let page = planned(&st, &raw, q).await?;
+    let Some(plan) = page.plan else {
+        return Err(PageError::Status {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            message: page.plan_error,
+        });
+    };
+    let mut first = None;
+    for s in &plan.scenarios {
+        let id = store::create_scenario(&st.db, s).await?;
+        first.get_or_insert(id);
+    }
+    let to = first.map_or_else(|| "/".to_owned(), |id| format!("/scenarios/{id}"));
+    Ok(Redirect::to(&to).into_response())
+}
+
+/// `GET /avs/{id}/plan.md?...`: the plan as Markdown.
+pub async fn markdown(
+    State(st): State<AppState>,
+    Path(raw): Path<String>,
+    Query(q): Query<PlanQuery>,
+) -> Result<Response, PageError> {
+    let page = planned(&st, &raw, q).await?;
+    let (Some(plan), Some(inv)) = (page.plan, page.inventory) else {
+        return Err(PageError::Status {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            message: page.plan_error,
+        });
+    };
+    let text = crate::report::avs::markdown(&page.origin, &inv.summary, &plan).join("\n") + "\n";
+    Ok((
+        [
+            (
+                axum::http::header::CONTENT_TYPE,
+                "text/markdown; charset=utf-8",
+            ),
+            (
+                axum::http::header::CONTENT_DISPOSITION,
+                "attachment; filename=\"volplan-avs-plan.md\"",
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// `GET /avs/{id}/plan.pdf?...`: the plan as a PDF.
+pub async fn pdf(
+    State(st): State<AppState>,
+    Path(raw): Path<String>,
+    Query(q): Query<PlanQuery>,
+) -> Result<Response, PageError> {
+    let page = planned(&st, &raw, q).await?;
+    let (Some(plan), Some(inv)) = (page.plan, page.inventory) else {
+        return Err(PageError::Status {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            message: page.plan_error,
+        });
+    };
+    let origin = page.origin;
+    let bytes =
+        tokio::task::spawn_blocking(move || crate::report::avs::pdf(&origin, &inv.summary, &plan))
+            .await
+            .map_err(|e| PageError::Internal(format!("pdf task failed: {e}")))?
+            .map_err(|e| PageError::Internal(e.to_string()))?;
+    Ok((
+        [
+            (axum::http::header::CONTENT_TYPE, "application/pdf"),
+            (
+                axum::http::header::CONTENT_DISPOSITION,
+                "attachment; filename=\"volplan-avs-plan.pdf\"",
+            ),
+        ],
+        bytes,
+    )
+        .into_response())
+}
