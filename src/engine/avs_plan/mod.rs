@@ -461,6 +461,7 @@ fn scenario(
     let n = volumes.len();
     Scenario {
         id: None,
+        meta: None,
         name: format!(
             "AVS cluster {cluster}: {n} {} datastores, {hosts} {} hosts",
             level.key(),
