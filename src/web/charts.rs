@@ -191,8 +191,9 @@ pub struct ChartQuery {
 
 impl ChartQuery {
     fn size(&self, default: (u32, u32)) -> Result<(u32, u32), String> {
+        // An empty `w=` is a value left out by mistake, not a request for the default.
         let parse = |v: &Option<String>, d: u32, what: &str| match v.as_deref().map(str::trim) {
-            None | Some("") => Ok(d),
+            None => Ok(d),
             Some(t) => t.parse::<u32>().map_err(|_| {
                 format!(
                     "{what} must be a whole number of pixels, not `{}`",

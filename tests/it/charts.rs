@@ -475,6 +475,19 @@ async fn saved_scenario_charts_are_served_as_svg_and_png() {
     assert_eq!(res.status(), 422);
     let body: Value = res.json().await.unwrap();
     assert!(body["error"].as_str().unwrap().contains("200 x 150"));
+    // A size left empty is a mistake to name, not the default (the schema says integer).
+    let res = app
+        .get(&format!("/scenarios/{id}/charts/ceilings.png?w=&h="))
+        .await;
+    assert_eq!(res.status(), 422);
+    let body: Value = res.json().await.unwrap();
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("whole number of pixels"),
+        "{body}"
+    );
 }
 
 #[tokio::test]
