@@ -168,18 +168,11 @@ pub async fn list_estates(pool: &SqlitePool) -> Result<Vec<EstateSummary>, Store
 
 /// Deletes estate `id` and its history.
 pub async fn delete_estate(pool: &SqlitePool, id: i64) -> Result<(), StoreError> {
-    let mut tx = begin_write(pool).await?;
-    sqlx::query("DELETE FROM estate_revisions WHERE estate_id = $1")
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-    let done = sqlx::query("DELETE FROM estates WHERE id = $1")
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-    if done.rows_affected() == 0 {
-        return Err(StoreError::NotFound);
-    }
-    tx.commit().await?;
-    Ok(())
+    super::delete_with_history(
+        pool,
+        "DELETE FROM estate_revisions WHERE estate_id = $1",
+        "DELETE FROM estates WHERE id = $1",
+        id,
+    )
+    .await
 }

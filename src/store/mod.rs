@@ -96,6 +96,25 @@ fn create_parent_dir(file: &Path) -> Result<(), StoreError> {
     }
 }
 
+/// Deletes a saved object and its history in one transaction: `history` deletes the
+/// revisions (explicitly, so they go even on a connection with foreign keys off), then
+/// `object` the row; both take the id as `$1`. `NotFound` when the row did not exist.
+pub(crate) async fn delete_with_history(
+    pool: &SqlitePool,
+    history: &'static str,
+    object: &'static str,
+    id: i64,
+) -> Result<(), StoreError> {
+    let mut tx = begin_write(pool).await?;
+    sqlx::query(history).bind(id).execute(&mut *tx).await?;
+    let done = sqlx::query(object).bind(id).execute(&mut *tx).await?;
+    if done.rows_affected() == 0 {
+        return Err(StoreError::NotFound);
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
 /// Begins a `BEGIN IMMEDIATE` transaction on the pool.
 pub(crate) async fn begin_write(
     pool: &SqlitePool,

@@ -440,21 +440,13 @@ fn escape_like(q: &str) -> String {
 
 /// Deletes scenario `id` with all its revisions; `NotFound` if there is none.
 pub async fn delete_scenario(pool: &SqlitePool, id: i64) -> Result<(), StoreError> {
-    let mut tx = begin_write(pool).await?;
-    // Explicit, so the history goes even on a connection with foreign keys off.
-    sqlx::query("DELETE FROM scenario_revisions WHERE scenario_id = $1")
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-    let done = sqlx::query("DELETE FROM scenarios WHERE id = $1")
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-    if done.rows_affected() == 0 {
-        return Err(StoreError::NotFound);
-    }
-    tx.commit().await?;
-    Ok(())
+    super::delete_with_history(
+        pool,
+        "DELETE FROM scenario_revisions WHERE scenario_id = $1",
+        "DELETE FROM scenarios WHERE id = $1",
+        id,
+    )
+    .await
 }
 
 /// Every revision of scenario `id`, newest first; `NotFound` if there is no such scenario.

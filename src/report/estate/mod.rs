@@ -7,6 +7,7 @@ pub mod html;
 pub mod pdf;
 pub mod xlsx;
 
+pub use super::model::Format;
 use super::model::ReportError;
 use crate::engine::estate::{EstatePlan, Method};
 use crate::engine::scenario::{Qos, Service};
@@ -18,44 +19,6 @@ pub struct Table {
     pub title: &'static str,
     pub headers: Vec<&'static str>,
     pub rows: Vec<Vec<String>>,
-}
-
-/// The report formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Html,
-    Md,
-    Pdf,
-    Csv,
-    Xlsx,
-    Json,
-}
-
-impl Format {
-    /// The format of a file extension.
-    pub fn of(ext: &str) -> Option<Format> {
-        Some(match ext {
-            "html" => Format::Html,
-            "md" => Format::Md,
-            "pdf" => Format::Pdf,
-            "csv" => Format::Csv,
-            "xlsx" => Format::Xlsx,
-            "json" => Format::Json,
-            _ => return None,
-        })
-    }
-
-    /// The Content-Type of the format.
-    pub fn content_type(self) -> &'static str {
-        match self {
-            Format::Html => "text/html; charset=utf-8",
-            Format::Md => "text/markdown; charset=utf-8",
-            Format::Pdf => "application/pdf",
-            Format::Csv => "text/csv; charset=utf-8",
-            Format::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-            Format::Json => "application/json",
-        }
-    }
 }
 
 /// The report in `format`.

@@ -355,7 +355,7 @@ pub async fn download(
     let id = parse_id(&raw)?;
     let format = file
         .strip_prefix("report.")
-        .and_then(Format::of)
+        .and_then(Format::from_ext)
         .ok_or_else(|| {
             PageError::NotFound(
                 "Estate reports are report.html, .md, .pdf, .csv, .xlsx or .json.".into(),
