@@ -781,6 +781,9 @@ fn tick(v: f64) -> String {
 
 /// Key points for a log axis: 1-2-5 steps when the range is narrow, decades when wide.
 fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    if !(lo.is_normal() && hi.is_finite() && lo > 0.0 && hi >= lo) {
+        return Vec::new();
+    }
     let decades = (hi / lo).log10();
     let steps: &[f64] = if decades <= 1.5 {
         &[1.0, 1.5, 2.0, 3.0, 5.0, 7.0]
@@ -793,7 +796,7 @@ fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     };
     let mut out = Vec::new();
     let mut p = 10f64.powf(lo.log10().floor());
-    while p <= hi {
+    while p > 0.0 && p <= hi {
         for m in steps {
             let v = p * m;
             if v >= lo && v <= hi {
@@ -805,16 +808,24 @@ fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     out
 }
 
-/// Pads a positive range for a log axis.
+/// Smallest value a log axis shows: anything below is drawn on the axis floor.
+const LOG_FLOOR: f64 = 1e-6;
+/// Most decades a log axis spans below its largest value.
+const LOG_DECADES: f64 = 1e9;
+
+/// Pads a positive range for a log axis. Values below [`LOG_FLOOR`] (a
+/// subnormal egress gives rates near 1e-320) and more than [`LOG_DECADES`]
+/// below the largest value are left below the axis.
 fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
-    for v in values.filter(|v| v.is_finite() && *v > 0.0) {
+    for v in values.filter(|v| (LOG_FLOOR..=1e300).contains(v)) {
         lo = lo.min(v);
         hi = hi.max(v);
     }
     if !lo.is_finite() {
         return (1.0, 10.0);
     }
+    let lo = lo.max(hi / LOG_DECADES);
     // Round outwards to the next 1-2-5 value so the axis starts and ends on a tick.
     let down = |v: f64| {
         let p = 10f64.powf(v.log10().floor());
@@ -843,7 +854,7 @@ fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
 /// A linear axis from 0: the end rounded up to a 1-2-5 step and the number of
 /// labels, so plotters draws `target` or so ticks and never fewer than five.
 fn nice_axis(max: f64, target: usize) -> (f64, usize) {
-    let max = if max.is_finite() && max > 0.0 {
+    let max = if max.is_finite() && max >= LOG_FLOOR {
         max
     } else {
         1.0
@@ -2259,6 +2270,36 @@ mod tests {
         }
         let (lo, hi) = log_range([120.0, 10_240.0].into_iter());
         assert!(lo <= 120.0 && hi >= 10_240.0);
+    }
+
+    proptest::proptest! {
+        /// Any positive values (subnormal to huge) give a finite log axis with a
+        /// bounded number of ticks, and a linear axis that covers the largest.
+        #[test]
+        fn axes_are_finite_for_any_values(
+            vals in proptest::collection::vec(proptest::num::f64::POSITIVE | proptest::num::f64::SUBNORMAL, 1..8),
+        ) {
+            let (lo, hi) = log_range(vals.iter().copied());
+            proptest::prop_assert!(lo.is_normal() && hi.is_finite() && hi > lo, "{lo}..{hi}");
+            proptest::prop_assert!(log_ticks(lo, hi).len() <= 400);
+            let max = vals.iter().copied().fold(0.0, f64::max);
+            let (end, n) = nice_axis(max, 7);
+            proptest::prop_assert!(end.is_finite() && (5..=11).contains(&n), "{max}: {end} {n}");
+            proptest::prop_assert!(end >= max || !max.is_finite() || max < LOG_FLOOR);
+        }
+    }
+
+    #[test]
+    fn subnormal_values_give_a_finite_axis() {
+        for vals in [vec![5e-324, 1e-300], vec![5e-324, 6.0], vec![1e-310]] {
+            let (lo, hi) = log_range(vals.into_iter());
+            assert!(lo.is_normal() && hi > lo, "{lo}..{hi}");
+            assert!(!log_ticks(lo, hi).is_empty());
+        }
+        assert!(log_ticks(0.0, 10.0).is_empty());
+        assert!(log_ticks(5e-324, 10.0).is_empty());
+        let (end, n) = nice_axis(5e-324, 7);
+        assert!(end.is_finite() && end > 0.0 && (5..=11).contains(&n));
     }
 
     #[test]

@@ -134,7 +134,19 @@ pub fn boundaries() -> Vec<Case> {
         Case::new("8 x 20 TiB AVS", avs("AVS 8 x 20 TiB Ultra", 8, 20.0, 4)),
         Case::new("smallest workload", smallest()),
         Case::new("largest workload", largest()),
+        Case::new("smallest rates", smallest_rates()),
     ]
+}
+
+/// The smallest positive network limits the schema accepts (a subnormal
+/// 5e-324 MiB/s each way) on GCNV Flex over SMB: every rate is near zero.
+fn smallest_rates() -> Value {
+    json!({
+        "name": "Smallest rates",
+        "workload": { "io_size_kib": 0.5, "read_pct": 0.001, "capacity_tib": 0 },
+        "storage": { "service": "gcnv", "level": "flex", "volumes": [{ "count": 1, "quota_tib": 0.001 }] },
+        "clients": { "protocol": "smb3", "egress_mibps": 5e-324, "ingress_mibps": 5e-324 }
+    })
 }
 
 /// Every lower bound of the contract at once; the volume is ANF's smallest (50 GiB).
