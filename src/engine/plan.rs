@@ -172,6 +172,9 @@ pub struct Rates<'a> {
     pub anf: Option<&'a AnfPrices>,
     /// The AVS host SKU's price there, if the book has one.
     pub avs_host: Option<&'a HostPrice>,
+    /// The region as the compiled book's ANF key ([`pricing::anf_region`]), for the
+    /// advice that names it: `None` outside ANF's regions.
+    pub anf_key: Option<&'static str>,
 }
 
 impl<'a> Rates<'a> {
@@ -191,6 +194,7 @@ impl<'a> Rates<'a> {
                 _ => None,
             },
             avs_host: sku.and_then(|sku| book.avs_host(region, sku)),
+            anf_key: pricing::anf_region(region),
         }
     }
 }

@@ -129,7 +129,7 @@ pub fn advise(
     nfs_rules(p, &mut add);
     cost_rules(p, c, price, targets, &mut add);
     assumptions(c, price, &mut add);
-    if let Some(region) = crate::engine::pricing::anf_region(price.region) {
+    if let Some(region) = p.rates.anf_key {
         super::region_features::advise(p, region, &mut out);
     }
     out.sort_by_key(|a| a.severity);
@@ -181,7 +181,7 @@ fn cost_rules(
             Message::AvsHostsUnpriced {
                 sku: a.host.sku.as_str(),
                 // AVS datastores are ANF volumes: the region is one of the book's.
-                region: crate::engine::pricing::anf_region(price.region).unwrap_or("its region"),
+                region: p.rates.anf_key.unwrap_or("its region"),
             },
         );
     }
