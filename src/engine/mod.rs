@@ -30,7 +30,7 @@ pub mod plan;
 pub mod price_rows;
 pub mod pricing;
 #[cfg(test)]
-mod properties;
+pub(crate) mod properties;
 pub mod regions;
 pub mod reprice;
 pub mod retail_prices;

@@ -138,7 +138,8 @@ fn arb_vm() -> impl Strategy<Value = String> {
 }
 
 prop_compose! {
-    fn arb_scenario()(
+    /// A scenario of any service and level with sizes, mixes and clients in range.
+    pub(crate) fn arb_scenario()(
         (service, level) in arb_service_level(),
         quota in 0.1f64..90.0,
         count in 1u32..8,

@@ -2289,6 +2289,42 @@ mod tests {
         }
     }
 
+    /// A network limit in MiB/s: the smallest positive double, other subnormals, the
+    /// smallest normal, tiny, ordinary and far beyond any NIC.
+    fn tiny_to_huge() -> impl proptest::strategy::Strategy<Value = f64> {
+        proptest::prop_oneof![
+            proptest::strategy::Just(5e-324),
+            proptest::num::f64::POSITIVE | proptest::num::f64::SUBNORMAL,
+            proptest::strategy::Just(f64::MIN_POSITIVE),
+            1e-300f64..1e-3,
+            1.0f64..1e5,
+            1e5f64..1e12,
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+
+        /// Every chart draws for any scenario the engine evaluates, with client
+        /// network limits from subnormal to far above any NIC.
+        #[test]
+        fn every_chart_draws_for_any_scenario(
+            s in crate::engine::properties::arb_scenario(),
+            egress in proptest::option::of(tiny_to_huge()),
+            ingress in proptest::option::of(tiny_to_huge()),
+        ) {
+            let mut s = s;
+            s.clients.egress_mibps = egress;
+            s.clients.ingress_mibps = ingress;
+            if let Ok(e) = crate::engine::evaluate(&s) {
+                for name in ChartName::ALL {
+                    let svg = svg(name, &s, &e);
+                    proptest::prop_assert!(svg.is_ok(), "{name}: {svg:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn subnormal_values_give_a_finite_axis() {
         for vals in [vec![5e-324, 1e-300], vec![5e-324, 6.0], vec![1e-310]] {
