@@ -658,6 +658,17 @@ impl Chart {
         Ok(add_title(&out, &self.title, &self.summary))
     }
 
+    /// The chart as the PDF draws it: its primitives in chart pixels, no SVG.
+    pub fn record(&self) -> Result<super::pdf_chart::Recorded, ChartError> {
+        init_fonts();
+        let mut out = super::pdf_chart::Recorded::default();
+        {
+            let root = super::pdf_chart::Recorder::new(&mut out, self.size).into_drawing_area();
+            self.draw(&root).map_err(ChartError::Draw)?;
+        }
+        Ok(out)
+    }
+
     /// The SVG for inlining in a page: as [`Chart::svg`], but as wide as its
     /// container (`width="100%"`, height from the view box) instead of fixed pixels.
     pub fn svg_inline(&self) -> Result<String, ChartError> {
@@ -808,17 +819,20 @@ fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     out
 }
 
-/// Smallest value a log axis shows: anything below is drawn on the axis floor.
-const LOG_FLOOR: f64 = 1e-6;
+/// Smallest value an axis shows: anything below is drawn on the axis floor.
+const AXIS_FLOOR: f64 = 1e-6;
+/// Largest value an axis shows (a latency at a subnormal rate is near 1e308, and
+/// rounding it up to a tick would overflow).
+const AXIS_CEILING: f64 = 1e300;
 /// Most decades a log axis spans below its largest value.
 const LOG_DECADES: f64 = 1e9;
 
-/// Pads a positive range for a log axis. Values below [`LOG_FLOOR`] (a
+/// Pads a positive range for a log axis. Values below [`AXIS_FLOOR`] (a
 /// subnormal egress gives rates near 1e-320) and more than [`LOG_DECADES`]
 /// below the largest value are left below the axis.
 fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
-    for v in values.filter(|v| (LOG_FLOOR..=1e300).contains(v)) {
+    for v in values.filter(|v| (AXIS_FLOOR..=AXIS_CEILING).contains(v)) {
         lo = lo.min(v);
         hi = hi.max(v);
     }
@@ -854,8 +868,8 @@ fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
 /// A linear axis from 0: the end rounded up to a 1-2-5 step and the number of
 /// labels, so plotters draws `target` or so ticks and never fewer than five.
 fn nice_axis(max: f64, target: usize) -> (f64, usize) {
-    let max = if max.is_finite() && max >= LOG_FLOOR {
-        max
+    let max = if max.is_finite() && max >= AXIS_FLOOR {
+        max.min(AXIS_CEILING)
     } else {
         1.0
     };
@@ -1546,7 +1560,9 @@ fn draw_latency<DB: DrawingBackend>(
     );
     // The load axis ends just past the furthest point, not on a round number, so the
     // curve fills the width; plotters picks round tick values inside it.
-    let xmax = if xmax > 0.0 { xmax * 1.06 } else { 1.0 };
+    // Below one IOPS (a subnormal network limit gives 1e-300) the axis shows 0 to 1:
+    // plotters cannot place ticks on a range that narrow.
+    let xmax = if xmax >= 1.0 { xmax * 1.06 } else { 1.0 };
     let x_ticks = ((root.dim_in_pixel().0 / 100) as usize).clamp(5, 8);
     // Latency on a linear scale from 0, where the knee reads as the bend from flat to
     // steep; the labels and the data table give the small values.
@@ -2285,7 +2301,7 @@ mod tests {
             let max = vals.iter().copied().fold(0.0, f64::max);
             let (end, n) = nice_axis(max, 7);
             proptest::prop_assert!(end.is_finite() && (5..=11).contains(&n), "{max}: {end} {n}");
-            proptest::prop_assert!(end >= max || !max.is_finite() || max < LOG_FLOOR);
+            proptest::prop_assert!(end >= max.min(AXIS_CEILING) || max < AXIS_FLOOR);
         }
     }
 
@@ -2336,6 +2352,8 @@ mod tests {
         assert!(log_ticks(5e-324, 10.0).is_empty());
         let (end, n) = nice_axis(5e-324, 7);
         assert!(end.is_finite() && end > 0.0 && (5..=11).contains(&n));
+        let (end, _) = nice_axis(1.12e308, 5);
+        assert!(end.is_finite(), "{end}");
     }
 
     #[test]

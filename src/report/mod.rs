@@ -10,6 +10,7 @@ pub mod latency;
 pub mod md;
 pub mod model;
 pub mod pdf;
+pub mod pdf_chart;
 pub mod sources;
 pub mod summary;
 pub mod xlsx;

@@ -1,25 +1,28 @@
 //! The report as PDF, drawn with krilla: embedded DejaVu Sans, charts as vectors
-//! (krilla-svg), A4 or Letter, tables that break across pages with their header
+//! drawn straight onto the page ([`super::pdf_chart`]), A4 or Letter, tables that break across pages with their header
 //! repeated, and "Page N of M" in every footer.
 //!
 //! Layout is a first pass that places text, rules, boxes and charts on pages; drawing is
 //! a second pass, so the footer knows the page count.
 
+use super::charts::Chart;
 use super::html::cost_line;
-use super::model::{ChartKind, ChartSvg, Paper, Report, ReportError, TestPlan, money};
+use super::model::{ChartKind, Paper, Report, ReportError, TestPlan, money};
+use super::pdf_chart::Recorded;
 use crate::engine::trace::Num;
 use krilla::Document;
 use krilla::color::rgb;
 use krilla::destination::XyzDestination;
-use krilla::geom::{PathBuilder, Point, Rect, Size, Transform};
+use krilla::geom::{PathBuilder, Point, Rect, Transform};
 use krilla::metadata::Metadata;
 use krilla::outline::{Outline, OutlineNode};
 use krilla::page::PageSettings;
 use krilla::paint::{Fill, Stroke};
 use krilla::surface::Surface;
 use krilla::text::{Font, GlyphId, KrillaGlyph};
-use krilla_svg::{SurfaceExt, SvgSettings};
 use std::sync::{Arc, OnceLock};
+
+mod chart_replay;
 
 /// An sRGB colour.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -286,7 +289,8 @@ enum Op {
         width: f32,
         color: Rgb,
     },
-    Svg {
+    /// A recorded chart at `scale` points per chart pixel.
+    Chart {
         chart: usize,
         x: f32,
         y: f32,
@@ -738,7 +742,7 @@ impl<'a> Layout<'a> {
         let caption_lines = self.fonts.wrap(caption, 8.0, false, max_w).len() as f32;
         self.ensure(h + 8.0 + caption_lines * 11.0);
         let x = MARGIN_X + (max_w - size.0 * scale) / 2.0;
-        self.push(Op::Svg {
+        self.push(Op::Chart {
             chart: index,
             x,
             y: self.y,
@@ -1057,7 +1061,7 @@ fn fill(color: Rgb) -> Fill {
     }
 }
 
-fn draw_op(s: &mut Surface<'_>, fonts: &Fonts, trees: &[usvg::Tree], op: &Op) {
+fn draw_op(s: &mut Surface<'_>, fonts: &Fonts, charts: &[&Recorded], op: &Op) {
     match op {
         Op::Text {
             x,
@@ -1117,14 +1121,11 @@ fn draw_op(s: &mut Surface<'_>, fonts: &Fonts, trees: &[usvg::Tree], op: &Op) {
                 s.set_stroke(None);
             }
         }
-        Op::Svg { chart, x, y, scale } => {
-            if let Some(tree) = trees.get(*chart) {
-                let size = tree.size();
-                if let Some(sz) = Size::from_wh(size.width(), size.height()) {
-                    s.push_transform(&Transform::from_row(*scale, 0.0, 0.0, *scale, *x, *y));
-                    s.draw_svg(tree, sz, SvgSettings::default());
-                    s.pop();
-                }
+        Op::Chart { chart, x, y, scale } => {
+            if let Some(c) = charts.get(*chart) {
+                s.push_transform(&Transform::from_row(*scale, 0.0, 0.0, *scale, *x, *y));
+                chart_replay::draw(s, fonts, c);
+                s.pop();
             }
         }
     }
@@ -1142,25 +1143,41 @@ fn fit(fonts: &Fonts, text: &str, size: f32, max: f32) -> String {
     format!("{out}…")
 }
 
-/// Writes the PDF with the given chart SVGs (in report order).
-pub fn render_with(r: &Report, paper: Paper, charts: &[ChartSvg]) -> Result<Vec<u8>, ReportError> {
+/// A chart of the report as the PDF draws it.
+pub struct PdfChart {
+    pub kind: ChartKind,
+    /// Title and summary, set under the chart.
+    pub caption: String,
+    pub drawn: Recorded,
+}
+
+/// Draws the report's charts for the PDF, in report order.
+pub fn charts(r: &Report) -> Result<Vec<PdfChart>, ReportError> {
+    r.charts
+        .iter()
+        .map(|&kind| {
+            let err = |e: super::charts::ChartError| ReportError::Chart(kind.key(), e.to_string());
+            let chart = Chart::of(kind.chart_name(), &r.scenario, &r.evaluation).map_err(err)?;
+            Ok(PdfChart {
+                kind,
+                caption: format!("{}. {}", chart.title(), chart.summary()),
+                drawn: chart.record().map_err(err)?,
+            })
+        })
+        .collect()
+}
+
+/// Writes the PDF with the given charts (in report order).
+pub fn render_with(r: &Report, paper: Paper, charts: &[PdfChart]) -> Result<Vec<u8>, ReportError> {
     let fonts = fonts()?;
-    let opts = usvg::Options {
-        fontdb: svg_fontdb(),
-        ..usvg::Options::default()
-    };
-    let mut trees = Vec::with_capacity(charts.len());
-    let mut sizes = Vec::with_capacity(charts.len());
-    for c in charts {
-        let tree = usvg::Tree::from_str(&c.svg, &opts)
-            .map_err(|e| ReportError::Chart(c.kind.key(), e.to_string()))?;
-        sizes.push((
-            c.kind,
-            format!("{}. {}", c.title, c.summary),
-            (tree.size().width(), tree.size().height()),
-        ));
-        trees.push(tree);
-    }
+    let sizes: Vec<ChartSize> = charts
+        .iter()
+        .map(|c| {
+            let (w, h) = c.drawn.size;
+            (c.kind, c.caption.clone(), (w as f32, h as f32))
+        })
+        .collect();
+    let trees: Vec<&Recorded> = charts.iter().map(|c| &c.drawn).collect();
     let layout = lay_out(fonts, r, paper, &sizes);
 
     let mut doc = Document::new();
@@ -1233,8 +1250,7 @@ pub fn render_with(r: &Report, paper: Paper, charts: &[ChartSvg]) -> Result<Vec<
 
 /// Writes the PDF report with its charts.
 pub fn render(r: &Report, paper: Paper) -> Result<Vec<u8>, ReportError> {
-    let charts = super::model::chart_svgs(r)?;
-    render_with(r, paper, &charts)
+    render_with(r, paper, &charts(r)?)
 }
 
 #[cfg(test)]
