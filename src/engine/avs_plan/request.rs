@@ -174,6 +174,16 @@ impl PlanRequest {
                 format!("must be a whole number from 1 to 4096, not {n}"),
             ));
         }
+        if self.level == Some(Level::Flexible) {
+            return Err(FieldError::new(
+                "level",
+                "the plan sizes each datastore's throughput from its quota (standard, premium \
+                 or ultra); a Flexible pool is manual QoS, with each datastore's MiB/s assigned, \
+                 which the plan does not do: plan at standard, premium or ultra, save the plan \
+                 as scenarios and set their `storage.level` to `flexible` with `qos: manual` \
+                 and each datastore's `throughput_mibps` to price Flexible",
+            ));
+        }
         if let Some(l) = self.level
             && !matches!(l, Level::Standard | Level::Premium | Level::Ultra)
         {

@@ -196,3 +196,31 @@ fn the_search_takes_a_higher_level_or_more_datastores_for_throughput() {
     let e = plan(&fixed, book()).unwrap_err();
     assert_eq!(e.field, "datastores");
 }
+
+#[test]
+fn the_search_leaves_out_flexible_even_where_the_price_book_has_it() {
+    // West US 2 prices Flexible capacity and throughput.
+    let (_, rates) = book().anf("westus2").unwrap();
+    assert!(rates.flexible_capacity.is_some() && rates.flexible_throughput.is_some());
+    let vms: Vec<Vm> = (0..20)
+        .map(|i| vm(i, 4, 16.0, 0.5, Some((800.0, 50.0))))
+        .collect();
+    let p = plan(&request(vms.clone(), "AV36"), book()).unwrap();
+    assert!(!p.candidates.is_empty());
+    let tried: std::collections::BTreeSet<&str> =
+        p.candidates.iter().map(|c| c.level.key()).collect();
+    assert_eq!(
+        tried,
+        ["premium", "standard", "ultra"].into_iter().collect(),
+        "the search tries the auto-QoS levels only"
+    );
+    let mut fixed = request(vms, "AV36");
+    fixed.level = Some(Level::Flexible);
+    let e = plan(&fixed, book()).unwrap_err();
+    assert_eq!(e.field, "level");
+    assert!(
+        e.message.contains("manual QoS") && e.message.contains("scenarios"),
+        "{}",
+        e.message
+    );
+}
