@@ -28,7 +28,7 @@ pub struct PlanArgs {
     /// Azure region (armRegionName); default the first that prices the SKU.
     #[arg(long)]
     pub region: Option<String>,
-    /// standard, premium or ultra; default the cheapest that meets the targets.
+    /// standard, premium, ultra or flexible; default the cheapest that meets the targets.
     #[arg(long)]
     pub level: Option<String>,
     /// Number of datastores; default the cheapest count that meets everything.

@@ -30,7 +30,8 @@ pub struct PlanRequest {
     /// Azure `armRegionName`; null = the first region that prices the host SKU.
     #[serde(default)]
     pub region: Option<String>,
-    /// ANF level of the datastores; null = the cheapest that meets the targets.
+    /// ANF level of the datastores (standard, premium, ultra, or flexible where the price
+    /// book prices it); null = the cheapest that meets the targets.
     #[serde(default)]
     pub level: Option<Level>,
     /// Number of datastores; null = the cheapest count that meets everything.
@@ -174,23 +175,16 @@ impl PlanRequest {
                 format!("must be a whole number from 1 to 4096, not {n}"),
             ));
         }
-        if self.level == Some(Level::Flexible) {
-            return Err(FieldError::new(
-                "level",
-                "the plan sizes each datastore's throughput from its quota (standard, premium \
-                 or ultra); a Flexible pool is manual QoS, with each datastore's MiB/s assigned, \
-                 which the plan does not do: plan at standard, premium or ultra, save the plan \
-                 as scenarios and set their `storage.level` to `flexible` with `qos: manual` \
-                 and each datastore's `throughput_mibps` to price Flexible",
-            ));
-        }
         if let Some(l) = self.level
-            && !matches!(l, Level::Standard | Level::Premium | Level::Ultra)
+            && !matches!(
+                l,
+                Level::Standard | Level::Premium | Level::Ultra | Level::Flexible
+            )
         {
             return Err(FieldError::new(
                 "level",
                 format!(
-                    "AVS datastores are planned at standard, premium or ultra, not {}",
+                    "AVS datastores are planned at standard, premium, ultra or flexible, not {}",
                     l.key()
                 ),
             ));

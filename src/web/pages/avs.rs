@@ -226,7 +226,7 @@ fn request(inv: Inventory, q: &PlanQuery) -> Result<PlanRequest, String> {
         None => None,
         Some(l) => Some(
             serde_json::from_value::<Level>(serde_json::Value::String(l.to_ascii_lowercase()))
-                .map_err(|_| format!("Level `{l}` is not standard, premium or ultra."))?,
+                .map_err(|_| format!("Level `{l}` is not standard, premium, ultra or flexible."))?,
         ),
     };
     if let Some(n) = text(&q.datastores) {
