@@ -743,6 +743,36 @@ async fn avs_journey(c: &Client, base: &str) -> Res {
     wait_for(c, "!!window.avsPdf", "the PDF download").await?;
     let pdf = js(c, "window.avsPdf").await?;
     assert_eq!(pdf, serde_json::json!("application/pdf %PDF"));
+    // The other downloads of the same plan, each as its format.
+    js(
+        c,
+        "(Promise.all(['html', 'xlsx', 'csv', 'json'].map(f => fetch(document.getElementById('avs-' + f).href).then(r => r.arrayBuffer().then(b => f + ' ' + r.headers.get('content-type').split(';')[0] + ' ' + new TextDecoder().decode(b.slice(0, 12)))))).then(v => { window.avsFiles = v; }), true)",
+    )
+    .await?;
+    wait_for(c, "!!window.avsFiles", "the other downloads").await?;
+    let files = js(c, "window.avsFiles").await?;
+    let files: Vec<&str> = files
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
+        .unwrap_or_default();
+    assert!(
+        files[0].starts_with("html text/html <!DOCTYPE"),
+        "{files:?}"
+    );
+    assert!(
+        files[1].starts_with(
+            "xlsx application/vnd.openxmlformats-officedocument.spreadsheetml.sheet PK"
+        ),
+        "{files:?}"
+    );
+    assert!(
+        files[2].starts_with("csv text/csv section,data"),
+        "{files:?}"
+    );
+    assert!(
+        files[3].starts_with("json application/json {\""),
+        "{files:?}"
+    );
     Ok(())
 }
 

@@ -28,7 +28,7 @@ pub struct PlanArgs {
     /// Azure region (armRegionName); default the first that prices the SKU.
     #[arg(long)]
     pub region: Option<String>,
-    /// standard, premium or ultra; default the cheapest that meets the targets.
+    /// standard, premium, ultra or flexible; default the cheapest that meets the targets.
     #[arg(long)]
     pub level: Option<String>,
     /// Number of datastores; default the cheapest count that meets everything.
@@ -98,12 +98,23 @@ pub fn plan(args: &PlanArgs) -> Result<String, String> {
         include_powered_off: args.include_powered_off,
         anonymise: args.anonymise,
     };
-    let mut inv = inventory::parse(&bytes, opts).map_err(|e| match e.field() {
+    // Performance rows name the VMs as the file does: match them before anonymising.
+    let mut inv = inventory::parse(
+        &bytes,
+        Options {
+            anonymise: false,
+            ..opts
+        },
+    )
+    .map_err(|e| match e.field() {
         Some(f) => format!("{}: {f}: {}", args.file, e.message),
         None => format!("{}: {}", args.file, e.message),
     })?;
     if let Some(p) = &args.performance {
         inventory::perf::merge(&mut inv, &read(p)?).map_err(|e| format!("{p}: {e}"))?;
+    }
+    if opts.anonymise {
+        inventory::anonymise::anonymise(&mut inv);
     }
     let mut req = PlanRequest::new(inv);
     req.host_sku = args.host_sku.clone();

@@ -80,6 +80,17 @@ fn is_zip(bytes: &[u8]) -> bool {
 
 /// Reads an inventory: an xlsx workbook (RVTools or Live Optics) or a CSV file.
 pub fn parse(bytes: &[u8], opts: Options) -> Result<Inventory, InventoryError> {
+    import(bytes, None, opts)
+}
+
+/// Reads an inventory and, when given, a performance file for it (a CSV, or a workbook
+/// with a `VM Performance` sheet). Names are anonymised after the performance rows are
+/// matched to the VMs by their own names.
+pub fn import(
+    bytes: &[u8],
+    performance: Option<&[u8]>,
+    opts: Options,
+) -> Result<Inventory, InventoryError> {
     let mut inv = if is_zip(bytes) {
         let mut book = table::Workbook::open(bytes)?;
         rvtools::from_workbook(&mut book, opts)?
@@ -87,6 +98,9 @@ pub fn parse(bytes: &[u8], opts: Options) -> Result<Inventory, InventoryError> {
         let t = table::csv_table("vInfo", bytes)?;
         rvtools::from_csv(t, opts)?
     };
+    if let Some(p) = performance {
+        perf::merge(&mut inv, p)?;
+    }
     if opts.anonymise {
         anonymise::anonymise(&mut inv);
     }
@@ -120,4 +134,22 @@ mod tests {
         assert_eq!(inv.summary.source, "csv");
         assert_eq!(inv.summary.with_performance, 1);
     }
+
+    #[test]
+    fn performance_matches_real_names_before_they_are_anonymised() {
+        let csv = "VM,In Use MiB\nsap-prod-01,1024\nsap-prod-02,2048\n";
+        let perf = "VM,IOPS,MiB/s\nsap-prod-02,500,20\n";
+        let opts = Options {
+            anonymise: true,
+            ..Options::default()
+        };
+        let inv = import(csv.as_bytes(), Some(perf.as_bytes()), opts).unwrap();
+        assert_eq!(inv.vms[1].vm, "vm-00002");
+        assert_eq!(inv.vms[1].mibps, Some(20.0));
+        assert_eq!(inv.summary.with_performance, 1);
+        assert!(!serde_json::to_string(&inv).unwrap().contains("sap-prod"));
+    }
 }
+
+#[cfg(test)]
+mod fuzz;

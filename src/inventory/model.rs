@@ -163,6 +163,12 @@ pub struct Summary {
     /// `prefixed` (CSV export headers such as `vInfoInUse`).
     #[serde(default)]
     pub dialect: String,
+    /// The unit the capacity figures were read in, as a sentence: RVTools 4.x `MiB`;
+    /// RVTools 3.x `MB`, which are vSphere's binary megabytes and read as MiB (1 MB =
+    /// 1 MiB, the same figures 4.x labels MiB); `GB`/`GiB` and `TB`/`TiB` times 1024
+    /// and 1024²; unlabelled CSV-export headers as MiB.
+    #[serde(default)]
+    pub capacity_unit: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rvtools_version: Option<String>,
     /// VM rows read.

@@ -31,6 +31,19 @@ struct VmColumns {
     cluster: Option<usize>,
     host: Option<usize>,
     dialect: &'static str,
+    /// The label of the capacity column read first (`MiB`, `MB`, ..., `prefixed`).
+    unit: &'static str,
+}
+
+/// How capacities labelled `label` were read (the summary's `capacity_unit`).
+fn capacity_unit(label: &str) -> &'static str {
+    match label {
+        "MiB" => "MiB (RVTools 4.x headers)",
+        "MB" => "MB read as MiB (RVTools 3.x headers: vSphere's MB are binary, 1 MB = 1 MiB)",
+        "GiB" | "GB" => "GiB (x 1024 to MiB; GB read as binary)",
+        "TiB" | "TB" => "TiB (x 1,048,576 to MiB; TB read as binary)",
+        _ => "MiB (CSV export headers carry no unit; RVTools exports MiB)",
+    }
 }
 
 impl VmColumns {
@@ -58,11 +71,8 @@ impl VmColumns {
                 ),
             ));
         }
-        let dialect = if t.prefixed {
-            "prefixed"
-        } else {
-            in_use.or(provisioned).map_or("MiB", |(_, l)| l)
-        };
+        let unit = in_use.or(provisioned).map_or("MiB", |(_, l)| l);
+        let dialect = if t.prefixed { "prefixed" } else { unit };
         Ok(VmColumns {
             vm,
             power: t.find(&["powerstate", "state"]),
@@ -78,6 +88,7 @@ impl VmColumns {
             cluster: t.find(&["cluster"]),
             host: t.find(&["host"]),
             dialect,
+            unit,
         })
     }
 }
@@ -151,6 +162,7 @@ fn vms(
 ) -> Result<(Vec<Vm>, Vec<Excluded>), InventoryError> {
     let c = VmColumns::find(t, sheet)?;
     summary.dialect = c.dialect.to_owned();
+    summary.capacity_unit = capacity_unit(c.unit).to_owned();
     let mut kept = Vec::new();
     let mut excluded = Vec::new();
     let mut seen: HashMap<String, u32> = HashMap::new();
@@ -371,6 +383,9 @@ pub fn from_workbook(book: &mut Workbook, opts: Options) -> Result<Inventory, In
             .rows
             .first()
             .and_then(|r| text(&t, r, t.find(&["rvtoolsversion", "version"])));
+        if let Some(w) = version_mismatch(&summary) {
+            summary.warnings.push(w);
+        }
     }
     if let Some(t) = book.table("vmperformance")? {
         match perf::columns(&t) {
@@ -382,6 +397,28 @@ pub fn from_workbook(book: &mut Workbook, opts: Options) -> Result<Inventory, In
         }
     }
     Ok(finish(vms, excluded, summary))
+}
+
+/// A note when `vMetaData`'s RVTools version and the capacity headers disagree (3.x
+/// writes `MB`, 4.x `MiB`): the figures are read by their headers' label either way.
+fn version_mismatch(s: &Summary) -> Option<String> {
+    let major: u32 = s
+        .rvtools_version
+        .as_deref()?
+        .split('.')
+        .next()?
+        .trim()
+        .parse()
+        .ok()?;
+    let expected = if major >= 4 { "MiB" } else { "MB" };
+    (matches!(s.dialect.as_str(), "MiB" | "MB") && s.dialect != expected).then(|| {
+        format!(
+            "`vMetaData` says RVTools {} but the capacity headers say {}; capacities were read as {}",
+            s.rvtools_version.as_deref().unwrap_or_default(),
+            s.dialect,
+            s.capacity_unit
+        )
+    })
 }
 
 /// Builds the inventory from a CSV file: the `vInfo` CSV of an RVTools CSV export, or a

@@ -191,7 +191,15 @@ impl Workbook {
     /// Opens an xlsx workbook from its bytes.
     pub fn open(bytes: &[u8]) -> Result<Workbook, InventoryError> {
         let book: calamine::Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes.to_vec()))
-            .map_err(|e| InventoryError::file(format!("cannot open the workbook: {e}")))?;
+            .map_err(|e| {
+                InventoryError::sheet(
+                    "vInfo",
+                    format!(
+                        "cannot open the workbook ({e}): expected an RVTools export (.xlsx with a \
+                         `vInfo` sheet) or its vInfo CSV"
+                    ),
+                )
+            })?;
         let sheets = book.sheet_names();
         Ok(Workbook { sheets, book })
     }
@@ -237,11 +245,49 @@ fn cell(d: &Data) -> Cell {
     }
 }
 
-/// A CSV file as one table named `name`: UTF-8 (a byte-order mark is skipped), the
-/// delimiter (`,`, `;` or tab) taken from the header line.
+/// CSV text: UTF-8, UTF-16 with its byte-order mark (Excel's "Unicode text"), or else
+/// Latin-1 (a CSV saved by Excel in a Western Windows code page); binary data (NUL
+/// bytes) is none.
+fn decode(bytes: &[u8]) -> Option<std::borrow::Cow<'_, str>> {
+    let utf16 = |le: bool| {
+        let units = bytes[2..]
+            .chunks(2)
+            .map(|c| match (c, le) {
+                ([a, b], true) => Some(u16::from_le_bytes([*a, *b])),
+                ([a, b], false) => Some(u16::from_be_bytes([*a, *b])),
+                _ => None,
+            })
+            .collect::<Option<Vec<u16>>>()?;
+        String::from_utf16(&units).ok().map(std::borrow::Cow::Owned)
+    };
+    if bytes.starts_with(&[0xff, 0xfe]) {
+        return utf16(true);
+    }
+    if bytes.starts_with(&[0xfe, 0xff]) {
+        return utf16(false);
+    }
+    if bytes.contains(&0) {
+        return None;
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(t) => Some(std::borrow::Cow::Borrowed(t)),
+        Err(_) => Some(std::borrow::Cow::Owned(
+            bytes.iter().map(|&b| char::from(b)).collect(),
+        )),
+    }
+}
+
+/// A CSV file as one table named `name`: decoded as [`decode`] says (a byte-order mark
+/// is skipped), the delimiter (`,`, `;` or tab) taken from the header line.
 pub fn csv_table(name: &str, bytes: &[u8]) -> Result<Table, InventoryError> {
-    let text = std::str::from_utf8(bytes).map_err(|_| {
-        InventoryError::file("the file is neither an xlsx workbook nor UTF-8 CSV text")
+    let text = decode(bytes).ok_or_else(|| {
+        InventoryError::sheet(
+            name,
+            format!(
+                "the file is neither an xlsx workbook nor CSV text: expected an RVTools export \
+                 (.xlsx) or its `{name}` CSV"
+            ),
+        )
     })?;
     let text = text.trim_start_matches('\u{feff}');
     let first = text.lines().next().unwrap_or("");
@@ -257,7 +303,7 @@ pub fn csv_table(name: &str, bytes: &[u8]) -> Result<Table, InventoryError> {
     let mut rows = Vec::new();
     let mut headers = None;
     for record in reader.records() {
-        let record = record.map_err(|e| InventoryError::file(format!("CSV: {e}")))?;
+        let record = record.map_err(|e| InventoryError::sheet(name, format!("CSV: {e}")))?;
         if headers.is_none() {
             if record.iter().all(|f| f.trim().is_empty()) {
                 continue;
@@ -320,5 +366,19 @@ mod tests {
         assert_eq!(t.keys, ["vm", "iops"]);
         assert_eq!(t.rows.len(), 1);
         assert_eq!(t.rows[0][1].num(), Some(12.5));
+    }
+
+    #[test]
+    fn csv_reads_utf16_and_latin1_text() {
+        let text = "VM,In Use MiB\ncafé,10\n";
+        let mut utf16 = vec![0xff, 0xfe];
+        utf16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        let latin1: Vec<u8> = text.chars().map(|c| c as u8).collect();
+        for bytes in [utf16, latin1] {
+            let t = csv_table("vInfo", &bytes).unwrap();
+            assert_eq!(t.rows[0][0].text().as_deref(), Some("café"));
+        }
+        let e = csv_table("vInfo", b"VM\0\x01").unwrap_err();
+        assert_eq!(e.field().as_deref(), Some("vInfo"));
     }
 }

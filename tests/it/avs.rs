@@ -7,6 +7,8 @@ use rust_xlsxwriter::Workbook;
 use serde_json::{Value, json};
 use volplan::inventory::{self, Flag, Options, Reason};
 
+mod outputs;
+
 /// The header dialect of a generated export.
 #[derive(Clone, Copy, PartialEq)]
 enum Dialect {
@@ -406,6 +408,9 @@ fn rvtools_4_mib_workbook_includes_and_excludes_as_specified() {
     let inv = inventory::parse(&rvtools(Dialect::Mib), Options::default()).unwrap();
     assert_counts(&inv, true);
     assert_eq!(inv.summary.dialect, "MiB");
+    assert_eq!(inv.summary.capacity_unit, "MiB (RVTools 4.x headers)");
+    assert_eq!(inv.vms[0].in_use_mib, 51200.0);
+    assert_eq!(inv.vms[0].disks[0].capacity_mib, 51200.0);
     assert_eq!(inv.summary.source, "rvtools");
     assert_eq!(inv.summary.rvtools_version.as_deref(), Some("4.6.1"));
     assert_eq!(inv.summary.vcpu_per_core, Some(0.69));
@@ -417,8 +422,48 @@ fn rvtools_3_mb_workbook_reads_the_same_figures() {
     assert_counts(&mb, true);
     assert_eq!(mb.summary.dialect, "MB");
     assert_eq!(mb.summary.rvtools_version.as_deref(), Some("3.11.9"));
+    // vSphere's MB are binary: `In Use MB` 51200 is 51200 MiB (50 GiB), not 48,828 MiB.
+    assert_eq!(mb.vms[0].in_use_mib, 51200.0);
+    assert_eq!(mb.vms[0].provisioned_mib, 102400.0);
+    assert_eq!(mb.vms[0].disks[0].capacity_mib, 51200.0);
+    assert!(
+        mb.summary.capacity_unit.starts_with("MB read as MiB"),
+        "{}",
+        mb.summary.capacity_unit
+    );
+    assert!(mb.summary.warnings.iter().all(|w| !w.contains("vMetaData")));
     let mib = inventory::parse(&rvtools(Dialect::Mib), Options::default()).unwrap();
     assert_eq!(mb.vms, mib.vms);
+}
+
+#[test]
+fn gib_headers_convert_and_a_version_that_disagrees_with_the_headers_is_noted() {
+    let csv = "VM,Provisioned GiB,In Use GiB\nweb01,100,50\n";
+    let inv = inventory::parse(csv.as_bytes(), Options::default()).unwrap();
+    assert_eq!(inv.vms[0].in_use_mib, 51200.0);
+    assert_eq!(inv.vms[0].provisioned_mib, 102400.0);
+    assert!(inv.summary.capacity_unit.starts_with("GiB"));
+
+    // MiB headers in a workbook whose vMetaData says 3.x: read by the headers, noted.
+    let mut book = Workbook::new();
+    let (headers, rows) = vinfo(Dialect::Mib);
+    sheet(&mut book, "vInfo", &headers, &rows);
+    sheet(
+        &mut book,
+        "vMetaData",
+        &["RVTools version".to_owned()],
+        &[vec![json!("3.11.9")]],
+    );
+    let inv = inventory::parse(&book.save_to_buffer().unwrap(), Options::default()).unwrap();
+    assert_eq!(inv.vms[0].in_use_mib, 51200.0);
+    assert!(
+        inv.summary
+            .warnings
+            .iter()
+            .any(|w| w.contains("RVTools 3.11.9") && w.contains("MiB")),
+        "{:?}",
+        inv.summary.warnings
+    );
 }
 
 #[test]
@@ -426,6 +471,8 @@ fn prefixed_headers_read_in_a_workbook_and_in_the_vinfo_csv() {
     let book = inventory::parse(&rvtools(Dialect::Prefixed), Options::default()).unwrap();
     assert_counts(&book, true);
     assert_eq!(book.summary.dialect, "prefixed");
+    assert!(book.summary.capacity_unit.contains("CSV export"));
+    assert_eq!(book.vms[0].in_use_mib, 51200.0);
     let csv = inventory::parse(vinfo_csv().as_bytes(), Options::default()).unwrap();
     assert_counts(&csv, false);
     assert_eq!(csv.summary.source, "rvtools");

@@ -44,7 +44,7 @@ pub struct Datastore {
     pub vms: u32,
     pub demand_mibps: f64,
     pub demand_iops: f64,
-    /// The datastore's QoS throughput at its level and quota.
+    /// The datastore's QoS throughput at its level and quota (Flexible: assigned).
     pub qos_mibps: f64,
 }
 
@@ -121,7 +121,7 @@ pub struct AvsPlan {
 /// figure; the attach page says 8 by default and up to 256 by support request).
 pub const DEFAULT_MAX_DATASTORES: u32 = 64;
 
-/// Levels the search tries, cheapest first.
+/// Levels the search always tries, cheapest first (Flexible where it is priced).
 const LEVELS: [Level; 3] = [Level::Standard, Level::Premium, Level::Ultra];
 
 /// What the VMs ask of the layout, before packing.
@@ -138,6 +138,8 @@ struct Built {
     n: u32,
     packing: Packing,
     quotas: Vec<f64>,
+    /// The MiB/s assigned to each datastore (Flexible, manual QoS).
+    assigned: Option<Vec<f64>>,
     scenarios: Vec<Scenario>,
     evals: Vec<Evaluation>,
     anf_monthly: f64,
@@ -167,7 +169,22 @@ pub fn plan(req: &PlanRequest, book: &PriceBook) -> Result<AvsPlan, FieldError> 
     let work = work(req);
     let mut candidates = Vec::new();
     let mut best: Option<Built> = None;
-    let levels: Vec<Level> = req.level.map_or(LEVELS.to_vec(), |l| vec![l]);
+    let flexible = flexible_offered(&ctx);
+    if req.level == Some(Level::Flexible) && !flexible {
+        return Err(FieldError::new(
+            "level",
+            format!(
+                "the price book has no Flexible prices in {}, or the region does not offer the \
+                 level; plan at standard, premium or ultra",
+                ctx.region_name
+            ),
+        ));
+    }
+    let levels: Vec<Level> = match req.level {
+        Some(l) => vec![l],
+        None if flexible => [LEVELS.as_slice(), &[Level::Flexible]].concat(),
+        None => LEVELS.to_vec(),
+    };
     for n in counts(req, &work, anf_hosts.clusters) {
         let packing = layout::pack(&work.items, &work.order, n);
         for &level in &levels {
@@ -286,6 +303,18 @@ fn work(req: &PlanRequest) -> Work {
     }
 }
 
+/// Whether the search may try Flexible in the request's region: the price book prices
+/// its capacity and throughput there, and the region map does not say it lacks it.
+fn flexible_offered(ctx: &request::Context) -> bool {
+    let priced = ctx
+        .book
+        .anf(&ctx.region)
+        .is_some_and(|(_, r)| r.flexible_capacity.is_some() && r.flexible_throughput.is_some());
+    let offered = super::regions::get(&ctx.region)
+        .is_none_or(|r| r.offers(super::regions::Feature::Flexible) != Some(false));
+    priced && offered
+}
+
 /// The datastore counts to try.
 fn counts(req: &PlanRequest, w: &Work, clusters: u32) -> Vec<u32> {
     let max = req.max_datastores * clusters;
@@ -328,18 +357,22 @@ fn build(
 ) -> Result<Built, String> {
     let anf = &super::catalog::catalog().services.anf;
     let lv = anf_level(level);
+    // Flexible: the quota holds the capacity and each datastore is assigned its MiB/s
+    // (whole MiB/s, rounded up); the other levels' quota also buys the throughput.
+    let flexible = level == Level::Flexible;
+    let per_tib = if flexible { 0.0 } else { lv.mibps_per_tib };
     let quotas: Vec<f64> = packing
         .bins
         .iter()
-        .map(|b| {
-            layout::quota_tib(
-                b,
-                req.growth_pct,
-                lv.mibps_per_tib,
-                anf.regular_volume.min_tib,
-            )
-        })
+        .map(|b| layout::quota_tib(b, req.growth_pct, per_tib, anf.regular_volume.min_tib))
         .collect();
+    let mut assigned: Option<Vec<f64>> = flexible.then(|| {
+        packing
+            .bins
+            .iter()
+            .map(|b| b.mibps.ceil().max(anf.manual_qos.min_mibps))
+            .collect()
+    });
     if let Some((d, q)) = quotas
         .iter()
         .enumerate()
@@ -378,20 +411,38 @@ fn build(
         let iops: f64 = mine.iter().map(|&d| packing.bins[d].iops).sum();
         let vms: u32 = mine.iter().map(|&d| packing.bins[d].items).sum();
         let h = cluster_hosts(hc.hosts, clusters, c);
-        let s = scenario(
-            req,
-            ctx,
-            w,
-            level,
-            c + 1,
-            h,
-            vms,
-            used * (1.0 + req.growth_pct / 100.0),
-            mibps,
-            iops,
-            mine.iter().map(|&d| quotas[d]),
-        );
-        let e = evaluate_without_sizing(&s, ctx.book).map_err(|e| e.to_string())?;
+        let build_one = |assigned: &Option<Vec<f64>>| {
+            let s = scenario(
+                req,
+                ctx,
+                w,
+                level,
+                c + 1,
+                h,
+                vms,
+                used * (1.0 + req.growth_pct / 100.0),
+                mibps,
+                iops,
+                mine.iter()
+                    .map(|&d| (quotas[d], assigned.as_ref().map(|a| a[d]))),
+            );
+            let e = evaluate_without_sizing(&s, ctx.book).map_err(|e| e.to_string())?;
+            Ok::<_, String>((s, e))
+        };
+        let (mut s, mut e) = build_one(&assigned)?;
+        // Flexible: what the engine achieves on the assigned MiB/s can fall short of it;
+        // assign more in proportion, within a volume's ceiling, and evaluate again.
+        for _ in 0..3 {
+            let Some(a) = assigned.as_mut() else { break };
+            if e.targets.met || e.throughput_mibps <= 0.0 || mibps <= 0.0 {
+                break;
+            }
+            let factor = mibps / e.throughput_mibps * 1.01;
+            for &d in &mine {
+                a[d] = (a[d] * factor).ceil().min(lv.regular_max_mibps);
+            }
+            (s, e) = build_one(&assigned)?;
+        }
         anf_monthly += anf_cost(&e);
         met &= e.targets.met;
         let head = [e.targets.mibps_headroom_pct, e.targets.iops_headroom_pct]
@@ -407,6 +458,7 @@ fn build(
         n,
         packing: packing.clone(),
         quotas,
+        assigned,
         scenarios,
         evals,
         anf_monthly,
@@ -421,6 +473,7 @@ fn anf_level(level: Level) -> &'static super::catalog::AnfLevel {
     match level {
         Level::Standard => &levels.standard,
         Level::Premium => &levels.premium,
+        Level::Flexible => &levels.flexible,
         _ => &levels.ultra,
     }
 }
@@ -448,13 +501,13 @@ fn scenario(
     capacity_tib: f64,
     mibps: f64,
     iops: f64,
-    quotas: impl Iterator<Item = f64>,
+    quotas: impl Iterator<Item = (f64, Option<f64>)>,
 ) -> Scenario {
     let volumes: Vec<VolumeGroup> = quotas
-        .map(|q| VolumeGroup {
+        .map(|(q, mibps)| VolumeGroup {
             count: 1,
             quota_tib: q,
-            throughput_mibps: None,
+            throughput_mibps: mibps,
             iops: None,
         })
         .collect();
@@ -483,7 +536,11 @@ fn scenario(
         storage: Storage {
             service: Service::Anf,
             level,
-            qos: Qos::Auto,
+            qos: if level == Level::Flexible {
+                Qos::Manual
+            } else {
+                Qos::Auto
+            },
             volume_kind: VolumeKind::Regular,
             volumes,
             pool_tib: None,
@@ -569,7 +626,10 @@ fn finish(
             vms: vms_per_ds[d],
             demand_mibps: bin.mibps,
             demand_iops: bin.iops,
-            qos_mibps: (q * lv.mibps_per_tib).min(lv.regular_max_mibps),
+            qos_mibps: b
+                .assigned
+                .as_ref()
+                .map_or((q * lv.mibps_per_tib).min(lv.regular_max_mibps), |a| a[d]),
         })
         .collect();
     let clusters: Vec<ClusterPlan> = b

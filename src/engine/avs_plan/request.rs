@@ -30,7 +30,8 @@ pub struct PlanRequest {
     /// Azure `armRegionName`; null = the first region that prices the host SKU.
     #[serde(default)]
     pub region: Option<String>,
-    /// ANF level of the datastores; null = the cheapest that meets the targets.
+    /// ANF level of the datastores (standard, premium, ultra, or flexible where the price
+    /// book prices it); null = the cheapest that meets the targets.
     #[serde(default)]
     pub level: Option<Level>,
     /// Number of datastores; null = the cheapest count that meets everything.
@@ -175,12 +176,15 @@ impl PlanRequest {
             ));
         }
         if let Some(l) = self.level
-            && !matches!(l, Level::Standard | Level::Premium | Level::Ultra)
+            && !matches!(
+                l,
+                Level::Standard | Level::Premium | Level::Ultra | Level::Flexible
+            )
         {
             return Err(FieldError::new(
                 "level",
                 format!(
-                    "AVS datastores are planned at standard, premium or ultra, not {}",
+                    "AVS datastores are planned at standard, premium, ultra or flexible, not {}",
                     l.key()
                 ),
             ));

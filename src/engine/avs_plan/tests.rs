@@ -196,3 +196,53 @@ fn the_search_takes_a_higher_level_or_more_datastores_for_throughput() {
     let e = plan(&fixed, book()).unwrap_err();
     assert_eq!(e.field, "datastores");
 }
+
+#[test]
+fn flexible_is_searched_where_it_is_priced_and_wins_when_it_is_cheapest() {
+    // West US 2 prices Flexible below Standard per GiB: capacity-heavy datastores with
+    // little throughput are cheapest on Flexible, each assigned its MiB/s.
+    let (_, rates) = book().anf("westus2").unwrap();
+    assert!(rates.flexible_capacity.unwrap() < rates.standard);
+    let vms: Vec<Vm> = (0..20)
+        .map(|i| vm(i, 4, 16.0, 2.0, Some((200.0, 5.0))))
+        .collect();
+    let p = plan(&request(vms.clone(), "AV36"), book()).unwrap();
+    let tried: std::collections::BTreeSet<&str> =
+        p.candidates.iter().map(|c| c.level.key()).collect();
+    assert!(tried.contains("flexible"), "{tried:?}");
+    assert_eq!(
+        p.level,
+        Level::Flexible,
+        "{:#?}",
+        p.candidates
+            .iter()
+            .filter(|c| c.datastores <= 2)
+            .collect::<Vec<_>>()
+    );
+    assert!(p.met, "{:?}", p.warnings);
+    let cheapest_other = p
+        .candidates
+        .iter()
+        .filter(|c| c.level != Level::Flexible && c.met)
+        .filter_map(|c| c.anf_monthly)
+        .fold(f64::INFINITY, f64::min);
+    assert!(p.tco.with_anf.anf_monthly.payg < cheapest_other);
+    for (d, s) in p.datastores.iter().zip(&p.scenarios[0].storage.volumes) {
+        assert_eq!(s.throughput_mibps, Some(d.qos_mibps));
+        assert!(d.qos_mibps >= d.demand_mibps.ceil(), "{d:?}");
+        assert_eq!(d.qos_mibps, d.qos_mibps.round(), "whole MiB/s");
+    }
+    let e = evaluate(&p.scenarios[0]).unwrap();
+    assert!(e.targets.met);
+
+    // Mexico Central has no Flexible prices: the search leaves it out, and fixing it is
+    // a 422 naming the level.
+    let mut mx = request(vms, "AV36P");
+    mx.region = Some("mexicocentral".to_owned());
+    let p = plan(&mx, book()).unwrap();
+    assert!(p.candidates.iter().all(|c| c.level != Level::Flexible));
+    mx.level = Some(Level::Flexible);
+    let e = plan(&mx, book()).unwrap_err();
+    assert_eq!(e.field, "level");
+    assert!(e.message.contains("Flexible prices"), "{}", e.message);
+}

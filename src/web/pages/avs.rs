@@ -10,11 +10,12 @@ use super::{PageError, parse_id, render};
 use crate::engine::avs_plan::{self, AvsPlan, PlaceUnit, PlanRequest};
 use crate::engine::scenario::Level;
 use crate::inventory::{self, CapacityBasis, Inventory, Options};
+use crate::report::avs::{self as report_avs, Format};
 use crate::store;
 use crate::web::AppState;
 use askama::Template;
 use axum::extract::{Multipart, Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
@@ -63,6 +64,8 @@ pub struct AvsPage {
     pub matching: usize,
     pub fill_chart: String,
     pub tco_chart: String,
+    /// The capacity the plan sized on.
+    pub basis: CapacityBasis,
 }
 
 impl AvsPage {
@@ -82,6 +85,7 @@ impl AvsPage {
             matching: 0,
             fill_chart: String::new(),
             tco_chart: String::new(),
+            basis: CapacityBasis::InUse,
         }
     }
 
@@ -181,12 +185,15 @@ pub async fn upload(State(st): State<AppState>, mp: Multipart) -> Result<Respons
             return render(StatusCode::BAD_REQUEST, &page);
         }
     };
+    // An anonymised inventory keeps no file name either: it may name the customer.
+    let origin = if up.opts.anonymise {
+        "an anonymised inventory".to_owned()
+    } else {
+        up.origin
+    };
     let parsed = tokio::task::spawn_blocking(move || {
-        let mut inv = inventory::parse(&up.file, up.opts)?;
-        if !up.performance.is_empty() {
-            inventory::perf::merge(&mut inv, &up.performance)?;
-        }
-        Ok::<_, inventory::InventoryError>((inv, up.origin))
+        let perf = (!up.performance.is_empty()).then_some(up.performance.as_slice());
+        inventory::import(&up.file, perf, up.opts).map(|inv| (inv, origin))
     })
     .await
     .map_err(|e| PageError::Internal(format!("inventory task failed: {e}")))?;
@@ -219,7 +226,7 @@ fn request(inv: Inventory, q: &PlanQuery) -> Result<PlanRequest, String> {
         None => None,
         Some(l) => Some(
             serde_json::from_value::<Level>(serde_json::Value::String(l.to_ascii_lowercase()))
-                .map_err(|_| format!("Level `{l}` is not standard, premium or ultra."))?,
+                .map_err(|_| format!("Level `{l}` is not standard, premium, ultra or flexible."))?,
         ),
     };
     if let Some(n) = text(&q.datastores) {
@@ -309,18 +316,18 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
     match result {
         Ok((plan, req)) => {
             let needle = q.q.as_deref().unwrap_or("").trim().to_lowercase();
+            let doc = report_avs::PlanDoc {
+                origin: &page.origin,
+                inventory: &req.inventory,
+                basis: req.capacity_basis,
+                plan: &plan,
+            };
             let mut rows = Vec::new();
             let mut matching = 0;
-            let vms: std::collections::HashMap<&str, &inventory::Vm> = req
-                .inventory
-                .vms
-                .iter()
-                .map(|v| (v.vm.as_str(), v))
-                .collect();
-            for p in &plan.placement {
+            for r in report_avs::placement_rows(&doc) {
                 let hit = needle.is_empty()
-                    || p.vm.to_lowercase().contains(&needle)
-                    || p.datastore.to_lowercase().contains(&needle);
+                    || r.vm.to_lowercase().contains(&needle)
+                    || r.datastore.to_lowercase().contains(&needle);
                 if !hit {
                     continue;
                 }
@@ -328,34 +335,21 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
                 if rows.len() >= MAX_ROWS {
                     continue;
                 }
-                let v = vms.get(p.vm.as_str());
                 rows.push(VmRow {
-                    vm: p.vm.clone(),
-                    disk: p.disk.clone().unwrap_or_else(|| "all".to_owned()),
-                    datastore: p.datastore.clone(),
-                    tib: v.map_or(String::new(), |v| {
-                        format!("{:.2}", v.capacity_mib(req.capacity_basis) / 1_048_576.0)
-                    }),
-                    mibps: v
-                        .and_then(|v| v.mibps)
-                        .map_or("-".to_owned(), |m| format!("{m:.1}")),
-                    flags: v.map_or(String::new(), |v| {
-                        v.flags
-                            .iter()
-                            .map(|f| match f {
-                                inventory::Flag::Rdm => "RDM",
-                                inventory::Flag::SharedDisk => "shared disk",
-                            })
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    }),
+                    vm: r.vm.to_owned(),
+                    disk: r.disk.unwrap_or("all").to_owned(),
+                    datastore: r.datastore.to_owned(),
+                    tib: format!("{:.2}", r.tib),
+                    mibps: r.mibps.map_or("-".to_owned(), |m| format!("{m:.1}")),
+                    flags: r.flags.join(", "),
                 });
             }
             page.rows = rows;
             page.matching = matching;
-            page.fill_chart = super::avs_charts::fill(&plan);
-            page.tco_chart = super::avs_charts::tco(&plan.tco);
+            page.fill_chart = report_avs::charts::fill(&plan);
+            page.tco_chart = report_avs::charts::tco(&plan.tco);
             page.plan = Some(plan);
+            page.basis = req.capacity_basis;
         }
         Err(e) => page.plan_error = format!("{}: {}", e.field, e.message),
     }
@@ -400,11 +394,13 @@ pub async fn save(
     Ok(Redirect::to(&to).into_response())
 }
 
-/// `GET /avs/{id}/plan.md?...`: the plan as Markdown.
-pub async fn markdown(
-    State(st): State<AppState>,
-    Path(raw): Path<String>,
-    Query(q): Query<PlanQuery>,
+/// The plan of inventory `id` with the choices `q` in `format`, as a download (the HTML
+/// page shows in the browser, printable).
+async fn download(
+    st: AppState,
+    raw: String,
+    q: PlanQuery,
+    format: Format,
 ) -> Result<Response, PageError> {
     let page = planned(&st, &raw, q).await?;
     let (Some(plan), Some(inv)) = (page.plan, page.inventory) else {
@@ -413,51 +409,80 @@ pub async fn markdown(
             message: page.plan_error,
         });
     };
-    let text = crate::report::avs::markdown(&page.origin, &inv.summary, &plan).join("\n") + "\n";
-    Ok((
-        [
-            (
-                axum::http::header::CONTENT_TYPE,
-                "text/markdown; charset=utf-8",
-            ),
-            (
-                axum::http::header::CONTENT_DISPOSITION,
-                "attachment; filename=\"volplan-avs-plan.md\"",
-            ),
-        ],
-        text,
-    )
-        .into_response())
-}
-
-/// `GET /avs/{id}/plan.pdf?...`: the plan as a PDF.
-pub async fn pdf(
-    State(st): State<AppState>,
-    Path(raw): Path<String>,
-    Query(q): Query<PlanQuery>,
-) -> Result<Response, PageError> {
-    let page = planned(&st, &raw, q).await?;
-    let (Some(plan), Some(inv)) = (page.plan, page.inventory) else {
-        return Err(PageError::Status {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            message: page.plan_error,
-        });
+    let permit = if format.heavy() {
+        Some(
+            st.renders
+                .admit()
+                .await
+                .map_err(|message| PageError::Status {
+                    status: StatusCode::SERVICE_UNAVAILABLE,
+                    message: format!("The {message}."),
+                })?,
+        )
+    } else {
+        None
     };
-    let origin = page.origin;
-    let bytes =
-        tokio::task::spawn_blocking(move || crate::report::avs::pdf(&origin, &inv.summary, &plan))
-            .await
-            .map_err(|e| PageError::Internal(format!("pdf task failed: {e}")))?
-            .map_err(|e| PageError::Internal(e.to_string()))?;
-    Ok((
+    let (origin, basis) = (page.origin, page.basis);
+    let bytes = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let doc = report_avs::PlanDoc {
+            origin: &origin,
+            inventory: &inv,
+            basis,
+            plan: &plan,
+        };
+        report_avs::render(&doc, format)
+    })
+    .await
+    .map_err(|e| PageError::Internal(format!("report task failed: {e}")))?
+    .map_err(|e| PageError::Internal(e.to_string()))?;
+    let disposition = if format == Format::Html {
+        "inline; filename=\"volplan-avs-plan.html\"".to_owned()
+    } else {
+        format!("attachment; filename=\"volplan-avs-plan.{}\"", format.ext())
+    };
+    let mut response = (
         [
-            (axum::http::header::CONTENT_TYPE, "application/pdf"),
-            (
-                axum::http::header::CONTENT_DISPOSITION,
-                "attachment; filename=\"volplan-avs-plan.pdf\"",
-            ),
+            (header::CONTENT_TYPE, format.content_type().to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
         ],
         bytes,
     )
-        .into_response())
+        .into_response();
+    if format == Format::Html {
+        // The page carries its own inline style and SVG, and no script.
+        response.headers_mut().insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(crate::report::html::CSP),
+        );
+    }
+    Ok(response)
+}
+
+macro_rules! downloads {
+    ($($(#[$doc:meta])* $name:ident => $format:expr;)*) => {$(
+        $(#[$doc])*
+        pub async fn $name(
+            State(st): State<AppState>,
+            Path(raw): Path<String>,
+            Query(q): Query<PlanQuery>,
+        ) -> Result<Response, PageError> {
+            download(st, raw, q, $format).await
+        }
+    )*};
+}
+
+downloads! {
+    /// `GET /avs/{id}/plan.pdf?...`: the plan as a PDF.
+    pdf => Format::Pdf;
+    /// `GET /avs/{id}/plan.md?...`: the plan as Markdown.
+    markdown => Format::Md;
+    /// `GET /avs/{id}/plan.html?...`: the plan as a printable HTML page.
+    html => Format::Html;
+    /// `GET /avs/{id}/plan.csv?...`: the datastores and the placement as CSV.
+    csv => Format::Csv;
+    /// `GET /avs/{id}/plan.xlsx?...`: the plan as an Excel workbook.
+    xlsx => Format::Xlsx;
+    /// `GET /avs/{id}/plan.json?...`: the plan as `POST /api/v1/avs/plan` answers it.
+    json => Format::Json;
 }

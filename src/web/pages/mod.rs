@@ -6,7 +6,6 @@
 
 pub mod advisor;
 mod avs;
-mod avs_charts;
 mod compare;
 mod compare_inputs;
 mod estates;
@@ -66,6 +65,10 @@ pub fn router() -> Router<AppState> {
         .route("/avs/{id}/save", post(avs::save))
         .route("/avs/{id}/plan.pdf", get(avs::pdf))
         .route("/avs/{id}/plan.md", get(avs::markdown))
+        .route("/avs/{id}/plan.html", get(avs::html))
+        .route("/avs/{id}/plan.csv", get(avs::csv))
+        .route("/avs/{id}/plan.xlsx", get(avs::xlsx))
+        .route("/avs/{id}/plan.json", get(avs::json))
         .route("/prices", get(prices::page))
         .route("/prices/preview", post(prices::preview))
         .route("/prices/accept", post(prices::accept))

@@ -1,33 +1,12 @@
-//! The AVS plan as text lines (Markdown) and as a PDF of those lines: the inventory
-//! summary, host counts by driver, the TCO, the datastores, each cluster's evaluation and
-//! the VM-to-datastore placement.
+//! The AVS plan as Markdown lines (the PDF sets the same lines): the inventory summary,
+//! host counts by driver, the TCO, the datastores, each cluster's evaluation and the
+//! VM-to-datastore placement.
 
-use super::model::ReportError;
-use crate::engine::avs_plan::AvsPlan;
-use crate::inventory::Summary;
-use krilla::Document;
-use krilla::geom::Point;
-use krilla::page::PageSettings;
-use krilla::text::{Font, TextDirection};
-
-/// Placement rows the PDF lists before it refers to the API for the rest.
-const MAX_PLACEMENT: usize = 5000;
-
-fn usd(v: f64) -> String {
-    let whole = v.round() as i64;
-    let digits = whole.abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    format!("{}{out} USD", if whole < 0 { "-" } else { "" })
-}
+use super::{MAX_PLACEMENT, PlanDoc, options, unit_name, usd};
 
 /// The plan as Markdown lines.
-pub fn markdown(origin: &str, s: &Summary, p: &AvsPlan) -> Vec<String> {
+pub fn markdown(doc: &PlanDoc) -> Vec<String> {
+    let (origin, s, p) = (doc.origin, &doc.inventory.summary, doc.plan);
     let t = &p.tco;
     let mut l = vec![
         format!("# AVS plan: {origin}"),
@@ -50,10 +29,10 @@ pub fn markdown(origin: &str, s: &Summary, p: &AvsPlan) -> Vec<String> {
             s.shared_disks
         ),
         format!(
-            "Plan: {} {} datastores ({}), {} hosts {} in {} ({}); targets {}.",
+            "Plan: {} {} datastores ({} placed), {} hosts {} in {} ({}); targets {}.",
             p.datastores.len(),
             p.level.key(),
-            if p.unit == crate::engine::avs_plan::PlaceUnit::Disk { "disks placed" } else { "VMs placed" },
+            unit_name(p),
             t.with_anf.hosts.hosts,
             p.host_sku,
             t.region_name,
@@ -66,10 +45,7 @@ pub fn markdown(origin: &str, s: &Summary, p: &AvsPlan) -> Vec<String> {
         "| option | hosts | CPU | memory | storage | binding | monthly PAYG | 1 y | 3 y | 5 y (reserved) |".to_owned(),
         "|---|---|---|---|---|---|---|---|---|---|".to_owned(),
     ];
-    for (name, o) in [
-        ("vSAN only", &t.vsan_only),
-        ("with ANF datastores", &t.with_anf),
-    ] {
+    for (name, o) in options(p) {
         let h = &o.hosts;
         l.push(format!(
             "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
@@ -147,58 +123,9 @@ pub fn markdown(origin: &str, s: &Summary, p: &AvsPlan) -> Vec<String> {
     }
     if p.placement.len() > MAX_PLACEMENT {
         l.push(format!(
-            "- ... {} more: the full placement is in the answer of POST /api/v1/avs/plan",
+            "- ... {} more: the full placement is in the plan's CSV, XLSX and JSON files",
             p.placement.len() - MAX_PLACEMENT
         ));
     }
     l
-}
-
-/// Characters per PDF line at 8 pt on A4.
-const WRAP: usize = 120;
-
-/// The plan as an A4 PDF of its Markdown lines.
-pub fn pdf(origin: &str, s: &Summary, p: &AvsPlan) -> Result<Vec<u8>, ReportError> {
-    let font = Font::new(dejavu::sans::regular().into(), 0)
-        .ok_or_else(|| ReportError::Pdf("the embedded DejaVu font cannot be read".to_owned()))?;
-    let bold = Font::new(dejavu::sans::bold().into(), 0)
-        .ok_or_else(|| ReportError::Pdf("the embedded DejaVu font cannot be read".to_owned()))?;
-    let mut lines: Vec<(bool, String)> = Vec::new();
-    for l in markdown(origin, s, p) {
-        let head = l.starts_with('#');
-        let text = l.trim_start_matches('#').trim().to_owned();
-        let chars: Vec<char> = text.chars().collect();
-        if chars.is_empty() {
-            lines.push((false, String::new()));
-        }
-        for chunk in chars.chunks(WRAP) {
-            lines.push((head, chunk.iter().collect()));
-        }
-    }
-    let (w, h) = (595.0, 842.0);
-    let settings = PageSettings::from_wh(w, h)
-        .ok_or_else(|| ReportError::Pdf("invalid page size".to_owned()))?;
-    let per_page = 70;
-    let mut doc = Document::new();
-    for page_lines in lines.chunks(per_page) {
-        let mut page = doc.start_page_with(settings.clone());
-        let mut surface = page.surface();
-        for (i, (head, text)) in page_lines.iter().enumerate() {
-            if text.is_empty() {
-                continue;
-            }
-            let (f, size) = if *head { (&bold, 11.0) } else { (&font, 8.0) };
-            surface.draw_text(
-                Point::from_xy(40.0, 50.0 + i as f32 * 10.8),
-                f.clone(),
-                size,
-                text,
-                false,
-                TextDirection::Auto,
-            );
-        }
-        surface.finish();
-        page.finish();
-    }
-    doc.finish().map_err(|e| ReportError::Pdf(format!("{e:?}")))
 }

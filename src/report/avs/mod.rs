@@ -1,0 +1,198 @@
+//! The AVS plan in every report format: PDF and Markdown (the plan as text lines), a
+//! printable HTML page, CSV (the datastore table and the VM-to-datastore placement in one
+//! table), XLSX (Summary, Hosts and TCO, Datastores, Placement) and JSON (the answer of
+//! `POST /api/v1/avs/plan`).
+//!
+//! Every format shows the names as the inventory holds them: an anonymised inventory's
+//! stand-ins (`vm-00001`), never the originals.
+
+pub mod charts;
+mod csv;
+mod html;
+mod md;
+mod pdf;
+mod xlsx;
+
+pub use csv::COLUMNS as CSV_COLUMNS;
+pub use md::markdown;
+
+use super::model::ReportError;
+use crate::engine::avs_plan::AvsPlan;
+use crate::inventory::model::MIB_PER_TIB;
+use crate::inventory::{CapacityBasis, Flag, Inventory};
+use std::collections::HashMap;
+
+/// Placement rows the text formats (PDF, Markdown, HTML) list before they refer to the
+/// full placement in the CSV, XLSX and JSON files.
+pub const MAX_PLACEMENT: usize = 5000;
+
+/// A plan with what it was made from.
+pub struct PlanDoc<'a> {
+    /// The name of the file the inventory came from.
+    pub origin: &'a str,
+    pub inventory: &'a Inventory,
+    /// The capacity the plan sized on.
+    pub basis: CapacityBasis,
+    pub plan: &'a AvsPlan,
+}
+
+/// A format an AVS plan downloads in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Pdf,
+    Md,
+    Html,
+    Csv,
+    Xlsx,
+    Json,
+}
+
+impl Format {
+    /// The file extension.
+    pub fn ext(self) -> &'static str {
+        match self {
+            Format::Pdf => "pdf",
+            Format::Md => "md",
+            Format::Html => "html",
+            Format::Csv => "csv",
+            Format::Xlsx => "xlsx",
+            Format::Json => "json",
+        }
+    }
+
+    /// The media type to serve it with.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Format::Pdf => "application/pdf",
+            Format::Md => "text/markdown; charset=utf-8",
+            Format::Html => "text/html; charset=utf-8",
+            Format::Csv => "text/csv; charset=utf-8",
+            Format::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            Format::Json => "application/json",
+        }
+    }
+
+    /// Whether the render takes tens of megabytes (admitted one at a time).
+    pub fn heavy(self) -> bool {
+        matches!(self, Format::Pdf | Format::Xlsx)
+    }
+}
+
+/// The plan in `format`.
+pub fn render(doc: &PlanDoc, format: Format) -> Result<Vec<u8>, ReportError> {
+    match format {
+        Format::Pdf => pdf::render(doc),
+        Format::Md => Ok((markdown(doc).join("\n") + "\n").into_bytes()),
+        Format::Html => html::render(doc).map(String::into_bytes),
+        Format::Csv => csv::render(doc),
+        Format::Xlsx => xlsx::render(doc),
+        Format::Json => serde_json::to_vec(doc.plan).map_err(|e| ReportError::Json(e.to_string())),
+    }
+}
+
+/// One row of the VM-to-datastore placement with the VM's figures (a disk's share of
+/// them when disks are placed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlacementRow<'a> {
+    pub vm: &'a str,
+    pub disk: Option<&'a str>,
+    pub datastore: &'a str,
+    pub cluster: Option<u32>,
+    pub tib: f64,
+    pub mibps: Option<f64>,
+    pub iops: Option<f64>,
+    pub flags: Vec<&'static str>,
+}
+
+/// A flag's short name.
+pub fn flag_name(f: Flag) -> &'static str {
+    match f {
+        Flag::Rdm => "RDM",
+        Flag::SharedDisk => "shared disk",
+    }
+}
+
+/// The placement in plan order, each row with its VM's (or disk's) capacity on the
+/// plan's basis and performance.
+pub fn placement_rows<'a>(doc: &PlanDoc<'a>) -> Vec<PlacementRow<'a>> {
+    let vms: HashMap<&str, &crate::inventory::Vm> = doc
+        .inventory
+        .vms
+        .iter()
+        .map(|v| (v.vm.as_str(), v))
+        .collect();
+    let cluster: HashMap<&str, u32> = doc
+        .plan
+        .datastores
+        .iter()
+        .map(|d| (d.name.as_str(), d.cluster))
+        .collect();
+    let mut next_disk: HashMap<&str, usize> = HashMap::new();
+    doc.plan
+        .placement
+        .iter()
+        .map(|p| {
+            let v = vms.get(p.vm.as_str());
+            let share = match (v, &p.disk) {
+                (Some(v), Some(_)) => {
+                    let k = next_disk.entry(p.vm.as_str()).or_default();
+                    let sized: f64 = v.disks.iter().map(|d| d.capacity_mib).sum();
+                    let share = v
+                        .disks
+                        .get(*k)
+                        .filter(|_| sized > 0.0)
+                        .map_or(0.0, |d| d.capacity_mib / sized);
+                    *k += 1;
+                    share
+                }
+                _ => 1.0,
+            };
+            PlacementRow {
+                vm: p.vm.as_str(),
+                disk: p.disk.as_deref(),
+                datastore: p.datastore.as_str(),
+                cluster: cluster.get(p.datastore.as_str()).copied(),
+                tib: v.map_or(0.0, |v| v.capacity_mib(doc.basis) / MIB_PER_TIB * share),
+                mibps: v.and_then(|v| v.mibps).map(|m| m * share),
+                iops: v.and_then(|v| v.iops).map(|m| m * share),
+                flags: v.map_or_else(Vec::new, |v| {
+                    v.flags.iter().map(|f| flag_name(*f)).collect()
+                }),
+            }
+        })
+        .collect()
+}
+
+/// Whole US dollars with thousands separators (`12,345 USD`).
+pub fn usd(v: f64) -> String {
+    let whole = v.round() as i64;
+    let digits = whole.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("{}{out} USD", if whole < 0 { "-" } else { "" })
+}
+
+/// What the plan places: `VMs` or `disks`.
+pub fn unit_name(p: &AvsPlan) -> &'static str {
+    if p.unit == crate::engine::avs_plan::PlaceUnit::Disk {
+        "disks"
+    } else {
+        "VMs"
+    }
+}
+
+/// The two options of the TCO comparison with their names.
+pub fn options(p: &AvsPlan) -> [(&'static str, &crate::engine::avs_plan::tco::OptionCost); 2] {
+    [
+        ("vSAN only", &p.tco.vsan_only),
+        ("with ANF datastores", &p.tco.with_anf),
+    ]
+}
+
+#[cfg(test)]
+mod tests;
