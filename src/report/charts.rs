@@ -1305,14 +1305,20 @@ struct SeriesStyle {
 impl SeriesStyle {
     /// Long dashes, short dashes, dots.
     const PATTERNS: [(u32, u32); 3] = [(10, 4), (4, 3), (2, 3)];
+    /// The first pattern of each colour of [`SERIES`]: orange, vermillion and yellow
+    /// each get their own, and vermillion is not dotted like the scenario's line (for
+    /// its first two series).
+    const FIRST_PATTERN: [usize; 7] = [0, 1, 2, 2, 1, 0, 2];
 
     fn of(i: usize) -> Self {
-        let (dash, gap) = Self::PATTERNS[i % Self::PATTERNS.len()];
+        let n = SERIES.len();
+        let pattern = (Self::FIRST_PATTERN[i % n] + i / n) % Self::PATTERNS.len();
+        let (dash, gap) = Self::PATTERNS[pattern];
         SeriesStyle {
             colour: SERIES[i % SERIES.len()],
             dash,
             gap,
-            marker: (i / SERIES.len() + i) % 4,
+            marker: (i / n + i) % 4,
         }
     }
 
@@ -2437,7 +2443,8 @@ mod tests {
                 );
             }
         }
-        // Orange, vermillion and yellow look alike: each has its own pattern.
+        // Orange, vermillion and yellow look alike: each has its own pattern, and no
+        // vermillion series of the first 14 is dotted like the scenario's IO size.
         let warm: Vec<(u32, u32)> = styles[..7]
             .iter()
             .filter(|s| [OI_ORANGE, OI_VERMILLION, OI_YELLOW].contains(&s.colour))
@@ -2445,6 +2452,11 @@ mod tests {
             .collect();
         assert_eq!(warm.len(), 3);
         assert!(warm[0] != warm[1] && warm[1] != warm[2] && warm[0] != warm[2]);
+        assert!(
+            styles[..14]
+                .iter()
+                .all(|s| s.colour != OI_VERMILLION || (s.dash, s.gap) != (2, 3))
+        );
     }
 
     #[test]
