@@ -13,7 +13,7 @@ use crate::engine::scenario::Access;
 use crate::engine::sweep::{
     self, Axis, Better, IoSizeSweep, LayoutRow, Metric, MetricRow, ScalingSweep,
 };
-use crate::engine::trace::Num;
+use crate::engine::trace::{Exact, Num};
 use crate::engine::units::iops_to_mibps;
 use crate::engine::{Evaluation, FieldError, Scenario};
 use crate::report::latency;
@@ -2321,7 +2321,7 @@ fn compare_table(title: &str, d: &CompareData) -> ChartTable {
             for j in 0..d.names.len() {
                 let mut cell = match (r.values.get(j).copied().flatten(), r.text.get(j)) {
                     (Some(v), _) => {
-                        let mut c = Num(v, if v.abs() < 10.0 { 2 } else { 0 }).to_string();
+                        let mut c = Exact(v).to_string();
                         if let Some(Some((_, Some(p)))) = r.deltas.get(j)
                             && j > 0
                         {

@@ -1111,3 +1111,33 @@ async fn form_errors_come_in_one_round_and_speak_of_the_inputs() {
         "{message}"
     );
 }
+
+#[tokio::test]
+async fn a_figure_reads_the_same_in_the_sentence_and_the_table() {
+    let app = spawn_app().await;
+    let mut s = sample_scenario();
+    // A quota that makes the binding limit a fraction: 4 x 20.003 TiB x 128 MiB/s.
+    s["storage"]["volumes"][0]["quota_tib"] = json!(20.003);
+    let id = app.create(&s).await;
+    let (_, html) = page(&app, &format!("/scenarios/{id}")).await;
+    let sentence = html
+        .split("<p class=\"bound-by\">")
+        .nth(1)
+        .and_then(|p| p.split("</p>").next())
+        .expect("the bound-by sentence");
+    let row = html
+        .split("<tr class=\"binding\">")
+        .nth(1)
+        .and_then(|r| r.split("</tr>").next())
+        .expect("the binding row");
+    let mibps = row
+        .split("<td class=\"n\">")
+        .nth(1)
+        .and_then(|c| c.split("</td>").next())
+        .expect("its MiB/s cell");
+    assert!(!mibps.contains('.'), "exact to the unit: {mibps}");
+    assert!(
+        sentence.contains(&format!("= {mibps} MiB/s")),
+        "{sentence} against {mibps}"
+    );
+}

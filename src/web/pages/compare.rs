@@ -10,7 +10,7 @@ use super::table_file::{Table, TableFile, TableFormat};
 use super::{PageError, render};
 use crate::engine::pricing::PriceBook;
 use crate::engine::sweep::{self, Better, MetricRow};
-use crate::engine::trace::Num;
+use crate::engine::trace::{Exact, Num};
 use crate::engine::{self, Evaluation, Scenario};
 use crate::report::charts::Chart;
 use crate::store;
@@ -131,7 +131,7 @@ struct ComparePage {
 fn format_value(key: &str, v: f64) -> String {
     match key {
         "monthly_usd" | "usd_per_mibps" => super::view::usd(Some(v)),
-        _ => Num(v, 0).to_string(),
+        _ => Exact(v).to_string(),
     }
 }
 
