@@ -1,8 +1,10 @@
 //! The mount advisor: paste fstab lines or `mount` commands, pick the distribution and
 //! workload, and see each mount's effective nconnect, the findings, the recommended
-//! fstab and the client kernel settings, plus the Windows SMB checklist.
+//! fstab and the client kernel settings; the Windows SMB checklist while no Linux
+//! mounts are checked.
 //!
-//! `GET /advisor?from=<base64url Scenario JSON>` pre-fills the mounts a scenario implies;
+//! `GET /advisor?from=<base64url Scenario JSON>` pre-fills the mounts a scenario implies
+//! (for AVS, whose ESXi hosts mount the volumes, the datastore steps instead);
 //! the planner reaches it by posting its form to `/advisor/from-plan`. The form posts to
 //! `/advisor` and works without JavaScript; `static/js/copy.js` only adds the copy
 //! buttons.
