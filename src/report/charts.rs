@@ -1033,6 +1033,9 @@ fn draw_ceilings<DB: DrawingBackend>(
     let (px, _) = area.get_pixel_range();
     let width_px = f64::from((px.end - px.start).max(1));
     let px_per_unit = width_px / xmax;
+    // Value labels are drawn last, each on a box of its background, so the achievable,
+    // target and measured lines stop short of them instead of running through.
+    let mut labels = Vec::with_capacity(d.bars.len());
     for (i, b) in d.bars.iter().enumerate() {
         let y = (n - 1 - i) as f64;
         let colour = if b.binding { OI_VERMILLION } else { OI_BLUE };
@@ -1071,14 +1074,29 @@ fn draw_ceilings<DB: DrawingBackend>(
         let (tw, _) = area.estimate_text_size(&text, &TextStyle::from(font.clone()))?;
         let bar_px = end * px_per_unit;
         let outside = bar_px + 6.0 + f64::from(tw) < width_px;
-        let (x, colour, anchor) = if outside {
-            (end + 5.0 / px_per_unit, OI_BLACK, HPos::Left)
+        let text_w = (f64::from(tw) + 6.0) / px_per_unit;
+        let (x, colour, anchor, back, span) = if outside {
+            let x = end + 5.0 / px_per_unit;
+            (
+                x,
+                OI_BLACK,
+                HPos::Left,
+                WHITE,
+                (x - 3.0 / px_per_unit, x + text_w),
+            )
         } else {
             let pad = if off_scale { 34.0 } else { 5.0 };
-            (end - pad / px_per_unit, WHITE, HPos::Right)
+            let x = end - pad / px_per_unit;
+            (
+                x,
+                WHITE,
+                HPos::Right,
+                colour,
+                (x - text_w, x + 3.0 / px_per_unit),
+            )
         };
         let style = font.color(&colour).pos(Pos::new(anchor, VPos::Center));
-        area.draw(&Text::new(text, (x, y), style))?;
+        labels.push((text, (x, y), style, back, span));
     }
     let (bottom, top) = (-0.5, n as f64 - 0.5);
     let line = |x: f64, colour: RGBColor| {
@@ -1102,6 +1120,13 @@ fn draw_ceilings<DB: DrawingBackend>(
             3,
             OI_PURPLE.stroke_width(3),
         ))?;
+    }
+    for (text, (x, y), style, back, (x0, x1)) in labels {
+        area.draw(&Rectangle::new(
+            [(x0.max(0.0), y - 0.3), (x1.min(xmax), y + 0.3)],
+            back.filled(),
+        ))?;
+        area.draw(&Text::new(text, (x, y), style))?;
     }
     Ok(())
 }

@@ -1017,3 +1017,32 @@ fn scaling_titles_name_the_axis_and_the_key_sits_above_the_plot() {
         assert!(key.y < top_tick, "the key is above the plot");
     }
 }
+
+#[test]
+fn ceiling_values_sit_on_their_own_box_over_the_lines() {
+    for s in [avs(), scale_up(256.0, "sequential"), smb()] {
+        let e = evaluate(&s).expect("evaluates");
+        let svg = charts::svg(ChartName::Ceilings, &s, &e).expect("svg");
+        // The achievable line is drawn before the value labels, and each label on a
+        // box of its background, so the line stops short of the text.
+        let achievable = svg
+            .rfind("stroke=\"#000000\" stroke-width=\"2\"")
+            .expect("the line");
+        let mut labels = 0;
+        for (at, _) in svg.match_indices("<text") {
+            let text = &svg[at..svg[at..].find("</text>").map_or(svg.len(), |e| at + e)];
+            if !text.contains(" MiB/s, ") {
+                continue;
+            }
+            labels += 1;
+            assert!(at > achievable, "a value label under the achievable line");
+            let before = svg[..at].trim_end();
+            let last = &before[before.rfind('<').expect("an element before")..];
+            assert!(last.starts_with("<rect"), "no box behind {text}");
+        }
+        assert_eq!(
+            labels,
+            e.limits.iter().filter(|l| l.mibps.is_finite()).count()
+        );
+    }
+}
