@@ -13,6 +13,8 @@ use tokio::net::TcpListener;
 use tokio::process::{Child, Command};
 use tokio::sync::oneshot;
 
+#[path = "browser/messages.rs"]
+mod messages;
 #[path = "browser/widths.rs"]
 mod widths;
 
@@ -1237,5 +1239,13 @@ async fn planner_journeys_in_chromium() {
 async fn every_page_fits_a_phone_and_a_desktop() {
     let session = start_session().await;
     let outcome = widths::widths_journey(&session.client, &session.base).await;
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn messages_and_outputs_read_whole() {
+    let session = start_session().await;
+    let outcome = messages::messages_journey(&session.client, &session.base).await;
     end_session(session, outcome).await;
 }

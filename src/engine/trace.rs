@@ -106,6 +106,36 @@ impl fmt::Display for Num {
     }
 }
 
+/// A headline figure, the one rounding every page uses for it: the whole number up to
+/// 9,999, else 3 significant digits ("8,921", "164,000", "64.3", "0.123").
+pub struct Sig(pub f64);
+
+impl fmt::Display for Sig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        if !v.is_finite() || v == 0.0 {
+            return Num(v, 0).fmt(f);
+        }
+        let mag = v.abs().log10().floor() as i32;
+        if (3..4).contains(&mag) {
+            return Num(v, 0).fmt(f);
+        }
+        let decimals = (2 - mag).max(0) as usize;
+        let scale = 10f64.powi(mag - 2);
+        Num((v / scale).round() * scale, decimals).fmt(f)
+    }
+}
+
+/// A table figure, exact to the unit: whole units from 10 up ("10,001"), two decimals
+/// below ("6.25").
+pub struct Exact(pub f64);
+
+impl fmt::Display for Exact {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Num(self.0, if self.0.abs() < 10.0 { 2 } else { 0 }).fmt(f)
+    }
+}
+
 impl fmt::Display for Formula {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -182,6 +212,25 @@ impl fmt::Display for Label {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn headlines_have_three_or_four_digits_and_tables_the_unit() {
+        use super::{Exact, Sig};
+        for (v, want) in [
+            (163_840.0, "164,000"),
+            (10_240.0, "10,200"),
+            (8_921.4, "8,921"),
+            (999.6, "1,000"),
+            (64.25, "64.3"),
+            (0.1234, "0.123"),
+            (0.0, "0"),
+            (f64::INFINITY, "unlimited"),
+        ] {
+            assert_eq!(Sig(v).to_string(), want, "{v}");
+        }
+        assert_eq!(Exact(10_000.7).to_string(), "10,001");
+        assert_eq!(Exact(6.254).to_string(), "6.25");
+    }
+
     use super::*;
 
     #[test]

@@ -10,14 +10,15 @@
 use crate::engine::import::{MeasuredPoint, Measurement};
 use crate::engine::model::curve::CurvePoint;
 use crate::engine::scenario::Access;
-use crate::engine::sweep::{self, Better, IoSizeSweep, LayoutRow, Metric, MetricRow, ScalingSweep};
-use crate::engine::trace::Num;
+use crate::engine::sweep::{
+    self, Axis, Better, IoSizeSweep, LayoutRow, Metric, MetricRow, ScalingSweep,
+};
+use crate::engine::trace::{Exact, Num};
 use crate::engine::units::iops_to_mibps;
 use crate::engine::{Evaluation, FieldError, Scenario};
 use crate::report::latency;
 use plotters::coord::Shift;
 use plotters::coord::combinators::{LogCoord, WithKeyPoints};
-use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -655,6 +656,11 @@ impl Chart {
             let root = SVGBackend::with_string(&mut out, self.size).into_drawing_area();
             self.draw(&root).map_err(ChartError::Draw)?;
         }
+        let out = if out.contains('\u{2026}') {
+            add_full_texts(&out, &self.table(), &self.joined_names())
+        } else {
+            out
+        };
         Ok(add_title(&out, &self.title, &self.summary))
     }
 
@@ -715,6 +721,19 @@ impl Chart {
         r.and_then(|_| root.present()).map_err(|e| e.to_string())
     }
 
+    /// Series names the chart joins (io-size ceilings that draw the same line), which
+    /// the data table lists one by one.
+    fn joined_names(&self) -> Vec<String> {
+        match &self.kind {
+            Kind::IoSize(d) => coinciding(&d.ceilings)
+                .into_iter()
+                .filter(|(names, _)| names.len() > 1)
+                .map(|(names, _)| names.join(" = "))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The data behind the chart.
     pub fn table(&self) -> ChartTable {
         let mut table = self.model_table();
@@ -757,6 +776,36 @@ fn xml_escape(s: &str) -> String {
             c => out.push(c),
         }
     }
+    out
+}
+
+/// Gives every label shortened with "…" its full text as a tooltip (a `<title>` inside
+/// the `<text>`), taken from the names the chart joins and the data table's headers
+/// and row names, where the full text is also shown.
+fn add_full_texts(svg: &str, table: &ChartTable, joined: &[String]) -> String {
+    let full: Vec<String> = joined
+        .iter()
+        .chain(&table.headers)
+        .chain(table.rows.iter().filter_map(|r| r.first()))
+        .map(|t| xml_escape(t.trim_end_matches(" (binding)")))
+        .collect();
+    let mut out = String::with_capacity(svg.len() + 256);
+    let mut rest = svg;
+    while let Some(at) = rest.find("</text>") {
+        let (head, tail) = rest.split_at(at);
+        out.push_str(head);
+        let shown = head[head.rfind('>').map_or(0, |i| i + 1)..].trim();
+        if let Some(prefix) = shown.strip_suffix('\u{2026}')
+            && let Some(f) = full
+                .iter()
+                .find(|f| !prefix.is_empty() && f.starts_with(prefix) && f.len() > prefix.len())
+        {
+            out.push_str(&format!("<title>{f}</title>"));
+        }
+        out.push_str("</text>");
+        rest = &tail["</text>".len()..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -903,20 +952,6 @@ fn caption_style() -> TextStyle<'static> {
         .color(&OI_BLACK)
 }
 
-/// Draws the series key (label and legend marker of each series) at `position`.
-fn draw_series_key<'a, DB: DrawingBackend + 'a>(
-    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
-    position: SeriesLabelPosition,
-) -> DrawResult<DB> {
-    chart
-        .configure_series_labels()
-        .position(position)
-        .label_font((FONT, 12))
-        .border_style(GRID)
-        .background_style(WHITE.mix(0.9))
-        .draw()
-}
-
 fn draw_ceilings<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     d: &CeilingsData,
@@ -1023,6 +1058,9 @@ fn draw_ceilings<DB: DrawingBackend>(
     let (px, _) = area.get_pixel_range();
     let width_px = f64::from((px.end - px.start).max(1));
     let px_per_unit = width_px / xmax;
+    // Value labels are drawn last, each on a box of its background, so the achievable,
+    // target and measured lines stop short of them instead of running through.
+    let mut labels = Vec::with_capacity(d.bars.len());
     for (i, b) in d.bars.iter().enumerate() {
         let y = (n - 1 - i) as f64;
         let colour = if b.binding { OI_VERMILLION } else { OI_BLUE };
@@ -1061,14 +1099,29 @@ fn draw_ceilings<DB: DrawingBackend>(
         let (tw, _) = area.estimate_text_size(&text, &TextStyle::from(font.clone()))?;
         let bar_px = end * px_per_unit;
         let outside = bar_px + 6.0 + f64::from(tw) < width_px;
-        let (x, colour, anchor) = if outside {
-            (end + 5.0 / px_per_unit, OI_BLACK, HPos::Left)
+        let text_w = (f64::from(tw) + 6.0) / px_per_unit;
+        let (x, colour, anchor, back, span) = if outside {
+            let x = end + 5.0 / px_per_unit;
+            (
+                x,
+                OI_BLACK,
+                HPos::Left,
+                WHITE,
+                (x - 3.0 / px_per_unit, x + text_w),
+            )
         } else {
             let pad = if off_scale { 34.0 } else { 5.0 };
-            (end - pad / px_per_unit, WHITE, HPos::Right)
+            let x = end - pad / px_per_unit;
+            (
+                x,
+                WHITE,
+                HPos::Right,
+                colour,
+                (x - text_w, x + 3.0 / px_per_unit),
+            )
         };
         let style = font.color(&colour).pos(Pos::new(anchor, VPos::Center));
-        area.draw(&Text::new(text, (x, y), style))?;
+        labels.push((text, (x, y), style, back, span));
     }
     let (bottom, top) = (-0.5, n as f64 - 0.5);
     let line = |x: f64, colour: RGBColor| {
@@ -1092,6 +1145,13 @@ fn draw_ceilings<DB: DrawingBackend>(
             3,
             OI_PURPLE.stroke_width(3),
         ))?;
+    }
+    for (text, (x, y), style, back, (x0, x1)) in labels {
+        area.draw(&Rectangle::new(
+            [(x0.max(0.0), y - 0.3), (x1.min(xmax), y + 0.3)],
+            back.filled(),
+        ))?;
+        area.draw(&Text::new(text, (x, y), style))?;
     }
     Ok(())
 }
@@ -1135,28 +1195,25 @@ fn draw_io_size<DB: DrawingBackend>(
         "Throughput (MiB/s, log scale)",
     )?;
     let mut legend_items = vec![LegendItem::line("Achievable MiB/s", OI_BLACK, false)];
-    for (i, c) in d.ceilings.iter().enumerate() {
-        // Past the seventh colour, the pattern changes from dashes to dots.
-        let colour = SERIES[i % SERIES.len()];
-        let dotted = i >= SERIES.len();
+    for (i, (names, mibps)) in coinciding(&d.ceilings).into_iter().enumerate() {
+        let style = SeriesStyle::of(i);
         let pts: Vec<(f64, f64)> = xs
             .iter()
-            .zip(&c.mibps)
+            .zip(mibps)
             .filter_map(|(x, v)| v.filter(|v| v.is_finite() && *v > 0.0).map(|v| (*x, v)))
             .collect();
-        let (dash, gap, width) = if dotted { (2, 3, 3) } else { (7, 4, 2) };
         chart.draw_series(DashedLineSeries::new(
-            pts,
-            dash,
-            gap,
-            colour.stroke_width(width),
+            pts.clone(),
+            style.dash,
+            style.gap,
+            style.colour.stroke_width(2),
         ))?;
-        let name = truncate(c.name, 28);
-        legend_items.push(if dotted {
-            LegendItem::dotted(name, colour)
-        } else {
-            LegendItem::line(name, colour, true)
-        });
+        style.draw_markers(&mut chart, &pts)?;
+        legend_items.push(LegendItem::new(
+            truncate(&names.join(" = "), 28),
+            style.colour,
+            Sample::Series(i),
+        ));
     }
     let achieved: Vec<(f64, f64)> = d
         .points
@@ -1263,6 +1320,103 @@ fn io_size_panel<'a, DB: DrawingBackend>(
     Ok(chart)
 }
 
+/// Ceilings that draw the same line (within 0.1 % at every IO size) as one series,
+/// named together, so that none hides behind another.
+fn coinciding(ceilings: &[sweep::Ceiling]) -> Vec<(Vec<&'static str>, &[Option<f64>])> {
+    let same = |a: &[Option<f64>], b: &[Option<f64>]| {
+        a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| match (x, y) {
+                (Some(x), Some(y)) => (x - y).abs() <= 0.001 * x.abs().max(y.abs()),
+                (None, None) => true,
+                _ => false,
+            })
+    };
+    let mut out: Vec<(Vec<&'static str>, &[Option<f64>])> = Vec::new();
+    for c in ceilings {
+        match out.iter_mut().find(|(_, m)| same(m, &c.mibps)) {
+            Some((names, _)) => names.push(c.name),
+            None => out.push((vec![c.name], &c.mibps)),
+        }
+    }
+    out
+}
+
+/// The look of the i-th ceiling of the io-size chart: colour and dash pattern together
+/// differ for the first 21 series (7 colours x 3 patterns), and each has a marker as
+/// well, so similar colours (orange, vermillion, yellow) never also share a pattern.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct SeriesStyle {
+    colour: RGBColor,
+    dash: u32,
+    gap: u32,
+    marker: usize,
+}
+
+impl SeriesStyle {
+    /// Long dashes, short dashes, dots.
+    const PATTERNS: [(u32, u32); 3] = [(10, 4), (4, 3), (2, 3)];
+    /// The first pattern of each colour of [`SERIES`]: orange, vermillion and yellow
+    /// each get their own, and vermillion is not dotted like the scenario's line (for
+    /// its first two series).
+    const FIRST_PATTERN: [usize; 7] = [0, 1, 2, 2, 1, 0, 2];
+
+    fn of(i: usize) -> Self {
+        let n = SERIES.len();
+        let pattern = (Self::FIRST_PATTERN[i % n] + i / n) % Self::PATTERNS.len();
+        let (dash, gap) = Self::PATTERNS[pattern];
+        SeriesStyle {
+            colour: SERIES[i % SERIES.len()],
+            dash,
+            gap,
+            marker: (i / n + i) % 4,
+        }
+    }
+
+    /// Draws the marker (circle, triangle, square or cross) at each of `pts`.
+    fn draw_markers<DB: DrawingBackend>(
+        &self,
+        chart: &mut ChartContext<'_, DB, LogLog>,
+        pts: &[(f64, f64)],
+    ) -> DrawResult<DB> {
+        let c = self.colour;
+        match self.marker {
+            0 => chart.draw_series(pts.iter().map(|p| Circle::new(*p, 3, c.filled())))?,
+            1 => chart.draw_series(pts.iter().map(|p| TriangleMarker::new(*p, 4, c.filled())))?,
+            2 => chart
+                .draw_series(pts.iter().map(|p| {
+                    EmptyElement::at(*p) + Rectangle::new([(-3, -3), (3, 3)], c.filled())
+                }))?,
+            _ => chart.draw_series(pts.iter().map(|p| Cross::new(*p, 4, c.stroke_width(2))))?,
+        };
+        Ok(())
+    }
+
+    /// The legend sample: the pattern with the marker in its middle.
+    fn draw_sample<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        (x, y): (i32, i32),
+    ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+        let c = self.colour;
+        area.draw(&DashedPathElement::new(
+            vec![(x, y), (x + 26, y)],
+            self.dash,
+            self.gap,
+            c.stroke_width(2),
+        ))?;
+        let m = (x + 13, y);
+        match self.marker {
+            0 => area.draw(&Circle::new(m, 3, c.filled())),
+            1 => area.draw(&TriangleMarker::new(m, 4, c.filled())),
+            2 => area.draw(&Rectangle::new(
+                [(m.0 - 3, y - 3), (m.0 + 3, y + 3)],
+                c.filled(),
+            )),
+            _ => area.draw(&Cross::new(m, 4, c.stroke_width(2))),
+        }
+    }
+}
+
 /// How a legend entry is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Sample {
@@ -1272,6 +1426,9 @@ enum Sample {
     Swatch,
     Cross,
     Dot,
+    Triangle,
+    /// The i-th ceiling's [`SeriesStyle`].
+    Series(usize),
 }
 
 /// One legend entry: a sample in the series' colour and style, and its name.
@@ -1309,6 +1466,9 @@ impl LegendItem {
     fn dot(name: impl Into<String>, colour: RGBColor) -> Self {
         LegendItem::new(name, colour, Sample::Dot)
     }
+    fn triangle(name: impl Into<String>, colour: RGBColor) -> Self {
+        LegendItem::new(name, colour, Sample::Triangle)
+    }
 
     /// Draws the sample at (x, y) (its left middle) and the name after it; returns the
     /// x where the next entry of a row may start.
@@ -1342,6 +1502,8 @@ impl LegendItem {
             ))?,
             Sample::Cross => area.draw(&Cross::new((x + 13, y), 6, c.stroke_width(3)))?,
             Sample::Dot => area.draw(&Circle::new((x + 13, y), 6, c.filled()))?,
+            Sample::Triangle => area.draw(&TriangleMarker::new((x + 13, y), 6, c.filled()))?,
+            Sample::Series(i) => SeriesStyle::of(i).draw_sample(area, (x, y))?,
         }
         let style = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
         let (w, _) = area.estimate_text_size(&self.name, &style)?;
@@ -1404,6 +1566,15 @@ fn draw_key_row<DB: DrawingBackend>(
     Ok(())
 }
 
+/// What the scaling chart counts along its axis, for its title.
+fn axis_noun(a: Axis) -> &'static str {
+    match a {
+        Axis::Nconnect => "connections (nconnect)",
+        Axis::SmbChannels => "SMB channels",
+        Axis::Datastores => "datastores",
+    }
+}
+
 fn draw_scaling<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     d: &ScalingSweep,
@@ -1436,12 +1607,46 @@ fn draw_scaling<DB: DrawingBackend>(
         .chain(shown.iter().map(|p| p.1))
         .fold(0.0, f64::max);
     let (ymax, y_ticks) = nice_axis(ymax * 1.05, 7);
-    let caption = match metric {
-        Metric::Iops => "Achievable IOPS against the number of connections",
-        Metric::Mibps => "Achievable MiB/s against the number of connections",
-    };
-    let mut chart = ChartBuilder::on(root)
-        .caption(caption, caption_style())
+    // The title names the quantity along the axis.
+    let caption = format!(
+        "Achievable {} against the number of {}",
+        metric.unit(),
+        axis_noun(d.axis)
+    );
+    let root = root.titled(&caption, caption_style())?;
+    // The key sits above the plot, never over its points.
+    let marker_colours = [OI_VERMILLION, OI_GREEN, OI_PURPLE, OI_ORANGE];
+    let mut items = vec![LegendItem::line("Model, this scenario", OI_BLUE, false)];
+    for (i, c) in d.published.iter().enumerate() {
+        let colour = marker_colours[i % marker_colours.len()];
+        items.push(LegendItem::line(
+            "Model at the published setup",
+            colour,
+            true,
+        ));
+        items.push(if i % 2 == 0 {
+            LegendItem::triangle(c.series.label, colour)
+        } else {
+            LegendItem::cross(c.series.label, colour)
+        });
+    }
+    if (1..=max_n).contains(&d.current) {
+        items.push(LegendItem::line(
+            format!("Scenario: {} = {}", d.axis.short(), d.current),
+            OI_BLACK,
+            true,
+        ));
+    }
+    if !shown.is_empty() {
+        items.push(LegendItem::cross(
+            "Measured runs (this scenario)",
+            OI_PURPLE,
+        ));
+    }
+    let key_height = key_row_height(&root, &items)?;
+    let (key, plot) = root.split_vertically(key_height);
+    draw_key_row(&key, &items)?;
+    let mut chart = ChartBuilder::on(&plot)
         .margin(12)
         .margin_right(30)
         .x_label_area_size(48)
@@ -1472,74 +1677,47 @@ fn draw_scaling<DB: DrawingBackend>(
         .iter()
         .map(|p| (f64::from(p.n), p.value(metric)))
         .collect();
-    chart
-        .draw_series(LineSeries::new(model.clone(), OI_BLUE.stroke_width(3)))?
-        .label("Model, this scenario")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 22, y)], OI_BLUE.stroke_width(3)));
+    chart.draw_series(LineSeries::new(model.clone(), OI_BLUE.stroke_width(3)))?;
     chart.draw_series(model.iter().map(|p| Circle::new(*p, 4, OI_BLUE.filled())))?;
-    let marker_colours = [OI_VERMILLION, OI_GREEN, OI_PURPLE, OI_ORANGE];
     for (i, c) in d.published.iter().enumerate() {
         let s = c.series;
         let colour = marker_colours[i % marker_colours.len()];
         // The model at the measured setup, so markers and curve compare like for like.
         let at_setup: Vec<(f64, f64)> = c.model.iter().map(|(n, v)| (f64::from(*n), *v)).collect();
-        chart
-            .draw_series(DashedLineSeries::new(
-                at_setup,
-                6,
-                4,
-                colour.stroke_width(2),
-            ))?
-            .label("Model at the published setup")
-            .legend(move |(x, y)| {
-                DashedPathElement::new(vec![(x, y), (x + 22, y)], 6, 3, colour.stroke_width(2))
-            });
+        chart.draw_series(DashedLineSeries::new(
+            at_setup,
+            6,
+            4,
+            colour.stroke_width(2),
+        ))?;
         let pts: Vec<(f64, f64)> = s.points.iter().map(|(n, v)| (f64::from(*n), *v)).collect();
-        let series = if i % 2 == 0 {
+        if i % 2 == 0 {
             chart.draw_series(
                 pts.iter()
-                    .map(|p| TriangleMarker::new(*p, 7, colour.filled()).into_dyn()),
-            )?
+                    .map(|p| TriangleMarker::new(*p, 7, colour.filled())),
+            )?;
         } else {
             chart.draw_series(
                 pts.iter()
-                    .map(|p| Cross::new(*p, 6, colour.stroke_width(3)).into_dyn()),
-            )?
-        };
-        let filled = i % 2 == 0;
-        series.label(s.label).legend(move |(x, y)| {
-            if filled {
-                TriangleMarker::new((x + 10, y), 6, colour.filled()).into_dyn()
-            } else {
-                Cross::new((x + 10, y), 5, colour.stroke_width(3)).into_dyn()
-            }
-        });
+                    .map(|p| Cross::new(*p, 6, colour.stroke_width(3))),
+            )?;
+        }
     }
     let cur = f64::from(d.current);
     if (1..=max_n).contains(&d.current) {
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(cur, 0.0), (cur, ymax)],
-                5,
-                4,
-                OI_BLACK.stroke_width(1),
-            ))?
-            .label(format!("Scenario: {} = {}", d.axis.short(), d.current))
-            .legend(|(x, y)| {
-                DashedPathElement::new(vec![(x, y), (x + 22, y)], 5, 3, OI_BLACK.stroke_width(1))
-            });
+        chart.draw_series(DashedLineSeries::new(
+            vec![(cur, 0.0), (cur, ymax)],
+            5,
+            4,
+            OI_BLACK.stroke_width(1),
+        ))?;
     }
-    if !shown.is_empty() {
-        chart
-            .draw_series(
-                shown
-                    .iter()
-                    .map(|p| Cross::new(*p, 6, OI_PURPLE.stroke_width(3))),
-            )?
-            .label("Measured runs (this scenario)")
-            .legend(|(x, y)| Cross::new((x + 10, y), 5, OI_PURPLE.stroke_width(3)));
-    }
-    draw_series_key(&mut chart, SeriesLabelPosition::LowerRight)
+    chart.draw_series(
+        shown
+            .iter()
+            .map(|p| Cross::new(*p, 6, OI_PURPLE.stroke_width(3))),
+    )?;
+    Ok(())
 }
 
 fn draw_latency<DB: DrawingBackend>(
@@ -1732,7 +1910,7 @@ fn draw_compare<DB: DrawingBackend>(
         .iter()
         .flat_map(|r| (0..n).filter_map(|j| pct(r, j)))
         .fold(100.0, f64::max)
-        * 1.3;
+        * 1.1;
     let (ymax, y_ticks) = nice_axis(ymax, 7);
     // The arrow says which way is better; the table says it in words.
     let labels: Vec<String> = rows
@@ -1746,8 +1924,18 @@ fn draw_compare<DB: DrawingBackend>(
             format!("{}{arrow}", r.label)
         })
         .collect();
-    let mut chart = ChartBuilder::on(root)
-        .caption("Each metric as % of the first scenario", caption_style())
+    let root = root.titled("Each metric as % of the first scenario", caption_style())?;
+    // The key sits above the bars, never over them.
+    let items: Vec<LegendItem> = d
+        .names
+        .iter()
+        .enumerate()
+        .map(|(j, name)| LegendItem::swatch(truncate(name, 32), SERIES[j % SERIES.len()]))
+        .collect();
+    let key_height = key_row_height(&root, &items)?;
+    let (key, plot) = root.split_vertically(key_height);
+    draw_key_row(&key, &items)?;
+    let mut chart = ChartBuilder::on(&plot)
         .margin(12)
         .margin_right(24)
         .x_label_area_size(56)
@@ -1792,11 +1980,7 @@ fn draw_compare<DB: DrawingBackend>(
                 ))
             })
             .collect();
-        let name = truncate(d.names.get(j).map_or("", String::as_str), 32);
-        chart
-            .draw_series(bars)?
-            .label(name)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], colour.filled()));
+        chart.draw_series(bars)?;
     }
     chart.draw_series(std::iter::once(DashedPathElement::new(
         vec![(-0.5, 100.0), (groups as f64 - 0.5, 100.0)],
@@ -1804,7 +1988,7 @@ fn draw_compare<DB: DrawingBackend>(
         4,
         OI_BLACK.stroke_width(1),
     )))?;
-    draw_series_key(&mut chart, SeriesLabelPosition::UpperRight)
+    Ok(())
 }
 
 fn draw_layouts<DB: DrawingBackend>(
@@ -2189,7 +2373,7 @@ fn compare_table(title: &str, d: &CompareData) -> ChartTable {
             for j in 0..d.names.len() {
                 let mut cell = match (r.values.get(j).copied().flatten(), r.text.get(j)) {
                     (Some(v), _) => {
-                        let mut c = Num(v, if v.abs() < 10.0 { 2 } else { 0 }).to_string();
+                        let mut c = Exact(v).to_string();
                         if let Some(Some((_, Some(p)))) = r.deltas.get(j)
                             && j > 0
                         {
@@ -2366,6 +2550,33 @@ mod tests {
             }
         }
         assert_eq!(nice_axis(18_400.0, 7), (20_000.0, 5));
+    }
+
+    #[test]
+    fn io_size_series_differ_in_colour_and_pattern() {
+        let styles: Vec<SeriesStyle> = (0..21).map(SeriesStyle::of).collect();
+        for (i, a) in styles.iter().enumerate() {
+            for b in &styles[i + 1..] {
+                assert!(
+                    a.colour != b.colour || (a.dash, a.gap) != (b.dash, b.gap),
+                    "{a:?} and {b:?}"
+                );
+            }
+        }
+        // Orange, vermillion and yellow look alike: each has its own pattern, and no
+        // vermillion series of the first 14 is dotted like the scenario's IO size.
+        let warm: Vec<(u32, u32)> = styles[..7]
+            .iter()
+            .filter(|s| [OI_ORANGE, OI_VERMILLION, OI_YELLOW].contains(&s.colour))
+            .map(|s| (s.dash, s.gap))
+            .collect();
+        assert_eq!(warm.len(), 3);
+        assert!(warm[0] != warm[1] && warm[1] != warm[2] && warm[0] != warm[2]);
+        assert!(
+            styles[..14]
+                .iter()
+                .all(|s| s.colour != OI_VERMILLION || (s.dash, s.gap) != (2, 3))
+        );
     }
 
     #[test]

@@ -835,3 +835,214 @@ async fn the_latency_chart_of_a_saved_scenario_shows_its_measured_runs() {
         "the planner's latency table lists the run"
     );
 }
+
+/// One `<text>` of an SVG: where it is anchored, how, its font size and content.
+struct TextBox {
+    x: f64,
+    y: f64,
+    anchor: String,
+    size: f64,
+    rotated: bool,
+    text: String,
+    /// A `<title>` inside: the tooltip with the full text.
+    tooltip: bool,
+}
+
+/// The SVG's width and its `<text>` elements (tooltips inside them left out).
+fn text_boxes(svg: &str) -> (f64, Vec<TextBox>) {
+    let mut reader = Reader::from_str(svg);
+    let mut width = 0.0;
+    let mut boxes: Vec<TextBox> = Vec::new();
+    let mut in_text = false;
+    loop {
+        match reader.read_event().expect("SVG is well-formed XML") {
+            Event::Start(e) => {
+                let attr = |name: &str| {
+                    e.attributes()
+                        .flatten()
+                        .find(|a| a.key.as_ref() == name)
+                        .map(|a| a.value.to_string())
+                };
+                match e.name().as_ref() {
+                    "svg" => {
+                        width = attr("viewBox")
+                            .and_then(|v| v.split(' ').nth(2).map(str::to_owned))
+                            .and_then(|w| w.parse().ok())
+                            .expect("a view box")
+                    }
+                    "text" => {
+                        let num = |n: &str| attr(n).and_then(|v| v.parse().ok()).unwrap_or(0.0);
+                        boxes.push(TextBox {
+                            x: num("x"),
+                            y: num("y"),
+                            anchor: attr("text-anchor").unwrap_or_else(|| "start".into()),
+                            size: num("font-size"),
+                            rotated: attr("transform").is_some(),
+                            text: String::new(),
+                            tooltip: false,
+                        });
+                        in_text = true;
+                    }
+                    "title" if in_text => {
+                        if let Some(b) = boxes.last_mut() {
+                            b.tooltip = true;
+                        }
+                        in_text = false;
+                    }
+                    _ => in_text = false,
+                }
+            }
+            Event::End(e) if e.name().as_ref() == "text" => in_text = false,
+            Event::Text(t) if in_text => {
+                if let Some(b) = boxes.last_mut() {
+                    b.text.push_str(&t.xml10_content());
+                }
+            }
+            Event::GeneralRef(r) if in_text => {
+                let c = match r.resolve_char_ref().expect("char ref") {
+                    Some(c) => c.to_string(),
+                    None => quick_xml::escape::resolve_xml_entity(&r.xml10_content())
+                        .expect("a predefined entity")
+                        .to_owned(),
+                };
+                if let Some(b) = boxes.last_mut() {
+                    b.text.push_str(&c);
+                }
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    (width, boxes)
+}
+
+/// Every chart of the scenarios that show each kind of series.
+fn every_chart_svg() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (label, s) in [
+        ("avs", avs()),
+        ("scale-up", scale_up(256.0, "sequential")),
+        ("smb", smb()),
+    ] {
+        let e = evaluate(&s).expect("evaluates");
+        for name in [
+            ChartName::Ceilings,
+            ChartName::IoSize,
+            ChartName::Scaling,
+            ChartName::Latency,
+        ] {
+            let svg = charts::svg(name, &s, &e).expect("svg");
+            out.push((format!("{label} {name}"), svg));
+        }
+    }
+    out
+}
+
+#[test]
+fn chart_labels_stay_inside_and_shortened_ones_carry_their_full_text() {
+    for (what, svg) in every_chart_svg() {
+        let (width, boxes) = text_boxes(&svg);
+        for b in boxes
+            .iter()
+            .filter(|b| !b.rotated && !b.text.trim().is_empty())
+        {
+            // DejaVu Sans averages about 0.55 em a character; 0.6 em errs wide.
+            let w = b.text.chars().count() as f64 * b.size * 0.6;
+            let (left, right) = match b.anchor.as_str() {
+                "middle" => (b.x - w / 2.0, b.x + w / 2.0),
+                "end" => (b.x - w, b.x),
+                _ => (b.x, b.x + w),
+            };
+            assert!(
+                left >= -1.0 && right <= width + 1.0,
+                "{what}: “{}” runs from {left:.0} to {right:.0} px of {width}",
+                b.text
+            );
+        }
+        for b in boxes.iter().filter(|b| b.text.trim().ends_with('\u{2026}')) {
+            assert!(
+                b.tooltip,
+                "{what}: “{}” is shortened without its full text as a tooltip",
+                b.text.trim()
+            );
+        }
+    }
+}
+
+#[test]
+fn io_size_chart_names_every_ceiling() {
+    let s = avs();
+    let e = evaluate(&s).expect("evaluates");
+    let svg = charts::svg(ChartName::IoSize, &s, &e).expect("svg");
+    let (_, boxes) = text_boxes(&svg);
+    let sw = sweep::io_size(&s).expect("sweep");
+    let escaped = |t: &str| t.replace('&', "&amp;").replace('\'', "&apos;");
+    for c in &sw.ceilings {
+        // Named in the legend, alone or with the ceilings drawn on the same line, or in
+        // the tooltip of a shortened entry.
+        let named = boxes.iter().any(|b| {
+            let t = b.text.trim();
+            t == c.name || t.split(" = ").any(|n| n == c.name)
+        }) || svg.contains(&format!("<title>{}", escaped(c.name)))
+            || svg.contains(&format!("= {}", escaped(c.name)));
+        assert!(named, "{} in the legend or its tooltip", c.name);
+    }
+}
+
+#[test]
+fn scaling_titles_name_the_axis_and_the_key_sits_above_the_plot() {
+    for (s, noun) in [
+        (avs(), "datastores"),
+        (scale_up(256.0, "sequential"), "connections"),
+        (smb(), "SMB channels"),
+    ] {
+        let e = evaluate(&s).expect("evaluates");
+        let svg = charts::svg(ChartName::Scaling, &s, &e).expect("svg");
+        let (_, boxes) = text_boxes(&svg);
+        assert!(
+            boxes
+                .iter()
+                .any(|b| b.text.contains(&format!("against the number of {noun}"))),
+            "the title says {noun}"
+        );
+        let key = boxes
+            .iter()
+            .find(|b| b.text.trim() == "Model, this scenario")
+            .expect("the model in the key");
+        let top_tick = boxes
+            .iter()
+            .filter(|b| b.text.trim().replace(',', "").parse::<f64>().is_ok())
+            .map(|b| b.y)
+            .fold(f64::INFINITY, f64::min);
+        assert!(key.y < top_tick, "the key is above the plot");
+    }
+}
+
+#[test]
+fn ceiling_values_sit_on_their_own_box_over_the_lines() {
+    for s in [avs(), scale_up(256.0, "sequential"), smb()] {
+        let e = evaluate(&s).expect("evaluates");
+        let svg = charts::svg(ChartName::Ceilings, &s, &e).expect("svg");
+        // The achievable line is drawn before the value labels, and each label on a
+        // box of its background, so the line stops short of the text.
+        let achievable = svg
+            .rfind("stroke=\"#000000\" stroke-width=\"2\"")
+            .expect("the line");
+        let mut labels = 0;
+        for (at, _) in svg.match_indices("<text") {
+            let text = &svg[at..svg[at..].find("</text>").map_or(svg.len(), |e| at + e)];
+            if !text.contains(" MiB/s, ") {
+                continue;
+            }
+            labels += 1;
+            assert!(at > achievable, "a value label under the achievable line");
+            let before = svg[..at].trim_end();
+            let last = &before[before.rfind('<').expect("an element before")..];
+            assert!(last.starts_with("<rect"), "no box behind {text}");
+        }
+        assert_eq!(
+            labels,
+            e.limits.iter().filter(|l| l.mibps.is_finite()).count()
+        );
+    }
+}

@@ -348,3 +348,88 @@ async fn planner_inputs_with_errors_do_not_open_a_plan() {
     let html = res.text().await.unwrap();
     assert!(html.contains("fix the marked inputs in the planner first"));
 }
+
+/// The text between `start` and the next `end` after it.
+fn between<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
+    let rest = html
+        .split(start)
+        .nth(1)
+        .unwrap_or_else(|| panic!("no {start}"));
+    rest.split(end).next().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn advisor_counts_what_it_lists_and_writes_what_it_suggests() {
+    let app = spawn_app().await;
+    let text = "10.0.0.4:/v1 /mnt/v1 nfs rw,hard 0 0\n\
+                10.0.0.4:/v2 /mnt/v2 nfs rw,hard 0 0\n\
+                10.0.0.4:/v3 /mnt/v3 nfs rw,hard,vers=3 0 0\n\
+                10.0.0.5:/v4 /mnt/v4 nfs rw 0 0";
+    let res = post_form(&app, &[("text", text), ("workload", "eda")]).await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    let summary = between(&html, "id=\"advisor-summary\">", "</p>");
+    let listed = |sev: &str| html.matches(&format!("<li class=\"sev-{sev}\"")).count();
+    for (sev, word) in [
+        ("error", "error"),
+        ("warn", "warning"),
+        ("info", "suggestion"),
+    ] {
+        let n = listed(sev);
+        let said = if n == 1 {
+            format!("{n} {word}")
+        } else {
+            format!("{n} {word}s")
+        };
+        assert!(summary.contains(&said), "{summary}: {n} {sev} listed");
+    }
+    assert!(listed("info") > 0);
+
+    // The fstab: one line per mount, the first one whole, a version wherever one is
+    // suggested.
+    assert!(html.contains("data-code=\"vers_missing\""));
+    let fstab = between(
+        &html,
+        "<pre id=\"fstab\" class=\"config\" aria-labelledby=\"h-fstab\"><code>",
+        "</code>",
+    );
+    let lines: Vec<&str> = fstab
+        .split("<span class=\"line\">")
+        .skip(1)
+        .map(|l| l.trim_end_matches("</span>").trim_end())
+        .collect();
+    assert_eq!(lines.len(), 4, "{fstab}");
+    assert!(lines[0].starts_with("10.0.0.4:/v1 /mnt/v1 nfs "), "{fstab}");
+    for l in &lines {
+        assert!(l.contains("vers="), "{l}");
+    }
+    // Linux mounts: no Windows checklist.
+    assert!(!html.contains("Get-SmbClientConfiguration"));
+}
+
+#[tokio::test]
+async fn advisor_gives_esxi_steps_for_an_avs_scenario() {
+    let app = spawn_app().await;
+    let from = URL_SAFE_NO_PAD.encode(serde_json::to_vec(&sample_scenario()).unwrap());
+    let res = app.get(&format!("/advisor?from={from}")).await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    let steps = between(
+        &html,
+        "<pre id=\"esxi\" class=\"config\" aria-labelledby=\"h-esxi\"><code>",
+        "</code>",
+    );
+    assert!(
+        steps.contains("NFS datastore") && steps.contains("esxcli storage nfs list"),
+        "{steps}"
+    );
+    let pasted = between(&html, "aria-describedby=\"e-text h-text\">", "</textarea>");
+    assert!(
+        !pasted.contains("nconnect") && !pasted.contains("mount"),
+        "{pasted}"
+    );
+    assert!(
+        !html.contains("Get-SmbClientConfiguration"),
+        "no Windows checklist for AVS"
+    );
+}

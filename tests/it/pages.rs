@@ -1010,3 +1010,134 @@ async fn service_rules_answer_422_next_to_the_field_without_javascript() {
         assert_eq!(res.status(), 422, "{field}: not saved");
     }
 }
+
+#[tokio::test]
+async fn every_page_links_to_what_if_in_the_navigation() {
+    let app = spawn_app().await;
+    for path in [
+        "/",
+        "/scenarios/new",
+        "/compare",
+        "/layouts",
+        "/advisor",
+        "/whatif",
+        "/prices",
+    ] {
+        let (status, html) = page(&app, path).await;
+        assert_eq!(status, 200, "{path}");
+        let nav = html
+            .split("<nav aria-label=\"Main\">")
+            .nth(1)
+            .and_then(|n| n.split("</nav>").next())
+            .unwrap_or_else(|| panic!("{path}: main navigation"));
+        assert!(
+            nav.contains("href=\"/whatif\""),
+            "{path}: What-if in the navigation"
+        );
+    }
+}
+
+#[tokio::test]
+async fn form_errors_come_in_one_round_and_speak_of_the_inputs() {
+    let app = spawn_app().await;
+    let pairs = form_pairs(&sample_scenario());
+
+    // A format error and range errors on other inputs: all of them at once.
+    let mut bad = pairs.clone();
+    set(&mut bad, "clients.nconnect", "lots");
+    set(&mut bad, "workload.read_pct", "140");
+    set(&mut bad, "storage.volumes[0].quota_tib", "-5");
+    let res = post_form(&app, "/scenarios/evaluate", &bad).await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    assert!(
+        field_error(&html, "clients.nconnect")
+            .1
+            .contains("whole number")
+    );
+    assert!(
+        field_error(&html, "workload.read_pct")
+            .1
+            .contains("from 0 to 100")
+    );
+    assert!(
+        !field_error(&html, "storage.volumes[0].quota_tib")
+            .1
+            .is_empty()
+    );
+
+    // A pasted 5,000-character name: the same message box as every input, nothing cut.
+    let mut long = pairs.clone();
+    let name = "N".repeat(5000);
+    set(&mut long, "name", &name);
+    let res = post_form(&app, "/scenarios/evaluate", &long).await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    assert!(
+        field_error(&html, "name")
+            .1
+            .contains("at most 200 characters")
+    );
+    assert!(
+        html.contains(&format!("value=\"{name}\"")),
+        "the name is kept whole"
+    );
+    assert!(
+        !html.contains("maxlength=\"200\""),
+        "typing is not cut silently"
+    );
+
+    // An unknown VM size: the input by its label, how to choose, no API field names.
+    let mut vm: Vec<(String, String)> = pairs
+        .iter()
+        .filter(|(k, _)| k != "clients.avs")
+        .cloned()
+        .collect();
+    set(&mut vm, "clients.vm_size", "Standard_Nope");
+    let res = post_form(&app, "/scenarios/evaluate", &vm).await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    let (_, message) = field_error(&html, "clients.vm_size");
+    assert!(
+        message.contains("Standard_Nope") && message.contains("VM size"),
+        "{message}"
+    );
+    assert!(
+        message.contains("choose one from the VM size list"),
+        "{message}"
+    );
+    assert!(
+        !message.contains("egress_mibps") && !message.contains("clients."),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn a_figure_reads_the_same_in_the_sentence_and_the_table() {
+    let app = spawn_app().await;
+    let mut s = sample_scenario();
+    // A quota that makes the binding limit a fraction: 4 x 20.003 TiB x 128 MiB/s.
+    s["storage"]["volumes"][0]["quota_tib"] = json!(20.003);
+    let id = app.create(&s).await;
+    let (_, html) = page(&app, &format!("/scenarios/{id}")).await;
+    let sentence = html
+        .split("<p class=\"bound-by\">")
+        .nth(1)
+        .and_then(|p| p.split("</p>").next())
+        .expect("the bound-by sentence");
+    let row = html
+        .split("<tr class=\"binding\">")
+        .nth(1)
+        .and_then(|r| r.split("</tr>").next())
+        .expect("the binding row");
+    let mibps = row
+        .split("<td class=\"n\">")
+        .nth(1)
+        .and_then(|c| c.split("</td>").next())
+        .expect("its MiB/s cell");
+    assert!(!mibps.contains('.'), "exact to the unit: {mibps}");
+    assert!(
+        sentence.contains(&format!("= {mibps} MiB/s")),
+        "{sentence} against {mibps}"
+    );
+}

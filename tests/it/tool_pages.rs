@@ -104,3 +104,86 @@ async fn compare_shows_the_inputs_that_differ_against_a_chosen_baseline() {
     assert!(html.contains(&format!("/scenarios/{b}/report.pdf?compare={a}")));
     assert!(html.contains("<option value=\"2\" selected>Premium variant</option>"));
 }
+
+#[tokio::test]
+async fn layouts_keep_every_typed_value_beside_its_message() {
+    let app = spawn_app().await;
+    for (field, typed, quoted) in [
+        ("total_tib", "-80", "`-80` is not a capacity"),
+        ("hosts", "-3", "`-3` is not a host count"),
+        ("vms_per_host", "-2", "`-2` is not a VM count"),
+        ("vmdks_per_vm", "0", "`0` is not a VMDK count"),
+    ] {
+        let res = app.get(&format!("/layouts?{field}={typed}")).await;
+        assert_eq!(res.status(), 422, "{field}");
+        let html = res.text().await.unwrap();
+        assert!(html.contains(quoted), "{field}: the message quotes it");
+        let input = html
+            .split(&format!("name=\"{field}\""))
+            .nth(1)
+            .and_then(|rest| rest.split('>').next())
+            .unwrap_or_else(|| panic!("an input named {field}"));
+        assert!(
+            input.contains(&format!("value=\"{typed}\"")),
+            "{field} keeps what was typed: {input}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn layouts_and_compare_download_what_they_show() {
+    let app = spawn_app().await;
+    let query = "counts=4,20&vms_per_host=2";
+    let html = app.get_text(&format!("/layouts?{query}")).await;
+    let link = format!("href=\"/layouts.csv?{}\"", query.replace('&', "&#38;"));
+    assert!(
+        html.contains(&link),
+        "{link} in {}",
+        html.split("menu-body").nth(1).unwrap_or("")
+    );
+    assert!(html.contains("href=\"/layouts.md?"));
+    let res = app.get(&format!("/layouts.csv?{query}")).await;
+    assert_eq!(res.status(), 200);
+    assert!(
+        res.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/csv")
+    );
+    let csv = res.text().await.unwrap();
+    let counts: Vec<&str> = csv
+        .lines()
+        .filter_map(|l| l.split(',').next())
+        .filter(|c| c.parse::<u32>().is_ok())
+        .collect();
+    assert_eq!(counts, ["4", "20"], "{csv}");
+    let md = app.get_text(&format!("/layouts.md?{query}")).await;
+    assert!(md.starts_with("# Datastore layouts"), "{md}");
+    assert!(md.contains("| 20 |"), "{md}");
+    assert_eq!(app.get("/layouts.csv?total_tib=-80").await.status(), 422);
+
+    let a = app.create(&sample_scenario()).await;
+    let mut premium = sample_scenario();
+    premium["name"] = json!("Premium variant");
+    premium["storage"]["level"] = json!("premium");
+    let b = app.create(&premium).await;
+    let html = app.get_text(&format!("/compare?id={a}&id={b}")).await;
+    assert!(html.contains(&format!("href=\"/compare.csv?id={a}&#38;id={b}\"")));
+    assert!(html.contains(&format!(
+        "/scenarios/{a}/report.pdf?compare={b}&amp;paper=letter"
+    )));
+    let csv = app.get_text(&format!("/compare.csv?id={a}&id={b}")).await;
+    assert!(
+        csv.contains("Premium variant") && csv.contains("Monthly cost"),
+        "{csv}"
+    );
+    let md = app.get_text(&format!("/compare.md?id={a}&id={b}")).await;
+    assert!(
+        md.contains("| Metric | AVS 4 x 20 TiB Ultra | Premium variant |"),
+        "{md}"
+    );
+    assert_eq!(app.get(&format!("/compare.md?id={a}")).await.status(), 422);
+
+    let planner = app.get_text(&format!("/scenarios/{a}")).await;
+    assert!(planner.contains(&format!("href=\"/scenarios/{a}/report.pdf?paper=letter\"")));
+}

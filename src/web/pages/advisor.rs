@@ -1,8 +1,10 @@
 //! The mount advisor: paste fstab lines or `mount` commands, pick the distribution and
 //! workload, and see each mount's effective nconnect, the findings, the recommended
-//! fstab and the client kernel settings, plus the Windows SMB checklist.
+//! fstab and the client kernel settings; the Windows SMB checklist while no Linux
+//! mounts are checked.
 //!
-//! `GET /advisor?from=<base64url Scenario JSON>` pre-fills the mounts a scenario implies;
+//! `GET /advisor?from=<base64url Scenario JSON>` pre-fills the mounts a scenario implies
+//! (for AVS, whose ESXi hosts mount the volumes, the datastore steps instead);
 //! the planner reaches it by posting its form to `/advisor/from-plan`. The form posts to
 //! `/advisor` and works without JavaScript; `static/js/copy.js` only adds the copy
 //! buttons.
@@ -88,6 +90,8 @@ struct AdvisorPage {
     note: Option<String>,
     /// The scenario's Oracle Direct NFS configuration, when it uses Direct NFS.
     dnfs: Option<DnfsSetup>,
+    /// An AVS scenario's datastore steps on the ESXi hosts (they mount the volumes).
+    esxi: Option<String>,
     results: Option<Results>,
 }
 
@@ -103,8 +107,15 @@ impl AdvisorPage {
             workload_error: None,
             note: None,
             dnfs: None,
+            esxi: None,
             results: None,
         }
+    }
+
+    /// The Windows SMB checklist is for SMB clients: shown until Linux mounts are
+    /// checked, never beside them or the ESXi steps.
+    fn smb_checklist(&self) -> bool {
+        self.esxi.is_none() && self.results.as_ref().is_none_or(|r| r.mounts.is_empty())
     }
 
     /// Checks the fields and, when they are usable, runs the advisor.
@@ -138,15 +149,17 @@ impl AdvisorPage {
 }
 
 fn results(a: &MountAdvice) -> Results {
-    let count = |s: Severity| a.findings.iter().filter(|f| f.severity == s).count();
+    let findings = finding_rows(&a.findings);
+    // Counted as listed: a finding repeated on several lines is one row.
+    let count = |s: &str| findings.iter().filter(|f| f.severity == s).count();
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let summary = format!(
         "{}; {}, {}, {}.",
         plural(a.mounts.len(), "mount", "mounts"),
-        plural(count(Severity::Error), "error", "errors"),
-        plural(count(Severity::Warn), "warning", "warnings"),
-        plural(count(Severity::Info), "suggestion", "suggestions"),
+        plural(count(Severity::Error.key()), "error", "errors"),
+        plural(count(Severity::Warn.key()), "warning", "warnings"),
+        plural(count(Severity::Info.key()), "suggestion", "suggestions"),
     );
     Results {
         summary,
@@ -175,7 +188,7 @@ fn results(a: &MountAdvice) -> Results {
                 },
             })
             .collect(),
-        findings: finding_rows(&a.findings),
+        findings,
         fstab: a.fstab.clone(),
         kernel: a.kernel.clone(),
     }
@@ -271,6 +284,15 @@ fn plan_from_scenario(s: &Scenario) -> (String, String) {
             );
         }
     };
+    if s.clients.avs.is_some() {
+        return (
+            String::new(),
+            format!(
+                "“{}” runs on AVS: the ESXi hosts mount its {volumes} volume(s) as NFS datastores (one connection per host and datastore unless set otherwise), so there are no Linux mounts to check. The steps for the hosts are below; paste the mounts of a Linux VM to check those.",
+                s.name
+            ),
+        );
+    }
     let dnfs = s.clients.nfs_client == NfsClient::Dnfs;
     let text = if dnfs {
         // Direct NFS keeps kernel mounts with the Oracle options, without nconnect.
@@ -301,9 +323,6 @@ fn plan_from_scenario(s: &Scenario) -> (String, String) {
     if dnfs {
         note.push_str(" The database uses Oracle Direct NFS: it opens its own connections, so these kernel mounts carry no nconnect; the oranfstab below configures Direct NFS.");
     }
-    if s.clients.avs.is_some() {
-        note.push_str(" With AVS the ESXi hosts mount the datastores (one connection per host and datastore); these lines are for Linux clients.");
-    }
     (text, note)
 }
 
@@ -321,6 +340,11 @@ pub async fn show(Query(q): Query<AdvisorQuery>) -> Result<Response, PageError> 
         page.text = text;
         page.note = Some(note);
         page.dnfs = DnfsSetup::of(&scenario);
+        page.esxi = scenario
+            .clients
+            .avs
+            .is_some()
+            .then(|| testplan::esxi_datastore_setup(&scenario));
         if page.dnfs.is_some() && page.workload.is_empty() {
             page.workload = Workload::Database.key().to_owned();
         }
@@ -391,7 +415,9 @@ mod tests {
             let (text, note) = plan_from_scenario(&back);
             assert!(note.contains(&s.name), "{note}");
             let volumes: u32 = s.storage.volumes.iter().map(|g| g.count).sum();
-            if s.clients.protocol == Protocol::Smb3 {
+            if s.clients.avs.is_some() {
+                assert!(text.is_empty() && note.contains("ESXi hosts"), "{note}");
+            } else if s.clients.protocol == Protocol::Smb3 {
                 assert!(text.is_empty());
             } else {
                 assert_eq!(

@@ -6,10 +6,11 @@
 //! [`crate::engine::sweep::compare`].
 
 use super::compare_inputs::{self, InputRowView, vendor_name};
+use super::table_file::{Table, TableFile, TableFormat};
 use super::{PageError, render};
 use crate::engine::pricing::PriceBook;
 use crate::engine::sweep::{self, Better, MetricRow};
-use crate::engine::trace::Num;
+use crate::engine::trace::{Exact, Num};
 use crate::engine::{self, Evaluation, Scenario};
 use crate::report::charts::Chart;
 use crate::store;
@@ -122,13 +123,15 @@ struct ComparePage {
     links: String,
     problem: Option<String>,
     result: Option<Compared>,
+    /// The page's query (`?id=...`), for the downloads of what it shows.
+    query: String,
 }
 
 /// Formats a metric's value the way its row shows it.
 fn format_value(key: &str, v: f64) -> String {
     match key {
         "monthly_usd" | "usd_per_mibps" => super::view::usd(Some(v)),
-        _ => Num(v, 0).to_string(),
+        _ => Exact(v).to_string(),
     }
 }
 
@@ -242,7 +245,96 @@ pub async fn page(
     State(st): State<AppState>,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, PageError> {
-    let pairs = query_pairs(raw.as_deref());
+    let (status, page) = build(&st, raw.as_deref()).await?;
+    render(status, &page)
+}
+
+/// `GET /compare.csv`: the inputs and results the page shows, as CSV.
+pub async fn csv(
+    State(st): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, PageError> {
+    download(&st, raw.as_deref(), TableFormat::Csv).await
+}
+
+/// `GET /compare.md`: the inputs and results the page shows, as Markdown.
+pub async fn markdown(
+    State(st): State<AppState>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, PageError> {
+    download(&st, raw.as_deref(), TableFormat::Markdown).await
+}
+
+async fn download(
+    st: &AppState,
+    raw: Option<&str>,
+    format: TableFormat,
+) -> Result<Response, PageError> {
+    let (_, page) = build(st, raw).await?;
+    let Some(r) = page.result else {
+        return Err(PageError::Status {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            message: page
+                .problem
+                .unwrap_or_else(|| "Choose 2 or more scenarios to compare.".to_owned()),
+        });
+    };
+    let headers = |first: &str| {
+        std::iter::once(first.to_owned())
+            .chain(r.names.iter().cloned())
+            .collect::<Vec<_>>()
+    };
+    let inputs = Table {
+        caption: "Inputs (the first column is the baseline)".to_owned(),
+        headers: headers("Input"),
+        rows: r
+            .inputs
+            .iter()
+            .map(|row| {
+                std::iter::once(format!("{}: {}", row.section, row.label))
+                    .chain(row.values.iter().map(|(v, _)| v.clone()))
+                    .collect()
+            })
+            .collect(),
+    };
+    let results = Table {
+        caption: "Results, with the change against the baseline".to_owned(),
+        headers: headers("Metric"),
+        rows: r
+            .rows
+            .iter()
+            .map(|row| {
+                let label = if row.unit.is_empty() {
+                    row.label.to_owned()
+                } else {
+                    format!("{} ({})", row.label, row.unit)
+                };
+                std::iter::once(label)
+                    .chain(row.cells.iter().map(|c| {
+                        let mut t = c.value.clone();
+                        if !c.delta.is_empty() {
+                            t.push_str(&format!(" ({})", c.delta));
+                        }
+                        if c.best {
+                            t.push_str(" (best)");
+                        }
+                        t
+                    }))
+                    .collect()
+            })
+            .collect(),
+    };
+    let file = TableFile {
+        title: format!("Scenarios compared: {}", r.names.join(", ")),
+        text: Vec::new(),
+        tables: vec![inputs, results],
+    };
+    file.response(format, "compare")
+}
+
+/// The page for a query: the saved scenarios to choose from and the comparison.
+async fn build(st: &AppState, raw: Option<&str>) -> Result<(StatusCode, ComparePage), PageError> {
+    let pairs = query_pairs(raw);
     let ids: Vec<i64> = pairs
         .iter()
         .filter(|(k, _)| k == "id")
@@ -385,8 +477,9 @@ pub async fn page(
         links: links_text,
         problem: (!problems.is_empty()).then(|| problems.join(" ")),
         result,
+        query: raw.map(|r| format!("?{r}")).unwrap_or_default(),
     };
-    render(status, &page)
+    Ok((status, page))
 }
 
 #[cfg(test)]

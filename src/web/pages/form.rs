@@ -202,7 +202,7 @@ impl FormState {
 
     /// Records an engine validation error against the input it names.
     pub fn add_field_error(&mut self, e: &FieldError) {
-        self.add_error(&e.field, e.message.clone());
+        self.add_error(&e.field, form_message(e));
     }
 
     /// The warning for an input.
@@ -269,6 +269,57 @@ fn default_avs() -> Avs {
 /// Reads the submitted pairs; returns the form as typed and, when every field
 /// parses and validates, the scenario.
 pub fn parse(pairs: &[(String, String)]) -> (FormState, Option<Scenario>) {
+    let (mut form, scenario) = parse_once(pairs);
+    if scenario.is_none() {
+        more_errors(&mut form);
+    }
+    (form, scenario)
+}
+
+/// Rounds of [`more_errors`]; each finds at least one more invalid input.
+const PROBE_ROUNDS: usize = 16;
+
+/// Inputs whose stand-in would change what the others mean (a level of another
+/// service, options of another protocol): with one of them invalid, no probing.
+const NO_STAND_IN: [&str; 3] = ["storage.service", "storage.level", "clients.protocol"];
+
+/// The messages behind the first ones, so that all come in one round: the ranges are
+/// checked on a whole scenario and the check stops at the first bad field, so every
+/// invalid input gets the new scenario's value as a stand-in and the rest is checked
+/// again, until nothing new turns up.
+fn more_errors(form: &mut FormState) {
+    let defaults = FormState::from_scenario(&super::planner::blank());
+    let mut probe = form.values.clone();
+    for _ in 0..PROBE_ROUNDS {
+        for name in form.errors.keys() {
+            if NO_STAND_IN.contains(&name.as_str()) || !probe.contains_key(name) {
+                return;
+            }
+            let like = match group_index(name) {
+                Some(i) => name.replacen(&format!("[{i}]"), "[0]", 1),
+                None => name.clone(),
+            };
+            let stand_in = defaults.values.get(&like).cloned().unwrap_or_default();
+            probe.insert(name.clone(), stand_in);
+        }
+        let pairs: Vec<(String, String)> =
+            probe.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let (next, scenario) = parse_once(&pairs);
+        let new: Vec<(String, String)> = next
+            .errors
+            .into_iter()
+            .filter(|(k, _)| !form.errors.contains_key(k))
+            .collect();
+        if scenario.is_some() || new.is_empty() {
+            return;
+        }
+        form.errors.extend(new);
+    }
+}
+
+/// One pass over the pairs: format errors of every input, then the first range error
+/// when all of them parse.
+fn parse_once(pairs: &[(String, String)]) -> (FormState, Option<Scenario>) {
     let mut values = HashMap::new();
     for (k, v) in pairs {
         // A repeated name keeps its first value, like a browser's FormData.get().
@@ -713,6 +764,31 @@ pub fn field_label(name: &str) -> String {
         other => other,
     };
     label.to_owned()
+}
+
+/// An engine message in the form's words: the inputs by their labels, not by the
+/// API's field names.
+fn form_message(e: &FieldError) -> String {
+    if e.field == "clients.vm_size" {
+        let how = "choose one from the VM size list (start typing to search, e.g. Standard_E32s_v5 for Azure or n2-standard-32 for Google Cloud), or leave VM size empty and give the “Egress limit override” in MiB/s";
+        let typed = e
+            .message
+            .split('`')
+            .nth(1)
+            .filter(|_| e.message.starts_with('`'));
+        return match typed {
+            Some(name) => format!("“{name}” is not a VM size volplan knows: {how}"),
+            None => format!("VM size is needed to know the client's network limit: {how}"),
+        };
+    }
+    let mut m = e.message.clone();
+    for (api, input) in [
+        ("egress_mibps", "clients.egress_mibps"),
+        ("ingress_mibps", "clients.ingress_mibps"),
+    ] {
+        m = m.replace(api, &format!("“{}”", field_label(input)));
+    }
+    m
 }
 
 /// Accepts `1024`, `1,024`, `1 024`, `0.5`; rejects a decimal comma (`1,5`) with a hint.

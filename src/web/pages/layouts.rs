@@ -5,6 +5,7 @@
 //! volume and every volume is its own set of flows. Opens with the 4 x 20 TiB vs
 //! 20 x 4 TiB Ultra AVS example.
 
+use super::table_file::{Table, TableFile, TableFormat};
 use super::{PageError, render};
 use crate::engine::scenario::{Level, Placement};
 use crate::engine::sweep::{self, Layout, LayoutRow};
@@ -16,7 +17,7 @@ use crate::web::AppState;
 use crate::web::charts::ChartBlock;
 use crate::web::scenario_templates;
 use askama::Template;
-use axum::extract::{Query, State};
+use axum::extract::{Query, RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
@@ -277,6 +278,8 @@ struct Explored {
 #[derive(Template)]
 #[template(path = "pages/layouts.html")]
 struct LayoutsPage {
+    /// The page's query (`?base=...`), for the downloads of what it shows.
+    query: String,
     bases: Vec<Opt>,
     total_tib: String,
     levels: Vec<Opt>,
@@ -498,9 +501,98 @@ fn explain(
 /// `GET /layouts`.
 pub async fn page(
     State(st): State<AppState>,
+    RawQuery(raw): RawQuery,
     Query(q): Query<LayoutsQuery>,
 ) -> Result<Response, PageError> {
-    let (mut s, selected) = base_scenario(&st, q.base.as_deref()).await?;
+    let (status, mut page) = build(&st, q).await?;
+    page.query = raw.map(|r| format!("?{r}")).unwrap_or_default();
+    render(status, &page)
+}
+
+/// `GET /layouts.csv`: the table the page shows, as CSV.
+pub async fn csv(
+    State(st): State<AppState>,
+    Query(q): Query<LayoutsQuery>,
+) -> Result<Response, PageError> {
+    download(&st, q, TableFormat::Csv).await
+}
+
+/// `GET /layouts.md`: the verdict and the table the page shows, as Markdown.
+pub async fn markdown(
+    State(st): State<AppState>,
+    Query(q): Query<LayoutsQuery>,
+) -> Result<Response, PageError> {
+    download(&st, q, TableFormat::Markdown).await
+}
+
+async fn download(
+    st: &AppState,
+    q: LayoutsQuery,
+    format: TableFormat,
+) -> Result<Response, PageError> {
+    let (_, page) = build(st, q).await?;
+    let Some(r) = page.result else {
+        let messages: Vec<&str> = page.errors.iter().map(|e| e.message.as_str()).collect();
+        return Err(PageError::Status {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            message: messages.join(" "),
+        });
+    };
+    let file = TableFile {
+        title: format!("Datastore layouts, {} TiB in total", page.total_tib),
+        text: [&r.verdict, &r.cost_text, &r.perf_text]
+            .into_iter()
+            .chain(r.pair.as_ref())
+            .filter(|t| !t.is_empty())
+            .cloned()
+            .collect(),
+        tables: vec![Table {
+            caption: format!("Layouts by {} count", r.one),
+            headers: [
+                capitalize(r.unit).as_str(),
+                "TiB each",
+                "MiB/s",
+                "IOPS",
+                &format!("QoS per {} (MiB/s)", r.one),
+                &format!("Connections per {}", r.client),
+                "Monthly",
+                "Why",
+                "Suggested",
+            ]
+            .map(str::to_owned)
+            .to_vec(),
+            rows: r
+                .rows
+                .iter()
+                .map(|row| {
+                    vec![
+                        row.count.to_string(),
+                        row.tib_each.clone(),
+                        row.mibps.clone(),
+                        row.iops.clone(),
+                        row.qos.clone(),
+                        row.per_client.clone(),
+                        row.monthly.clone(),
+                        row.cause.clone(),
+                        if row.suggested { "yes" } else { "" }.to_owned(),
+                    ]
+                })
+                .collect(),
+        }],
+    };
+    file.response(format, "layouts")
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// The page for a query: its inputs as typed, their messages and the layouts.
+async fn build(st: &AppState, q: LayoutsQuery) -> Result<(StatusCode, LayoutsPage), PageError> {
+    let (mut s, selected) = base_scenario(st, q.base.as_deref()).await?;
     let mut errors: Vec<FieldError> = Vec::new();
 
     let total = match q
@@ -587,14 +679,23 @@ pub async fn page(
     }
     let status = page_status(&errors);
     let page = LayoutsPage {
-        bases: base_options(&st, &selected).await?,
-        total_tib: Num(total, 3).to_string().replace(',', ""),
+        query: String::new(),
+        bases: base_options(st, &selected).await?,
+        // What was typed stays in its input, beside a message that quotes it.
+        total_tib: given(&q.total_tib)
+            .map_or_else(|| Num(total, 3).to_string().replace(',', ""), str::to_owned),
         levels: level_options(&s, s.storage.level),
-        hosts: s.clients.avs.as_ref().map(|a| a.hosts.to_string()),
+        hosts: s
+            .clients
+            .avs
+            .as_ref()
+            .map(|a| given(&q.hosts).map_or_else(|| a.hosts.to_string(), str::to_owned)),
         counts: counts_text,
         avs: s.clients.avs.as_ref().map(|a| AvsFields {
-            vms_per_host: a.vms_per_host.to_string(),
-            vmdks_per_vm: a.vmdks_per_vm.to_string(),
+            vms_per_host: given(&q.vms_per_host)
+                .map_or_else(|| a.vms_per_host.to_string(), str::to_owned),
+            vmdks_per_vm: given(&q.vmdks_per_vm)
+                .map_or_else(|| a.vmdks_per_vm.to_string(), str::to_owned),
             placements: placement_options(a.placement),
         }),
         io_size_kib: given(&q.io_size_kib)
@@ -604,7 +705,7 @@ pub async fn page(
         errors,
         result,
     };
-    render(status, &page)
+    Ok((status, page))
 }
 
 #[cfg(test)]

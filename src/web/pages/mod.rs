@@ -16,6 +16,7 @@ mod planner;
 mod prices;
 mod reprice;
 pub mod share;
+mod table_file;
 pub mod view;
 mod whatif;
 
@@ -54,11 +55,15 @@ pub fn router() -> Router<AppState> {
         )
         .route("/scenarios/{id}/reprice", post(reprice::reprice))
         .route("/compare", get(compare::page))
+        .route("/compare.csv", get(compare::csv))
+        .route("/compare.md", get(compare::markdown))
         .route("/estates", get(estates::list).post(estates::create))
         .route("/estates/{id}", get(estates::show).post(estates::save))
         .route("/estates/{id}/compare", get(estates::compare))
         .route("/estates/{id}/{file}", get(estates::download))
         .route("/layouts", get(layouts::page))
+        .route("/layouts.csv", get(layouts::csv))
+        .route("/layouts.md", get(layouts::markdown))
         .route("/whatif", get(whatif::page))
         .route("/avs", get(avs::page).post(avs::upload))
         .route("/avs/{id}", get(avs::show))

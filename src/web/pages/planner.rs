@@ -174,7 +174,7 @@ fn page(mut form: FormState, scenario: Option<&Scenario>, ctx: Context) -> Plann
 }
 
 /// The scenario a blank planner starts from.
-fn blank() -> Scenario {
+pub(super) fn blank() -> Scenario {
     serde_json::from_value(serde_json::json!({
         "name": "Untitled scenario",
         "workload": { "io_size_kib": 64, "read_pct": 70, "access": "random", "threads": 8,

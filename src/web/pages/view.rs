@@ -3,11 +3,13 @@
 //! Headlines carry at most 3 significant digits; tables carry full values. Every
 //! number has thousands separators.
 
+use crate::engine::Limit;
 use crate::engine::scenario::Scenario;
-use crate::engine::trace::Num;
+use crate::engine::trace::{Exact, Num, Sig};
 use crate::engine::{Evaluation, FieldError};
 use crate::report::charts::ChartName;
 use crate::report::latency;
+use crate::report::summary::TIE_PCT;
 use crate::web::charts::{ChartBlock, MeasuredRuns, planner_chart};
 
 /// The results column: either figures, or the reason there are none.
@@ -131,19 +133,9 @@ pub struct AdviceRow {
     pub message: String,
 }
 
-/// Rounds to 3 significant digits and formats with separators: 163,840 -> "164,000".
+/// A headline figure ([`Sig`]): 163,840 -> "164,000", 8,921 -> "8,921".
 pub fn sig3(v: f64) -> String {
-    if !v.is_finite() {
-        return "unlimited".into();
-    }
-    if v == 0.0 {
-        return "0".into();
-    }
-    let mag = v.abs().log10().floor() as i32;
-    let decimals = (2 - mag).max(0) as usize;
-    let scale = 10f64.powi(mag - 2);
-    let rounded = (v / scale).round() * scale;
-    Num(rounded, decimals).to_string()
+    Sig(v).to_string()
 }
 
 /// A full value for tables, with `decimals` at most.
@@ -161,6 +153,17 @@ pub fn usd(v: Option<f64>) -> String {
     let (int, frac) = s.split_once('.').unwrap_or((&s, "00"));
     let int: f64 = int.parse().unwrap_or(0.0);
     format!("${}.{frac}", Num(int, 0))
+}
+
+/// A limit's headroom over the achievable figure, or "ties with the binding limit"
+/// for another limit within [`TIE_PCT`] of the binding one (not "+0.0%").
+fn headroom(l: &Limit, binding: Option<&Limit>) -> String {
+    match binding {
+        Some(b) if b.id != l.id && (l.mibps - b.mibps).abs() <= TIE_PCT / 100.0 * b.mibps => {
+            "ties with the binding limit".into()
+        }
+        _ => pct(l.headroom_pct),
+    }
 }
 
 /// "+27.6%"; whole percent from 100% up, where decimals are noise.
@@ -230,6 +233,7 @@ impl ResultsView {
 
 impl Results {
     fn new(s: &Scenario, ev: &Evaluation, measured: &MeasuredRuns) -> Self {
+        let binding = ev.limits.iter().find(|l| l.id == ev.binding);
         let mut limits: Vec<LimitRow> = ev
             .limits
             .iter()
@@ -237,9 +241,9 @@ impl Results {
                 label: l.label.to_string(),
                 scope: l.scope.key(),
                 applies: l.applies.key(),
-                mibps: full(l.mibps, 1),
-                iops: full(l.iops, 0),
-                headroom: pct(l.headroom_pct),
+                mibps: Exact(l.mibps).to_string(),
+                iops: Exact(l.iops).to_string(),
+                headroom: headroom(l, binding),
                 source: l.source,
                 assumption: l.assumption,
                 binding: l.id == ev.binding,
@@ -280,8 +284,8 @@ impl Results {
                     .unwrap_or_default();
                 format!(
                     "Bound by {lhs} {} MiB/s ({} IOPS){which}{load}.{datastores}",
-                    full(l.mibps, 1),
-                    full(l.iops, 0)
+                    Exact(l.mibps),
+                    Exact(l.iops)
                 )
             }
             None => format!("Bound by {}.", ev.binding),
@@ -313,7 +317,7 @@ impl Results {
                 pool_tib: full(z.pool_tib, 2),
                 throughput: z
                     .throughput_mibps
-                    .map(|t| full(t, 1))
+                    .map(|t| Exact(t).to_string())
                     .unwrap_or_else(|| "-".into()),
                 monthly: usd(z.monthly_usd),
                 meets: z.meets,

@@ -173,7 +173,10 @@ fn outcome(s: &Scenario, w: &WhatIf) -> Outcome {
         service.display()
     );
     let names = vec![base_level.clone(), format!("{new_level} ({days} days)")];
-    let rows = sweep::compare(&[b, c]);
+    // The second bar is the month with the busy days at the new level, as its label says.
+    let mut busy = c.clone();
+    busy.cost.monthly_usd = w.month_usd;
+    let rows = sweep::compare(&[b, &busy]);
     let chart = match ChartBlock::new("chart-whatif", &Chart::compare(&names, &rows), Vec::new()) {
         Ok(block) => Some(block),
         Err(e) => {
@@ -268,6 +271,31 @@ mod tests {
         assert_eq!(next_level(&s), Level::Ultra);
         s.storage.level = Level::Ultra;
         assert_eq!(next_level(&s), Level::Ultra);
+    }
+
+    #[test]
+    fn the_chart_prices_the_busy_days_not_the_whole_month() {
+        let mut s = scenario_templates::find(EXAMPLE).unwrap().scenario();
+        s.storage.level = Level::Premium;
+        let w = sweep::what_if(&s, Level::Ultra, 10.0, crate::engine::pricing::book()).unwrap();
+        let (month, whole) = (w.month_usd.unwrap(), w.changed.cost.monthly_usd.unwrap());
+        assert!(whole > month * 1.05, "the example's Ultra month costs more");
+        let chart = outcome(&s, &w).chart.expect("chart");
+        let cost = chart
+            .table
+            .rows
+            .iter()
+            .find(|r| r[0].starts_with("Monthly cost"))
+            .expect("cost row");
+        assert_eq!(chart.table.headers[2], "Ultra (10 days)");
+        let shown: f64 = cost[2]
+            .split(' ')
+            .next()
+            .unwrap()
+            .replace(',', "")
+            .parse()
+            .unwrap();
+        assert!((shown - month).abs() <= 0.5, "{} against {month}", cost[2]);
     }
 
     #[test]

@@ -88,10 +88,11 @@ impl Plan {
     }
 }
 
-/// NFSv4 without a minor version is pinned to 4.1, the NFSv4 the services serve.
+/// NFSv4 without a minor version, or no version at all (the client tries NFSv4
+/// first), is pinned to 4.1, the NFSv4 the services serve.
 pub(super) fn recommended_version(v: &Version) -> Version {
     match v {
-        Version::V4(None) => Version::V4(Some(1)),
+        Version::V4(None) | Version::Negotiated => Version::V4(Some(1)),
         v => v.clone(),
     }
 }

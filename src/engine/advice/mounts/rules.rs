@@ -352,7 +352,7 @@ fn check_recovery(line: usize, p: &Parsed, o: &Opts, findings: &mut Vec<Finding>
             "vers_missing",
             Severity::Info,
             Some(line),
-            "no NFS version: the client negotiates the highest one the server offers; state vers=3 or vers=4.1 to match the volume's protocol".into(),
+            "no NFS version: the client negotiates the highest one the server offers; state vers=3 or vers=4.1 to match the volume's protocol; the recommended fstab pins 4.1, what the client tries first (make it vers=3 for an NFSv3 volume)".into(),
             SRC_VERS,
         )),
         Version::V4(None) => findings.push(Finding::new(

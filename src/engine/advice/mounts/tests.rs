@@ -891,3 +891,20 @@ mod props {
         }
     }
 }
+
+#[test]
+fn a_mount_without_a_version_gets_one_in_the_fstab() {
+    let a = run(
+        "mount 10.0.0.4:/v1 /mnt/v1\n10.0.0.4:/v2 /mnt/v2 nfs rw,hard 0 0",
+        None,
+        None,
+    );
+    assert!(has(&a, "vers_missing"));
+    let lines: Vec<&str> = a.fstab.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", a.fstab);
+    for l in &lines {
+        assert!(l.contains("vers=4,minorversion=1"), "{l}");
+    }
+    // One endpoint, one version: nconnect on the first mount only.
+    assert!(lines[0].contains("nconnect=") && !lines[1].contains("nconnect="));
+}

@@ -1,0 +1,81 @@
+//! Messages and outputs as a user meets them: a pasted over-long name gets the same
+//! message box as every other input and is not cut; the advisor's fstab shows its
+//! first line whole.
+
+use super::{Res, js, wait_for};
+use fantoccini::{Client, Locator};
+
+/// The colour, size and visibility of a message box, to compare two of them.
+fn look(id: &str) -> String {
+    format!(
+        "(() => {{ const e = document.getElementById('{id}'); const s = getComputedStyle(e); return [s.color, s.fontSize, s.display !== 'none' && e.getBoundingClientRect().height > 0, e.textContent]; }})()"
+    )
+}
+
+pub async fn messages_journey(c: &Client, base: &str) -> Res {
+    c.set_window_size(1400, 900).await?;
+    c.goto(&format!("{base}/scenarios/new")).await?;
+    c.wait().for_element(Locator::Css("#kpi-mibps")).await?;
+    // A paste of 5,000 characters: the input keeps all of them and says what is wrong.
+    js(
+        c,
+        "(() => { const n = document.getElementById('f-name'); n.value = 'N'.repeat(5000); n.dispatchEvent(new Event('input', { bubbles: true })); const r = document.getElementById('f-workload.read_pct'); r.value = '140'; r.dispatchEvent(new Event('input', { bubbles: true })); return true; })()",
+    )
+    .await?;
+    wait_for(
+        c,
+        "document.getElementById('e-name').textContent.includes('200 characters') && document.getElementById('e-workload.read_pct').textContent !== ''",
+        "both messages",
+    )
+    .await?;
+    let length = js(c, "document.getElementById('f-name').value.length").await?;
+    assert_eq!(
+        length,
+        serde_json::json!(5000),
+        "the pasted name is not cut"
+    );
+    let name = js(c, &look("e-name")).await?;
+    let other = js(c, &look("e-workload.read_pct")).await?;
+    assert_eq!(name[0], other[0], "same colour as the other messages");
+    assert_eq!(name[1], other[1], "same size as the other messages");
+    assert_eq!(name[2], serde_json::json!(true), "the name's message shows");
+    let marked = js(
+        c,
+        "[getComputedStyle(document.getElementById('e-name'), '::before').content, getComputedStyle(document.querySelector('.field.has-error .error'), '::before').content]",
+    )
+    .await?;
+    assert_eq!(marked[0], marked[1], "the same mark before both messages");
+
+    // The advisor's recommended fstab at a phone's width: the first line is there,
+    // whole and in view.
+    c.set_window_size(390, 900).await?;
+    c.goto(&format!("{base}/advisor")).await?;
+    let first = "10.0.0.4:/volume1 /mnt/volume1 nfs rw,hard,vers=3 0 0";
+    c.find(Locator::Css("#f-text"))
+        .await?
+        .send_keys(&format!(
+            "{first}\n10.0.0.4:/volume2 /mnt/volume2 nfs rw,hard 0 0"
+        ))
+        .await?;
+    c.find(Locator::Css(".advisor-form button[type=submit]"))
+        .await?
+        .click()
+        .await?;
+    c.wait().for_element(Locator::Css("#fstab")).await?;
+    let shown = js(
+        c,
+        "(() => { const pre = document.getElementById('fstab'); const code = pre.querySelector('code'); const line = code.querySelector('.line').firstChild; const r = document.createRange(); r.setStart(line, 0); r.setEnd(line, line.length); const box = pre.getBoundingClientRect(); const inside = [...r.getClientRects()].every(g => g.top >= box.top && g.bottom <= box.bottom && g.left >= box.left && g.right <= box.right); return [code.textContent.split('\\n')[0], inside && pre.scrollWidth <= pre.clientWidth]; })()",
+    )
+    .await?;
+    let line = shown[0].as_str().unwrap_or_default();
+    assert!(
+        line.starts_with("10.0.0.4:/volume1 /mnt/volume1 nfs rw,hard,vers=3,"),
+        "{line}"
+    );
+    assert_eq!(
+        shown[1],
+        serde_json::json!(true),
+        "the first line is whole in view"
+    );
+    Ok(())
+}
