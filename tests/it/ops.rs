@@ -261,3 +261,27 @@ async fn backup_copies_a_live_database_and_keeps_existing_files() {
     assert_eq!(out.status.code(), Some(1));
     assert!(!missing.exists(), "no database is created by a backup");
 }
+
+#[tokio::test]
+async fn probes_and_metrics_are_documented_as_served() {
+    let app = spawn_app().await;
+    let doc = app.get_json("/api/openapi.json").await;
+    let ready = &doc["paths"]["/readyz"]["get"]["responses"];
+    assert!(
+        ready["200"]["content"]["application/json"].is_object(),
+        "{ready}"
+    );
+    assert!(
+        ready["503"]["content"]["application/json"].is_object(),
+        "{ready}"
+    );
+    let metrics = &doc["paths"]["/metrics"]["get"]["responses"]["200"]["content"];
+    let served = app.get("/metrics").await.headers()[reqwest::header::CONTENT_TYPE]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        metrics[served.as_str()].is_object(),
+        "{served} not in {metrics}"
+    );
+}
