@@ -1,6 +1,7 @@
 //! Command-line tools: read input, call the engine, print JSON; exit 2 on bad input.
 
 pub mod avs;
+pub mod backup;
 pub mod estate;
 pub mod prices;
 

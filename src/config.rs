@@ -59,6 +59,20 @@ pub struct Config {
     /// more wait up to 20 s, then get 503.
     #[arg(long = "render-concurrency", env = "VOLPLAN_RENDER_CONCURRENCY", value_parser = clap::value_parser!(u32).range(1..=256), value_name = "N")]
     pub render_concurrency: Option<u32>,
+    /// Log lines on standard error as `text` (for people) or `json` (one object per
+    /// line, for a log collector).
+    #[arg(long = "log-format", env = "VOLPLAN_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, value_name = "FORMAT")]
+    pub log_format: LogFormat,
+}
+
+/// How `volplan serve` writes its log lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Text,
+    /// One JSON object per line (`timestamp`, `level`, `fields`, `target`, `span`s).
+    Json,
 }
 
 /// Why the configuration cannot be served.
@@ -272,6 +286,10 @@ mod tests {
         assert_eq!(c.database_url, "x.db");
         assert!(!c.allow_unauthenticated);
         assert_eq!(c.max_connections, DEFAULT_MAX_CONNECTIONS);
+        assert_eq!(c.log_format, LogFormat::Text);
+        let c = Config::parse_from(["serve", "--log-format", "json"]);
+        assert_eq!(c.log_format, LogFormat::Json);
+        assert!(Config::try_parse_from(["serve", "--log-format", "xml"]).is_err());
     }
 
     #[test]

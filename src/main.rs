@@ -61,6 +61,8 @@ enum Command {
     /// (tests/fixtures/series.json) and print the residuals and the
     /// leave-one-series-out table.
     Calibrate(volplan::calibrate::run::CalibrateArgs),
+    /// Copy the SQLite database (online, while the server runs) to a new file PATH.
+    Backup(volplan::cli::backup::BackupArgs),
 }
 
 fn main() -> ExitCode {
@@ -78,20 +80,26 @@ fn main() -> ExitCode {
         Some(Command::Prices(cmd)) => volplan::cli::prices::run(&cmd),
         Some(Command::Estate(cmd)) => volplan::cli::estate::run(&cmd),
         Some(Command::Avs(cmd)) => volplan::cli::avs::run(&cmd),
+        Some(Command::Backup(args)) => volplan::cli::backup::run(&args),
         Some(Command::Serve(config)) => serve(config),
         None => serve(volplan::config::Config::from_env()),
     }
 }
 
-/// Runs the server with logs on stderr (`RUST_LOG` overrides the `info` default).
+/// Runs the server with logs on stderr as text or JSON lines (`RUST_LOG` overrides the
+/// `info` default).
 fn serve(config: volplan::config::Config) -> ExitCode {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn"));
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+        .with_writer(std::io::stderr);
+    match config.log_format {
+        volplan::config::LogFormat::Text => logs
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        volplan::config::LogFormat::Json => logs.json().with_current_span(false).init(),
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {

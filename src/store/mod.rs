@@ -5,6 +5,7 @@
 //! writes can fail with `SQLITE_BUSY` under WAL whatever the busy timeout.
 
 pub mod avs;
+pub mod backup;
 pub mod estates;
 pub mod measurements;
 pub mod prices;
@@ -29,7 +30,7 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 pub(crate) const BEGIN_IMMEDIATE: &str = "BEGIN IMMEDIATE";
 
 /// How long a connection waits for another writer before giving up.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Why a store call failed.
 #[derive(Debug, thiserror::Error)]

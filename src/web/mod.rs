@@ -1,8 +1,8 @@
 //! The web server: shared state, the router with its layers, and start-up.
 //!
 //! Each area exports `fn router() -> Router<AppState>` and is merged in [`app`]; the
-//! layers (body limit, panic catcher, timeout, compression, security headers, tracing)
-//! wrap them all.
+//! layers (body limit, panic catcher, timeout, compression, security headers, tracing,
+//! metrics) wrap them all.
 
 pub mod api;
 pub mod assets;
@@ -11,6 +11,7 @@ mod conn;
 pub mod error;
 pub mod guard;
 pub mod json;
+pub mod metrics;
 pub mod pages;
 pub mod price_cache;
 pub mod reports;
@@ -71,6 +72,8 @@ pub struct AppState {
     pub renders: Arc<RenderLimit>,
     /// The price book in force (compiled book plus the prices stored in `db`).
     pub prices: Arc<PriceCache>,
+    /// Request and evaluation counters (`GET /metrics`).
+    pub metrics: Arc<metrics::Metrics>,
 }
 
 impl AppState {
@@ -83,6 +86,7 @@ impl AppState {
                 settings.render_wait,
             )),
             prices: Arc::new(PriceCache::new(prices)),
+            metrics: Arc::default(),
         }
     }
 
@@ -97,6 +101,7 @@ impl AppState {
 #[derive(Debug)]
 pub struct RenderLimit {
     permits: Arc<Semaphore>,
+    total: usize,
     wait: Duration,
 }
 
@@ -104,8 +109,19 @@ impl RenderLimit {
     pub fn new(permits: usize, wait: Duration) -> RenderLimit {
         RenderLimit {
             permits: Arc::new(Semaphore::new(permits.max(1))),
+            total: permits.max(1),
             wait,
         }
+    }
+
+    /// Most renders at once.
+    pub fn permits(&self) -> usize {
+        self.total
+    }
+
+    /// Renders running now (permits held).
+    pub fn in_use(&self) -> usize {
+        self.total.saturating_sub(self.permits.available_permits())
     }
 
     /// A permit to render, held until dropped; `Err` (a sentence) when the wait runs out.
@@ -187,6 +203,7 @@ impl ServerSettings {
 pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
     let header =
         |name, value| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
+    let metrics = state.metrics.clone();
     Router::new()
         .merge(api::router())
         .merge(pages::router())
@@ -215,6 +232,10 @@ pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
         .layer(header(header::REFERRER_POLICY, "same-origin"))
         .layer(header(header::CONTENT_SECURITY_POLICY, CSP))
         .layer(TraceLayer::new_for_http())
+        .layer(axum::middleware::from_fn_with_state(
+            metrics,
+            metrics::track,
+        ))
 }
 
 /// The timeout layer answers an empty 408; under `/api` give it the contract's error body.
@@ -411,9 +432,11 @@ mod tests {
     async fn renders_queue_then_get_busy() {
         let limit = RenderLimit::new(1, Duration::from_millis(50));
         let first = limit.admit().await.expect("a free permit");
+        assert_eq!(limit.in_use(), 1);
         let busy = limit.admit().await.unwrap_err();
         assert!(busy.contains("busy"), "{busy}");
         drop(first);
+        assert_eq!(limit.in_use(), 0);
         assert!(limit.admit().await.is_ok());
     }
 }

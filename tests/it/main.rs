@@ -12,6 +12,7 @@ mod import;
 mod model_fit;
 mod mounts;
 mod openapi;
+mod ops;
 mod pages;
 mod pagination;
 mod platform;

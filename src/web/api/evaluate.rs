@@ -40,6 +40,7 @@ pub async fn evaluate(
     ApiJson(scenario): ApiJson<Scenario>,
 ) -> Result<JsonResponse<Evaluation>, ApiError> {
     let e = engine::evaluate_in(&scenario, &st.book())?;
+    st.metrics.evaluated(1);
     finite(&e)?;
     Ok(JsonResponse {
         value: e,
@@ -146,6 +147,7 @@ pub async fn compare(
             .collect::<Result<Vec<_>, _>>()
     })
     .await??;
+    st.metrics.evaluated(results.len());
     Ok(Json(CompareResponse { results }))
 }
 
@@ -191,6 +193,7 @@ pub async fn layouts(
         solve::layouts(&req.scenario, req.total_tib, &req.counts, &book)
     })
     .await??;
+    st.metrics.evaluated(layouts.len());
     for (i, l) in layouts.iter().enumerate() {
         finite(&l.evaluation).map_err(|e| e.within(&format!("counts[{i}]")))?;
     }

@@ -10,6 +10,7 @@ pub mod evaluate;
 pub mod measurements;
 pub mod mounts;
 pub mod openapi;
+pub mod ops;
 pub mod prices;
 pub mod regions;
 pub mod reprice;
@@ -41,15 +42,16 @@ use utoipa_axum::routes;
         (name = "measurements", description = "Benchmark results (fio, DiskSpd, elbencho) against the prediction, and the test plan that verifies a scenario"),
         (name = "advisor", description = "Client tuning: the Linux NFS mount-plan linter"),
         (name = "avs", description = "AVS from the inventory: RVTools import, datastore layout, host count and TCO"),
-        (name = "health", description = "Liveness"),
+        (name = "health", description = "Liveness, readiness and metrics"),
     )
 )]
 struct ApiDoc;
 
-/// All `/api` routes, `/healthz` and `/api/openapi.json`; unknown `/api` paths answer 404 JSON.
+/// All `/api` routes, `/healthz`, `/readyz`, `/metrics` and `/api/openapi.json`; unknown `/api` paths answer 404 JSON.
 pub fn router() -> Router<AppState> {
     let (router, doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(healthz))
+        .merge(ops::router())
         .merge(estate::router())
         .merge(avs::router())
         .merge(evaluate::router())
