@@ -10,6 +10,16 @@ use crate::engine::advice::mounts::{self, MountRequest, Workload};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+/// A one-thread async runtime for a command that uses the store; `None` (after saying
+/// why on stderr) when it cannot start.
+fn runtime() -> Option<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| eprintln!("error: cannot start the async runtime: {e}"))
+        .ok()
+}
+
 /// Reads FILE (or stdin for `-`) as text; the error says what could not be read.
 pub fn read_input(file: &str) -> Result<String, String> {
     let mut text = String::new();

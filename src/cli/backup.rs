@@ -20,15 +20,8 @@ pub struct BackupArgs {
 /// Writes the backup; prints where it went. A refusal (existing file) exits 2, a
 /// database or file failure 1.
 pub fn run(args: &BackupArgs) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(runtime) = super::runtime() else {
+        return ExitCode::FAILURE;
     };
     let done = runtime.block_on(crate::store::backup::backup(
         &args.database_url,

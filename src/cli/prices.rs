@@ -70,15 +70,8 @@ fn import(args: &ImportArgs) -> ExitCode {
         pool.close().await;
         done
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+    let Some(runtime) = super::runtime() else {
+        return ExitCode::FAILURE;
     };
     match runtime.block_on(run) {
         Ok((outcome, _)) => match serde_json::to_string_pretty(&outcome) {
