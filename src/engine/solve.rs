@@ -284,7 +284,7 @@ impl Row<'_, '_, '_> {
 
 /// Margin on each growth step of the rate search (a provisioned rate is bought in
 /// coarser steps than a quota).
-const RATE_MARGIN: f64 = 0.01;
+pub(crate) const RATE_MARGIN: f64 = 0.01;
 
 /// How much a search step grows the provisioning: by the throughput shortfall
 /// `need / got` plus `margin`, or by a quarter when only the latency is short.

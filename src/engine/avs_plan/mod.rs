@@ -121,6 +121,10 @@ pub struct AvsPlan {
 /// figure; the attach page says 8 by default and up to 256 by support request).
 pub const DEFAULT_MAX_DATASTORES: u32 = 64;
 
+/// Most re-evaluations of a Flexible datastore set whose assigned MiB/s fell short
+/// (each raises them by the shortfall, so one or two usually suffice).
+const FLEXIBLE_STEPS: usize = 3;
+
 /// Levels the search always tries, cheapest first (Flexible where it is priced).
 const LEVELS: [Level; 3] = [Level::Standard, Level::Premium, Level::Ultra];
 
@@ -431,13 +435,14 @@ fn build(
         };
         let (mut s, mut e) = build_one(&assigned)?;
         // Flexible: what the engine achieves on the assigned MiB/s can fall short of it;
-        // assign more in proportion, within a volume's ceiling, and evaluate again.
-        for _ in 0..3 {
+        // assign more in proportion (with the margin reverse sizing buys provisioned
+        // rates with), within a volume's ceiling, and evaluate again.
+        for _ in 0..FLEXIBLE_STEPS {
             let Some(a) = assigned.as_mut() else { break };
             if e.targets.met || e.throughput_mibps <= 0.0 || mibps <= 0.0 {
                 break;
             }
-            let factor = mibps / e.throughput_mibps * 1.01;
+            let factor = mibps / e.throughput_mibps * (1.0 + crate::engine::solve::RATE_MARGIN);
             for &d in &mine {
                 a[d] = (a[d] * factor).ceil().min(lv.regular_max_mibps);
             }
