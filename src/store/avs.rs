@@ -1,16 +1,12 @@
 //! Imported VMware inventories, kept so that the AVS page can plan them again with other
 //! choices.
 
+use super::Db;
 use super::{StoreError, begin_write};
 use crate::inventory::Inventory;
-use sqlx::SqlitePool;
 
 /// Stores an inventory; answers its id.
-pub async fn add_inventory(
-    pool: &SqlitePool,
-    origin: &str,
-    inv: &Inventory,
-) -> Result<i64, StoreError> {
+pub async fn add_inventory(pool: &Db, origin: &str, inv: &Inventory) -> Result<i64, StoreError> {
     let body = serde_json::to_string(inv)
         .map_err(|e| StoreError::Corrupt(format!("cannot encode an inventory: {e}")))?;
     let mut tx = begin_write(pool).await?;
@@ -25,7 +21,7 @@ pub async fn add_inventory(
 }
 
 /// The inventory `id` and the name of the file it came from.
-pub async fn get_inventory(pool: &SqlitePool, id: i64) -> Result<(String, Inventory), StoreError> {
+pub async fn get_inventory(pool: &Db, id: i64) -> Result<(String, Inventory), StoreError> {
     let row: Option<(String, String)> =
         sqlx::query_as("SELECT origin, body FROM avs_inventories WHERE id = $1")
             .bind(id)

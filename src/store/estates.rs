@@ -1,10 +1,10 @@
 //! Estates with their full revision history, as scenarios have: every save adds a
 //! revision, nothing is overwritten. The estate request JSON is stored as sent.
 
+use super::{Db, DbConn};
 use super::{StoreError, begin_write};
 use crate::engine::estate::EstateRequest;
 use serde::Serialize;
-use sqlx::{SqliteConnection, SqlitePool};
 
 /// An estate as stored: the newest revision.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,7 +43,7 @@ fn decode(body: &str) -> Result<EstateRequest, StoreError> {
 }
 
 /// Saves a new estate (revision 1) and returns its id.
-pub async fn create_estate(pool: &SqlitePool, r: &EstateRequest) -> Result<i64, StoreError> {
+pub async fn create_estate(pool: &Db, r: &EstateRequest) -> Result<i64, StoreError> {
     let body = encode(r)?;
     let name = r.display_name();
     let mut tx = begin_write(pool).await?;
@@ -63,11 +63,7 @@ pub async fn create_estate(pool: &SqlitePool, r: &EstateRequest) -> Result<i64, 
 }
 
 /// Saves `r` as the next revision of estate `id`; `NotFound` if there is none.
-pub async fn update_estate(
-    pool: &SqlitePool,
-    id: i64,
-    r: &EstateRequest,
-) -> Result<i64, StoreError> {
+pub async fn update_estate(pool: &Db, id: i64, r: &EstateRequest) -> Result<i64, StoreError> {
     let body = encode(r)?;
     let name = r.display_name();
     let mut tx = begin_write(pool).await?;
@@ -90,7 +86,7 @@ pub async fn update_estate(
 }
 
 async fn insert_revision(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConn,
     id: i64,
     number: i64,
     name: &str,
@@ -109,7 +105,7 @@ async fn insert_revision(
 }
 
 /// The newest revision of estate `id`.
-pub async fn get_estate(pool: &SqlitePool, id: i64) -> Result<StoredEstate, StoreError> {
+pub async fn get_estate(pool: &Db, id: i64) -> Result<StoredEstate, StoreError> {
     let (revision, body, created_at, updated_at): (i64, String, String, String) =
         sqlx::query_as("SELECT revision, body, created_at, updated_at FROM estates WHERE id = $1")
             .bind(id)
@@ -126,7 +122,7 @@ pub async fn get_estate(pool: &SqlitePool, id: i64) -> Result<StoredEstate, Stor
 
 /// Revision `number` of estate `id`.
 pub async fn get_estate_revision(
-    pool: &SqlitePool,
+    pool: &Db,
     id: i64,
     number: i64,
 ) -> Result<EstateRequest, StoreError> {
@@ -140,10 +136,7 @@ pub async fn get_estate_revision(
 }
 
 /// Every revision of estate `id`, newest first; `NotFound` if there is no such estate.
-pub async fn list_estate_revisions(
-    pool: &SqlitePool,
-    id: i64,
-) -> Result<Vec<EstateRevision>, StoreError> {
+pub async fn list_estate_revisions(pool: &Db, id: i64) -> Result<Vec<EstateRevision>, StoreError> {
     let revisions: Vec<EstateRevision> = sqlx::query_as(
         "SELECT number, name, created_at FROM estate_revisions
          WHERE estate_id = $1 ORDER BY number DESC",
@@ -158,7 +151,7 @@ pub async fn list_estate_revisions(
 }
 
 /// Every estate, newest first.
-pub async fn list_estates(pool: &SqlitePool) -> Result<Vec<EstateSummary>, StoreError> {
+pub async fn list_estates(pool: &Db) -> Result<Vec<EstateSummary>, StoreError> {
     Ok(sqlx::query_as(
         "SELECT id, name, workloads, revision, updated_at FROM estates ORDER BY touched DESC",
     )
@@ -167,7 +160,7 @@ pub async fn list_estates(pool: &SqlitePool) -> Result<Vec<EstateSummary>, Store
 }
 
 /// Deletes estate `id` and its history.
-pub async fn delete_estate(pool: &SqlitePool, id: i64) -> Result<(), StoreError> {
+pub async fn delete_estate(pool: &Db, id: i64) -> Result<(), StoreError> {
     super::delete_with_history(
         pool,
         "DELETE FROM estate_revisions WHERE estate_id = $1",

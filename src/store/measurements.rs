@@ -1,10 +1,10 @@
 //! Benchmark measurements attached to a scenario, each tagged with the scenario revision
 //! that was current when it was uploaded.
 
+use super::Db;
 use super::{StoreError, begin_write};
 use crate::engine::import::{Format, MeasuredPoint, Measurement, measured_point};
 use serde::Serialize;
-use sqlx::SqlitePool;
 
 /// A measurement as stored.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -64,7 +64,7 @@ fn format_key(f: Format) -> Result<String, StoreError> {
 /// Saves the runs of one uploaded file under scenario `id` at its current revision.
 /// Returns the stored rows in order; `NotFound` if there is no such scenario.
 pub async fn add_measurements(
-    pool: &SqlitePool,
+    pool: &Db,
     scenario_id: i64,
     format: Format,
     runs: &[Measurement],
@@ -103,7 +103,7 @@ pub async fn add_measurements(
 
 /// Every measurement of scenario `id`, oldest first; `NotFound` if there is no such scenario.
 pub async fn list_measurements(
-    pool: &SqlitePool,
+    pool: &Db,
     scenario_id: i64,
 ) -> Result<Vec<StoredMeasurement>, StoreError> {
     let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM scenarios WHERE id = $1")
@@ -124,11 +124,7 @@ pub async fn list_measurements(
 }
 
 /// Deletes measurement `id` of scenario `scenario_id`; `NotFound` if there is none.
-pub async fn delete_measurement(
-    pool: &SqlitePool,
-    scenario_id: i64,
-    id: i64,
-) -> Result<(), StoreError> {
+pub async fn delete_measurement(pool: &Db, scenario_id: i64, id: i64) -> Result<(), StoreError> {
     let mut tx = begin_write(pool).await?;
     let done = sqlx::query("DELETE FROM measurements WHERE id = $1 AND scenario_id = $2")
         .bind(id)
@@ -146,7 +142,7 @@ pub async fn delete_measurement(
 /// was uploaded against (runs whose revision is gone are left out). `NotFound` if there is
 /// no such scenario.
 pub async fn measured_points(
-    pool: &SqlitePool,
+    pool: &Db,
     scenario_id: i64,
 ) -> Result<Vec<MeasuredPoint>, StoreError> {
     let runs = list_measurements(pool, scenario_id).await?;

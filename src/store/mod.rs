@@ -17,11 +17,17 @@ pub use scenarios::{
     list_page, list_revisions, list_scenarios, priced_revision, restore_revision, update_scenario,
 };
 
-use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
+
+/// The database pool every store function takes.
+pub type Db = sqlx::SqlitePool;
+/// One connection of [`Db`] (inside a transaction, for example).
+pub type DbConn = sqlx::SqliteConnection;
+/// A write transaction on [`Db`].
+pub type DbTx = sqlx::Transaction<'static, sqlx::Sqlite>;
 
 /// The migrations in `migrations/`, embedded in the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -66,7 +72,7 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
 /// `url` is `sqlite:volplan.db`, `sqlite://dir/x.db`, a plain path, or `sqlite::memory:`.
 /// WAL lets readers proceed while one writer commits; `synchronous=NORMAL` is safe with
 /// WAL and avoids an fsync per commit.
-pub async fn connect(url: &str) -> Result<SqlitePool, StoreError> {
+pub async fn connect(url: &str) -> Result<Db, StoreError> {
     let opts = SqliteConnectOptions::from_str(url)?
         .create_if_missing(true)
         .journal_mode(SqliteJournalMode::Wal)
@@ -101,7 +107,7 @@ fn create_parent_dir(file: &Path) -> Result<(), StoreError> {
 /// revisions (explicitly, so they go even on a connection with foreign keys off), then
 /// `object` the row; both take the id as `$1`. `NotFound` when the row did not exist.
 pub(crate) async fn delete_with_history(
-    pool: &SqlitePool,
+    pool: &Db,
     history: &'static str,
     object: &'static str,
     id: i64,
@@ -117,8 +123,48 @@ pub(crate) async fn delete_with_history(
 }
 
 /// Begins a `BEGIN IMMEDIATE` transaction on the pool.
-pub(crate) async fn begin_write(
-    pool: &SqlitePool,
-) -> Result<sqlx::Transaction<'static, sqlx::Sqlite>, StoreError> {
+pub(crate) async fn begin_write(pool: &Db) -> Result<DbTx, StoreError> {
     Ok(pool.begin_with(BEGIN_IMMEDIATE).await?)
+}
+
+/// Now in UTC as the store writes timestamps: `2026-11-30T12:00:00Z`.
+pub fn now_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    format_utc(secs)
+}
+
+/// `secs` since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian).
+pub fn format_utc(secs: u64) -> String {
+    let days = i64::try_from(secs / 86_400).unwrap_or(i64::MAX / 2);
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3_600,
+        rem % 3_600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_utc;
+
+    #[test]
+    fn formats_utc_timestamps() {
+        assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(format_utc(1_796_083_199), "2026-11-30T23:59:59Z");
+    }
 }

@@ -5,11 +5,11 @@
 //! Rows are only ever added; the newest row of a service, region and item is the one in
 //! force, and the newest row's id numbers the set (the book in force's id ends `+dbN`).
 
+use super::{Db, DbConn};
 use super::{StoreError, begin_write};
 use crate::engine::price_rows::{Override, PricedService, RowKey};
 use crate::engine::pricing::{self, PriceBook};
 use crate::engine::retail_prices::{self, ImportOutcome, RetailItem};
-use sqlx::{SqliteConnection, SqlitePool};
 
 #[derive(sqlx::FromRow)]
 struct OverrideRow {
@@ -25,7 +25,7 @@ struct OverrideRow {
 /// The prices in force from the database (the newest row of each service, region and
 /// item, oldest first) and the number of the newest row (0 without any). Rows of a
 /// service this version does not know are left out.
-pub async fn overrides(conn: &mut SqliteConnection) -> Result<(i64, Vec<Override>), StoreError> {
+pub async fn overrides(conn: &mut DbConn) -> Result<(i64, Vec<Override>), StoreError> {
     let rows: Vec<OverrideRow> = sqlx::query_as(
         "SELECT o.service, o.region, o.item, o.price, o.region_name, o.as_of, o.source
          FROM price_overrides o
@@ -58,19 +58,19 @@ pub async fn overrides(conn: &mut SqliteConnection) -> Result<(i64, Vec<Override
 }
 
 /// The book in force on a connection: the compiled book with the stored prices.
-pub async fn book_on(conn: &mut SqliteConnection) -> Result<PriceBook, StoreError> {
+pub async fn book_on(conn: &mut DbConn) -> Result<PriceBook, StoreError> {
     let (generation, list) = overrides(conn).await?;
     Ok(pricing::book().in_force(&list, generation))
 }
 
 /// The book in force: the compiled book with the stored prices.
-pub async fn book_in_force(pool: &SqlitePool) -> Result<PriceBook, StoreError> {
+pub async fn book_in_force(pool: &Db) -> Result<PriceBook, StoreError> {
     let mut conn = pool.acquire().await?;
     book_on(&mut conn).await
 }
 
 /// Stores `rows` (already checked) in one transaction; returns the book in force after.
-pub async fn store(pool: &SqlitePool, rows: &[Override]) -> Result<PriceBook, StoreError> {
+pub async fn store(pool: &Db, rows: &[Override]) -> Result<PriceBook, StoreError> {
     let mut tx = begin_write(pool).await?;
     for o in rows {
         sqlx::query(
@@ -96,7 +96,7 @@ pub async fn store(pool: &SqlitePool, rows: &[Override]) -> Result<PriceBook, St
 /// stores the rows that are new or changed, valid as of `as_of`, with `origin` (a file
 /// name, "an API upload") in their source. Returns what happened and the book after.
 pub async fn import(
-    pool: &SqlitePool,
+    pool: &Db,
     items: &[RetailItem],
     origin: &str,
     as_of: &str,

@@ -5,12 +5,12 @@
 //! Each revision is priced at save with the book in force then (the compiled book with
 //! the stored prices, read in the save's transaction) and keeps that cost.
 
+use super::{Db, DbConn};
 use super::{StoreError, begin_write, prices};
 use crate::engine::pricing::PriceBook;
 use crate::engine::reprice::CostSnapshot;
 use crate::engine::{Evaluation, FieldError, Scenario};
 use serde::Serialize;
-use sqlx::{SqliteConnection, SqlitePool};
 
 /// A scenario as stored: the newest revision with its id set.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,7 +117,7 @@ impl Facts {
     }
 
     /// The facts of `s` under the book in force on the transaction's connection.
-    async fn on(conn: &mut SqliteConnection, s: &Scenario) -> Result<Facts, StoreError> {
+    async fn on(conn: &mut DbConn, s: &Scenario) -> Result<Facts, StoreError> {
         Ok(Facts::of(s, &prices::book_on(conn).await?))
     }
 }
@@ -144,7 +144,7 @@ struct PricedRow {
 
 /// Revision `number` of scenario `id` (the newest when `None`) with its stored cost.
 pub async fn priced_revision(
-    pool: &SqlitePool,
+    pool: &Db,
     id: i64,
     number: Option<i64>,
 ) -> Result<PricedRevision, StoreError> {
@@ -202,7 +202,7 @@ fn decode(id: i64, body: &str) -> Result<Scenario, StoreError> {
 }
 
 /// Saves a new scenario as revision 1; `s.id` is ignored. Returns the new id.
-pub async fn create_scenario(pool: &SqlitePool, s: &Scenario) -> Result<i64, StoreError> {
+pub async fn create_scenario(pool: &Db, s: &Scenario) -> Result<i64, StoreError> {
     let body = encode(s)?;
     let mut tx = begin_write(pool).await?;
     let facts = Facts::on(&mut tx, s).await?;
@@ -224,7 +224,7 @@ pub async fn create_scenario(pool: &SqlitePool, s: &Scenario) -> Result<i64, Sto
 }
 
 /// Saves `s` as the next revision of scenario `id`; `NotFound` if there is none.
-pub async fn update_scenario(pool: &SqlitePool, id: i64, s: &Scenario) -> Result<i64, StoreError> {
+pub async fn update_scenario(pool: &Db, id: i64, s: &Scenario) -> Result<i64, StoreError> {
     let body = encode(s)?;
     let mut tx = begin_write(pool).await?;
     let revision = save_revision(&mut tx, id, s, &body).await?;
@@ -233,7 +233,7 @@ pub async fn update_scenario(pool: &SqlitePool, id: i64, s: &Scenario) -> Result
 }
 
 /// Makes revision `number` of scenario `id` its newest revision (as a new one).
-pub async fn restore_revision(pool: &SqlitePool, id: i64, number: i64) -> Result<i64, StoreError> {
+pub async fn restore_revision(pool: &Db, id: i64, number: i64) -> Result<i64, StoreError> {
     let mut tx = begin_write(pool).await?;
     let (body,): (String,) = sqlx::query_as(
         "SELECT body FROM scenario_revisions WHERE scenario_id = $1 AND number = $2",
@@ -251,7 +251,7 @@ pub async fn restore_revision(pool: &SqlitePool, id: i64, number: i64) -> Result
 /// Bumps the scenario row to the next revision and records that revision, priced with
 /// the book in force now.
 async fn save_revision(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConn,
     id: i64,
     s: &Scenario,
     body: &str,
@@ -279,7 +279,7 @@ async fn save_revision(
 }
 
 async fn insert_revision(
-    conn: &mut SqliteConnection,
+    conn: &mut DbConn,
     id: i64,
     number: i64,
     name: &str,
@@ -307,7 +307,7 @@ async fn insert_revision(
 }
 
 /// The newest revision of scenario `id`.
-pub async fn get_scenario(pool: &SqlitePool, id: i64) -> Result<StoredScenario, StoreError> {
+pub async fn get_scenario(pool: &Db, id: i64) -> Result<StoredScenario, StoreError> {
     let row: ScenarioRow = sqlx::query_as(
         "SELECT id, revision, body, created_at, updated_at FROM scenarios WHERE id = $1",
     )
@@ -326,7 +326,7 @@ pub async fn get_scenario(pool: &SqlitePool, id: i64) -> Result<StoredScenario, 
 /// All scenarios, most recently saved first; `search` keeps those whose name, service
 /// or level contains it (case-insensitive for ASCII).
 pub async fn list_scenarios(
-    pool: &SqlitePool,
+    pool: &Db,
     search: Option<&str>,
 ) -> Result<Vec<ScenarioSummary>, StoreError> {
     let pattern = like_pattern(search);
@@ -347,7 +347,7 @@ pub const MAX_PAGE: u32 = 500;
 /// query (served by the `scenarios_list` covering index); `search` as in
 /// [`list_scenarios`]. Rows saved before the binding column get it computed and stored.
 pub async fn list_page(
-    pool: &SqlitePool,
+    pool: &Db,
     search: Option<&str>,
     limit: u32,
     offset: u64,
@@ -402,7 +402,7 @@ pub async fn list_page(
 }
 
 /// Computes and stores the binding label of a row saved before the column existed.
-async fn backfill_binding(pool: &SqlitePool, id: i64, revision: i64) -> Result<String, StoreError> {
+async fn backfill_binding(pool: &Db, id: i64, revision: i64) -> Result<String, StoreError> {
     let (body,): (String,) = sqlx::query_as("SELECT body FROM scenarios WHERE id = $1")
         .bind(id)
         .fetch_one(pool)
@@ -439,7 +439,7 @@ fn escape_like(q: &str) -> String {
 }
 
 /// Deletes scenario `id` with all its revisions; `NotFound` if there is none.
-pub async fn delete_scenario(pool: &SqlitePool, id: i64) -> Result<(), StoreError> {
+pub async fn delete_scenario(pool: &Db, id: i64) -> Result<(), StoreError> {
     super::delete_with_history(
         pool,
         "DELETE FROM scenario_revisions WHERE scenario_id = $1",
@@ -450,7 +450,7 @@ pub async fn delete_scenario(pool: &SqlitePool, id: i64) -> Result<(), StoreErro
 }
 
 /// Every revision of scenario `id`, newest first; `NotFound` if there is no such scenario.
-pub async fn list_revisions(pool: &SqlitePool, id: i64) -> Result<Vec<Revision>, StoreError> {
+pub async fn list_revisions(pool: &Db, id: i64) -> Result<Vec<Revision>, StoreError> {
     let revisions: Vec<Revision> = sqlx::query_as(
         "SELECT number, name, created_at FROM scenario_revisions
          WHERE scenario_id = $1 ORDER BY number DESC",
@@ -465,7 +465,7 @@ pub async fn list_revisions(pool: &SqlitePool, id: i64) -> Result<Vec<Revision>,
 }
 
 /// Revision `number` of scenario `id`, with `id` set.
-pub async fn get_revision(pool: &SqlitePool, id: i64, number: i64) -> Result<Scenario, StoreError> {
+pub async fn get_revision(pool: &Db, id: i64, number: i64) -> Result<Scenario, StoreError> {
     let (body,): (String,) = sqlx::query_as(
         "SELECT body FROM scenario_revisions WHERE scenario_id = $1 AND number = $2",
     )

@@ -81,7 +81,7 @@ pub struct MeasuredRuns {
 
 impl MeasuredRuns {
     /// The runs stored with scenario `id`; none if the scenario is gone.
-    pub async fn of(db: &sqlx::SqlitePool, id: i64) -> Result<MeasuredRuns, StoreError> {
+    pub async fn of(db: &crate::store::Db, id: i64) -> Result<MeasuredRuns, StoreError> {
         let points = store::measurements::measured_points(db, id).await;
         let stored = store::measurements::list_measurements(db, id).await;
         match (points, stored) {

@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod assets;
+pub mod auth;
 pub mod charts;
 mod conn;
 pub mod error;
@@ -19,6 +20,7 @@ pub mod scenario_templates;
 
 use crate::config::Config;
 use crate::engine::pricing::PriceBook;
+use crate::store::Db;
 use crate::store::{self, StoreError};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -29,7 +31,6 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use price_cache::PriceCache;
-use sqlx::SqlitePool;
 use std::any::Any;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -67,7 +68,7 @@ pub const CSP: &str =
 /// What every handler can reach.
 #[derive(Clone)]
 pub struct AppState {
-    pub db: SqlitePool,
+    pub db: Db,
     /// Admission to the expensive renders (PDF, PNG, XLSX).
     pub renders: Arc<RenderLimit>,
     /// The price book in force (compiled book plus the prices stored in `db`).
@@ -78,7 +79,7 @@ pub struct AppState {
 
 impl AppState {
     /// State on `db` with the render limit of `settings`, pricing with `prices`.
-    pub fn new(db: SqlitePool, settings: &ServerSettings, prices: PriceBook) -> AppState {
+    pub fn new(db: Db, settings: &ServerSettings, prices: PriceBook) -> AppState {
         AppState {
             db,
             renders: Arc::new(RenderLimit::new(
@@ -265,7 +266,7 @@ fn panic_response(payload: Box<dyn Any + Send + 'static>) -> Response {
 /// with the default bounds for the address it listens on.
 pub async fn serve(
     listener: TcpListener,
-    pool: SqlitePool,
+    pool: Db,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let settings = ServerSettings::for_addr(listener.local_addr()?);
@@ -279,7 +280,7 @@ pub async fn serve(
 /// `max_connections` are served at once.
 pub async fn serve_with(
     listener: TcpListener,
-    pool: SqlitePool,
+    pool: Db,
     settings: ServerSettings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {

@@ -7,8 +7,8 @@
 //! the database; saves always price with the database's book.
 
 use crate::engine::pricing::PriceBook;
+use crate::store::Db;
 use crate::store::{self, StoreError};
-use sqlx::SqlitePool;
 use std::sync::{Arc, RwLock};
 
 /// The shared book in force.
@@ -44,7 +44,7 @@ impl PriceCache {
     }
 
     /// Reads the book in force from the database and keeps it.
-    pub async fn reload(&self, db: &SqlitePool) -> Result<Arc<PriceBook>, StoreError> {
+    pub async fn reload(&self, db: &Db) -> Result<Arc<PriceBook>, StoreError> {
         Ok(self.replace(store::prices::book_in_force(db).await?))
     }
 }

@@ -21,7 +21,7 @@ pub struct TestApp {
     /// The SQLite file of this app.
     pub db_path: PathBuf,
     /// A pool on the same file, for direct store checks.
-    pub db: sqlx::SqlitePool,
+    pub db: volplan::store::Db,
     dir: Option<TempDir>,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<std::io::Result<()>>>,

@@ -8,7 +8,7 @@ fn scenario(name: &str) -> Scenario {
     serde_json::from_value(named(name)).expect("sample parses")
 }
 
-async fn fresh() -> (tempfile::TempDir, sqlx::SqlitePool) {
+async fn fresh() -> (tempfile::TempDir, volplan::store::Db) {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite:{}", dir.path().join("t.db").display());
     let pool = store::connect(&url).await.expect("connect");
