@@ -172,7 +172,7 @@ async fn a_database_from_before_the_snapshots_migrates_and_reprices() {
     for e in std::fs::read_dir(&all).unwrap() {
         let path = e.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_owned();
-        if !name.contains("price_snapshots") {
+        if path.is_file() && !name.contains("price_snapshots") {
             std::fs::copy(&path, old.join(&name)).unwrap();
         }
     }
