@@ -25,8 +25,9 @@ pub struct Config {
     /// Address and port to listen on. A non-loopback address needs --allow-unauthenticated.
     #[arg(long, env = "VOLPLAN_BIND", default_value = DEFAULT_BIND, value_name = "ADDR:PORT")]
     pub bind: String,
-    /// SQLite database: `sqlite:PATH`, `sqlite://PATH` or a plain file path; created and
-    /// migrated on start.
+    /// The database: SQLite as `sqlite:PATH`, `sqlite://PATH` or a plain file path
+    /// (created on start), or PostgreSQL as `postgres://USER:PASSWORD@HOST:PORT/DB` (the
+    /// database must exist; several instances may share it). Migrated on start.
     #[arg(long = "database-url", env = "DATABASE_URL", default_value = DEFAULT_DATABASE_URL, value_name = "URL")]
     pub database_url: String,
     /// More host names (comma-separated, `name` or `name:port`) that clients may use in

@@ -30,7 +30,11 @@ pub fn run(args: &BackupArgs) -> ExitCode {
     ));
     match done {
         Ok(()) => {
-            eprintln!("backed up {} to {}", args.database_url, args.path.display());
+            eprintln!(
+                "backed up {} to {}",
+                crate::store::redacted(&args.database_url),
+                args.path.display()
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -80,7 +80,9 @@ fn import(args: &ImportArgs) -> ExitCode {
                 if outcome.stored {
                     eprintln!(
                         "stored {} new and {} changed price(s) in {}; a running server uses them from its next start or the next time its Prices page is opened",
-                        outcome.plan.added, outcome.plan.changed, args.database_url
+                        outcome.plan.added,
+                        outcome.plan.changed,
+                        crate::store::redacted(&args.database_url)
                     );
                 }
                 ExitCode::SUCCESS
@@ -91,7 +93,7 @@ fn import(args: &ImportArgs) -> ExitCode {
             }
         },
         Err(e) => {
-            eprintln!("error: {}: {e}", args.database_url);
+            eprintln!("error: {}: {e}", crate::store::redacted(&args.database_url));
             ExitCode::FAILURE
         }
     }

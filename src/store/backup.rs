@@ -10,6 +10,11 @@ use std::str::FromStr;
 /// Why a backup was not written.
 #[derive(Debug, thiserror::Error)]
 pub enum BackupError {
+    #[error(
+        "the database is PostgreSQL: back it up with pg_dump (see the README's \
+         Operations section); volplan backup copies SQLite files"
+    )]
+    Postgres,
     #[error("{0} exists; pass --force to replace it")]
     Exists(PathBuf),
     #[error("{0} is the database itself; back up to another file")]
@@ -28,6 +33,9 @@ pub enum BackupError {
 /// Copies the existing database at `url` to the new file `path`; an existing `path`
 /// is replaced only with `force` (the copy is written beside it, then renamed over it).
 pub async fn backup(url: &str, path: &Path, force: bool) -> Result<(), BackupError> {
+    if super::Backend::of_url(url) == super::Backend::Postgres {
+        return Err(BackupError::Postgres);
+    }
     let open = |source: StoreError| BackupError::Open {
         url: url.to_owned(),
         source,

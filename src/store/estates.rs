@@ -70,7 +70,7 @@ pub async fn update_estate(pool: &Db, id: i64, r: &EstateRequest) -> Result<i64,
     let (revision,): (i64,) = sqlx::query_as(
         "UPDATE estates
          SET name = $2, workloads = $3, body = $4, revision = revision + 1,
-             updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),
+             updated_at = $5,
              touched = (SELECT COALESCE(MAX(touched), 0) + 1 FROM estates)
          WHERE id = $1 RETURNING revision",
     )
@@ -78,6 +78,7 @@ pub async fn update_estate(pool: &Db, id: i64, r: &EstateRequest) -> Result<i64,
     .bind(&name)
     .bind(r.workloads.len() as i64)
     .bind(&body)
+    .bind(super::now_utc())
     .fetch_one(&mut *tx)
     .await?;
     insert_revision(&mut tx, id, revision, &name, &body).await?;

@@ -1,39 +1,42 @@
-//! SQLite storage: the connection pool, embedded migrations and one function per query.
+//! Storage on SQLite (the default, embedded) or PostgreSQL (`postgres://` URLs): the
+//! connection pool, embedded migrations and one function per query.
 //!
-//! Queries are runtime `query_as` with `$N` binds, so a clean checkout builds without a
-//! database. Every write runs in `BEGIN IMMEDIATE`: a deferred transaction that later
-//! writes can fail with `SQLITE_BUSY` under WAL whatever the busy timeout.
+//! Both databases run the same queries through sqlx's `Any` driver: runtime `query_as`
+//! with `$N` binds and SQL both speak (timestamps are computed in Rust, not by SQL
+//! functions), so a clean checkout builds without a database. Each database has its own
+//! migrations (`migrations/` for SQLite, `migrations/postgres/` for PostgreSQL) with the
+//! same versions. Every write runs in a transaction that holds the database's one write
+//! lock for its whole length (see [`begin_write`]), so the two behave alike under
+//! concurrent writers, also across several app instances on one PostgreSQL.
 
 pub mod avs;
 pub mod backup;
+mod connect;
 pub mod estates;
 pub mod measurements;
 pub mod prices;
 mod scenarios;
 
+pub use connect::{Backend, backend, connect, redacted};
 pub use scenarios::{
     ListedScenario, MAX_PAGE, PricedRevision, Revision, ScenarioPage, ScenarioSummary,
     StoredScenario, binding_label, create_scenario, delete_scenario, get_revision, get_scenario,
     list_page, list_revisions, list_scenarios, priced_revision, restore_revision, update_scenario,
 };
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use std::path::Path;
-use std::str::FromStr;
 use std::time::Duration;
 
-/// The database pool every store function takes.
-pub type Db = sqlx::SqlitePool;
+/// The database pool every store function takes (SQLite or PostgreSQL).
+pub type Db = sqlx::AnyPool;
 /// One connection of [`Db`] (inside a transaction, for example).
-pub type DbConn = sqlx::SqliteConnection;
+pub type DbConn = sqlx::AnyConnection;
 /// A write transaction on [`Db`].
-pub type DbTx = sqlx::Transaction<'static, sqlx::Sqlite>;
+pub type DbTx = sqlx::Transaction<'static, sqlx::Any>;
 
-/// The migrations in `migrations/`, embedded in the binary.
+/// The SQLite migrations in `migrations/`, embedded in the binary.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
-
-/// Opens a write transaction that takes the write lock at once.
-pub(crate) const BEGIN_IMMEDIATE: &str = "BEGIN IMMEDIATE";
+/// The PostgreSQL migrations in `migrations/postgres/`, embedded in the binary.
+pub static PG_MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 /// How long a connection waits for another writer before giving up.
 pub(crate) const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -67,42 +70,6 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     }
 }
 
-/// Opens (creating file and parent folder if needed) and migrates the database at `url`.
-///
-/// `url` is `sqlite:volplan.db`, `sqlite://dir/x.db`, a plain path, or `sqlite::memory:`.
-/// WAL lets readers proceed while one writer commits; `synchronous=NORMAL` is safe with
-/// WAL and avoids an fsync per commit.
-pub async fn connect(url: &str) -> Result<Db, StoreError> {
-    let opts = SqliteConnectOptions::from_str(url)?
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        .synchronous(SqliteSynchronous::Normal)
-        .busy_timeout(BUSY_TIMEOUT)
-        .foreign_keys(true);
-    create_parent_dir(opts.get_filename())?;
-    let pool = SqlitePoolOptions::new()
-        .max_connections(8)
-        .acquire_timeout(Duration::from_secs(30))
-        .connect_with(opts)
-        .await?;
-    MIGRATOR.run(&pool).await?;
-    Ok(pool)
-}
-
-/// `create_if_missing` creates the file but not its folder.
-fn create_parent_dir(file: &Path) -> Result<(), StoreError> {
-    let name = file.to_string_lossy();
-    if name.starts_with("file:") || name == ":memory:" {
-        return Ok(());
-    }
-    match file.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() && !dir.exists() => {
-            std::fs::create_dir_all(dir).map_err(|e| StoreError::Db(sqlx::Error::Io(e)))
-        }
-        _ => Ok(()),
-    }
-}
-
 /// Deletes a saved object and its history in one transaction: `history` deletes the
 /// revisions (explicitly, so they go even on a connection with foreign keys off), then
 /// `object` the row; both take the id as `$1`. `NotFound` when the row did not exist.
@@ -122,10 +89,29 @@ pub(crate) async fn delete_with_history(
     Ok(())
 }
 
-/// Begins a `BEGIN IMMEDIATE` transaction on the pool.
+/// Begins a write transaction that holds the database's write lock until it ends.
+///
+/// SQLite: `BEGIN IMMEDIATE` takes the write lock at once (a deferred transaction that
+/// later writes can fail with `SQLITE_BUSY` under WAL whatever the busy timeout).
+/// PostgreSQL: a transaction-scoped advisory lock, held by one writer at a time across
+/// every connection and app instance, so a write reads and bumps counters (revision
+/// numbers, list order) exactly as on SQLite.
 pub(crate) async fn begin_write(pool: &Db) -> Result<DbTx, StoreError> {
-    Ok(pool.begin_with(BEGIN_IMMEDIATE).await?)
+    match backend(pool) {
+        Backend::Sqlite => Ok(pool.begin_with("BEGIN IMMEDIATE").await?),
+        Backend::Postgres => {
+            let mut tx = pool.begin().await?;
+            sqlx::query("SELECT 1 FROM pg_advisory_xact_lock($1)")
+                .bind(WRITE_LOCK)
+                .execute(&mut *tx)
+                .await?;
+            Ok(tx)
+        }
+    }
 }
+
+/// The advisory lock key of volplan's writes on PostgreSQL ("volplan" in ASCII).
+const WRITE_LOCK: i64 = 0x0076_6f6c_706c_616e;
 
 /// Now in UTC as the store writes timestamps: `2026-11-30T12:00:00Z`.
 pub fn now_utc() -> String {

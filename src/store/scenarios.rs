@@ -261,7 +261,7 @@ async fn save_revision(
         "UPDATE scenarios
          SET name = $2, service = $3, level = $4, body = $5, binding = $6,
              revision = revision + 1,
-             updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now'),
+             updated_at = $7,
              touched = (SELECT COALESCE(MAX(touched), 0) + 1 FROM scenarios)
          WHERE id = $1
          RETURNING revision",
@@ -272,6 +272,7 @@ async fn save_revision(
     .bind(s.storage.level.key())
     .bind(body)
     .bind(&facts.binding)
+    .bind(super::now_utc())
     .fetch_one(&mut *conn)
     .await?;
     insert_revision(conn, id, revision, &s.name, body, facts.cost.as_ref()).await?;
@@ -324,7 +325,7 @@ pub async fn get_scenario(pool: &Db, id: i64) -> Result<StoredScenario, StoreErr
 }
 
 /// All scenarios, most recently saved first; `search` keeps those whose name, service
-/// or level contains it (case-insensitive for ASCII).
+/// or level contains it (ignoring case: ASCII letters on SQLite, all on PostgreSQL).
 pub async fn list_scenarios(
     pool: &Db,
     search: Option<&str>,
@@ -332,7 +333,7 @@ pub async fn list_scenarios(
     let pattern = like_pattern(search);
     Ok(sqlx::query_as(
         "SELECT id, name, service, level, updated_at, revision FROM scenarios
-         WHERE name LIKE $1 ESCAPE '\\' OR service LIKE $1 ESCAPE '\\' OR level LIKE $1 ESCAPE '\\'
+         WHERE LOWER(name) LIKE LOWER($1) ESCAPE '\\' OR LOWER(service) LIKE LOWER($1) ESCAPE '\\' OR LOWER(level) LIKE LOWER($1) ESCAPE '\\'
          ORDER BY touched DESC",
     )
     .bind(pattern)
@@ -358,17 +359,17 @@ pub async fn list_page(
         None => sqlx::query_as::<_, PageRow>(
             "SELECT id, name, service, level, updated_at, revision, binding,
                     (SELECT COUNT(*) FROM scenarios) AS total
-             FROM scenarios INDEXED BY scenarios_list
+             FROM scenarios
              ORDER BY touched DESC
              LIMIT $1 OFFSET $2",
         ),
         Some(q) => sqlx::query_as::<_, PageRow>(
             "SELECT id, name, service, level, updated_at, revision, binding,
-                    (SELECT COUNT(*) FROM scenarios INDEXED BY scenarios_list
-                     WHERE name LIKE $1 ESCAPE '\\' OR service LIKE $1 ESCAPE '\\'
-                        OR level LIKE $1 ESCAPE '\\') AS total
-             FROM scenarios INDEXED BY scenarios_list
-             WHERE name LIKE $1 ESCAPE '\\' OR service LIKE $1 ESCAPE '\\' OR level LIKE $1 ESCAPE '\\'
+                    (SELECT COUNT(*) FROM scenarios
+                     WHERE LOWER(name) LIKE LOWER($1) ESCAPE '\\' OR LOWER(service) LIKE LOWER($1) ESCAPE '\\'
+                        OR LOWER(level) LIKE LOWER($1) ESCAPE '\\') AS total
+             FROM scenarios
+             WHERE LOWER(name) LIKE LOWER($1) ESCAPE '\\' OR LOWER(service) LIKE LOWER($1) ESCAPE '\\' OR LOWER(level) LIKE LOWER($1) ESCAPE '\\'
              ORDER BY touched DESC
              LIMIT $2 OFFSET $3",
         )
@@ -384,8 +385,8 @@ pub async fn list_page(
         // Past the end: the page is empty, the count still says how many there are.
         None if offset > 0 => {
             let (n,): (i64,) = sqlx::query_as(
-                "SELECT COUNT(*) FROM scenarios INDEXED BY scenarios_list
-                 WHERE name LIKE $1 ESCAPE '\\' OR service LIKE $1 ESCAPE '\\' OR level LIKE $1 ESCAPE '\\'",
+                "SELECT COUNT(*) FROM scenarios
+                 WHERE LOWER(name) LIKE LOWER($1) ESCAPE '\\' OR LOWER(service) LIKE LOWER($1) ESCAPE '\\' OR LOWER(level) LIKE LOWER($1) ESCAPE '\\'",
             )
             .bind(like_pattern(search))
             .fetch_one(pool)

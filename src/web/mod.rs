@@ -377,7 +377,7 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
     let settings = ServerSettings::from_config(&config, addr)?;
     tracing::info!(
         "volplan listening on http://{addr} (database {})",
-        config.database_url
+        store::redacted(&config.database_url)
     );
     if !addr.ip().is_loopback() {
         tracing::warn!(
@@ -388,7 +388,7 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
     let pool = store::connect(&config.database_url)
         .await
         .map_err(|source| ServeError::Database {
-            url: config.database_url.clone(),
+            url: store::redacted(&config.database_url),
             source,
         })?;
     serve_with(listener, pool, settings, shutdown_signal()).await?;

@@ -1,4 +1,8 @@
-//! Shared test helpers: start the real app on a random port with a fresh SQLite file.
+//! Shared test helpers: start the real app on a random port with a fresh database.
+//!
+//! The database is a SQLite file in a temporary folder, or, when `VOLPLAN_TEST_POSTGRES`
+//! names a PostgreSQL server (`postgres://user@host:port`), a new database on it, so
+//! the same tests check both backends.
 
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -18,8 +22,10 @@ pub struct TestApp {
     pub base: String,
     /// Client that does not follow redirects, so tests see 303s.
     pub client: reqwest::Client,
-    /// The SQLite file of this app.
+    /// The SQLite file of this app (named but unused on PostgreSQL).
     pub db_path: PathBuf,
+    /// The database URL the app serves (`sqlite:...` or `postgres://...`).
+    pub db_url: String,
     /// A pool on the same file, for direct store checks.
     pub db: volplan::store::Db,
     dir: Option<TempDir>,
@@ -41,6 +47,74 @@ fn init_tracing() {
     });
 }
 
+/// The PostgreSQL server of `VOLPLAN_TEST_POSTGRES`, if the tests run against one.
+pub fn test_postgres() -> Option<String> {
+    std::env::var("VOLPLAN_TEST_POSTGRES")
+        .ok()
+        .map(|u| u.trim_end_matches('/').to_owned())
+        .filter(|u| !u.is_empty())
+}
+
+/// The database of the folder `dir`: `volplan.db` in it, or on PostgreSQL a database
+/// created for the folder on first use (its name kept in the folder, so a restart on
+/// the same folder finds the same data).
+pub async fn database_url_in(dir: &std::path::Path) -> String {
+    let Some(server) = test_postgres() else {
+        return format!("sqlite:{}", dir.join("volplan.db").display());
+    };
+    let marker = dir.join("postgres-database");
+    let name = match std::fs::read_to_string(&marker) {
+        Ok(name) => name,
+        Err(_) => {
+            static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let name = format!(
+                "volplan_test_{}_{}_{}",
+                std::process::id(),
+                NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap()
+                    .subsec_nanos()
+            );
+            create_postgres_database(&server, &name).await;
+            std::fs::write(&marker, &name).expect("write the database name");
+            name
+        }
+    };
+    format!("{server}/{name}")
+}
+
+/// Creates the empty database `name` on `server`.
+async fn create_postgres_database(server: &str, name: &str) {
+    use sqlx::{Connection, Executor};
+    let mut admin = sqlx::postgres::PgConnection::connect(&format!("{server}/postgres"))
+        .await
+        .expect("the PostgreSQL test server answers");
+    admin
+        .execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .await
+        .expect("create the test database");
+    let _ = admin.close().await;
+}
+
+/// Opens a fresh, migrated database (SQLite file or PostgreSQL) in a new folder.
+pub async fn fresh_database() -> (TempDir, volplan::store::Db) {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let url = database_url_in(dir.path()).await;
+    let db = volplan::store::connect(&url).await.expect("connect");
+    (dir, db)
+}
+
+/// True (with a note) when the tests run on PostgreSQL and the caller checks something
+/// only SQLite has (its files, pragmas, online backup).
+pub fn sqlite_only(what: &str) -> bool {
+    let pg = test_postgres().is_some();
+    if pg {
+        eprintln!("skipped on PostgreSQL: {what} is SQLite's");
+    }
+    pg
+}
+
 /// Starts the app on `127.0.0.1:0` with a fresh database in a new temporary folder.
 pub async fn spawn_app() -> TestApp {
     spawn_app_in(tempfile::tempdir().expect("temporary folder")).await
@@ -48,9 +122,21 @@ pub async fn spawn_app() -> TestApp {
 
 /// Starts the app on the database `volplan.db` inside `dir` (kept or created).
 pub async fn spawn_app_in(dir: TempDir) -> TestApp {
+    let db_url = database_url_in(dir.path()).await;
+    serve_on(db_url, dir.path().join("volplan.db"), Some(dir)).await
+}
+
+impl TestApp {
+    /// A second app instance with its own pool on this app's database, as a second
+    /// server behind a load balancer would run.
+    pub async fn second_instance(&self) -> TestApp {
+        serve_on(self.db_url.clone(), self.db_path.clone(), None).await
+    }
+}
+
+async fn serve_on(db_url: String, db_path: PathBuf, dir: Option<TempDir>) -> TestApp {
     init_tracing();
-    let db_path = dir.path().join("volplan.db");
-    let db = volplan::store::connect(&format!("sqlite:{}", db_path.display()))
+    let db = volplan::store::connect(&db_url)
         .await
         .expect("database opens and migrates");
     let listener = TcpListener::bind("127.0.0.1:0")
@@ -69,8 +155,9 @@ pub async fn spawn_app_in(dir: TempDir) -> TestApp {
         base: format!("http://{addr}"),
         client,
         db_path,
+        db_url,
         db,
-        dir: Some(dir),
+        dir,
         shutdown: Some(tx),
         server: Some(server),
     }

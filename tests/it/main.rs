@@ -9,6 +9,7 @@ mod estate;
 mod helpers;
 mod hostile;
 mod import;
+mod instances;
 mod model_fit;
 mod mounts;
 mod openapi;

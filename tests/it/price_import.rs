@@ -206,12 +206,12 @@ async fn a_malformed_item_is_refused_with_422_naming_it() {
 }
 
 /// Runs `volplan prices import` on `file` against the database in `dir`.
-fn cli_import(dir: &std::path::Path, file: &std::path::Path) -> std::process::Output {
+async fn cli_import(dir: &std::path::Path, file: &std::path::Path) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_volplan"))
         .args(["prices", "import"])
         .arg(file)
         .arg("--database-url")
-        .arg(format!("sqlite:{}", dir.join("volplan.db").display()))
+        .arg(crate::helpers::database_url_in(dir).await)
         .env_remove("DATABASE_URL")
         .output()
         .expect("volplan runs")
@@ -222,7 +222,7 @@ async fn a_cli_import_prices_the_next_server_on_that_database() {
     let dir = tempfile::tempdir().unwrap();
     let page_file = dir.path().join("page.json");
     std::fs::write(&page_file, changed_page().to_string()).unwrap();
-    let out = cli_import(dir.path(), &page_file);
+    let out = cli_import(dir.path(), &page_file).await;
     assert!(
         out.status.success(),
         "{}",
@@ -248,7 +248,7 @@ async fn a_cli_import_prices_the_next_server_on_that_database() {
     let mut bad = changed_page();
     bad["Items"][2]["effectiveStartDate"] = json!("soon");
     std::fs::write(&page_file, bad.to_string()).unwrap();
-    let out = cli_import(dir.path(), &page_file);
+    let out = cli_import(dir.path(), &page_file).await;
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

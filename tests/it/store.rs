@@ -1,6 +1,7 @@
-//! The store against a real SQLite file: file creation, WAL, history, errors.
+//! The store against a real database (a SQLite file, or PostgreSQL with
+//! `VOLPLAN_TEST_POSTGRES`): file creation, WAL, history, errors.
 
-use crate::helpers::{named, sample_scenario};
+use crate::helpers::{fresh_database, named, sample_scenario};
 use volplan::engine::Scenario;
 use volplan::store::{self, StoreError};
 
@@ -9,10 +10,7 @@ fn scenario(name: &str) -> Scenario {
 }
 
 async fn fresh() -> (tempfile::TempDir, volplan::store::Db) {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite:{}", dir.path().join("t.db").display());
-    let pool = store::connect(&url).await.expect("connect");
-    (dir, pool)
+    fresh_database().await
 }
 
 #[tokio::test]
