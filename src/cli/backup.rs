@@ -17,7 +17,8 @@ pub struct BackupArgs {
     pub force: bool,
 }
 
-/// Writes the backup; prints where it went. A refusal (existing file) exits 2, a
+/// Writes the backup; prints where it went. A refusal (existing file, a PostgreSQL
+/// database) exits 2, a
 /// database or file failure 1.
 pub fn run(args: &BackupArgs) -> ExitCode {
     let Some(runtime) = super::runtime() else {
@@ -41,7 +42,8 @@ pub fn run(args: &BackupArgs) -> ExitCode {
             eprintln!("error: {e}");
             match e {
                 crate::store::backup::BackupError::Exists(_)
-                | crate::store::backup::BackupError::SameFile(_) => ExitCode::from(2),
+                | crate::store::backup::BackupError::SameFile(_)
+                | crate::store::backup::BackupError::Postgres => ExitCode::from(2),
                 _ => ExitCode::FAILURE,
             }
         }

@@ -288,3 +288,17 @@ async fn probes_and_metrics_are_documented_as_served() {
         "{served} not in {metrics}"
     );
 }
+
+#[test]
+fn backup_of_a_postgres_database_points_to_pg_dump() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = backup(
+        "postgres://volplan:secret@127.0.0.1:1/volplan",
+        &dir.path().join("copy.db"),
+        false,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("pg_dump") && !err.contains("secret"), "{err}");
+    assert!(!dir.path().join("copy.db").exists());
+}
