@@ -10,6 +10,9 @@ pub mod estates;
 pub mod measurements;
 pub mod prices;
 mod scenarios;
+pub mod sessions;
+pub mod tokens;
+pub mod users;
 
 pub use scenarios::{
     ListedScenario, MAX_PAGE, PricedRevision, Revision, ScenarioPage, ScenarioSummary,
