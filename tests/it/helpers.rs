@@ -48,6 +48,15 @@ pub async fn spawn_app() -> TestApp {
 
 /// Starts the app on the database `volplan.db` inside `dir` (kept or created).
 pub async fn spawn_app_in(dir: TempDir) -> TestApp {
+    spawn_app_with(dir, |_| {}).await
+}
+
+/// Starts the app on `volplan.db` inside `dir` with the default settings of its address
+/// changed by `configure`.
+pub async fn spawn_app_with(
+    dir: TempDir,
+    configure: impl FnOnce(&mut volplan::web::ServerSettings),
+) -> TestApp {
     init_tracing();
     let db_path = dir.path().join("volplan.db");
     let db = volplan::store::connect(&format!("sqlite:{}", db_path.display()))
@@ -58,9 +67,16 @@ pub async fn spawn_app_in(dir: TempDir) -> TestApp {
         .expect("bind a free port");
     let addr = listener.local_addr().expect("local address");
     let (tx, rx) = oneshot::channel::<()>();
-    let server = tokio::spawn(volplan::web::serve(listener, db.clone(), async {
-        let _ = rx.await;
-    }));
+    let mut settings = volplan::web::ServerSettings::for_addr(addr);
+    configure(&mut settings);
+    let server = tokio::spawn(volplan::web::serve_with(
+        listener,
+        db.clone(),
+        settings,
+        async {
+            let _ = rx.await;
+        },
+    ));
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
