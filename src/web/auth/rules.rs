@@ -38,14 +38,9 @@ pub const VIEWER_COMPUTATIONS: &[&str] = &[
     "/advisor/from-plan",
 ];
 
-/// Paths (and everything under them) whose changes need an admin: the price book,
-/// users and tokens.
-pub const ADMIN_PREFIXES: &[&str] = &[
-    "/api/v1/prices/import",
-    "/prices/",
-    "/api/v1/users",
-    "/api/v1/tokens",
-];
+/// Paths (and everything under them) whose changes need an admin: the price book
+/// (users and tokens are managed with `volplan users` and `volplan tokens`).
+pub const ADMIN_PREFIXES: &[&str] = &["/api/v1/prices/import", "/prices/"];
 
 fn state_changing(method: &Method) -> bool {
     !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
@@ -65,11 +60,14 @@ fn matches(pattern: &str, path: &str) -> bool {
     }
 }
 
+/// Whether `path` is `prefix` or below it; a prefix ending in `/` only matches below.
 fn under(prefix: &str, path: &str) -> bool {
-    path == prefix.trim_end_matches('/')
-        || path
-            .strip_prefix(prefix.trim_end_matches('/'))
-            .is_some_and(|rest| rest.starts_with('/'))
+    match prefix.strip_suffix('/') {
+        Some(_) => path.starts_with(prefix),
+        None => path
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/')),
+    }
 }
 
 /// The least role that may send `method` to `path`; `None` for public paths.
@@ -78,11 +76,7 @@ pub fn required_role(method: &Method, path: &str) -> Option<Role> {
         return None;
     }
     let admin = ADMIN_PREFIXES.iter().any(|p| under(p, path));
-    if admin
-        && (state_changing(method)
-            || path.starts_with("/api/v1/users")
-            || path.starts_with("/api/v1/tokens"))
-    {
+    if admin && state_changing(method) {
         return Some(Role::Admin);
     }
     if !state_changing(method) || VIEWER_COMPUTATIONS.iter().any(|p| matches(p, path)) {
@@ -132,7 +126,7 @@ mod tests {
             Some(Role::Admin)
         );
         assert_eq!(required_role(&post, "/prices/accept"), Some(Role::Admin));
-        assert_eq!(required_role(&get, "/api/v1/tokens"), Some(Role::Admin));
+        assert_eq!(required_role(&post, "/prices"), Some(Role::Editor));
         assert_eq!(
             required_role(&post, "/api/v1/evaluate/x"),
             Some(Role::Editor)
