@@ -116,9 +116,7 @@ pub async fn login(State(st): State<AppState>, req: Request) -> Result<Response,
         return Ok(res);
     }
     let account = store::users::find_user(&st.db, &user).await?;
-    let hash = account
-        .as_ref()
-        .map_or_else(|| decoy_hash().to_owned(), |a| a.password_hash.clone());
+    let hash = account.as_ref().map(|a| a.password_hash.clone());
     let password = f.password;
     let _permit = st
         .auth
@@ -126,9 +124,12 @@ pub async fn login(State(st): State<AppState>, req: Request) -> Result<Response,
         .acquire()
         .await
         .map_err(|e| PageError::Internal(e.to_string()))?;
-    let matches = tokio::task::spawn_blocking(move || verify_password(&password, &hash))
-        .await
-        .map_err(|e| PageError::Internal(format!("password check failed: {e}")))?;
+    let matches = tokio::task::spawn_blocking(move || match &hash {
+        Some(h) => verify_password(&password, h),
+        None => verify_password(&password, decoy_hash()),
+    })
+    .await
+    .map_err(|e| PageError::Internal(format!("password check failed: {e}")))?;
     let Some(account) = account.filter(|_| matches) else {
         st.auth.limiter.failed(&user, client);
         let mut res = form(
