@@ -1,9 +1,10 @@
 //! `volplan tokens create|list|revoke`: API tokens for scripts. A token acts as its user
 //! with that user's role; it is printed once and only its SHA-256 is stored.
 
-use super::users::{DbArgs, name_problem, with_db};
+use super::users::{DbArgs, with_db};
 use crate::store::StoreError;
 use crate::store::tokens::{self, Created};
+use crate::store::users::name_problem;
 use crate::web::auth::secret::{digest, new_api_token};
 use std::process::ExitCode;
 

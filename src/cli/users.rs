@@ -1,7 +1,7 @@
 //! `volplan users add|list|remove`: the accounts of team mode. The password is the
 //! first line of standard input, never an argument (which other users could see).
 
-use crate::store::users::{self, SaveUserError};
+use crate::store::users::{self, SaveUserError, name_problem};
 use crate::store::{Db, StoreError};
 use crate::web::auth::Role;
 use crate::web::auth::secret::{hash_password, password_problem};
@@ -47,15 +47,6 @@ pub struct RemoveArgs {
     pub name: String,
     #[command(flatten)]
     pub db: DbArgs,
-}
-
-/// Why a user or token name is not accepted; `None` when it is.
-pub fn name_problem(what: &str, name: &str) -> Option<String> {
-    let ok = (1..=64).contains(&name.chars().count())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@'));
-    (!ok).then(|| format!("{what} `{name}` must be 1 to 64 letters, digits, `.`, `_`, `-` or `@`"))
 }
 
 /// Runs a store command on the database of `url`: exit 0, 2 for a refusal (the message

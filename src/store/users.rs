@@ -46,6 +46,15 @@ pub enum SaveUserError {
     Store(#[from] StoreError),
 }
 
+/// Why a user or token name is not accepted; `None` when it is.
+pub fn name_problem(what: &str, name: &str) -> Option<String> {
+    let ok = (1..=64).contains(&name.chars().count())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@'));
+    (!ok).then(|| format!("{what} `{name}` must be 1 to 64 letters, digits, `.`, `_`, `-` or `@`"))
+}
+
 /// How many users exist (team mode is on when there is at least one).
 pub async fn count_users(db: &Db) -> Result<i64, StoreError> {
     let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM users")

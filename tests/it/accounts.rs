@@ -9,7 +9,7 @@ use volplan::store::{sessions, tokens, users};
 use volplan::web::auth::secret::{digest, hash_password, new_api_token};
 
 /// Adds user `name` with `password` and `role` straight into the app's database.
-async fn add_user(app: &TestApp, name: &str, password: &str, role: &str) {
+pub(crate) async fn add_user(app: &TestApp, name: &str, password: &str, role: &str) {
     let hash = hash_password(password).unwrap();
     users::save_user(&app.db, name, Some(&hash), Some(role))
         .await
@@ -17,7 +17,7 @@ async fn add_user(app: &TestApp, name: &str, password: &str, role: &str) {
 }
 
 /// A new API token of `user`.
-async fn add_token(app: &TestApp, name: &str, user: &str) -> String {
+pub(crate) async fn add_token(app: &TestApp, name: &str, user: &str) -> String {
     let token = new_api_token().unwrap();
     let done = tokens::create_token(&app.db, name, user, &digest(&token))
         .await
@@ -63,7 +63,7 @@ async fn get_as(app: &TestApp, session: &str, path: &str) -> reqwest::Response {
 }
 
 /// GET `path` with a bearer token.
-async fn get_with_token(app: &TestApp, token: &str, path: &str) -> reqwest::Response {
+pub(crate) async fn get_with_token(app: &TestApp, token: &str, path: &str) -> reqwest::Response {
     app.client
         .get(app.url(path))
         .header(AUTHORIZATION, format!("Bearer {token}"))
@@ -73,7 +73,7 @@ async fn get_with_token(app: &TestApp, token: &str, path: &str) -> reqwest::Resp
 }
 
 /// POST `body` as JSON to `path` with a bearer token.
-async fn post_with_token(
+pub(crate) async fn post_with_token(
     app: &TestApp,
     token: &str,
     path: &str,

@@ -1,6 +1,7 @@
 //! The integration tests: one binary, one module per area.
 
 mod accounts;
+mod accounts_api;
 mod accounts_cli;
 mod api;
 mod avs;

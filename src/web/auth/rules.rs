@@ -38,9 +38,12 @@ pub const VIEWER_COMPUTATIONS: &[&str] = &[
     "/advisor/from-plan",
 ];
 
-/// Paths (and everything under them) whose changes need an admin: the price book
-/// (users and tokens are managed with `volplan users` and `volplan tokens`).
+/// Paths (and everything under them) whose changes need an admin: the price book.
 pub const ADMIN_PREFIXES: &[&str] = &["/api/v1/prices/import", "/prices/"];
+
+/// Paths (and everything under them) only an admin may even read: the API tokens
+/// (users are managed with `volplan users`).
+pub const ADMIN_ONLY: &[&str] = &["/api/v1/tokens"];
 
 fn state_changing(method: &Method) -> bool {
     !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
@@ -76,7 +79,7 @@ pub fn required_role(method: &Method, path: &str) -> Option<Role> {
         return None;
     }
     let admin = ADMIN_PREFIXES.iter().any(|p| under(p, path));
-    if admin && state_changing(method) {
+    if (admin && state_changing(method)) || ADMIN_ONLY.iter().any(|p| under(p, path)) {
         return Some(Role::Admin);
     }
     if !state_changing(method) || VIEWER_COMPUTATIONS.iter().any(|p| matches(p, path)) {
@@ -127,6 +130,12 @@ mod tests {
         );
         assert_eq!(required_role(&post, "/prices/accept"), Some(Role::Admin));
         assert_eq!(required_role(&post, "/prices"), Some(Role::Editor));
+        assert_eq!(required_role(&get, "/api/v1/tokens"), Some(Role::Admin));
+        assert_eq!(
+            required_role(&Method::DELETE, "/api/v1/tokens/ci"),
+            Some(Role::Admin)
+        );
+        assert_eq!(required_role(&get, "/api/v1/tokensx"), Some(Role::Viewer));
         assert_eq!(
             required_role(&post, "/api/v1/evaluate/x"),
             Some(Role::Editor)
