@@ -30,6 +30,8 @@ pub const SESSION_COOKIE: &str = "volplan_session";
 pub const SESSION_LIFETIME: Duration = Duration::from_secs(12 * 60 * 60);
 /// How long the "are there users" answer is reused.
 pub const USERS_TTL: Duration = Duration::from_secs(2);
+/// Longest user name believed from the proxy header.
+pub const MAX_PROXY_USER_CHARS: usize = 200;
 /// Password checks at once (each takes 19 MiB and tens of milliseconds).
 const HASHING_PERMITS: usize = 4;
 
@@ -186,10 +188,13 @@ async fn find(
     {
         if auth.settings.trusts(peer) {
             let user = value.to_str().unwrap_or("").trim();
-            if user.is_empty() {
+            if user.is_empty() || user.chars().count() > MAX_PROXY_USER_CHARS {
                 return Ok(Found::Refused(
                     StatusCode::FORBIDDEN,
-                    format!("the proxy sent an empty or unreadable {name} header"),
+                    format!(
+                        "the proxy sent an empty, unreadable or over-long {name} header \
+                         (at most {MAX_PROXY_USER_CHARS} characters)"
+                    ),
                 ));
             }
             return Ok(match store::users::find_user(db, user).await? {
