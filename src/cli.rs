@@ -4,6 +4,8 @@ pub mod avs;
 pub mod backup;
 pub mod estate;
 pub mod prices;
+pub mod tokens;
+pub mod users;
 
 use crate::engine;
 use crate::engine::advice::mounts::{self, MountRequest, Workload};

@@ -1,5 +1,7 @@
 //! Server configuration: flags and environment, with the contract's defaults.
 
+use crate::web::auth::{AuthSettings, Role};
+use axum::http::HeaderName;
 use clap::Parser;
 use std::net::{IpAddr, SocketAddr};
 
@@ -14,15 +16,19 @@ pub const DEFAULT_MAX_CONNECTIONS: u32 = 1024;
 #[derive(Debug, Clone, PartialEq, Eq, Parser)]
 #[command(
     name = "volplan serve",
-    after_help = "There is no authentication yet: the server listens on the loopback \
-                  address unless told otherwise, and binding to any other address \
-                  (0.0.0.0, a LAN address) refuses to start without \
-                  --allow-unauthenticated. Requests whose Host is not 127.0.0.1, \
-                  localhost, [::1] or the bind address (with the port), a name in \
-                  --allowed-hosts or the host of --public-url get 421."
+    after_help = "With no user in the database the server is single-user: it listens on \
+                  the loopback address unless told otherwise, and binding to any other \
+                  address (0.0.0.0, a LAN address) refuses to start without \
+                  --allow-unauthenticated. Once a user exists (`volplan users add`) or \
+                  --auth-proxy-header is set, every request needs a session, an API \
+                  token or the proxy's header, and any address may be bound. Requests \
+                  whose Host is not 127.0.0.1, localhost, [::1] or the bind address \
+                  (with the port), a name in --allowed-hosts or the host of \
+                  --public-url get 421."
 )]
 pub struct Config {
-    /// Address and port to listen on. A non-loopback address needs --allow-unauthenticated.
+    /// Address and port to listen on. A non-loopback address needs a user (team mode),
+    /// --auth-proxy-header or --allow-unauthenticated.
     #[arg(long, env = "VOLPLAN_BIND", default_value = DEFAULT_BIND, value_name = "ADDR:PORT")]
     pub bind: String,
     /// The database: SQLite as `sqlite:PATH`, `sqlite://PATH` or a plain file path
@@ -44,8 +50,8 @@ pub struct Config {
     /// server's own for state-changing requests.
     #[arg(long = "public-url", env = "VOLPLAN_PUBLIC_URL", value_name = "URL")]
     pub public_url: Option<String>,
-    /// Serve a non-loopback address although there is no authentication: anyone who
-    /// can reach the port can read, change and delete every scenario.
+    /// Serve a non-loopback address with no user in the database: anyone who can reach
+    /// the port can read, change and delete every scenario.
     #[arg(
         long = "allow-unauthenticated",
         env = "VOLPLAN_ALLOW_UNAUTHENTICATED",
@@ -64,6 +70,27 @@ pub struct Config {
     /// line, for a log collector).
     #[arg(long = "log-format", env = "VOLPLAN_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, value_name = "FORMAT")]
     pub log_format: LogFormat,
+    /// Single sign-on: the request header in which a trusted reverse proxy names the
+    /// logged-in user (e.g. `X-Forwarded-User`). Believed only from --auth-proxy-from.
+    #[arg(
+        long = "auth-proxy-header",
+        env = "VOLPLAN_AUTH_PROXY_HEADER",
+        value_name = "NAME"
+    )]
+    pub auth_proxy_header: Option<String>,
+    /// The reverse proxies' IP addresses (comma-separated): the header is ignored from
+    /// any other peer.
+    #[arg(
+        long = "auth-proxy-from",
+        env = "VOLPLAN_AUTH_PROXY_FROM",
+        value_delimiter = ',',
+        value_name = "ADDR,..."
+    )]
+    pub auth_proxy_from: Vec<String>,
+    /// The role of a proxy user who has no account: viewer, editor or admin. Without it
+    /// such users get 403 until an admin adds them.
+    #[arg(long = "auth-proxy-default-role", env = "VOLPLAN_AUTH_PROXY_DEFAULT_ROLE", value_parser = ["viewer", "editor", "admin"], value_name = "ROLE")]
+    pub auth_proxy_default_role: Option<String>,
 }
 
 /// How `volplan serve` writes its log lines.
@@ -80,12 +107,23 @@ pub enum LogFormat {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     #[error(
-        "refusing to listen on {0}: it is not a loopback address and volplan has no \
-         authentication yet, so anyone who reaches it could read, change and delete every \
-         scenario. Bind to 127.0.0.1 (the default), or pass --allow-unauthenticated \
-         (VOLPLAN_ALLOW_UNAUTHENTICATED=true) if the network in front of it is trusted"
+        "refusing to listen on {0}: it is not a loopback address and the database has no \
+         user, so anyone who reaches it could read, change and delete every scenario. Add \
+         a user first (`volplan users add NAME --role admin`, the password on standard \
+         input), set --auth-proxy-header, bind to 127.0.0.1 (the default), or pass \
+         --allow-unauthenticated (VOLPLAN_ALLOW_UNAUTHENTICATED=true) if the network in \
+         front of it is trusted"
     )]
     Unauthenticated(SocketAddr),
+    #[error("--auth-proxy-header `{0}` is not a valid header name")]
+    ProxyHeader(String),
+    #[error("--auth-proxy-from entry `{0}` is not an IP address")]
+    ProxyFrom(String),
+    #[error(
+        "--auth-proxy-header needs --auth-proxy-from: the addresses of the proxies whose \
+         header is believed"
+    )]
+    ProxyWithoutAddresses,
     #[error("--public-url `{0}` is not an http:// or https:// URL with a host")]
     PublicUrl(String),
     #[error("--allowed-hosts entry `{0}` is not a host name or host:port")]
@@ -99,12 +137,53 @@ impl Config {
     }
 
     /// Checks that `addr` (where the server did bind) may be served with this
-    /// configuration: a non-loopback address needs `--allow-unauthenticated`.
-    pub fn check_exposure(&self, addr: SocketAddr) -> Result<(), ConfigError> {
-        if !addr.ip().is_loopback() && !self.allow_unauthenticated {
+    /// configuration: a non-loopback address needs authentication (`authenticated`: a
+    /// user exists or a proxy header is configured) or `--allow-unauthenticated`.
+    pub fn check_exposure(&self, addr: SocketAddr, authenticated: bool) -> Result<(), ConfigError> {
+        if !addr.ip().is_loopback() && !self.allow_unauthenticated && !authenticated {
             return Err(ConfigError::Unauthenticated(addr));
         }
         Ok(())
+    }
+
+    /// How a server bound to `addr` authenticates: the proxy header and its addresses,
+    /// and whether the session cookie is `Secure` (an https public URL, or no public URL
+    /// and a loopback address, which browsers treat as secure).
+    pub fn auth_settings(&self, addr: SocketAddr) -> Result<AuthSettings, ConfigError> {
+        let proxy_header = match self.auth_proxy_header.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(name) => Some(
+                HeaderName::from_bytes(name.as_bytes())
+                    .map_err(|_| ConfigError::ProxyHeader(name.to_owned()))?,
+            ),
+        };
+        let proxy_from = self
+            .auth_proxy_from
+            .iter()
+            .map(|a| a.trim())
+            .filter(|a| !a.is_empty())
+            .map(|a| {
+                a.parse::<IpAddr>()
+                    .map_err(|_| ConfigError::ProxyFrom(a.to_owned()))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if proxy_header.is_some() && proxy_from.is_empty() {
+            return Err(ConfigError::ProxyWithoutAddresses);
+        }
+        let secure_cookies = match self.public_origin()? {
+            Some(origin) => origin.scheme == "https",
+            None => addr.ip().is_loopback(),
+        };
+        Ok(AuthSettings {
+            proxy_header,
+            proxy_from,
+            proxy_default_role: self
+                .auth_proxy_default_role
+                .as_deref()
+                .and_then(Role::parse),
+            open_without_users: addr.ip().is_loopback() || self.allow_unauthenticated,
+            secure_cookies,
+        })
     }
 
     /// The public URL's origin (`scheme://host[:port]`, lower case), if one is set.
@@ -298,11 +377,60 @@ mod tests {
         let c = Config::parse_from(["serve"]);
         let lan: SocketAddr = "0.0.0.0:8080".parse().unwrap();
         let lo: SocketAddr = "127.0.0.1:8080".parse().unwrap();
-        assert!(c.check_exposure(lo).is_ok());
-        let e = c.check_exposure(lan).unwrap_err().to_string();
+        assert!(c.check_exposure(lo, false).is_ok());
+        let e = c.check_exposure(lan, false).unwrap_err().to_string();
         assert!(e.contains("--allow-unauthenticated"), "{e}");
+        assert!(e.contains("volplan users add"), "{e}");
+        assert!(
+            c.check_exposure(lan, true).is_ok(),
+            "team mode may bind anywhere"
+        );
         let c = Config::parse_from(["serve", "--allow-unauthenticated"]);
-        assert!(c.check_exposure(lan).is_ok());
+        assert!(c.check_exposure(lan, false).is_ok());
+    }
+
+    #[test]
+    fn proxy_and_cookie_settings() {
+        let lo: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        let lan: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        let a = Config::parse_from(["serve"]).auth_settings(lo).unwrap();
+        assert!(a.secure_cookies && a.open_without_users && a.proxy_header.is_none());
+        let a = Config::parse_from(["serve"]).auth_settings(lan).unwrap();
+        assert!(!a.secure_cookies && !a.open_without_users);
+        let c = Config::parse_from(["serve", "--public-url", "http://volplan.lan"]);
+        assert!(!c.auth_settings(lo).unwrap().secure_cookies);
+        let c = Config::parse_from(["serve", "--public-url", "https://volplan.example.com"]);
+        assert!(c.auth_settings(lan).unwrap().secure_cookies);
+        let c = Config::parse_from([
+            "serve",
+            "--auth-proxy-header",
+            "X-Forwarded-User",
+            "--auth-proxy-from",
+            "10.0.0.5, ::1",
+            "--auth-proxy-default-role",
+            "viewer",
+        ]);
+        let a = c.auth_settings(lan).unwrap();
+        assert_eq!(a.proxy_header.unwrap().as_str(), "x-forwarded-user");
+        assert_eq!(a.proxy_from.len(), 2);
+        assert_eq!(a.proxy_default_role, Some(Role::Viewer));
+        let c = Config::parse_from(["serve", "--auth-proxy-header", "X-User"]);
+        assert_eq!(
+            c.auth_settings(lo).unwrap_err(),
+            ConfigError::ProxyWithoutAddresses
+        );
+        let c = Config::parse_from([
+            "serve",
+            "--auth-proxy-header",
+            "X-User",
+            "--auth-proxy-from",
+            "proxy",
+        ]);
+        assert!(matches!(
+            c.auth_settings(lo),
+            Err(ConfigError::ProxyFrom(_))
+        ));
+        assert!(Config::try_parse_from(["serve", "--auth-proxy-default-role", "root"]).is_err());
     }
 
     #[test]

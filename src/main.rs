@@ -63,6 +63,12 @@ enum Command {
     Calibrate(volplan::calibrate::run::CalibrateArgs),
     /// Copy the SQLite database (online, while the server runs) to a new file PATH.
     Backup(volplan::cli::backup::BackupArgs),
+    /// Team mode: the users who log in, with their roles (viewer, editor, admin).
+    #[command(subcommand)]
+    Users(volplan::cli::users::UsersCommand),
+    /// API tokens for scripts: `Authorization: Bearer TOKEN` acts as the token's user.
+    #[command(subcommand)]
+    Tokens(volplan::cli::tokens::TokensCommand),
 }
 
 fn main() -> ExitCode {
@@ -81,6 +87,8 @@ fn main() -> ExitCode {
         Some(Command::Estate(cmd)) => volplan::cli::estate::run(&cmd),
         Some(Command::Avs(cmd)) => volplan::cli::avs::run(&cmd),
         Some(Command::Backup(args)) => volplan::cli::backup::run(&args),
+        Some(Command::Users(cmd)) => volplan::cli::users::run(&cmd),
+        Some(Command::Tokens(cmd)) => volplan::cli::tokens::run(&cmd),
         Some(Command::Serve(config)) => serve(config),
         None => serve(volplan::config::Config::from_env()),
     }

@@ -13,6 +13,8 @@ use tokio::net::TcpListener;
 use tokio::process::{Child, Command};
 use tokio::sync::oneshot;
 
+#[path = "browser/login.rs"]
+mod login;
 #[path = "browser/messages.rs"]
 mod messages;
 #[path = "browser/widths.rs"]
@@ -1247,5 +1249,24 @@ async fn every_page_fits_a_phone_and_a_desktop() {
 async fn messages_and_outputs_read_whole() {
     let session = start_session().await;
     let outcome = messages::messages_journey(&session.client, &session.base).await;
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn team_mode_logs_in_through_the_page() {
+    let session = start_session().await;
+    let db = volplan::store::connect(&format!(
+        "sqlite:{}",
+        session.dir.path().join("volplan.db").display()
+    ))
+    .await
+    .expect("database");
+    let hash = volplan::web::auth::secret::hash_password("alice-password").expect("hash");
+    volplan::store::users::save_user(&db, "alice", Some(&hash), Some("editor"))
+        .await
+        .expect("user added");
+    db.close().await;
+    let outcome = login::login_journey(&session.client, &session.base).await;
     end_session(session, outcome).await;
 }

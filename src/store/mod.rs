@@ -16,6 +16,9 @@ pub mod estates;
 pub mod measurements;
 pub mod prices;
 mod scenarios;
+pub mod sessions;
+pub mod tokens;
+pub mod users;
 
 pub use connect::{Backend, backend, connect, redacted};
 pub use scenarios::{

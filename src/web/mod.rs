@@ -38,6 +38,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tower_http::add_extension::AddExtension;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -75,6 +76,8 @@ pub struct AppState {
     pub prices: Arc<PriceCache>,
     /// Request and evaluation counters (`GET /metrics`).
     pub metrics: Arc<metrics::Metrics>,
+    /// Accounts: the settings, the user-count cache and the login rate limit.
+    pub auth: Arc<auth::Auth>,
 }
 
 impl AppState {
@@ -88,6 +91,7 @@ impl AppState {
             )),
             prices: Arc::new(PriceCache::new(prices)),
             metrics: Arc::default(),
+            auth: Arc::new(auth::Auth::new(settings.auth.clone())),
         }
     }
 
@@ -153,6 +157,8 @@ pub struct ServerSettings {
     pub render_permits: usize,
     /// How long a render waits for its turn before 503.
     pub render_wait: Duration,
+    /// Accounts, sessions, tokens and the proxy header.
+    pub auth: auth::AuthSettings,
 }
 
 /// Default header-read timeout.
@@ -178,6 +184,7 @@ impl ServerSettings {
             max_connections: crate::config::DEFAULT_MAX_CONNECTIONS as usize,
             render_permits: default_render_permits(),
             render_wait: RENDER_WAIT,
+            auth: auth::AuthSettings::for_bind(addr),
         }
     }
 
@@ -195,6 +202,7 @@ impl ServerSettings {
             render_permits: config
                 .render_concurrency
                 .map_or_else(default_render_permits, |n| n as usize),
+            auth: config.auth_settings(addr)?,
             ..ServerSettings::for_addr(addr)
         })
     }
@@ -205,14 +213,20 @@ pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
     let header =
         |name, value| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
     let metrics = state.metrics.clone();
+    let authenticated = state.clone();
     Router::new()
         .merge(api::router())
         .merge(pages::router())
         .merge(charts::router())
         .merge(reports::router())
+        .merge(auth::login::router())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
         .layer(CatchPanicLayer::custom(panic_response))
+        .layer(axum::middleware::from_fn_with_state(
+            authenticated,
+            auth::layer::authenticate,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             guard.clone(),
             guard::csrf,
@@ -291,7 +305,6 @@ pub async fn serve_with(
         AppState::new(pool.clone(), &settings, prices),
         Arc::new(settings.guard.clone()),
     );
-    let service = TowerToHyperService::new(router);
     let slots = Arc::new(Semaphore::new(settings.max_connections.max(1)));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -307,9 +320,9 @@ pub async fn serve_with(
             },
             () = &mut shutdown => break,
         };
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => stream,
+                Ok(accepted) => accepted,
                 Err(e) => {
                     // Out of file descriptors and the like: wait, then accept again.
                     tracing::warn!("accept failed: {e}");
@@ -322,7 +335,12 @@ pub async fn serve_with(
         let _ = stream.set_nodelay(true);
         let activity = Arc::new(conn::Activity::new());
         let io = TokioIo::new(conn::Tracked::new(stream, activity.clone()));
-        let connection = graceful.watch(http.serve_connection(io, service.clone()));
+        // The peer's address for the proxy-header check and the login rate limit.
+        let service = TowerToHyperService::new(AddExtension::new(
+            router.clone(),
+            axum::extract::ConnectInfo(peer),
+        ));
+        let connection = graceful.watch(http.serve_connection(io, service));
         let idle = settings.idle_timeout;
         tokio::spawn(async move {
             let _slot = slot;
@@ -373,24 +391,45 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
             source,
         })?;
     let addr = listener.local_addr()?;
-    config.check_exposure(addr)?;
-    let settings = ServerSettings::from_config(&config, addr)?;
+    let opened = async {
+        let pool = store::connect(&config.database_url).await?;
+        let users = store::users::count_users(&pool).await?;
+        Ok::<_, StoreError>((pool, users))
+    };
+    let (pool, users) = opened.await.map_err(|source| ServeError::Database {
+        url: store::redacted(&config.database_url),
+        source,
+    })?;
+    let authenticated = users > 0 || config.auth_proxy_header.is_some();
+    let settings = match config
+        .check_exposure(addr, authenticated)
+        .and_then(|()| ServerSettings::from_config(&config, addr))
+    {
+        Ok(settings) => settings,
+        Err(e) => {
+            pool.close().await;
+            return Err(e.into());
+        }
+    };
     tracing::info!(
         "volplan listening on http://{addr} (database {})",
         store::redacted(&config.database_url)
     );
-    if !addr.ip().is_loopback() {
+    if authenticated {
+        tracing::info!(
+            "team mode: {users} user(s){}; every request needs a login, an API token or the proxy's header",
+            if config.auth_proxy_header.is_some() {
+                " and the proxy header"
+            } else {
+                ""
+            }
+        );
+    } else if !addr.ip().is_loopback() {
         tracing::warn!(
             "listening on {addr} without authentication (--allow-unauthenticated): anyone who \
              reaches this port can read, change and delete every scenario"
         );
     }
-    let pool = store::connect(&config.database_url)
-        .await
-        .map_err(|source| ServeError::Database {
-            url: store::redacted(&config.database_url),
-            source,
-        })?;
     serve_with(listener, pool, settings, shutdown_signal()).await?;
     tracing::info!("volplan stopped");
     Ok(())

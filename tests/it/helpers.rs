@@ -122,19 +122,33 @@ pub async fn spawn_app() -> TestApp {
 
 /// Starts the app on the database `volplan.db` inside `dir` (kept or created).
 pub async fn spawn_app_in(dir: TempDir) -> TestApp {
+    spawn_app_with(dir, |_| {}).await
+}
+
+/// Starts the app on `volplan.db` inside `dir` (or the test PostgreSQL database named
+/// after it) with the default settings of its address changed by `configure`.
+pub async fn spawn_app_with(
+    dir: TempDir,
+    configure: impl FnOnce(&mut volplan::web::ServerSettings),
+) -> TestApp {
     let db_url = database_url_in(dir.path()).await;
-    serve_on(db_url, dir.path().join("volplan.db"), Some(dir)).await
+    serve_on(db_url, dir.path().join("volplan.db"), Some(dir), configure).await
 }
 
 impl TestApp {
     /// A second app instance with its own pool on this app's database, as a second
     /// server behind a load balancer would run.
     pub async fn second_instance(&self) -> TestApp {
-        serve_on(self.db_url.clone(), self.db_path.clone(), None).await
+        serve_on(self.db_url.clone(), self.db_path.clone(), None, |_| {}).await
     }
 }
 
-async fn serve_on(db_url: String, db_path: PathBuf, dir: Option<TempDir>) -> TestApp {
+async fn serve_on(
+    db_url: String,
+    db_path: PathBuf,
+    dir: Option<TempDir>,
+    configure: impl FnOnce(&mut volplan::web::ServerSettings),
+) -> TestApp {
     init_tracing();
     let db = volplan::store::connect(&db_url)
         .await
@@ -144,9 +158,16 @@ async fn serve_on(db_url: String, db_path: PathBuf, dir: Option<TempDir>) -> Tes
         .expect("bind a free port");
     let addr = listener.local_addr().expect("local address");
     let (tx, rx) = oneshot::channel::<()>();
-    let server = tokio::spawn(volplan::web::serve(listener, db.clone(), async {
-        let _ = rx.await;
-    }));
+    let mut settings = volplan::web::ServerSettings::for_addr(addr);
+    configure(&mut settings);
+    let server = tokio::spawn(volplan::web::serve_with(
+        listener,
+        db.clone(),
+        settings,
+        async {
+            let _ = rx.await;
+        },
+    ));
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()

@@ -1,5 +1,8 @@
 //! The integration tests: one binary, one module per area.
 
+mod accounts;
+mod accounts_api;
+mod accounts_cli;
 mod api;
 mod avs;
 mod calibration;

@@ -15,6 +15,7 @@ pub mod prices;
 pub mod regions;
 pub mod reprice;
 pub mod scenarios;
+pub mod tokens;
 
 use crate::store::StoreError;
 use crate::web::AppState;
@@ -43,6 +44,7 @@ use utoipa_axum::routes;
         (name = "advisor", description = "Client tuning: the Linux NFS mount-plan linter"),
         (name = "avs", description = "AVS from the inventory: RVTools import, datastore layout, host count and TCO"),
         (name = "health", description = "Liveness, readiness and metrics"),
+        (name = "accounts", description = "API tokens of team mode (admins only)"),
     )
 )]
 struct ApiDoc;
@@ -61,6 +63,7 @@ pub fn router() -> Router<AppState> {
         .merge(regions::router())
         .merge(reprice::router())
         .merge(scenarios::router())
+        .merge(tokens::router())
         .split_for_parts();
     let mut doc = serde_json::to_value(&doc)
         .expect("the OpenAPI document is built from static descriptions and always serialises");

@@ -5,6 +5,14 @@
 //! configured and the server listens on loopback): everything is allowed and nothing
 //! is attributed.
 
+pub mod layer;
+pub mod limit;
+pub mod login;
+pub mod rules;
+pub mod secret;
+
+pub use layer::{Auth, AuthSettings, signed_in};
+
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use std::convert::Infallible;
