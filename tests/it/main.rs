@@ -13,6 +13,7 @@ mod model_fit;
 mod mounts;
 mod openapi;
 mod ops;
+mod ownership;
 mod pages;
 mod pagination;
 mod platform;
