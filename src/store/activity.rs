@@ -40,6 +40,8 @@ pub enum ObjectKind {
     Scenario,
     Estate,
     Measurement,
+    /// Stored prices (imported or entered by hand).
+    Prices,
 }
 
 impl ObjectKind {
@@ -49,6 +51,7 @@ impl ObjectKind {
             ObjectKind::Scenario => "scenario",
             ObjectKind::Estate => "estate",
             ObjectKind::Measurement => "measurement",
+            ObjectKind::Prices => "prices",
         }
     }
 }
@@ -114,7 +117,7 @@ pub struct ActivityEvent {
     pub user: Option<String>,
     /// `created`, `imported`, `changed`, `restored`, `deleted` or `visibility`.
     pub action: String,
-    /// `scenario`, `estate` or `measurement`.
+    /// `scenario`, `estate`, `measurement` or `prices`.
     pub kind: String,
     /// The object's id.
     pub object_id: Option<i64>,

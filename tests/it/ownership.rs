@@ -406,8 +406,9 @@ async fn a_private_scenario_does_not_exist_for_other_users() {
             .filter(|e| e["scenario_id"] == private)
             .count()
     };
-    assert_eq!(about(&t.events(ALICE).await), 1);
-    assert_eq!(about(&t.events(CAROL).await), 1);
+    // Created, and the measurement imported.
+    assert_eq!(about(&t.events(ALICE).await), 2);
+    assert_eq!(about(&t.events(CAROL).await), 2);
     assert_eq!(about(&t.events(BOB).await), 0);
     assert_eq!(
         t.events(BOB).await.len(),
@@ -421,7 +422,7 @@ async fn a_private_scenario_does_not_exist_for_other_users() {
     let res = t.req(ALICE, Method::DELETE, &path).send().await.unwrap();
     assert_eq!(res.status(), 204);
     assert_eq!(about(&t.events(BOB).await), 0);
-    assert_eq!(about(&t.events(ALICE).await), 2);
+    assert_eq!(about(&t.events(ALICE).await), 3);
 }
 
 #[tokio::test]
@@ -638,4 +639,118 @@ async fn single_user_mode_attributes_nothing_and_shows_everything() {
     );
     let html = app.get_text("/activity").await;
     assert!(html.contains("changed who sees") && html.contains("Solo 2: private"));
+}
+
+#[tokio::test]
+async fn measurements_and_prices_are_logged_and_follow_the_scenario_visibility() {
+    let t = team().await;
+    let id = t.create(ALICE, "Measured", "private").await;
+    let fio = std::fs::read(format!(
+        "{}/tests/fixtures/import/fio-3.36-single-job.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let res = t
+        .req(
+            ALICE,
+            Method::POST,
+            &format!("/api/v1/scenarios/{id}/measurements"),
+        )
+        .header("content-type", "application/octet-stream")
+        .body(fio)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    let body: Value = res.json().await.unwrap();
+    let mid = body["measurements"][0]["id"].as_i64().unwrap();
+    let path = format!("/api/v1/scenarios/{id}/measurements/{mid}");
+    let res = t.req(ALICE, Method::DELETE, &path).send().await.unwrap();
+    assert_eq!(res.status(), 204);
+    let res = t.req(ALICE, Method::DELETE, &path).send().await.unwrap();
+    assert_eq!(res.status(), 404, "a second delete records nothing");
+
+    let page = crate::helpers::fixture_text("prices/retail-page-changed.json");
+    let res = t
+        .req(CAROL, Method::POST, "/api/v1/prices/import")
+        .header("content-type", "application/json")
+        .body(page)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+
+    let events = t.events(ALICE).await;
+    let kinds: Vec<(&str, &str, &str)> = events
+        .iter()
+        .map(|e| {
+            let s = |k: &str| e[k].as_str().unwrap();
+            (s("user"), s("action"), s("kind"))
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("carol", "imported", "prices"),
+            ("alice", "deleted", "measurement"),
+            ("alice", "imported", "measurement"),
+            ("alice", "created", "scenario"),
+        ]
+    );
+    assert_eq!(events[1]["object_id"], mid);
+    assert_eq!(events[2]["scenario_id"], id);
+    // Bob sees the price import, nothing of the private scenario's measurements.
+    let bobs = t.events(BOB).await;
+    assert_eq!(bobs.len(), 1);
+    assert_eq!(bobs[0]["kind"], "prices");
+}
+
+#[tokio::test]
+async fn an_event_is_written_in_the_transaction_of_its_change() {
+    use volplan::store::{self, Actor, Visibility, activity::Action};
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("tx.db").display());
+    let db = store::connect(&url).await.unwrap();
+    let alice = Actor {
+        user: Some("alice"),
+        sees_all: false,
+    };
+    let s: volplan::engine::Scenario = serde_json::from_value(named("Atomic")).unwrap();
+    let id = store::create_scenario_by(&db, &s, alice, Visibility::Shared, Action::Created)
+        .await
+        .unwrap();
+    let count = || async {
+        let (n,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM activity")
+            .fetch_one(&db)
+            .await
+            .unwrap();
+        n
+    };
+    // The change fails after its scenario row was updated: no event, no new revision.
+    sqlx::query(
+        "CREATE TRIGGER no_revisions BEFORE INSERT ON scenario_revisions
+         BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
+    assert!(store::update_scenario_by(&db, id, &s, alice).await.is_err());
+    assert_eq!(count().await, 1);
+    sqlx::query("DROP TRIGGER no_revisions")
+        .execute(&db)
+        .await
+        .unwrap();
+    // The event cannot be written: the change does not happen either.
+    sqlx::query(
+        "CREATE TRIGGER no_events BEFORE INSERT ON activity
+         BEGIN SELECT RAISE(ABORT, 'disk full'); END",
+    )
+    .execute(&db)
+    .await
+    .unwrap();
+    assert!(store::update_scenario_by(&db, id, &s, alice).await.is_err());
+    assert!(store::delete_scenario_by(&db, id, alice).await.is_err());
+    assert_eq!(store::get_scenario(&db, id).await.unwrap().revision, 1);
+    assert_eq!(store::list_revisions(&db, id).await.unwrap().len(), 1);
+    assert_eq!(count().await, 1);
 }

@@ -249,6 +249,7 @@ pub async fn add(
         parsed.format,
         &parsed.measurements,
         &parsed.warnings,
+        crate::web::access::actor(&user),
     )
     .await
     .map_err(not_found_as(id))?;
@@ -329,7 +330,7 @@ pub async fn remove(
 ) -> Result<StatusCode, ApiError> {
     let (id, mid, missing) = run_ids(ids)?;
     visible(&state, &user, id).await?;
-    stored::delete_measurement(&state.db, id, mid)
+    stored::delete_measurement(&state.db, id, mid, crate::web::access::actor(&user))
         .await
         .map_err(|e| match e {
             StoreError::NotFound => missing(),

@@ -50,10 +50,12 @@ fn row(e: ActivityEvent, user: &CurrentUser) -> Row {
         Some(id) => format!("{} {id}", e.kind),
         None => e.kind.clone(),
     };
-    let href = match (e.kind.as_str(), e.object_id) {
-        (_, _) if e.action == "deleted" => String::new(),
-        ("scenario", Some(id)) => format!("/scenarios/{id}"),
-        ("estate", Some(id)) => format!("/estates/{id}"),
+    let gone = e.action == "deleted" && e.kind != "measurement";
+    let href = match (e.kind.as_str(), e.object_id, e.scenario_id) {
+        _ if gone => String::new(),
+        ("scenario" | "measurement", _, Some(id)) => format!("/scenarios/{id}"),
+        ("estate", Some(id), _) => format!("/estates/{id}"),
+        ("prices", _, _) => "/prices".to_owned(),
         _ => String::new(),
     };
     Row {
