@@ -139,7 +139,7 @@ pub async fn list_activity(
 ) -> Result<Vec<ActivityEvent>, StoreError> {
     // The same rule as the scenarios' (`access::visible_sql`), on the copied columns.
     Ok(sqlx::query_as(
-        "SELECT id, at, actor AS user, action, object_kind AS kind, object_id, scenario_id,
+        "SELECT id, at, actor AS \"user\", action, object_kind AS kind, object_id, scenario_id,
                 revision, summary
          FROM activity
          WHERE id < $1 AND (private = 0 OR owner = $2 OR $3 = 1)

@@ -121,7 +121,6 @@ pub async fn list(
 
 /// Query of a create: who may see the new scenario.
 #[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct CreateQuery {
     /// `shared` (default: every user sees it) or `private` (only its owner and admins).
