@@ -66,7 +66,15 @@ fn import(args: &ImportArgs) -> ExitCode {
     let today = crate::report::model::today_utc();
     let run = async {
         let pool = crate::store::connect(&args.database_url).await?;
-        let done = crate::store::prices::import(&pool, &items, &origin, &today, args.dry_run).await;
+        let done = crate::store::prices::import(
+            &pool,
+            &items,
+            &origin,
+            &today,
+            args.dry_run,
+            crate::store::Actor::SINGLE_USER,
+        )
+        .await;
         pool.close().await;
         done
     };

@@ -1,6 +1,8 @@
 //! Estates with their full revision history, as scenarios have: every save adds a
 //! revision, nothing is overwritten. The estate request JSON is stored as sent.
 
+use super::access::Actor;
+use super::activity::{self, Action, Event, ObjectKind};
 use super::{Db, DbConn};
 use super::{StoreError, begin_write};
 use crate::engine::estate::EstateRequest;
@@ -32,6 +34,8 @@ pub struct EstateRevision {
     pub number: i64,
     pub name: String,
     pub created_at: String,
+    /// The user who saved it; `None` in single-user mode.
+    pub author: Option<String>,
 }
 
 fn encode(r: &EstateRequest) -> Result<String, StoreError> {
@@ -42,8 +46,27 @@ fn decode(body: &str) -> Result<EstateRequest, StoreError> {
     serde_json::from_str(body).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
-/// Saves a new estate (revision 1) and returns its id.
-pub async fn create_estate(pool: &Db, r: &EstateRequest) -> Result<i64, StoreError> {
+/// An event on estate `id`.
+fn estate_event(
+    by: Actor<'_>,
+    action: Action,
+    id: i64,
+    revision: Option<i64>,
+    name: String,
+) -> Event<'_> {
+    Event {
+        actor: by.user,
+        action,
+        kind: ObjectKind::Estate,
+        object_id: Some(id),
+        scenario: None,
+        revision,
+        summary: name,
+    }
+}
+
+/// Saves a new estate (revision 1) by `by` and returns its id.
+pub async fn create_estate(pool: &Db, r: &EstateRequest, by: Actor<'_>) -> Result<i64, StoreError> {
     let body = encode(r)?;
     let name = r.display_name();
     let mut tx = begin_write(pool).await?;
@@ -57,13 +80,23 @@ pub async fn create_estate(pool: &Db, r: &EstateRequest) -> Result<i64, StoreErr
     .bind(&body)
     .fetch_one(&mut *tx)
     .await?;
-    insert_revision(&mut tx, id, 1, &name, &body).await?;
+    insert_revision(&mut tx, id, 1, &name, &body, by.user).await?;
+    activity::record(
+        &mut tx,
+        &estate_event(by, Action::Created, id, Some(1), name),
+    )
+    .await?;
     tx.commit().await?;
     Ok(id)
 }
 
-/// Saves `r` as the next revision of estate `id`; `NotFound` if there is none.
-pub async fn update_estate(pool: &Db, id: i64, r: &EstateRequest) -> Result<i64, StoreError> {
+/// Saves `r` as the next revision of estate `id` by `by`; `NotFound` if there is none.
+pub async fn update_estate(
+    pool: &Db,
+    id: i64,
+    r: &EstateRequest,
+    by: Actor<'_>,
+) -> Result<i64, StoreError> {
     let body = encode(r)?;
     let name = r.display_name();
     let mut tx = begin_write(pool).await?;
@@ -81,7 +114,9 @@ pub async fn update_estate(pool: &Db, id: i64, r: &EstateRequest) -> Result<i64,
     .bind(super::now_utc())
     .fetch_one(&mut *tx)
     .await?;
-    insert_revision(&mut tx, id, revision, &name, &body).await?;
+    insert_revision(&mut tx, id, revision, &name, &body, by.user).await?;
+    let event = estate_event(by, Action::Changed, id, Some(revision), name);
+    activity::record(&mut tx, &event).await?;
     tx.commit().await?;
     Ok(revision)
 }
@@ -92,14 +127,17 @@ async fn insert_revision(
     number: i64,
     name: &str,
     body: &str,
+    author: Option<&str>,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO estate_revisions (estate_id, number, name, body) VALUES ($1, $2, $3, $4)",
+        "INSERT INTO estate_revisions (estate_id, number, name, body, author)
+         VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(id)
     .bind(number)
     .bind(name)
     .bind(body)
+    .bind(author)
     .execute(conn)
     .await?;
     Ok(())
@@ -139,7 +177,7 @@ pub async fn get_estate_revision(
 /// Every revision of estate `id`, newest first; `NotFound` if there is no such estate.
 pub async fn list_estate_revisions(pool: &Db, id: i64) -> Result<Vec<EstateRevision>, StoreError> {
     let revisions: Vec<EstateRevision> = sqlx::query_as(
-        "SELECT number, name, created_at FROM estate_revisions
+        "SELECT number, name, created_at, author FROM estate_revisions
          WHERE estate_id = $1 ORDER BY number DESC",
     )
     .bind(id)
@@ -160,13 +198,17 @@ pub async fn list_estates(pool: &Db) -> Result<Vec<EstateSummary>, StoreError> {
     .await?)
 }
 
-/// Deletes estate `id` and its history.
-pub async fn delete_estate(pool: &Db, id: i64) -> Result<(), StoreError> {
-    super::delete_with_history(
-        pool,
+/// Deletes estate `id` and its history, by `by`.
+pub async fn delete_estate(pool: &Db, id: i64, by: Actor<'_>) -> Result<(), StoreError> {
+    let mut tx = begin_write(pool).await?;
+    let name = super::delete_with_history(
+        &mut tx,
         "DELETE FROM estate_revisions WHERE estate_id = $1",
-        "DELETE FROM estates WHERE id = $1",
+        "DELETE FROM estates WHERE id = $1 RETURNING name",
         id,
     )
-    .await
+    .await?;
+    activity::record(&mut tx, &estate_event(by, Action::Deleted, id, None, name)).await?;
+    tx.commit().await?;
+    Ok(())
 }

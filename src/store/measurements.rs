@@ -1,8 +1,9 @@
 //! Benchmark measurements attached to a scenario, each tagged with the scenario revision
 //! that was current when it was uploaded.
 
-use super::Db;
-use super::{StoreError, begin_write};
+use super::access::{Actor, ownership_on};
+use super::activity::{self, Action, Event, ObjectKind};
+use super::{Db, StoreError, begin_write};
 use crate::engine::import::{Format, MeasuredPoint, Measurement, measured_point};
 use serde::Serialize;
 
@@ -61,19 +62,22 @@ fn format_key(f: Format) -> Result<String, StoreError> {
     }
 }
 
-/// Saves the runs of one uploaded file under scenario `id` at its current revision.
-/// Returns the stored rows in order; `NotFound` if there is no such scenario.
+/// Saves the runs of one uploaded file under scenario `id` at its current revision, by
+/// `by`. Returns the stored rows in order; `NotFound` if there is no such scenario or
+/// `by` may not see it.
 pub async fn add_measurements(
     pool: &Db,
     scenario_id: i64,
     format: Format,
     runs: &[Measurement],
     warnings: &[String],
+    by: Actor<'_>,
 ) -> Result<Vec<StoredMeasurement>, StoreError> {
     let format_text = format_key(format)?;
     let warnings_text = serde_json::to_string(warnings)
         .map_err(|e| StoreError::Corrupt(format!("cannot encode warnings: {e}")))?;
     let mut tx = begin_write(pool).await?;
+    let ownership = ownership_on(&mut tx, scenario_id, by).await?;
     let (revision,): (i64,) = sqlx::query_as("SELECT revision FROM scenarios WHERE id = $1")
         .bind(scenario_id)
         .fetch_one(&mut *tx)
@@ -97,6 +101,21 @@ pub async fn add_measurements(
         .await?;
         out.push(row.try_into()?);
     }
+    let labels: Vec<&str> = runs.iter().map(|m| m.label.as_str()).collect();
+    let event = Event {
+        actor: by.user,
+        action: Action::Imported,
+        kind: ObjectKind::Measurement,
+        object_id: out.first().map(|m: &StoredMeasurement| m.id),
+        scenario: Some((scenario_id, &ownership)),
+        revision: Some(revision),
+        summary: format!(
+            "{} run(s) from {format_text}: {}",
+            runs.len(),
+            labels.join(", ")
+        ),
+    };
+    activity::record(&mut tx, &event).await?;
     tx.commit().await?;
     Ok(out)
 }
@@ -123,17 +142,33 @@ pub async fn list_measurements(
     rows.into_iter().map(StoredMeasurement::try_from).collect()
 }
 
-/// Deletes measurement `id` of scenario `scenario_id`; `NotFound` if there is none.
-pub async fn delete_measurement(pool: &Db, scenario_id: i64, id: i64) -> Result<(), StoreError> {
+/// Deletes measurement `id` of scenario `scenario_id`, by `by`; `NotFound` if there is
+/// none (or `by` may not see the scenario).
+pub async fn delete_measurement(
+    pool: &Db,
+    scenario_id: i64,
+    id: i64,
+    by: Actor<'_>,
+) -> Result<(), StoreError> {
     let mut tx = begin_write(pool).await?;
-    let done = sqlx::query("DELETE FROM measurements WHERE id = $1 AND scenario_id = $2")
-        .bind(id)
-        .bind(scenario_id)
-        .execute(&mut *tx)
-        .await?;
-    if done.rows_affected() == 0 {
-        return Err(StoreError::NotFound);
-    }
+    let ownership = ownership_on(&mut tx, scenario_id, by).await?;
+    let (label,): (String,) = sqlx::query_as(
+        "DELETE FROM measurements WHERE id = $1 AND scenario_id = $2 RETURNING label",
+    )
+    .bind(id)
+    .bind(scenario_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    let event = Event {
+        actor: by.user,
+        action: Action::Deleted,
+        kind: ObjectKind::Measurement,
+        object_id: Some(id),
+        scenario: Some((scenario_id, &ownership)),
+        revision: None,
+        summary: label,
+    };
+    activity::record(&mut tx, &event).await?;
     tx.commit().await?;
     Ok(())
 }

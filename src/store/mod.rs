@@ -9,6 +9,8 @@
 //! lock for its whole length (see [`begin_write`]), so the two behave alike under
 //! concurrent writers, also across several app instances on one PostgreSQL.
 
+pub mod access;
+pub mod activity;
 pub mod avs;
 pub mod backup;
 mod connect;
@@ -20,11 +22,14 @@ pub mod sessions;
 pub mod tokens;
 pub mod users;
 
+pub use access::{Actor, Ownership, Visibility, set_visibility, visible_scenario};
 pub use connect::{Backend, backend, connect, redacted};
 pub use scenarios::{
     ListedScenario, MAX_PAGE, PricedRevision, Revision, ScenarioPage, ScenarioSummary,
-    StoredScenario, binding_label, create_scenario, delete_scenario, get_revision, get_scenario,
-    list_page, list_revisions, list_scenarios, priced_revision, restore_revision, update_scenario,
+    StoredScenario, binding_label, create_scenario, create_scenario_by, delete_scenario,
+    delete_scenario_by, get_revision, get_scenario, list_page, list_revisions, list_scenarios,
+    list_scenarios_for, priced_revision, restore_revision, restore_revision_by, update_scenario,
+    update_scenario_by,
 };
 
 use std::time::Duration;
@@ -73,23 +78,22 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     }
 }
 
-/// Deletes a saved object and its history in one transaction: `history` deletes the
-/// revisions (explicitly, so they go even on a connection with foreign keys off), then
-/// `object` the row; both take the id as `$1`. `NotFound` when the row did not exist.
+/// Deletes a saved object and its history on the caller's transaction: `history`
+/// deletes the revisions (explicitly, so they go even on a connection with foreign keys
+/// off), then `object` the row, returning its name; both take the id as `$1`.
+/// `NotFound` when the row did not exist.
 pub(crate) async fn delete_with_history(
-    pool: &Db,
+    conn: &mut DbConn,
     history: &'static str,
     object: &'static str,
     id: i64,
-) -> Result<(), StoreError> {
-    let mut tx = begin_write(pool).await?;
-    sqlx::query(history).bind(id).execute(&mut *tx).await?;
-    let done = sqlx::query(object).bind(id).execute(&mut *tx).await?;
-    if done.rows_affected() == 0 {
-        return Err(StoreError::NotFound);
-    }
-    tx.commit().await?;
-    Ok(())
+) -> Result<String, StoreError> {
+    sqlx::query(history).bind(id).execute(&mut *conn).await?;
+    let (name,): (String,) = sqlx::query_as(object)
+        .bind(id)
+        .fetch_one(&mut *conn)
+        .await?;
+    Ok(name)
 }
 
 /// Begins a write transaction that holds the database's write lock until it ends.

@@ -5,6 +5,8 @@
 //! Rows are only ever added; the newest row of a service, region and item is the one in
 //! force, and the newest row's id numbers the set (the book in force's id ends `+dbN`).
 
+use super::access::Actor;
+use super::activity::{self, Action, Event, ObjectKind};
 use super::{Db, DbConn};
 use super::{StoreError, begin_write};
 use crate::engine::price_rows::{Override, PricedService, RowKey};
@@ -69,8 +71,14 @@ pub async fn book_in_force(pool: &Db) -> Result<PriceBook, StoreError> {
     book_on(&mut conn).await
 }
 
-/// Stores `rows` (already checked) in one transaction; returns the book in force after.
-pub async fn store(pool: &Db, rows: &[Override]) -> Result<PriceBook, StoreError> {
+/// Stores `rows` (already checked) in one transaction and records `action` (imported, or
+/// changed by hand) by `by`; returns the book in force after.
+pub async fn store(
+    pool: &Db,
+    rows: &[Override],
+    by: Actor<'_>,
+    action: Action,
+) -> Result<PriceBook, StoreError> {
     let mut tx = begin_write(pool).await?;
     for o in rows {
         sqlx::query(
@@ -87,6 +95,17 @@ pub async fn store(pool: &Db, rows: &[Override]) -> Result<PriceBook, StoreError
         .execute(&mut *tx)
         .await?;
     }
+    let source = rows.first().map_or("", |o| o.source.as_str());
+    let event = Event {
+        actor: by.user,
+        action,
+        kind: ObjectKind::Prices,
+        object_id: None,
+        scenario: None,
+        revision: None,
+        summary: format!("{} price row(s): {source}", rows.len()),
+    };
+    activity::record(&mut tx, &event).await?;
     let book = book_on(&mut tx).await?;
     tx.commit().await?;
     Ok(book)
@@ -94,13 +113,15 @@ pub async fn store(pool: &Db, rows: &[Override]) -> Result<PriceBook, StoreError
 
 /// Checks Retail Prices API `items` against the book in force and, unless `dry_run`,
 /// stores the rows that are new or changed, valid as of `as_of`, with `origin` (a file
-/// name, "an API upload") in their source. Returns what happened and the book after.
+/// name, "an API upload") in their source, recorded as imported by `by`. Returns what
+/// happened and the book after.
 pub async fn import(
     pool: &Db,
     items: &[RetailItem],
     origin: &str,
     as_of: &str,
     dry_run: bool,
+    by: Actor<'_>,
 ) -> Result<(ImportOutcome, PriceBook), StoreError> {
     let book = book_in_force(pool).await?;
     let plan = retail_prices::plan(items, &book);
@@ -110,7 +131,7 @@ pub async fn import(
         .collect();
     let stored = !dry_run && !rows.is_empty();
     let book = if stored {
-        store(pool, &rows).await?
+        store(pool, &rows, by, Action::Imported).await?
     } else {
         book
     };

@@ -5,6 +5,8 @@
 //! Each revision is priced at save with the book in force then (the compiled book with
 //! the stored prices, read in the save's transaction) and keeps that cost.
 
+use super::access::{Actor, Ownership, Visibility, ownership_on, visible_sql};
+use super::activity::{self, Action, Event, ObjectKind};
 use super::{Db, DbConn};
 use super::{StoreError, begin_write, prices};
 use crate::engine::pricing::PriceBook;
@@ -36,6 +38,10 @@ pub struct ScenarioSummary {
     pub level: String,
     pub updated_at: String,
     pub revision: i64,
+    /// The user who created it; null in single-user mode.
+    pub owner: Option<String>,
+    /// `shared` (every user sees it) or `private` (its owner and admins).
+    pub visibility: String,
 }
 
 /// One saved version of a scenario.
@@ -46,6 +52,8 @@ pub struct Revision {
     /// The scenario's name in that revision.
     pub name: String,
     pub created_at: String,
+    /// The user who saved it; null in single-user mode.
+    pub author: Option<String>,
 }
 
 /// One line of a page of the scenario list, with the binding limit stored at save.
@@ -60,6 +68,8 @@ pub struct ListedScenario {
     /// The binding limit's label (or why there is none); `None` only for rows saved
     /// before the column existed, until [`list_page`] fills them in.
     pub binding: Option<String>,
+    pub owner: Option<String>,
+    pub visibility: String,
 }
 
 impl From<ListedScenario> for ScenarioSummary {
@@ -71,6 +81,8 @@ impl From<ListedScenario> for ScenarioSummary {
             level: l.level,
             updated_at: l.updated_at,
             revision: l.revision,
+            owner: l.owner,
+            visibility: l.visibility,
         }
     }
 }
@@ -201,14 +213,34 @@ fn decode(id: i64, body: &str) -> Result<Scenario, StoreError> {
     Ok(s)
 }
 
-/// Saves a new scenario as revision 1; `s.id` is ignored. Returns the new id.
+/// Saves a new scenario as revision 1 in single-user mode; `s.id` is ignored. Returns
+/// the new id.
 pub async fn create_scenario(pool: &Db, s: &Scenario) -> Result<i64, StoreError> {
+    create_scenario_by(
+        pool,
+        s,
+        Actor::SINGLE_USER,
+        Visibility::Shared,
+        Action::Created,
+    )
+    .await
+}
+
+/// Saves a new scenario as revision 1, owned by and attributed to `by`, and records
+/// `action` (created or imported). Returns the new id.
+pub async fn create_scenario_by(
+    pool: &Db,
+    s: &Scenario,
+    by: Actor<'_>,
+    visibility: Visibility,
+    action: Action,
+) -> Result<i64, StoreError> {
     let body = encode(s)?;
     let mut tx = begin_write(pool).await?;
     let facts = Facts::on(&mut tx, s).await?;
     let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO scenarios (name, service, level, revision, body, binding, touched)
-         VALUES ($1, $2, $3, 1, $4, $5, (SELECT COALESCE(MAX(touched), 0) + 1 FROM scenarios))
+        "INSERT INTO scenarios (name, service, level, revision, body, binding, touched, owner, visibility)
+         VALUES ($1, $2, $3, 1, $4, $5, (SELECT COALESCE(MAX(touched), 0) + 1 FROM scenarios), $6, $7)
          RETURNING id",
     )
     .bind(&s.name)
@@ -216,25 +248,67 @@ pub async fn create_scenario(pool: &Db, s: &Scenario) -> Result<i64, StoreError>
     .bind(s.storage.level.key())
     .bind(&body)
     .bind(&facts.binding)
+    .bind(by.user)
+    .bind(visibility.key())
     .fetch_one(&mut *tx)
     .await?;
-    insert_revision(&mut tx, id, 1, &s.name, &body, facts.cost.as_ref()).await?;
+    insert_revision(&mut tx, id, 1, &s.name, &body, facts.cost.as_ref(), by.user).await?;
+    let ownership = Ownership {
+        owner: by.user.map(str::to_owned),
+        visibility,
+    };
+    let event = scenario_event(by, action, id, &ownership, Some(1), s.name.clone());
+    activity::record(&mut tx, &event).await?;
     tx.commit().await?;
     Ok(id)
 }
 
-/// Saves `s` as the next revision of scenario `id`; `NotFound` if there is none.
+/// Saves `s` as the next revision of scenario `id` in single-user mode; `NotFound` if
+/// there is none.
 pub async fn update_scenario(pool: &Db, id: i64, s: &Scenario) -> Result<i64, StoreError> {
+    update_scenario_by(pool, id, s, Actor::SINGLE_USER).await
+}
+
+/// Saves `s` as the next revision of scenario `id`, by `by`; `NotFound` if there is none
+/// or `by` may not see it.
+pub async fn update_scenario_by(
+    pool: &Db,
+    id: i64,
+    s: &Scenario,
+    by: Actor<'_>,
+) -> Result<i64, StoreError> {
     let body = encode(s)?;
     let mut tx = begin_write(pool).await?;
-    let revision = save_revision(&mut tx, id, s, &body).await?;
+    let ownership = ownership_on(&mut tx, id, by).await?;
+    let revision = save_revision(&mut tx, id, s, &body, by.user).await?;
+    let event = scenario_event(
+        by,
+        Action::Changed,
+        id,
+        &ownership,
+        Some(revision),
+        s.name.clone(),
+    );
+    activity::record(&mut tx, &event).await?;
     tx.commit().await?;
     Ok(revision)
 }
 
-/// Makes revision `number` of scenario `id` its newest revision (as a new one).
+/// Makes revision `number` of scenario `id` its newest revision (as a new one), in
+/// single-user mode.
 pub async fn restore_revision(pool: &Db, id: i64, number: i64) -> Result<i64, StoreError> {
+    restore_revision_by(pool, id, number, Actor::SINGLE_USER).await
+}
+
+/// Makes revision `number` of scenario `id` its newest revision (as a new one), by `by`.
+pub async fn restore_revision_by(
+    pool: &Db,
+    id: i64,
+    number: i64,
+    by: Actor<'_>,
+) -> Result<i64, StoreError> {
     let mut tx = begin_write(pool).await?;
+    let ownership = ownership_on(&mut tx, id, by).await?;
     let (body,): (String,) = sqlx::query_as(
         "SELECT body FROM scenario_revisions WHERE scenario_id = $1 AND number = $2",
     )
@@ -243,9 +317,38 @@ pub async fn restore_revision(pool: &Db, id: i64, number: i64) -> Result<i64, St
     .fetch_one(&mut *tx)
     .await?;
     let s = decode(id, &body)?;
-    let revision = save_revision(&mut tx, id, &s, &body).await?;
+    let revision = save_revision(&mut tx, id, &s, &body, by.user).await?;
+    let summary = format!("{} (revision {number})", s.name);
+    let event = scenario_event(
+        by,
+        Action::Restored,
+        id,
+        &ownership,
+        Some(revision),
+        summary,
+    );
+    activity::record(&mut tx, &event).await?;
     tx.commit().await?;
     Ok(revision)
+}
+
+fn scenario_event<'a>(
+    by: Actor<'a>,
+    action: Action,
+    id: i64,
+    ownership: &'a Ownership,
+    revision: Option<i64>,
+    summary: String,
+) -> Event<'a> {
+    Event {
+        actor: by.user,
+        action,
+        kind: ObjectKind::Scenario,
+        object_id: Some(id),
+        scenario: Some((id, ownership)),
+        revision,
+        summary,
+    }
 }
 
 /// Bumps the scenario row to the next revision and records that revision, priced with
@@ -255,6 +358,7 @@ async fn save_revision(
     id: i64,
     s: &Scenario,
     body: &str,
+    author: Option<&str>,
 ) -> Result<i64, StoreError> {
     let facts = Facts::on(conn, s).await?;
     let (revision,): (i64,) = sqlx::query_as(
@@ -275,7 +379,16 @@ async fn save_revision(
     .bind(super::now_utc())
     .fetch_one(&mut *conn)
     .await?;
-    insert_revision(conn, id, revision, &s.name, body, facts.cost.as_ref()).await?;
+    insert_revision(
+        conn,
+        id,
+        revision,
+        &s.name,
+        body,
+        facts.cost.as_ref(),
+        author,
+    )
+    .await?;
     Ok(revision)
 }
 
@@ -286,14 +399,15 @@ async fn insert_revision(
     name: &str,
     body: &str,
     cost: Option<&CostSnapshot>,
+    author: Option<&str>,
 ) -> Result<(), StoreError> {
     let cost_json = cost
         .map(serde_json::to_string)
         .transpose()
         .map_err(|e| StoreError::Corrupt(format!("cannot encode the cost: {e}")))?;
     sqlx::query(
-        "INSERT INTO scenario_revisions (scenario_id, number, name, body, price_book_id, price_date, cost)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        "INSERT INTO scenario_revisions (scenario_id, number, name, body, price_book_id, price_date, cost, author)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
     .bind(id)
     .bind(number)
@@ -302,6 +416,7 @@ async fn insert_revision(
     .bind(cost.map(|c| c.price_book.id.as_str()))
     .bind(cost.map(|c| c.price_book.date.as_str()))
     .bind(cost_json)
+    .bind(author)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -324,21 +439,36 @@ pub async fn get_scenario(pool: &Db, id: i64) -> Result<StoredScenario, StoreErr
     })
 }
 
-/// All scenarios, most recently saved first; `search` keeps those whose name, service
-/// or level contains it (ignoring case: ASCII letters on SQLite, all on PostgreSQL).
+/// All scenarios in single-user mode, most recently saved first; `search` keeps those
+/// whose name, service or level contains it (ignoring case: ASCII letters on SQLite, all
+/// on PostgreSQL).
 pub async fn list_scenarios(
     pool: &Db,
     search: Option<&str>,
 ) -> Result<Vec<ScenarioSummary>, StoreError> {
+    list_scenarios_for(pool, search, Actor::SINGLE_USER).await
+}
+
+/// The scenarios `by` may see, as [`list_scenarios`].
+pub async fn list_scenarios_for(
+    pool: &Db,
+    search: Option<&str>,
+    by: Actor<'_>,
+) -> Result<Vec<ScenarioSummary>, StoreError> {
     let pattern = like_pattern(search);
-    Ok(sqlx::query_as(
-        "SELECT id, name, service, level, updated_at, revision FROM scenarios
-         WHERE LOWER(name) LIKE LOWER($1) ESCAPE '\\' OR LOWER(service) LIKE LOWER($1) ESCAPE '\\' OR LOWER(level) LIKE LOWER($1) ESCAPE '\\'
+    let sql = format!(
+        "SELECT id, name, service, level, updated_at, revision, owner, visibility FROM scenarios
+         WHERE (LOWER(name) LIKE LOWER($1) ESCAPE '\\' OR LOWER(service) LIKE LOWER($1) ESCAPE '\\' OR LOWER(level) LIKE LOWER($1) ESCAPE '\\')
+           AND {}
          ORDER BY touched DESC",
-    )
-    .bind(pattern)
-    .fetch_all(pool)
-    .await?)
+        visible_sql(2, 3)
+    );
+    Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(pattern)
+        .bind(by.user)
+        .bind(by.all_flag())
+        .fetch_all(pool)
+        .await?)
 }
 
 /// Most rows one page of the list may have.
@@ -346,51 +476,68 @@ pub const MAX_PAGE: u32 = 500;
 
 /// One page of the list, most recently saved first, with the number of matches, in one
 /// query (served by the `scenarios_list` covering index); `search` as in
-/// [`list_scenarios`]. Rows saved before the binding column get it computed and stored.
+/// [`list_scenarios`], of the scenarios `by` may see. Rows saved before the binding
+/// column get it computed and stored.
 pub async fn list_page(
     pool: &Db,
     search: Option<&str>,
     limit: u32,
     offset: u64,
+    by: Actor<'_>,
 ) -> Result<ScenarioPage, StoreError> {
     // Both statements walk the covering index newest first and stop after the page; the
     // count is an uncorrelated subquery, run once.
-    let query = match search.map(str::trim).filter(|q| !q.is_empty()) {
-        None => sqlx::query_as::<_, PageRow>(
-            "SELECT id, name, service, level, updated_at, revision, binding,
-                    (SELECT COUNT(*) FROM scenarios) AS total
+    let search = search.map(str::trim).filter(|q| !q.is_empty());
+    let sql = match search {
+        None => format!(
+            "SELECT id, name, service, level, updated_at, revision, binding, owner, visibility,
+                    (SELECT COUNT(*) FROM scenarios WHERE {visible}) AS total
              FROM scenarios
+             WHERE {visible}
              ORDER BY touched DESC
              LIMIT $1 OFFSET $2",
+            visible = visible_sql(3, 4)
         ),
-        Some(q) => sqlx::query_as::<_, PageRow>(
-            "SELECT id, name, service, level, updated_at, revision, binding,
+        Some(_) => format!(
+            "SELECT id, name, service, level, updated_at, revision, binding, owner, visibility,
                     (SELECT COUNT(*) FROM scenarios
-                     WHERE LOWER(name) LIKE LOWER($1) ESCAPE '\\' OR LOWER(service) LIKE LOWER($1) ESCAPE '\\'
-                        OR LOWER(level) LIKE LOWER($1) ESCAPE '\\') AS total
+                     WHERE (LOWER(name) LIKE LOWER($3) ESCAPE '\\' OR LOWER(service) LIKE LOWER($3) ESCAPE '\\'
+                        OR LOWER(level) LIKE LOWER($3) ESCAPE '\\') AND {visible}) AS total
              FROM scenarios
-             WHERE LOWER(name) LIKE LOWER($1) ESCAPE '\\' OR LOWER(service) LIKE LOWER($1) ESCAPE '\\' OR LOWER(level) LIKE LOWER($1) ESCAPE '\\'
+             WHERE (LOWER(name) LIKE LOWER($3) ESCAPE '\\' OR LOWER(service) LIKE LOWER($3) ESCAPE '\\' OR LOWER(level) LIKE LOWER($3) ESCAPE '\\')
+               AND {visible}
              ORDER BY touched DESC
-             LIMIT $2 OFFSET $3",
-        )
-        .bind(format!("%{}%", escape_like(q))),
+             LIMIT $1 OFFSET $2",
+            visible = visible_sql(4, 5)
+        ),
     };
-    let rows = query
+    let mut query = sqlx::query_as::<_, PageRow>(sqlx::AssertSqlSafe(sql))
         .bind(i64::from(limit.min(MAX_PAGE)))
-        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+        .bind(i64::try_from(offset).unwrap_or(i64::MAX));
+    if search.is_some() {
+        query = query.bind(like_pattern(search));
+    }
+    let rows = query
+        .bind(by.user)
+        .bind(by.all_flag())
         .fetch_all(pool)
         .await?;
     let total = match rows.first() {
         Some(r) => r.total,
         // Past the end: the page is empty, the count still says how many there are.
         None if offset > 0 => {
-            let (n,): (i64,) = sqlx::query_as(
+            let sql = format!(
                 "SELECT COUNT(*) FROM scenarios
-                 WHERE LOWER(name) LIKE LOWER($1) ESCAPE '\\' OR LOWER(service) LIKE LOWER($1) ESCAPE '\\' OR LOWER(level) LIKE LOWER($1) ESCAPE '\\'",
-            )
-            .bind(like_pattern(search))
-            .fetch_one(pool)
-            .await?;
+                 WHERE (LOWER(name) LIKE LOWER($1) ESCAPE '\\' OR LOWER(service) LIKE LOWER($1) ESCAPE '\\' OR LOWER(level) LIKE LOWER($1) ESCAPE '\\')
+                   AND {}",
+                visible_sql(2, 3)
+            );
+            let (n,): (i64,) = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                .bind(like_pattern(search))
+                .bind(by.user)
+                .bind(by.all_flag())
+                .fetch_one(pool)
+                .await?;
             n
         }
         None => 0,
@@ -439,21 +586,34 @@ fn escape_like(q: &str) -> String {
     out
 }
 
-/// Deletes scenario `id` with all its revisions; `NotFound` if there is none.
+/// Deletes scenario `id` with all its revisions in single-user mode; `NotFound` if
+/// there is none.
 pub async fn delete_scenario(pool: &Db, id: i64) -> Result<(), StoreError> {
-    super::delete_with_history(
-        pool,
+    delete_scenario_by(pool, id, Actor::SINGLE_USER).await
+}
+
+/// Deletes scenario `id` with all its revisions, by `by`; `NotFound` if there is none or
+/// `by` may not see it.
+pub async fn delete_scenario_by(pool: &Db, id: i64, by: Actor<'_>) -> Result<(), StoreError> {
+    let mut tx = begin_write(pool).await?;
+    let ownership = ownership_on(&mut tx, id, by).await?;
+    let name = super::delete_with_history(
+        &mut tx,
         "DELETE FROM scenario_revisions WHERE scenario_id = $1",
-        "DELETE FROM scenarios WHERE id = $1",
+        "DELETE FROM scenarios WHERE id = $1 RETURNING name",
         id,
     )
-    .await
+    .await?;
+    let event = scenario_event(by, Action::Deleted, id, &ownership, None, name);
+    activity::record(&mut tx, &event).await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Every revision of scenario `id`, newest first; `NotFound` if there is no such scenario.
 pub async fn list_revisions(pool: &Db, id: i64) -> Result<Vec<Revision>, StoreError> {
     let revisions: Vec<Revision> = sqlx::query_as(
-        "SELECT number, name, created_at FROM scenario_revisions
+        "SELECT number, name, created_at, author FROM scenario_revisions
          WHERE scenario_id = $1 ORDER BY number DESC",
     )
     .bind(id)

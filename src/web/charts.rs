@@ -13,6 +13,7 @@ use crate::engine::import::MeasuredPoint;
 use crate::engine::{self, Evaluation, Scenario};
 use crate::report::charts::{Chart, ChartError, ChartName, ChartTable, LatencyRun};
 use crate::store::{self, StoreError};
+use crate::web::auth::CurrentUser;
 use crate::web::error::{ApiError, ApiJson};
 use crate::web::pages::PageError;
 use crate::web::{AppState, RenderLimit};
@@ -343,6 +344,7 @@ fn ext(format: Format) -> &'static str {
 /// `GET /scenarios/{id}/charts/{name}.{svg,png}`.
 async fn saved(
     State(state): State<AppState>,
+    user: CurrentUser,
     Path((id, file)): Path<(String, String)>,
     query: Result<Query<ChartQuery>, QueryRejection>,
     headers: HeaderMap,
@@ -355,7 +357,7 @@ async fn saved(
             .filter(|id| *id > 0)
             .ok_or_else(|| Failure::NotFound(format!("no scenario with id {}", short(&id))))?;
         let (name, format) = parse_file(&file).map_err(Failure::NotFound)?;
-        let stored = store::get_scenario(&state.db, id)
+        let stored = crate::web::access::stored_scenario(&state.db, &user, id)
             .await
             .map_err(|e| match e {
                 StoreError::NotFound => Failure::NotFound(format!("no scenario with id {id}")),

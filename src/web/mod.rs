@@ -4,6 +4,7 @@
 //! layers (body limit, panic catcher, timeout, compression, security headers, tracing,
 //! metrics) wrap them all.
 
+pub mod access;
 pub mod api;
 pub mod assets;
 pub mod auth;

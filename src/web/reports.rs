@@ -11,6 +11,8 @@ use crate::engine::{self, Evaluation, Scenario};
 use crate::report::html;
 use crate::report::model::{self, Format, Paper, RenderOptions, Report};
 use crate::store;
+use crate::web::access;
+use crate::web::auth::CurrentUser;
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -30,10 +32,11 @@ pub fn router() -> Router<AppState> {
             &format!("/scenarios/{{id}}/report.{}", format.ext()),
             get(
                 move |State(st): State<AppState>,
+                      user: CurrentUser,
                       Path(raw): Path<String>,
                       q: Result<Query<ReportQuery>, QueryRejection>| async move {
                     match q {
-                        Ok(Query(q)) => report(st, raw, q, format).await,
+                        Ok(Query(q)) => report(st, &user, raw, q, format).await,
                         Err(e) => Err(PageError::BadRequest(format!(
                             "The report options are wrong: {}.",
                             e.body_text()
@@ -83,13 +86,20 @@ fn evaluate(s: &Scenario, prices: &PriceBook) -> Result<Evaluation, PageError> {
     })
 }
 
-async fn load(st: &AppState, id: i64) -> Result<Scenario, PageError> {
-    let stored = store::get_scenario(&st.db, id).await.map_err(|e| match e {
+/// The 404 of a scenario that does not exist (or that the user may not see).
+fn no_scenario(id: i64) -> impl FnOnce(store::StoreError) -> PageError {
+    move |e| match e {
         store::StoreError::NotFound => {
             PageError::NotFound(format!("There is no saved scenario with id {id}."))
         }
         other => PageError::from(other),
-    })?;
+    }
+}
+
+async fn load(st: &AppState, user: &CurrentUser, id: i64) -> Result<Scenario, PageError> {
+    let stored = access::stored_scenario(&st.db, user, id)
+        .await
+        .map_err(no_scenario(id))?;
     let mut scenario = stored.scenario;
     scenario.id = Some(id);
     Ok(scenario)
@@ -97,6 +107,7 @@ async fn load(st: &AppState, id: i64) -> Result<Scenario, PageError> {
 
 async fn report(
     st: AppState,
+    user: &CurrentUser,
     raw: String,
     q: ReportQuery,
     format: Format,
@@ -128,19 +139,17 @@ async fn report(
             )));
         }
         for other in ids {
-            let s = load(&st, parse_id(other)?).await?;
+            let s = load(&st, user, parse_id(other)?).await?;
             let e = evaluate(&s, &prices)?;
             others.push((s, e));
         }
     }
+    access::scenario(&st.db, user, id)
+        .await
+        .map_err(no_scenario(id))?;
     let saved = store::priced_revision(&st.db, id, None)
         .await
-        .map_err(|e| match e {
-            store::StoreError::NotFound => {
-                PageError::NotFound(format!("There is no saved scenario with id {id}."))
-            }
-            other => PageError::from(other),
-        })?;
+        .map_err(no_scenario(id))?;
     let scenario = saved.scenario;
     let evaluation = evaluate(&scenario, &prices)?;
     let today = model::today_utc();

@@ -17,6 +17,7 @@ mod model_fit;
 mod mounts;
 mod openapi;
 mod ops;
+mod ownership;
 mod pages;
 mod pagination;
 mod platform;

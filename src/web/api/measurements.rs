@@ -6,13 +6,14 @@
 //! `application/octet-stream`, `application/json`, `application/xml`, `text/xml` or
 //! `text/csv`: never one an HTML form can send, so a page on another site cannot upload.
 
-use super::{blocking, not_found_as, scenario_id, scenario_id_and};
+use super::{blocking, not_found_as, scenario_id, scenario_id_and, visible};
 use crate::engine::Scenario;
 use crate::engine::import::{self, Comparison, Format, Measurement, ParsedResult};
 use crate::engine::testplan::{self, PlanTool};
 use crate::store::measurements::{self as stored, StoredMeasurement};
 use crate::store::{self, StoreError};
 use crate::web::AppState;
+use crate::web::auth::CurrentUser;
 use crate::web::error::{ApiError, ErrorBody};
 use axum::Json;
 use axum::body::Bytes;
@@ -137,6 +138,7 @@ pub struct FromResultQuery {
 )]
 pub async fn scenario_from_result(
     State(state): State<AppState>,
+    user: CurrentUser,
     query: Result<Query<FromResultQuery>, QueryRejection>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
@@ -155,12 +157,13 @@ pub async fn scenario_from_result(
         )
     })?;
     let base = match q.base {
-        Some(id) => Some(
+        Some(id) => Some({
+            visible(&state, &user, id).await?;
             store::get_scenario(&state.db, id)
                 .await
                 .map_err(not_found_as(id))?
-                .scenario,
-        ),
+                .scenario
+        }),
         None => None,
     };
     Ok(Json(import::scenario_from(m, base.as_ref())))
@@ -228,11 +231,13 @@ pub struct Uploaded {
 )]
 pub async fn add(
     State(state): State<AppState>,
+    user: CurrentUser,
     id: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let id = scenario_id(id)?;
+    visible(&state, &user, id).await?;
     let bytes = body_bytes(&headers, body)?;
     let current = store::get_scenario(&state.db, id)
         .await
@@ -244,6 +249,7 @@ pub async fn add(
         parsed.format,
         &parsed.measurements,
         &parsed.warnings,
+        crate::web::access::actor(&user),
     )
     .await
     .map_err(not_found_as(id))?;
@@ -277,9 +283,11 @@ pub async fn add(
 )]
 pub async fn list(
     State(state): State<AppState>,
+    user: CurrentUser,
     id: Result<Path<String>, PathRejection>,
 ) -> Result<Json<Vec<MeasurementView>>, ApiError> {
     let id = scenario_id(id)?;
+    visible(&state, &user, id).await?;
     let rows = stored::list_measurements(&state.db, id)
         .await
         .map_err(not_found_as(id))?;
@@ -317,10 +325,12 @@ pub async fn list(
 )]
 pub async fn remove(
     State(state): State<AppState>,
+    user: CurrentUser,
     ids: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<StatusCode, ApiError> {
     let (id, mid, missing) = run_ids(ids)?;
-    stored::delete_measurement(&state.db, id, mid)
+    visible(&state, &user, id).await?;
+    stored::delete_measurement(&state.db, id, mid, crate::web::access::actor(&user))
         .await
         .map_err(|e| match e {
             StoreError::NotFound => missing(),
@@ -341,9 +351,11 @@ pub async fn remove(
 )]
 pub async fn scenario_from_stored(
     State(state): State<AppState>,
+    user: CurrentUser,
     ids: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<Json<Scenario>, ApiError> {
     let (id, mid, missing) = run_ids(ids)?;
+    visible(&state, &user, id).await?;
     let current = store::get_scenario(&state.db, id)
         .await
         .map_err(not_found_as(id))?;
@@ -380,6 +392,7 @@ pub struct PlanQuery {
 )]
 pub async fn testplan(
     State(state): State<AppState>,
+    user: CurrentUser,
     id: Result<Path<String>, PathRejection>,
     query: Result<Query<PlanQuery>, QueryRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
@@ -394,6 +407,7 @@ pub async fn testplan(
             )
         })?,
     };
+    visible(&state, &user, id).await?;
     let stored = store::get_scenario(&state.db, id)
         .await
         .map_err(not_found_as(id))?;

@@ -4,6 +4,7 @@
 //! handlers and is merged below, so `/api/openapi.json` lists every route. Scenario and
 //! Evaluation bodies are described as JSON objects: their exact shape is the contract's.
 
+pub mod activity;
 pub mod avs;
 pub mod estate;
 pub mod evaluate;
@@ -16,9 +17,11 @@ pub mod regions;
 pub mod reprice;
 pub mod scenarios;
 pub mod tokens;
+pub mod visibility;
 
 use crate::store::StoreError;
 use crate::web::AppState;
+use crate::web::auth::CurrentUser;
 use crate::web::error::{ApiError, ErrorBody};
 use axum::Router;
 use axum::extract::Path;
@@ -43,6 +46,7 @@ use utoipa_axum::routes;
         (name = "measurements", description = "Benchmark results (fio, DiskSpd, elbencho) against the prediction, and the test plan that verifies a scenario"),
         (name = "advisor", description = "Client tuning: the Linux NFS mount-plan linter"),
         (name = "avs", description = "AVS from the inventory: RVTools import, datastore layout, host count and TCO"),
+        (name = "activity", description = "Who created, changed, restored or deleted what"),
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "accounts", description = "API tokens of team mode (admins only)"),
     )
@@ -64,6 +68,7 @@ pub fn router() -> Router<AppState> {
         .merge(reprice::router())
         .merge(scenarios::router())
         .merge(tokens::router())
+        .merge(activity::router())
         .split_for_parts();
     let mut doc = serde_json::to_value(&doc)
         .expect("the OpenAPI document is built from static descriptions and always serialises");
@@ -153,6 +158,15 @@ fn not_found_as(id: i64) -> impl FnOnce(StoreError) -> ApiError {
         StoreError::NotFound => ApiError::no_scenario(id),
         other => other.into(),
     }
+}
+
+/// The visibility check of every API route that reads or changes scenario `id`: the
+/// scenario's 404 when it does not exist or is private to another user.
+async fn visible(state: &AppState, user: &CurrentUser, id: i64) -> Result<(), ApiError> {
+    crate::web::access::scenario(&state.db, user, id)
+        .await
+        .map(drop)
+        .map_err(not_found_as(id))
 }
 
 /// Runs CPU-bound work off the async workers; a panic becomes a logged 500 saying which

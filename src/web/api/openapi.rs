@@ -201,6 +201,8 @@ fn scenario_links() -> Value {
         "Testplan": to("testplan"),
         "Report": to("report"),
         "Reprice": to("reprice_scenario"),
+        "GetVisibility": to("get_visibility"),
+        "SetVisibility": to("set_visibility"),
         "RestoreFirst": { "operationId": "restore_revision",
                           "parameters": { "id": "$response.body#/id", "n": "1" } },
     })

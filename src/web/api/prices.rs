@@ -177,6 +177,7 @@ pub struct ImportQuery {
 )]
 pub async fn import(
     State(st): State<AppState>,
+    user: crate::web::auth::CurrentUser,
     q: Result<Query<ImportQuery>, QueryRejection>,
     ApiJson(doc): ApiJson<serde_json::Value>,
 ) -> Result<Json<ImportOutcome>, ApiError> {
@@ -191,6 +192,7 @@ pub async fn import(
         "an API upload (POST /api/v1/prices/import)",
         &today_utc(),
         q.dry_run.unwrap_or(false),
+        crate::web::access::actor(&user),
     )
     .await?;
     st.prices.replace(book);

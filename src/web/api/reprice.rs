@@ -4,8 +4,9 @@
 use super::scenario_id;
 use crate::engine::reprice::{self, CostSnapshot, Repricing};
 use crate::store::{self, StoreError};
-use crate::web::AppState;
+use crate::web::auth::CurrentUser;
 use crate::web::error::{ApiError, ErrorBody};
+use crate::web::{AppState, access};
 use axum::Json;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
@@ -77,16 +78,21 @@ impl From<RepriceError> for ApiError {
 /// book in force, read fresh from the database.
 pub async fn reprice_revision(
     st: &AppState,
+    user: &CurrentUser,
     id: i64,
     revision: Option<i64>,
 ) -> Result<RepriceAnswer, RepriceError> {
+    let no_scenario = |e| match e {
+        StoreError::NotFound => RepriceError::NotFound(format!("no scenario with id {id}")),
+        other => other.into(),
+    };
+    access::scenario(&st.db, user, id)
+        .await
+        .map_err(no_scenario)?;
     let rev = match store::priced_revision(&st.db, id, revision).await {
         Ok(r) => r,
         Err(StoreError::NotFound) => {
-            store::get_scenario(&st.db, id).await.map_err(|e| match e {
-                StoreError::NotFound => RepriceError::NotFound(format!("no scenario with id {id}")),
-                other => other.into(),
-            })?;
+            store::get_scenario(&st.db, id).await.map_err(no_scenario)?;
             return Err(RepriceError::NotFound(format!(
                 "scenario {id} has no revision {}",
                 revision.unwrap_or_default()
@@ -125,10 +131,11 @@ pub async fn reprice_revision(
 )]
 pub async fn reprice(
     State(st): State<AppState>,
+    user: CurrentUser,
     id: Result<Path<String>, PathRejection>,
     q: Result<Query<RepriceQuery>, QueryRejection>,
 ) -> Result<Json<RepriceAnswer>, ApiError> {
     let id = scenario_id(id)?;
     let Query(q) = q.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    Ok(Json(reprice_revision(&st, id, q.revision).await?))
+    Ok(Json(reprice_revision(&st, &user, id, q.revision).await?))
 }

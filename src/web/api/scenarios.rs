@@ -1,9 +1,11 @@
 //! Saved scenarios: CRUD plus revision history and restore.
 
-use super::{not_found_as, scenario_id, scenario_id_and};
+use super::{not_found_as, scenario_id, scenario_id_and, visible};
 use crate::engine::Scenario;
-use crate::store::{self, Revision, ScenarioSummary, StoreError};
+use crate::store::{self, Revision, ScenarioSummary, StoreError, Visibility};
 use crate::web::AppState;
+use crate::web::access::actor;
+use crate::web::auth::CurrentUser;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
 use axum::extract::rejection::{PathRejection, QueryRejection};
@@ -23,6 +25,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(revisions))
         .routes(routes!(revision))
         .routes(routes!(restore))
+        .merge(super::visibility::router())
 }
 
 /// Answer to a save: the scenario id and the revision the save created.
@@ -68,6 +71,7 @@ pub struct ListQuery {
 )]
 pub async fn list(
     State(state): State<AppState>,
+    user: CurrentUser,
     query: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
@@ -86,7 +90,7 @@ pub async fn list(
         return Err(ApiError::invalid("offset", "`offset` is too large"));
     }
     let q = query.q.as_deref().filter(|q| !q.trim().is_empty());
-    let page = store::list_page(&state.db, q, limit, offset).await?;
+    let page = store::list_page(&state.db, q, limit, offset, actor(&user)).await?;
     let total = page.total;
     let link = |offset: u64, rel: &str| {
         let mut url = format!("/api/v1/scenarios?limit={limit}&offset={offset}");
@@ -115,9 +119,18 @@ pub async fn list(
     Ok(res)
 }
 
-/// Saves a new scenario (revision 1).
+/// Query of a create: who may see the new scenario.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct CreateQuery {
+    /// `shared` (default: every user sees it) or `private` (only its owner and admins).
+    #[param(inline)]
+    pub visibility: Option<Visibility>,
+}
+
+/// Saves a new scenario (revision 1), owned by the signed-in user.
 #[utoipa::path(
-    post, path = "/api/v1/scenarios", tag = "scenarios", operation_id = "create_scenario",
+    post, path = "/api/v1/scenarios", tag = "scenarios", operation_id = "create_scenario", params(CreateQuery),
     request_body(content = Scenario, description = "A Scenario; an `id` in it is ignored", example = super::example_scenario),
     responses(
         (status = 201, description = "Saved; `Location` names the new scenario", body = Saved,
@@ -130,10 +143,26 @@ pub async fn list(
 )]
 pub async fn create(
     State(state): State<AppState>,
+    user: CurrentUser,
+    query: Result<Query<CreateQuery>, QueryRejection>,
     ApiJson(scenario): ApiJson<Scenario>,
 ) -> Result<impl IntoResponse, ApiError> {
+    let Query(query) = query.map_err(|e| {
+        ApiError::invalid(
+            "visibility",
+            format!("{}; `visibility` is shared or private", e.body_text()),
+        )
+    })?;
     crate::engine::check(&scenario)?;
-    let id = store::create_scenario(&state.db, &scenario).await?;
+    let visibility = query.visibility.unwrap_or_default();
+    let id = store::create_scenario_by(
+        &state.db,
+        &scenario,
+        actor(&user),
+        visibility,
+        store::activity::Action::Created,
+    )
+    .await?;
     Ok((
         StatusCode::CREATED,
         [(header::LOCATION, format!("/api/v1/scenarios/{id}"))],
@@ -152,9 +181,11 @@ pub async fn create(
 )]
 pub async fn show(
     State(state): State<AppState>,
+    user: CurrentUser,
     id: Result<Path<String>, PathRejection>,
 ) -> Result<Json<Scenario>, ApiError> {
     let id = scenario_id(id)?;
+    visible(&state, &user, id).await?;
     let stored = store::get_scenario(&state.db, id)
         .await
         .map_err(not_found_as(id))?;
@@ -177,6 +208,7 @@ pub async fn show(
 )]
 pub async fn update(
     State(state): State<AppState>,
+    user: CurrentUser,
     id: Result<Path<String>, PathRejection>,
     ApiJson(scenario): ApiJson<Scenario>,
 ) -> Result<Json<Saved>, ApiError> {
@@ -190,7 +222,7 @@ pub async fn update(
         ));
     }
     crate::engine::check(&scenario)?;
-    let revision = store::update_scenario(&state.db, id, &scenario)
+    let revision = store::update_scenario_by(&state.db, id, &scenario, actor(&user))
         .await
         .map_err(not_found_as(id))?;
     Ok(Json(Saved { id, revision }))
@@ -207,16 +239,17 @@ pub async fn update(
 )]
 pub async fn remove(
     State(state): State<AppState>,
+    user: CurrentUser,
     id: Result<Path<String>, PathRejection>,
 ) -> Result<StatusCode, ApiError> {
     let id = scenario_id(id)?;
-    store::delete_scenario(&state.db, id)
+    store::delete_scenario_by(&state.db, id, actor(&user))
         .await
         .map_err(not_found_as(id))?;
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// The revision history of a scenario, newest first.
+/// The revision history of a scenario, newest first, each with who saved it.
 #[utoipa::path(
     get, path = "/api/v1/scenarios/{id}/revisions", tag = "scenarios", operation_id = "list_revisions",
     params(("id" = i64, Path, description = "Scenario id")),
@@ -227,9 +260,11 @@ pub async fn remove(
 )]
 pub async fn revisions(
     State(state): State<AppState>,
+    user: CurrentUser,
     id: Result<Path<String>, PathRejection>,
 ) -> Result<Json<Vec<Revision>>, ApiError> {
     let id = scenario_id(id)?;
+    visible(&state, &user, id).await?;
     let list = store::list_revisions(&state.db, id)
         .await
         .map_err(not_found_as(id))?;
@@ -247,9 +282,15 @@ fn revision_ids(
     Ok((id, n))
 }
 
-async fn missing_revision(state: &AppState, id: i64, n: i64, e: StoreError) -> ApiError {
+async fn missing_revision(
+    state: &AppState,
+    user: &CurrentUser,
+    id: i64,
+    n: i64,
+    e: StoreError,
+) -> ApiError {
     match e {
-        StoreError::NotFound => match store::get_scenario(&state.db, id).await {
+        StoreError::NotFound => match crate::web::access::scenario(&state.db, user, id).await {
             Ok(_) => ApiError::NotFound(format!("scenario {id} has no revision {n}")),
             Err(StoreError::NotFound) => ApiError::no_scenario(id),
             Err(other) => other.into(),
@@ -269,12 +310,14 @@ async fn missing_revision(state: &AppState, id: i64, n: i64, e: StoreError) -> A
 )]
 pub async fn revision(
     State(state): State<AppState>,
+    user: CurrentUser,
     ids: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<Json<Scenario>, ApiError> {
     let (id, n) = revision_ids(ids)?;
+    visible(&state, &user, id).await?;
     match store::get_revision(&state.db, id, n).await {
         Ok(s) => Ok(Json(s)),
-        Err(e) => Err(missing_revision(&state, id, n, e).await),
+        Err(e) => Err(missing_revision(&state, &user, id, n, e).await),
     }
 }
 
@@ -289,11 +332,12 @@ pub async fn revision(
 )]
 pub async fn restore(
     State(state): State<AppState>,
+    user: CurrentUser,
     ids: Result<Path<(String, String)>, PathRejection>,
 ) -> Result<Json<Saved>, ApiError> {
     let (id, n) = revision_ids(ids)?;
-    match store::restore_revision(&state.db, id, n).await {
+    match store::restore_revision_by(&state.db, id, n, actor(&user)).await {
         Ok(revision) => Ok(Json(Saved { id, revision })),
-        Err(e) => Err(missing_revision(&state, id, n, e).await),
+        Err(e) => Err(missing_revision(&state, &user, id, n, e).await),
     }
 }

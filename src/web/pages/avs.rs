@@ -375,6 +375,7 @@ pub async fn show(
 /// `POST /avs/{id}/save?...`: saves each cluster's evaluated scenario; back to the list.
 pub async fn save(
     State(st): State<AppState>,
+    user: crate::web::auth::CurrentUser,
     Path(raw): Path<String>,
     Query(q): Query<PlanQuery>,
 ) -> Result<Response, PageError> {
@@ -387,7 +388,10 @@ pub async fn save(
     };
     let mut first = None;
     for s in &plan.scenarios {
-        let id = store::create_scenario(&st.db, s).await?;
+        let by = crate::web::access::actor(&user);
+        let shared = store::Visibility::Shared;
+        let id = store::create_scenario_by(&st.db, s, by, shared, store::activity::Action::Created)
+            .await?;
         first.get_or_insert(id);
     }
     let to = first.map_or_else(|| "/".to_owned(), |id| format!("/scenarios/{id}"));

@@ -15,6 +15,8 @@ use crate::engine::{self, Evaluation, Scenario};
 use crate::report::charts::Chart;
 use crate::store;
 use crate::web::AppState;
+use crate::web::access;
+use crate::web::auth::CurrentUser;
 use crate::web::charts::ChartBlock;
 use askama::Template;
 use axum::extract::{RawQuery, State};
@@ -243,34 +245,38 @@ fn compare_all(
 /// `GET /compare`.
 pub async fn page(
     State(st): State<AppState>,
+    user: CurrentUser,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, PageError> {
-    let (status, page) = build(&st, raw.as_deref()).await?;
+    let (status, page) = build(&st, &user, raw.as_deref()).await?;
     render(status, &page)
 }
 
 /// `GET /compare.csv`: the inputs and results the page shows, as CSV.
 pub async fn csv(
     State(st): State<AppState>,
+    user: CurrentUser,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, PageError> {
-    download(&st, raw.as_deref(), TableFormat::Csv).await
+    download(&st, &user, raw.as_deref(), TableFormat::Csv).await
 }
 
 /// `GET /compare.md`: the inputs and results the page shows, as Markdown.
 pub async fn markdown(
     State(st): State<AppState>,
+    user: CurrentUser,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, PageError> {
-    download(&st, raw.as_deref(), TableFormat::Markdown).await
+    download(&st, &user, raw.as_deref(), TableFormat::Markdown).await
 }
 
 async fn download(
     st: &AppState,
+    user: &CurrentUser,
     raw: Option<&str>,
     format: TableFormat,
 ) -> Result<Response, PageError> {
-    let (_, page) = build(st, raw).await?;
+    let (_, page) = build(st, user, raw).await?;
     let Some(r) = page.result else {
         return Err(PageError::Status {
             status: StatusCode::UNPROCESSABLE_ENTITY,
@@ -333,7 +339,11 @@ async fn download(
 }
 
 /// The page for a query: the saved scenarios to choose from and the comparison.
-async fn build(st: &AppState, raw: Option<&str>) -> Result<(StatusCode, ComparePage), PageError> {
+async fn build(
+    st: &AppState,
+    user: &CurrentUser,
+    raw: Option<&str>,
+) -> Result<(StatusCode, ComparePage), PageError> {
     let pairs = query_pairs(raw);
     let ids: Vec<i64> = pairs
         .iter()
@@ -358,7 +368,7 @@ async fn build(st: &AppState, raw: Option<&str>) -> Result<(StatusCode, CompareP
         )
         .collect();
 
-    let summaries = store::list_scenarios(&st.db, None).await?;
+    let summaries = store::list_scenarios_for(&st.db, None, access::actor(user)).await?;
     let saved: Vec<Choice> = summaries
         .iter()
         .map(|s| Choice {
@@ -373,7 +383,7 @@ async fn build(st: &AppState, raw: Option<&str>) -> Result<(StatusCode, CompareP
     let mut scenarios: Vec<Scenario> = Vec::new();
     let mut origins: Vec<String> = Vec::new();
     for id in &ids {
-        match store::get_scenario(&st.db, *id).await {
+        match access::stored_scenario(&st.db, user, *id).await {
             Ok(stored) => {
                 scenarios.push(stored.scenario);
                 origins.push(format!("saved #{id}"));

@@ -9,6 +9,8 @@ use crate::engine::estate::{self, EstatePlan, EstateRequest};
 use crate::report::estate::{self as report, Format};
 use crate::store::estates::{self as store, EstateRevision, EstateSummary};
 use crate::web::AppState;
+use crate::web::access;
+use crate::web::auth::CurrentUser;
 use crate::web::scenario_templates::TEMPLATES;
 use askama::Template;
 use axum::body::Bytes;
@@ -67,7 +69,10 @@ struct ComparePage {
     rows: Vec<(String, String, String)>,
 }
 
-async fn choices(st: &AppState) -> Result<(Vec<Choice>, Vec<Choice>), PageError> {
+async fn choices(
+    st: &AppState,
+    user: &CurrentUser,
+) -> Result<(Vec<Choice>, Vec<Choice>), PageError> {
     let templates = TEMPLATES
         .iter()
         .map(|t| Choice {
@@ -75,7 +80,7 @@ async fn choices(st: &AppState) -> Result<(Vec<Choice>, Vec<Choice>), PageError>
             name: t.name.to_owned(),
         })
         .collect();
-    let saved = crate::store::list_scenarios(&st.db, None)
+    let saved = crate::store::list_scenarios_for(&st.db, None, access::actor(user))
         .await?
         .into_iter()
         .map(|s| Choice {
@@ -87,16 +92,17 @@ async fn choices(st: &AppState) -> Result<(Vec<Choice>, Vec<Choice>), PageError>
 }
 
 /// `GET /estates`.
-pub async fn list(State(st): State<AppState>) -> Result<Response, PageError> {
-    list_with(&st, None, StatusCode::OK).await
+pub async fn list(State(st): State<AppState>, user: CurrentUser) -> Result<Response, PageError> {
+    list_with(&st, &user, None, StatusCode::OK).await
 }
 
 async fn list_with(
     st: &AppState,
+    user: &CurrentUser,
     problem: Option<String>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
-    let (templates, saved) = choices(st).await?;
+    let (templates, saved) = choices(st, user).await?;
     render(
         status,
         &ListPage {
@@ -141,7 +147,12 @@ fn parse_form(body: &[u8]) -> EstateForm {
 }
 
 /// Applies the form to `req`: settings, workloads removed, workloads added.
-async fn apply(st: &AppState, f: &EstateForm, req: &mut EstateRequest) -> Result<(), String> {
+async fn apply(
+    st: &AppState,
+    user: &CurrentUser,
+    f: &EstateForm,
+    req: &mut EstateRequest,
+) -> Result<(), String> {
     let text = |k: &str| f.one.get(k).map(|v| v.trim().to_owned());
     if let Some(n) = text("name") {
         req.name = (!n.is_empty()).then_some(n);
@@ -183,7 +194,7 @@ async fn apply(st: &AppState, f: &EstateForm, req: &mut EstateRequest) -> Result
         let id: i64 = raw
             .parse()
             .map_err(|_| format!("`{raw}` is not a scenario id"))?;
-        let s = crate::store::get_scenario(&st.db, id)
+        let s = access::stored_scenario(&st.db, user, id)
             .await
             .map_err(|_| format!("there is no saved scenario {id}"))?;
         let mut w: Scenario = s.scenario;
@@ -204,7 +215,11 @@ async fn plan(st: &AppState, req: &EstateRequest) -> Result<EstatePlan, String> 
 }
 
 /// `POST /estates`: a new estate from the chosen workloads.
-pub async fn create(State(st): State<AppState>, body: Bytes) -> Result<Response, PageError> {
+pub async fn create(
+    State(st): State<AppState>,
+    user: CurrentUser,
+    body: Bytes,
+) -> Result<Response, PageError> {
     let f = parse_form(&body);
     let mut req = EstateRequest {
         name: None,
@@ -219,27 +234,33 @@ pub async fn create(State(st): State<AppState>, body: Bytes) -> Result<Response,
         discount_pct: 0.0,
         what_if: Vec::new(),
     };
-    let checked = match apply(&st, &f, &mut req).await {
+    let checked = match apply(&st, &user, &f, &mut req).await {
         Ok(()) => plan(&st, &req).await.map(|_| ()),
         Err(e) => Err(e),
     };
     if let Err(e) = checked {
         let msg = format!("{e}. Nothing was saved.");
-        return list_with(&st, Some(msg), StatusCode::UNPROCESSABLE_ENTITY).await;
+        return list_with(&st, &user, Some(msg), StatusCode::UNPROCESSABLE_ENTITY).await;
     }
-    let id = store::create_estate(&st.db, &req).await?;
+    let id = store::create_estate(&st.db, &req, access::actor(&user)).await?;
     Ok(Redirect::to(&format!("/estates/{id}")).into_response())
 }
 
 /// `GET /estates/{id}?rev=N`.
 pub async fn show(
     State(st): State<AppState>,
+    user: CurrentUser,
     Path(raw): Path<String>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
     let (rev, req, newest) = revision(&st, id, q.get("rev")).await?;
-    page(&st, id, rev, newest, req, None, StatusCode::OK).await
+    let at = Shown {
+        id,
+        revision: rev,
+        newest,
+    };
+    page(&st, &user, at, req, None, StatusCode::OK).await
 }
 
 async fn revision(
@@ -268,11 +289,21 @@ fn not_found(e: crate::store::StoreError) -> PageError {
     }
 }
 
-async fn page(
-    st: &AppState,
+/// Which estate revision a page shows, and the newest one.
+struct Shown {
     id: i64,
     revision: i64,
     newest: i64,
+}
+
+async fn page(
+    st: &AppState,
+    user: &CurrentUser,
+    Shown {
+        id,
+        revision,
+        newest,
+    }: Shown,
     request: EstateRequest,
     problem: Option<String>,
     status: StatusCode,
@@ -288,7 +319,7 @@ async fn page(
         ),
         None => (String::new(), String::new()),
     };
-    let (templates, saved) = choices(st).await?;
+    let (templates, saved) = choices(st, user).await?;
     let region = request.region.clone().unwrap_or_default();
     render(
         status,
@@ -318,6 +349,7 @@ async fn page(
 /// `POST /estates/{id}`: the edit form saved as a new revision.
 pub async fn save(
     State(st): State<AppState>,
+    user: CurrentUser,
     Path(raw): Path<String>,
     body: Bytes,
 ) -> Result<Response, PageError> {
@@ -325,24 +357,28 @@ pub async fn save(
     let stored = store::get_estate(&st.db, id).await.map_err(not_found)?;
     let f = parse_form(&body);
     let mut req = stored.request.clone();
-    let checked = match apply(&st, &f, &mut req).await {
+    let checked = match apply(&st, &user, &f, &mut req).await {
         Ok(()) => plan(&st, &req).await.map(|_| ()),
         Err(e) => Err(e),
     };
     if let Err(e) = checked {
         let msg = format!("{e}. Nothing was saved.");
+        let at = Shown {
+            id,
+            revision: stored.revision,
+            newest: stored.revision,
+        };
         return page(
             &st,
-            id,
-            stored.revision,
-            stored.revision,
+            &user,
+            at,
             stored.request,
             Some(msg),
             StatusCode::UNPROCESSABLE_ENTITY,
         )
         .await;
     }
-    store::update_estate(&st.db, id, &req).await?;
+    store::update_estate(&st.db, id, &req, access::actor(&user)).await?;
     Ok(Redirect::to(&format!("/estates/{id}")).into_response())
 }
 

@@ -6,6 +6,8 @@ use crate::engine::FieldError;
 use crate::engine::scenario::{Level, Scenario, Service};
 use crate::store;
 use crate::web::AppState;
+use crate::web::access::{self, actor};
+use crate::web::auth::CurrentUser;
 use crate::web::scenario_templates::{StarterTemplate, TEMPLATES};
 use askama::Template;
 use axum::extract::{Multipart, Path, Query, State};
@@ -23,6 +25,9 @@ struct Row {
     binding: String,
     updated_at: String,
     revision: i64,
+    /// "you", the owner's name, or empty (created in single-user mode).
+    owner: String,
+    private: bool,
 }
 
 #[derive(Template)]
@@ -86,6 +91,7 @@ fn thousands(n: u64) -> String {
 
 async fn home_page(
     st: &AppState,
+    user: &CurrentUser,
     q: &str,
     at: PageAt,
     notice: String,
@@ -93,7 +99,7 @@ async fn home_page(
     import_error: String,
 ) -> Result<HomePage, PageError> {
     let filter = Some(q.trim()).filter(|q| !q.is_empty());
-    let page = store::list_page(&st.db, filter, at.limit, at.offset).await?;
+    let page = store::list_page(&st.db, filter, at.limit, at.offset, actor(user)).await?;
     let rows: Vec<Row> = page
         .items
         .into_iter()
@@ -104,6 +110,12 @@ async fn home_page(
             binding: s.binding.unwrap_or_default(),
             updated_at: super::view::short_time(&s.updated_at),
             revision: s.revision,
+            owner: match s.owner {
+                Some(o) if Some(o.as_str()) == user.name() => "you".to_owned(),
+                Some(o) => o,
+                None => String::new(),
+            },
+            private: s.visibility == "private",
         })
         .collect();
     let total = u64::try_from(page.total).unwrap_or(0);
@@ -195,6 +207,7 @@ impl HomeQuery {
 /// `GET /[?q=...&offset=...&limit=...]`.
 pub async fn index(
     State(st): State<AppState>,
+    user: CurrentUser,
     Query(q): Query<HomeQuery>,
 ) -> Result<Response, PageError> {
     let at = q.page()?;
@@ -204,6 +217,7 @@ pub async fn index(
         .unwrap_or_default();
     let page = home_page(
         &st,
+        &user,
         q.q.as_deref().unwrap_or(""),
         at,
         notice,
@@ -225,10 +239,11 @@ struct ConfirmDelete {
 /// `GET /scenarios/{id}/delete`: asks before deleting.
 pub async fn confirm_delete(
     State(st): State<AppState>,
+    user: CurrentUser,
     Path(raw): Path<String>,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
-    let stored = store::get_scenario(&st.db, id).await?;
+    let stored = access::stored_scenario(&st.db, &user, id).await?;
     let revisions = store::list_revisions(&st.db, id).await?.len();
     render(
         StatusCode::OK,
@@ -243,11 +258,12 @@ pub async fn confirm_delete(
 /// `POST /scenarios/{id}/delete`.
 pub async fn delete(
     State(st): State<AppState>,
+    user: CurrentUser,
     Path(raw): Path<String>,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
-    let stored = store::get_scenario(&st.db, id).await?;
-    store::delete_scenario(&st.db, id).await?;
+    let stored = access::stored_scenario(&st.db, &user, id).await?;
+    store::delete_scenario_by(&st.db, id, actor(&user)).await?;
     let name: String = stored.scenario.name.chars().take(200).collect();
     let to = format!("/?deleted={}", urlencode(&name));
     Ok(Redirect::to(&to).into_response())
@@ -305,14 +321,20 @@ async fn read_import(mut mp: Multipart) -> Result<String, String> {
 }
 
 /// `POST /import`: a Scenario JSON file or pasted text becomes a saved scenario.
-pub async fn import(State(st): State<AppState>, mp: Multipart) -> Result<Response, PageError> {
+pub async fn import(
+    State(st): State<AppState>,
+    user: CurrentUser,
+    mp: Multipart,
+) -> Result<Response, PageError> {
     let text = match read_import(mp).await {
         Ok(t) => t,
-        Err(msg) => return import_failed(&st, String::new(), msg, StatusCode::BAD_REQUEST).await,
+        Err(msg) => {
+            return import_failed(&st, &user, String::new(), msg, StatusCode::BAD_REQUEST).await;
+        }
     };
     if text.trim().is_empty() {
         let msg = "Choose a Scenario JSON file or paste its text, then Import.".to_owned();
-        return import_failed(&st, text, msg, StatusCode::BAD_REQUEST).await;
+        return import_failed(&st, &user, text, msg, StatusCode::BAD_REQUEST).await;
     }
     let de = &mut serde_json::Deserializer::from_str(&text);
     let parsed: Result<Scenario, FieldError> =
@@ -328,22 +350,25 @@ pub async fn import(State(st): State<AppState>, mp: Multipart) -> Result<Respons
             } else {
                 format!("{}: {}. Nothing was saved.", e.field, e.message)
             };
-            return import_failed(&st, text, msg, StatusCode::UNPROCESSABLE_ENTITY).await;
+            return import_failed(&st, &user, text, msg, StatusCode::UNPROCESSABLE_ENTITY).await;
         }
     };
     let mut scenario = scenario;
     scenario.id = None;
-    let id = store::create_scenario(&st.db, &scenario).await?;
+    let imported = store::activity::Action::Imported;
+    let shared = store::Visibility::Shared;
+    let id = store::create_scenario_by(&st.db, &scenario, actor(&user), shared, imported).await?;
     Ok(Redirect::to(&format!("/scenarios/{id}?imported=1")).into_response())
 }
 
 async fn import_failed(
     st: &AppState,
+    user: &CurrentUser,
     text: String,
     msg: String,
     status: StatusCode,
 ) -> Result<Response, PageError> {
-    let page = home_page(st, "", PageAt::default(), String::new(), text, msg).await?;
+    let page = home_page(st, user, "", PageAt::default(), String::new(), text, msg).await?;
     render(status, &page)
 }
 

@@ -14,6 +14,8 @@ use crate::engine::{Evaluation, FieldError, Scenario};
 use crate::report::charts::Chart;
 use crate::store::{self, StoreError};
 use crate::web::AppState;
+use crate::web::access;
+use crate::web::auth::CurrentUser;
 use crate::web::charts::ChartBlock;
 use crate::web::scenario_templates;
 use askama::Template;
@@ -147,6 +149,7 @@ pub(super) struct Opt {
 /// The base scenario: a saved one (`base=<id>`) or the AVS example.
 pub(super) async fn base_scenario(
     st: &AppState,
+    user: &CurrentUser,
     base: Option<&str>,
 ) -> Result<(Scenario, String), PageError> {
     match base
@@ -159,7 +162,7 @@ pub(super) async fn base_scenario(
                     "`{raw}` is not a saved scenario; choose one from the list."
                 ))
             })?;
-            match store::get_scenario(&st.db, id).await {
+            match access::stored_scenario(&st.db, user, id).await {
                 Ok(stored) => Ok((stored.scenario, id.to_string())),
                 Err(StoreError::NotFound) => Err(PageError::NotFound(format!(
                     "There is no saved scenario #{id}."
@@ -176,13 +179,17 @@ pub(super) async fn base_scenario(
 }
 
 /// The base choices: the example, then every saved scenario.
-pub(super) async fn base_options(st: &AppState, selected: &str) -> Result<Vec<Opt>, PageError> {
+pub(super) async fn base_options(
+    st: &AppState,
+    user: &CurrentUser,
+    selected: &str,
+) -> Result<Vec<Opt>, PageError> {
     let mut out = vec![Opt {
         value: "example".into(),
         label: "Example: AVS 4 x 20 TiB Ultra, 4 AV36 hosts".into(),
         selected: selected == "example",
     }];
-    for s in store::list_scenarios(&st.db, None).await? {
+    for s in store::list_scenarios_for(&st.db, None, access::actor(user)).await? {
         let value = s.id.to_string();
         out.push(Opt {
             selected: value == selected,
@@ -501,10 +508,11 @@ fn explain(
 /// `GET /layouts`.
 pub async fn page(
     State(st): State<AppState>,
+    user: CurrentUser,
     RawQuery(raw): RawQuery,
     Query(q): Query<LayoutsQuery>,
 ) -> Result<Response, PageError> {
-    let (status, mut page) = build(&st, q).await?;
+    let (status, mut page) = build(&st, &user, q).await?;
     page.query = raw.map(|r| format!("?{r}")).unwrap_or_default();
     render(status, &page)
 }
@@ -512,25 +520,28 @@ pub async fn page(
 /// `GET /layouts.csv`: the table the page shows, as CSV.
 pub async fn csv(
     State(st): State<AppState>,
+    user: CurrentUser,
     Query(q): Query<LayoutsQuery>,
 ) -> Result<Response, PageError> {
-    download(&st, q, TableFormat::Csv).await
+    download(&st, &user, q, TableFormat::Csv).await
 }
 
 /// `GET /layouts.md`: the verdict and the table the page shows, as Markdown.
 pub async fn markdown(
     State(st): State<AppState>,
+    user: CurrentUser,
     Query(q): Query<LayoutsQuery>,
 ) -> Result<Response, PageError> {
-    download(&st, q, TableFormat::Markdown).await
+    download(&st, &user, q, TableFormat::Markdown).await
 }
 
 async fn download(
     st: &AppState,
+    user: &CurrentUser,
     q: LayoutsQuery,
     format: TableFormat,
 ) -> Result<Response, PageError> {
-    let (_, page) = build(st, q).await?;
+    let (_, page) = build(st, user, q).await?;
     let Some(r) = page.result else {
         let messages: Vec<&str> = page.errors.iter().map(|e| e.message.as_str()).collect();
         return Err(PageError::Status {
@@ -591,8 +602,12 @@ fn capitalize(s: &str) -> String {
 }
 
 /// The page for a query: its inputs as typed, their messages and the layouts.
-async fn build(st: &AppState, q: LayoutsQuery) -> Result<(StatusCode, LayoutsPage), PageError> {
-    let (mut s, selected) = base_scenario(st, q.base.as_deref()).await?;
+async fn build(
+    st: &AppState,
+    user: &CurrentUser,
+    q: LayoutsQuery,
+) -> Result<(StatusCode, LayoutsPage), PageError> {
+    let (mut s, selected) = base_scenario(st, user, q.base.as_deref()).await?;
     let mut errors: Vec<FieldError> = Vec::new();
 
     let total = match q
@@ -680,7 +695,7 @@ async fn build(st: &AppState, q: LayoutsQuery) -> Result<(StatusCode, LayoutsPag
     let status = page_status(&errors);
     let page = LayoutsPage {
         query: String::new(),
-        bases: base_options(st, &selected).await?,
+        bases: base_options(st, user, &selected).await?,
         // What was typed stays in its input, beside a message that quotes it.
         total_tib: given(&q.total_tib)
             .map_or_else(|| Num(total, 3).to_string().replace(',', ""), str::to_owned),

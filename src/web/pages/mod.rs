@@ -4,6 +4,7 @@
 //! Handlers parse the request, call the store and the engine, and render an askama
 //! template; formatting lives in [`view`], the form <-> Scenario mapping in [`form`].
 
+mod activity;
 pub mod advisor;
 mod avs;
 mod compare;
@@ -54,6 +55,8 @@ pub fn router() -> Router<AppState> {
             post(planner::restore),
         )
         .route("/scenarios/{id}/reprice", post(reprice::reprice))
+        .route("/scenarios/{id}/visibility", post(planner::set_visibility))
+        .route("/activity", get(activity::page))
         .route("/compare", get(compare::page))
         .route("/compare.csv", get(compare::csv))
         .route("/compare.md", get(compare::markdown))

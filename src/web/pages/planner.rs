@@ -11,8 +11,10 @@ use super::{PageError, parse_id, render, share};
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{Level, Scenario, Service};
 use crate::engine::{self, FieldError};
-use crate::store::{self, Revision};
+use crate::store::{self, Ownership, Visibility};
 use crate::web::AppState;
+use crate::web::access::{self, actor};
+use crate::web::auth::CurrentUser;
 use crate::web::charts::MeasuredRuns;
 use crate::web::scenario_templates;
 use askama::Template;
@@ -80,8 +82,12 @@ struct PlannerPage {
     id: Option<i64>,
     status: String,
     save_action: String,
-    revisions: Vec<Revision>,
+    revisions: Vec<HistoryRow>,
     current_revision: i64,
+    /// Whether the history names who saved each revision (someone is signed in).
+    show_authors: bool,
+    /// Who owns the saved scenario and who sees it (`None` while unsaved).
+    ownership: Option<OwnershipView>,
     services: &'static [ServiceOpt],
     vm_sizes: &'static [String],
     avs_hosts: &'static [String],
@@ -129,12 +135,52 @@ fn assess(
     }
 }
 
+/// One revision in the planner's history.
+pub struct HistoryRow {
+    pub number: i64,
+    pub name: String,
+    /// Short UTC time.
+    pub created_at: String,
+    /// "you", the author's name, or empty (single-user mode).
+    pub by: String,
+}
+
+/// The owner and visibility as the planner shows them.
+pub struct OwnershipView {
+    /// "you", the owner's name, or empty (created in single-user mode).
+    pub owner: String,
+    pub private: bool,
+    /// Whether the user may change the visibility (the owner or an admin).
+    pub may_change: bool,
+}
+
+impl OwnershipView {
+    fn of(o: &Ownership, user: &CurrentUser) -> OwnershipView {
+        OwnershipView {
+            owner: you_or(o.owner.as_deref(), user),
+            private: o.visibility == Visibility::Private,
+            may_change: o.may_change_visibility(actor(user)),
+        }
+    }
+}
+
+/// "you" when `name` is the signed-in user, else the name (empty for none).
+fn you_or(name: Option<&str>, user: &CurrentUser) -> String {
+    match name {
+        Some(n) if Some(n) == user.name() => "you".to_owned(),
+        Some(n) => n.to_owned(),
+        None => String::new(),
+    }
+}
+
 /// What the planner page needs besides the form.
 struct Context {
     id: Option<i64>,
     status: String,
-    revisions: Vec<Revision>,
+    revisions: Vec<HistoryRow>,
     current_revision: i64,
+    show_authors: bool,
+    ownership: Option<OwnershipView>,
     /// The saved scenario's measured runs, drawn on the inline charts.
     measured: MeasuredRuns,
     /// The price book in force.
@@ -148,6 +194,8 @@ impl Context {
             status: status.into(),
             revisions: Vec::new(),
             current_revision: 0,
+            show_authors: false,
+            ownership: None,
             measured: MeasuredRuns::default(),
             prices: st.book(),
         }
@@ -167,6 +215,8 @@ fn page(mut form: FormState, scenario: Option<&Scenario>, ctx: Context) -> Plann
         status: ctx.status,
         revisions: ctx.revisions,
         current_revision: ctx.current_revision,
+        show_authors: ctx.show_authors,
+        ownership: ctx.ownership,
         services: &SERVICES,
         vm_sizes: &VM_SIZES,
         avs_hosts: &AVS_HOSTS,
@@ -228,34 +278,54 @@ pub struct ShowQuery {
     restored: Option<i64>,
     /// Just imported.
     imported: Option<u8>,
+    /// Just changed who sees it.
+    visibility: Option<u8>,
 }
 
 async fn saved_context(
     st: &AppState,
+    user: &CurrentUser,
     id: i64,
     current_revision: i64,
     status: String,
 ) -> Result<Context, PageError> {
+    let ownership = access::scenario(&st.db, user, id).await?;
     let mut revisions = store::list_revisions(&st.db, id).await?;
     revisions.sort_by_key(|r| std::cmp::Reverse(r.number));
-    for r in &mut revisions {
-        r.created_at = super::view::short_time(&r.created_at);
-    }
+    let revisions = revisions
+        .into_iter()
+        .map(|r| HistoryRow {
+            by: you_or(r.author.as_deref(), user),
+            number: r.number,
+            name: r.name,
+            created_at: super::view::short_time(&r.created_at),
+        })
+        .collect();
     Ok(Context {
         id: Some(id),
         status,
         revisions,
         current_revision,
-        measured: measured_for(st, Some(id)).await?,
+        show_authors: user.0.is_some(),
+        ownership: Some(OwnershipView::of(&ownership, user)),
+        measured: measured_for(st, user, Some(id)).await?,
         prices: st.book(),
     })
 }
 
-/// The measured runs stored with a saved scenario (none for an unsaved one, or one
-/// deleted meanwhile).
-async fn measured_for(st: &AppState, id: Option<i64>) -> Result<MeasuredRuns, PageError> {
+/// The measured runs stored with a saved scenario (none for an unsaved one, one
+/// deleted meanwhile, or one the user may not see).
+async fn measured_for(
+    st: &AppState,
+    user: &CurrentUser,
+    id: Option<i64>,
+) -> Result<MeasuredRuns, PageError> {
     match id {
-        Some(id) => Ok(MeasuredRuns::of(&st.db, id).await?),
+        Some(id) => match access::scenario(&st.db, user, id).await {
+            Ok(_) => Ok(MeasuredRuns::of(&st.db, id).await?),
+            Err(store::StoreError::NotFound) => Ok(MeasuredRuns::default()),
+            Err(e) => Err(e.into()),
+        },
         None => Ok(MeasuredRuns::default()),
     }
 }
@@ -263,11 +333,12 @@ async fn measured_for(st: &AppState, id: Option<i64>) -> Result<MeasuredRuns, Pa
 /// `GET /scenarios/{id}[?rev=N]`.
 pub async fn show(
     State(st): State<AppState>,
+    user: CurrentUser,
     Path(raw): Path<String>,
     Query(q): Query<ShowQuery>,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
-    let stored = store::get_scenario(&st.db, id).await?;
+    let stored = access::stored_scenario(&st.db, &user, id).await?;
     let (scenario, status) = match q.rev.filter(|&n| n != stored.revision) {
         Some(n) => {
             let s = store::get_revision(&st.db, id, n)
@@ -294,6 +365,8 @@ pub async fn show(
                 "Imported and saved as revision 1.".to_owned()
             } else if let Some(n) = q.saved {
                 format!("Saved as revision {n}.")
+            } else if q.visibility.is_some() {
+                "Visibility changed.".to_owned()
             } else {
                 format!(
                     "Revision {}, saved {} UTC.",
@@ -304,7 +377,7 @@ pub async fn show(
             (stored.scenario, status)
         }
     };
-    let ctx = saved_context(&st, id, stored.revision, status).await?;
+    let ctx = saved_context(&st, &user, id, stored.revision, status).await?;
     let form = FormState::from_scenario(&scenario);
     render(StatusCode::OK, &page(form, Some(&scenario), ctx))
 }
@@ -347,11 +420,16 @@ fn form_id(pairs: &[(String, String)]) -> Option<i64> {
         .and_then(|(_, v)| v.parse().ok())
 }
 
-async fn context_for(st: &AppState, id: Option<i64>, status: &str) -> Result<Context, PageError> {
+async fn context_for(
+    st: &AppState,
+    user: &CurrentUser,
+    id: Option<i64>,
+    status: &str,
+) -> Result<Context, PageError> {
     match id {
         Some(id) => {
-            let stored = store::get_scenario(&st.db, id).await?;
-            saved_context(st, id, stored.revision, status.to_owned()).await
+            let stored = access::stored_scenario(&st.db, user, id).await?;
+            saved_context(st, user, id, stored.revision, status.to_owned()).await
         }
         None => Ok(Context::unsaved(st, status)),
     }
@@ -360,17 +438,19 @@ async fn context_for(st: &AppState, id: Option<i64>, status: &str) -> Result<Con
 /// Re-renders the planner from a form that cannot be used as it is (422).
 async fn invalid_page(
     st: &AppState,
+    user: &CurrentUser,
     form: FormState,
     id: Option<i64>,
     status: &str,
 ) -> Result<Response, PageError> {
-    let ctx = context_for(st, id, status).await?;
+    let ctx = context_for(st, user, id, status).await?;
     render(StatusCode::UNPROCESSABLE_ENTITY, &page(form, None, ctx))
 }
 
 /// `POST /scenarios/evaluate`: the planner without JavaScript.
 pub async fn evaluate(
     State(st): State<AppState>,
+    user: CurrentUser,
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
     let id = form_id(&pairs);
@@ -384,7 +464,7 @@ pub async fn evaluate(
     } else {
         "Not saved yet."
     };
-    let ctx = context_for(&st, id, status).await?;
+    let ctx = context_for(&st, &user, id, status).await?;
     let code = if scenario.is_some() {
         StatusCode::OK
     } else {
@@ -412,7 +492,11 @@ struct LiveResults {
 ///
 /// A form body (what the page's script sends) answers JSON with the rendered HTML and
 /// the per-input messages; a Scenario JSON body answers the HTML fragment alone.
-pub async fn results(State(st): State<AppState>, req: Request) -> Result<Response, PageError> {
+pub async fn results(
+    State(st): State<AppState>,
+    user: CurrentUser,
+    req: Request,
+) -> Result<Response, PageError> {
     let ctype = req
         .headers()
         .get(header::CONTENT_TYPE)
@@ -423,7 +507,7 @@ pub async fn results(State(st): State<AppState>, req: Request) -> Result<Respons
         let body = Bytes::from_request(req, &())
             .await
             .map_err(|e| PageError::BadRequest(format!("The request body cannot be read: {e}")))?;
-        return results_for_json(&st, &body).await;
+        return results_for_json(&st, &user, &body).await;
     }
     if !ctype.starts_with("application/x-www-form-urlencoded") {
         return Err(PageError::BadRequest(
@@ -435,7 +519,7 @@ pub async fn results(State(st): State<AppState>, req: Request) -> Result<Respons
         .map_err(|e| PageError::BadRequest(format!("The form data cannot be read: {e}")))?;
     let id = form_id(&pairs);
     let (mut form, scenario) = form::parse(&pairs);
-    let measured = measured_for(&st, id).await?;
+    let measured = measured_for(&st, &user, id).await?;
     let r = assess(&mut form, scenario.as_ref(), id, &measured, &st.book());
     let share_url = r.share_url.clone();
     let html = ResultsFragment { r }.render()?;
@@ -449,7 +533,11 @@ pub async fn results(State(st): State<AppState>, req: Request) -> Result<Respons
     Ok(Json(live).into_response())
 }
 
-async fn results_for_json(st: &AppState, body: &[u8]) -> Result<Response, PageError> {
+async fn results_for_json(
+    st: &AppState,
+    user: &CurrentUser,
+    body: &[u8],
+) -> Result<Response, PageError> {
     let de = &mut serde_json::Deserializer::from_slice(body);
     let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
@@ -468,7 +556,7 @@ async fn results_for_json(st: &AppState, body: &[u8]) -> Result<Response, PageEr
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     };
-    let measured = measured_for(st, scenario.id).await?;
+    let measured = measured_for(st, user, scenario.id).await?;
     let r = assess(&mut form, valid, scenario.id, &measured, &st.book());
     Ok((status, Html(ResultsFragment { r }.render()?)).into_response())
 }
@@ -476,19 +564,22 @@ async fn results_for_json(st: &AppState, body: &[u8]) -> Result<Response, PageEr
 /// `POST /scenarios`: save a new scenario.
 pub async fn save_new(
     State(st): State<AppState>,
+    user: CurrentUser,
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
     let (form, scenario) = form::parse(&pairs);
     let Some(scenario) = scenario else {
-        return invalid_page(&st, form, None, "Not saved: fix the marked inputs first.").await;
+        let status = "Not saved: fix the marked inputs first.";
+        return invalid_page(&st, &user, form, None, status).await;
     };
-    let id = store::create_scenario(&st.db, &scenario).await?;
+    let id = create(&st, &user, &scenario, form_visibility(&pairs)).await?;
     Ok(Redirect::to(&format!("/scenarios/{id}?saved=1")).into_response())
 }
 
 /// `POST /scenarios/copy`: save the form as a new scenario named "... (copy)".
 pub async fn save_copy(
     State(st): State<AppState>,
+    user: CurrentUser,
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
     let id = form_id(&pairs);
@@ -496,6 +587,7 @@ pub async fn save_copy(
     let Some(mut scenario) = scenario else {
         return invalid_page(
             &st,
+            &user,
             form,
             id,
             "Copy not saved: fix the marked inputs first.",
@@ -507,13 +599,14 @@ pub async fn save_copy(
         scenario.name = scenario.name.chars().take(200).collect();
     }
     scenario.id = None;
-    let new_id = store::create_scenario(&st.db, &scenario).await?;
+    let new_id = create(&st, &user, &scenario, form_visibility(&pairs)).await?;
     Ok(Redirect::to(&format!("/scenarios/{new_id}?saved=1")).into_response())
 }
 
 /// `POST /scenarios/{id}`: save the form as a new revision.
 pub async fn save(
     State(st): State<AppState>,
+    user: CurrentUser,
     Path(raw): Path<String>,
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
@@ -522,6 +615,7 @@ pub async fn save(
     let Some(mut scenario) = scenario else {
         return invalid_page(
             &st,
+            &user,
             form,
             Some(id),
             "Not saved: fix the marked inputs first.",
@@ -529,20 +623,22 @@ pub async fn save(
         .await;
     };
     scenario.id = None;
-    let rev = store::update_scenario(&st.db, id, &scenario).await?;
+    let rev = store::update_scenario_by(&st.db, id, &scenario, actor(&user)).await?;
     Ok(Redirect::to(&format!("/scenarios/{id}?saved={rev}")).into_response())
 }
 
 /// `POST /scenarios/{id}/revisions/{n}/restore`: copy revision n into a new revision.
 pub async fn restore(
     State(st): State<AppState>,
+    user: CurrentUser,
     Path((raw, n)): Path<(String, String)>,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
     let n: i64 = n
         .parse()
         .map_err(|_| PageError::NotFound(format!("There is no revision \"{n}\".")))?;
-    store::restore_revision(&st.db, id, n)
+    access::scenario(&st.db, &user, id).await?;
+    store::restore_revision_by(&st.db, id, n, actor(&user))
         .await
         .map_err(|e| match e {
             store::StoreError::NotFound => {
@@ -551,6 +647,51 @@ pub async fn restore(
             other => other.into(),
         })?;
     Ok(Redirect::to(&format!("/scenarios/{id}?restored={n}")).into_response())
+}
+
+/// The visibility chosen on the form (`visibility=private`), shared otherwise.
+fn form_visibility(pairs: &[(String, String)]) -> Visibility {
+    pairs
+        .iter()
+        .find(|(k, _)| k == "visibility")
+        .map_or(Visibility::Shared, |(_, v)| Visibility::of_key(v))
+}
+
+/// Saves a new scenario owned by the user.
+async fn create(
+    st: &AppState,
+    user: &CurrentUser,
+    scenario: &Scenario,
+    visibility: Visibility,
+) -> Result<i64, PageError> {
+    let created = store::activity::Action::Created;
+    Ok(store::create_scenario_by(&st.db, scenario, actor(user), visibility, created).await?)
+}
+
+/// `POST /scenarios/{id}/visibility`: make the scenario private or shared (its owner
+/// and admins only).
+pub async fn set_visibility(
+    State(st): State<AppState>,
+    user: CurrentUser,
+    Path(raw): Path<String>,
+    axum::Form(pairs): Pairs,
+) -> Result<Response, PageError> {
+    let id = parse_id(&raw)?;
+    let visibility = match pairs.iter().find(|(k, _)| k == "visibility") {
+        Some((_, v)) if v == "shared" || v == "private" => Visibility::of_key(v),
+        _ => {
+            return Err(PageError::BadRequest(
+                "Choose who sees the scenario: shared or private.".into(),
+            ));
+        }
+    };
+    match store::set_visibility(&st.db, id, visibility, actor(&user)).await? {
+        Some(_) => Ok(Redirect::to(&format!("/scenarios/{id}?visibility=1")).into_response()),
+        None => Err(PageError::Status {
+            status: StatusCode::FORBIDDEN,
+            message: "Only the scenario's owner or an admin may change who sees it.".into(),
+        }),
+    }
 }
 
 /// A file name from a scenario name: `SAP HANA on ANF` -> `sap-hana-on-anf.json`.
@@ -591,6 +732,7 @@ fn json_download(scenario: &Scenario) -> Result<Response, PageError> {
 /// `POST /scenarios/scenario.json`: the form as a Scenario JSON file.
 pub async fn download_form(
     State(st): State<AppState>,
+    user: CurrentUser,
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
     let id = form_id(&pairs);
@@ -600,6 +742,7 @@ pub async fn download_form(
         None => {
             invalid_page(
                 &st,
+                &user,
                 form,
                 id,
                 "Not downloaded: fix the marked inputs first.",
@@ -612,10 +755,11 @@ pub async fn download_form(
 /// `GET /scenarios/{id}/scenario.json`: the newest revision as a Scenario JSON file.
 pub async fn download_saved(
     State(st): State<AppState>,
+    user: CurrentUser,
     Path(raw): Path<String>,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
-    let stored = store::get_scenario(&st.db, id).await?;
+    let stored = access::stored_scenario(&st.db, &user, id).await?;
     json_download(&stored.scenario)
 }
 

@@ -13,7 +13,10 @@ use crate::engine::retail_prices::diff::RowChange;
 use crate::engine::retail_prices::{self, ImportPlan, PlannedRow};
 use crate::report::model::today_utc;
 use crate::store;
+use crate::store::activity::Action;
 use crate::web::AppState;
+use crate::web::access::actor;
+use crate::web::auth::CurrentUser;
 use askama::Template;
 use axum::extract::{Multipart, Query, State};
 use axum::http::StatusCode;
@@ -374,6 +377,7 @@ fn accepted_rows(pairs: &[(String, String)], as_of: &str, origin: &str) -> Vec<O
 /// `POST /prices/accept`: stores the checked rows of a diff.
 pub async fn accept(
     State(st): State<AppState>,
+    user: CurrentUser,
     axum::Form(pairs): axum::Form<Vec<(String, String)>>,
 ) -> Result<Response, PageError> {
     let origin: String = pairs
@@ -384,7 +388,7 @@ pub async fn accept(
     let rows = accepted_rows(&pairs, &today_utc(), &origin);
     if !rows.is_empty() {
         st.prices
-            .replace(store::prices::store(&st.db, &rows).await?);
+            .replace(store::prices::store(&st.db, &rows, actor(&user), Action::Imported).await?);
     }
     Ok(Redirect::to(&format!("/prices?stored={}", rows.len())).into_response())
 }
@@ -436,12 +440,14 @@ fn entered(e: &Entry, as_of: &str) -> Result<Override, (&'static str, String)> {
 /// public price).
 pub async fn enter(
     State(st): State<AppState>,
+    user: CurrentUser,
     axum::Form(e): axum::Form<Entry>,
 ) -> Result<Response, PageError> {
     match entered(&e, &today_utc()) {
         Ok(o) => {
             let what = format!("{} {} in {}", o.key.service.key(), o.key.item, o.key.region);
-            st.prices.replace(store::prices::store(&st.db, &[o]).await?);
+            st.prices
+                .replace(store::prices::store(&st.db, &[o], actor(&user), Action::Changed).await?);
             let to = format!(
                 "/prices?entered={}",
                 form_urlencoded::byte_serialize(what.as_bytes()).collect::<String>()

@@ -7,6 +7,7 @@ use super::{PageError, parse_id, render};
 use crate::engine::reprice::{LineChange, RepriceLine};
 use crate::web::AppState;
 use crate::web::api::reprice::{RepriceAnswer, RepriceError, reprice_revision};
+use crate::web::auth::CurrentUser;
 use askama::Template;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -150,11 +151,12 @@ impl From<RepriceError> for PageError {
 /// accepts JSON (the planner's script) gets `{"html": fragment}`, others the page.
 pub async fn reprice(
     State(st): State<AppState>,
+    user: CurrentUser,
     Path(raw): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
-    let answer = reprice_revision(&st, id, None).await?;
+    let answer = reprice_revision(&st, &user, id, None).await?;
     let x = RepriceView::from(&answer);
     let wants_json = headers
         .get(header::ACCEPT)

@@ -13,6 +13,7 @@ use crate::engine::trace::Num;
 use crate::engine::{FieldError, Scenario};
 use crate::report::charts::Chart;
 use crate::web::AppState;
+use crate::web::auth::CurrentUser;
 use crate::web::charts::ChartBlock;
 use askama::Template;
 use axum::extract::{Query, State};
@@ -198,9 +199,10 @@ fn outcome(s: &Scenario, w: &WhatIf) -> Outcome {
 /// `GET /whatif`.
 pub async fn page(
     State(st): State<AppState>,
+    user: CurrentUser,
     Query(q): Query<WhatIfQuery>,
 ) -> Result<Response, PageError> {
-    let (mut s, selected) = base_scenario(&st, q.base.as_deref()).await?;
+    let (mut s, selected) = base_scenario(&st, &user, q.base.as_deref()).await?;
     let mut errors = Vec::new();
     match q.from.as_deref().filter(|t| !t.trim().is_empty()) {
         Some(raw) => match parse_level(&s, raw) {
@@ -248,7 +250,7 @@ pub async fn page(
     }
     let status = page_status(&errors);
     let page = WhatIfPage {
-        bases: base_options(&st, &selected).await?,
+        bases: base_options(&st, &user, &selected).await?,
         from_levels: level_options(&s, s.storage.level),
         levels: level_options(&s, level),
         days: days_text,

@@ -1,0 +1,175 @@
+//! Who may see a scenario: its owner and visibility, and the one check every read by
+//! id goes through ([`visible_scenario`]).
+//!
+//! A `shared` scenario is seen by every user; a `private` one only by its owner and by
+//! actors who see everything (admins, and single-user mode). To everyone else a
+//! private scenario does not exist: the store answers `NotFound`.
+
+use super::activity::{self, Action, Event, ObjectKind};
+use super::{Db, DbConn, StoreError, begin_write};
+use serde::{Deserialize, Serialize};
+
+/// Who makes a change or asks to see something.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Actor<'a> {
+    /// The signed-in user's name; `None` in single-user mode.
+    pub user: Option<&'a str>,
+    /// Sees (and may change) every scenario, private ones too: admins and single-user mode.
+    pub sees_all: bool,
+}
+
+impl Actor<'_> {
+    /// Single-user mode: nobody signed in, everything visible, nothing attributed.
+    pub const SINGLE_USER: Actor<'static> = Actor {
+        user: None,
+        sees_all: true,
+    };
+
+    /// The bind for `$all` in [`VISIBLE`]: 1 when the actor sees everything.
+    pub(crate) fn all_flag(&self) -> i64 {
+        i64::from(self.sees_all)
+    }
+}
+
+/// Who may see a scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Every user sees it; editors may change it.
+    #[default]
+    Shared,
+    /// Only its owner and admins see it.
+    Private,
+}
+
+impl Visibility {
+    /// The key as the database and the API spell it.
+    pub fn key(self) -> &'static str {
+        match self {
+            Visibility::Shared => "shared",
+            Visibility::Private => "private",
+        }
+    }
+
+    /// The visibility of a stored key; anything but `private` reads as shared.
+    pub fn of_key(key: &str) -> Visibility {
+        if key == "private" {
+            Visibility::Private
+        } else {
+            Visibility::Shared
+        }
+    }
+}
+
+/// The SQL condition "the actor may see this row", on a row with `owner` and
+/// `visibility` columns; binds `$U` (the user) and `$A` ([`Actor::all_flag`]), which
+/// the caller replaces with its own parameter numbers through [`visible_sql`].
+const VISIBLE: &str = "(visibility = 'shared' OR owner = $U OR $A = 1)";
+
+/// [`VISIBLE`] with the user bound as parameter `user` and the flag as `all`.
+pub(crate) fn visible_sql(user: usize, all: usize) -> String {
+    VISIBLE
+        .replace("$U", &format!("${user}"))
+        .replace("$A", &format!("${all}"))
+}
+
+/// Who owns a scenario and who may see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Ownership {
+    /// The user who created it; null when it was created in single-user mode.
+    pub owner: Option<String>,
+    pub visibility: Visibility,
+}
+
+impl Ownership {
+    /// True when `actor` may change the visibility: the owner, or one who sees all.
+    pub fn may_change_visibility(&self, actor: Actor<'_>) -> bool {
+        actor.sees_all || (actor.user.is_some() && self.owner.as_deref() == actor.user)
+    }
+}
+
+/// The ownership of scenario `id` when `actor` may see it; `NotFound` when there is no
+/// such scenario or it is private to someone else. Every route that reads or changes
+/// a scenario by id asks this first.
+pub async fn visible_scenario(
+    pool: &Db,
+    id: i64,
+    actor: Actor<'_>,
+) -> Result<Ownership, StoreError> {
+    ownership_on(&mut *pool.acquire().await?, id, actor).await
+}
+
+/// [`visible_scenario`] on `conn` (a write's transaction, so that it checks the row it
+/// changes).
+pub(crate) async fn ownership_on(
+    conn: &mut DbConn,
+    id: i64,
+    actor: Actor<'_>,
+) -> Result<Ownership, StoreError> {
+    let sql = format!(
+        "SELECT owner, visibility FROM scenarios WHERE id = $1 AND {}",
+        visible_sql(2, 3)
+    );
+    let (owner, visibility): (Option<String>, String) = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .bind(actor.user)
+        .bind(actor.all_flag())
+        .fetch_one(&mut *conn)
+        .await?;
+    Ok(Ownership {
+        owner,
+        visibility: Visibility::of_key(&visibility),
+    })
+}
+
+/// Sets the visibility of scenario `id` and records it; the events of the scenario
+/// follow it. `NotFound` when `actor` cannot see the scenario, `Ok(None)` (nothing
+/// changed) when `actor` may see but not change it.
+pub async fn set_visibility(
+    pool: &Db,
+    id: i64,
+    visibility: Visibility,
+    actor: Actor<'_>,
+) -> Result<Option<Ownership>, StoreError> {
+    let mut tx = begin_write(pool).await?;
+    let ownership = ownership_on(&mut tx, id, actor).await?;
+    if !ownership.may_change_visibility(actor) {
+        return Ok(None);
+    }
+    if ownership.visibility == visibility {
+        return Ok(Some(ownership));
+    }
+    sqlx::query("UPDATE scenarios SET visibility = $2 WHERE id = $1")
+        .bind(id)
+        .bind(visibility.key())
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("UPDATE activity SET private = $2 WHERE scenario_id = $1")
+        .bind(id)
+        .bind(i64::from(visibility == Visibility::Private))
+        .execute(&mut *tx)
+        .await?;
+    let (name,): (String,) = sqlx::query_as("SELECT name FROM scenarios WHERE id = $1")
+        .bind(id)
+        .fetch_one(&mut *tx)
+        .await?;
+    let changed = Ownership {
+        visibility,
+        ..ownership
+    };
+    activity::record(
+        &mut tx,
+        &Event {
+            actor: actor.user,
+            action: Action::Visibility,
+            kind: ObjectKind::Scenario,
+            object_id: Some(id),
+            scenario: Some((id, &changed)),
+            revision: None,
+            summary: format!("{name}: {}", visibility.key()),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(Some(changed))
+}
