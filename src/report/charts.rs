@@ -653,7 +653,7 @@ impl Chart {
         init_fonts();
         let mut out = String::with_capacity(32 * 1024);
         {
-            let root = SVGBackend::with_string(&mut out, self.size).into_drawing_area();
+            let root = super::svg_writer::SvgWriter::new(&mut out, self.size).into_drawing_area();
             self.draw(&root).map_err(ChartError::Draw)?;
         }
         let out = if out.contains('\u{2026}') {
@@ -709,7 +709,11 @@ impl Chart {
         Ok(bytes)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    /// Draws the chart on any plotters backend.
+    pub(crate) fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+    ) -> Result<(), String> {
         let r = match &self.kind {
             Kind::Ceilings(d) => draw_ceilings(root, d, &self.measured),
             Kind::IoSize(d) => draw_io_size(root, d, &self.measured),
@@ -796,9 +800,12 @@ fn add_full_texts(svg: &str, table: &ChartTable, joined: &[String]) -> String {
         out.push_str(head);
         let shown = head[head.rfind('>').map_or(0, |i| i + 1)..].trim();
         if let Some(prefix) = shown.strip_suffix('\u{2026}')
-            && let Some(f) = full
-                .iter()
-                .find(|f| !prefix.is_empty() && f.starts_with(prefix) && f.len() > prefix.len())
+            && let Some(f) = full.iter().find(|f| {
+                // A wrapped label's second line continues the text after a space.
+                !prefix.is_empty()
+                    && f.len() > prefix.len()
+                    && (f.starts_with(prefix) || f.contains(&format!(" {prefix}")))
+            })
         {
             out.push_str(&format!("<title>{f}</title>"));
         }
@@ -933,6 +940,28 @@ fn nice_axis(max: f64, target: usize) -> (f64, usize) {
     (steps as f64 * step, steps + 1)
 }
 
+/// Characters per line of a ceilings chart row name.
+const LABEL_LINE: usize = 30;
+
+/// A label in at most two lines of about `n` characters, broken at a space; only a
+/// label two lines cannot hold is shortened with "…" (its full text is in the tooltip
+/// and the data table).
+fn wrap_label(s: &str, n: usize) -> Vec<String> {
+    if s.chars().count() <= n {
+        return vec![s.to_owned()];
+    }
+    let cut = s
+        .char_indices()
+        .take(n + 1)
+        .filter(|(_, c)| *c == ' ')
+        .map(|(i, _)| i)
+        .last()
+        .filter(|i| *i > 0)
+        .unwrap_or_else(|| s.char_indices().nth(n).map_or(s.len(), |(i, _)| i));
+    let (first, rest) = s.split_at(cut);
+    vec![first.trim_end().to_owned(), truncate(rest.trim_start(), n)]
+}
+
 fn truncate(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_owned()
@@ -959,7 +988,7 @@ fn draw_ceilings<DB: DrawingBackend>(
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let n = d.bars.len().max(1);
-    let names: Vec<String> = d
+    let names: Vec<Vec<String>> = d
         .bars
         .iter()
         .map(|b| {
@@ -969,10 +998,16 @@ fn draw_ceilings<DB: DrawingBackend>(
                 "write" if !lower.contains("write") => " (writes)",
                 _ => "",
             };
-            truncate(&format!("{}{r}", b.name), 34)
+            wrap_label(&format!("{}{r}", b.name), LABEL_LINE)
         })
         .collect();
-    let label_w = names.iter().map(|s| s.chars().count()).max().unwrap_or(8) as u32 * 8 + 16;
+    let label_w = names
+        .iter()
+        .flat_map(|l| l.iter().map(|s| s.chars().count()))
+        .max()
+        .unwrap_or(8) as u32
+        * 7
+        + 18;
     // Limits far above the achievable figure and the targets run off the scale
     // (drawn broken, value in the label) so the ones that matter stay readable.
     let base = d
@@ -1024,18 +1059,6 @@ fn draw_ceilings<DB: DrawingBackend>(
         .x_label_area_size(48)
         .y_label_area_size(label_w.clamp(110, 280))
         .build_cartesian_2d(0.0..xmax, -0.5..n as f64 - 0.5)?;
-    // Rows sit on whole numbers, top row first; ticks between rows stay blank.
-    let row_name = |y: &f64| -> String {
-        if (y - y.round()).abs() > 1e-6 {
-            return String::new();
-        }
-        let i = n as isize - 1 - y.round() as isize;
-        usize::try_from(i)
-            .ok()
-            .and_then(|i| names.get(i))
-            .cloned()
-            .unwrap_or_default()
-    };
     chart
         .configure_mesh()
         .disable_y_mesh()
@@ -1044,7 +1067,7 @@ fn draw_ceilings<DB: DrawingBackend>(
         .x_labels(x_ticks)
         .y_labels(n)
         .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&row_name)
+        .y_label_formatter(&|_| String::new())
         .x_desc(format!(
             "Ceiling (MiB/s at {} KiB IO size)",
             Num(d.io_kib, 1)
@@ -1054,6 +1077,20 @@ fn draw_ceilings<DB: DrawingBackend>(
         .axis_desc_style((FONT, 14))
         .draw()?;
 
+    // Row names beside the axis, top row first, wrapped onto a second line rather
+    // than cut.
+    let name_style =
+        TextStyle::from((FONT, 13).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
+    for (i, lines) in names.iter().enumerate() {
+        let y = (n - 1 - i) as f64;
+        let top = -(lines.len() as i32 - 1) * 8;
+        for (k, line) in lines.iter().enumerate() {
+            chart.plotting_area().draw(
+                &(EmptyElement::at((0.0, y))
+                    + Text::new(line.clone(), (-8, top + k as i32 * 16), name_style.clone())),
+            )?;
+        }
+    }
     let area = chart.plotting_area();
     let (px, _) = area.get_pixel_range();
     let width_px = f64::from((px.end - px.start).max(1));
@@ -2027,7 +2064,6 @@ fn draw_layouts<DB: DrawingBackend>(
         "Datastore count against throughput and connections",
         caption_style(),
     )?;
-    let (key, body) = body.split_vertically(46);
     let mut items = vec![
         LegendItem::line("Achievable MiB/s", OI_BLUE, false),
         LegendItem::line("QoS per datastore (MiB/s)", OI_ORANGE, true),
@@ -2039,6 +2075,7 @@ fn draw_layouts<DB: DrawingBackend>(
             OI_BLACK,
         ));
     }
+    let (key, body) = body.split_vertically(key_row_height(&body, &items)?);
     draw_key_row(&key, &items)?;
     let mut chart = ChartBuilder::on(&body)
         .margin(12)

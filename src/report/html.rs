@@ -1,7 +1,7 @@
 //! The report as one self-contained HTML file: inline CSS and SVG charts, a print
 //! stylesheet, every text escaped by askama (a hostile scenario name shows as text).
 
-use super::model::{ChartSvg, Report, ReportError, money};
+use super::model::{ChartSvg, Report, ReportError, exact, money, tib};
 use crate::engine::trace::Num;
 use askama::Template;
 
@@ -21,6 +21,16 @@ impl Page<'_> {
     /// A number with thousands separators and at most `decimals` decimals.
     fn num(&self, v: &f64, decimals: usize) -> String {
         Num(*v, decimals).to_string()
+    }
+
+    /// A table's rate or count, exact to the unit ([`exact`]).
+    fn exact(&self, v: &f64) -> String {
+        exact(*v)
+    }
+
+    /// A capacity in TiB ([`tib`]).
+    fn tib(&self, v: &f64) -> String {
+        tib(*v)
     }
 
     /// A monthly price, or "n/a" without a list price.

@@ -1,6 +1,7 @@
 //! The report as Markdown: headings and tables for a wiki; charts linked, not embedded.
 
-use super::model::{Report, TestPlan, money};
+use super::latency;
+use super::model::{Report, TestPlan, exact, money, tib};
 use crate::engine::trace::Num;
 use std::fmt::Write;
 
@@ -109,9 +110,9 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
             o,
             "| {} | {} | {} | {} |",
             Num(p.load_pct, 0),
-            Num(p.iops, 0),
-            Num(p.mibps, 1),
-            Num(p.latency_ms, 3)
+            exact(p.iops),
+            exact(p.mibps),
+            latency::ms(p.latency_ms)
         )?;
     }
     writeln!(o)?;
@@ -133,8 +134,8 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
             o,
             "| {name} | {} | {} | {} | {} | {} |",
             l.applies,
-            Num(l.mibps, 1),
-            Num(l.iops, 0),
+            exact(l.mibps),
+            exact(l.iops),
             pct(l.headroom_pct),
             escape(&l.source)
         )?;
@@ -159,13 +160,13 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
             }
             let tp = z
                 .throughput_mibps
-                .map(|t| Num(t, 1).to_string())
+                .map(exact)
                 .unwrap_or_else(|| "-".to_owned());
             writeln!(
                 o,
                 "| {name} | {} | {} | {tp} | {} | {} |",
-                Num(z.quota_tib, 3),
-                Num(z.pool_tib, 3),
+                tib(z.quota_tib),
+                tib(z.pool_tib),
                 money(z.monthly_usd),
                 yes(z.meets)
             )?;
@@ -232,8 +233,8 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
                 "| {} | {} | {} | {} | {} | {} | {} |",
                 escape(&c.name),
                 escape(&c.storage),
-                Num(c.throughput_mibps, 1),
-                Num(c.iops, 0),
+                exact(c.throughput_mibps),
+                exact(c.iops),
                 escape(&c.binding_label),
                 money(c.monthly_usd),
                 yes(c.met)
@@ -253,9 +254,9 @@ fn write_report(o: &mut String, r: &Report) -> std::fmt::Result {
                 o,
                 "| {} | {} | {} | {} | {} | {} | {} | {} |",
                 l.count,
-                Num(l.quota_tib, 3),
-                Num(l.throughput_mibps, 1),
-                Num(l.iops, 0),
+                tib(l.quota_tib),
+                exact(l.throughput_mibps),
+                exact(l.iops),
                 l.connections,
                 escape(&l.binding_label),
                 money(l.monthly_usd),

@@ -13,4 +13,5 @@ pub mod pdf;
 pub mod pdf_chart;
 pub mod sources;
 pub mod summary;
+pub mod svg_writer;
 pub mod xlsx;

@@ -18,7 +18,7 @@ use crate::engine::scenario::{
     Access, Files, Level, NfsClient, Placement, Protocol, Qos, Replication, Service, VolumeKind,
 };
 use crate::engine::testplan::{self, PlanTool};
-use crate::engine::trace::Num;
+use crate::engine::trace::{Exact, Num, Sig};
 use crate::engine::{Evaluation, FieldError, Scenario, sweep};
 use std::fmt;
 
@@ -45,18 +45,48 @@ pub struct Figure {
     /// `None` when there is no figure (a level without a list price).
     pub value: Option<f64>,
     pub unit: &'static str,
-    /// Decimals shown in full-precision tables.
+    /// Decimals of the spreadsheet cell's number format.
     pub decimals: usize,
+    /// How the report writes it, the way the planner page does.
+    pub shown: Shown,
+}
+
+/// How a headline figure is written, in every report format as on the planner page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// Rates and counts the page rounds to significant digits ([`Sig`]).
+    Sig,
+    /// Milliseconds to three significant digits ([`latency::ms`]).
+    Ms,
+    /// The figure's own decimals: money, capacity, connection counts.
+    Decimals,
 }
 
 impl Figure {
-    /// The value with thousands separators and the figure's decimals, or "n/a".
+    /// The value as the planner page writes it, or "n/a".
     pub fn text(&self) -> String {
-        match self.value {
-            Some(v) => Num(v, self.decimals).to_string(),
-            None => NOT_PRICED.to_owned(),
+        match (self.value, self.shown) {
+            (Some(v), Shown::Sig) => sig(v),
+            (Some(v), Shown::Ms) => latency::ms(v),
+            (Some(v), Shown::Decimals) => Num(v, self.decimals).to_string(),
+            (None, _) => NOT_PRICED.to_owned(),
         }
     }
+}
+
+/// A headline figure in prose or a headline box: 3-4 significant digits ([`Sig`]).
+pub fn sig(v: f64) -> String {
+    Sig(v).to_string()
+}
+
+/// A rate or count in a table or a limit's sentence, exact to the unit ([`Exact`]).
+pub fn exact(v: f64) -> String {
+    Exact(v).to_string()
+}
+
+/// A capacity in TiB, to two decimals as the planner writes quotas and pools.
+pub fn tib(v: f64) -> String {
+    Num(v, 2).to_string()
 }
 
 /// Shown where the catalog has no list price.
@@ -698,12 +728,13 @@ fn subtitle(s: &Scenario) -> String {
 }
 
 fn headline(e: &Evaluation) -> Vec<Figure> {
-    let f = |key, label, value: f64, unit, decimals| Figure {
+    let f = |key, label, value: f64, unit, decimals, shown| Figure {
         key,
         label,
         value: Some(value),
         unit,
         decimals,
+        shown,
     };
     vec![
         f(
@@ -712,17 +743,33 @@ fn headline(e: &Evaluation) -> Vec<Figure> {
             e.throughput_mibps,
             "MiB/s",
             1,
+            Shown::Sig,
         ),
-        f("iops", "IOPS", e.iops, "IOPS", 0),
-        f("read_mibps", "Reads", e.read_mibps, "MiB/s", 1),
-        f("write_mibps", "Writes", e.write_mibps, "MiB/s", 1),
-        f("latency_ms", "Latency per IO", e.latency_ms, "ms", 3),
+        f("iops", "IOPS", e.iops, "IOPS", 0, Shown::Sig),
+        f("read_mibps", "Reads", e.read_mibps, "MiB/s", 1, Shown::Sig),
+        f(
+            "write_mibps",
+            "Writes",
+            e.write_mibps,
+            "MiB/s",
+            1,
+            Shown::Sig,
+        ),
+        f(
+            "latency_ms",
+            "Latency per IO",
+            e.latency_ms,
+            "ms",
+            3,
+            Shown::Ms,
+        ),
         f(
             "connections",
             "TCP connections",
             e.flows.connections as f64,
             "",
             0,
+            Shown::Decimals,
         ),
         Figure {
             key: "monthly_usd",
@@ -730,14 +777,23 @@ fn headline(e: &Evaluation) -> Vec<Figure> {
             value: e.cost.monthly_usd,
             unit: "USD",
             decimals: 2,
+            shown: Shown::Decimals,
         },
-        f("billed_tib", "Billed capacity", e.cost.billed_tib, "TiB", 3),
+        f(
+            "billed_tib",
+            "Billed capacity",
+            e.cost.billed_tib,
+            "TiB",
+            2,
+            Shown::Decimals,
+        ),
         Figure {
             key: "usd_per_mibps",
             label: "Cost per MiB/s",
             value: e.cost.usd_per_mibps,
             unit: "USD/month",
             decimals: 2,
+            shown: Shown::Decimals,
         },
     ]
 }
@@ -807,7 +863,7 @@ fn binding(s: &Scenario, e: &Evaluation, limits: &[LimitRow]) -> Binding {
             sentence: format!(
                 "Bound by {}: {} MiB/s.",
                 e.binding,
-                Num(e.throughput_mibps, 1)
+                exact(e.throughput_mibps)
             ),
         };
     };
@@ -816,8 +872,8 @@ fn binding(s: &Scenario, e: &Evaluation, limits: &[LimitRow]) -> Binding {
     let mut sentence = format!(
         "Bound by {} = {} MiB/s ({} IOPS at {io} KiB)",
         b.label,
-        Num(b.mibps, 1),
-        Num(b.iops, 0)
+        exact(b.mibps),
+        exact(b.iops)
     );
     let load = e
         .limits
@@ -833,12 +889,12 @@ fn binding(s: &Scenario, e: &Evaluation, limits: &[LimitRow]) -> Binding {
         "read" if w.read_pct < 100.0 => format!(
             "It caps reads, which are {}% of the IO, so it holds the total to {} MiB/s",
             Num(w.read_pct, 1),
-            Num(e.throughput_mibps, 1)
+            sig(e.throughput_mibps)
         ),
         "write" if w.read_pct > 0.0 => format!(
             "It caps writes, which are {}% of the IO, so it holds the total to {} MiB/s",
             Num(100.0 - w.read_pct, 1),
-            Num(e.throughput_mibps, 1)
+            sig(e.throughput_mibps)
         ),
         _ => format!(
             "It is the lowest of the {} ceilings at {}% reads",

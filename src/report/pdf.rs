@@ -7,7 +7,7 @@
 
 use super::charts::Chart;
 use super::html::cost_line;
-use super::model::{ChartKind, Paper, Report, ReportError, TestPlan, money};
+use super::model::{ChartKind, Paper, Report, ReportError, TestPlan, exact, money, tib};
 use super::pdf_chart::Recorded;
 use crate::engine::trace::Num;
 use krilla::Document;
@@ -50,6 +50,9 @@ struct Fonts {
     regular_face: ttf_parser::Face<'static>,
     bold_face: ttf_parser::Face<'static>,
     mono_face: ttf_parser::Face<'static>,
+    /// Glyph and advance of every ASCII character, per face (read once; the report is
+    /// nearly all ASCII, and the cmap lookup was a tenth of the PDF's time).
+    ascii: [[(u16, u16); 128]; 3],
 }
 
 /// The face a piece of text is set in.
@@ -74,17 +77,33 @@ fn fonts() -> Result<&'static Fonts, ReportError> {
             let regular = dejavu::sans::regular();
             let bold = dejavu::sans::bold();
             let mono = dejavu::sans_mono::regular();
+            let regular_face = ttf_parser::Face::parse(regular, 0).ok()?;
+            let bold_face = ttf_parser::Face::parse(bold, 0).ok()?;
+            let mono_face = ttf_parser::Face::parse(mono, 0).ok()?;
+            let ascii = [&regular_face, &bold_face, &mono_face]
+                .map(|f| std::array::from_fn(|c| glyph_of(f, char::from(c as u8))));
             Some(Fonts {
                 regular: Font::new(regular.into(), 0)?,
                 bold: Font::new(bold.into(), 0)?,
                 mono: Font::new(mono.into(), 0)?,
-                regular_face: ttf_parser::Face::parse(regular, 0).ok()?,
-                bold_face: ttf_parser::Face::parse(bold, 0).ok()?,
-                mono_face: ttf_parser::Face::parse(mono, 0).ok()?,
+                regular_face,
+                bold_face,
+                mono_face,
+                ascii,
             })
         })
         .as_ref()
         .ok_or_else(|| ReportError::Pdf("the embedded DejaVu fonts cannot be read".to_owned()))
+}
+
+/// The glyph of `c` and its advance in font units: the missing-glyph box (glyph 0) at
+/// half an em for a character the face lacks.
+fn glyph_of(f: &ttf_parser::Face<'_>, c: char) -> (u16, u16) {
+    let g = f.glyph_index(c);
+    let advance = g
+        .and_then(|g| f.glyph_hor_advance(g))
+        .unwrap_or(f.units_per_em() / 2);
+    (g.map_or(0, |g| g.0), advance)
 }
 
 /// The font database usvg lays out chart text with: DejaVu Sans as `sans-serif`.
@@ -115,17 +134,13 @@ impl Fonts {
     /// skipping the shaper (which re-reads the font on every call) halves the time the
     /// PDF takes. Characters the font lacks get its missing-glyph box.
     fn glyphs(&self, face: Face, text: &str) -> Vec<KrillaGlyph> {
-        let f = self.face(face);
-        let em = f32::from(f.units_per_em());
+        let em = f32::from(self.face(face).units_per_em());
         text.char_indices()
             .map(|(i, c)| {
-                let g = f.glyph_index(c);
                 // The same advance as `width_in`, so measured and drawn text agree.
-                let advance = g
-                    .and_then(|g| f.glyph_hor_advance(g))
-                    .unwrap_or(f.units_per_em() / 2);
+                let (g, advance) = self.glyph(face, c);
                 KrillaGlyph::new(
-                    GlyphId::new(u32::from(g.map_or(0, |g| g.0))),
+                    GlyphId::new(u32::from(g)),
                     f32::from(advance) / em,
                     0.0,
                     0.0,
@@ -144,16 +159,16 @@ impl Fonts {
 
     /// Width of `text` at `size` points in `face`.
     fn width_in(&self, face: Face, text: &str, size: f32) -> f32 {
-        let face = self.face(face);
-        let units: u32 = text
-            .chars()
-            .map(|c| {
-                face.glyph_index(c)
-                    .and_then(|g| face.glyph_hor_advance(g))
-                    .unwrap_or(face.units_per_em() / 2) as u32
-            })
-            .sum();
-        units as f32 * size / f32::from(face.units_per_em())
+        let units: u32 = text.chars().map(|c| u32::from(self.glyph(face, c).1)).sum();
+        units as f32 * size / f32::from(self.face(face).units_per_em())
+    }
+
+    /// The glyph of `c` in `face` and its advance in font units (ASCII from the table).
+    fn glyph(&self, face: Face, c: char) -> (u16, u16) {
+        match self.ascii[face as usize].get(c as usize) {
+            Some(&g) => g,
+            None => glyph_of(self.face(face), c),
+        }
     }
 
     /// Breaks `text` into lines no wider than `max` points: at spaces, after `/` and `-`
@@ -771,10 +786,6 @@ impl Fonts {
     }
 }
 
-fn n(v: f64, d: usize) -> String {
-    Num(v, d).to_string()
-}
-
 fn pct(v: f64) -> String {
     format!("{}%", Num(v, 1))
 }
@@ -837,8 +848,8 @@ fn lay_out<'a>(fonts: &'a Fonts, r: &Report, paper: Paper, charts: &[ChartSize])
                 cells: vec![
                     label,
                     x.applies.to_owned(),
-                    n(x.mibps, 1),
-                    n(x.iops, 0),
+                    exact(x.mibps),
+                    exact(x.iops),
                     pct(x.headroom_pct),
                     x.source.to_owned(),
                 ],
@@ -881,10 +892,10 @@ fn lay_out<'a>(fonts: &'a Fonts, r: &Report, paper: Paper, charts: &[ChartSize])
                 Row {
                     cells: vec![
                         name,
-                        n(z.quota_tib, 3),
-                        n(z.pool_tib, 3),
+                        tib(z.quota_tib),
+                        tib(z.pool_tib),
                         z.throughput_mibps
-                            .map(|t| n(t, 1))
+                            .map(exact)
                             .unwrap_or_else(|| "-".to_owned()),
                         money(z.monthly_usd),
                         yes(z.meets),
@@ -973,8 +984,8 @@ fn lay_out<'a>(fonts: &'a Fonts, r: &Report, paper: Paper, charts: &[ChartSize])
                 cells: vec![
                     c.name.clone(),
                     c.storage.clone(),
-                    n(c.throughput_mibps, 1),
-                    n(c.iops, 0),
+                    exact(c.throughput_mibps),
+                    exact(c.iops),
                     c.binding_label.clone(),
                     money(c.monthly_usd),
                     yes(c.met),
@@ -1004,9 +1015,9 @@ fn lay_out<'a>(fonts: &'a Fonts, r: &Report, paper: Paper, charts: &[ChartSize])
             .map(|x| {
                 Row::plain(vec![
                     x.count.to_string(),
-                    n(x.quota_tib, 3),
-                    n(x.throughput_mibps, 1),
-                    n(x.iops, 0),
+                    tib(x.quota_tib),
+                    exact(x.throughput_mibps),
+                    exact(x.iops),
                     x.connections.to_string(),
                     x.binding_label.clone(),
                     money(x.monthly_usd),

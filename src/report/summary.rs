@@ -1,7 +1,9 @@
 //! The executive summary: the recommendation (level, layout, cost), whether the targets
 //! are met, and what binds, in a few sentences a reader can act on.
 
-use super::model::{Binding, LimitRow, SizingRow, TargetLine, money, storage_name};
+use super::model::{
+    Binding, LimitRow, SizingRow, TargetLine, exact, money, sig, storage_name, tib,
+};
 use crate::engine::trace::Num;
 use crate::engine::{Evaluation, Scenario};
 
@@ -19,7 +21,7 @@ pub fn layout(s: &Scenario) -> String {
         .storage
         .volumes
         .iter()
-        .map(|g| format!("{} x {} TiB", g.count, Num(g.quota_tib, 3)))
+        .map(|g| format!("{} x {} TiB", g.count, tib(g.quota_tib)))
         .collect();
     let noun = if s.clients.avs.is_some() {
         "datastores"
@@ -59,7 +61,7 @@ pub fn sentences(
         Some(z) => out.push(format!(
             "Recommendation: {} at {} TiB, {}, the cheapest level that meets the targets; as entered, {here} with {} costs {}.",
             z.name,
-            Num(z.quota_tib, 3),
+            tib(z.quota_tib),
             cost(z.monthly_usd),
             layout(s),
             cost(e.cost.monthly_usd)
@@ -77,8 +79,8 @@ pub fn sentences(
     }
     out.push(format!(
         "It achieves {} MiB/s ({} IOPS at {} KiB).",
-        Num(e.throughput_mibps, 1),
-        Num(e.iops, 0),
+        sig(e.throughput_mibps),
+        sig(e.iops),
         Num(s.workload.io_size_kib, 2)
     ));
     if let Some(t) = targets {
@@ -91,19 +93,19 @@ pub fn sentences(
             "What binds: {} and {} tie at {} MiB/s; both must rise to gain anything.",
             b.label,
             n.label,
-            Num(b.mibps, 1)
+            exact(b.mibps)
         ),
         (Some(b), Some(n)) => format!(
             "What binds: {} at {} MiB/s; the next limit, {}, allows {}% more.",
             b.label,
-            Num(b.mibps, 1),
+            exact(b.mibps),
             n.label,
             Num(above(b, n), 1)
         ),
         _ => format!(
             "What binds: {} at {} MiB/s.",
             binding.label,
-            Num(binding.mibps, 1)
+            exact(binding.mibps)
         ),
     };
     out.push(what);

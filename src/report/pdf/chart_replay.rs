@@ -10,15 +10,34 @@ use krilla::num::NormalizedF32;
 use krilla::paint::{Fill, Stroke};
 use krilla::surface::Surface;
 
-/// Draws every op of `chart` in order.
+/// Draws every op of `chart` in order. A run of opaque strokes of one colour and width
+/// (grid lines, dashes: plotters draws a dashed line as one stroke per dash) becomes one
+/// path of many parts, which looks the same and writes one stroke instead of hundreds.
 pub(super) fn draw(s: &mut Surface<'_>, fonts: &Fonts, chart: &Recorded) {
-    for op in &chart.ops {
+    let mut ops = chart.ops.iter().peekable();
+    while let Some(op) = ops.next() {
         match op {
             ChartOp::Stroke {
                 points,
                 width,
                 paint,
-            } => stroke(s, polyline(points, false), *width, *paint),
+            } => {
+                let same = |next: &&ChartOp| {
+                    paint.opacity >= 1.0
+                        && matches!(next, ChartOp::Stroke { width: w, paint: p, .. }
+                            if w == width && p == paint)
+                };
+                if !ops.peek().is_some_and(same) {
+                    stroke(s, polyline(points, false), *width, *paint);
+                    continue;
+                }
+                let mut pb = PathBuilder::new();
+                add_polyline(&mut pb, points);
+                while let Some(ChartOp::Stroke { points, .. }) = ops.next_if(same) {
+                    add_polyline(&mut pb, points);
+                }
+                stroke(s, pb.finish(), *width, *paint);
+            }
             ChartOp::Fill { points, paint } => fill(s, polyline(points, true), *paint),
             ChartOp::Rect {
                 x0,
@@ -92,6 +111,16 @@ pub(super) fn draw(s: &mut Surface<'_>, fonts: &Fonts, chart: &Recorded) {
                     s.pop();
                 }
             }
+        }
+    }
+}
+
+/// Adds an open polyline as a new part of `pb`.
+fn add_polyline(pb: &mut PathBuilder, points: &[(f32, f32)]) {
+    if let Some((first, rest)) = points.split_first() {
+        pb.move_to(first.0, first.1);
+        for p in rest {
+            pb.line_to(p.0, p.1);
         }
     }
 }
