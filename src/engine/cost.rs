@@ -19,7 +19,10 @@ const DAYS_PER_MONTH: f64 = 30.0;
 pub const AVS_HOSTS: &str = "AVS hosts";
 
 /// Most lines one cost has.
-pub const MAX_LINES: usize = 10;
+pub const MAX_LINES: usize = 12;
+
+/// The cost line of cool data read back (`storage.cool_access.retrieved_pct_per_month`).
+pub const COOL_RETRIEVAL: &str = "Cool tier retrieval";
 
 /// One line of the monthly cost (contract: `cost.lines`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
@@ -305,5 +308,14 @@ fn anf_lines(
             "GiB-month",
             rates.cool_capacity,
         ));
+        if let Some(pct) = p.cool.and_then(|c| c.retrieved_pct_per_month) {
+            // Reading cool data back is billed per GiB transferred (cost model page).
+            lines.push(line(
+                COOL_RETRIEVAL,
+                cool_tib * GIB_PER_TIB * pct / 100.0,
+                "GiB read back",
+                rates.cool_transfer,
+            ));
+        }
     }
 }

@@ -349,7 +349,7 @@ mod queueing {
                 s.workload.access = Access::Sequential;
             }
             let t = throughputs(&s, [0.0, 10.0, 25.0, 50.0, 75.0, 100.0], |v, pct| {
-                v.storage.cool_access = Some(CoolAccess { cool_data_pct: pct, cool_read_pct: pct });
+                v.storage.cool_access = Some(CoolAccess { cool_data_pct: pct, cool_read_pct: pct, retrieved_pct_per_month: None });
             });
             prop_assert!(non_increasing(&t), "cool reads 0 to 100 %: {t:?}");
         }

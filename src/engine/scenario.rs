@@ -215,6 +215,12 @@ pub struct CoolAccess {
     /// Share of the reads served from the cool tier (performance), %.
     #[schema(minimum = 0, maximum = 100)]
     pub cool_read_pct: f64,
+    /// Cool data read back (retrieved) each month, % of the cool data (over 100 when it
+    /// is read more than once); priced as the cool tier's retrieval. Without it the
+    /// monthly cost leaves retrieval out and the advice gives its price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 1000)]
+    pub retrieved_pct_per_month: Option<f64>,
 }
 
 /// A group of identical volumes (or shares, or AVS datastores).
@@ -748,6 +754,15 @@ impl Scenario {
                 100.0,
                 "%",
             )?;
+            if let Some(pct) = cool.retrieved_pct_per_month {
+                range(
+                    "storage.cool_access.retrieved_pct_per_month",
+                    pct,
+                    0.0,
+                    1000.0,
+                    "%",
+                )?;
+            }
         }
 
         let c = &self.clients;

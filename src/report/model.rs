@@ -510,6 +510,15 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
                 1,
                 "%",
             ));
+            if let Some(pct) = cool.retrieved_pct_per_month {
+                rows.push(num_row(
+                    "Storage",
+                    "Cool tier: data read back per month",
+                    pct,
+                    1,
+                    "%",
+                ));
+            }
         }
     }
     for (i, g) in st.volumes.iter().enumerate() {

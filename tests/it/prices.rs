@@ -136,6 +136,62 @@ async fn unknown_regions_and_currencies_are_422() {
 }
 
 #[tokio::test]
+async fn cool_data_read_back_is_a_cost_line_at_the_regions_retrieval_rate() {
+    let app = spawn_app().await;
+    // 10 TiB Standard with cool access, 80 % of the data cool: 8 TiB in the cool tier.
+    let mut s = anf("standard", 10.0, "eastus");
+    s["storage"]["cool_access"] = json!({"cool_data_pct": 80, "cool_read_pct": 5});
+    let res = app.post_json("/api/v1/evaluate", &s).await;
+    let e: Value = res.json().await.unwrap();
+    let lines = e["cost"]["lines"].as_array().unwrap();
+    assert!(
+        !lines.iter().any(|l| l["item"] == "Cool tier retrieval"),
+        "no retrieval line without a monthly share: {lines:?}"
+    );
+    let advice = e["advice"].as_array().unwrap();
+    let tip = advice
+        .iter()
+        .find(|a| a["code"] == "cool_retrieval")
+        .unwrap();
+    assert!(
+        tip["message"]
+            .as_str()
+            .unwrap()
+            .contains("costs 0.02 USD per GiB"),
+        "{tip}"
+    );
+
+    // 10 % of it read back each month: 819.2 GiB at East US's 0.02 USD per GiB (NOTES.md).
+    s["storage"]["cool_access"]["retrieved_pct_per_month"] = json!(10);
+    let res = app.post_json("/api/v1/evaluate", &s).await;
+    let e: Value = res.json().await.unwrap();
+    let c = &e["cost"];
+    let retrieval = line(c, "Cool tier retrieval");
+    assert!(
+        close(&retrieval["quantity"], 819.2) && close(&retrieval["monthly"], 819.2 * 0.02),
+        "{c}"
+    );
+    assert!(
+        close(&line(c, "Cool tier capacity")["quantity"], 8192.0),
+        "{c}"
+    );
+    assert!(
+        !e["advice"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["code"] == "cool_retrieval"),
+        "the cost says it now"
+    );
+
+    s["storage"]["cool_access"]["retrieved_pct_per_month"] = json!(1001);
+    let res = app.post_json("/api/v1/evaluate", &s).await;
+    assert_eq!(res.status(), 422);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["field"], "storage.cool_access.retrieved_pct_per_month");
+}
+
+#[tokio::test]
 async fn snapshot_reserve_backup_and_replication_lines() {
     let app = spawn_app().await;
     let mut s = anf("premium", 10.0, "eastus");

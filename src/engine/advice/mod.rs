@@ -175,7 +175,7 @@ impl fmt::Display for Message {
                 cool_tib,
             } => write!(
                 f,
-                "{} TiB sit in the cool tier at the cool rate; reading cool data back costs {} USD per GiB, not in the monthly cost (it depends on how much cool data is read each month).",
+                "{} TiB sit in the cool tier at the cool rate; reading cool data back costs {} USD per GiB, not in the monthly cost: give \"Cool data read back per month\" to price it.",
                 Num(cool_tib, 2),
                 Num(usd_per_gib, 3)
             ),

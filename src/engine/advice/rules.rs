@@ -185,16 +185,19 @@ fn cost_rules(
             },
         );
     }
-    if price.cool_tib > 0.0 {
+    if price.cool_tib > 0.0 && p.cool.is_some_and(|c| c.retrieved_pct_per_month.is_none()) {
         add(
             "cool_retrieval",
             Severity::Info,
             Message::CoolRetrieval {
-                usd_per_gib: catalog::catalog()
-                    .services
-                    .anf
-                    .cool_tier
-                    .retrieval_usd_per_gib,
+                // The region's price, the catalog's where the book has none.
+                usd_per_gib: p.rates.anf.and_then(|r| r.cool_transfer).unwrap_or(
+                    catalog::catalog()
+                        .services
+                        .anf
+                        .cool_tier
+                        .retrieval_usd_per_gib,
+                ),
                 cool_tib: price.cool_tib,
             },
         );

@@ -103,6 +103,10 @@ impl FormState {
         let cool = st.cool_access.unwrap_or(DEFAULT_COOL);
         set("storage.cool_access.cool_data_pct", num(cool.cool_data_pct));
         set("storage.cool_access.cool_read_pct", num(cool.cool_read_pct));
+        set(
+            "storage.cool_access.retrieved_pct_per_month",
+            opt_num(cool.retrieved_pct_per_month),
+        );
         let mut groups = Vec::new();
         for (i, g) in st.volumes.iter().enumerate() {
             let n = GroupNames::new(i);
@@ -251,6 +255,7 @@ impl FormState {
 const DEFAULT_COOL: CoolAccess = CoolAccess {
     cool_data_pct: 80.0,
     cool_read_pct: 10.0,
+    retrieved_pct_per_month: None,
 };
 
 /// The AVS values shown (greyed by the page) while AVS is off.
@@ -529,12 +534,18 @@ impl Parser {
         let cool = if self.checkbox("storage.cool_access") {
             let data = self.f64("storage.cool_access.cool_data_pct");
             let reads = self.f64("storage.cool_access.cool_read_pct");
-            data.zip(reads).map(|(cool_data_pct, cool_read_pct)| {
-                Some(CoolAccess {
-                    cool_data_pct,
-                    cool_read_pct,
-                })
-            })
+            let retrieved = self
+                .opt_f64("storage.cool_access.retrieved_pct_per_month")
+                .ok();
+            data.zip(reads).zip(retrieved).map(
+                |((cool_data_pct, cool_read_pct), retrieved_pct_per_month)| {
+                    Some(CoolAccess {
+                        cool_data_pct,
+                        cool_read_pct,
+                        retrieved_pct_per_month,
+                    })
+                },
+            )
         } else {
             Some(None)
         };
@@ -740,6 +751,7 @@ pub fn field_label(name: &str) -> String {
         "storage.cool_access" => "Cool access",
         "storage.cool_access.cool_data_pct" => "Data on the cool tier",
         "storage.cool_access.cool_read_pct" => "Reads from the cool tier",
+        "storage.cool_access.retrieved_pct_per_month" => "Cool data read back per month",
         "storage.volumes" => "Volumes",
         "clients" => "Clients",
         "clients.count" => "Client VMs",
@@ -867,6 +879,7 @@ mod tests {
         secured.storage.cool_access = Some(CoolAccess {
             cool_data_pct: 60.0,
             cool_read_pct: 5.0,
+            retrieved_pct_per_month: Some(15.0),
         });
         secured.clients.protocol = Protocol::Nfsv41;
         secured.clients.sec = Sec::Krb5;
