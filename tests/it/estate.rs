@@ -109,3 +109,76 @@ async fn an_estate_from_three_templates_is_saved_edited_compared_and_reported() 
     let list = app.get_text("/estates").await;
     assert_eq!(list.matches("href=\"/estates/").count(), 1);
 }
+
+#[tokio::test]
+async fn a_reservation_chosen_on_the_page_prices_the_pools_in_their_bands() {
+    let app = spawn_app().await;
+    // The SAP HANA template's pools stay under 100 TiB: a 3-year reservation buys the
+    // 100 TiB band only where that costs less, so the first month never rises.
+    let create = |reservation: &'static str| {
+        let app = &app;
+        async move {
+            let res = app
+                .post_pairs(
+                    "/estates",
+                    &[
+                        ("name", "Reserved"),
+                        ("region", "eastus"),
+                        ("years", "1"),
+                        ("reservation", reservation),
+                        ("template", "sap-hana"),
+                    ],
+                )
+                .await;
+            assert_eq!(res.status(), 303, "{}", res.text().await.unwrap());
+            let location = res.headers()["location"].to_str().unwrap().to_owned();
+            let page = app.get_text(&location).await;
+            let json: Value = app
+                .get(&format!("{location}/report.json"))
+                .await
+                .json()
+                .await
+                .unwrap();
+            (page, json)
+        }
+    };
+    let (page, reserved) = create("3y").await;
+    assert!(
+        page.contains("<option value=\"3y\" selected>3 years</option>"),
+        "the form shows the saved choice"
+    );
+    let (_, list) = create("none").await;
+    let month = |v: &Value| v["monthly"].as_f64().unwrap();
+    assert!(month(&reserved) <= month(&list) + 1e-6);
+
+    // Over the API: 90 TiB of Premium reserved for 3 years is bought as 100 TiB at 70 %.
+    let mut archive = sample_scenario();
+    archive["clients"]["avs"] = Value::Null;
+    archive["storage"]["level"] = json!("premium");
+    archive["storage"]["volumes"] = json!([{"count": 1, "quota_tib": 90}]);
+    archive["workload"]["capacity_tib"] = json!(90);
+    archive["workload"]["target_mibps"] = Value::Null;
+    archive["workload"]["target_iops"] = Value::Null;
+    let body = json!({"workloads": [archive], "region": "eastus", "years": 1,
+                      "levels": ["premium"], "reservation": "3y"});
+    let res = app.post_json("/api/v1/estate/optimize", &body).await;
+    assert_eq!(res.status(), 200);
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["pools"][0]["size_tib"], json!(100.0), "{p}");
+    assert!(
+        p["pools"][0]["explanation"]
+            .as_str()
+            .unwrap()
+            .contains("Reserved for 3 years: 30 % off"),
+        "{p}"
+    );
+
+    let res = app
+        .post_pairs(
+            "/estates",
+            &[("reservation", "2y"), ("template", "sap-hana")],
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    assert!(res.text().await.unwrap().contains("not none, 1y or 3y"));
+}

@@ -8,7 +8,7 @@ use super::search::Solution;
 use crate::engine::cost::AVS_HOSTS;
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::pricing::PriceBook;
-use crate::engine::scenario::{Level, Qos, Scenario, Service, VolumeGroup, VolumeKind};
+use crate::engine::scenario::{Level, Qos, Scenario, Service, Term, VolumeGroup, VolumeKind};
 use crate::engine::trace::Num;
 use serde::Serialize;
 
@@ -332,6 +332,20 @@ fn explain(
                 .join(", ")
         ),
     };
+    if let PoolType::Auto(l) | PoolType::Manual(l) = ty
+        && let Some(b) = pool::band(pool::level_index(l), p.size_tib, rates)
+    {
+        text.push_str(&format!(
+            " Reserved for {}: {} % off as a pool of {} TiB or more.",
+            if rates.term == Term::ThreeYears {
+                "3 years"
+            } else {
+                "1 year"
+            },
+            fmt((1.0 - b.keep) * 100.0),
+            fmt(b.min_tib)
+        ));
+    }
     let next = TYPES
         .iter()
         .filter(|&&t| t != ty)

@@ -79,7 +79,7 @@ pub struct EstatePlan {
 /// Plans an estate priced from `prices`; a bad value gives the field and what to fix.
 pub fn optimize(req: &EstateRequest, prices: &PriceBook) -> Result<EstatePlan, FieldError> {
     let region = req.validate(prices)?;
-    let rates = Rates::of(prices, &region, req.discount_pct)
+    let rates = Rates::of(prices, &region, req.discount_pct, req.reservation)
         .expect("the region is checked against the price book");
     let workloads = req.placed_workloads(&region);
     let mut demands = Vec::new();

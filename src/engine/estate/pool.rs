@@ -7,10 +7,12 @@
 //! level rate; a manual pool's budget is pool TiB x level rate and the volumes' assigned
 //! throughput fits it; a Flexible pool provisions at least 128 MiB/s (included in the
 //! capacity price) and at most 640 MiB/s per pool TiB, and bills what is above 128.
+//! With a reservation, a Standard, Premium or Ultra pool pays its size band's discount
+//! (100 TiB, 1 PiB), and is bought up to a band's threshold when that costs less.
 
 use crate::engine::catalog;
-use crate::engine::pricing::PriceBook;
-use crate::engine::scenario::{Level, Qos};
+use crate::engine::pricing::{PriceBook, Reservation};
+use crate::engine::scenario::{Level, Qos, Term};
 use crate::engine::service::anf;
 use crate::engine::units::GIB_PER_TIB;
 use serde::Serialize;
@@ -177,11 +179,26 @@ impl Sums {
     }
 }
 
+/// Reserved-capacity bands a level can have (100 TiB and 1 PiB in the book).
+pub const MAX_BANDS: usize = 2;
+
+/// A reserved-capacity band: pools of at least `min_tib` pay `keep` of the price.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Band {
+    pub min_tib: f64,
+    pub keep: f64,
+}
+
 /// Prices per month of one region after the estate's discount.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rates {
     /// Standard, Premium, Ultra: per TiB-month of pool.
     pub tib: [f64; 3],
+    /// Standard, Premium, Ultra: the reservation's bands by pool size, smallest first
+    /// (`None`: no band; without a reservation every entry is `None`).
+    pub bands: [[Option<Band>; MAX_BANDS]; 3],
+    /// The reservation term the bands are of.
+    pub term: Term,
     /// Flexible: per TiB-month of pool, per MiB/s-month above the 128 included; `None`
     /// where the region does not sell Flexible.
     pub flex_tib: Option<f64>,
@@ -189,14 +206,37 @@ pub struct Rates {
 }
 
 impl Rates {
-    /// The ANF rates of `region` in `book` less `discount_pct`; `None` for a region the
-    /// book does not price.
-    pub fn of(book: &PriceBook, region: &str, discount_pct: f64) -> Option<Rates> {
+    /// The ANF rates of `region` in `book` less `discount_pct`, with the reserved-capacity
+    /// bands of `term` for Standard, Premium and Ultra (the pool's size picks the band,
+    /// as for one scenario); `None` for a region the book does not price.
+    pub fn of(book: &PriceBook, region: &str, discount_pct: f64, term: Term) -> Option<Rates> {
         let (_, p) = book.anf(region)?;
         let keep = 1.0 - discount_pct / 100.0;
         let tib = |gib: f64| gib * GIB_PER_TIB * keep;
+        let mut bands = [[None; MAX_BANDS]; 3];
+        if term != Term::None {
+            for (i, level) in [Level::Standard, Level::Premium, Level::Ultra]
+                .iter()
+                .enumerate()
+            {
+                let mut found: Vec<&Reservation> = book
+                    .anf_reservations
+                    .iter()
+                    .filter(|r| r.level == level.key() && r.term == term.key())
+                    .collect();
+                found.sort_by(|a, b| a.min_tib.total_cmp(&b.min_tib));
+                for (slot, r) in bands[i].iter_mut().zip(found) {
+                    *slot = Some(Band {
+                        min_tib: r.min_tib,
+                        keep: 1.0 - r.discount_pct / 100.0,
+                    });
+                }
+            }
+        }
         Some(Rates {
             tib: [tib(p.standard), tib(p.premium), tib(p.ultra)],
+            bands,
+            term,
             flex_tib: p.flexible_capacity.map(tib),
             flex_mibps: p.flexible_throughput.map(|m| m * keep),
         })
@@ -230,13 +270,14 @@ pub fn price(ty: PoolType, s: &Sums, r: &Rates) -> Option<Priced> {
     let (size, mibps, monthly) = match ty {
         PoolType::Auto(l) => {
             let i = level_index(l);
-            let size = steps(s.auto_tib[i]);
-            (size, s.auto_tib[i] * rate(l), size * r.tib[i])
+            let (size, monthly) = reserved(steps(s.auto_tib[i]), i, r);
+            (size, s.auto_tib[i] * rate(l), monthly)
         }
         PoolType::Manual(l) => {
             let i = level_index(l);
-            let size = steps(s.quota_tib[i]).max(steps(s.mibps[i] / rate(l)));
-            (size, size * rate(l), size * r.tib[i])
+            let need = steps(s.quota_tib[i]).max(steps(s.mibps[i] / rate(l)));
+            let (size, monthly) = reserved(need, i, r);
+            (size, size * rate(l), monthly)
         }
         PoolType::Flexible => {
             let flex = &c.flexible;
@@ -251,6 +292,41 @@ pub fn price(ty: PoolType, s: &Sums, r: &Rates) -> Option<Priced> {
         mibps,
         monthly,
     })
+}
+
+/// The cheapest pool of level `i` of at least `need` TiB and its monthly cost: the
+/// smallest, or a reservation band's threshold when a pool that large costs less.
+fn reserved(need: f64, i: usize, r: &Rates) -> (f64, f64) {
+    let max = catalog::catalog().services.anf.pool.max_tib;
+    let cost = |size: f64| size * r.tib[i] * band(i, size, r).map_or(1.0, |b| b.keep);
+    r.bands[i]
+        .iter()
+        .flatten()
+        .map(|b| b.min_tib)
+        .filter(|&t| t > need && t <= max)
+        .fold((need, cost(need)), |best, t| {
+            let c = cost(t);
+            if c < best.1 - 1e-9 { (t, c) } else { best }
+        })
+}
+
+/// The band a pool of level `i` and `size_tib` pays, if any.
+pub fn band(i: usize, size_tib: f64, r: &Rates) -> Option<Band> {
+    r.bands[i]
+        .iter()
+        .flatten()
+        .filter(|b| size_tib >= b.min_tib)
+        .min_by(|a, b| a.keep.total_cmp(&b.keep))
+        .copied()
+}
+
+/// The lowest share of the list price any band of level `i` keeps (1 without bands).
+pub fn best_keep(i: usize, r: &Rates) -> f64 {
+    r.bands[i]
+        .iter()
+        .flatten()
+        .map(|b| b.keep)
+        .fold(1.0, f64::min)
 }
 
 /// The cheapest type for a pool of members with sums `s` (auto before manual at the
@@ -286,7 +362,7 @@ mod tests {
 
     #[test]
     fn manual_pool_budget_is_size_times_rate() {
-        let r = Rates::of(pricing::book(), "eastus", 0.0).unwrap();
+        let r = Rates::of(pricing::book(), "eastus", 0.0, Term::None).unwrap();
         // G5: 10 TiB of volumes needing 1,280 MiB/s on Ultra -> a 10 TiB pool.
         let p = price(PoolType::Manual(Level::Ultra), &sums(10.0, 1280.0), &r).unwrap();
         assert_eq!((p.size_tib, p.mibps), (10.0, 1280.0));
@@ -298,7 +374,7 @@ mod tests {
 
     #[test]
     fn flexible_bills_throughput_above_the_included_128() {
-        let r = Rates::of(pricing::book(), "eastus", 0.0).unwrap();
+        let r = Rates::of(pricing::book(), "eastus", 0.0, Term::None).unwrap();
         // Cost-model page: 1 TiB Flexible at 512 MiB/s ~ $976.
         let p = price(PoolType::Flexible, &sums(1.0, 512.0), &r).unwrap();
         assert_eq!(p.size_tib, 1.0);
@@ -317,7 +393,7 @@ mod tests {
 
     #[test]
     fn pools_respect_their_limits() {
-        let r = Rates::of(pricing::book(), "eastus", 0.0).unwrap();
+        let r = Rates::of(pricing::book(), "eastus", 0.0, Term::None).unwrap();
         assert_eq!(steps(0.2), 1.0);
         assert_eq!(steps(14.0), 14.0);
         assert_eq!(steps(14.01), 15.0);

@@ -2,7 +2,7 @@
 
 use super::pool::{ALL_TYPES, PoolType};
 use crate::engine::pricing::PriceBook;
-use crate::engine::scenario::{FieldError, Level, Scenario, Service};
+use crate::engine::scenario::{FieldError, Level, Scenario, Service, Term};
 use serde::{Deserialize, Serialize};
 
 /// Most workloads in one estate.
@@ -45,6 +45,10 @@ pub struct EstateRequest {
     /// Discount off ANF list prices, %.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub discount_pct: f64,
+    /// ANF reserved capacity (`none`, `1y`, `3y`): each pool pays its size band's
+    /// discount off the list price (the book's bands, 100 TiB and 1 PiB).
+    #[serde(default, skip_serializing_if = "is_no_term")]
+    pub reservation: Term,
     /// One-month service-level changes to place on the timeline.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub what_if: Vec<WhatIf>,
@@ -56,6 +60,10 @@ fn three() -> u32 {
 
 fn is_zero(v: &f64) -> bool {
     *v == 0.0
+}
+
+fn is_no_term(t: &Term) -> bool {
+    *t == Term::None
 }
 
 /// How one workload grows: % per year, or its capacity month by month.

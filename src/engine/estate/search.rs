@@ -252,12 +252,16 @@ pub fn lower_bound(units: &[Sums], r: &Rates) -> f64 {
                         .filter_map(|&t| match t {
                             PoolType::Auto(l) => {
                                 let i = level_index(l);
-                                Some(r.tib[i] * u.auto_tib[i])
+                                Some(r.tib[i] * pool::best_keep(i, r) * u.auto_tib[i])
                             }
                             PoolType::Manual(l) => {
                                 let i = level_index(l);
                                 let tp = u.mibps[i] / pool::rate(l);
-                                Some(r.tib[i] * (w * u.quota_tib[i] + (1.0 - w) * tp))
+                                Some(
+                                    r.tib[i]
+                                        * pool::best_keep(i, r)
+                                        * (w * u.quota_tib[i] + (1.0 - w) * tp),
+                                )
                             }
                             PoolType::Flexible => Some(
                                 r.flex_tib? * u.quota_tib[3]

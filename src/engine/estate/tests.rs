@@ -79,6 +79,13 @@ fn every_workload_meets_its_targets_in_its_pool_and_every_pool_obeys_the_rules()
         "region": "westeurope", "years": 1
     }));
     assert_eq!(p.assignments.len(), 5);
+    assert_sound(&p);
+}
+
+/// What every optimised plan must hold: each workload meets its targets in its pool,
+/// each pool is whole TiB within the size limits and holds its members' quotas and
+/// (manual QoS) their assigned throughput, and the plan costs what its pools cost.
+fn assert_sound(p: &EstatePlan) {
     for a in &p.assignments {
         assert!(a.targets_met, "{}: {:?}", a.name, a.note);
         assert!(a.pool.is_some());
@@ -332,4 +339,78 @@ fn a_capacity_table_drives_the_timeline() {
         "growth": [{"workload": 0, "capacity_tib_by_month": [4000.0]}]
     }));
     assert!(q.events.iter().any(|e| e.kind == EventKind::Unmet));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(64))]
+
+    /// The invariants of [`assert_sound`] on generated estates of one to six workloads.
+    #[test]
+    fn every_optimised_estate_is_sound(
+        loads in proptest::collection::vec(
+            (0.1f64..40.0, proptest::option::of(16.0f64..1200.0), proptest::option::of(16.0f64..600.0)),
+            1..=6,
+        ),
+        west in proptest::bool::ANY,
+    ) {
+        let workloads: Vec<_> = loads
+            .iter()
+            .enumerate()
+            .map(|(i, &(quota, target, mibps))| {
+                // A workload either asks for a rate (target) or is given one (manual QoS).
+                let mibps = if target.is_some() { None } else { mibps };
+                workload(&format!("w{i}"), quota, mibps, target)
+            })
+            .collect();
+        let region = if west { "westeurope" } else { "eastus" };
+        let p = plan(json!({"workloads": workloads, "region": region, "years": 1}));
+        proptest::prop_assert_eq!(p.assignments.len(), loads.len());
+        assert_sound(&p);
+    }
+}
+
+#[test]
+fn a_reserved_pool_pays_its_band_and_is_bought_up_to_it_when_that_costs_less() {
+    let premium = tib_price("premium");
+    let estate = |quota: f64, reservation: &str| {
+        plan(json!({
+            "workloads": [workload("archive", quota, None, None)],
+            "region": "eastus", "years": 1, "levels": ["premium"],
+            "reservation": reservation
+        }))
+    };
+    // 90 TiB pay as you go: 90 TiB at list.
+    let p = estate(90.0, "none");
+    assert_eq!(p.pools[0].size_tib, 90.0);
+    assert!((p.monthly - 90.0 * premium).abs() < 1e-6);
+    // Reserved for 3 years, 100 TiB at 30 % off (70 TiB at list) beats 90 TiB at list.
+    let p = estate(90.0, "3y");
+    assert_eq!(p.pools[0].size_tib, 100.0);
+    assert!(
+        (p.monthly - 100.0 * premium * 0.70).abs() < 1e-6,
+        "{}",
+        p.monthly
+    );
+    assert!(
+        p.pools[0]
+            .explanation
+            .contains("Reserved for 3 years: 30 % off as a pool of 100 TiB or more."),
+        "{}",
+        p.pools[0].explanation
+    );
+    // 60 TiB stays unreserved: 100 TiB at 70 % would cost more.
+    let p = estate(60.0, "3y");
+    assert_eq!(p.pools[0].size_tib, 60.0);
+    assert!((p.monthly - 60.0 * premium).abs() < 1e-6);
+    // 1-year bands: 18 % from 100 TiB, 22 % from 1 PiB (eleven 100 TiB volumes).
+    let mut big = workload("big", 100.0, None, None);
+    big["storage"]["volumes"][0]["count"] = json!(11);
+    big["workload"]["capacity_tib"] = json!(1100.0);
+    let p = plan(json!({
+        "workloads": [big], "region": "eastus", "years": 1, "levels": ["premium"],
+        "reservation": "1y"
+    }));
+    assert!((p.monthly - 1100.0 * premium * 0.78).abs() < 1e-6);
+    // The lower bound still holds with the bands.
+    assert!(p.lower_bound <= p.monthly + 1e-6);
 }

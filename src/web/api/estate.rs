@@ -18,7 +18,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// every service, and follows the estate over its growth.
 #[utoipa::path(
     post, path = "/api/v1/estate/optimize", tag = "sizing", operation_id = "estate_optimize",
-    request_body(content = Object, description = "`{\"workloads\": [Scenario, ...], \"region\", \"years\": 1..5, \"growth_pct_per_year\": 0..}`; optional `name`, `gcp_region`, `throughput_growth_pct_per_year`, `growth` (per workload: `capacity_pct_per_year`, `throughput_pct_per_year` or `capacity_tib_by_month`), `levels`, `discount_pct`, `what_if` (`[{\"workload\", \"level\", \"month\"}]`)"),
+    request_body(content = Object, description = "`{\"workloads\": [Scenario, ...], \"region\", \"years\": 1..5, \"growth_pct_per_year\": 0..}`; optional `name`, `gcp_region`, `throughput_growth_pct_per_year`, `growth` (per workload: `capacity_pct_per_year`, `throughput_pct_per_year` or `capacity_tib_by_month`), `levels`, `discount_pct`, `reservation` (`none`, `1y`, `3y`), `what_if` (`[{\"workload\", \"level\", \"month\"}]`)"),
     responses(
         (status = 200, description = "`{\"pools\", \"assignments\", \"timeline\", \"monthly\", \"total\", \"cost_by_year\", \"method\", \"lower_bound\", \"gap_pct\", \"baselines\", \"fit\", \"events\"}`", body = Object),
         (status = 400, description = "Malformed JSON", body = ErrorBody),

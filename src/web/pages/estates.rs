@@ -6,6 +6,7 @@
 use super::{PageError, parse_id, render};
 use crate::engine::Scenario;
 use crate::engine::estate::{self, EstatePlan, EstateRequest};
+use crate::engine::scenario::Term;
 use crate::report::estate::{self as report, Format};
 use crate::store::estates::{self as store, EstateRevision, EstateSummary};
 use crate::web::AppState;
@@ -33,6 +34,7 @@ struct ListPage {
     region_value: String,
     years_value: u32,
     growth_value: f64,
+    reservation_value: &'static str,
     templates: Vec<Choice>,
     saved: Vec<Choice>,
     problem: Option<String>,
@@ -47,6 +49,7 @@ struct EstatePage {
     region_value: String,
     years_value: u32,
     growth_value: f64,
+    reservation_value: &'static str,
     revision: i64,
     newest: i64,
     request: EstateRequest,
@@ -111,6 +114,7 @@ async fn list_with(
             region_value: String::new(),
             years_value: 3,
             growth_value: 0.0,
+            reservation_value: Term::None.key(),
             templates,
             saved,
             problem,
@@ -173,6 +177,14 @@ async fn apply(
                 .map_err(|_| format!("growth: `{g}` is not a number of % per year"))?
         };
     }
+    if let Some(t) = text("reservation") {
+        req.reservation = match t.as_str() {
+            "none" | "" => Term::None,
+            "1y" => Term::OneYear,
+            "3y" => Term::ThreeYears,
+            other => return Err(format!("reservation: `{other}` is not none, 1y or 3y")),
+        };
+    }
     let mut keep = Vec::with_capacity(req.workloads.len());
     for (i, w) in req.workloads.drain(..).enumerate() {
         if !f.remove.contains(&i) {
@@ -232,6 +244,7 @@ pub async fn create(
         growth: Vec::new(),
         levels: None,
         discount_pct: 0.0,
+        reservation: Term::None,
         what_if: Vec::new(),
     };
     let checked = match apply(&st, &user, &f, &mut req).await {
@@ -330,6 +343,7 @@ async fn page(
             region_value: region.clone(),
             years_value: request.years,
             growth_value: request.growth_pct_per_year,
+            reservation_value: request.reservation.key(),
             revision,
             newest,
             request,

@@ -1,11 +1,24 @@
 use super::*;
 use crate::engine::estate::demand::Demand;
 use crate::engine::pricing;
-use crate::engine::scenario::{Level, VolumeKind};
+use crate::engine::scenario::{Level, Term, VolumeKind};
 use proptest::prelude::*;
 
 fn rates() -> Rates {
-    Rates::of(pricing::book(), "eastus", 0.0).unwrap()
+    rates_with(Term::None)
+}
+
+/// East US list rates with the reserved-capacity bands of `term`.
+fn rates_with(term: Term) -> Rates {
+    Rates::of(pricing::book(), "eastus", 0.0, term).unwrap()
+}
+
+fn arb_term() -> impl Strategy<Value = Term> {
+    prop_oneof![
+        Just(Term::None),
+        Just(Term::OneYear),
+        Just(Term::ThreeYears)
+    ]
 }
 
 /// A workload of `volumes` x `quota` TiB whose volumes each need `mibps`.
@@ -75,8 +88,11 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
 
     #[test]
-    fn exact_equals_brute_force_up_to_six_workloads(units in prop::collection::vec(arb_unit(), 1..=6)) {
-        let r = rates();
+    fn exact_equals_brute_force_up_to_six_workloads(
+        units in prop::collection::vec(arb_unit(), 1..=6),
+        term in arb_term(),
+    ) {
+        let r = rates_with(term);
         let s = exact(&units, &r);
         let b = brute_force(&units, &r);
         prop_assert!((s.monthly - b).abs() < 1e-6, "exact {} brute force {}", s.monthly, b);
@@ -90,8 +106,9 @@ proptest! {
     fn adding_a_workload_never_lowers_the_optimal_cost(
         units in prop::collection::vec(arb_unit(), 1..=7),
         extra in arb_unit(),
+        term in arb_term(),
     ) {
-        let r = rates();
+        let r = rates_with(term);
         let before = exact(&units, &r).monthly;
         let mut more = units.clone();
         more.push(extra);
