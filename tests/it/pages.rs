@@ -443,6 +443,45 @@ async fn region_warnings_sit_beside_their_inputs() {
 }
 
 #[tokio::test]
+async fn the_region_field_offers_the_price_books_regions_and_names_an_unknown_one() {
+    let app = spawn_app().await;
+    let (status, html) = page(&app, "/scenarios/new").await;
+    assert_eq!(status, 200);
+    assert!(html.contains("name=\"region\" type=\"text\""));
+    assert!(
+        html.contains(" list=\"regions\""),
+        "the input uses the list"
+    );
+    let list = &html[html
+        .find("<datalist id=\"regions\">")
+        .expect("a region list")..];
+    let list = &list[..list.find("</datalist>").unwrap()];
+    // One option per region of GET /api/v1/regions, with its display name.
+    let regions: Value = app.get("/api/v1/regions").await.json().await.unwrap();
+    let regions = regions.as_array().unwrap();
+    assert_eq!(list.matches("<option ").count(), regions.len());
+    for r in regions {
+        let option = format!(
+            "<option value=\"{}\">{}</option>",
+            r["region"].as_str().unwrap(),
+            r["name"].as_str().unwrap()
+        );
+        assert!(list.contains(&option), "{option}");
+    }
+    assert!(list.contains("<option value=\"westeurope\">EU West</option>"));
+    // Free typing stays: a region outside the list gets its message beside the field.
+    let mut pairs = form_pairs(&sample_scenario());
+    pairs.retain(|(k, _)| k != "region");
+    pairs.push(("region".into(), "mars".into()));
+    let res = post_form(&app, "/scenarios/evaluate", &pairs).await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    let (_, message) = field_error(&html, "region");
+    assert!(message.contains("mars"), "{message}");
+    assert!(html.contains("value=\"mars\""), "what was typed is kept");
+}
+
+#[tokio::test]
 async fn share_links_open_prefilled_and_bad_ones_get_400() {
     let app = spawn_app().await;
     let mut s = sample_scenario();
