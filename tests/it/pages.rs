@@ -915,6 +915,73 @@ fn platform_scenario() -> Value {
     })
 }
 
+/// "$1,234.56", as the results write an amount.
+fn dollars(v: f64) -> String {
+    let s = format!("{v:.2}");
+    let (int, frac) = s.split_once('.').unwrap();
+    let mut grouped = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("${grouped}.{frac}")
+}
+
+#[tokio::test]
+async fn the_planner_lists_the_cost_lines_with_backup_and_replication() {
+    let app = spawn_app().await;
+    let scenario = platform_scenario();
+    let ev: Value = app
+        .post_json("/api/v1/evaluate", &scenario)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let lines = ev["cost"]["lines"].as_array().unwrap();
+    let id = app.create(&scenario).await;
+    let (status, html) = page(&app, &format!("/scenarios/{id}")).await;
+    assert_eq!(status, 200);
+    let table = &html[html
+        .find("<table class=\"cost-lines\">")
+        .expect("a cost table")..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert_eq!(table.matches("<tr").count(), lines.len() + 1, "{table}");
+    for item in [
+        "Backup, first full copy (one-time)",
+        "Backup, retained daily changes",
+        "Cross-region replication, initial transfer (one-time)",
+        "Cross-region replication, daily changes",
+        "Replica pool capacity (destination region)",
+    ] {
+        let l = lines.iter().find(|l| l["item"] == json!(item)).unwrap();
+        let row = &table[table
+            .find(item)
+            .unwrap_or_else(|| panic!("{item} in {table}"))..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        let amount = dollars(l["monthly"].as_f64().unwrap());
+        let once = if l["one_time"] == json!(true) {
+            " once"
+        } else {
+            ""
+        };
+        assert!(
+            row.contains(&format!("data-label=\"Monthly\">{amount}{once}</td>")),
+            "{item}: {row}"
+        );
+    }
+    // The first month adds the one-time lines to the monthly cost.
+    let first = ev["cost"]["monthly"].as_f64().unwrap() + ev["cost"]["one_time"].as_f64().unwrap();
+    assert!(
+        table.contains(&format!(
+            "the first month, with the one-time lines, {}",
+            dollars(first)
+        )),
+        "{table}"
+    );
+}
+
 #[tokio::test]
 async fn platform_fields_are_rendered_and_round_trip_through_the_form() {
     let app = spawn_app().await;
