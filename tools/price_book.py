@@ -15,6 +15,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SRC = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared/design/prices"
 OUT = ROOT / "src/engine/catalog/price_book.json"
+# The snapshot's own ANF prices by region and level, for the test that the book holds
+# every one of them (the shared records are not available where the tests run).
+FIXTURE = ROOT / "tests/fixtures/prices/anf-snapshot.json"
+CRR = ("crr-10min", "crr-hourly", "crr-daily")
 
 RETAIL = "docs/calc/beta/pricing-data.json"
 ITEMS = {
@@ -108,7 +112,32 @@ def main():
         "avs_reserved_discount_pct": AVS_RESERVED_DISCOUNT_PCT,
     }
     OUT.write_text(json.dumps(book, indent=1, sort_keys=False) + "\n")
+    write_fixture(records)
     print(f"{OUT.relative_to(ROOT)}: {len(anf)} ANF regions, {len(avs)} AVS regions, {len(reservations)} reservation bands")
+
+
+def write_fixture(records):
+    """The Retail API snapshot's ANF rows, copied: for each region and level the book
+    prices, the distinct monthly prices the snapshot lists (replication: one per
+    destination pair meter and the region's generic meter)."""
+    rows = {}
+    for r in records:
+        if r["product"] != "anf" or r["type"] != "consumption" or not r.get("region"):
+            continue
+        if r["source"].get("path") != RETAIL or r.get("price") in (None, 0):
+            continue
+        key = next((k for k, lvl in ITEMS.items() if lvl == r["level"]), None)
+        if key is None and r["level"] in CRR:
+            key = r["level"].replace("-", "_")
+        if key is not None:
+            rows.setdefault((r["region"], key), set()).add(monthly(r))
+    fixture = {
+        "source": f"prices.json records of {RETAIL} (commit 5bd1556, 2026-01-29), monthly at {HOURS} h",
+        "rows": [{"region": reg, "level": key, "prices": sorted(p)} for (reg, key), p in sorted(rows.items())],
+    }
+    lines = ",\n".join("  " + json.dumps(row) for row in fixture["rows"])
+    FIXTURE.write_text('{"source": ' + json.dumps(fixture["source"]) + ',\n "rows": [\n' + lines + "\n ]\n}\n")
+    print(f"{FIXTURE.relative_to(ROOT)}: {len(rows)} region-level rows")
 
 
 if __name__ == "__main__":

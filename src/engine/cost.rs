@@ -11,9 +11,19 @@ use super::units::GIB_PER_TIB;
 use arrayvec::ArrayVec;
 use serde::Serialize;
 
-/// Days of changes one month of replication moves: 30 (an assumption; the ANF
-/// calculators charge replication per GiB replicated, design/prices/NOTES.md).
-const DAYS_PER_MONTH: f64 = 30.0;
+/// Share of the data a replication transfer moves: 0.65, "Replication transfer costs
+/// are based on a 35% storage efficiency rating" (ANF calculator, Azure/azure-netapp-files
+/// `docs/calc/calc.js` @ 690ed71, 2025-04-25: `volume_in_gb * rate * .65`).
+pub const CRR_TRANSFER_EFFICIENCY: f64 = 0.65;
+
+/// Days of changes one month of replication moves: 31 (the same calculator's
+/// incremental cost, `volume_in_gb * (change_rate/100) * rate * .65 * 31`).
+pub const CRR_DAYS_PER_MONTH: f64 = 31.0;
+
+/// Days of changes each backup kept holds: 1 (the same calculator: its "daily (30x)"
+/// column bills `monthly_delta / 30 * 30`, its "weekly (4x)" column
+/// `monthly_delta / 30 * 4`, with `monthly_delta` = 30 days of changes).
+pub const BACKUP_DELTA_DAYS_PER_COPY: f64 = 1.0;
 
 /// The item of the AVS hosts line.
 pub const AVS_HOSTS: &str = "AVS hosts";
@@ -32,14 +42,23 @@ pub struct CostLine {
     pub unit: &'static str,
     /// Price per unit and month after reservation and discount; null when unpriced.
     pub unit_price: Option<f64>,
+    /// The amount a month; for a one-time line, the amount charged once.
     pub monthly: Option<f64>,
+    /// Charged once (in the first month), not every month: left out of the monthly sum.
+    pub one_time: bool,
+    /// How the line is charged, where the item does not say it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<&'static str>,
 }
 
 /// The price of a plan, borrowing from the plan's price book.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Price<'b> {
-    /// The sum of the lines; None when a line has no price.
+    /// The sum of the monthly lines; None when a line has no price.
     pub monthly_usd: Option<f64>,
+    /// The sum of the one-time lines (initial backup and replication); None without
+    /// one or when one has no price.
+    pub one_time_usd: Option<f64>,
     /// TiB billed at the hot (service level) rate.
     pub billed_tib: f64,
     /// TiB in the cool tier, billed at its own rate (ANF cool access), 0 without.
@@ -83,6 +102,23 @@ fn line(
         unit,
         unit_price,
         monthly: unit_price.map(|u| u * quantity),
+        one_time: false,
+        note: None,
+    }
+}
+
+/// A line charged once, with how.
+fn one_time(
+    item: &'static str,
+    quantity: f64,
+    unit: &'static str,
+    unit_price: Option<f64>,
+    note: &'static str,
+) -> CostLine {
+    CostLine {
+        one_time: true,
+        note: Some(note),
+        ..line(item, quantity, unit, unit_price)
     }
 }
 
@@ -162,11 +198,16 @@ pub fn price<'b>(p: &Plan<'b>) -> Price<'b> {
     // public price in the region leaves its line empty and the cost storage-only.
     let monthly_usd = lines
         .iter()
-        .filter(|l| l.item != AVS_HOSTS || l.monthly.is_some())
+        .filter(|l| !l.one_time && (l.item != AVS_HOSTS || l.monthly.is_some()))
         .map(|l| l.monthly)
         .sum::<Option<f64>>();
+    let once: Vec<_> = lines.iter().filter(|l| l.one_time).collect();
+    let one_time_usd = (!once.is_empty())
+        .then(|| once.iter().map(|l| l.monthly).sum())
+        .flatten();
     Price {
         monthly_usd,
+        one_time_usd,
         billed_tib,
         cool_tib: cool,
         hours_per_month: hours,
@@ -197,10 +238,21 @@ fn level_rate(p: &Plan, rates: &AnfPrices) -> Option<f64> {
 }
 
 /// Snapshot reserve, backup and cross-region replication, as the ANF calculator
-/// prices them: the reserve is pool capacity at the level's rate; a backup holds the
-/// data once plus each day's changes over the longest retention; replication moves
-/// each day's changes (30 days a month) at the source region's rate and keeps a
-/// replica pool of the same size and level in the destination region.
+/// (`docs/calc/calc.js`) prices one volume of the data (`used`, GiB) with daily change
+/// rate `c`:
+///
+/// * the reserve is pool capacity at the level's rate;
+/// * replication: an initial transfer `used × 0.65` GiB at the source region's rate,
+///   charged once ("Initial Transfer Cost"), then `used × c × 0.65 × 31` GiB a month
+///   ("Incremental Cost");
+/// * backup: the first full backup `used` GiB at the backup rate, charged once
+///   ("Initial Backup Cost"), then one day's changes per backup kept,
+///   `used × c × (daily + weekly + monthly)` GiB a month (the calculator's "daily
+///   (30x)" column bills 30 days of changes, its "weekly (4x)" column 4);
+/// * a replica pool of the same size and level in the destination region.
+///
+/// The one-time lines are flagged [`CostLine::one_time`] and stay out of the monthly
+/// sum; with them it is the calculator's "Cost First Month".
 fn protection_lines(
     p: &Plan,
     d: &DataProtection,
@@ -218,11 +270,18 @@ fn protection_lines(
         ));
     }
     if let Some(b) = d.backup {
-        let days = f64::from(b.daily.max(7 * b.weekly).max(30 * b.monthly));
-        if days > 0.0 {
+        let kept = f64::from(b.daily + b.weekly + b.monthly);
+        if kept > 0.0 {
+            lines.push(one_time(
+                "Backup, first full copy (one-time)",
+                used_gib,
+                "GiB",
+                rates.backup,
+                "charged once, in the first month, at the per-GiB-month backup rate (ANF calculator: Initial Backup Cost)",
+            ));
             lines.push(line(
-                "Backup (full copy and retained daily changes)",
-                used_gib * (1.0 + change * days),
+                "Backup, retained daily changes",
+                used_gib * change * kept * BACKUP_DELTA_DAYS_PER_COPY,
                 "GiB-month",
                 rates.backup,
             ));
@@ -234,10 +293,17 @@ fn protection_lines(
         Replication::Hourly => rates.crr_hourly,
         Replication::Daily => rates.crr_daily,
     };
+    lines.push(one_time(
+        "Cross-region replication, initial transfer (one-time)",
+        used_gib * CRR_TRANSFER_EFFICIENCY,
+        "GiB replicated",
+        rate,
+        "charged once, in the first month: the data × 0.65 (ANF calculator: Initial Transfer Cost)",
+    ));
     lines.push(line(
-        "Cross-region replication transfer (daily changes)",
-        used_gib * change * DAYS_PER_MONTH,
-        "GiB",
+        "Cross-region replication, daily changes",
+        used_gib * change * CRR_DAYS_PER_MONTH * CRR_TRANSFER_EFFICIENCY,
+        "GiB replicated",
         rate,
     ));
     let replica = d
@@ -317,5 +383,86 @@ fn anf_lines(
                 rates.cool_transfer,
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::evaluate::evaluate;
+    use crate::engine::scenario::Scenario;
+
+    /// One 10 TiB Premium volume in East US holding 10 TiB, with `protection`.
+    fn cost_of(protection: &str) -> crate::engine::evaluation::Cost {
+        let s: Scenario = serde_json::from_str(&format!(
+            r#"{{"name":"t","workload":{{"io_size_kib":64,"read_pct":70,"capacity_tib":10}},
+            "storage":{{"service":"anf","level":"premium","volumes":[{{"count":1,"quota_tib":10}}]}},
+            "clients":{{"protocol":"nfsv3","vm_size":"Standard_E32s_v5"}},"region":"eastus","data_protection":{protection}}}"#
+        ))
+        .expect("scenario");
+        evaluate(&s).expect("evaluates").cost
+    }
+
+    fn find<'a>(c: &'a crate::engine::evaluation::Cost, item: &str) -> &'a CostLine {
+        c.lines
+            .iter()
+            .find(|l| l.item.starts_with(item))
+            .unwrap_or_else(|| panic!("no {item} line in {:?}", c.lines))
+    }
+
+    fn near(a: Option<f64>, b: f64) {
+        let a = a.expect("priced");
+        assert!((a - b).abs() < 1e-6, "{a} != {b}");
+    }
+
+    #[test]
+    fn replication_and_daily_backup_as_the_anf_calculator() {
+        // ANF calculator (docs/calc/calc.js) by hand, East US, 10,240 GiB, 1 % a day:
+        // hourly CRR 0.12 $/GiB: initial 10,240 × 0.65 = 6,656 GiB → 798.72 (once);
+        // incremental 10,240 × 0.01 × 0.65 × 31 = 2,063.36 GiB → 247.6032 a month.
+        // Backup 0.05 $/GiB-month, daily (30x): initial 10,240 → 512.00 (once);
+        // incremental 10,240 × 0.01 × 30 = 3,072 GiB → 153.60 a month.
+        let c = cost_of(
+            r#"{"daily_change_pct":1,"backup":{"daily":30},"replication":"hourly","replication_region":"westus"}"#,
+        );
+        let init = find(&c, "Cross-region replication, initial transfer");
+        assert!(init.one_time && init.note.is_some());
+        near(Some(init.quantity), 6656.0);
+        near(init.unit_price, 0.12);
+        near(init.monthly, 798.72);
+        let inc = find(&c, "Cross-region replication, daily changes");
+        assert!(!inc.one_time);
+        near(Some(inc.quantity), 2063.36);
+        near(inc.monthly, 247.6032);
+        let full = find(&c, "Backup, first full copy");
+        assert!(full.one_time);
+        near(full.monthly, 512.0);
+        let kept = find(&c, "Backup, retained daily changes");
+        near(Some(kept.quantity), 3072.0);
+        near(kept.monthly, 153.6);
+        // Source and replica pools: 10 TiB Premium, 0.29419 $/GiB-month in East and
+        // West US alike.
+        let pool = 10240.0 * 0.29419;
+        near(find(&c, "Replica pool capacity").monthly, pool);
+        near(c.monthly, pool + 247.6032 + 153.6 + pool);
+        // The calculator's "Cost First Month" adds the one-time lines.
+        near(c.one_time, 798.72 + 512.0);
+    }
+
+    #[test]
+    fn weekly_backups_hold_one_day_of_changes_each() {
+        // The calculator's weekly (4x) column: 10,240 × 0.01 × 30 / 30 × 4 = 409.6 GiB
+        // → 20.48 a month; other retentions add one day of changes per backup kept.
+        let c = cost_of(r#"{"daily_change_pct":1,"backup":{"weekly":4}}"#);
+        near(find(&c, "Backup, retained daily changes").monthly, 20.48);
+        let c = cost_of(r#"{"daily_change_pct":2,"backup":{"daily":7,"weekly":4,"monthly":3}}"#);
+        near(
+            Some(find(&c, "Backup, retained daily changes").quantity),
+            10240.0 * 0.02 * 14.0,
+        );
+        // No backup kept, no replication: no protection lines and nothing one-time.
+        let c = cost_of(r#"{"daily_change_pct":1,"backup":{}}"#);
+        assert!(c.lines.iter().all(|l| !l.item.starts_with("Backup")));
+        assert_eq!(c.one_time, None);
     }
 }

@@ -347,6 +347,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
         cost: Cost {
             monthly_usd: price.monthly_usd,
             monthly: price.monthly_usd,
+            one_time: price.one_time_usd,
             billed_tib: price.billed_tib,
             cool_tib: p.cool.map(|_| price.cool_tib),
             region: price.region.to_owned(),

@@ -99,6 +99,10 @@ pub struct Cost {
     pub monthly_usd: Option<f64>,
     /// The same in `currency` (USD: the price book holds USD list prices).
     pub monthly: Option<f64>,
+    /// Charged once, in the first month (the lines flagged `one_time`: the first full
+    /// backup, the initial replication transfer); null without them. The first month
+    /// costs `monthly + one_time`.
+    pub one_time: Option<f64>,
     /// TiB billed at the service level's (hot) rate.
     pub billed_tib: f64,
     /// TiB in the ANF cool tier, billed at the cool rate (absent without cool access).

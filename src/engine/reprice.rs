@@ -30,6 +30,9 @@ pub struct SnapshotLine {
     pub unit: String,
     pub unit_price: Option<f64>,
     pub monthly: Option<f64>,
+    /// Charged once, not monthly (false in snapshots saved before the flag existed).
+    #[serde(default)]
+    pub one_time: bool,
 }
 
 impl CostSnapshot {
@@ -50,6 +53,7 @@ impl CostSnapshot {
                     unit: l.unit.to_owned(),
                     unit_price: l.unit_price,
                     monthly: l.monthly,
+                    one_time: l.one_time,
                 })
                 .collect(),
         }
@@ -193,6 +197,7 @@ mod tests {
             unit: "GiB-month".to_owned(),
             unit_price: Some(unit_price),
             monthly: Some(unit_price * quantity),
+            one_time: false,
         }
     }
 

@@ -72,6 +72,15 @@ pub fn cost_line(r: &Report) -> String {
             c.currency
         ));
     }
+    if let Some(once) = c.one_time {
+        text.push_str(&format!(
+            " One-time lines {} {}, so the first month {} {}.",
+            money(Some(once)),
+            c.currency,
+            money(c.monthly_usd.map(|m| m + once)),
+            c.currency
+        ));
+    }
     if let Some(saved) = r.saved_cost_sentence() {
         text.push(' ');
         text.push_str(&saved);

@@ -16,7 +16,7 @@ const FITS: &str = "document.documentElement.scrollWidth <= document.documentEle
 const ASKS: &str = "(() => { const e = new Event('beforeunload', { cancelable: true }); window.dispatchEvent(e); return e.defaultPrevented; })()";
 
 /// The pages and what each must show before it is measured.
-fn pages(a: i64, b: i64) -> Vec<(&'static str, String, &'static str)> {
+fn pages(a: i64, b: i64, protected: i64) -> Vec<(&'static str, String, &'static str)> {
     let planner = "#kpi-mibps";
     vec![
         ("home", "/".to_owned(), "main"),
@@ -49,6 +49,11 @@ fn pages(a: i64, b: i64) -> Vec<(&'static str, String, &'static str)> {
         ("what-if", "/whatif".to_owned(), "main"),
         ("advisor", "/advisor".to_owned(), "main"),
         ("measurements", format!("/scenarios/{a}"), "#m-drop"),
+        (
+            "planner (backup, replication)",
+            format!("/scenarios/{protected}"),
+            "table.cost-lines",
+        ),
     ]
 }
 
@@ -62,11 +67,12 @@ const SHOTS: [(&str, &str); 3] = [
 pub async fn widths_journey(c: &Client, base: &str) -> Res {
     let a = save_volume(base, "Width check Ultra", "ultra", None).await?;
     let b = save_volume(base, "Width check Premium", "premium", None).await?;
+    let protected = save_protected(base).await?;
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
     std::fs::create_dir_all(&docs)?;
     for width in [390u32, 1400] {
         c.set_window_size(width, 900).await?;
-        for (name, path, ready) in pages(a, b) {
+        for (name, path, ready) in pages(a, b, protected) {
             c.goto(&format!("{base}{path}")).await?;
             c.wait().for_element(Locator::Css(ready)).await?;
             wait_for(c, "document.readyState === 'complete'", "the page loads").await?;
@@ -83,6 +89,20 @@ pub async fn widths_journey(c: &Client, base: &str) -> Res {
                     "{name} scrolls sideways at {width} px (scrollWidth, clientWidth = {sizes}); past the edge: {culprits}; fits without: {hiding}"
                 )
                 .into());
+            }
+            if name == "planner (backup, replication)" {
+                // Phone: each cost line is a block of labelled figures; desktop: a table.
+                let display = js(
+                    c,
+                    "getComputedStyle(document.querySelector('table.cost-lines td.n')).display",
+                )
+                .await?;
+                let want = if width == 390 { "flex" } else { "table-cell" };
+                assert_eq!(
+                    display,
+                    serde_json::json!(want),
+                    "cost line figures at {width} px"
+                );
             }
             if width == 390
                 && let Some((file, _)) = SHOTS.iter().find(|(_, page)| *page == name)
@@ -104,4 +124,28 @@ pub async fn widths_journey(c: &Client, base: &str) -> Res {
         .await?;
     wait_for(c, ASKS, "the unsaved-changes question").await?;
     Ok(())
+}
+
+/// A saved ANF scenario with backup and cross-region replication: its cost has the
+/// most lines.
+async fn save_protected(base: &str) -> Res<i64> {
+    let scenario = serde_json::json!({
+        "name": "Width check protected", "region": "westeurope",
+        "workload": { "io_size_kib": 64, "read_pct": 70, "capacity_tib": 40 },
+        "storage": { "service": "anf", "level": "flexible",
+                     "cool_access": { "cool_data_pct": 50, "cool_read_pct": 5 },
+                     "volumes": [ { "count": 1, "quota_tib": 50, "throughput_mibps": 1024 } ] },
+        "clients": { "count": 1, "vm_size": "Standard_E32s_v5", "protocol": "nfsv3", "nconnect": 4 },
+        "data_protection": { "snapshot_reserve_pct": 20, "daily_change_pct": 2,
+                             "backup": { "daily": 7, "weekly": 4, "monthly": 12 },
+                             "replication": "10min", "replication_region": "northeurope" }
+    });
+    let saved: serde_json::Value = reqwest::Client::new()
+        .post(format!("{base}/api/v1/scenarios"))
+        .json(&scenario)
+        .send()
+        .await?
+        .json()
+        .await?;
+    Ok(saved["id"].as_i64().ok_or("no id")?)
 }

@@ -443,6 +443,45 @@ async fn region_warnings_sit_beside_their_inputs() {
 }
 
 #[tokio::test]
+async fn the_region_field_offers_the_price_books_regions_and_names_an_unknown_one() {
+    let app = spawn_app().await;
+    let (status, html) = page(&app, "/scenarios/new").await;
+    assert_eq!(status, 200);
+    assert!(html.contains("name=\"region\" type=\"text\""));
+    assert!(
+        html.contains(" list=\"regions\""),
+        "the input uses the list"
+    );
+    let list = &html[html
+        .find("<datalist id=\"regions\">")
+        .expect("a region list")..];
+    let list = &list[..list.find("</datalist>").unwrap()];
+    // One option per region of GET /api/v1/regions, with its display name.
+    let regions: Value = app.get("/api/v1/regions").await.json().await.unwrap();
+    let regions = regions.as_array().unwrap();
+    assert_eq!(list.matches("<option ").count(), regions.len());
+    for r in regions {
+        let option = format!(
+            "<option value=\"{}\">{}</option>",
+            r["region"].as_str().unwrap(),
+            r["name"].as_str().unwrap()
+        );
+        assert!(list.contains(&option), "{option}");
+    }
+    assert!(list.contains("<option value=\"westeurope\">EU West</option>"));
+    // Free typing stays: a region outside the list gets its message beside the field.
+    let mut pairs = form_pairs(&sample_scenario());
+    pairs.retain(|(k, _)| k != "region");
+    pairs.push(("region".into(), "mars".into()));
+    let res = post_form(&app, "/scenarios/evaluate", &pairs).await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    let (_, message) = field_error(&html, "region");
+    assert!(message.contains("mars"), "{message}");
+    assert!(html.contains("value=\"mars\""), "what was typed is kept");
+}
+
+#[tokio::test]
 async fn share_links_open_prefilled_and_bad_ones_get_400() {
     let app = spawn_app().await;
     let mut s = sample_scenario();
@@ -874,6 +913,73 @@ fn platform_scenario() -> Value {
                              "backup": { "daily": 7, "weekly": 4, "monthly": 0 },
                              "replication": "hourly", "replication_region": "northeurope" }
     })
+}
+
+/// "$1,234.56", as the results write an amount.
+fn dollars(v: f64) -> String {
+    let s = format!("{v:.2}");
+    let (int, frac) = s.split_once('.').unwrap();
+    let mut grouped = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("${grouped}.{frac}")
+}
+
+#[tokio::test]
+async fn the_planner_lists_the_cost_lines_with_backup_and_replication() {
+    let app = spawn_app().await;
+    let scenario = platform_scenario();
+    let ev: Value = app
+        .post_json("/api/v1/evaluate", &scenario)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let lines = ev["cost"]["lines"].as_array().unwrap();
+    let id = app.create(&scenario).await;
+    let (status, html) = page(&app, &format!("/scenarios/{id}")).await;
+    assert_eq!(status, 200);
+    let table = &html[html
+        .find("<table class=\"cost-lines\">")
+        .expect("a cost table")..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert_eq!(table.matches("<tr").count(), lines.len() + 1, "{table}");
+    for item in [
+        "Backup, first full copy (one-time)",
+        "Backup, retained daily changes",
+        "Cross-region replication, initial transfer (one-time)",
+        "Cross-region replication, daily changes",
+        "Replica pool capacity (destination region)",
+    ] {
+        let l = lines.iter().find(|l| l["item"] == json!(item)).unwrap();
+        let row = &table[table
+            .find(item)
+            .unwrap_or_else(|| panic!("{item} in {table}"))..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        let amount = dollars(l["monthly"].as_f64().unwrap());
+        let once = if l["one_time"] == json!(true) {
+            " once"
+        } else {
+            ""
+        };
+        assert!(
+            row.contains(&format!("data-label=\"Monthly\">{amount}{once}</td>")),
+            "{item}: {row}"
+        );
+    }
+    // The first month adds the one-time lines to the monthly cost.
+    let first = ev["cost"]["monthly"].as_f64().unwrap() + ev["cost"]["one_time"].as_f64().unwrap();
+    assert!(
+        table.contains(&format!(
+            "the first month, with the one-time lines, {}",
+            dollars(first)
+        )),
+        "{table}"
+    );
 }
 
 #[tokio::test]

@@ -206,26 +206,42 @@ async fn snapshot_reserve_backup_and_replication_lines() {
         close(&snap["quantity"], 2048.0) && close(&snap["unit_price"], 0.29419),
         "{c}"
     );
-    // Longest retention 3 months = 90 days of 1 % changes on top of the full copy.
-    let backup = line(&c, "Backup");
+    // As the ANF calculator: backup 0.05 $/GiB-month, the first full copy once and
+    // one day of 1 % changes per backup kept (7 + 4 + 3 = 14) a month; hourly
+    // replication 0.12 $/GiB, 10,240 × 0.65 GiB once and 31 days of changes × 0.65
+    // a month.
+    let full = line(&c, "Backup, first full copy");
     assert!(
-        close(&backup["quantity"], 10240.0 * 1.9) && close(&backup["unit_price"], 0.05),
+        full["one_time"] == json!(true) && close(&full["monthly"], 10240.0 * 0.05),
         "{c}"
     );
-    let transfer = line(&c, "Cross-region replication transfer");
+    let kept = line(&c, "Backup, retained daily changes");
     assert!(
-        close(&transfer["quantity"], 3072.0) && close(&transfer["unit_price"], 0.12),
+        close(&kept["quantity"], 10240.0 * 0.01 * 14.0) && close(&kept["unit_price"], 0.05),
         "{c}"
     );
-    let replica = line(&c, "Replica pool capacity");
-    assert!(close(&replica["quantity"], 10240.0), "{c}");
-    let total: f64 = c["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l["monthly"].as_f64().unwrap())
-        .sum();
-    assert!(close(&c["monthly"], total), "{c}");
+    let initial = line(&c, "Cross-region replication, initial transfer");
+    assert!(
+        initial["one_time"] == json!(true) && close(&initial["monthly"], 798.72),
+        "{c}"
+    );
+    let changes = line(&c, "Cross-region replication, daily changes");
+    assert!(
+        close(&changes["quantity"], 2063.36) && close(&changes["unit_price"], 0.12),
+        "{c}"
+    );
+    // The monthly sum leaves the one-time lines out; `one_time` adds them up.
+    let sum = |once: bool| -> f64 {
+        c["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| l["one_time"] == json!(once))
+            .map(|l| l["monthly"].as_f64().unwrap())
+            .sum()
+    };
+    assert!(close(&c["monthly"], sum(false)), "{c}");
+    assert!(close(&c["one_time"], 512.0 + 798.72), "{c}");
 
     s["data_protection"]["replication_region"] = Value::Null;
     let res = app.post_json("/api/v1/evaluate", &s).await;

@@ -483,12 +483,13 @@ fn anf_level(level: Level) -> &'static super::catalog::AnfLevel {
     }
 }
 
-/// The storage lines of an evaluation's cost (everything but the AVS hosts).
+/// The monthly storage lines of an evaluation's cost (everything but the AVS hosts
+/// and the one-time lines).
 pub fn anf_cost(e: &Evaluation) -> f64 {
     e.cost
         .lines
         .iter()
-        .filter(|l| l.item != super::cost::AVS_HOSTS)
+        .filter(|l| l.item != super::cost::AVS_HOSTS && !l.one_time)
         .filter_map(|l| l.monthly)
         .sum()
 }

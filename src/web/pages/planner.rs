@@ -74,6 +74,16 @@ static AVS_HOSTS: LazyLock<Vec<String>> = LazyLock::new(|| {
         .collect()
 });
 
+/// The price book's ANF regions (`armRegionName`, display name), for the region
+/// datalist; the book in force holds the same regions as the compiled one.
+static REGIONS: LazyLock<Vec<(&'static str, &'static str)>> = LazyLock::new(|| {
+    engine::pricing::book()
+        .anf
+        .iter()
+        .map(|(key, p)| (key.as_str(), p.name.as_str()))
+        .collect()
+});
+
 #[derive(Template)]
 #[template(path = "pages/planner.html")]
 struct PlannerPage {
@@ -91,6 +101,7 @@ struct PlannerPage {
     services: &'static [ServiceOpt],
     vm_sizes: &'static [String],
     avs_hosts: &'static [String],
+    regions: &'static [(&'static str, &'static str)],
 }
 
 #[derive(Template)]
@@ -220,6 +231,7 @@ fn page(mut form: FormState, scenario: Option<&Scenario>, ctx: Context) -> Plann
         services: &SERVICES,
         vm_sizes: &VM_SIZES,
         avs_hosts: &AVS_HOSTS,
+        regions: &REGIONS,
     }
 }
 

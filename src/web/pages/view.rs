@@ -108,6 +108,41 @@ pub struct CostView {
     pub price_date: String,
     pub hours_per_month: String,
     pub assumption: bool,
+    /// Every priced item (`cost.lines`).
+    pub lines: Vec<CostLineRow>,
+    /// Monthly plus the one-time lines, when there are any.
+    pub first_month: Option<String>,
+}
+
+/// One cost line as the results table shows it.
+#[derive(Debug, Clone)]
+pub struct CostLineRow {
+    pub label: &'static str,
+    /// Quantity with its unit.
+    pub quantity: String,
+    /// "$0.29419 per GiB-month", or "no list price".
+    pub unit_price: String,
+    /// The amount (a month, or once for a one-time line).
+    pub amount: String,
+    pub one_time: bool,
+    pub note: Option<&'static str>,
+}
+
+impl CostLineRow {
+    fn of(l: &crate::engine::cost::CostLine) -> Self {
+        let per = l.unit.strip_suffix("-month").unwrap_or(l.unit);
+        CostLineRow {
+            label: l.item,
+            quantity: format!("{} {}", Num(l.quantity, 2), per),
+            unit_price: l.unit_price.map_or_else(
+                || "no list price".into(),
+                |u| format!("${} per {}", Num(u, 5), l.unit),
+            ),
+            amount: usd(l.monthly),
+            one_time: l.one_time,
+            note: l.note,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -347,6 +382,11 @@ impl Results {
                 price_date: ev.cost.price_date.clone(),
                 hours_per_month: full(ev.cost.hours_per_month, 0),
                 assumption: ev.cost.assumption,
+                lines: ev.cost.lines.iter().map(CostLineRow::of).collect(),
+                first_month: ev
+                    .cost
+                    .one_time
+                    .map(|once| usd(ev.cost.monthly_usd.map(|m| m + once))),
             },
             sizing,
             charts: [ChartName::Ceilings, ChartName::Latency]
