@@ -727,3 +727,22 @@ async fn an_event_is_written_in_the_transaction_of_its_change() {
     assert_eq!(store::list_revisions(&db, id).await.unwrap().len(), 1);
     assert_eq!(count().await, 1);
 }
+
+#[tokio::test]
+async fn the_planner_offers_a_visibility_only_in_team_mode() {
+    let t = team().await;
+    let page = t.get(ALICE, "/scenarios/new").await.text().await.unwrap();
+    assert!(
+        page.contains("Who sees it when saved"),
+        "team mode offers it"
+    );
+    let single = spawn_app().await;
+    let page = single.get_text("/scenarios/new").await;
+    assert!(
+        !page.contains("Who sees it") && !page.contains("f-visibility"),
+        "one user alone has no one to share with"
+    );
+    let id = single.create(&named("Alone")).await;
+    let page = single.get_text(&format!("/scenarios/{id}")).await;
+    assert!(!page.contains("plan-owner"), "nor on a saved scenario");
+}

@@ -94,7 +94,8 @@ struct PlannerPage {
     save_action: String,
     revisions: Vec<HistoryRow>,
     current_revision: i64,
-    /// Whether the history names who saved each revision (someone is signed in).
+    /// Someone is signed in (team mode): the history names who saved each revision
+    /// and the page offers who sees the scenario.
     show_authors: bool,
     /// Who owns the saved scenario and who sees it (`None` while unsaved).
     ownership: Option<OwnershipView>,
@@ -199,13 +200,14 @@ struct Context {
 }
 
 impl Context {
-    fn unsaved(st: &AppState, status: impl Into<String>) -> Self {
+    /// A page not yet saved; `user` decides whether it offers a visibility (team mode).
+    fn unsaved(st: &AppState, user: &CurrentUser, status: impl Into<String>) -> Self {
         Self {
             id: None,
             status: status.into(),
             revisions: Vec::new(),
             current_revision: 0,
-            show_authors: false,
+            show_authors: user.0.is_some(),
             ownership: None,
             measured: MeasuredRuns::default(),
             prices: st.book(),
@@ -257,6 +259,7 @@ pub struct NewQuery {
 /// `GET /scenarios/new[?template=KEY]`.
 pub async fn new(
     State(st): State<AppState>,
+    user: CurrentUser,
     Query(q): Query<NewQuery>,
 ) -> Result<Response, PageError> {
     let (scenario, status) = match q.template.as_deref().filter(|t| !t.is_empty()) {
@@ -276,7 +279,7 @@ pub async fn new(
     let form = FormState::from_scenario(&scenario);
     render(
         StatusCode::OK,
-        &page(form, Some(&scenario), Context::unsaved(&st, status)),
+        &page(form, Some(&scenario), Context::unsaved(&st, &user, status)),
     )
 }
 
@@ -402,6 +405,7 @@ pub struct ShareQuery {
 /// `GET /plan?s=...`: a shared scenario, prefilled and not saved.
 pub async fn shared(
     State(st): State<AppState>,
+    user: CurrentUser,
     Query(q): Query<ShareQuery>,
 ) -> Result<Response, PageError> {
     let scenario =
@@ -416,6 +420,7 @@ pub async fn shared(
     };
     let ctx = Context::unsaved(
         &st,
+        &user,
         "Opened from a share link: not saved. Save to keep a copy.",
     );
     render(StatusCode::OK, &page(form, valid, ctx))
@@ -443,7 +448,7 @@ async fn context_for(
             let stored = access::stored_scenario(&st.db, user, id).await?;
             saved_context(st, user, id, stored.revision, status.to_owned()).await
         }
-        None => Ok(Context::unsaved(st, status)),
+        None => Ok(Context::unsaved(st, user, status)),
     }
 }
 
