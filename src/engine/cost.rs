@@ -245,10 +245,11 @@ fn level_rate(p: &Plan, rates: &AnfPrices) -> Option<f64> {
 /// * replication: an initial transfer `used × 0.65` GiB at the source region's rate,
 ///   charged once ("Initial Transfer Cost"), then `used × c × 0.65 × 31` GiB a month
 ///   ("Incremental Cost");
-/// * backup: the first full backup `used` GiB at the backup rate, charged once
-///   ("Initial Backup Cost"), then one day's changes per backup kept,
-///   `used × c × (daily + weekly + monthly)` GiB a month (the calculator's "daily
-///   (30x)" column bills 30 days of changes, its "weekly (4x)" column 4);
+/// * backup: the full copy `used` GiB at the backup rate (the calculator's "Initial
+///   Backup Cost"), billed every month it is kept, since backup storage is priced per
+///   GiB-month, plus one day's changes per backup kept, `used × c × (daily + weekly +
+///   monthly)` GiB a month (the calculator's "daily (30x)" column bills 30 days of
+///   changes, its "weekly (4x)" column 4); the first month equals the calculator's;
 /// * a replica pool of the same size and level in the destination region.
 ///
 /// The one-time lines are flagged [`CostLine::one_time`] and stay out of the monthly
@@ -272,13 +273,12 @@ fn protection_lines(
     if let Some(b) = d.backup {
         let kept = f64::from(b.daily + b.weekly + b.monthly);
         if kept > 0.0 {
-            lines.push(one_time(
-                "Backup, first full copy (one-time)",
-                used_gib,
-                "GiB",
-                rates.backup,
-                "charged once, in the first month, at the per-GiB-month backup rate (ANF calculator: Initial Backup Cost)",
-            ));
+            lines.push(CostLine {
+                note: Some(
+                    "stored every month it is kept, at the per-GiB-month backup rate (the ANF calculator shows it once, as Initial Backup Cost)",
+                ),
+                ..line("Backup, full copy (stored)", used_gib, "GiB-month", rates.backup)
+            });
             lines.push(line(
                 "Backup, retained daily changes",
                 used_gib * change * kept * BACKUP_DELTA_DAYS_PER_COPY,
@@ -420,8 +420,9 @@ mod tests {
         // ANF calculator (docs/calc/calc.js) by hand, East US, 10,240 GiB, 1 % a day:
         // hourly CRR 0.12 $/GiB: initial 10,240 × 0.65 = 6,656 GiB → 798.72 (once);
         // incremental 10,240 × 0.01 × 0.65 × 31 = 2,063.36 GiB → 247.6032 a month.
-        // Backup 0.05 $/GiB-month, daily (30x): initial 10,240 → 512.00 (once);
-        // incremental 10,240 × 0.01 × 30 = 3,072 GiB → 153.60 a month.
+        // Backup 0.05 $/GiB-month, daily (30x): initial 10,240 → 512.00 (the
+        // calculator's once; stored, so billed each month here); incremental
+        // 10,240 × 0.01 × 30 = 3,072 GiB → 153.60 a month.
         let c = cost_of(
             r#"{"daily_change_pct":1,"backup":{"daily":30},"replication":"hourly","replication_region":"westus"}"#,
         );
@@ -434,8 +435,8 @@ mod tests {
         assert!(!inc.one_time);
         near(Some(inc.quantity), 2063.36);
         near(inc.monthly, 247.6032);
-        let full = find(&c, "Backup, first full copy");
-        assert!(full.one_time);
+        let full = find(&c, "Backup, full copy");
+        assert!(!full.one_time && full.note.is_some());
         near(full.monthly, 512.0);
         let kept = find(&c, "Backup, retained daily changes");
         near(Some(kept.quantity), 3072.0);
@@ -444,9 +445,9 @@ mod tests {
         // West US alike.
         let pool = 10240.0 * 0.29419;
         near(find(&c, "Replica pool capacity").monthly, pool);
-        near(c.monthly, pool + 247.6032 + 153.6 + pool);
-        // The calculator's "Cost First Month" adds the one-time lines.
-        near(c.one_time, 798.72 + 512.0);
+        near(c.monthly, pool + 247.6032 + 512.0 + 153.6 + pool);
+        // The calculator's "Cost First Month" is the month plus the one-time lines.
+        near(c.one_time, 798.72);
     }
 
     #[test]

@@ -949,7 +949,7 @@ async fn the_planner_lists_the_cost_lines_with_backup_and_replication() {
     let table = &table[..table.find("</table>").unwrap()];
     assert_eq!(table.matches("<tr").count(), lines.len() + 1, "{table}");
     for item in [
-        "Backup, first full copy (one-time)",
+        "Backup, full copy (stored)",
         "Backup, retained daily changes",
         "Cross-region replication, initial transfer (one-time)",
         "Cross-region replication, daily changes",

@@ -206,13 +206,13 @@ async fn snapshot_reserve_backup_and_replication_lines() {
         close(&snap["quantity"], 2048.0) && close(&snap["unit_price"], 0.29419),
         "{c}"
     );
-    // As the ANF calculator: backup 0.05 $/GiB-month, the first full copy once and
-    // one day of 1 % changes per backup kept (7 + 4 + 3 = 14) a month; hourly
+    // As the ANF calculator: backup 0.05 $/GiB-month, the full copy (stored, so every
+    // month) and one day of 1 % changes per backup kept (7 + 4 + 3 = 14); hourly
     // replication 0.12 $/GiB, 10,240 × 0.65 GiB once and 31 days of changes × 0.65
     // a month.
-    let full = line(&c, "Backup, first full copy");
+    let full = line(&c, "Backup, full copy");
     assert!(
-        full["one_time"] == json!(true) && close(&full["monthly"], 10240.0 * 0.05),
+        full["one_time"] == json!(false) && close(&full["monthly"], 10240.0 * 0.05),
         "{c}"
     );
     let kept = line(&c, "Backup, retained daily changes");
@@ -241,7 +241,7 @@ async fn snapshot_reserve_backup_and_replication_lines() {
             .sum()
     };
     assert!(close(&c["monthly"], sum(false)), "{c}");
-    assert!(close(&c["one_time"], 512.0 + 798.72), "{c}");
+    assert!(close(&c["one_time"], 798.72), "{c}");
 
     s["data_protection"]["replication_region"] = Value::Null;
     let res = app.post_json("/api/v1/evaluate", &s).await;
