@@ -615,9 +615,14 @@ async fn save_volume(base: &str, name: &str, level: &str, region: Option<&str>) 
                      "volumes": [ { "count": 1, "quota_tib": 4 } ] },
         "clients": { "count": 1, "vm_size": "Standard_E32s_v5", "protocol": "nfsv3", "nconnect": 4 }
     });
+    save_scenario(base, &scenario).await
+}
+
+/// Saves `scenario` through the API; its id.
+async fn save_scenario(base: &str, scenario: &serde_json::Value) -> Res<i64> {
     let saved: serde_json::Value = reqwest::Client::new()
         .post(format!("{base}/api/v1/scenarios"))
-        .json(&scenario)
+        .json(scenario)
         .send()
         .await?
         .json()

@@ -305,7 +305,7 @@ pub struct PriceRow {
 
 /// The value of ANF meter `item` in one region's prices (`None`: not a meter;
 /// `Some(None)`: not priced there).
-fn anf_get(p: &pricing::AnfPrices, item: &str) -> Option<Option<f64>> {
+pub(crate) fn anf_get(p: &pricing::AnfPrices, item: &str) -> Option<Option<f64>> {
     Some(match item {
         "standard" => Some(p.standard),
         "premium" => Some(p.premium),

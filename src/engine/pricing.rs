@@ -327,22 +327,12 @@ mod tests {
         }
     }
 
-    /// The price of a book row by the level key of the snapshot fixture.
+    /// The price of a book row by the level key of the snapshot fixture (the meter
+    /// keys the price rows use).
     fn level_price(p: &AnfPrices, level: &str) -> Option<f64> {
-        match level {
-            "standard" => Some(p.standard),
-            "premium" => Some(p.premium),
-            "ultra" => Some(p.ultra),
-            "flexible_capacity" => p.flexible_capacity,
-            "flexible_throughput" => p.flexible_throughput,
-            "cool_capacity" => p.cool_capacity,
-            "cool_transfer" => p.cool_transfer,
-            "backup" => p.backup,
-            "crr_10min" => p.crr_10min,
-            "crr_hourly" => p.crr_hourly,
-            "crr_daily" => p.crr_daily,
-            other => panic!("the snapshot fixture has a level the book does not know: {other}"),
-        }
+        crate::engine::price_rows::anf_get(p, level).unwrap_or_else(|| {
+            panic!("the snapshot fixture has a level the book does not know: {level}")
+        })
     }
 
     #[test]

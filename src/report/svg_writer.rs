@@ -120,7 +120,8 @@ fn hex(out: &mut String, (r, g, b): (u8, u8, u8)) {
     }
 }
 
-fn escape(out: &mut String, s: &str) {
+/// Appends `s` with the five XML special characters escaped, as plotters writes text.
+pub(crate) fn escape(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '<' => out.push_str("&lt;"),

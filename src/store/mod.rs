@@ -122,10 +122,14 @@ const WRITE_LOCK: i64 = 0x0076_6f6c_706c_616e;
 
 /// Now in UTC as the store writes timestamps: `2026-11-30T12:00:00Z`.
 pub fn now_utc() -> String {
-    let secs = std::time::SystemTime::now()
+    format_utc(now_secs())
+}
+
+/// Seconds since the Unix epoch now (0 on a clock set before it).
+pub fn now_secs() -> u64 {
+    std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    format_utc(secs)
+        .map_or(0, |d| d.as_secs())
 }
 
 /// `secs` since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian).

@@ -458,9 +458,9 @@ pub async fn list_scenarios_for(
     let pattern = like_pattern(search);
     let sql = format!(
         "SELECT id, name, service, level, updated_at, revision, owner, visibility FROM scenarios
-         WHERE (LOWER(name) LIKE LOWER($1) ESCAPE '\\' OR LOWER(service) LIKE LOWER($1) ESCAPE '\\' OR LOWER(level) LIKE LOWER($1) ESCAPE '\\')
-           AND {}
+         WHERE {} AND {}
          ORDER BY touched DESC",
+        matches_sql(1),
         visible_sql(2, 3)
     );
     Ok(sqlx::query_as(sqlx::AssertSqlSafe(sql))
@@ -500,14 +500,12 @@ pub async fn list_page(
         ),
         Some(_) => format!(
             "SELECT id, name, service, level, updated_at, revision, binding, owner, visibility,
-                    (SELECT COUNT(*) FROM scenarios
-                     WHERE (LOWER(name) LIKE LOWER($3) ESCAPE '\\' OR LOWER(service) LIKE LOWER($3) ESCAPE '\\'
-                        OR LOWER(level) LIKE LOWER($3) ESCAPE '\\') AND {visible}) AS total
+                    (SELECT COUNT(*) FROM scenarios WHERE {matches} AND {visible}) AS total
              FROM scenarios
-             WHERE (LOWER(name) LIKE LOWER($3) ESCAPE '\\' OR LOWER(service) LIKE LOWER($3) ESCAPE '\\' OR LOWER(level) LIKE LOWER($3) ESCAPE '\\')
-               AND {visible}
+             WHERE {matches} AND {visible}
              ORDER BY touched DESC
              LIMIT $1 OFFSET $2",
+            matches = matches_sql(3),
             visible = visible_sql(4, 5)
         ),
     };
@@ -527,9 +525,8 @@ pub async fn list_page(
         // Past the end: the page is empty, the count still says how many there are.
         None if offset > 0 => {
             let sql = format!(
-                "SELECT COUNT(*) FROM scenarios
-                 WHERE (LOWER(name) LIKE LOWER($1) ESCAPE '\\' OR LOWER(service) LIKE LOWER($1) ESCAPE '\\' OR LOWER(level) LIKE LOWER($1) ESCAPE '\\')
-                   AND {}",
+                "SELECT COUNT(*) FROM scenarios WHERE {} AND {}",
+                matches_sql(1),
                 visible_sql(2, 3)
             );
             let (n,): (i64,) = sqlx::query_as(sqlx::AssertSqlSafe(sql))
@@ -572,6 +569,15 @@ fn like_pattern(search: Option<&str>) -> String {
         Some(q) if !q.is_empty() => format!("%{}%", escape_like(q)),
         _ => "%".to_owned(),
     }
+}
+
+/// The search condition on bind `$n` (a [`like_pattern`]): name, service or level
+/// contains it, ignoring case (ASCII letters on SQLite, all on PostgreSQL).
+fn matches_sql(n: usize) -> String {
+    format!(
+        "(LOWER(name) LIKE LOWER(${n}) ESCAPE '\\' OR LOWER(service) LIKE LOWER(${n}) ESCAPE '\\' \
+         OR LOWER(level) LIKE LOWER(${n}) ESCAPE '\\')"
+    )
 }
 
 /// Makes `%`, `_` and `\` match themselves in a LIKE pattern.

@@ -1,7 +1,7 @@
 //! Every page at a phone's width (390 px) and a desktop's (1400 px): nothing scrolls
 //! sideways. Leaving the planner with edits asks first. The README's phone screenshots.
 
-use super::{Res, input, js, save_volume, wait_for};
+use super::{Res, input, js, save_scenario, save_volume, wait_for};
 use fantoccini::{Client, Locator};
 use std::path::Path;
 
@@ -140,12 +140,5 @@ async fn save_protected(base: &str) -> Res<i64> {
                              "backup": { "daily": 7, "weekly": 4, "monthly": 12 },
                              "replication": "10min", "replication_region": "northeurope" }
     });
-    let saved: serde_json::Value = reqwest::Client::new()
-        .post(format!("{base}/api/v1/scenarios"))
-        .json(&scenario)
-        .send()
-        .await?
-        .json()
-        .await?;
-    Ok(saved["id"].as_i64().ok_or("no id")?)
+    save_scenario(base, &scenario).await
 }

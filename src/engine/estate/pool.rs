@@ -392,6 +392,21 @@ mod tests {
     }
 
     #[test]
+    fn every_reservation_band_of_the_book_fits_the_rates() {
+        let book = pricing::book();
+        for level in ["standard", "premium", "ultra"] {
+            for term in ["1y", "3y"] {
+                let n = book
+                    .anf_reservations
+                    .iter()
+                    .filter(|r| r.level == level && r.term == term)
+                    .count();
+                assert!((1..=MAX_BANDS).contains(&n), "{level} {term}: {n} bands");
+            }
+        }
+    }
+
+    #[test]
     fn pools_respect_their_limits() {
         let r = Rates::of(pricing::book(), "eastus", 0.0, Term::None).unwrap();
         assert_eq!(steps(0.2), 1.0);

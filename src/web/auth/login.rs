@@ -147,7 +147,7 @@ pub async fn login(State(st): State<AppState>, req: Request) -> Result<Response,
     st.auth.limiter.succeeded(&user);
     let secret = random_secret().map_err(PageError::Internal)?;
     let lifetime = SESSION_LIFETIME.as_secs();
-    let expires = store::format_utc(now_secs() + lifetime);
+    let expires = store::format_utc(store::now_secs() + lifetime);
     store::sessions::create_session(&st.db, &digest(&secret), account.id, &expires).await?;
     tracing::info!(user = %account.name, "logged in");
     let mut res = Redirect::to(safe_next(&f.next)).into_response();
@@ -156,12 +156,6 @@ pub async fn login(State(st): State<AppState>, req: Request) -> Result<Response,
         session_cookie(&secret, lifetime, st.auth.settings.secure_cookies),
     );
     Ok(res)
-}
-
-fn now_secs() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
 }
 
 /// `POST /logout`: ends the session (in the database, so the cookie is dead even if
