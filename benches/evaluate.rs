@@ -6,6 +6,11 @@ use volplan::engine::{self, Scenario, solve};
 use volplan::web::api::evaluate::EVALUATION_BYTES;
 use volplan::web::json;
 
+/// The allocator the `volplan` binary runs with (`src/main.rs`), so that the figures
+/// are those of the server and the CLI.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn example() -> Scenario {
     serde_json::from_str(include_str!("contract_example.json")).expect("example parses")
 }

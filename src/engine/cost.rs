@@ -124,9 +124,58 @@ fn one_time(
 
 /// Monthly cost of the plan, from the plan's price book.
 pub fn price<'b>(p: &Plan<'b>) -> Price<'b> {
+    let mut lines = ArrayVec::new();
+    let basis = cost_lines(p, &mut lines);
+    let mut once = lines.iter().filter(|l| l.one_time).peekable();
+    let one_time_usd = once
+        .peek()
+        .is_some()
+        .then(|| once.map(|l| l.monthly).sum())
+        .flatten();
+    Price {
+        monthly_usd: monthly_sum(&lines),
+        one_time_usd,
+        billed_tib: basis.billed_tib,
+        cool_tib: basis.cool_tib,
+        hours_per_month: basis.hours_per_month,
+        price_date: basis.price_date,
+        region: p.rates.region,
+        lines,
+        assumption: basis.assumption,
+    }
+}
+
+/// The plan's monthly cost alone, as [`price`] sums it: what a sizing row shows.
+pub fn monthly_usd(p: &Plan) -> Option<f64> {
+    let mut lines = ArrayVec::new();
+    cost_lines(p, &mut lines);
+    monthly_sum(&lines)
+}
+
+/// The sum of the monthly lines; None when a line has no price. Storage lines
+/// without a price leave the cost unknown; an AVS host SKU without a public price in
+/// the region leaves its line empty and the cost storage-only.
+fn monthly_sum(lines: &[CostLine]) -> Option<f64> {
+    lines
+        .iter()
+        .filter(|l| !l.one_time && (l.item != AVS_HOSTS || l.monthly.is_some()))
+        .map(|l| l.monthly)
+        .sum()
+}
+
+/// What a price states beside its lines.
+struct Basis<'b> {
+    billed_tib: f64,
+    cool_tib: f64,
+    hours_per_month: f64,
+    price_date: &'b str,
+    assumption: bool,
+}
+
+/// Puts the plan's cost lines, after discount, into `lines` (empty before).
+fn cost_lines<'b>(p: &Plan<'b>, lines: &mut ArrayVec<CostLine, MAX_LINES>) -> Basis<'b> {
     let book = p.prices;
     let s = &catalog::catalog().services;
-    let mut lines = ArrayVec::new();
     let mut assumption = false;
     let region = p.rates.region;
     let (billed_tib, cool, hours, date) = match p.service {
@@ -138,11 +187,11 @@ pub fn price<'b>(p: &Plan<'b>) -> Price<'b> {
             let cool = cool_tib(p);
             // Cool data does not count toward the hot pool size (cost model page).
             let hot = (p.pool_tib - cool).max(s.anf.pool.min_tib.min(p.pool_tib));
-            anf_lines(p, rates, hot, cool, &mut lines);
+            anf_lines(p, rates, hot, cool, lines);
             if let Some(d) = p.protection {
-                protection_lines(p, d, rates, &mut lines);
+                protection_lines(p, d, rates, lines);
             }
-            (hot, cool, book.hours_per_month, book.date.as_str())
+            (hot, cool, book.hours_per_month, &*book.date)
         }
         Service::AzureFiles | Service::Gcnv => {
             let (item, tib, hours, catalog_date) = if p.service == Service::Gcnv {
@@ -190,30 +239,15 @@ pub fn price<'b>(p: &Plan<'b>) -> Price<'b> {
         ));
     }
     let keep = 1.0 - p.discount_pct / 100.0;
-    for l in &mut lines {
+    for l in lines.iter_mut() {
         l.unit_price = l.unit_price.map(|u| u * keep);
         l.monthly = l.monthly.map(|m| m * keep);
     }
-    // Storage lines without a price leave the cost unknown; an AVS host SKU without a
-    // public price in the region leaves its line empty and the cost storage-only.
-    let monthly_usd = lines
-        .iter()
-        .filter(|l| !l.one_time && (l.item != AVS_HOSTS || l.monthly.is_some()))
-        .map(|l| l.monthly)
-        .sum::<Option<f64>>();
-    let once: Vec<_> = lines.iter().filter(|l| l.one_time).collect();
-    let one_time_usd = (!once.is_empty())
-        .then(|| once.iter().map(|l| l.monthly).sum())
-        .flatten();
-    Price {
-        monthly_usd,
-        one_time_usd,
+    Basis {
         billed_tib,
         cool_tib: cool,
         hours_per_month: hours,
         price_date: date,
-        region,
-        lines,
         assumption,
     }
 }

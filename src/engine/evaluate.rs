@@ -8,7 +8,7 @@ use super::distribution::Distribution;
 use super::evaluation::{Cost, Evaluation, Flows, Limit, Targets};
 use super::limits::{LimitSet, Queue, RawLimit, Sink};
 use super::model::curve::LatencyCurve;
-use super::model::{Centre, Network, Point};
+use super::model::{Centre, Network, Point, RateCheck};
 use super::plan::Plan;
 use super::pricing::{self, PriceBook};
 use super::scenario::{FieldError, Scenario};
@@ -122,7 +122,7 @@ impl ClientSide {
         };
         let delay = client::delay(p);
         let mut network = Network::new(delay.0);
-        push_centres(p, limits.iter(), dist, &mut network);
+        Centres::of(p, dist).push(limits.iter(), &mut network);
         Self {
             limits,
             network,
@@ -187,6 +187,25 @@ pub fn path(
     dist: &Distribution,
     client: &ClientSide,
 ) -> (Network, usize) {
+    storage_limits(p, dist, client, storage, security);
+    let centres = Centres::of(p, dist);
+    let mut network = Network::new(client.delay.0);
+    centres.push(storage.iter(), &mut network);
+    network.append(&client.network);
+    centres.push(security.iter(), &mut network);
+    (network, storage.len())
+}
+
+/// The limits a plan's storage side adds to its known client side: the storage
+/// service's (and the cool tier's) into `storage`, the security flavour's, which act
+/// on both sides, into `security` (both empty before).
+pub fn storage_limits(
+    p: &Plan,
+    dist: &Distribution,
+    client: &ClientSide,
+    storage: &mut LimitSet,
+    security: &mut LimitSet,
+) {
     debug_assert!(
         storage.is_empty() && security.is_empty(),
         "the IO path needs empty limit sets"
@@ -194,33 +213,67 @@ pub fn path(
     service::limits(p, dist, storage);
     super::cool::limits(p, dist.spread(), storage);
     super::security::limits(p, storage.iter().chain(client.limits.iter()), security);
-    let mut network = Network::new(client.delay.0);
-    push_centres(p, storage.iter(), dist, &mut network);
-    network.append(&client.network);
-    push_centres(p, security.iter(), dist, &mut network);
-    (network, storage.len())
 }
 
-/// Adds a centre to `net` for each of `limits` (the concurrency bound is not a centre).
-fn push_centres<'l>(
+/// Adds the centres of a plan's storage side (its service's, the cool tier's and the
+/// security flavour's limits) to `rate`, a check of its client side `client` at a
+/// rate: what a sizing check needs.
+pub fn add_storage_centres(
     p: &Plan,
-    limits: impl Iterator<Item = &'l RawLimit>,
     dist: &Distribution,
-    net: &mut Network,
+    client: &ClientSide,
+    rate: &mut RateCheck,
 ) {
-    let per_mibps = mibps_to_iops(1.0, p.io_kib);
-    let storage_servers = p.params.storage_servers * dist.spread().max(1.0);
-    for l in limits {
-        let capacity = l.total_at(p.r) * per_mibps;
-        let centre = match l.queue {
-            Queue::Storage => Centre::new(capacity, storage_servers, 0.0),
+    let mut storage = LimitSet::default();
+    let mut security = LimitSet::default();
+    storage_limits(p, dist, client, &mut storage, &mut security);
+    let centres = Centres::of(p, dist);
+    for c in storage.iter().chain(security.iter()) {
+        if let Some(c) = centres.centre(c) {
+            rate.add(c);
+        }
+    }
+}
+
+/// How a plan's limits become queueing centres (see [`Queue`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Centres {
+    /// Read fraction of the workload.
+    r: f64,
+    /// IOPS per MiB/s at the plan's IO size.
+    per_mibps: f64,
+    /// Back-end servers behind a storage ceiling: those of every loaded volume.
+    storage_servers: f64,
+}
+
+impl Centres {
+    /// The conversion for plan `p` with the load spread `dist`.
+    pub fn of(p: &Plan, dist: &Distribution) -> Self {
+        Self {
+            r: p.r,
+            per_mibps: mibps_to_iops(1.0, p.io_kib),
+            storage_servers: p.params.storage_servers * dist.spread().max(1.0),
+        }
+    }
+
+    /// The centre of limit `l`; `None` for the concurrency bound, which is not one.
+    pub fn centre(&self, l: &RawLimit) -> Option<Centre> {
+        let capacity = l.total_at(self.r) * self.per_mibps;
+        Some(match l.queue {
+            Queue::Storage => Centre::new(capacity, self.storage_servers, 0.0),
             Queue::Limiter => Centre::new(capacity, 1.0, 0.0),
             Queue::Servers(n) => Centre::new(capacity, n, n.max(1.0) / capacity),
             Queue::Parallel(n) => Centre::new(capacity, n, 0.0),
             Queue::Pool(n) => Centre::new(capacity, 1.0, n.max(1.0) / capacity),
-            Queue::Bound => continue,
-        };
-        net.push(centre);
+            Queue::Bound => return None,
+        })
+    }
+
+    /// Adds a centre to `net` for each of `limits`.
+    fn push<'l>(&self, limits: impl Iterator<Item = &'l RawLimit>, net: &mut Network) {
+        for c in limits.filter_map(|l| self.centre(l)) {
+            net.push(c);
+        }
     }
 }
 
@@ -323,7 +376,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
         judged_latency(p, latency_ms, latency_at_target_ms),
     );
     let sizing = if with_sizing {
-        solve::sizing(p, &c, &client)
+        solve::sizing(p, &c, &client, targets.met, price.monthly_usd)
     } else {
         Default::default()
     };

@@ -8,6 +8,7 @@ use super::scenario::{Level, Service};
 use super::trace::Label;
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Most service levels one service has (ANF, Azure Files and GCNV have four each).
 pub const MAX_LEVELS: usize = 4;
@@ -130,10 +131,13 @@ pub struct Cost {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct PriceBookRef {
     /// The compiled book's id, with `+dbN` when prices stored in the database apply.
-    pub id: String,
+    #[schema(value_type = String)]
+    pub id: Arc<str>,
     /// The date the book's prices are valid as of.
-    pub date: String,
-    pub source: String,
+    #[schema(value_type = String)]
+    pub date: Arc<str>,
+    #[schema(value_type = String)]
+    pub source: Arc<str>,
 }
 
 /// Reverse sizing for one level: the smallest provisioning that meets the targets.

@@ -419,12 +419,13 @@ impl PriceBook {
             );
         }
         if let Some(newest) = overrides.iter().max_by(|a, b| a.as_of.cmp(&b.as_of)) {
-            book.id = format!("{}+db{generation}", self.id);
-            book.date = self.date.clone().max(newest.as_of.clone());
+            book.id = format!("{}+db{generation}", self.id).into();
+            book.date = (&*self.date).max(newest.as_of.as_str()).into();
             book.source = format!(
                 "{}; {} price(s) stored in the database, the newest as of {} ({})",
                 self.source, applied, newest.as_of, newest.source
-            );
+            )
+            .into();
         }
         book
     }
@@ -448,7 +449,10 @@ impl PriceBook {
                     None if it.service == PricedService::Avs => {
                         (self.avs_date.clone(), self.avs_source.clone())
                     }
-                    None => (pricing::book().date.clone(), pricing::book().source.clone()),
+                    None => (
+                        pricing::book().date.to_string(),
+                        pricing::book().source.to_string(),
+                    ),
                 };
                 out.push(PriceRow {
                     service: it.service,
@@ -542,8 +546,8 @@ mod tests {
         assert_eq!(book.get(&gcnv), Some(0.3));
         let h = book.avs_host("eastus", "AV64").unwrap();
         assert_eq!((h.ri_1y_hour, h.ri_3y_hour), (Some(5.7), Some(5.0)));
-        assert_eq!(book.id, format!("{}+db7", base.id));
-        assert_eq!(book.date, "2026-12-01");
+        assert_eq!(*book.id, format!("{}+db7", base.id));
+        assert_eq!(&*book.date, "2026-12-01");
         assert!(book.source.contains("3 price(s)"), "{}", book.source);
         let rows = book.rows();
         let row = rows
@@ -555,7 +559,7 @@ mod tests {
             .iter()
             .find(|r| r.region == "eastus" && r.item == "premium")
             .unwrap();
-        assert!(!untouched.stored && untouched.as_of == base.date);
+        assert!(!untouched.stored && *untouched.as_of == *base.date);
     }
 
     #[test]

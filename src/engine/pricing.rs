@@ -13,7 +13,7 @@ use super::regions::RegionOffer;
 use super::scenario::{Level, Service};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 /// The price book as compiled in.
 pub const PRICE_BOOK_JSON: &str = include_str!("catalog/price_book.json");
@@ -21,9 +21,10 @@ pub const PRICE_BOOK_JSON: &str = include_str!("catalog/price_book.json");
 /// Every price the engine knows, with its date and source.
 #[derive(Debug, Clone, Deserialize)]
 pub struct PriceBook {
-    pub id: String,
-    pub date: String,
-    pub source: String,
+    /// Shared with every evaluation's `cost.price_book`, which clones no text.
+    pub id: Arc<str>,
+    pub date: Arc<str>,
+    pub source: Arc<str>,
     pub hours_per_month: f64,
     pub reference_region: ReferenceRegions,
     /// ANF prices by Azure region (`armRegionName`).

@@ -653,13 +653,21 @@ impl Scenario {
                 "must be at most 200 characters long",
             ));
         }
-        if self.name.chars().any(char::is_control) {
+        // ASCII names (nearly all) are checked byte by byte: their control characters
+        // are the bytes below 0x20 and 0x7F, and they hold no noncharacter.
+        let ascii = self.name.is_ascii();
+        let control = if ascii {
+            self.name.bytes().any(|b| b < 0x20 || b == 0x7f)
+        } else {
+            self.name.chars().any(char::is_control)
+        };
+        if control {
             return Err(FieldError::new(
                 "name",
                 "must not contain control characters (tabs, line breaks, NUL and the like)",
             ));
         }
-        if self.name.chars().any(is_noncharacter) {
+        if !ascii && self.name.chars().any(is_noncharacter) {
             return Err(FieldError::new(
                 "name",
                 "must not contain Unicode noncharacters (U+FFFE, U+FFFF, U+FDD0 to U+FDEF and the like): they are not text, and SVG, XLSX and PDF cannot carry them",

@@ -5,13 +5,13 @@ use super::catalog;
 use super::client;
 use super::distribution::Distribution;
 use super::evaluate::{
-    ClientSide, Core, core_with, evaluate_without_sizing, judged_latency, path, rate_needed_iops,
-    targets,
+    ClientSide, Core, add_storage_centres, core_with, evaluate_without_sizing, judged_latency,
+    path, rate_needed_iops, targets,
 };
 use super::evaluation::{Evaluation, MAX_LEVELS, Sizing, SizingBasis};
 use super::limits::LimitSet;
-use super::model::Network;
-use super::plan::{Plan, quota_range};
+use super::model::RateCheck;
+use super::plan::{Plan, Volumes, quota_range};
 use super::pricing::PriceBook;
 use super::scenario::{
     FieldError, Level, MAX_QUOTA_TIB, MAX_TOTAL_TIB, MAX_VOLUMES, Scenario, Service, VolumeGroup,
@@ -34,7 +34,17 @@ use std::borrow::Cow;
 ///
 /// Only the storage side changes between rows: the plan's client side `client` is
 /// reused for every level with the same [`client::level_key`].
-pub fn sizing(p: &Plan, c: &Core, client: &ClientSide) -> ArrayVec<Sizing, MAX_LEVELS> {
+///
+/// A row whose provisioning is the scenario's own has the scenario's answer: it meets
+/// exactly when the scenario does (`met`) and costs what it does (`monthly_usd`), and
+/// is neither checked nor priced again.
+pub fn sizing(
+    p: &Plan,
+    c: &Core,
+    client: &ClientSide,
+    met: bool,
+    monthly_usd: Option<f64>,
+) -> ArrayVec<Sizing, MAX_LEVELS> {
     let goal = if p.target_mibps.is_none() && p.target_iops.is_none() {
         Goal {
             mibps: Some(c.total),
@@ -58,8 +68,15 @@ pub fn sizing(p: &Plan, c: &Core, client: &ClientSide) -> ArrayVec<Sizing, MAX_L
     work.target_iops = goal.iops;
     let levels = Level::of(p.service);
     let mut sizer = Sizer {
+        own: Own {
+            plan: p,
+            total: c.total,
+            met,
+            monthly_usd,
+        },
         dist: c.dist,
         key: client::level_key(p),
+        rate: client_rate_check(&work, client),
         client: Cow::Borrowed(client),
     };
     let mut rows = ArrayVec::new();
@@ -96,23 +113,74 @@ impl Goal {
     }
 }
 
+/// The scenario's own provisioning and its answer.
+struct Own<'o, 'p> {
+    plan: &'o Plan<'p>,
+    /// Its achievable MiB/s.
+    total: f64,
+    /// Whether it meets the goal.
+    met: bool,
+    /// Its monthly cost.
+    monthly_usd: Option<f64>,
+}
+
+impl Own<'_, '_> {
+    /// Whether `plan` (the working copy, after `set_uniform`) provisions what the
+    /// scenario does.
+    fn is(&self, plan: &Plan) -> bool {
+        let p = self.plan;
+        let (
+            Volumes::Groups([g]),
+            Volumes::Uniform {
+                count,
+                quota_tib,
+                mibps,
+                iops,
+            },
+        ) = (p.volumes, plan.volumes)
+        else {
+            return false;
+        };
+        plan.level == p.level
+            && plan.pool_tib == p.pool_tib
+            && g.count == count
+            && g.quota_tib == quota_tib
+            && g.throughput_mibps == mibps
+            && g.iops == iops
+    }
+
+    /// The check of `plan` when it provisions what the scenario does.
+    fn answer(&self, plan: &Plan) -> Option<Check> {
+        self.is(plan).then_some(Check {
+            met: self.met,
+            total: Some(self.total),
+        })
+    }
+}
+
 /// What every row of one sizing table shares.
-struct Sizer<'r> {
+struct Sizer<'r, 'o, 'p> {
+    own: Own<'o, 'p>,
     /// How the load spreads over the volumes (the same number of volumes in every row).
     dist: Distribution,
     /// The client side, for the levels with the [`client::level_key`] `key`: the
     /// scenario's own until a level needs another.
     client: Cow<'r, ClientSide>,
     key: bool,
+    /// The client side's centres summed at the goal's rate: each check adds only the
+    /// storage side's.
+    rate: RateCheck,
 }
 
-impl Sizer<'_> {
-    /// The client side of `plan` (already at its level), recomputed only when the level
-    /// changes what the client side depends on.
-    fn client(&mut self, plan: &Plan) -> &ClientSide {
+impl Sizer<'_, '_, '_> {
+    /// The client side of `plan` (already at its level) and its part of the rate check,
+    /// recomputed only when the level changes what the client side depends on.
+    fn client(&mut self, plan: &Plan) -> (&ClientSide, RateCheck) {
         let key = client::level_key(plan);
         if key != self.key {
-            self.client = Cow::Owned(ClientSide::of(plan, &self.dist));
+            let client = ClientSide::of(plan, &self.dist);
+            self.rate = client_rate_check(plan, &client);
+            self.client = Cow::Owned(client);
             self.key = key;
         }
         debug_assert_eq!(
@@ -120,8 +188,17 @@ impl Sizer<'_> {
             ClientSide::of(plan, &self.dist),
             "the client side depends on the level only through client::level_key"
         );
-        &self.client
+        (&self.client, self.rate)
     }
+}
+
+/// The client side's part of the check that a plan reaches its rate goal.
+fn client_rate_check(plan: &Plan, client: &ClientSide) -> RateCheck {
+    let mut check = RateCheck::new(client.outstanding, rate_needed_iops(plan), client.delay.0);
+    for &c in client.network.centres() {
+        check.add(c);
+    }
+    check
 }
 
 /// One row of the table: `p` is the scenario's plan, `plan` the working copy to size.
@@ -136,8 +213,10 @@ fn size_level(
     let n = p.n_volumes.max(1);
     let nf = f64::from(n);
     let need = goal.needed_mibps(p.io_kib);
-    // The ceiling the first guess provisions for.
+    // The ceiling the first guess provisions for; a provisioned rate with the margin
+    // of each step of the rate search, so that the first guess usually meets.
     let ceiling = need / bend;
+    let rate_ceiling = ceiling * (1.0 + RATE_MARGIN);
     let capacity = if p.capacity_tib > 0.0 {
         p.capacity_tib
     } else {
@@ -149,7 +228,7 @@ fn size_level(
     let per_volume = match (p.service, level) {
         (Service::Anf, Level::Flexible) => {
             let flex = &catalog::catalog().services.anf.flexible;
-            mibps = Some(ceiling.max(flex.pool_min_mibps) / nf);
+            mibps = Some(rate_ceiling.max(flex.pool_min_mibps) / nf);
             capacity / nf
         }
         (Service::Anf, l) => (capacity / nf).max(ceiling / nf / anf::level(l).mibps_per_tib),
@@ -178,7 +257,7 @@ fn size_level(
         }
         (Service::AzureFiles, _) => capacity / nf,
         (Service::Gcnv, Level::Flex) => {
-            mibps = (need > 0.0).then(|| ceiling / nf);
+            mibps = (need > 0.0).then(|| rate_ceiling / nf);
             capacity / nf
         }
         (Service::Gcnv, l) => (capacity / nf).max(ceiling / nf / gcnv::level(l).mibps_per_tib),
@@ -200,21 +279,35 @@ fn size_level(
         level,
         n,
     };
-    let (quota, mibps, iops, met) = if mibps.is_some() || iops.is_some() {
+    // A volume's throughput at these levels is its quota times the level's rate, and
+    // nothing achieves more than that ceiling: a goal above it at the largest volumes
+    // cannot be met, whatever the rest of the path.
+    let per_tib = match (p.service, level) {
+        (Service::Anf, l) if l != Level::Flexible => Some(anf::level(l).mibps_per_tib),
+        (Service::Gcnv, l) if l != Level::Flex => Some(gcnv::level(l).mibps_per_tib),
+        _ => None,
+    };
+    let (quota, mibps, iops, met) = if per_tib.is_some_and(|r| need > hi * r * nf) {
+        (hi, None, None, false)
+    } else if mibps.is_some() || iops.is_some() {
         search_rate(&mut row, quota.min(hi), mibps, iops, need)
     } else {
         search_quota(&mut row, quota.min(hi), hi, need, round)
     };
     plan.set_uniform(level, n, quota, mibps, iops);
     let plan = &*plan;
-    let price = super::cost::price(plan);
+    let monthly_usd = if sizer.own.is(plan) {
+        sizer.own.monthly_usd
+    } else {
+        super::cost::monthly_usd(plan)
+    };
     Sizing {
         service: p.service,
         level,
         quota_tib: quota * nf,
         pool_tib: plan.pool_tib,
         throughput_mibps: mibps.map(|m| m * nf),
-        monthly_usd: price.monthly_usd,
+        monthly_usd,
         meets: fits && met,
         cheapest: false,
         basis: goal.basis,
@@ -222,63 +315,67 @@ fn size_level(
 }
 
 /// One row's search: the working plan, re-pointed at `level` with `n` volumes.
-struct Row<'a, 'p, 'r> {
+struct Row<'a, 'p, 'r, 'o, 'q> {
     plan: &'a mut Plan<'p>,
-    sizer: &'a mut Sizer<'r>,
+    sizer: &'a mut Sizer<'r, 'o, 'q>,
     level: Level,
     n: u32,
 }
 
-/// Whether a provisioning meets its targets under the whole model, and what it achieves.
+/// Whether a provisioning meets its targets under the whole model.
 struct Check {
     met: bool,
     /// The achievable MiB/s, when the check had to solve for it.
     total: Option<f64>,
-    network: Network,
-    outstanding: f64,
-    io_kib: f64,
 }
 
-impl Check {
-    /// The achievable MiB/s.
-    fn total(&self) -> f64 {
-        self.total.unwrap_or_else(|| {
-            iops_to_mibps(self.network.solve(self.outstanding).iops, self.io_kib)
-        })
-    }
-}
-
-impl Row<'_, '_, '_> {
+impl Row<'_, '_, '_, '_, '_> {
     /// Checks `n` volumes of `quota` (and the provisioned rates) at the row's level.
     /// Without a latency target, meeting is a question about the throughput alone,
-    /// which [`Network::reaches`] answers without solving the network; the achievable
-    /// rate is solved for only when a search step needs it.
+    /// which a [`RateCheck`] answers without solving the network: the client side's
+    /// centres are summed once per table, so a check adds only the storage side's.
     fn check(&mut self, quota: f64, mibps: Option<f64>, iops: Option<f64>) -> Check {
         let plan = &mut *self.plan;
         plan.set_uniform(self.level, self.n, quota, mibps, iops);
         let plan = &*plan;
+        if let Some(own) = self.sizer.own.answer(plan) {
+            return own;
+        }
         let dist = self.sizer.dist;
-        let client = self.sizer.client(plan);
-        let mut set = LimitSet::default();
+        let (client, mut rate) = self.sizer.client(plan);
         if plan.target_latency_ms.is_some() {
+            let mut set = LimitSet::default();
             let c = core_with(plan, &mut set, dist, client);
             let latency = judged_latency(plan, c.latency_ms(), c.latency_at_target_ms(plan));
             return Check {
                 met: targets(plan, c.total, latency).met,
                 total: Some(c.total),
-                network: c.network,
-                outstanding: c.outstanding,
-                io_kib: plan.io_kib,
             };
         }
-        let (network, _) = path(plan, &mut set, &mut LimitSet::default(), &dist, client);
+        add_storage_centres(plan, &dist, client, &mut rate);
         Check {
-            met: network.reaches(client.outstanding, rate_needed_iops(plan)),
+            met: rate.reaches(),
             total: None,
-            network,
-            outstanding: client.outstanding,
-            io_kib: plan.io_kib,
         }
+    }
+
+    /// The achievable MiB/s of the provisioning the last check set, solved for when
+    /// that check did not.
+    fn total(&mut self, check: &Check) -> f64 {
+        if let Some(t) = check.total {
+            return t;
+        }
+        let plan = &*self.plan;
+        let dist = self.sizer.dist;
+        let (client, _) = self.sizer.client(plan);
+        let (network, _) = path(
+            plan,
+            &mut LimitSet::default(),
+            &mut LimitSet::default(),
+            &dist,
+            client,
+        );
+        iops_to_mibps(network.solve(client.outstanding).iops, plan.io_kib)
     }
 }
 
@@ -319,7 +416,7 @@ fn search_quota(
     if check.met || first >= hi {
         return (first, None, None, check.met);
     }
-    let mut got = check.total();
+    let mut got = row.total(&check);
     // The rate grows a little less than in proportion to the quota (other centres
     // queue too), so growing by the shortfall approaches the smallest quota that meets
     // from below, a few steps at most.
@@ -334,7 +431,7 @@ fn search_quota(
         if quota >= hi {
             return (quota, None, None, false);
         }
-        let total = check.total();
+        let total = row.total(&check);
         if total <= got * (1.0 + 1e-3) {
             // Another limit holds the rate: only the largest volume can still tell.
             break;
@@ -362,7 +459,7 @@ fn search_rate(
         if met {
             break;
         }
-        let total = check.total();
+        let total = row.total(&check);
         if total <= last * (1.0 + 1e-3) {
             // Another limit holds the rate: buying more does not help, so keep the
             // rates of the step before.

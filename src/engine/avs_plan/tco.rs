@@ -202,7 +202,7 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
         region_name: ctx.region_name.clone(),
         host_sku: ctx.spec.sku.to_owned(),
         host_price_date: ctx.book.avs_date.clone(),
-        anf_price_date: ctx.book.date.clone(),
+        anf_price_date: ctx.book.date.to_string(),
         hours_per_month: ctx.book.hours_per_month,
         vsan_only: a,
         with_anf: b,

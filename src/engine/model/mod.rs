@@ -5,5 +5,5 @@ pub mod curve;
 pub mod network;
 pub mod params;
 
-pub use network::{Centre, Network, Point};
+pub use network::{Centre, Network, Point, RateCheck};
 pub use params::Params;

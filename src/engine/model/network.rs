@@ -43,6 +43,18 @@ impl Centre {
             unloaded_s,
         }
     }
+
+    /// Whether the centre limits anything: a finite, positive ceiling.
+    fn is_resource(&self) -> bool {
+        self.capacity.is_finite() && self.capacity > 0.0
+    }
+
+    /// Time an IO spends here (service and queueing) at throughput `x` when an
+    /// arriving IO sees `a` of the queue: `u + q a rho / (1 - a rho)`.
+    fn residence(&self, a: f64, x: f64) -> f64 {
+        let ar = a * x * self.inv_capacity;
+        self.unloaded_s + self.queue_s * ar * (1.0 / (1.0 - ar))
+    }
 }
 
 /// Most centres one IO path has.
@@ -85,7 +97,7 @@ impl Network {
     /// Adds a centre; a non-finite or non-positive ceiling is no resource.
     pub fn push(&mut self, c: Centre) {
         debug_assert!(self.len < MAX_CENTRES, "raise MAX_CENTRES");
-        if c.capacity.is_finite() && c.capacity > 0.0 && self.len < MAX_CENTRES {
+        if c.is_resource() && self.len < MAX_CENTRES {
             self.slots[self.len] = c;
             self.len += 1;
         }
@@ -125,6 +137,11 @@ impl Network {
         })
     }
 
+    /// The sum of the centres' queueing time scales.
+    fn queue_sum(&self) -> f64 {
+        self.centres().iter().map(|c| c.queue_s).sum()
+    }
+
     /// Throughput and latency with `n` IOs outstanding (`n >= 1`).
     pub fn solve(&self, n: f64) -> Point {
         let n = n.max(1.0);
@@ -149,7 +166,11 @@ impl Network {
             let w = 1.0 - a * x * b_inv;
             (w * f, w * df - a * b_inv * f)
         };
-        if g(hi).0 <= 0.0 {
+        // The root of the network with only the bottleneck queueing is at or right of
+        // the true root (every dropped queue only adds latency): when it is left of
+        // the bracket's end, so is the solution.
+        let right = bottleneck_root(n, a, l0, cmin, q_min);
+        if right >= hi && g(hi).0 <= 0.0 {
             // Past the smallest ceiling: the rest of the IOs wait in its queue.
             return Point {
                 iops: hi,
@@ -157,13 +178,15 @@ impl Network {
             };
         }
         // Newton's method from the right of the root, bisecting if a step leaves the
-        // bracket [lo, hi] where G changes sign. It starts at the root of the network
-        // with only the bottleneck queueing, which is at or right of the true root
-        // (every dropped queue only adds latency) and close to it when one centre
-        // dominates, so two or three steps usually suffice.
-        let mut lo = 0.0;
+        // bracket [lo, hi] where G changes sign. It starts at `right`, close to the
+        // root when one centre dominates, so two or three steps usually suffice. The
+        // bracket starts at the root of the network whose every centre queued as much
+        // as the bottleneck, which is at or left of the true root (no centre is busier
+        // than the bottleneck), so a step that leaves it lands close.
+        let mut x = right.min(hi);
+        let left = bottleneck_root(n, a, l0, cmin, self.queue_sum());
+        let mut lo = if left < x { left } else { 0.0 };
         let mut hi = hi;
-        let mut x = bottleneck_root(n, a, l0, cmin, q_min).min(hi);
         for _ in 0..60 {
             let (gx, dgx) = g(x);
             if gx > 0.0 {
@@ -194,33 +217,22 @@ impl Network {
 
     /// `Z + sum_k R_k(x)` at throughput `x` when an arriving IO sees `a` of the queue,
     /// and its derivative in `x`.
+    ///
+    /// The centres are taken two at a time into two sums (the slots past `len` are
+    /// idle and add exactly 0), so that the pairs' divisions and sums run side by side.
     fn loop_time(&self, a: f64, x: f64) -> (f64, f64) {
-        let mut r = self.delay_s;
-        let mut dr = 0.0;
-        for c in self.centres() {
-            let ar = a * x * c.inv_capacity;
-            let inv_s = 1.0 / (1.0 - ar);
-            r += c.unloaded_s + c.queue_s * ar * inv_s;
-            dr += c.queue_s * a * c.inv_capacity * inv_s * inv_s;
+        let ax = a * x;
+        let mut r = [0.0; 2];
+        let mut dr = [0.0; 2];
+        for pair in self.slots[..self.len.next_multiple_of(2)].chunks_exact(2) {
+            for (k, c) in pair.iter().enumerate() {
+                let ar = ax * c.inv_capacity;
+                let inv_s = 1.0 / (1.0 - ar);
+                r[k] += c.unloaded_s + c.queue_s * ar * inv_s;
+                dr[k] += c.queue_s * a * c.inv_capacity * inv_s * inv_s;
+            }
         }
-        (r, dr)
-    }
-
-    /// Whether `n` IOs outstanding achieve at least `x` IOPS, i.e. whether
-    /// [`Network::solve`] would give `iops >= x`, without solving: `F(x) = x (Z + sum
-    /// R_k(x)) - n` increases in `x` and has no pole below the bound `min(n / (Z + sum
-    /// u_k), C_min)` that the solution never exceeds, so the solution reaches `x`
-    /// exactly when `x` is within that bound and `F(x) <= 0`. One pass over the
-    /// centres instead of Newton's iterations: what a yes-or-no sizing check needs.
-    pub fn reaches(&self, n: f64, x: f64) -> bool {
-        if x <= 0.0 {
-            return true;
-        }
-        let n = n.max(1.0);
-        if x > (n / self.unloaded_s()).min(self.min_capacity()) {
-            return false;
-        }
-        x * self.loop_time((n - 1.0) / n, x).0 - n <= 0.0
+        (self.delay_s + (r[0] + r[1]), dr[0] + dr[1])
     }
 
     /// Latency per IO when the workload runs at `x` IOPS with at most `n_max`
@@ -298,10 +310,72 @@ impl Network {
     }
 }
 
+/// Whether a network reaches a fixed throughput `x` with `n` IOs outstanding, summed
+/// centre by centre: `F(x) = x (Z + sum R_k(x)) - n` increases in `x` and has no pole
+/// below the bound `min(n / (Z + sum u_k), C_min)` that the solution never exceeds, so
+/// [`Network::solve`] reaches `x` exactly when `x` is within that bound and
+/// `F(x) <= 0`. One pass over the centres instead of Newton's iterations, and the
+/// sums are additive: reverse sizing adds the client side's centres once and each
+/// storage candidate's centres to a copy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateCheck {
+    /// The throughput asked for, IOPS.
+    x: f64,
+    /// Outstanding IOs (at least 1).
+    n: f64,
+    /// The share of the queue an arriving IO sees, `(n - 1) / n`.
+    a: f64,
+    /// `Z + sum R_k(x)` over the centres added so far, seconds.
+    loop_s: f64,
+    /// `Z + sum u_k`, seconds.
+    unloaded_s: f64,
+    /// The smallest ceiling added so far, IOPS.
+    min_capacity: f64,
+}
+
+impl RateCheck {
+    /// A check of `x` IOPS with `n` outstanding through the delay `delay_s` alone.
+    pub fn new(n: f64, x: f64, delay_s: f64) -> Self {
+        let n = n.max(1.0);
+        Self {
+            x,
+            n,
+            a: (n - 1.0) / n,
+            loop_s: delay_s,
+            unloaded_s: delay_s,
+            min_capacity: f64::INFINITY,
+        }
+    }
+
+    /// Adds a centre (one that limits nothing is skipped, as [`Network::push`] does).
+    pub fn add(&mut self, c: Centre) {
+        if c.is_resource() {
+            self.loop_s += c.residence(self.a, self.x);
+            self.unloaded_s += c.unloaded_s;
+            self.min_capacity = self.min_capacity.min(c.capacity);
+        }
+    }
+
+    /// Whether the centres added reach the throughput.
+    pub fn reaches(&self) -> bool {
+        let x = self.x;
+        if x <= 0.0 {
+            return true;
+        }
+        if x > (self.n / self.unloaded_s).min(self.min_capacity) {
+            return false;
+        }
+        x * self.loop_s - self.n <= 0.0
+    }
+}
+
 /// The throughput at population `n` (with `a = (n - 1) / n` and unloaded latency
-/// `l0`) if only the bottleneck (ceiling `cmin`, queueing time scale `q`) queued: the positive root of
-/// `A x^2 + B x - n = 0`, written in the form that is stable for either sign of `A`.
-/// Infinite when it has none (the caller clamps it to the bracket).
+/// `l0`) if the network queued as one centre at the bottleneck's utilisation (ceiling
+/// `cmin`) with queueing time scale `q`: the positive root of `A x^2 + B x - n = 0`,
+/// written in the form that is stable for either sign of `A`. With the bottleneck's own
+/// `q` (only it queues) the root is at or right of the true one; with the sum over all
+/// centres (each as busy as the bottleneck), at or left of it. Infinite when it has
+/// none (the caller clamps it to the bracket).
 fn bottleneck_root(n: f64, a: f64, l0: f64, cmin: f64, q: f64) -> f64 {
     let ac = a / cmin;
     let big_a = ac * (q - l0);
@@ -349,16 +423,47 @@ mod tests {
         }
     }
 
+    /// Whether `n` outstanding IOs reach `x` IOPS through `net`, by a [`RateCheck`].
+    fn reaches(net: &Network, n: f64, x: f64) -> bool {
+        let mut check = RateCheck::new(n, x, net.delay_s);
+        for &c in net.centres() {
+            check.add(c);
+        }
+        check.reaches()
+    }
+
     #[test]
     fn reaches_agrees_with_solve() {
         let n = net();
         for k in [1.0, 2.0, 10.0, 64.0, 1e6] {
             let x = n.solve(k).iops;
-            assert!(n.reaches(k, x * (1.0 - 1e-9)), "{k}");
-            assert!(!n.reaches(k, x * (1.0 + 1e-9)), "{k}");
+            assert!(reaches(&n, k, x * (1.0 - 1e-9)), "{k}");
+            assert!(!reaches(&n, k, x * (1.0 + 1e-9)), "{k}");
         }
-        assert!(n.reaches(4.0, 0.0));
-        assert!(!n.reaches(1e9, 100_001.0));
+        assert!(reaches(&n, 4.0, 0.0));
+        assert!(!reaches(&n, 1e9, 100_001.0));
+    }
+
+    #[test]
+    fn the_start_and_the_bracket_hold_the_root_between_them() {
+        // Two, then three near-equal bottlenecks: the one-queue roots bracket the
+        // solution, with only the bottleneck's queue and with every centre's.
+        let mut two = net();
+        two.push(Centre::new(101_000.0, 4.0, 4.0 / 101_000.0));
+        let mut three = two;
+        three.push(Centre::new(100_500.0, 32.0, 0.0));
+        for net in [net(), two, three] {
+            let l0 = net.unloaded_s();
+            let (cmin, q_min) = net.bottleneck();
+            for n in [2.0, 8.0, 40.0, 200.0, 5_000.0] {
+                let a = (n - 1.0) / n;
+                let x = net.solve(n).iops;
+                let right = bottleneck_root(n, a, l0, cmin, q_min);
+                let left = bottleneck_root(n, a, l0, cmin, net.queue_sum());
+                assert!(left <= x * (1.0 + 1e-12), "{n}: {left} > {x}");
+                assert!(x <= right.min(cmin) * (1.0 + 1e-12), "{n}: {x} > {right}");
+            }
+        }
     }
 
     #[test]

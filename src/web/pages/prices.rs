@@ -44,7 +44,7 @@ struct RowView {
 impl From<PriceRow> for RowView {
     fn from(r: PriceRow) -> Self {
         // The compiled book's long source is said once, above the table.
-        let source = if r.source == pricing::book().source {
+        let source = if *r.source == *pricing::book().source {
             "the compiled price book (source above)".to_owned()
         } else {
             r.source
@@ -191,9 +191,9 @@ impl PricesPage {
             .map(RowView::from)
             .collect();
         PricesPage {
-            book_id: book.id.clone(),
-            book_date: book.date.clone(),
-            book_source: book.source.clone(),
+            book_id: book.id.to_string(),
+            book_date: book.date.to_string(),
+            book_source: book.source.to_string(),
             summary,
             notice: notice(q),
             upload_error: String::new(),
