@@ -107,28 +107,28 @@ pub struct ClientSide {
 }
 
 impl ClientSide {
-    /// The client side of `p` with the load spread `dist`; allocates nothing.
+    /// The client side of `p` with the load spread `dist`; allocates nothing. It is
+    /// built where it is returned, not moved there.
     pub fn of(p: &Plan, dist: &Distribution) -> Self {
-        let mut limits = LimitSet::default();
-        let outstanding = match &p.avs {
+        let delay = client::delay(p);
+        let mut side = Self {
+            limits: LimitSet::default(),
+            network: Network::new(delay.0),
+            outstanding: 0.0,
+            delay,
+        };
+        side.outstanding = match &p.avs {
             Some(a) => {
-                avs::limits(p, a, dist, &mut limits);
+                avs::limits(p, a, dist, &mut side.limits);
                 avs::outstanding(p, a)
             }
             None => {
-                client::limits(p, &mut limits);
+                client::limits(p, &mut side.limits);
                 client::outstanding_per_client(p) * f64::from(p.clients)
             }
         };
-        let delay = client::delay(p);
-        let mut network = Network::new(delay.0);
-        Centres::of(p, dist).push(limits.iter(), &mut network);
-        Self {
-            limits,
-            network,
-            outstanding,
-            delay,
-        }
+        Centres::of(p, dist).push(side.limits.iter(), &mut side.network);
+        side
     }
 }
 
@@ -262,7 +262,7 @@ impl Centres {
         Some(match l.queue {
             Queue::Storage => Centre::new(capacity, self.storage_servers, 0.0),
             Queue::Limiter => Centre::new(capacity, 1.0, 0.0),
-            Queue::Servers(n) => Centre::new(capacity, n, n.max(1.0) / capacity),
+            Queue::Servers(n) => Centre::holding(capacity, n),
             Queue::Parallel(n) => Centre::new(capacity, n, 0.0),
             Queue::Pool(n) => Centre::new(capacity, 1.0, n.max(1.0) / capacity),
             Queue::Bound => return None,

@@ -36,11 +36,22 @@ pub struct Centre {
 impl Centre {
     /// A centre of `servers` parallel servers, with `unloaded_s` spent per IO when idle.
     pub fn new(capacity: f64, servers: f64, unloaded_s: f64) -> Self {
+        let inv_capacity = 1.0 / capacity;
         Self {
             capacity,
-            inv_capacity: 1.0 / capacity,
-            queue_s: servers.max(1.0) / capacity,
+            inv_capacity,
+            queue_s: servers.max(1.0) * inv_capacity,
             unloaded_s,
+        }
+    }
+
+    /// A centre of `servers` parallel servers that each hold an IO for its whole
+    /// service time, which an IO spends there even when the centre is idle.
+    pub fn holding(capacity: f64, servers: f64) -> Self {
+        let c = Self::new(capacity, servers, 0.0);
+        Self {
+            unloaded_s: c.queue_s,
+            ..c
         }
     }
 
