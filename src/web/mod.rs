@@ -67,9 +67,21 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 pub const CSP: &str =
     "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'";
 
-/// What every handler can reach.
+/// What every handler can reach: one shared allocation, so that the copy each
+/// request's extractors and middleware take is one reference count, not one per part.
 #[derive(Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl std::ops::Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// The parts of [`AppState`].
+pub struct Shared {
     pub db: Db,
     /// Admission to the expensive renders (PDF, PNG, XLSX).
     pub renders: Arc<RenderLimit>,
@@ -84,7 +96,7 @@ pub struct AppState {
 impl AppState {
     /// State on `db` with the render limit of `settings`, pricing with `prices`.
     pub fn new(db: Db, settings: &ServerSettings, prices: PriceBook) -> AppState {
-        AppState {
+        AppState(Arc::new(Shared {
             db,
             renders: Arc::new(RenderLimit::new(
                 settings.render_permits,
@@ -93,7 +105,7 @@ impl AppState {
             prices: Arc::new(PriceCache::new(prices)),
             metrics: Arc::default(),
             auth: Arc::new(auth::Auth::new(settings.auth.clone())),
-        }
+        }))
     }
 
     /// The price book in force.
