@@ -107,28 +107,28 @@ pub struct ClientSide {
 }
 
 impl ClientSide {
-    /// The client side of `p` with the load spread `dist`; allocates nothing. It is
-    /// built where it is returned, not moved there.
+    /// The client side of `p` with the load spread `dist`; allocates nothing.
     pub fn of(p: &Plan, dist: &Distribution) -> Self {
-        let delay = client::delay(p);
-        let mut side = Self {
-            limits: LimitSet::default(),
-            network: Network::new(delay.0),
-            outstanding: 0.0,
-            delay,
-        };
-        side.outstanding = match &p.avs {
+        let mut limits = LimitSet::default();
+        let outstanding = match &p.avs {
             Some(a) => {
-                avs::limits(p, a, dist, &mut side.limits);
+                avs::limits(p, a, dist, &mut limits);
                 avs::outstanding(p, a)
             }
             None => {
-                client::limits(p, &mut side.limits);
+                client::limits(p, &mut limits);
                 client::outstanding_per_client(p) * f64::from(p.clients)
             }
         };
-        Centres::of(p, dist).push(side.limits.iter(), &mut side.network);
-        side
+        let delay = client::delay(p);
+        let mut network = Network::new(delay.0);
+        Centres::of(p, dist).push(limits.iter(), &mut network);
+        Self {
+            limits,
+            network,
+            outstanding,
+            delay,
+        }
     }
 }
 
@@ -199,7 +199,7 @@ pub fn path(
 /// The limits a plan's storage side adds to its known client side: the storage
 /// service's (and the cool tier's) into `storage`, the security flavour's, which act
 /// on both sides, into `security` (both empty before).
-pub fn storage_limits(
+fn storage_limits(
     p: &Plan,
     dist: &Distribution,
     client: &ClientSide,
@@ -237,7 +237,7 @@ pub fn add_storage_centres(
 
 /// How a plan's limits become queueing centres (see [`Queue`]).
 #[derive(Debug, Clone, Copy)]
-pub struct Centres {
+struct Centres {
     /// Read fraction of the workload.
     r: f64,
     /// IOPS per MiB/s at the plan's IO size.
@@ -248,7 +248,7 @@ pub struct Centres {
 
 impl Centres {
     /// The conversion for plan `p` with the load spread `dist`.
-    pub fn of(p: &Plan, dist: &Distribution) -> Self {
+    fn of(p: &Plan, dist: &Distribution) -> Self {
         Self {
             r: p.r,
             per_mibps: mibps_to_iops(1.0, p.io_kib),
@@ -257,7 +257,7 @@ impl Centres {
     }
 
     /// The centre of limit `l`; `None` for the concurrency bound, which is not one.
-    pub fn centre(&self, l: &RawLimit) -> Option<Centre> {
+    fn centre(&self, l: &RawLimit) -> Option<Centre> {
         let capacity = l.total_at(self.r) * self.per_mibps;
         Some(match l.queue {
             Queue::Storage => Centre::new(capacity, self.storage_servers, 0.0),

@@ -653,11 +653,11 @@ impl Scenario {
                 "must be at most 200 characters long",
             ));
         }
-        // ASCII names (nearly all) are checked byte by byte: their control characters
-        // are the bytes below 0x20 and 0x7F, and they hold no noncharacter.
+        // ASCII names (nearly all) are checked byte by byte: they hold no
+        // noncharacter, and their control characters are the ASCII ones.
         let ascii = self.name.is_ascii();
         let control = if ascii {
-            self.name.bytes().any(|b| b < 0x20 || b == 0x7f)
+            self.name.bytes().any(|b| b.is_ascii_control())
         } else {
             self.name.chars().any(char::is_control)
         };

@@ -194,11 +194,9 @@ impl Sizer<'_, '_, '_> {
 
 /// The client side's part of the check that a plan reaches its rate goal.
 fn client_rate_check(plan: &Plan, client: &ClientSide) -> RateCheck {
-    let mut check = RateCheck::new(client.outstanding, rate_needed_iops(plan), client.delay.0);
-    for &c in client.network.centres() {
-        check.add(c);
-    }
-    check
+    client
+        .network
+        .rate_check(client.outstanding, rate_needed_iops(plan))
 }
 
 /// One row of the table: `p` is the scenario's plan, `plan` the working copy to size.
@@ -223,16 +221,23 @@ fn size_level(
         p.total_quota_tib
     };
     let (lo, hi, _) = quota_range(p.service, level, p.kind);
+    // At these levels a volume's throughput is its quota times the level's rate.
+    let per_tib = match (p.service, level) {
+        (Service::Anf, l) if l != Level::Flexible => Some(anf::level(l).mibps_per_tib),
+        (Service::Gcnv, l) if l != Level::Flex => Some(gcnv::level(l).mibps_per_tib),
+        _ => None,
+    };
     let mut mibps = None;
     let mut iops = None;
-    let per_volume = match (p.service, level) {
-        (Service::Anf, Level::Flexible) => {
+    let per_volume = match (p.service, level, per_tib) {
+        (_, _, Some(rate)) => (capacity / nf).max(ceiling / nf / rate),
+        // Flexible: a provisioned rate.
+        (Service::Anf, _, None) => {
             let flex = &catalog::catalog().services.anf.flexible;
             mibps = Some(rate_ceiling.max(flex.pool_min_mibps) / nf);
             capacity / nf
         }
-        (Service::Anf, l) => (capacity / nf).max(ceiling / nf / anf::level(l).mibps_per_tib),
-        (Service::AzureFiles, Level::SsdV1) => {
+        (Service::AzureFiles, Level::SsdV1, _) => {
             let gib_cap = capacity * GIB_PER_TIB / nf;
             let thr = goal.mibps.map_or(0.0, |t| t / nf);
             let io = goal.iops.map_or(0.0, |t| t / nf);
@@ -250,17 +255,17 @@ fn size_level(
             }
             gib / GIB_PER_TIB
         }
-        (Service::AzureFiles, Level::SsdV2 | Level::HddV2) => {
+        (Service::AzureFiles, Level::SsdV2 | Level::HddV2, _) => {
             mibps = goal.mibps.map(|t| t / nf);
             iops = goal.iops.map(|t| t / nf);
             capacity / nf
         }
-        (Service::AzureFiles, _) => capacity / nf,
-        (Service::Gcnv, Level::Flex) => {
+        (Service::AzureFiles, _, _) => capacity / nf,
+        // Flex: a provisioned rate.
+        (Service::Gcnv, _, None) => {
             mibps = (need > 0.0).then(|| rate_ceiling / nf);
             capacity / nf
         }
-        (Service::Gcnv, l) => (capacity / nf).max(ceiling / nf / gcnv::level(l).mibps_per_tib),
     };
     let round = |q: f64| {
         if p.service == Service::Anf && p.kind == VolumeKind::Regular {
@@ -279,14 +284,8 @@ fn size_level(
         level,
         n,
     };
-    // A volume's throughput at these levels is its quota times the level's rate, and
-    // nothing achieves more than that ceiling: a goal above it at the largest volumes
-    // cannot be met, whatever the rest of the path.
-    let per_tib = match (p.service, level) {
-        (Service::Anf, l) if l != Level::Flexible => Some(anf::level(l).mibps_per_tib),
-        (Service::Gcnv, l) if l != Level::Flex => Some(gcnv::level(l).mibps_per_tib),
-        _ => None,
-    };
+    // Nothing achieves more than the quota-times-rate ceiling: a goal above it at the
+    // largest volumes cannot be met, whatever the rest of the path.
     let (quota, mibps, iops, met) = if per_tib.is_some_and(|r| need > hi * r * nf) {
         (hi, None, None, false)
     } else if mibps.is_some() || iops.is_some() {

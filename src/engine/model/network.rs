@@ -148,6 +148,16 @@ impl Network {
         })
     }
 
+    /// A check of `x` IOPS with `n` outstanding through this network's delay and
+    /// centres, to which more centres can be added.
+    pub fn rate_check(&self, n: f64, x: f64) -> RateCheck {
+        let mut check = RateCheck::new(n, x, self.delay_s);
+        for &c in self.centres() {
+            check.add(c);
+        }
+        check
+    }
+
     /// The sum of the centres' queueing time scales.
     fn queue_sum(&self) -> f64 {
         self.centres().iter().map(|c| c.queue_s).sum()
@@ -436,11 +446,7 @@ mod tests {
 
     /// Whether `n` outstanding IOs reach `x` IOPS through `net`, by a [`RateCheck`].
     fn reaches(net: &Network, n: f64, x: f64) -> bool {
-        let mut check = RateCheck::new(n, x, net.delay_s);
-        for &c in net.centres() {
-            check.add(c);
-        }
-        check.reaches()
+        net.rate_check(n, x).reaches()
     }
 
     #[test]
