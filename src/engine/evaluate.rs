@@ -408,7 +408,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
             hours_per_month: price.hours_per_month,
             price_date: price.price_date.to_owned(),
             price_book: p.prices.reference(),
-            lines: price.lines,
+            lines: price.lines.to_vec(),
             usd_per_mibps: price.monthly_usd.map(|m| m / total),
             assumption: price.assumption,
         },

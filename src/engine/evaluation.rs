@@ -1,7 +1,7 @@
 //! The Evaluation JSON of the contract: what a scenario achieves, what binds, and why.
 
 use super::advice::Advice;
-use super::cost::{CostLine, MAX_LINES};
+use super::cost::CostLine;
 use super::limits::{Applies, Scope, as_display};
 use super::model::curve::LatencyCurve;
 use super::scenario::{Level, Service};
@@ -119,8 +119,7 @@ pub struct Cost {
     /// The price book the lines come from.
     pub price_book: PriceBookRef,
     /// Every priced item.
-    #[schema(value_type = Vec<CostLine>)]
-    pub lines: ArrayVec<CostLine, MAX_LINES>,
+    pub lines: Vec<CostLine>,
     /// Cost per achievable MiB/s per month.
     pub usd_per_mibps: Option<f64>,
     /// True when the price is UNCONFIRMED or derived.

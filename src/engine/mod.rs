@@ -26,6 +26,7 @@ pub mod import;
 pub mod limits;
 pub mod meta;
 pub mod model;
+pub mod name_index;
 pub mod plan;
 pub mod price_rows;
 pub mod pricing;

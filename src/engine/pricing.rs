@@ -8,6 +8,7 @@
 
 use super::catalog;
 use super::evaluation::PriceBookRef;
+use super::name_index::NameIndex;
 use super::price_rows::{Provenance, RowKey};
 use super::regions::RegionOffer;
 use super::scenario::{Level, Service};
@@ -209,8 +210,15 @@ pub struct RegionFeatures {
 /// The compiled book's key of an ANF region (the ANF regions are those of the compiled
 /// book in every book in force), `&'static` for the advice that names it.
 pub fn anf_region(region: &str) -> Option<&'static str> {
-    book().anf.get_key_value(region).map(|(k, _)| k.as_str())
+    let (index, keys) = &*ANF_KEYS;
+    index.find(region.as_bytes()).map(|i| keys[i])
 }
+
+/// The compiled book's ANF regions, with an index of them.
+static ANF_KEYS: LazyLock<(NameIndex<&'static str>, Vec<&'static str>)> = LazyLock::new(|| {
+    let keys: Vec<&'static str> = book().anf.keys().map(String::as_str).collect();
+    (NameIndex::new(keys.iter().copied()), keys)
+});
 
 impl PriceBook {
     /// Which book this is, for `cost.price_book`.

@@ -5,6 +5,7 @@
 //! `tools/data/anf-region-map/`. A region the data does not list is unknown: nothing is
 //! claimed about it.
 
+use super::name_index::NameIndex;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -109,9 +110,19 @@ pub fn map() -> &'static RegionMap {
     &MAP
 }
 
+/// The regions in key order, with an index of their keys.
+static BY_NAME: LazyLock<(NameIndex<&'static str>, Vec<&'static Region>)> = LazyLock::new(|| {
+    let regions = &map().regions;
+    (
+        NameIndex::new(regions.keys().map(String::as_str)),
+        regions.values().collect(),
+    )
+});
+
 /// The region `key`, if the data lists it.
 pub fn get(key: &str) -> Option<&'static Region> {
-    map().regions.get(key)
+    let (index, regions) = &*BY_NAME;
+    index.find(key.as_bytes()).map(|i| regions[i])
 }
 
 /// The regions other than `from` that pass `keep`, nearest first.

@@ -4,6 +4,7 @@
 //! `include_str!`), every entry with its source, so an architect can read and check it.
 
 use crate::engine::model::Params;
+use crate::engine::name_index::NameIndex;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
@@ -19,25 +20,10 @@ pub const MODEL_JSON: &str = include_str!("model.json");
 pub struct Catalog {
     pub services: Services,
     pub vm_sizes: Vec<VmSize>,
-    /// The VM names lower-cased with their hash, sorted by hash: O(log n) lookups.
+    /// The VM names lower-cased, by hash.
     #[serde(skip)]
-    vm_index: Vec<VmKey>,
+    vm_index: NameIndex<Box<[u8]>>,
     pub model: Model,
-}
-
-/// One entry of the VM name index.
-#[derive(Debug)]
-struct VmKey {
-    hash: u64,
-    lower: Box<[u8]>,
-    index: usize,
-}
-
-/// FNV-1a over bytes (the caller lower-cases them): cheap and allocation-free.
-fn name_hash(name: &[u8]) -> u64 {
-    name.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 static CATALOG: LazyLock<Catalog> = LazyLock::new(|| {
@@ -46,20 +32,11 @@ static CATALOG: LazyLock<Catalog> = LazyLock::new(|| {
         vm_sizes: Vec<VmSize>,
     }
     let vms: Vms = serde_json::from_str(VM_SIZES_JSON).expect("vm_sizes.json is valid");
-    let mut vm_index: Vec<VmKey> = vms
-        .vm_sizes
-        .iter()
-        .enumerate()
-        .map(|(index, v)| {
-            let lower = v.name.to_ascii_lowercase().into_bytes().into_boxed_slice();
-            VmKey {
-                hash: name_hash(&lower),
-                lower,
-                index,
-            }
-        })
-        .collect();
-    vm_index.sort_unstable_by_key(|k| k.hash);
+    let vm_index = NameIndex::new(
+        vms.vm_sizes
+            .iter()
+            .map(|v| v.name.to_ascii_lowercase().into_bytes().into_boxed_slice()),
+    );
     Catalog {
         services: serde_json::from_str(SERVICES_JSON).expect("services.json is valid"),
         vm_sizes: vms.vm_sizes,
@@ -95,13 +72,7 @@ pub fn vm_size(name: &str) -> Option<&'static VmSize> {
     lower.make_ascii_lowercase();
     let bare = lower.strip_prefix(b"standard_").unwrap_or(lower);
     let c = catalog();
-    let h = name_hash(bare);
-    let start = c.vm_index.partition_point(|k| k.hash < h);
-    c.vm_index[start..]
-        .iter()
-        .take_while(|k| k.hash == h)
-        .find(|k| *k.lower == *bare)
-        .map(|k| &c.vm_sizes[k.index])
+    c.vm_index.find(bare).map(|i| &c.vm_sizes[i])
 }
 
 /// An AVS host SKU by name (case-insensitive).
