@@ -232,7 +232,6 @@ async fn form_field(headers: &HeaderMap, bytes: &Bytes) -> Option<String> {
 pub async fn csrf(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Response {
     let path = req.uri().path().to_owned();
     let api = is_api(&path);
-    let existing = cookie_token(req.headers());
     if state_changing(req.method()) {
         if let Some(message) = cross_site(&guard, req.headers()) {
             return refuse(&path, StatusCode::FORBIDDEN, message);
@@ -249,9 +248,13 @@ pub async fn csrf(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> 
             .into_response();
         }
     }
-    let (token, fresh) = match existing {
+    if api {
+        // An API answer renders no form and sets no cookie: no token to hand on.
+        return next.run(req).await;
+    }
+    let (token, fresh) = match cookie_token(req.headers()) {
         Some(t) => (t, false),
-        None => (new_token(), !api),
+        None => (new_token(), true),
     };
     let mut res = TOKEN.scope(token.clone(), next.run(req)).await;
     if fresh {
