@@ -158,12 +158,13 @@ fn open(w: &mut Writer, bracket: u8) -> Compound<'_> {
     Compound { w, first: true }
 }
 
-/// Writes `Display` output as escaped string content.
-struct Escaper<'a>(&'a mut Vec<u8>);
+/// Appends `Display` output as it is; `collect_str` escapes it afterwards, in
+/// one pass over the whole text instead of one per piece.
+struct Raw<'a>(&'a mut Vec<u8>);
 
-impl fmt::Write for Escaper<'_> {
+impl fmt::Write for Raw<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        escape_into(self.0, s);
+        self.0.extend_from_slice(s.as_bytes());
         Ok(())
     }
 }
@@ -375,8 +376,14 @@ impl<'a> ser::Serializer for &'a mut Writer {
 
     fn collect_str<T: fmt::Display + ?Sized>(self, v: &T) -> Result<(), Error> {
         self.buf.push(b'"');
-        fmt::write(&mut Escaper(&mut self.buf), format_args!("{v}"))
+        let start = self.buf.len();
+        fmt::write(&mut Raw(&mut self.buf), format_args!("{v}"))
             .map_err(|_| Error::custom("a Display implementation failed"))?;
+        if needs_escape(&self.buf[start..]) {
+            let raw = self.buf.split_off(start);
+            let text = std::str::from_utf8(&raw).expect("Display writes whole str pieces");
+            escape_into(&mut self.buf, text);
+        }
         self.buf.push(b'"');
         Ok(())
     }
