@@ -2,40 +2,48 @@
 //! name and a binary search over sorted hashes, where an ordered map compares the name
 //! with a string at every level of its tree.
 
-/// FNV-1a over bytes: cheap and allocation-free.
-pub fn fnv1a(name: &[u8]) -> u64 {
+/// FNV-1a over bytes, with the 64-bit offset basis and prime of its specification
+/// (Fowler, Noll and Vo; IETF draft-eastlake-fnv): cheap and allocation-free.
+fn fnv1a(name: &[u8]) -> u64 {
     name.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
 
-/// Names with the position of their item, sorted by hash.
-#[derive(Debug, Default)]
-pub struct NameIndex<K> {
-    keys: Vec<(u64, K, usize)>,
+/// Items by name, sorted by the name's hash.
+#[derive(Debug)]
+pub struct NameIndex<K, V> {
+    entries: Vec<(u64, K, V)>,
 }
 
-impl<K: AsRef<[u8]>> NameIndex<K> {
-    /// The index of `names`: the `i`-th name finds item `i`.
-    pub fn new(names: impl IntoIterator<Item = K>) -> Self {
-        let mut keys: Vec<(u64, K, usize)> = names
+impl<K, V> Default for NameIndex<K, V> {
+    fn default() -> Self {
+        Self {
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<K: AsRef<[u8]>, V> NameIndex<K, V> {
+    /// The index of `(name, item)` pairs.
+    pub fn new(items: impl IntoIterator<Item = (K, V)>) -> Self {
+        let mut entries: Vec<(u64, K, V)> = items
             .into_iter()
-            .enumerate()
-            .map(|(i, k)| (fnv1a(k.as_ref()), k, i))
+            .map(|(k, v)| (fnv1a(k.as_ref()), k, v))
             .collect();
-        keys.sort_unstable_by_key(|k| k.0);
-        Self { keys }
+        entries.sort_unstable_by_key(|e| e.0);
+        Self { entries }
     }
 
-    /// The position of the item named exactly `name`.
-    pub fn find(&self, name: &[u8]) -> Option<usize> {
+    /// The item named exactly `name`.
+    pub fn find(&self, name: &[u8]) -> Option<&V> {
         let h = fnv1a(name);
-        let start = self.keys.partition_point(|k| k.0 < h);
-        self.keys[start..]
+        let start = self.entries.partition_point(|e| e.0 < h);
+        self.entries[start..]
             .iter()
-            .take_while(|k| k.0 == h)
-            .find(|k| k.1.as_ref() == name)
-            .map(|k| k.2)
+            .take_while(|e| e.0 == h)
+            .find(|e| e.1.as_ref() == name)
+            .map(|e| &e.2)
     }
 }
 
@@ -46,9 +54,9 @@ mod tests {
     #[test]
     fn finds_every_name_and_nothing_else() {
         let names = ["westeurope", "eastus", "eastus2", "", "germanywestcentral"];
-        let index = NameIndex::new(names);
+        let index = NameIndex::new(names.iter().copied().zip(0..));
         for (i, n) in names.iter().enumerate() {
-            assert_eq!(index.find(n.as_bytes()), Some(i), "{n}");
+            assert_eq!(index.find(n.as_bytes()), Some(&i), "{n}");
         }
         for absent in ["westeurop", "EASTUS", "eastus3", " eastus"] {
             assert_eq!(index.find(absent.as_bytes()), None, "{absent}");

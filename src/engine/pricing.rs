@@ -210,15 +210,12 @@ pub struct RegionFeatures {
 /// The compiled book's key of an ANF region (the ANF regions are those of the compiled
 /// book in every book in force), `&'static` for the advice that names it.
 pub fn anf_region(region: &str) -> Option<&'static str> {
-    let (index, keys) = &*ANF_KEYS;
-    index.find(region.as_bytes()).map(|i| keys[i])
+    ANF_KEYS.find(region.as_bytes()).copied()
 }
 
-/// The compiled book's ANF regions, with an index of them.
-static ANF_KEYS: LazyLock<(NameIndex<&'static str>, Vec<&'static str>)> = LazyLock::new(|| {
-    let keys: Vec<&'static str> = book().anf.keys().map(String::as_str).collect();
-    (NameIndex::new(keys.iter().copied()), keys)
-});
+/// The compiled book's ANF regions, each its own key.
+static ANF_KEYS: LazyLock<NameIndex<&'static str, &'static str>> =
+    LazyLock::new(|| NameIndex::new(book().anf.keys().map(|k| (k.as_str(), k.as_str()))));
 
 impl PriceBook {
     /// Which book this is, for `cost.price_book`.

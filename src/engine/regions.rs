@@ -110,19 +110,13 @@ pub fn map() -> &'static RegionMap {
     &MAP
 }
 
-/// The regions in key order, with an index of their keys.
-static BY_NAME: LazyLock<(NameIndex<&'static str>, Vec<&'static Region>)> = LazyLock::new(|| {
-    let regions = &map().regions;
-    (
-        NameIndex::new(regions.keys().map(String::as_str)),
-        regions.values().collect(),
-    )
-});
+/// The regions by key.
+static BY_NAME: LazyLock<NameIndex<&'static str, &'static Region>> =
+    LazyLock::new(|| NameIndex::new(map().regions.iter().map(|(k, r)| (k.as_str(), r))));
 
 /// The region `key`, if the data lists it.
 pub fn get(key: &str) -> Option<&'static Region> {
-    let (index, regions) = &*BY_NAME;
-    index.find(key.as_bytes()).map(|i| regions[i])
+    BY_NAME.find(key.as_bytes()).copied()
 }
 
 /// The regions other than `from` that pass `keep`, nearest first.

@@ -22,7 +22,7 @@ pub struct Catalog {
     pub vm_sizes: Vec<VmSize>,
     /// The VM names lower-cased, by hash.
     #[serde(skip)]
-    vm_index: NameIndex<Box<[u8]>>,
+    vm_index: NameIndex<Box<[u8]>, usize>,
     pub model: Model,
 }
 
@@ -35,7 +35,8 @@ static CATALOG: LazyLock<Catalog> = LazyLock::new(|| {
     let vm_index = NameIndex::new(
         vms.vm_sizes
             .iter()
-            .map(|v| v.name.to_ascii_lowercase().into_bytes().into_boxed_slice()),
+            .map(|v| v.name.to_ascii_lowercase().into_bytes().into_boxed_slice())
+            .zip(0..),
     );
     Catalog {
         services: serde_json::from_str(SERVICES_JSON).expect("services.json is valid"),
@@ -72,7 +73,7 @@ pub fn vm_size(name: &str) -> Option<&'static VmSize> {
     lower.make_ascii_lowercase();
     let bare = lower.strip_prefix(b"standard_").unwrap_or(lower);
     let c = catalog();
-    c.vm_index.find(bare).map(|i| &c.vm_sizes[i])
+    c.vm_index.find(bare).map(|&i| &c.vm_sizes[i])
 }
 
 /// An AVS host SKU by name (case-insensitive).
