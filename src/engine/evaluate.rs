@@ -217,8 +217,30 @@ fn storage_limits(
 
 /// Adds the centres of a plan's storage side (its service's, the cool tier's and the
 /// security flavour's limits) to `rate`, a check of its client side `client` at a
-/// rate: what a sizing check needs.
+/// rate: what a sizing check needs. The limits go straight into the check unless a
+/// security flavour's processing share, which slows the smallest processing ceiling
+/// on the path, needs them collected first.
 pub fn add_storage_centres(
+    p: &Plan,
+    dist: &Distribution,
+    client: &ClientSide,
+    rate: &mut RateCheck,
+) {
+    if super::security::processing_share(p).is_some() {
+        add_collected_storage_centres(p, dist, client, rate);
+    } else {
+        let mut sink = RateSink {
+            centres: Centres::of(p, dist),
+            rate,
+        };
+        service::limits(p, dist, &mut sink);
+        super::cool::limits(p, dist.spread(), &mut sink);
+        super::security::limits(p, std::iter::empty(), &mut sink);
+    }
+}
+
+/// As [`add_storage_centres`], from the storage and security limits collected first.
+fn add_collected_storage_centres(
     p: &Plan,
     dist: &Distribution,
     client: &ClientSide,
@@ -227,10 +249,26 @@ pub fn add_storage_centres(
     let mut storage = LimitSet::default();
     let mut security = LimitSet::default();
     storage_limits(p, dist, client, &mut storage, &mut security);
-    let centres = Centres::of(p, dist);
-    for c in storage.iter().chain(security.iter()) {
-        if let Some(c) = centres.centre(c) {
-            rate.add(c);
+    let mut sink = RateSink {
+        centres: Centres::of(p, dist),
+        rate,
+    };
+    for &l in storage.iter().chain(security.iter()) {
+        sink.push(l);
+    }
+}
+
+/// Takes limits as the queueing centres of a rate check (a limit that limits nothing
+/// adds no centre, as [`LimitSet`] keeps no such limit).
+struct RateSink<'r> {
+    centres: Centres,
+    rate: &'r mut RateCheck,
+}
+
+impl Sink for RateSink<'_> {
+    fn push(&mut self, l: RawLimit) {
+        if let Some(c) = self.centres.centre(&l) {
+            self.rate.add(c);
         }
     }
 }
@@ -426,5 +464,46 @@ pub fn judged_latency(p: &Plan, latency_ms: f64, at_target_ms: Option<f64>) -> O
         at_target_ms
     } else {
         Some(latency_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scenario::Level;
+
+    /// Every scenario of the published series (`tests/fixtures/series.json`).
+    fn published() -> Vec<Scenario> {
+        let doc: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/fixtures/series.json"))
+                .expect("series.json parses");
+        doc["series"]
+            .as_array()
+            .expect("series")
+            .iter()
+            .flat_map(|s| s["points"].as_array().expect("points").iter())
+            .map(|p| serde_json::from_value(p["scenario"].clone()).expect("scenario"))
+            .collect()
+    }
+
+    #[test]
+    fn storage_centres_go_straight_into_a_rate_check_as_collected() {
+        let mut checked = 0;
+        for s in published() {
+            let p = Plan::resolve(&s).expect("a published scenario resolves");
+            for &level in Level::of(p.service) {
+                let mut p = p;
+                p.level = level;
+                let dist = Distribution::of(&p);
+                let client = ClientSide::of(&p, &dist);
+                let rate = client.network.rate_check(client.outstanding, 1_000.0);
+                let (mut straight, mut collected) = (rate, rate);
+                add_storage_centres(&p, &dist, &client, &mut straight);
+                add_collected_storage_centres(&p, &dist, &client, &mut collected);
+                assert_eq!(straight, collected, "{} at {level:?}", s.name);
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "only {checked} plans checked");
     }
 }
