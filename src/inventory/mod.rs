@@ -13,6 +13,8 @@ pub mod perf;
 mod rvtools;
 pub mod table;
 
+use std::panic::{AssertUnwindSafe, UnwindSafe};
+
 pub use model::{CapacityBasis, Disk, Excluded, Flag, Inventory, PowerState, Reason, Summary, Vm};
 
 /// Choices of an import.
@@ -73,6 +75,25 @@ impl InventoryError {
     }
 }
 
+/// Runs a read of a workbook. The workbook reader panics on some damaged files (an
+/// arithmetic overflow on an over-long cell reference, in calamine 0.38, where a
+/// debug build checks overflow): such a file is refused as unreadable, never a
+/// dropped request.
+fn unpanicked<T>(
+    sheet: &str,
+    read: impl FnOnce() -> Result<T, InventoryError> + UnwindSafe,
+) -> Result<T, InventoryError> {
+    std::panic::catch_unwind(read).unwrap_or_else(|_| {
+        Err(InventoryError::sheet(
+            sheet,
+            format!(
+                "the workbook is damaged and cannot be read: export it again, or send its \
+                 {sheet} sheet as CSV"
+            ),
+        ))
+    })
+}
+
 /// Whether the bytes are a zip container (xlsx).
 fn is_zip(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PK\x03\x04")
@@ -92,14 +113,20 @@ pub fn import(
     opts: Options,
 ) -> Result<Inventory, InventoryError> {
     let mut inv = if is_zip(bytes) {
-        let mut book = table::Workbook::open(bytes)?;
-        rvtools::from_workbook(&mut book, opts)?
+        unpanicked("vInfo", || {
+            let mut book = table::Workbook::open(bytes)?;
+            rvtools::from_workbook(&mut book, opts)
+        })?
     } else {
         let t = table::csv_table("vInfo", bytes)?;
         rvtools::from_csv(t, opts)?
     };
     if let Some(p) = performance {
-        perf::merge(&mut inv, p)?;
+        let merged = unpanicked(
+            "VM Performance",
+            AssertUnwindSafe(|| perf::merge(&mut inv, p)),
+        );
+        merged?;
     }
     if opts.anonymise {
         anonymise::anonymise(&mut inv);
