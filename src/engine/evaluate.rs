@@ -210,9 +210,14 @@ fn storage_limits(
         storage.is_empty() && security.is_empty(),
         "the IO path needs empty limit sets"
     );
-    service::limits(p, dist, storage);
-    super::cool::limits(p, dist.spread(), storage);
+    service_limits(p, dist, storage);
     super::security::limits(p, storage.iter().chain(client.limits.iter()), security);
+}
+
+/// The storage service's and the cool tier's limits, into `sink`.
+fn service_limits(p: &Plan, dist: &Distribution, sink: &mut impl Sink) {
+    service::limits(p, dist, sink);
+    super::cool::limits(p, dist.spread(), sink);
 }
 
 /// Adds the centres of a plan's storage side (its service's, the cool tier's and the
@@ -226,33 +231,24 @@ pub fn add_storage_centres(
     client: &ClientSide,
     rate: &mut RateCheck,
 ) {
-    if super::security::processing_share(p).is_some() {
-        add_collected_storage_centres(p, dist, client, rate);
-    } else {
-        let mut sink = RateSink {
-            centres: Centres::of(p, dist),
-            rate,
-        };
-        service::limits(p, dist, &mut sink);
-        super::cool::limits(p, dist.spread(), &mut sink);
-        super::security::limits(p, std::iter::empty(), &mut sink);
-    }
-}
-
-/// As [`add_storage_centres`], from the storage and security limits collected first.
-fn add_collected_storage_centres(
-    p: &Plan,
-    dist: &Distribution,
-    client: &ClientSide,
-    rate: &mut RateCheck,
-) {
-    let mut storage = LimitSet::default();
-    let mut security = LimitSet::default();
-    storage_limits(p, dist, client, &mut storage, &mut security);
     let mut sink = RateSink {
         centres: Centres::of(p, dist),
         rate,
     };
+    if super::security::processing_share(p).is_some() {
+        push_collected(p, dist, client, &mut sink);
+    } else {
+        service_limits(p, dist, &mut sink);
+        super::security::limits(p, std::iter::empty(), &mut sink);
+    }
+}
+
+/// Pushes the storage side's limits into `sink` from the sets [`storage_limits`]
+/// collects first (what a processing share needs to find the ceiling it slows).
+fn push_collected(p: &Plan, dist: &Distribution, client: &ClientSide, sink: &mut impl Sink) {
+    let mut storage = LimitSet::default();
+    let mut security = LimitSet::default();
+    storage_limits(p, dist, client, &mut storage, &mut security);
     for &l in storage.iter().chain(security.iter()) {
         sink.push(l);
     }
@@ -470,19 +466,17 @@ pub fn judged_latency(p: &Plan, latency_ms: f64, at_target_ms: Option<f64>) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::calibrate::series::SeriesFile;
     use crate::engine::scenario::Level;
 
     /// Every scenario of the published series (`tests/fixtures/series.json`).
     fn published() -> Vec<Scenario> {
-        let doc: serde_json::Value =
-            serde_json::from_str(include_str!("../../tests/fixtures/series.json"))
-                .expect("series.json parses");
-        doc["series"]
-            .as_array()
-            .expect("series")
-            .iter()
-            .flat_map(|s| s["points"].as_array().expect("points").iter())
-            .map(|p| serde_json::from_value(p["scenario"].clone()).expect("scenario"))
+        SeriesFile::parse(include_str!("../../tests/fixtures/series.json"))
+            .expect("series.json parses")
+            .series
+            .into_iter()
+            .flat_map(|s| s.points)
+            .map(|p| p.scenario)
             .collect()
     }
 
@@ -499,7 +493,15 @@ mod tests {
                 let rate = client.network.rate_check(client.outstanding, 1_000.0);
                 let (mut straight, mut collected) = (rate, rate);
                 add_storage_centres(&p, &dist, &client, &mut straight);
-                add_collected_storage_centres(&p, &dist, &client, &mut collected);
+                push_collected(
+                    &p,
+                    &dist,
+                    &client,
+                    &mut RateSink {
+                        centres: Centres::of(&p, &dist),
+                        rate: &mut collected,
+                    },
+                );
                 assert_eq!(straight, collected, "{} at {level:?}", s.name);
                 checked += 1;
             }

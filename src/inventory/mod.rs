@@ -122,11 +122,10 @@ pub fn import(
         rvtools::from_csv(t, opts)?
     };
     if let Some(p) = performance {
-        let merged = unpanicked(
+        unpanicked(
             "VM Performance",
             AssertUnwindSafe(|| perf::merge(&mut inv, p)),
-        );
-        merged?;
+        )?;
     }
     if opts.anonymise {
         anonymise::anonymise(&mut inv);
