@@ -2,7 +2,7 @@
 
 use super::advice::Advice;
 use super::cost::CostLine;
-use super::limits::{Applies, Scope, as_display};
+use super::limits::{Applies, Scope};
 use super::model::curve::LatencyCurve;
 use super::scenario::{Level, Service};
 use super::trace::Label;
@@ -50,7 +50,6 @@ pub struct Evaluation {
 pub struct Limit {
     pub id: &'static str,
     /// Name and formula, e.g. "Volume QoS (4 x 20 TiB x 128 MiB/s/TiB)".
-    #[serde(serialize_with = "as_display")]
     #[schema(value_type = String)]
     pub label: Label,
     pub scope: Scope,

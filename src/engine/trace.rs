@@ -3,6 +3,8 @@
 //! The engine computes numbers; text is produced lazily by `Display`, so an
 //! evaluation allocates nothing for its explanations until it is rendered.
 
+use arrayvec::ArrayString;
+use serde::{Serialize, Serializer};
 use std::fmt;
 
 /// A limit's name and the formula that produced its value.
@@ -61,11 +63,13 @@ pub enum Formula {
 /// trimming trailing zeros ("12,800", "6.25").
 pub struct Num(pub f64, pub usize);
 
-impl fmt::Display for Num {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Num {
+    /// Writes the number to `w` piece by piece (no format string is parsed: labels
+    /// format many numbers).
+    pub fn write_to<W: fmt::Write + ?Sized>(&self, w: &mut W) -> fmt::Result {
         let Num(v, decimals) = *self;
         if !v.is_finite() {
-            return f.write_str("unlimited");
+            return w.write_str("unlimited");
         }
         let scale = 10f64.powi(decimals as i32);
         let rounded = (v.abs() * scale).round() / scale;
@@ -77,7 +81,7 @@ impl fmt::Display for Num {
             width -= 1;
         }
         if v < 0.0 && (int > 0 || frac > 0) {
-            f.write_str("-")?;
+            w.write_str("-")?;
         }
         // The integer part with thousands separators, built in a stack buffer (labels
         // format many numbers; no allocation per number).
@@ -98,12 +102,48 @@ impl fmt::Display for Num {
                 break;
             }
         }
-        f.write_str(std::str::from_utf8(&buf[at..]).expect("ASCII digits"))?;
+        w.write_str(ascii(&buf[at..]))?;
         if width > 0 {
-            write!(f, ".{frac:0width$}")?;
+            // The point and the decimals, zero-padded on the left to `width` digits.
+            let mut digits = [b'0'; 21];
+            digits[0] = b'.';
+            let end = (width + 1).min(digits.len());
+            let mut rest = frac;
+            for d in digits[1..end].iter_mut().rev() {
+                *d = b'0' + (rest % 10) as u8;
+                rest /= 10;
+            }
+            w.write_str(ascii(&digits[..end]))?;
         }
         Ok(())
     }
+}
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
+    }
+}
+
+/// Writes a whole number in plain digits.
+pub fn write_int<W: fmt::Write + ?Sized>(w: &mut W, n: u64) -> fmt::Result {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    w.write_str(ascii(&buf[at..]))
+}
+
+/// Digits and punctuation from a stack buffer, as text.
+fn ascii(b: &[u8]) -> &str {
+    std::str::from_utf8(b).expect("ASCII digits")
 }
 
 /// A headline figure, the one rounding every page uses for it: the whole number up to
@@ -136,8 +176,10 @@ impl fmt::Display for Exact {
     }
 }
 
-impl fmt::Display for Formula {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Formula {
+    /// Writes the formula to `w` piece by piece (no format string is parsed: every
+    /// limit of an answer carries one).
+    pub fn write_to<W: fmt::Write + ?Sized>(&self, w: &mut W) -> fmt::Result {
         match *self {
             Formula::None => Ok(()),
             Formula::QuotaRate {
@@ -146,67 +188,119 @@ impl fmt::Display for Formula {
                 rate,
             } => {
                 if count > 1 {
-                    write!(f, "{count} x ")?;
+                    write_int(w, u64::from(count))?;
+                    w.write_str(" x ")?;
                 }
-                write!(
-                    f,
-                    "{} TiB x {} MiB/s per TiB",
-                    Num(quota_tib, 4),
-                    Num(rate, 2)
-                )
+                Num(quota_tib, 4).write_to(w)?;
+                w.write_str(" TiB x ")?;
+                Num(rate, 2).write_to(w)?;
+                w.write_str(" MiB/s per TiB")
             }
-            Formula::Mibps { value, what } => write!(f, "{} MiB/s {what}", Num(value, 2)),
-            Formula::Iops { value, what } => write!(f, "{} IOPS {what}", Num(value, 0)),
+            Formula::Mibps { value, what } => {
+                Num(value, 2).write_to(w)?;
+                w.write_str(" MiB/s ")?;
+                w.write_str(what)
+            }
+            Formula::Iops { value, what } => {
+                Num(value, 0).write_to(w)?;
+                w.write_str(" IOPS ")?;
+                w.write_str(what)
+            }
             Formula::Times { n, each, what } => {
-                write!(f, "{n} x {} MiB/s {what}", Num(each, 1))
+                write_int(w, n)?;
+                w.write_str(" x ")?;
+                Num(each, 1).write_to(w)?;
+                w.write_str(" MiB/s ")?;
+                w.write_str(what)
             }
             Formula::Connections {
                 n,
                 per_flow_mibps,
                 factor,
-            } => write!(
-                f,
-                "{n} connections x {} MiB/s, scaling efficiency {}%",
-                Num(per_flow_mibps, 0),
-                Num(factor * 100.0, 0)
-            ),
+            } => {
+                write_int(w, n)?;
+                w.write_str(" connections x ")?;
+                Num(per_flow_mibps, 0).write_to(w)?;
+                w.write_str(" MiB/s")?;
+                efficiency(w, factor)
+            }
             Formula::Hosts {
                 n,
                 per_flow_mibps,
                 factor,
             } => {
-                let hosts = if n == 1 { "host" } else { "hosts" };
-                write!(
-                    f,
-                    "{n} {hosts} x {} MiB/s per flow, scaling efficiency {}%",
-                    Num(per_flow_mibps, 0),
-                    Num(factor * 100.0, 0)
-                )
+                write_int(w, n)?;
+                w.write_str(if n == 1 { " host x " } else { " hosts x " })?;
+                Num(per_flow_mibps, 0).write_to(w)?;
+                w.write_str(" MiB/s per flow")?;
+                efficiency(w, factor)
             }
             Formula::Little {
                 outstanding,
                 latency_ms,
-            } => write!(
-                f,
-                "{} outstanding IOs / {} ms",
-                Num(outstanding, 0),
-                Num(latency_ms, 3)
-            ),
-            Formula::Share { pct, of, value } => {
-                write!(f, "{} % of the {of}, {} MiB/s", Num(pct, 1), Num(value, 0))
+            } => {
+                Num(outstanding, 0).write_to(w)?;
+                w.write_str(" outstanding IOs / ")?;
+                Num(latency_ms, 3).write_to(w)?;
+                w.write_str(" ms")
             }
-            Formula::Text(t) => f.write_str(t),
+            Formula::Share { pct, of, value } => {
+                Num(pct, 1).write_to(w)?;
+                w.write_str(" % of the ")?;
+                w.write_str(of)?;
+                w.write_str(", ")?;
+                Num(value, 0).write_to(w)?;
+                w.write_str(" MiB/s")
+            }
+            Formula::Text(t) => w.write_str(t),
         }
+    }
+}
+
+/// `, scaling efficiency N%` of the scalability model's factor.
+fn efficiency<W: fmt::Write + ?Sized>(w: &mut W, factor: f64) -> fmt::Result {
+    w.write_str(", scaling efficiency ")?;
+    Num(factor * 100.0, 0).write_to(w)?;
+    w.write_str("%")
+}
+
+impl fmt::Display for Formula {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
+    }
+}
+
+impl Label {
+    /// Writes the name and, when there is one, the formula in brackets.
+    pub fn write_to<W: fmt::Write + ?Sized>(&self, w: &mut W) -> fmt::Result {
+        w.write_str(self.name)?;
+        if !matches!(self.formula, Formula::None) {
+            w.write_str(" (")?;
+            self.formula.write_to(w)?;
+            w.write_str(")")?;
+        }
+        Ok(())
     }
 }
 
 impl fmt::Display for Label {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name)?;
-        if !matches!(self.formula, Formula::None) {
-            write!(f, " ({})", self.formula)?;
+        self.write_to(f)
+    }
+}
+
+/// Room for a label's text on the stack: the longest name and formula take about 130
+/// bytes; a longer label is written through `Display` instead.
+const LABEL_BYTES: usize = 256;
+
+/// A label serialises as its text, built on the stack and handed over whole.
+impl Serialize for Label {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut text = ArrayString::<LABEL_BYTES>::new();
+        match self.write_to(&mut text) {
+            Ok(()) => s.serialize_str(&text),
+            Err(_) => s.collect_str(self),
         }
-        Ok(())
     }
 }
 
@@ -253,5 +347,25 @@ mod tests {
             },
         };
         assert_eq!(l.to_string(), "Volume QoS (4 x 20 TiB x 128 MiB/s per TiB)");
+        let json = serde_json::to_string(&l).unwrap();
+        assert_eq!(json, "\"Volume QoS (4 x 20 TiB x 128 MiB/s per TiB)\"");
+    }
+
+    #[test]
+    fn decimals_keep_their_leading_zeros() {
+        assert_eq!(Num(1.05, 2).to_string(), "1.05");
+        assert_eq!(Num(0.007, 3).to_string(), "0.007");
+        assert_eq!(Num(-2.5, 1).to_string(), "-2.5");
+    }
+
+    #[test]
+    fn a_label_longer_than_the_stack_buffer_serialises_whole() {
+        let long: &'static str = "x".repeat(LABEL_BYTES + 40).leak();
+        let l = Label {
+            name: "Note",
+            formula: Formula::Text(long),
+        };
+        let json = serde_json::to_string(&l).unwrap();
+        assert_eq!(json, format!("\"Note ({long})\""));
     }
 }

@@ -93,21 +93,11 @@ impl<'a> SvgWriter<'a> {
 
 /// Writes an integer without the formatter.
 fn int(out: &mut String, v: i64) {
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    let mut rest = v.unsigned_abs();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
     if v < 0 {
         out.push('-');
     }
-    out.push_str(std::str::from_utf8(&buf[at..]).expect("ASCII digits"));
+    // Writing to a `String` cannot fail.
+    let _ = crate::engine::trace::write_int(out, v.unsigned_abs());
 }
 
 /// `#RRGGBB` in capitals, as plotters writes it.
@@ -360,6 +350,7 @@ mod tests {
     /// Every chart of the fixture, drawn by both backends, gives the same document.
     #[test]
     fn writes_what_plotters_svg_writes() {
+        crate::report::charts::init_fonts();
         let (s, e) = fixture::example();
         for name in ChartName::ALL {
             let chart = Chart::of(name, &s, &e).expect("chart");

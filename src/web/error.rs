@@ -198,8 +198,9 @@ fn is_json(value: Option<&header::HeaderValue>) -> bool {
 /// its start already has the wrong shape.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // The common case first: a well-formed body parses in one pass. Only a failure
-    // pays for the syntax pass and the field path below.
-    if let Ok(value) = serde_json::from_slice::<T>(bytes) {
+    // pays for the syntax pass and the field path below. The body is checked as UTF-8
+    // once, as a whole, so that the parser need not check each string it reads.
+    if let Ok(Ok(value)) = std::str::from_utf8(bytes).map(serde_json::from_str::<T>) {
         return Ok(value);
     }
     let syntax = &mut serde_json::Deserializer::from_slice(bytes);
