@@ -1,10 +1,12 @@
 //! Compact JSON for API responses: byte for byte what `serde_json::to_vec` writes, into
-//! one buffer sized up front, with strings escaped eight bytes at a time.
+//! one buffer sized up front, with strings checked for escapes sixteen bytes at a time.
 //!
 //! serde_json looks at every byte of every string (keys included) through a table; an
 //! evaluation is mostly text (labels, sources), so that scan was half of its
-//! serialisation. Here a string is first tested as a whole for a byte that needs an
-//! escape, with SIMD compares, and copied in one piece when none does (nearly always).
+//! serialisation. Here the names of fields and variants (Rust identifiers) are copied
+//! as they are, and any other string is first tested as a whole for a byte that needs
+//! an escape, with SIMD compares, and copied in one piece when none does (nearly
+//! always).
 //! Numbers, `null` and the punctuation go through serde_json's own [`CompactFormatter`],
 //! so every number is spelled exactly as serde_json spells it.
 
