@@ -5,6 +5,7 @@
 //! that fail validation (with the field path), 404 for unknown ids. 5xx causes are logged
 //! and never sent to the client.
 
+use super::body_shape;
 use crate::engine::FieldError;
 use crate::store::StoreError;
 use axum::body::Bytes;
@@ -201,7 +202,7 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // pays for the syntax pass and the field path below. The body is checked as UTF-8
     // once, as a whole, so that the parser need not check each string it reads.
     if let Ok(Ok(value)) = std::str::from_utf8(bytes).map(serde_json::from_str::<T>) {
-        return Ok(value);
+        return object_shaped::<T>(bytes).map(|()| value);
     }
     let syntax = &mut serde_json::Deserializer::from_slice(bytes);
     serde::de::IgnoredAny::deserialize(&mut *syntax)
@@ -214,7 +215,20 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         json_error(&inner, (path != "." && !path.is_empty()).then_some(path))
     })?;
     de.end().map_err(|e| json_error(&e, None))?;
+    object_shaped::<T>(bytes)?;
     Ok(value)
+}
+
+/// 422 when a body that `T` reads as an object is a JSON array (which serde's derived
+/// structs would read as their fields in order).
+fn object_shaped<T: DeserializeOwned>(bytes: &[u8]) -> Result<(), ApiError> {
+    if body_shape::is_array(bytes) && body_shape::wants_object::<T>() {
+        return Err(ApiError::Invalid {
+            field: None,
+            message: "invalid type: array, expected a JSON object".to_owned(),
+        });
+    }
+    Ok(())
 }
 
 fn json_error(e: &serde_json::Error, field: Option<String>) -> ApiError {
@@ -288,6 +302,18 @@ mod tests {
             Err(ApiError::Invalid { field, .. }) => assert_eq!(field.as_deref(), Some("typo")),
             other => panic!("expected 422, got {other:?}"),
         }
+        match parse_json::<Probe>(b"[1]") {
+            Err(ApiError::Invalid { field, message }) => {
+                assert_eq!(field, None);
+                assert!(message.contains("expected a JSON object"), "{message}");
+            }
+            other => panic!("expected 422 for an array, got {other:?}"),
+        }
+        assert!(matches!(
+            parse_json::<Probe>(b"[1"),
+            Err(ApiError::BadRequest(_))
+        ));
+        assert!(parse_json::<serde_json::Value>(b"[1]").is_ok());
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod access;
 pub mod api;
 pub mod assets;
 pub mod auth;
+pub mod body_shape;
 pub mod charts;
 mod conn;
 pub mod error;

@@ -139,6 +139,17 @@ async fn bad_json_is_400_and_bad_fields_are_422() {
         );
         assert!(!body["error"].as_str().unwrap().is_empty());
     }
+
+    // An array of the fields in order is not the documented object.
+    let res = app
+        .post_json("/api/v1/advise/mounts", &json!(["mount h:/a /a"]))
+        .await;
+    assert_eq!(res.status(), 422);
+    let body: Value = res.json().await.unwrap();
+    assert!(
+        body["error"].as_str().unwrap().contains("JSON object"),
+        "{body}"
+    );
 }
 
 #[tokio::test]
