@@ -1,6 +1,6 @@
 """Installed as `sitecustomize` in the API fuzz's virtual environment only.
 
-CPython 3.11 before 3.11.8 can raise SystemError ("AST constructor recursion depth
+CPython 3.11 (3.11.7 on the build machines) can raise SystemError ("AST constructor recursion depth
 mismatch", python/cpython#106905) from `ast.parse` when it runs on a deep stack.
 Hypothesis parses a lambda's source file to print the lambda in a strategy's
 description, and schemathesis builds such strategies while it generates cases, so
