@@ -1,7 +1,7 @@
 """Installed as `sitecustomize` in the API fuzz's virtual environment only.
 
-CPython 3.11 (3.11.7 on the build machines) can raise SystemError ("AST constructor recursion depth
-mismatch", python/cpython#106905) from `ast.parse` when it runs on a deep stack.
+CPython 3.11 (3.11.7 on the build machines) can raise SystemError ("AST constructor
+recursion depth mismatch", python/cpython#106905) from `ast.parse` on a deep stack.
 Hypothesis parses a lambda's source file to print the lambda in a strategy's
 description, and schemathesis builds such strategies while it generates cases, so
 the bug can stop a fuzz run that found nothing. A description is only a label: on

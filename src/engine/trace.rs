@@ -94,22 +94,7 @@ impl Num {
             at -= 1;
             buf[at] = b'.';
         }
-        let mut rest = int;
-        let mut count = 0;
-        loop {
-            if count == 3 {
-                at -= 1;
-                buf[at] = b',';
-                count = 0;
-            }
-            at -= 1;
-            buf[at] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            count += 1;
-            if rest == 0 {
-                break;
-            }
-        }
+        at = digits(&mut buf, at, int, true);
         if v < 0.0 && units > 0 {
             at -= 1;
             buf[at] = b'-';
@@ -144,17 +129,31 @@ impl fmt::Display for Num {
 /// Writes a whole number in plain digits.
 pub fn write_int<W: fmt::Write + ?Sized>(w: &mut W, n: u64) -> fmt::Result {
     let mut buf = [0u8; 20];
-    let mut at = buf.len();
+    let end = buf.len();
+    let at = digits(&mut buf, end, n, false);
+    w.write_str(ascii(&buf[at..]))
+}
+
+/// Writes the digits of `n` into `buf` right to left, ending before `end`, with a
+/// `,` between groups of three when `grouped`; returns where they start.
+fn digits(buf: &mut [u8], end: usize, n: u64, grouped: bool) -> usize {
+    let mut at = end;
     let mut rest = n;
+    let mut count = 0;
     loop {
+        if grouped && count == 3 {
+            at -= 1;
+            buf[at] = b',';
+            count = 0;
+        }
         at -= 1;
         buf[at] = b'0' + (rest % 10) as u8;
         rest /= 10;
+        count += 1;
         if rest == 0 {
-            break;
+            return at;
         }
     }
-    w.write_str(ascii(&buf[at..]))
 }
 
 /// Digits and punctuation from a stack buffer, as text.

@@ -208,15 +208,20 @@ pub struct Compound<'a> {
 }
 
 impl Compound<'_> {
+    /// The comma before the next element, unless it is the first.
+    fn separator(&mut self) -> Option<u8> {
+        (!std::mem::take(&mut self.first)).then_some(b',')
+    }
+
     fn comma(&mut self) {
-        if !std::mem::take(&mut self.first) {
-            self.w.buf.push(b',');
+        if let Some(c) = self.separator() {
+            self.w.buf.push(c);
         }
     }
 
     /// A struct field's name and its colon, after a comma unless it is the first.
     fn key(&mut self, key: &'static str) {
-        let lead = (!std::mem::take(&mut self.first)).then_some(b',');
+        let lead = self.separator();
         self.w.name(lead, key, Some(b':'));
     }
 }
