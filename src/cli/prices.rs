@@ -1,7 +1,7 @@
 //! `volplan prices import FILE...`: Azure Retail Prices API pages into the price book of
 //! a database, as the Prices page and `POST /api/v1/prices/import` do.
 
-use crate::engine::retail_prices::{self, RetailItem};
+use crate::prices::retail::{self, RetailItem};
 use std::process::ExitCode;
 
 /// The `volplan prices` commands.
@@ -49,7 +49,7 @@ fn read_items(files: &[String]) -> Result<Vec<RetailItem>, String> {
         } else {
             std::fs::read(f).map_err(|e| format!("cannot read {f}: {e}"))?
         };
-        items.extend(retail_prices::parse_bytes(&bytes).map_err(|e| format!("{f}: {e}"))?);
+        items.extend(retail::parse_bytes(&bytes).map_err(|e| format!("{f}: {e}"))?);
     }
     Ok(items)
 }

@@ -9,7 +9,7 @@
 use super::catalog;
 use super::evaluation::PriceBookRef;
 use super::name_index::NameIndex;
-use super::price_rows::{Provenance, RowKey};
+use super::price_key::{Provenance, RowKey};
 use super::regions::RegionOffer;
 use super::scenario::{Level, Service};
 use serde::{Deserialize, Serialize};
@@ -336,7 +336,7 @@ mod tests {
     /// The price of a book row by the level key of the snapshot fixture (the meter
     /// keys the price rows use).
     fn level_price(p: &AnfPrices, level: &str) -> Option<f64> {
-        crate::engine::price_rows::anf_get(p, level).unwrap_or_else(|| {
+        crate::prices::rows::anf_get(p, level).unwrap_or_else(|| {
             panic!("the snapshot fixture has a level the book does not know: {level}")
         })
     }

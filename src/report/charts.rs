@@ -7,7 +7,6 @@
 //! colour-blind readers); colour never carries meaning alone: the binding
 //! limit is also labelled "binding", series are also told apart by markers.
 
-use crate::engine::import::{MeasuredPoint, Measurement};
 use crate::engine::model::curve::CurvePoint;
 use crate::engine::scenario::Access;
 use crate::engine::sweep::{
@@ -16,6 +15,7 @@ use crate::engine::sweep::{
 use crate::engine::trace::{Exact, Num};
 use crate::engine::units::iops_to_mibps;
 use crate::engine::{Evaluation, FieldError, Scenario};
+use crate::measure::{MeasuredPoint, Measurement};
 use crate::report::latency;
 use plotters::coord::Shift;
 use plotters::coord::combinators::{LogCoord, WithKeyPoints};

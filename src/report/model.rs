@@ -13,13 +13,13 @@ use crate::engine::advice::Severity;
 use crate::engine::evaluation::SizingBasis;
 use crate::engine::meta::Meta;
 use crate::engine::pricing::PriceBook;
-use crate::engine::reprice::CostSnapshot;
 use crate::engine::scenario::{
     Access, Files, Level, NfsClient, Placement, Protocol, Qos, Replication, Service, VolumeKind,
 };
-use crate::engine::testplan::{self, PlanTool};
 use crate::engine::trace::{Exact, Num, Sig};
 use crate::engine::{Evaluation, FieldError, Scenario, sweep};
+use crate::measure::testplan::{self, PlanTool};
+use crate::prices::reprice::CostSnapshot;
 use std::fmt;
 
 /// One row of the inputs table.

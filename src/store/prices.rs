@@ -9,9 +9,9 @@ use super::access::Actor;
 use super::activity::{self, Action, Event, ObjectKind};
 use super::{Db, DbConn};
 use super::{StoreError, begin_write};
-use crate::engine::price_rows::{Override, PricedService, RowKey};
 use crate::engine::pricing::{self, PriceBook};
-use crate::engine::retail_prices::{self, ImportOutcome, RetailItem};
+use crate::prices::retail::{self, ImportOutcome, RetailItem};
+use crate::prices::rows::{Override, PricedService, RowKey};
 
 #[derive(sqlx::FromRow)]
 struct OverrideRow {
@@ -124,7 +124,7 @@ pub async fn import(
     by: Actor<'_>,
 ) -> Result<(ImportOutcome, PriceBook), StoreError> {
     let book = book_in_force(pool).await?;
-    let plan = retail_prices::plan(items, &book);
+    let plan = retail::plan(items, &book);
     let rows: Vec<Override> = plan
         .accepted()
         .map(|r| r.to_override(as_of, origin))

@@ -10,8 +10,8 @@ use super::activity::{self, Action, Event, ObjectKind};
 use super::{Db, DbConn};
 use super::{StoreError, begin_write, prices};
 use crate::engine::pricing::PriceBook;
-use crate::engine::reprice::CostSnapshot;
 use crate::engine::{Evaluation, FieldError, Scenario};
+use crate::prices::reprice::CostSnapshot;
 use serde::Serialize;
 
 /// A scenario as stored: the newest revision with its id set.

@@ -9,8 +9,8 @@
 //! PNG size: `?w=&h=` (pixels), default the chart's own size. An unknown id, chart
 //! name or format is a 404: an HTML page for browsers, the contract's JSON otherwise.
 
-use crate::engine::import::MeasuredPoint;
 use crate::engine::{self, Evaluation, Scenario};
+use crate::measure::MeasuredPoint;
 use crate::report::charts::{Chart, ChartError, ChartName, ChartTable, LatencyRun};
 use crate::store::{self, StoreError};
 use crate::web::auth::CurrentUser;

@@ -636,7 +636,7 @@ async fn planner_results_show_the_ceilings_chart() {
 
 #[test]
 fn measured_runs_are_drawn_beside_the_model() {
-    use volplan::engine::import::MeasuredPoint;
+    use volplan::measure::MeasuredPoint;
     let s = avs();
     let e = evaluate(&s).expect("evaluates");
     let run = MeasuredPoint {

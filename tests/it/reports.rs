@@ -316,7 +316,7 @@ async fn json_markdown_comparison_and_layouts() {
 #[test]
 fn the_test_plan_is_in_every_report_but_the_csv() {
     use calamine::{Reader, Xlsx};
-    use volplan::engine::testplan::{self, PlanTool};
+    use volplan::measure::testplan::{self, PlanTool};
     let (mut s, _) = contract();
     s.workload.read_pct = 70.0;
     // Linux clients over NFS: the fio job and the mount options, no DiskSpd.

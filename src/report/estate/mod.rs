@@ -9,9 +9,9 @@ pub mod xlsx;
 
 pub use super::model::Format;
 use super::model::ReportError;
-use crate::engine::estate::{EstatePlan, Method};
 use crate::engine::scenario::{Qos, Service};
 use crate::engine::trace::Num;
+use crate::estate::{EstatePlan, Method};
 
 /// One table of the report.
 #[derive(Debug, Clone, PartialEq)]

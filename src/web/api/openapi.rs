@@ -244,7 +244,7 @@ fn catalog_keys(doc: &mut Value) {
 /// The body of `POST /api/v1/prices/import`: a Retail Prices API page or an array of
 /// its items, with exactly the checks the parser makes (other fields are allowed).
 fn retail_import_schema() -> Value {
-    use crate::engine::retail_prices::{
+    use crate::prices::retail::{
         DATE_PATTERN, MAX_ITEMS, OPTIONAL_AMOUNTS, OPTIONAL_TEXT, REQUIRED_TEXT,
     };
     let mut properties = Map::new();

@@ -2,7 +2,7 @@
 //! price book, line by line. Nothing is written: the stored revision stays as it was.
 
 use super::scenario_id;
-use crate::engine::reprice::{self, CostSnapshot, Repricing};
+use crate::prices::reprice::{self, CostSnapshot, Repricing};
 use crate::store::{self, StoreError};
 use crate::web::auth::CurrentUser;
 use crate::web::error::{ApiError, ErrorBody};

@@ -5,8 +5,8 @@
 
 use super::{PageError, parse_id, render};
 use crate::engine::Scenario;
-use crate::engine::estate::{self, EstatePlan, EstateRequest};
 use crate::engine::scenario::Term;
+use crate::estate::{self, EstatePlan, EstateRequest};
 use crate::report::estate::{self as report, Format};
 use crate::store::estates::{self as store, EstateRevision, EstateSummary};
 use crate::web::AppState;

@@ -12,6 +12,7 @@ pub mod fio;
 pub mod infer;
 mod latency;
 pub mod points;
+pub mod testplan;
 mod text;
 
 pub use compare::{Comparison, GapClass, compare};

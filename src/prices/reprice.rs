@@ -5,7 +5,7 @@
 //! evaluates the same revision with today's book and matches the lines by item; the
 //! snapshot itself is never changed.
 
-use super::evaluation::{Cost, PriceBookRef};
+use crate::engine::evaluation::{Cost, PriceBookRef};
 use serde::{Deserialize, Serialize};
 
 /// The priced cost of one evaluation, as stored with a revision.

@@ -53,7 +53,7 @@ pub fn measured_point(m: &Measurement, scenario: &Scenario) -> MeasuredPoint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::import::Tool;
+    use crate::measure::Tool;
 
     fn run() -> Measurement {
         Measurement {

@@ -17,10 +17,10 @@ mod tests;
 
 pub use request::{PlaceUnit, PlanRequest};
 
-use super::evaluate::evaluate_without_sizing;
-use super::evaluation::Evaluation;
-use super::pricing::PriceBook;
-use super::scenario::{
+use crate::engine::evaluate::evaluate_without_sizing;
+use crate::engine::evaluation::Evaluation;
+use crate::engine::pricing::PriceBook;
+use crate::engine::scenario::{
     Access, Avs, Clients, FieldError, Files, Level, Placement, Protocol, Qos, Scenario, Service,
     Storage, VolumeGroup, VolumeKind, Workload,
 };
@@ -314,8 +314,8 @@ fn flexible_offered(ctx: &request::Context) -> bool {
         .book
         .anf(&ctx.region)
         .is_some_and(|(_, r)| r.flexible_capacity.is_some() && r.flexible_throughput.is_some());
-    let offered = super::regions::get(&ctx.region)
-        .is_none_or(|r| r.offers(super::regions::Feature::Flexible) != Some(false));
+    let offered = crate::engine::regions::get(&ctx.region)
+        .is_none_or(|r| r.offers(crate::engine::regions::Feature::Flexible) != Some(false));
     priced && offered
 }
 
@@ -325,7 +325,10 @@ fn counts(req: &PlanRequest, w: &Work, clusters: u32) -> Vec<u32> {
     if let Some(n) = req.datastores {
         return vec![n.max(clusters).min(max)];
     }
-    let regular = &super::catalog::catalog().services.anf.regular_volume;
+    let regular = &crate::engine::catalog::catalog()
+        .services
+        .anf
+        .regular_volume;
     let total: f64 = w.items.iter().map(|i| i.tib).sum::<f64>() * (1.0 + req.growth_pct / 100.0);
     let lo = ((total / regular.max_tib).ceil() as u32)
         .max(clusters)
@@ -359,7 +362,7 @@ fn build(
     n: u32,
     packing: &Packing,
 ) -> Result<Built, String> {
-    let anf = &super::catalog::catalog().services.anf;
+    let anf = &crate::engine::catalog::catalog().services.anf;
     let lv = anf_level(level);
     // Flexible: the quota holds the capacity and each datastore is assigned its MiB/s
     // (whole MiB/s, rounded up); the other levels' quota also buys the throughput.
@@ -473,8 +476,8 @@ fn build(
 }
 
 /// The catalog entry of an ANF level the search uses.
-fn anf_level(level: Level) -> &'static super::catalog::AnfLevel {
-    let levels = &super::catalog::catalog().services.anf.levels;
+fn anf_level(level: Level) -> &'static crate::engine::catalog::AnfLevel {
+    let levels = &crate::engine::catalog::catalog().services.anf.levels;
     match level {
         Level::Standard => &levels.standard,
         Level::Premium => &levels.premium,
@@ -489,7 +492,7 @@ pub fn anf_cost(e: &Evaluation) -> f64 {
     e.cost
         .lines
         .iter()
-        .filter(|l| l.item != super::cost::AVS_HOSTS && !l.one_time)
+        .filter(|l| l.item != crate::engine::cost::AVS_HOSTS && !l.one_time)
         .filter_map(|l| l.monthly)
         .sum()
 }
@@ -672,7 +675,7 @@ fn finish(
             h(a).total_cmp(&h(b))
         })
         .map_or(0, |(i, _)| i);
-    let evaluation = super::evaluate_in(&b.scenarios[busiest], ctx.book)
+    let evaluation = crate::engine::evaluate_in(&b.scenarios[busiest], ctx.book)
         .unwrap_or_else(|_| b.evals[busiest].clone());
     let anf_tib: f64 = b.quotas.iter().sum();
     let tco = tco::tco(

@@ -6,8 +6,8 @@
 //! with `iodepth = queue_depth`, spread over the volumes (fio assigns a `:`-separated
 //! directory list round-robin to the clones); DiskSpd runs the threads per target file.
 
-use super::evaluate;
-use super::scenario::{
+use crate::engine::evaluate;
+use crate::engine::scenario::{
     Access, Files, NfsClient, Placement, Protocol, Scenario, Sec, Service, SmbSecurity,
 };
 use serde::{Deserialize, Serialize};

@@ -24,8 +24,8 @@
 
 use super::RetailItem;
 use crate::engine::catalog;
-use crate::engine::price_rows::{PricedService, RowKey, well_formed_region};
 use crate::engine::pricing;
+use crate::prices::rows::{PricedService, RowKey, well_formed_region};
 use std::collections::BTreeMap;
 
 /// The ANF meters of the book: `meterName` and the row item.

@@ -4,8 +4,8 @@
 use super::RetailItem;
 use super::meters::{self, ImportedRow};
 use crate::engine::evaluation::PriceBookRef;
-use crate::engine::price_rows::{self, Override, PricedService};
 use crate::engine::pricing::PriceBook;
+use crate::prices::rows::{self, Override, PricedService, RowKey};
 use serde::Serialize;
 
 /// How an imported row compares with the book.
@@ -45,7 +45,7 @@ impl PlannedRow {
     /// name or "API upload").
     pub fn to_override(&self, as_of: &str, origin: &str) -> Override {
         Override {
-            key: price_rows::RowKey {
+            key: RowKey {
                 service: self.service,
                 region: self.region.clone(),
                 item: self.item.clone(),
@@ -133,7 +133,7 @@ pub fn plan(items: &[RetailItem], book: &PriceBook) -> ImportPlan {
 /// One imported row against the book; `None` for a row the book cannot hold (a price
 /// over [`price_rows::MAX_PRICE`]).
 fn planned(r: ImportedRow, book: &PriceBook) -> Option<PlannedRow> {
-    let item = price_rows::check_row(&r.key, r.price).ok()?;
+    let item = rows::check_row(&r.key, r.price).ok()?;
     let old = book.get(&r.key);
     let change = match old {
         None => RowChange::Added,
@@ -162,7 +162,7 @@ fn planned(r: ImportedRow, book: &PriceBook) -> Option<PlannedRow> {
 mod tests {
     use super::*;
     use crate::engine::pricing;
-    use crate::engine::retail_prices::parse;
+    use crate::prices::retail::parse;
     use serde_json::json;
 
     fn item(meter: &str, region: &str, price: f64) -> serde_json::Value {

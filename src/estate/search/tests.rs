@@ -1,7 +1,7 @@
 use super::*;
-use crate::engine::estate::demand::Demand;
 use crate::engine::pricing;
 use crate::engine::scenario::{Level, Term, VolumeKind};
+use crate::estate::demand::Demand;
 use proptest::prelude::*;
 
 fn rates() -> Rates {
