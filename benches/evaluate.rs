@@ -2,7 +2,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use volplan::engine::{self, Scenario, solve};
+use volplan::engine::{self, Scenario, sweep};
 use volplan::web::api::evaluate::EVALUATION_BYTES;
 use volplan::web::json;
 
@@ -29,7 +29,7 @@ fn bench(c: &mut Criterion) {
     let counts = [1, 2, 4, 8, 16, 20, 32, 64];
     c.bench_function("layouts sweep 8 counts", |b| {
         b.iter(|| {
-            solve::layouts(
+            sweep::layouts(
                 black_box(&s),
                 80.0,
                 &counts,
@@ -40,7 +40,7 @@ fn bench(c: &mut Criterion) {
     let many: Vec<u32> = (11..=266).collect();
     c.bench_function("layouts sweep 256 counts", |b| {
         b.iter(|| {
-            solve::layouts(
+            sweep::layouts(
                 black_box(&s),
                 1064.0,
                 &many,

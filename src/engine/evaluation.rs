@@ -4,11 +4,11 @@ use super::advice::Advice;
 use super::cost::CostLine;
 use super::limits::{Applies, Scope};
 use super::model::curve::LatencyCurve;
+pub use super::pricing::PriceBookRef;
 use super::scenario::{Level, Service};
 use super::trace::Label;
 use arrayvec::ArrayVec;
-use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use serde::Serialize;
 
 /// Most service levels one service has (ANF, Azure Files and GCNV have four each).
 pub const MAX_LEVELS: usize = 4;
@@ -123,19 +123,6 @@ pub struct Cost {
     pub usd_per_mibps: Option<f64>,
     /// True when the price is UNCONFIRMED or derived.
     pub assumption: bool,
-}
-
-/// Which price book priced a cost (contract: `cost.price_book`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct PriceBookRef {
-    /// The compiled book's id, with `+dbN` when prices stored in the database apply.
-    #[schema(value_type = String)]
-    pub id: Arc<str>,
-    /// The date the book's prices are valid as of.
-    #[schema(value_type = String)]
-    pub date: Arc<str>,
-    #[schema(value_type = String)]
-    pub source: Arc<str>,
 }
 
 /// Reverse sizing for one level: the smallest provisioning that meets the targets.

@@ -397,7 +397,7 @@ impl<'a> Plan<'a> {
                 let (max, source) = match self.kind {
                     VolumeKind::Regular => (manual.max_mibps, manual.source.as_str()),
                     VolumeKind::Large => (
-                        super::service::anf::level(self.level).large_max_mibps,
+                        catalog::anf_level(self.level).large_max_mibps,
                         cat.large_volume.source.as_str(),
                     ),
                     VolumeKind::Breakthrough => {

@@ -7,7 +7,6 @@
 //! ([`PriceBook::in_force`], in `price_rows`). Both have this shape.
 
 use super::catalog;
-use super::evaluation::PriceBookRef;
 use super::name_index::NameIndex;
 use super::price_key::{Provenance, RowKey};
 use super::regions::RegionOffer;
@@ -126,6 +125,19 @@ pub struct ReservedDiscounts {
 }
 
 static BOOK: LazyLock<PriceBook> = LazyLock::new(compiled);
+
+/// Which price book priced a cost (contract: `cost.price_book`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PriceBookRef {
+    /// The compiled book's id, with `+dbN` when prices stored in the database apply.
+    #[schema(value_type = String)]
+    pub id: Arc<str>,
+    /// The date the book's prices are valid as of.
+    #[schema(value_type = String)]
+    pub date: Arc<str>,
+    #[schema(value_type = String)]
+    pub source: Arc<str>,
+}
 
 /// The compiled-in price book.
 pub fn book() -> &'static PriceBook {

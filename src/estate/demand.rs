@@ -10,11 +10,11 @@
 
 use super::pool::{LEVELS, PoolType, Sums, level_index, level_name, rate, steps};
 use crate::engine::catalog;
-use crate::engine::evaluate::{core, judged_latency, target_iops, targets};
 use crate::engine::limits::LimitSet;
+use crate::engine::model_step::core;
 use crate::engine::plan::{Plan, quota_range};
 use crate::engine::scenario::{Level, Qos, Service, VolumeKind};
-use crate::engine::service::anf;
+use crate::engine::targets::{judged_latency, target_iops, targets};
 use crate::engine::units::iops_to_mibps;
 
 /// Most evaluations one level's search spends.
@@ -133,8 +133,10 @@ impl Demand {
 pub fn max_mibps(l: Level, kind: VolumeKind) -> f64 {
     let c = &catalog::catalog().services.anf;
     match kind {
-        VolumeKind::Regular => anf::level(l).regular_max_mibps.min(c.manual_qos.max_mibps),
-        VolumeKind::Large => anf::level(l).large_max_mibps,
+        VolumeKind::Regular => catalog::anf_level(l)
+            .regular_max_mibps
+            .min(c.manual_qos.max_mibps),
+        VolumeKind::Large => catalog::anf_level(l).large_max_mibps,
         VolumeKind::Breakthrough => c.breakthrough.max_mibps,
     }
 }

@@ -13,7 +13,6 @@
 use crate::engine::catalog;
 use crate::engine::pricing::{PriceBook, Reservation};
 use crate::engine::scenario::{Level, Qos, Term};
-use crate::engine::service::anf;
 use crate::engine::units::GIB_PER_TIB;
 use serde::Serialize;
 
@@ -120,7 +119,7 @@ pub fn level_index(l: Level) -> usize {
 
 /// MiB/s per TiB of a level (Flexible: its pool maximum per TiB).
 pub fn rate(l: Level) -> f64 {
-    anf::level(l).mibps_per_tib
+    catalog::anf_level(l).mibps_per_tib
 }
 
 /// What the members of one pool add up to, per level where it differs.

@@ -5,6 +5,7 @@
 
 use crate::engine::model::Params;
 use crate::engine::name_index::NameIndex;
+use crate::engine::scenario::Level;
 use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
@@ -54,6 +55,17 @@ pub fn catalog() -> &'static Catalog {
 /// The catalog version (the date of its last review).
 pub fn version() -> &'static str {
     &catalog().services.version
+}
+
+/// The catalog entry of an ANF level.
+pub fn anf_level(l: Level) -> &'static AnfLevel {
+    let levels = &catalog().services.anf.levels;
+    match l {
+        Level::Standard => &levels.standard,
+        Level::Premium => &levels.premium,
+        Level::Flexible => &levels.flexible,
+        _ => &levels.ultra,
+    }
 }
 
 /// Every VM size of the catalog (Azure and GCE).

@@ -1,7 +1,7 @@
 //! Stateless sizing endpoints: evaluate one scenario, compare several, sweep layouts.
 
 use super::blocking;
-use crate::engine::solve::{self, Layout};
+use crate::engine::sweep::{self, Layout};
 use crate::engine::{self, Evaluation, Scenario};
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
@@ -190,7 +190,7 @@ pub async fn layouts(
         .map_err(|e| ApiError::from(e).within("scenario"))?;
     let book = st.book();
     let layouts = blocking("evaluation", move || {
-        solve::layouts(&req.scenario, req.total_tib, &req.counts, &book)
+        sweep::layouts(&req.scenario, req.total_tib, &req.counts, &book)
     })
     .await??;
     st.metrics.evaluated(layouts.len());
