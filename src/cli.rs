@@ -47,15 +47,20 @@ pub fn parse_scenario(text: &str) -> Result<engine::Scenario, String> {
             format!("{path}: {inner}")
         }
     })?;
-    scenario.validate().map_err(|e| e.to_string())?;
     Ok(scenario)
+}
+
+/// Every field error on a line of its own.
+fn lines(errors: &engine::FieldErrors) -> String {
+    let each: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    each.join("\nerror: ")
 }
 
 /// `volplan evaluate FILE`: Scenario JSON in, Evaluation JSON out.
 pub fn evaluate(file: &str) -> ExitCode {
     let result = read_input(file)
         .and_then(|text| parse_scenario(&text))
-        .and_then(|s| engine::evaluate(&s).map_err(|e| e.to_string()));
+        .and_then(|s| engine::evaluate(&s).map_err(|e| lines(&e)));
     match result {
         Ok(ev) => match serde_json::to_string_pretty(&ev) {
             Ok(json) => {

@@ -19,6 +19,7 @@ pub use request::{PlaceUnit, PlanRequest};
 
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::evaluation::Evaluation;
+use crate::engine::field_error::FieldErrors;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{
     Access, Avs, Clients, FieldError, Files, Level, Placement, Protocol, Qos, Scenario, Service,
@@ -153,7 +154,7 @@ struct Built {
 }
 
 /// Plans the inventory of `req`, priced from `book`.
-pub fn plan(req: &PlanRequest, book: &PriceBook) -> Result<AvsPlan, FieldError> {
+pub fn plan(req: &PlanRequest, book: &PriceBook) -> Result<AvsPlan, FieldErrors> {
     let ctx = req.resolve(book)?;
     let inv = &req.inventory;
     let g = 1.0 + req.growth_pct / 100.0;
@@ -182,7 +183,8 @@ pub fn plan(req: &PlanRequest, book: &PriceBook) -> Result<AvsPlan, FieldError> 
                  level; plan at standard, premium or ultra",
                 ctx.region_name
             ),
-        ));
+        )
+        .into());
     }
     let levels: Vec<Level> = match req.level {
         Some(l) => vec![l],
@@ -233,7 +235,7 @@ pub fn plan(req: &PlanRequest, book: &PriceBook) -> Result<AvsPlan, FieldError> 
                 "no layout fits the datastore limits: {why}; allow more datastores (`max_datastores`), \
                  place disks rather than VMs (`unit`: `disk`), or fix a higher level"
             ),
-        ));
+        ).into());
     };
     Ok(finish(req, ctx, work, vsan, anf_hosts, b, candidates))
 }

@@ -194,7 +194,7 @@ fn the_search_takes_a_higher_level_or_more_datastores_for_throughput() {
     fixed.level = Some(Level::Standard);
     fixed.datastores = Some(1);
     let e = plan(&fixed, book()).unwrap_err();
-    assert_eq!(e.field, "datastores");
+    assert_eq!(e.first().field, "datastores");
 }
 
 #[test]
@@ -243,6 +243,10 @@ fn flexible_is_searched_where_it_is_priced_and_wins_when_it_is_cheapest() {
     assert!(p.candidates.iter().all(|c| c.level != Level::Flexible));
     mx.level = Some(Level::Flexible);
     let e = plan(&mx, book()).unwrap_err();
-    assert_eq!(e.field, "level");
-    assert!(e.message.contains("Flexible prices"), "{}", e.message);
+    assert_eq!(e.first().field, "level");
+    assert!(
+        e.first().message.contains("Flexible prices"),
+        "{}",
+        e.first().message
+    );
 }

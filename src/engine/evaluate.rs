@@ -6,11 +6,12 @@ use super::connections;
 use super::cost;
 use super::distribution::Distribution;
 use super::evaluation::{Cost, Evaluation, Flows, Limit};
+use super::field_error::FieldErrors;
 use super::limits::LimitSet;
 use super::model_step::{ClientSide, core_with};
 use super::plan::Plan;
 use super::pricing::{self, PriceBook};
-use super::scenario::{FieldError, Scenario};
+use super::scenario::Scenario;
 use super::solve;
 use super::targets::{judged_latency, targets};
 use super::units::mibps_to_iops;
@@ -18,18 +19,18 @@ use super::units::mibps_to_iops;
 /// Checks a scenario exactly as [`evaluate`] does (ranges, catalog keys, service
 /// rules), without evaluating it: what a save must pass so that every saved scenario
 /// can be evaluated and reported.
-pub fn check(scenario: &Scenario) -> Result<(), FieldError> {
+pub fn check(scenario: &Scenario) -> Result<(), FieldErrors> {
     Plan::resolve(scenario).map(|_| ())
 }
 
 /// Evaluates a scenario at the compiled price book; a value out of range gives the
 /// field and what to fix.
-pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, FieldError> {
+pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, FieldErrors> {
     evaluate_in(scenario, pricing::book())
 }
 
 /// Evaluates a scenario with its cost from `prices` (the book in force).
-pub fn evaluate_in(scenario: &Scenario, prices: &PriceBook) -> Result<Evaluation, FieldError> {
+pub fn evaluate_in(scenario: &Scenario, prices: &PriceBook) -> Result<Evaluation, FieldErrors> {
     let plan = Plan::resolve_in(scenario, prices)?;
     Ok(evaluate_plan(&plan))
 }
@@ -44,7 +45,7 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
 pub fn evaluate_without_sizing(
     scenario: &Scenario,
     prices: &PriceBook,
-) -> Result<Evaluation, FieldError> {
+) -> Result<Evaluation, FieldErrors> {
     let plan = Plan::resolve_in(scenario, prices)?;
     Ok(evaluate_with(&plan, false))
 }

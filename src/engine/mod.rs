@@ -21,6 +21,7 @@ pub mod cost;
 pub mod distribution;
 pub mod evaluate;
 pub mod evaluation;
+pub mod field_error;
 pub mod limits;
 pub mod meta;
 pub mod model;
@@ -41,7 +42,9 @@ pub mod sweep;
 pub mod targets;
 pub mod trace;
 pub mod units;
+pub mod validate;
 
 pub use evaluate::{check, evaluate, evaluate_in};
 pub use evaluation::{Cost, Evaluation, Flows, Limit, Sizing, SizingBasis, Targets};
-pub use scenario::{FieldError, Scenario};
+pub use field_error::{FieldError, FieldErrors};
+pub use scenario::Scenario;

@@ -225,6 +225,11 @@ pub fn anf_region(region: &str) -> Option<&'static str> {
     ANF_KEYS.find(region.as_bytes()).copied()
 }
 
+/// The compiled book's ANF regions, in name order.
+pub fn anf_regions() -> impl Iterator<Item = &'static str> {
+    book().anf.keys().map(String::as_str)
+}
+
 /// The compiled book's ANF regions, each its own key.
 static ANF_KEYS: LazyLock<NameIndex<&'static str, &'static str>> =
     LazyLock::new(|| NameIndex::new(book().anf.keys().map(|k| (k.as_str(), k.as_str()))));

@@ -215,12 +215,7 @@ fn evaluated(
             e.targets.met,
             None,
         ),
-        Err(f) => (
-            None,
-            None,
-            false,
-            Some(format!("{}: {}", f.field, f.message)),
-        ),
+        Err(f) => (None, None, false, Some(f.to_string())),
     };
     Assignment {
         workload,

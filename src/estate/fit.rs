@@ -89,7 +89,7 @@ fn fit(i: usize, w: &Scenario, req: &EstateRequest, prices: &PriceBook) -> Fit {
                 throughput_mibps: None,
                 binding: None,
                 binding_label: None,
-                why_not: Some(format!("{}: {}", f.field, f.message)),
+                why_not: Some(f.to_string()),
                 best: false,
             })),
         }
@@ -187,7 +187,7 @@ fn option(v: &Scenario, e: &Evaluation, row: &Sizing, prices: &PriceBook) -> Fit
             });
             (Some(s.binding), label, why)
         }
-        Err(f) => (None, None, Some(f.message)),
+        Err(f) => (None, None, Some(f.to_string())),
     };
     let why = why.or_else(|| {
         row.monthly_usd

@@ -20,9 +20,10 @@ pub use fit::{Fit, FitOption};
 pub use growth::{Event, EventKind, Month};
 pub use request::{EstateRequest, MAX_WORKLOADS, WhatIf, WorkloadGrowth};
 
+use crate::engine::field_error::FieldErrors;
 use crate::engine::plan::Plan;
 use crate::engine::pricing::PriceBook;
-use crate::engine::scenario::{FieldError, Service};
+use crate::engine::scenario::Service;
 use demand::Demand;
 use pool::Rates;
 use serde::Serialize;
@@ -77,14 +78,14 @@ pub struct EstatePlan {
 }
 
 /// Plans an estate priced from `prices`; a bad value gives the field and what to fix.
-pub fn optimize(req: &EstateRequest, prices: &PriceBook) -> Result<EstatePlan, FieldError> {
+pub fn optimize(req: &EstateRequest, prices: &PriceBook) -> Result<EstatePlan, FieldErrors> {
     let region = req.validate(prices)?;
     let rates = Rates::of(prices, &region, req.discount_pct, req.reservation)
         .expect("the region is checked against the price book");
     let workloads = req.placed_workloads(&region);
     let mut demands = Vec::new();
     for (i, w) in workloads.iter().enumerate() {
-        let plan = Plan::resolve_in(w, prices).map_err(|e| e.within(i))?;
+        let plan = Plan::resolve_in(w, prices).map_err(|e| e.within(&format!("workloads[{i}]")))?;
         if w.storage.service == Service::Anf {
             demands.push(Demand::of(i, &plan));
         }
@@ -187,13 +188,6 @@ fn baselines(units: &[pool::Sums], rates: &Rates, optimum: f64) -> Vec<Baseline>
             saving_pct: saving(flexible),
         },
     ]
-}
-
-impl FieldError {
-    /// The error with its field placed under `workloads[i]`.
-    pub fn within(self, i: usize) -> FieldError {
-        FieldError::new(format!("workloads[{i}].{}", self.field), self.message)
-    }
 }
 
 #[cfg(test)]

@@ -241,7 +241,11 @@ fn each_workload_gets_its_cheapest_service_with_the_reasons_of_the_others() {
 fn bad_requests_name_the_field() {
     let bad = |v: serde_json::Value| {
         let req: EstateRequest = serde_json::from_value(v).unwrap();
-        optimize(&req, pricing::book()).unwrap_err().field
+        optimize(&req, pricing::book())
+            .unwrap_err()
+            .first()
+            .field
+            .clone()
     };
     let w = workload("a", 1.0, None, None);
     assert_eq!(bad(json!({"workloads": []})), "workloads");

@@ -10,8 +10,9 @@
 use super::Measurement;
 use crate::engine::evaluate;
 use crate::engine::evaluation::{Evaluation, Limit};
+use crate::engine::field_error::FieldErrors;
 use crate::engine::limits::Scope;
-use crate::engine::scenario::{FieldError, Scenario};
+use crate::engine::scenario::Scenario;
 use serde::Serialize;
 
 /// A run is at a ceiling when it is within this share of it.
@@ -133,7 +134,7 @@ fn split_outstanding(per_client: u32, threads: u32) -> (u32, u32) {
 }
 
 /// Compares one measurement with the prediction for the same IO size, mix and concurrency.
-pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, FieldError> {
+pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, FieldErrors> {
     let scenario = variant(base, m);
     let ev = evaluate(&scenario)?;
     Ok(classify(scenario, &ev, m))

@@ -12,6 +12,7 @@ use crate::engine::catalog;
 pub use crate::engine::price_key::{PricedService, Provenance, RowKey};
 use crate::engine::pricing::{self, AvsRegion, HostPrice, PriceBook};
 use crate::engine::scenario::{Level, Service};
+use crate::engine::validate::well_formed_region;
 use serde::Serialize;
 use std::sync::LazyLock;
 
@@ -111,14 +112,6 @@ impl RowError {
 }
 
 /// True for a region name as Azure (`westeurope`) and GCP (`us-central1`) write them,
-/// the rule the Scenario's `region` follows.
-pub fn well_formed_region(r: &str) -> bool {
-    !r.is_empty()
-        && r.len() <= 40
-        && r.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-}
-
 /// Checks that `key` names a row the book can hold and `price` is a price; the item on
 /// success.
 pub fn check_row(key: &RowKey, price: f64) -> Result<&'static Item, RowError> {

@@ -10,7 +10,7 @@ use super::activity::{self, Action, Event, ObjectKind};
 use super::{Db, DbConn};
 use super::{StoreError, begin_write, prices};
 use crate::engine::pricing::PriceBook;
-use crate::engine::{Evaluation, FieldError, Scenario};
+use crate::engine::{Evaluation, FieldErrors, Scenario};
 use crate::prices::reprice::CostSnapshot;
 use serde::Serialize;
 
@@ -100,7 +100,7 @@ pub fn binding_label(s: &Scenario) -> String {
     label_of(&crate::engine::evaluate(s))
 }
 
-fn label_of(evaluated: &Result<Evaluation, FieldError>) -> String {
+fn label_of(evaluated: &Result<Evaluation, FieldErrors>) -> String {
     match evaluated {
         Ok(ev) => ev
             .limits
@@ -108,7 +108,7 @@ fn label_of(evaluated: &Result<Evaluation, FieldError>) -> String {
             .find(|l| l.id == ev.binding)
             .map(|l| l.label.to_string())
             .unwrap_or_else(|| ev.binding.to_owned()),
-        Err(e) => format!("not evaluated: {}", e.message),
+        Err(e) => format!("not evaluated: {}", e.first().message),
     }
 }
 

@@ -230,8 +230,8 @@ impl From<ChartError> for Failure {
         match e {
             ChartError::Unknown(_) => Failure::NotFound(e.to_string()),
             ChartError::Scenario(f) => Failure::Invalid {
-                field: Some(f.field),
-                message: f.message,
+                field: Some(f.first().field.clone()),
+                message: f.to_string(),
             },
             ChartError::Size(..) => Failure::Invalid {
                 field: None,

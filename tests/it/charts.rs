@@ -439,7 +439,7 @@ fn what_if_prorates_the_higher_level() {
         volplan::engine::pricing::book(),
     )
     .unwrap_err();
-    assert_eq!(bad.field, "level");
+    assert_eq!(bad.first().field, "level");
 }
 
 /// The `s` value of a share link for this Scenario JSON.

@@ -1,7 +1,8 @@
 //! The IO-size sweep: the scenario at each IO size from 4 KiB to 1 MiB.
 
 use crate::engine::evaluate::evaluate;
-use crate::engine::scenario::{FieldError, Scenario};
+use crate::engine::field_error::FieldErrors;
+use crate::engine::scenario::Scenario;
 
 /// IO sizes of the IO-size sweep, in KiB (4 KiB to 1 MiB in powers of two).
 pub const IO_SIZES_KIB: [f64; 9] = [4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0];
@@ -45,7 +46,7 @@ pub fn io_sizes_for(scenario: &Scenario) -> Vec<f64> {
 }
 
 /// Evaluates the scenario at each IO size from 4 KiB to 1 MiB (and its own).
-pub fn io_size(scenario: &Scenario) -> Result<IoSizeSweep, FieldError> {
+pub fn io_size(scenario: &Scenario) -> Result<IoSizeSweep, FieldErrors> {
     let sizes = io_sizes_for(scenario);
     let mut points = Vec::with_capacity(sizes.len());
     let mut ceilings: Vec<Ceiling> = Vec::new();

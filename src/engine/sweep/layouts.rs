@@ -2,6 +2,7 @@
 
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::evaluation::Evaluation;
+use crate::engine::field_error::FieldErrors;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{
     FieldError, MAX_QUOTA_TIB, MAX_TOTAL_TIB, MAX_VOLUMES, Scenario, VolumeGroup,
@@ -84,7 +85,7 @@ pub fn layouts(
     total_tib: f64,
     counts: &[u32],
     prices: &PriceBook,
-) -> Result<Vec<Layout>, FieldError> {
+) -> Result<Vec<Layout>, FieldErrors> {
     // Any scenario's own total fits: a layout is asked for at the scenario's quota.
     if !(total_tib.is_finite() && total_tib > 0.0 && total_tib <= MAX_TOTAL_TIB) {
         return Err(FieldError::new(
@@ -93,13 +94,12 @@ pub fn layouts(
                 "must be a capacity above 0 and at most {} TiB ({MAX_VOLUMES} volumes of {MAX_QUOTA_TIB} TiB)",
                 Num(MAX_TOTAL_TIB, 0)
             ),
-        ));
+        ).into());
     }
     if counts.is_empty() || counts.len() > 256 {
-        return Err(FieldError::new(
-            "counts",
-            "give 1 to 256 volume counts, e.g. [1, 2, 4, 8]",
-        ));
+        return Err(
+            FieldError::new("counts", "give 1 to 256 volume counts, e.g. [1, 2, 4, 8]").into(),
+        );
     }
     let mut out = Vec::with_capacity(counts.len());
     let mut variant = s.clone();
@@ -108,7 +108,8 @@ pub fn layouts(
             return Err(FieldError::new(
                 format!("counts[{i}]"),
                 format!("must be a whole number from 1 to 1024, not {count}"),
-            ));
+            )
+            .into());
         }
         let quota_tib = total_tib / f64::from(count);
         let template = s.storage.volumes.first();
@@ -120,9 +121,9 @@ pub fn layouts(
         }];
         variant.storage.pool_tib = None;
         let evaluation = evaluate_without_sizing(&variant, prices).map_err(|e| {
-            FieldError::new(
-                format!("counts[{i}]"),
-                format!("{count} volumes of {quota_tib:.4} TiB: {}", e.message),
+            e.about(
+                &format!("counts[{i}]"),
+                &format!("{count} volumes of {quota_tib:.4} TiB"),
             )
         })?;
         out.push(Layout {

@@ -87,7 +87,7 @@ mod tests {
         for p in PUBLISHED {
             for &(n, _) in p.points {
                 let s = p.setup.scenario(n, 50.0);
-                s.validate().expect("valid setup");
+                crate::engine::check(&s).expect("valid setup");
                 assert_eq!(Axis::of(&s), p.axis);
                 assert_eq!(p.axis.current(&s), n);
             }
@@ -98,27 +98,39 @@ mod tests {
     fn layouts_reject_bad_input() {
         let s = scenario();
         let book = crate::engine::pricing::book();
-        assert_eq!(layouts(&s, 0.0, &[1], book).unwrap_err().field, "total_tib");
+        assert_eq!(
+            layouts(&s, 0.0, &[1], book).unwrap_err().first().field,
+            "total_tib"
+        );
         // Any scenario's own total quota is a total to lay out (1,024 x 2,048 TiB).
         use crate::engine::scenario::MAX_TOTAL_TIB;
         let at_most = layouts(&s, MAX_TOTAL_TIB, &[1024], book).err();
-        assert_ne!(at_most.map(|e| e.field).as_deref(), Some("total_tib"));
+        assert_ne!(
+            at_most.map(|e| e.first().field.clone()).as_deref(),
+            Some("total_tib")
+        );
         assert_eq!(
             layouts(&s, MAX_TOTAL_TIB * 1.01, &[1024], book)
                 .unwrap_err()
+                .first()
                 .field,
             "total_tib"
         );
-        assert_eq!(layouts(&s, 80.0, &[], book).unwrap_err().field, "counts");
+        assert_eq!(
+            layouts(&s, 80.0, &[], book).unwrap_err().first().field,
+            "counts"
+        );
         assert!(
             layouts(&s, 80.0, &[0], crate::engine::pricing::book())
                 .unwrap_err()
+                .first()
                 .field
                 .starts_with("counts")
         );
         assert!(
             layouts(&s, 80.0, &[2000], crate::engine::pricing::book())
                 .unwrap_err()
+                .first()
                 .field
                 .starts_with("counts")
         );
@@ -130,12 +142,14 @@ mod tests {
         assert_eq!(
             what_if(&s, Level::Ultra, 0.0, crate::engine::pricing::book())
                 .unwrap_err()
+                .first()
                 .field,
             "days"
         );
         assert_eq!(
             what_if(&s, Level::Ultra, 31.0, crate::engine::pricing::book())
                 .unwrap_err()
+                .first()
                 .field,
             "days"
         );

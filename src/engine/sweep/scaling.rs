@@ -3,6 +3,7 @@
 
 use super::layouts::{large_where_needed, total_quota_tib, with_layout};
 use crate::engine::evaluate::evaluate;
+use crate::engine::field_error::FieldErrors;
 use crate::engine::scenario::{FieldError, Level, Scenario, VolumeGroup};
 
 /// Below this IO size the scaling chart shows IOPS, from it MiB/s: small IOs
@@ -287,7 +288,7 @@ pub const PUBLISHED: &[Published] = &[
 impl Published {
     /// The model at the published setup, at each step up to the last published one
     /// (averaged over read shares where the measurement is).
-    pub fn model(&self) -> Result<Vec<(u32, f64)>, FieldError> {
+    pub fn model(&self) -> Result<Vec<(u32, f64)>, FieldErrors> {
         let last = self.points.iter().map(|p| p.0).max().unwrap_or(1);
         let mixes: &[f64] = if self.setup.mixes() { &MIXES } else { &[100.0] };
         (1..=last)
@@ -365,7 +366,7 @@ pub fn published_for(scenario: &Scenario, axis: Axis, metric: Metric) -> Vec<&'s
 
 /// Evaluates the scenario at each step of the axis that applies to it, and
 /// the model at the setups of the published series that match.
-pub fn scaling(scenario: &Scenario) -> Result<ScalingSweep, FieldError> {
+pub fn scaling(scenario: &Scenario) -> Result<ScalingSweep, FieldErrors> {
     let axis = Axis::of(scenario);
     let metric = Metric::for_io_size(scenario.workload.io_size_kib);
     let mut points = Vec::new();
@@ -378,7 +379,7 @@ pub fn scaling(scenario: &Scenario) -> Result<ScalingSweep, FieldError> {
             // volume) is left out, never the whole sweep.
             Err(err) if axis == Axis::Datastores => {
                 skipped.push(n);
-                skipped_reason.get_or_insert(err.message);
+                skipped_reason.get_or_insert(err.first().message.clone());
                 continue;
             }
             Err(err) => return Err(err),
@@ -394,7 +395,8 @@ pub fn scaling(scenario: &Scenario) -> Result<ScalingSweep, FieldError> {
         return Err(FieldError::new(
             "storage.volumes",
             skipped_reason.unwrap_or_else(|| "no step of the sweep is a valid layout".into()),
-        ));
+        )
+        .into());
     }
     let published = published_for(scenario, axis, metric)
         .into_iter()
@@ -404,7 +406,7 @@ pub fn scaling(scenario: &Scenario) -> Result<ScalingSweep, FieldError> {
                 model: series.model()?,
             })
         })
-        .collect::<Result<_, FieldError>>()?;
+        .collect::<Result<_, FieldErrors>>()?;
     Ok(ScalingSweep {
         axis,
         metric,

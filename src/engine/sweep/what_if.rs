@@ -2,6 +2,7 @@
 
 use crate::engine::evaluate::evaluate_in;
 use crate::engine::evaluation::Evaluation;
+use crate::engine::field_error::FieldErrors;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{FieldError, Level, Scenario};
 
@@ -30,24 +31,26 @@ pub fn what_if(
     level: Level,
     days: f64,
     prices: &PriceBook,
-) -> Result<WhatIf, FieldError> {
+) -> Result<WhatIf, FieldErrors> {
     if !(days.is_finite() && days > 0.0 && days <= DAYS_PER_MONTH) {
         return Err(FieldError::new(
             "days",
             format!(
                 "must be a number of days above 0 and at most {DAYS_PER_MONTH} (an average month), not {days}"
             ),
-        ));
+        ).into());
     }
     let base = evaluate_in(scenario, prices)?;
     let mut s = scenario.clone();
     s.storage.level = level;
     let changed = evaluate_in(&s, prices).map_err(|e| {
-        if e.field == "storage.level" {
-            FieldError::new("level", e.message)
-        } else {
-            e
-        }
+        e.map(|e| {
+            if e.field == "storage.level" {
+                FieldError::new("level", e.message)
+            } else {
+                e
+            }
+        })
     })?;
     let share = days / DAYS_PER_MONTH;
     let (month_usd, extra_usd) = match (base.cost.monthly_usd, changed.cost.monthly_usd) {

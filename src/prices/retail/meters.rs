@@ -25,7 +25,8 @@
 use super::RetailItem;
 use crate::engine::catalog;
 use crate::engine::pricing;
-use crate::prices::rows::{PricedService, RowKey, well_formed_region};
+use crate::engine::validate::well_formed_region;
+use crate::prices::rows::{PricedService, RowKey};
 use std::collections::BTreeMap;
 
 /// The ANF meters of the book: `meterName` and the row item.

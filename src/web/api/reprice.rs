@@ -104,8 +104,8 @@ pub async fn reprice_revision(
     let today =
         crate::engine::evaluate_in(&rev.scenario, &book).map_err(|e| RepriceError::Invalid {
             revision: rev.number,
-            field: e.field,
-            message: e.message,
+            field: e.first().field.clone(),
+            message: e.to_string(),
         })?;
     Ok(RepriceAnswer {
         id,

@@ -351,7 +351,7 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
             page.plan = Some(plan);
             page.basis = req.capacity_basis;
         }
-        Err(e) => page.plan_error = format!("{}: {}", e.field, e.message),
+        Err(e) => page.plan_error = e.to_string(),
     }
     page.query = q;
     Ok(page)

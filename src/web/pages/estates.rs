@@ -223,7 +223,7 @@ async fn plan(st: &AppState, req: &EstateRequest) -> Result<EstatePlan, String> 
     tokio::task::spawn_blocking(move || estate::optimize(&req, &book))
         .await
         .map_err(|e| format!("planning failed: {e}"))?
-        .map_err(|e| format!("{}: {}", e.field, e.message))
+        .map_err(|e| e.to_string())
 }
 
 /// `POST /estates`: a new estate from the chosen workloads.

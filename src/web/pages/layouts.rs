@@ -10,7 +10,7 @@ use super::{PageError, render};
 use crate::engine::scenario::{Level, Placement};
 use crate::engine::sweep::{self, Layout, LayoutRow};
 use crate::engine::trace::Num;
-use crate::engine::{Evaluation, FieldError, Scenario};
+use crate::engine::{Evaluation, FieldError, FieldErrors, Scenario};
 use crate::report::charts::Chart;
 use crate::store::{self, StoreError};
 use crate::web::AppState;
@@ -322,12 +322,22 @@ pub(super) fn field_error<'a>(errors: &'a [FieldError], field: &str) -> Option<&
         .map(|e| e.message.as_str())
 }
 
-/// The error a tool page shows when its base scenario cannot be evaluated.
-pub(super) fn base_failed(e: &FieldError) -> FieldError {
-    FieldError::new(
-        "base",
-        format!("the base scenario cannot be evaluated: {e}"),
-    )
+/// The errors a tool page shows when its base scenario cannot be evaluated, or those
+/// of its own inputs (`own`) as they are.
+pub(super) fn tool_errors(e: FieldErrors, own: &[&str]) -> Vec<FieldError> {
+    e.into_vec()
+        .into_iter()
+        .map(|e| {
+            if own.iter().any(|f| e.field.starts_with(f)) {
+                e
+            } else {
+                FieldError::new(
+                    "base",
+                    format!("the base scenario cannot be evaluated: {e}"),
+                )
+            }
+        })
+        .collect()
 }
 
 /// 200 for a tool page without errors, 422 with them.
@@ -668,28 +678,24 @@ async fn build(
         let scenario = s.clone();
         let prices = st.book();
         let outcome = tokio::task::spawn_blocking(move || {
-            scenario.validate()?;
+            crate::engine::check(&scenario)?;
             let layouts = sweep::layouts(&scenario, total, &counts, &prices)?;
             let rows = sweep::layout_rows(&layouts);
             let suggested = sweep::suggest_layout(&rows);
-            Ok::<_, FieldError>(explain(&scenario, total, &layouts, &rows, suggested))
+            Ok::<_, FieldErrors>(explain(&scenario, total, &layouts, &rows, suggested))
         })
         .await
         .map_err(|e| PageError::Internal(format!("layouts task failed: {e}")))?;
         match outcome {
             Ok(r) => result = Some(r),
-            Err(e) => errors.push(if e.field.starts_with("counts") || e.field == "total_tib" {
-                FieldError::new(
-                    if e.field == "total_tib" {
-                        "total_tib"
-                    } else {
-                        "counts"
-                    },
-                    e.message,
-                )
-            } else {
-                base_failed(&e)
-            }),
+            Err(e) => {
+                // `counts[3]` is the counts input's.
+                let e = e.map(|e| match e.field.starts_with("counts[") {
+                    true => FieldError::new("counts", e.message),
+                    false => e,
+                });
+                errors.extend(tool_errors(e, &["counts", "total_tib"]));
+            }
         }
     }
     let status = page_status(&errors);

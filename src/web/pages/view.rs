@@ -6,7 +6,7 @@
 use crate::engine::Limit;
 use crate::engine::scenario::Scenario;
 use crate::engine::trace::{Exact, Num, Sig};
-use crate::engine::{Evaluation, FieldError};
+use crate::engine::{Evaluation, FieldErrors};
 use crate::report::charts::ChartName;
 use crate::report::latency;
 use crate::report::summary::TIE_PCT;
@@ -255,11 +255,14 @@ impl ResultsView {
     }
 
     /// No figures: the engine refused the scenario.
-    pub fn refused(e: &FieldError, share_url: String, id: Option<i64>) -> Self {
+    pub fn refused(e: &FieldErrors, share_url: String, id: Option<i64>) -> Self {
         Self {
             ok: None,
             problem: Some("The scenario cannot be evaluated.".into()),
-            errors: vec![ErrorItem::new(&e.field, &e.message)],
+            errors: e
+                .iter()
+                .map(|e| ErrorItem::new(&e.field, &e.message))
+                .collect(),
             share_url,
             scenario_id: id,
         }

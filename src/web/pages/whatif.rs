@@ -3,8 +3,8 @@
 //! prorated as `days / 30.4` at the new level.
 
 use super::layouts::{
-    Opt, base_failed, base_options, base_scenario, binding_name, field_error, level_options,
-    page_status, parse_level,
+    Opt, base_options, base_scenario, binding_name, field_error, level_options, page_status,
+    parse_level, tool_errors,
 };
 use super::{PageError, render};
 use crate::engine::scenario::Level;
@@ -244,8 +244,7 @@ pub async fn page(
         .map_err(|e| PageError::Internal(format!("what-if task failed: {e}")))?;
         match work {
             Ok(o) => result = Some(o),
-            Err(e) if e.field == "days" || e.field == "level" => errors.push(e),
-            Err(e) => errors.push(base_failed(&e)),
+            Err(e) => errors.extend(tool_errors(e, &["days", "level"])),
         }
     }
     let status = page_status(&errors);
