@@ -4,7 +4,6 @@ pub mod alloc;
 pub mod avs;
 pub mod calibrate;
 pub mod cli;
-pub mod config;
 pub mod engine;
 pub mod estate;
 pub mod inventory;

@@ -21,7 +21,7 @@ pub struct ImportArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,
     /// The database to store the prices in (as `volplan serve --database-url`).
-    #[arg(long = "database-url", env = "DATABASE_URL", default_value = crate::config::DEFAULT_DATABASE_URL, value_name = "URL")]
+    #[arg(long = "database-url", env = "DATABASE_URL", default_value = crate::web::config::DEFAULT_DATABASE_URL, value_name = "URL")]
     pub database_url: String,
     /// Print what would change without storing anything.
     #[arg(long)]

@@ -1,7 +1,6 @@
 //! The recommended fstab.
 
-use super::parse::{Opts, Parsed, Version, is_krb5};
-use super::rules::GroupKey;
+use super::parse::{GroupKey, Opts, Parsed, Version, is_krb5};
 use super::{Distro, NCONNECT_MAX, RWSIZE_MAX, Support, TIMEO_TCP, Workload};
 use std::collections::{HashMap, HashSet};
 

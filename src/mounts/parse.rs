@@ -216,6 +216,10 @@ fn parse_command(words: &[String]) -> Result<Parsed, String> {
     })
 }
 
+/// Connections share an NFS client when they go to the same address with the
+/// same NFS version (Linux `nfs_match_client`); this is that key.
+pub(super) type GroupKey = (String, Version);
+
 /// The NFS version a mount asks for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(super) enum Version {

@@ -1,14 +1,10 @@
 //! The rules: nconnect per endpoint, Kerberos, sizes, recovery, caching, slots.
 
 use super::fstab::{Plan, recommended_rwsize, recommended_version};
-use super::parse::{Opts, Parsed, Version, is_krb5, parse_line, read_opts};
+use super::parse::{GroupKey, Opts, Parsed, Version, is_krb5, parse_line, read_opts};
 use super::settings::kernel_settings;
 use super::*;
 use std::collections::HashMap;
-
-/// Connections share an NFS client when they go to the same address with the
-/// same NFS version (Linux `nfs_match_client`); this is that key.
-pub(super) type GroupKey = (String, Version);
 
 /// The first successful mount to an endpoint and the nconnect it set.
 struct Group {

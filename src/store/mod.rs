@@ -21,8 +21,9 @@ mod scenarios;
 pub mod sessions;
 pub mod tokens;
 pub mod users;
+mod visibility;
 
-pub use access::{Actor, Ownership, Visibility, set_visibility, visible_scenario};
+pub use access::{Actor, Ownership, Visibility, visible_scenario};
 pub use connect::{Backend, backend, connect, redacted};
 pub use scenarios::{
     ListedScenario, MAX_PAGE, PricedRevision, Revision, ScenarioPage, ScenarioSummary,
@@ -31,6 +32,7 @@ pub use scenarios::{
     list_scenarios_for, priced_revision, restore_revision, restore_revision_by, update_scenario,
     update_scenario_by,
 };
+pub use visibility::set_visibility;
 
 use std::time::Duration;
 

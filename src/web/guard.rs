@@ -9,10 +9,10 @@
 //! (SameSite=Strict) must equal the form's hidden `csrf` field (or an `X-CSRF-Token`
 //! header), a double submit that a page on another site cannot make.
 
-use crate::config::{HostSet, Origin};
 use crate::web::BODY_LIMIT;
+use crate::web::config::{HostSet, Origin};
 use crate::web::error::ApiError;
-use crate::web::pages::PageError;
+use crate::web::page_error::PageError;
 use axum::body::{Body, Bytes};
 use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};

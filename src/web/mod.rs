@@ -10,20 +10,22 @@ pub mod assets;
 pub mod auth;
 pub mod body_shape;
 pub mod charts;
+pub mod config;
 mod conn;
 pub mod error;
 pub mod guard;
 pub mod json;
 pub mod metrics;
+pub mod page_error;
 pub mod pages;
 pub mod price_cache;
 pub mod reports;
 pub mod scenario_templates;
 
-use crate::config::Config;
 use crate::engine::pricing::PriceBook;
 use crate::store::Db;
 use crate::store::{self, StoreError};
+use crate::web::config::Config;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -195,7 +197,7 @@ impl ServerSettings {
             guard: Guard::for_bind(addr),
             header_timeout: HEADER_TIMEOUT,
             idle_timeout: IDLE_TIMEOUT,
-            max_connections: crate::config::DEFAULT_MAX_CONNECTIONS as usize,
+            max_connections: crate::web::config::DEFAULT_MAX_CONNECTIONS as usize,
             render_permits: default_render_permits(),
             render_wait: RENDER_WAIT,
             auth: auth::AuthSettings::for_bind(addr),
@@ -206,7 +208,7 @@ impl ServerSettings {
     pub fn from_config(
         config: &Config,
         addr: SocketAddr,
-    ) -> Result<ServerSettings, crate::config::ConfigError> {
+    ) -> Result<ServerSettings, crate::web::config::ConfigError> {
         Ok(ServerSettings {
             guard: Guard {
                 hosts: config.host_set(addr)?,
@@ -391,7 +393,7 @@ pub enum ServeError {
     #[error("cannot open the database {url}: {source}")]
     Database { url: String, source: StoreError },
     #[error("{0}")]
-    Config(#[from] crate::config::ConfigError),
+    Config(#[from] crate::web::config::ConfigError),
     #[error("server failed: {0}")]
     Io(#[from] std::io::Error),
 }

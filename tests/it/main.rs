@@ -4,6 +4,7 @@ mod accounts;
 mod accounts_api;
 mod accounts_cli;
 mod api;
+mod architecture;
 mod avs;
 mod calibration;
 mod charts;
