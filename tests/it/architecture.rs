@@ -87,7 +87,7 @@ fn violations(files: &[(String, String)]) -> Vec<Violation> {
     let mut test_only: BTreeSet<String> = BTreeSet::new();
     for (rel, text) in files {
         let dir = match rel.rsplit_once('/') {
-            Some((d, f)) if f == "mod.rs" => d.to_owned(),
+            Some((d, "mod.rs")) => d.to_owned(),
             Some((d, f)) => format!("{d}/{}", f.trim_end_matches(".rs")),
             None => rel.trim_end_matches(".rs").to_owned(),
         };
