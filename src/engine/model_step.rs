@@ -14,7 +14,7 @@ use super::targets::target_iops;
 use super::units::{iops_to_mibps, mibps_to_iops};
 
 /// The numbers of one evaluation, without text: what advice and sizing reuse.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Core<'s> {
     /// Every limit, in the caller's set (filled by [`core`]), the Little's-law bound last.
     pub limits: &'s LimitSet,
@@ -59,7 +59,7 @@ impl Core<'_> {
     /// The latency curve up to this operating point.
     pub fn latency_curve(&self, p: &Plan) -> LatencyCurve {
         LatencyCurve {
-            network: self.network,
+            network: self.network.clone(),
             outstanding: self.outstanding,
             iops: self.point.iops,
             latency_ms: self.latency_ms(),
