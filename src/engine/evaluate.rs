@@ -6,7 +6,7 @@ use super::connections;
 use super::cost;
 use super::distribution::Distribution;
 use super::evaluation::{Cost, Evaluation, Flows, Limit};
-use super::field_error::FieldErrors;
+use super::field_error::{FieldError, FieldErrors};
 use super::limits::LimitSet;
 use super::model_step::{ClientSide, core_with};
 use super::plan::Plan;
@@ -20,7 +20,7 @@ use super::units::mibps_to_iops;
 /// rules), without evaluating it: what a save must pass so that every saved scenario
 /// can be evaluated and reported.
 pub fn check(scenario: &Scenario) -> Result<(), FieldErrors> {
-    Plan::resolve(scenario).map(|_| ())
+    evaluate_with(&Plan::resolve(scenario)?, false).map(|_| ())
 }
 
 /// Evaluates a scenario at the compiled price book; a value out of range gives the
@@ -32,12 +32,7 @@ pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, FieldErrors> {
 /// Evaluates a scenario with its cost from `prices` (the book in force).
 pub fn evaluate_in(scenario: &Scenario, prices: &PriceBook) -> Result<Evaluation, FieldErrors> {
     let plan = Plan::resolve_in(scenario, prices)?;
-    Ok(evaluate_plan(&plan))
-}
-
-/// Evaluates a resolved plan.
-pub fn evaluate_plan(p: &Plan) -> Evaluation {
-    evaluate_with(p, true)
+    evaluate_with(&plan, true)
 }
 
 /// Evaluates a scenario without the per-level reverse sizing (`sizing` is empty),
@@ -47,15 +42,28 @@ pub fn evaluate_without_sizing(
     prices: &PriceBook,
 ) -> Result<Evaluation, FieldErrors> {
     let plan = Plan::resolve_in(scenario, prices)?;
-    Ok(evaluate_with(&plan, false))
+    evaluate_with(&plan, false)
 }
 
-fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
+/// The smallest achievable rate an evaluation reports, MiB/s: below it a ceiling is so
+/// small (an egress of 1e-300 MiB/s, say) that the figures derived from the rate
+/// (headroom, cost per MiB/s, latency) are no longer numbers. With every input in its
+/// range and the rate at least this, every figure of the answer is finite.
+pub const MIN_MIBPS: f64 = 1e-9;
+
+fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors> {
     let mut set = LimitSet::default();
     let dist = Distribution::of(p);
     let client = ClientSide::of(p, &dist);
     let c = core_with(p, &mut set, dist, &client);
     let total = c.total;
+    if !(total.is_finite() && total >= MIN_MIBPS) {
+        return Err(FieldError::new(
+            "",
+            "this scenario gets no measurable throughput: a ceiling is too small to compute with (a tiny egress, ingress, throughput or IOPS value); raise it",
+        )
+        .into());
+    }
     let iops = mibps_to_iops(total, p.io_kib);
     // Two factors instead of two divisions per limit.
     let iops_per_mibps = mibps_to_iops(1.0, p.io_kib);
@@ -88,7 +96,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
         Default::default()
     };
     let advice = advice::rules::advise(p, &c, &price, &targets, with_sizing.then_some(&sizing[..]));
-    Evaluation {
+    Ok(Evaluation {
         throughput_mibps: total,
         read_mibps: total * p.r,
         write_mibps: total * (1.0 - p.r),
@@ -123,5 +131,5 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
         latency_ms,
         latency_at_target_ms,
         latency_curve: c.latency_curve(p),
-    }
+    })
 }

@@ -107,6 +107,9 @@ impl fmt::Display for FieldErrors {
 
 impl std::error::Error for FieldErrors {}
 
+/// The smallest rate, IOPS or latency target a scenario may give (in its unit).
+pub const MIN_RATE: f64 = 0.001;
+
 /// Collects the errors of one input's checks.
 #[derive(Debug, Default)]
 pub struct Checks(Vec<FieldError>);
@@ -185,13 +188,17 @@ impl Checks {
         }
     }
 
-    /// Null, or a number above 0 and at most `hi` (in `unit`).
-    pub fn positive(&mut self, field: &str, v: Option<f64>, hi: f64, unit: &str) {
+    /// Null, or a rate from [`MIN_RATE`] to `hi` (in `unit`): a smaller rate is no
+    /// rate anything can be measured in, and would leave the figures derived from it
+    /// (headroom, cost per MiB/s, latency) no longer numbers.
+    pub fn rate(&mut self, field: &str, v: Option<f64>, hi: f64, unit: &str) {
         match v {
-            Some(x) if !(x.is_finite() && x > 0.0 && x <= hi) => self.push(FieldError::new(
-                field,
-                format!("must be above 0 and at most {hi} {unit}, or null for none; got {x}"),
-            )),
+            Some(x) if !(x.is_finite() && (MIN_RATE..=hi).contains(&x)) => {
+                self.push(FieldError::new(
+                    field,
+                    format!("must be from {MIN_RATE} to {hi} {unit}, or null for none; got {x}"),
+                ))
+            }
             _ => {}
         }
     }
@@ -302,8 +309,8 @@ mod tests {
         let mut c = Checks::default();
         c.range("a", 5.0, 0.0, 1.0, "x");
         c.range_u("b", 0, 1, 4);
-        c.positive("c", Some(-1.0), 10.0, "y");
-        c.positive("d", None, 10.0, "y");
+        c.rate("c", Some(1e-300), 10.0, "y");
+        c.rate("d", None, 10.0, "y");
         c.text("e", "ok", 10, false);
         let e = c.finish().unwrap_err();
         let fields: Vec<&str> = e.iter().map(|e| e.field.as_str()).collect();

@@ -154,14 +154,14 @@ pub struct Workload {
     #[schema(minimum = 0, maximum = 1000000)]
     pub capacity_tib: f64,
     #[serde(default)]
-    #[schema(exclusive_minimum = 0, maximum = 10000000)]
+    #[schema(minimum = 0.001, maximum = 10000000)]
     pub target_mibps: Option<f64>,
     #[serde(default)]
-    #[schema(exclusive_minimum = 0, maximum = 1000000000)]
+    #[schema(minimum = 0.001, maximum = 1000000000)]
     pub target_iops: Option<f64>,
     /// Mean latency per IO the workload needs at its target rate, ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(exclusive_minimum = 0, maximum = 100000)]
+    #[schema(minimum = 0.001, maximum = 100000)]
     pub target_latency_ms: Option<f64>,
 }
 
@@ -235,10 +235,10 @@ pub struct VolumeGroup {
     #[schema(minimum = 0.001, maximum = 2048)]
     pub quota_tib: f64,
     #[serde(default)]
-    #[schema(exclusive_minimum = 0, maximum = 1000000)]
+    #[schema(minimum = 0.001, maximum = 1000000)]
     pub throughput_mibps: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(exclusive_minimum = 0, maximum = 10000000)]
+    #[schema(minimum = 0.001, maximum = 10000000)]
     pub iops: Option<f64>,
 }
 
@@ -372,10 +372,10 @@ pub struct Clients {
     #[serde(default)]
     pub vm_size: Option<String>,
     #[serde(default)]
-    #[schema(exclusive_minimum = 0, maximum = 1000000)]
+    #[schema(minimum = 0.001, maximum = 1000000)]
     pub egress_mibps: Option<f64>,
     #[serde(default)]
-    #[schema(exclusive_minimum = 0, maximum = 1000000)]
+    #[schema(minimum = 0.001, maximum = 1000000)]
     pub ingress_mibps: Option<f64>,
     pub protocol: Protocol,
     #[serde(default = "one")]

@@ -43,19 +43,19 @@ impl Scenario {
             1_000_000.0,
             "TiB",
         );
-        c.positive(
+        c.rate(
             "workload.target_mibps",
             w.target_mibps,
             10_000_000.0,
             "MiB/s",
         );
-        c.positive(
+        c.rate(
             "workload.target_iops",
             w.target_iops,
             1_000_000_000.0,
             "IOPS",
         );
-        c.positive(
+        c.rate(
             "workload.target_latency_ms",
             w.target_latency_ms,
             100_000.0,
@@ -88,13 +88,13 @@ impl Scenario {
             let at = |f: &str| format!("storage.volumes[{i}].{f}");
             c.range_u(&at("count"), v.count, 1, MAX_VOLUMES);
             c.range(&at("quota_tib"), v.quota_tib, 0.001, MAX_QUOTA_TIB, "TiB");
-            c.positive(
+            c.rate(
                 &at("throughput_mibps"),
                 v.throughput_mibps,
                 1_000_000.0,
                 "MiB/s",
             );
-            c.positive(&at("iops"), v.iops, 10_000_000.0, "IOPS");
+            c.rate(&at("iops"), v.iops, 10_000_000.0, "IOPS");
             total = total.saturating_add(v.count);
         }
         if total > MAX_VOLUMES && !c.has("storage.volumes") {
@@ -121,13 +121,13 @@ impl Scenario {
     fn check_clients(&self, c: &mut Checks) {
         let cl = &self.clients;
         c.range_u("clients.count", cl.count, 1, 100_000);
-        c.positive(
+        c.rate(
             "clients.egress_mibps",
             cl.egress_mibps,
             1_000_000.0,
             "MiB/s",
         );
-        c.positive(
+        c.rate(
             "clients.ingress_mibps",
             cl.ingress_mibps,
             1_000_000.0,

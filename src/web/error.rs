@@ -167,13 +167,14 @@ impl IntoResponse for ApiError {
             ApiError::Invalid { field, message } => {
                 (field.clone(), vec![ErrorItem { field, message }])
             }
+            // An empty field path is the input as a whole.
             ApiError::InvalidFields(errors) => (
-                Some(errors.first().field.clone()),
+                Some(errors.first().field.clone()).filter(|f| !f.is_empty()),
                 errors
                     .into_vec()
                     .into_iter()
                     .map(|e| ErrorItem {
-                        field: Some(e.field),
+                        field: Some(e.field).filter(|f| !f.is_empty()),
                         message: e.message,
                     })
                     .collect(),

@@ -41,7 +41,6 @@ pub async fn evaluate(
 ) -> Result<JsonResponse<Evaluation>, ApiError> {
     let e = engine::evaluate_in(&scenario, &st.book())?;
     st.metrics.evaluated(1);
-    finite(&e)?;
     Ok(JsonResponse {
         value: e,
         capacity: EVALUATION_BYTES,
@@ -51,49 +50,6 @@ pub async fn evaluate(
 /// Room for one Evaluation's JSON (about 7 KB for the contract's example), so that it
 /// is written without growing the buffer.
 pub const EVALUATION_BYTES: usize = 8 * 1024;
-
-/// 422 when an evaluation holds a figure JSON cannot carry (infinite or not a number):
-/// a ceiling so small that nothing gets through (e.g. an egress of 1e-300 MiB/s).
-pub fn finite(e: &Evaluation) -> Result<(), ApiError> {
-    // The latency curve needs no check of its own: its rates are shares of `iops` and
-    // its latencies lie between 0 and `latency_ms` (the curve clamps them there).
-    let figures = [
-        e.throughput_mibps,
-        e.read_mibps,
-        e.write_mibps,
-        e.iops,
-        e.latency_ms,
-        e.flows.outstanding,
-        e.cost.billed_tib,
-    ]
-    .into_iter()
-    .chain(e.latency_at_target_ms)
-    .chain(e.cost.monthly_usd)
-    .chain(e.cost.usd_per_mibps)
-    .chain(e.cost.cool_tib)
-    .chain(e.targets.mibps_headroom_pct)
-    .chain(e.targets.iops_headroom_pct)
-    .chain(
-        e.limits
-            .iter()
-            .flat_map(|l| [l.mibps, l.iops, l.headroom_pct]),
-    )
-    .chain(e.sizing.iter().flat_map(|s| {
-        [s.quota_tib, s.pool_tib]
-            .into_iter()
-            .chain(s.throughput_mibps)
-            .chain(s.monthly_usd)
-    }));
-    if figures.into_iter().all(f64::is_finite) {
-        return Ok(());
-    }
-    Err(ApiError::Invalid {
-        field: None,
-        message: "this scenario gets no measurable throughput: a ceiling is too small to \
-                  compute with (a tiny egress, ingress, throughput or IOPS value); raise it"
-            .to_owned(),
-    })
-}
 
 /// Body of `POST /api/v1/compare`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]
@@ -141,7 +97,6 @@ pub async fn compare(
             .map(|(i, s)| {
                 engine::evaluate_in(s, &book)
                     .map_err(ApiError::from)
-                    .and_then(|e| finite(&e).map(|()| e))
                     .map_err(|e| e.within(&format!("scenarios[{i}]")))
             })
             .collect::<Result<Vec<_>, _>>()
@@ -192,8 +147,5 @@ pub async fn layouts(
     })
     .await??;
     st.metrics.evaluated(layouts.len());
-    for (i, l) in layouts.iter().enumerate() {
-        finite(&l.evaluation).map_err(|e| e.within(&format!("counts[{i}]")))?;
-    }
     Ok(Json(LayoutsResponse { layouts }))
 }
