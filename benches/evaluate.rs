@@ -9,7 +9,7 @@ use volplan::web::json;
 /// The allocator the `volplan` binary runs with (`src/main.rs`), so that the figures
 /// are those of the server and the CLI.
 #[global_allocator]
-static GLOBAL: volplan::alloc::MiMalloc = volplan::alloc::MiMalloc;
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn example() -> Scenario {
     serde_json::from_str(include_str!("contract_example.json")).expect("example parses")

@@ -1,6 +1,5 @@
 //! volplan: capacity planning and sizing for cloud file storage.
 
-pub mod alloc;
 pub mod calibrate;
 pub mod cli;
 pub mod config;
