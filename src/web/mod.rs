@@ -13,7 +13,6 @@ pub mod charts;
 mod conn;
 pub mod error;
 pub mod guard;
-pub mod json;
 pub mod metrics;
 pub mod pages;
 pub mod price_cache;

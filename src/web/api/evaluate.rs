@@ -5,7 +5,6 @@ use crate::engine::solve::{self, Layout};
 use crate::engine::{self, Evaluation, Scenario};
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
-use crate::web::json::JsonResponse;
 use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -38,19 +37,12 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub async fn evaluate(
     State(st): State<AppState>,
     ApiJson(scenario): ApiJson<Scenario>,
-) -> Result<JsonResponse<Evaluation>, ApiError> {
+) -> Result<Json<Evaluation>, ApiError> {
     let e = engine::evaluate_in(&scenario, &st.book())?;
     st.metrics.evaluated(1);
     finite(&e)?;
-    Ok(JsonResponse {
-        value: e,
-        capacity: EVALUATION_BYTES,
-    })
+    Ok(Json(e))
 }
-
-/// Room for one Evaluation's JSON (about 7 KB for the contract's example), so that it
-/// is written without growing the buffer.
-pub const EVALUATION_BYTES: usize = 8 * 1024;
 
 /// 422 when an evaluation holds a figure JSON cannot carry (infinite or not a number):
 /// a ceiling so small that nothing gets through (e.g. an egress of 1e-300 MiB/s).
