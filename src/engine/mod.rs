@@ -26,7 +26,6 @@ pub mod import;
 pub mod limits;
 pub mod meta;
 pub mod model;
-pub mod name_index;
 pub mod plan;
 pub mod price_rows;
 pub mod pricing;

@@ -8,7 +8,6 @@
 
 use super::catalog;
 use super::evaluation::PriceBookRef;
-use super::name_index::NameIndex;
 use super::price_rows::{Provenance, RowKey};
 use super::regions::RegionOffer;
 use super::scenario::{Level, Service};
@@ -210,12 +209,11 @@ pub struct RegionFeatures {
 /// The compiled book's key of an ANF region (the ANF regions are those of the compiled
 /// book in every book in force), `&'static` for the advice that names it.
 pub fn anf_region(region: &str) -> Option<&'static str> {
-    ANF_KEYS.find(region.as_bytes()).copied()
+    book()
+        .anf
+        .get_key_value(region)
+        .map(|(key, _)| key.as_str())
 }
-
-/// The compiled book's ANF regions, each its own key.
-static ANF_KEYS: LazyLock<NameIndex<&'static str, &'static str>> =
-    LazyLock::new(|| NameIndex::new(book().anf.keys().map(|k| (k.as_str(), k.as_str()))));
 
 impl PriceBook {
     /// Which book this is, for `cost.price_book`.
