@@ -11,9 +11,9 @@ use crate::engine::price_rows::{self, Override, PriceRow, PricedService, RowKey}
 use crate::engine::pricing::{self, PriceBook};
 use crate::engine::retail_prices::diff::RowChange;
 use crate::engine::retail_prices::{self, ImportPlan, PlannedRow};
-use crate::report::model::today_utc;
 use crate::store;
 use crate::store::activity::Action;
+use crate::store::today_utc;
 use crate::web::AppState;
 use crate::web::access::actor;
 use crate::web::auth::CurrentUser;
