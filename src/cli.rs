@@ -198,7 +198,7 @@ pub fn report(args: &ReportArgs) -> ExitCode {
             .iter()
             .map(|f| load(f))
             .collect::<Result<Vec<_>, String>>()?;
-        let mut r = Report::build(&scenario, &evaluation, &model::today_utc());
+        let mut r = Report::build(&scenario, &evaluation, &crate::store::today_utc());
         if !others.is_empty() {
             r = r.with_comparison(&others);
         }

@@ -1,6 +1,5 @@
 //! volplan: capacity planning and sizing for cloud file storage.
 
-pub mod alloc;
 pub mod avs;
 pub mod calibrate;
 pub mod cli;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 /// mimalloc: the server allocates small buffers on every request from several worker
 /// threads, where glibc's allocator spends measurable time on its arena locks.
 #[global_allocator]
-static GLOBAL: volplan::alloc::MiMalloc = volplan::alloc::MiMalloc;
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
 #[command(

@@ -63,7 +63,7 @@ fn import(args: &ImportArgs) -> ExitCode {
         }
     };
     let origin = args.files.join(", ");
-    let today = crate::report::model::today_utc();
+    let today = crate::store::today_utc();
     let run = async {
         let pool = crate::store::connect(&args.database_url).await?;
         let done = crate::store::prices::import(

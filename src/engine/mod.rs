@@ -26,7 +26,6 @@ pub mod limits;
 pub mod meta;
 pub mod model;
 pub mod model_step;
-pub mod name_index;
 pub mod plan;
 pub mod price_key;
 pub mod pricing;

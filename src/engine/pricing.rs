@@ -7,7 +7,6 @@
 //! ([`PriceBook::in_force`], in `price_rows`). Both have this shape.
 
 use super::catalog;
-use super::name_index::NameIndex;
 use super::price_key::{Provenance, RowKey};
 use super::regions::RegionOffer;
 use super::scenario::{Level, Service};
@@ -222,17 +221,16 @@ pub struct RegionFeatures {
 /// The compiled book's key of an ANF region (the ANF regions are those of the compiled
 /// book in every book in force), `&'static` for the advice that names it.
 pub fn anf_region(region: &str) -> Option<&'static str> {
-    ANF_KEYS.find(region.as_bytes()).copied()
+    book()
+        .anf
+        .get_key_value(region)
+        .map(|(key, _)| key.as_str())
 }
 
 /// The compiled book's ANF regions, in name order.
 pub fn anf_regions() -> impl Iterator<Item = &'static str> {
     book().anf.keys().map(String::as_str)
 }
-
-/// The compiled book's ANF regions, each its own key.
-static ANF_KEYS: LazyLock<NameIndex<&'static str, &'static str>> =
-    LazyLock::new(|| NameIndex::new(book().anf.keys().map(|k| (k.as_str(), k.as_str()))));
 
 impl PriceBook {
     /// Which book this is, for `cost.price_book`.

@@ -4,6 +4,7 @@ use crate::web::auth::{AuthSettings, Role};
 use axum::http::HeaderName;
 use clap::Parser;
 use std::net::{IpAddr, SocketAddr};
+use url::Url;
 
 /// Where the server listens when nothing else is said.
 pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
@@ -230,23 +231,21 @@ pub struct Origin {
 }
 
 impl Origin {
-    /// Parses `http://host[:port][/path]` or `https://...`; `None` for anything else.
+    /// Parses `http://host[:port][/path]` or `https://...` (without user or password);
+    /// `None` for anything else.
     pub fn parse(url: &str) -> Option<Origin> {
-        let (scheme, rest) = url.split_once("://")?;
-        let scheme = scheme.to_ascii_lowercase();
-        if scheme != "http" && scheme != "https" {
+        let url = Url::parse(url).ok()?;
+        let scheme = url.scheme();
+        if !matches!(scheme, "http" | "https")
+            || !url.username().is_empty()
+            || url.password().is_some()
+        {
             return None;
         }
-        let authority = rest.split(['/', '?', '#']).next()?;
-        if authority.contains('@') {
-            return None;
-        }
-        let (host, port) = split_host(authority)?;
-        let default = if scheme == "https" { 443 } else { 80 };
         Some(Origin {
-            scheme,
-            host,
-            port: port.unwrap_or(default),
+            scheme: scheme.to_owned(),
+            host: url.host_str()?.to_owned(),
+            port: url.port_or_known_default()?,
         })
     }
 

@@ -1,4 +1,9 @@
 //! A TCP stream that records when bytes last moved, for the idle timeout.
+//!
+//! The server's accept loop ([`super::serve_with`]) is hand-written because axum 0.8's
+//! `serve` has neither a header-read timeout (only on axum's unreleased main branch) nor
+//! a connection limit nor an idle timeout; hyper's builder gives the header timeout,
+//! this stream the idle one.
 
 use std::io;
 use std::pin::Pin;

@@ -14,7 +14,6 @@ pub mod config;
 mod conn;
 pub mod error;
 pub mod guard;
-pub mod json;
 pub mod metrics;
 pub mod page_error;
 pub mod pages;
@@ -317,10 +316,9 @@ pub async fn serve_with(
     let prices = store::prices::book_in_force(&pool)
         .await
         .map_err(std::io::Error::other)?;
-    let router = app(
-        AppState::new(pool.clone(), &settings, prices),
-        Arc::new(settings.guard.clone()),
-    );
+    let state = AppState::new(pool.clone(), &settings, prices);
+    tokio::spawn(metrics::upkeep(Arc::downgrade(&state.metrics)));
+    let router = app(state, Arc::new(settings.guard.clone()));
     let slots = Arc::new(Semaphore::new(settings.max_connections.max(1)));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();

@@ -152,7 +152,7 @@ async fn report(
         .map_err(no_scenario(id))?;
     let scenario = saved.scenario;
     let evaluation = evaluate(&scenario, &prices)?;
-    let today = model::today_utc();
+    let today = crate::store::today_utc();
 
     // PDF and XLSX take tens of megabytes each: they wait for a render permit.
     let permit = match format {

@@ -5,7 +5,6 @@ use crate::engine::sweep::{self, Layout};
 use crate::engine::{self, Evaluation, Scenario};
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
-use crate::web::json::JsonResponse;
 use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -38,18 +37,11 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub async fn evaluate(
     State(st): State<AppState>,
     ApiJson(scenario): ApiJson<Scenario>,
-) -> Result<JsonResponse<Evaluation>, ApiError> {
+) -> Result<Json<Evaluation>, ApiError> {
     let e = engine::evaluate_in(&scenario, &st.book())?;
     st.metrics.evaluated(1);
-    Ok(JsonResponse {
-        value: e,
-        capacity: EVALUATION_BYTES,
-    })
+    Ok(Json(e))
 }
-
-/// Room for one Evaluation's JSON (about 7 KB for the contract's example), so that it
-/// is written without growing the buffer.
-pub const EVALUATION_BYTES: usize = 8 * 1024;
 
 /// Body of `POST /api/v1/compare`.
 #[derive(Debug, Deserialize, utoipa::ToSchema)]

@@ -3,8 +3,8 @@
 
 use crate::prices::retail::{self, ImportOutcome};
 use crate::prices::rows::{PriceRow, PricedService};
-use crate::report::model::today_utc;
 use crate::store;
+use crate::store::today_utc;
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
