@@ -529,10 +529,10 @@ fn the_unaltered_sample_matches_the_compiled_book() {
 }
 
 #[test]
-fn the_readme_counts_are_the_books() {
+fn the_price_docs_counts_are_the_books() {
     use volplan::prices::rows::PricedService::{self, Anf, Avs};
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/prices.md"))
+        .expect("docs/prices.md");
     let book = pricing::book();
     let rows = book.rows();
     let of = |s: PricedService, item: Option<&str>| {
@@ -564,6 +564,6 @@ fn the_readme_counts_are_the_books() {
         needles.push(format!("{label} {}", of(Avs, Some(sku)).len()));
     }
     for n in needles {
-        assert!(readme.contains(&n), "README.md says `{n}`");
+        assert!(doc.contains(&n), "docs/prices.md says `{n}`");
     }
 }

@@ -506,7 +506,7 @@ fn a_thousand_volumes_report_as_a_spreadsheet() {
 }
 
 /// Renders page 1 of the contract example's PDF with `pdftoppm`; with `UPDATE_SNAPSHOTS`
-/// set it also refreshes `docs/report-page1.png`, the README's picture.
+/// set it also refreshes `docs/report-page1.png`, the picture in docs/reports.md.
 #[test]
 fn first_pdf_page_renders_to_png() {
     let (s, e) = contract();
