@@ -543,6 +543,7 @@ fn scenario(
             target_mibps: (mibps > 0.0).then_some(mibps),
             target_iops: (iops > 0.0 && mibps <= 0.0).then_some(iops),
             target_latency_ms: None,
+            confidence: Default::default(),
         },
         storage: Storage {
             service: Service::Anf,

@@ -2,7 +2,8 @@
 //!
 //! Minimises `sum r_i(x)^2` over `lo <= x <= hi`, with a forward-difference Jacobian
 //! and Marquardt's diagonal scaling (Nocedal and Wright, "Numerical Optimization",
-//! 2nd ed., section 10.3). Deterministic: the same inputs give the same iterates.
+//! 2nd ed., section 10.3). Deterministic: the same inputs give the same iterates (the
+//! Jacobian's columns are computed on several threads, each column on its own).
 
 /// How a fit ended.
 #[derive(Debug, Clone)]
@@ -19,7 +20,7 @@ pub fn minimise(
     lo: &[f64],
     hi: &[f64],
     max_iterations: usize,
-    residuals: &dyn Fn(&[f64], &mut Vec<f64>),
+    residuals: &(dyn Fn(&[f64], &mut Vec<f64>) + Sync),
 ) -> Solution {
     let n = start.len();
     let clamp = |x: &mut [f64]| {
@@ -37,17 +38,40 @@ pub fn minimise(
     let mut jac = vec![0.0; m * n];
     let mut rh = Vec::with_capacity(m);
     let mut iterations = 0;
+    let threads = std::thread::available_parallelism().map_or(1, |p| p.get().min(8));
     while iterations < max_iterations {
         iterations += 1;
-        // Jacobian by forward (or, at the upper bound, backward) differences.
-        for j in 0..n {
+        // Jacobian by forward (or, at the upper bound, backward) differences, the
+        // columns shared out over the threads.
+        let column = |j: usize, rh: &mut Vec<f64>| -> Vec<f64> {
             let h = 1e-6 * (1.0 + x[j].abs());
             let mut xh = x.clone();
             let step = if x[j] + h <= hi[j] { h } else { -h };
             xh[j] += step;
-            residuals(&xh, &mut rh);
-            for i in 0..m {
-                jac[i * n + j] = (rh[i] - r[i]) / step;
+            residuals(&xh, rh);
+            rh.iter().zip(&r).map(|(a, b)| (a - b) / step).collect()
+        };
+        let columns: Vec<(usize, Vec<f64>)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let column = &column;
+                    scope.spawn(move || {
+                        let mut rh = Vec::with_capacity(m);
+                        (t..n)
+                            .step_by(threads)
+                            .map(|j| (j, column(j, &mut rh)))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("a Jacobian thread panicked"))
+                .collect()
+        });
+        for (j, col) in columns {
+            for (i, v) in col.into_iter().enumerate() {
+                jac[i * n + j] = v;
             }
         }
         let mut jtj = vec![0.0; n * n];

@@ -8,6 +8,7 @@
 //! committed values, so the committed values can be checked against a fresh fit.
 
 pub mod lm;
+pub mod ranges;
 pub mod run;
 pub mod series;
 
@@ -19,7 +20,7 @@ use series::SeriesFile;
 pub const SERIES_PATH: &str = "tests/fixtures/series.json";
 
 /// Iteration cap of the optimiser (it converges in far fewer).
-const MAX_ITERATIONS: usize = 300;
+const MAX_ITERATIONS: usize = 1000;
 
 /// Weight of a calibration case's distance outside its published band: the bands of
 /// `calibration.json` act as near-hard constraints on the fit.
@@ -181,8 +182,14 @@ pub fn median(v: impl Iterator<Item = f64>) -> f64 {
     }
 }
 
-/// `model.json` with `params` and the residuals replaced, everything else kept.
-pub fn model_json(current: &str, params: &Params, errs: &[PointError]) -> Result<String, String> {
+/// `model.json` with `params`, the residuals and (when given) the likely ranges
+/// replaced, everything else kept.
+pub fn model_json(
+    current: &str,
+    params: &Params,
+    errs: &[PointError],
+    ranges: Option<&crate::engine::catalog::Ranges>,
+) -> Result<String, String> {
     let mut doc: serde_json::Value =
         serde_json::from_str(current).map_err(|e| format!("model.json: {e}"))?;
     let obj = doc.as_object_mut().ok_or("model.json is not an object")?;
@@ -192,6 +199,17 @@ pub fn model_json(current: &str, params: &Params, errs: &[PointError]) -> Result
         .map(|(i, v)| (i.name.to_owned(), serde_json::json!(round_sig(v, 10))))
         .collect();
     obj.insert("params".into(), serde_json::Value::Object(rounded));
+    if let Some(r) = ranges {
+        let mut r = r.clone();
+        let round = |w: &mut crate::engine::catalog::Width| w.log_width = round_sig(w.log_width, 6);
+        r.classes.values_mut().for_each(round);
+        round(&mut r.pooled);
+        round(&mut r.latency);
+        obj.insert(
+            "ranges".into(),
+            serde_json::to_value(&r).map_err(|e| e.to_string())?,
+        );
+    }
     let residuals: Vec<serde_json::Value> = errs
         .iter()
         .map(|e| {

@@ -2,7 +2,9 @@
 //! leave-one-series-out table, optionally write `model.json`.
 
 use super::series::SeriesFile;
-use super::{PointError, Withheld, errors, fit, leave_one_out, median, model_json, same_params};
+use super::{
+    PointError, Withheld, errors, fit, leave_one_out, median, model_json, ranges, same_params,
+};
 use crate::engine::catalog;
 use crate::engine::model::params::INFO;
 use std::fmt::Write as _;
@@ -75,10 +77,17 @@ pub fn run(args: &CalibrateArgs) -> ExitCode {
             let _ = writeln!(out, "committed model.json differs from this fit ({e})");
         }
     }
+    let mut likely = None;
     if !args.no_loso {
         let rows = leave_one_out(&file, &full.params);
         out.push('\n');
         out.push_str(&loso_table(&rows));
+        let r = ranges::ranges(&file, &full.params, &rows);
+        out.push_str(
+            "\nlikely ranges (80 % intervals by binding resource, leave-one-series-out):\n\n",
+        );
+        out.push_str(&ranges::table(&r));
+        likely = Some(r);
         if args.withheld_points {
             out.push_str("\nresiduals (withheld):\n");
             for e in rows.iter().flat_map(|r| &r.errors) {
@@ -89,7 +98,7 @@ pub fn run(args: &CalibrateArgs) -> ExitCode {
     print!("{out}");
     if let Some(path) = &args.write {
         let current = catalog::MODEL_JSON;
-        match model_json(current, &full.params, &errs)
+        match model_json(current, &full.params, &errs, likely.as_ref())
             .and_then(|t| std::fs::write(path, t).map_err(|e| format!("cannot write {path}: {e}")))
         {
             Ok(()) => eprintln!("wrote {path}"),

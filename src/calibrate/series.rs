@@ -1,10 +1,12 @@
 //! The published series the model is fitted to (`tests/fixtures/series.json`), and what
 //! the model predicts for each point.
 
+use crate::engine::client;
 use crate::engine::limits::LimitSet;
 use crate::engine::model::Params;
 use crate::engine::model_step::core;
 use crate::engine::plan::Plan;
+use crate::engine::range::{Basis, Grounds};
 use crate::engine::scenario::Scenario;
 use serde::Deserialize;
 
@@ -139,7 +141,7 @@ fn metric(s: &Scenario, p: &SeriesPoint, params: &Params) -> f64 {
         Metric::Iops => c.iops(&plan),
         Metric::LatencyMs => c.latency_ms(),
         Metric::CurveLatencyMs => c
-            .latency_curve(&plan)
+            .latency_curve(&plan, 0.0)
             .latency_ms_at(load_pct.unwrap_or(100.0)),
         Metric::LimitMibps => set
             .iter()
@@ -162,7 +164,37 @@ fn value(s: &Scenario, p: &SeriesPoint, params: &Params) -> f64 {
     sum / 5.0
 }
 
+/// What a point's likely range rests on under a parameter vector.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointGrounds {
+    /// The class of its binding resource; `None` for a latency figure.
+    pub class: Option<Basis>,
+    /// Assumed or lower-bound ceilings (and an assumed round trip, for latency) that
+    /// widen its range.
+    pub assumptions: usize,
+}
+
 impl SeriesPoint {
+    /// What this point's likely range rests on under `params` (its scenario's, for a
+    /// ratio or a difference).
+    pub fn grounds(&self, params: &Params) -> PointGrounds {
+        let plan = Plan::resolve_with(&self.scenario, params, crate::engine::pricing::book())
+            .expect("checked when the file was parsed");
+        let mut set = LimitSet::default();
+        let c = core(&plan, &mut set);
+        let g = Grounds::of(&plan, c.limits, c.binding, c.total);
+        match self.metric {
+            Metric::LatencyMs | Metric::CurveLatencyMs => PointGrounds {
+                class: None,
+                assumptions: g.assumptions.len() + usize::from(client::delay(&plan).2),
+            },
+            _ => PointGrounds {
+                class: Some(g.class),
+                assumptions: g.assumptions.len(),
+            },
+        }
+    }
+
     /// What the model predicts for this point under `params`.
     pub fn predict(&self, params: &Params) -> f64 {
         let a = value(&self.scenario, self, params);

@@ -3,7 +3,7 @@
 
 use super::catalog::{self, Usl};
 use super::distribution::Distribution;
-use super::limits::{Applies, Queue, RawLimit, Scope, Sink};
+use super::limits::{Applies, CeilingKind, Queue, RawLimit, Scope, Sink};
 use super::plan::{AvsPlan, Plan};
 use super::scaling::speedup;
 use super::scenario::Placement;
@@ -81,6 +81,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(per_host_flows * hosts, p.io_kib),
         source,
         assumption: false,
+        kind: CeilingKind::Fitted,
         queue: Queue::Servers(hosts * flows),
     });
 
@@ -101,6 +102,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(ds, p.io_kib),
         source,
         assumption: false,
+        kind: CeilingKind::Fitted,
         queue: Queue::Storage,
     });
 
@@ -120,6 +122,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(host * hosts, p.io_kib),
         source,
         assumption: a.host.sku != "AV36",
+        kind: CeilingKind::Fitted,
         queue: Queue::Parallel(hosts),
     });
 
@@ -143,6 +146,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
             mibps: nic * hosts,
             source: a.host.source.as_str(),
             assumption: a.host.unconfirmed,
+            kind: CeilingKind::Documented,
             queue: Queue::Servers(hosts),
         });
     }
@@ -164,6 +168,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(path, p.io_kib),
         source,
         assumption: false,
+        kind: CeilingKind::Fitted,
         queue: Queue::Parallel(hosts),
     });
 
@@ -184,6 +189,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(vm * vms, p.io_kib),
         source,
         assumption: false,
+        kind: CeilingKind::Fitted,
         queue: Queue::Parallel(vms),
     });
 }

@@ -5,7 +5,7 @@
 use super::catalog::{self, OpTime, Usl};
 use super::concurrency::iops_ceiling;
 use super::connections::{connections, connections_per_client, multichannel_active};
-use super::limits::{Applies, Queue, RawLimit, Scope, Sink};
+use super::limits::{Applies, CeilingKind, Queue, RawLimit, Scope, Sink};
 use super::plan::Plan;
 use super::scaling::{mix, speedup};
 use super::scenario::{Files, NfsClient, Protocol, Service};
@@ -108,6 +108,7 @@ pub fn limits(p: &Plan, set: &mut impl Sink) {
             mibps: e.mibps * clients as f64,
             source: e.source,
             assumption: e.assumption,
+            kind: CeilingKind::Documented,
             queue: Queue::Servers(clients as f64),
         });
     }
@@ -127,13 +128,105 @@ pub fn limits(p: &Plan, set: &mut impl Sink) {
             mibps: i.mibps * clients as f64,
             source: i.source,
             assumption: i.assumption,
+            kind: CeilingKind::Documented,
             queue: Queue::Servers(clients as f64),
         });
     }
 
-    push_client_path(p, set);
+    let times = PathTimes::of(p);
+    push_client_path(p, &times, set);
+    push_connections(p, &times, set);
+}
 
-    push_connections(p, set);
+/// The parameters of a plan's connections and client path, by service and protocol:
+/// each service's own where published series fix them, ANF's where none does (an
+/// assumption the limit states and the likely range widens for).
+#[derive(Debug, Clone, Copy)]
+struct PathTimes {
+    /// One connection's (or SMB channel's) request and byte times, reads and writes.
+    conn_read: OpTime,
+    conn_write: OpTime,
+    conn_source: &'static str,
+    conn_assumed: bool,
+    /// One vCPU's time per op and per KiB on the client path.
+    client_read: OpTime,
+    client_write: OpTime,
+    client_source: &'static str,
+    client_assumed: bool,
+}
+
+impl PathTimes {
+    fn of(p: &Plan) -> Self {
+        let m = p.params;
+        let anf_client = (
+            OpTime::new(m.client_read_a_us, m.client_read_b_us_per_kib),
+            OpTime::new(m.client_write_a_us, m.client_write_b_us_per_kib),
+        );
+        if p.protocol == Protocol::Smb3 {
+            // An SMB channel's requests are processed by the one CPU its flow is
+            // steered to, so its request time is the SMB client's time per op.
+            let (read_a, write_a) = (m.smb_client_read_a_us, m.smb_client_write_a_us);
+            let gcnv = p.service == Service::Gcnv;
+            return Self {
+                conn_read: OpTime::new(read_a, m.smb_read_b_us_per_kib),
+                conn_write: OpTime::new(write_a, m.smb_write_b_us_per_kib),
+                conn_source: if gcnv {
+                    "SMB channels: no published GCNV SMB figure; the request time, byte time and multichannel contention fitted to the Azure Files and ANF SMB series (assumption)"
+                } else {
+                    "SMB channels: request time of the SMB client's vCPU, byte time and multichannel contention fitted to the Azure Files and ANF SMB series (tests/fixtures/series.json)"
+                },
+                conn_assumed: gcnv,
+                client_read: OpTime::new(read_a, anf_client.0.b_us_per_kib),
+                client_write: OpTime::new(write_a, anf_client.1.b_us_per_kib),
+                client_source: if gcnv {
+                    "client path: the SMB client's time per request and the NFS client's per KiB, fitted to Azure and ANF series; no published GCNV figure (assumption)"
+                } else {
+                    "client path: the SMB client's vCPU time per request (fitted to the SMB series) and the file client's per KiB (fitted to the single-client NFS series)"
+                },
+                client_assumed: gcnv,
+            };
+        }
+        let anf_conn = (
+            OpTime::new(m.conn_read_a_us, m.conn_read_b_us_per_kib),
+            OpTime::new(m.conn_write_a_us, m.conn_write_b_us_per_kib),
+        );
+        let (conn, conn_source, conn_assumed, client_source, client_assumed) = match p.service {
+            Service::Anf => (
+                anf_conn,
+                "NFS connections: per-connection request and byte times fitted jointly to the ANF nconnect series (tests/fixtures/series.json)",
+                false,
+                "client path: vCPU time per op and per KiB fitted jointly to the single-client series (tests/fixtures/series.json)",
+                false,
+            ),
+            Service::AzureFiles => {
+                let t = OpTime::new(m.files_nfs_conn_a_us, m.files_nfs_conn_b_us_per_kib);
+                (
+                    (t, t),
+                    "NFS connections: Azure Files' own request and byte times, fitted to its nconnect series (LEARN-FILES/nfs-performance)",
+                    false,
+                    "client path: the Linux NFS client's vCPU times fitted to the ANF series; no published Azure Files figure (assumption)",
+                    true,
+                )
+            }
+            Service::Gcnv => (
+                anf_conn,
+                "NFS connections: ANF's per-connection request and byte times; no published GCNV figure (assumption)",
+                true,
+                "client path: the Linux NFS client's vCPU times fitted to the ANF series; no published GCNV figure (assumption)",
+                true,
+            ),
+        };
+        Self {
+            conn_read: conn.0,
+            conn_write: conn.1,
+            conn_source,
+            conn_assumed,
+            client_read: anf_client.0,
+            client_write: anf_client.1,
+            client_source,
+            client_assumed,
+        }
+    }
 }
 
 /// Adds the per-connection ceilings as two resources in series on each connection:
@@ -144,38 +237,23 @@ pub fn limits(p: &Plan, set: &mut impl Sink) {
 /// 256 KiB writes on one connection). An SMB channel's requests are processed by the
 /// one CPU its flow is steered to (receive side scaling: LEARN-FILES/smb-performance,
 /// "distribute the IO load across multiple CPUs"; measurements H1: "4 CPU cores
-/// saturated by SMB" with 4 connections), so its request time is the client path's
+/// saturated by SMB" with 4 connections), so its request time is the SMB client's
 /// vCPU time per op.
-fn push_connections(p: &Plan, set: &mut impl Sink) {
+fn push_connections(p: &Plan, t: &PathTimes, set: &mut impl Sink) {
     let m = p.params;
     let n = connections_per_client(p) as f64;
     let smb = p.protocol == Protocol::Smb3;
-    let (read, write) = if smb {
-        (
-            OpTime::new(m.client_read_a_us, m.smb_read_b_us_per_kib),
-            OpTime::new(m.client_write_a_us, m.smb_write_b_us_per_kib),
-        )
-    } else {
-        (
-            OpTime::new(m.conn_read_a_us, m.conn_read_b_us_per_kib),
-            OpTime::new(m.conn_write_a_us, m.conn_write_b_us_per_kib),
-        )
-    };
+    let (read, write) = (t.conn_read, t.conn_write);
     // Aggregation over the client's connections: SMB channels contend (fitted USL),
     // NFS connections add up.
-    let (factor_r, factor_w, source) = if smb {
+    let (factor_r, factor_w) = if smb {
         let penalty = multichannel_penalty(p).1;
         (
             speedup(Usl::contention(m.smb_usl_read_sigma), n) * penalty,
             speedup(Usl::contention(m.smb_usl_write_sigma), n) * penalty,
-            "SMB channels: request time of the client's vCPU, byte time and multichannel contention fitted to LEARN-FILES/smb-performance with the other series (tests/fixtures/series.json)",
         )
     } else {
-        (
-            n,
-            n,
-            "NFS connections: per-connection request and byte times fitted jointly to the ANF nconnect series (tests/fixtures/series.json)",
-        )
+        (n, n)
     };
     let clients = u64::from(p.clients);
     let resources = [
@@ -208,8 +286,9 @@ fn push_connections(p: &Plan, set: &mut impl Sink) {
             scope: Scope::Connection,
             applies: Applies::Both,
             mibps: iops_to_mibps(per_client, p.io_kib) * clients as f64,
-            source,
-            assumption: false,
+            source: t.conn_source,
+            assumption: t.conn_assumed,
+            kind: CeilingKind::Fitted,
             queue: Queue::Servers(clients as f64 * n),
         });
     }
@@ -219,12 +298,11 @@ fn push_connections(p: &Plan, set: &mut impl Sink) {
 /// processing, which scales with the VM's vCPUs (a time per op and per KiB of one vCPU,
 /// fitted; reads and writes share the CPUs by the mix rule). Omitted when the VM size
 /// is not known (only `egress_mibps` given).
-fn push_client_path(p: &Plan, set: &mut impl Sink) {
+fn push_client_path(p: &Plan, t: &PathTimes, set: &mut impl Sink) {
     let Some(vm) = p.vm else { return };
-    let m = p.params;
     let vcpu = f64::from(vm.vcpu.max(1));
-    let read = OpTime::new(m.client_read_a_us, m.client_read_b_us_per_kib).iops(p.io_kib) * vcpu;
-    let write = OpTime::new(m.client_write_a_us, m.client_write_b_us_per_kib).iops(p.io_kib) * vcpu;
+    let read = t.client_read.iops(p.io_kib) * vcpu;
+    let write = t.client_write.iops(p.io_kib) * vcpu;
     let per_client = mix(p.r, read, write);
     let clients = f64::from(p.clients);
     set.push(RawLimit {
@@ -240,8 +318,9 @@ fn push_client_path(p: &Plan, set: &mut impl Sink) {
         scope: Scope::Client,
         applies: Applies::Both,
         mibps: iops_to_mibps(per_client, p.io_kib) * clients,
-        source: "client path: vCPU time per op and per KiB fitted jointly to the single-client series (tests/fixtures/series.json)",
-        assumption: false,
+        source: t.client_source,
+        assumption: t.client_assumed,
+        kind: CeilingKind::Fitted,
         queue: Queue::Parallel(clients * vcpu),
     });
 }
@@ -271,6 +350,7 @@ pub fn concurrency_limit(
         mibps: iops_to_mibps(iops_ceiling(outstanding, ms), p.io_kib),
         source,
         assumption,
+        kind: CeilingKind::Fitted,
         queue: Queue::Bound,
     }
 }

@@ -11,7 +11,7 @@
 //! the tier's transfer rate per volume caps what it delivers however many are in
 //! flight. Writes and hot reads visit neither.
 
-use super::limits::{Applies, Queue, RawLimit, Scope, Sink};
+use super::limits::{Applies, CeilingKind, Queue, RawLimit, Scope, Sink};
 use super::plan::Plan;
 use super::scenario::Access;
 use super::trace::{Formula, Label};
@@ -64,6 +64,7 @@ pub fn limits(p: &Plan, spread: f64, set: &mut impl Sink) {
         mibps: reads_mibps,
         source: SOURCE,
         assumption: false,
+        kind: CeilingKind::Fitted,
         queue: Queue::Pool(COOL_CONCURRENCY * volumes),
     });
     // The tier's transfer rate: what one volume fetches from the object store per
@@ -84,6 +85,7 @@ pub fn limits(p: &Plan, spread: f64, set: &mut impl Sink) {
         mibps: tier_mibps / share,
         source: SOURCE,
         assumption: false,
+        kind: CeilingKind::Fitted,
         queue: Queue::Limiter,
     });
 }

@@ -5,15 +5,18 @@ use super::advice;
 use super::connections;
 use super::cost;
 use super::distribution::Distribution;
-use super::evaluation::{Cost, Evaluation, Flows, Limit};
+use super::evaluation::{CalibrationNote, Cost, Evaluation, Flows, Limit};
 use super::field_error::{FieldError, FieldErrors};
 use super::limits::LimitSet;
+use super::model::Params;
 use super::model_step::{ClientSide, core_with};
 use super::plan::Plan;
 use super::pricing::{self, PriceBook};
+use super::range;
+use super::scenario::Assurance;
 use super::scenario::Scenario;
 use super::solve;
-use super::targets::{judged_latency, targets};
+use super::targets::{self, judged_latency, targets};
 use super::units::mibps_to_iops;
 
 /// Checks a scenario exactly as [`evaluate`] does (ranges, catalog keys, service
@@ -33,6 +36,20 @@ pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, FieldErrors> {
 pub fn evaluate_in(scenario: &Scenario, prices: &PriceBook) -> Result<Evaluation, FieldErrors> {
     let plan = Plan::resolve_in(scenario, prices)?;
     evaluate_with(&plan, true)
+}
+
+/// Evaluates a scenario with the model parameters `params` instead of the committed
+/// fit: a calibration to the user's own measurements, which `note` describes.
+pub fn evaluate_calibrated(
+    scenario: &Scenario,
+    prices: &PriceBook,
+    params: &Params,
+    note: CalibrationNote,
+) -> Result<Evaluation, FieldErrors> {
+    let plan = Plan::resolve_with(scenario, params, prices)?;
+    let mut ev = evaluate_with(&plan, true)?;
+    ev.calibration = Some(note);
+    Ok(ev)
 }
 
 /// Evaluates a scenario without the per-level reverse sizing (`sizing` is empty),
@@ -79,19 +96,32 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors>
             iops: l.mibps * iops_per_mibps,
             source: l.source,
             assumption: l.assumption,
+            kind: l.kind,
             headroom_pct: (l.total_at(p.r) - total) * pct_of_total,
         });
     }
     let price = cost::price(p);
     let latency_ms = c.latency_ms();
     let latency_at_target_ms = c.latency_at_target_ms(p);
-    let targets = targets(
-        p,
-        total,
-        judged_latency(p, latency_ms, latency_at_target_ms),
-    );
+    let likely = range::likely(p, c.limits, c.binding, total, latency_ms, client.delay.2);
+    let [low, high] = likely.mibps;
+    let judged = judged_latency(p, latency_ms, latency_at_target_ms);
+    let mut targets = targets(p, total, judged);
+    targets.met_at_low_end = targets::targets(p, low, judged).met;
+    // "p90": the low end must meet the targets, so sizing asks each level for the
+    // goal raised by the central figure's margin over the low end.
+    let sized = if p.confidence == Assurance::P90 {
+        targets.met = targets.met_at_low_end;
+        let margin = total / low;
+        let mut raised = *p;
+        raised.target_mibps = p.target_mibps.map(|t| t * margin);
+        raised.target_iops = p.target_iops.map(|t| t * margin);
+        raised
+    } else {
+        *p
+    };
     let sizing = if with_sizing {
-        solve::sizing(p, &c, &client, targets.met, price.monthly_usd)
+        solve::sizing(&sized, &c, &client, targets.met, price.monthly_usd)
     } else {
         Default::default()
     };
@@ -101,6 +131,10 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors>
         read_mibps: total * p.r,
         write_mibps: total * (1.0 - p.r),
         iops,
+        throughput_mibps_range: likely.mibps,
+        iops_range: [mibps_to_iops(low, p.io_kib), mibps_to_iops(high, p.io_kib)],
+        latency_ms_range: likely.latency_ms,
+        confidence: likely.confidence,
         binding: c.binding.id,
         advice,
         limits,
@@ -130,6 +164,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors>
         sizing,
         latency_ms,
         latency_at_target_ms,
-        latency_curve: c.latency_curve(p),
+        latency_curve: c.latency_curve(p, likely.latency_log_width),
+        calibration: None,
     })
 }

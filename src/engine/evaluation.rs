@@ -2,9 +2,10 @@
 
 use super::advice::Advice;
 use super::cost::CostLine;
-use super::limits::{Applies, Scope};
+use super::limits::{Applies, CeilingKind, Scope};
 use super::model::curve::LatencyCurve;
 pub use super::pricing::PriceBookRef;
+pub use super::range::Confidence;
 use super::scenario::{Level, Service};
 use super::trace::Label;
 use arrayvec::ArrayVec;
@@ -22,6 +23,20 @@ pub struct Evaluation {
     pub write_mibps: f64,
     /// Achievable IOPS; `throughput_mibps = iops x io_size_kib / 1024`.
     pub iops: f64,
+    /// The likely range of `throughput_mibps`, `[low, high]`: an 80 % interval that
+    /// contains the central figure, as wide as the model's leave-one-series-out errors
+    /// where the same kind of resource bound, widened for assumed ceilings near the
+    /// rate, and never above the smallest documented ceiling.
+    #[schema(value_type = Vec<f64>, min_items = 2, max_items = 2)]
+    pub throughput_mibps_range: [f64; 2],
+    /// The same range in IOPS.
+    #[schema(value_type = Vec<f64>, min_items = 2, max_items = 2)]
+    pub iops_range: [f64; 2],
+    /// The likely range of `latency_ms`, `[low, high]` (80 %).
+    #[schema(value_type = Vec<f64>, min_items = 2, max_items = 2)]
+    pub latency_ms_range: [f64; 2],
+    /// What sets the ranges' width and the assumptions that widen them.
+    pub confidence: Confidence,
     /// Id of the smallest limit at this mix.
     pub binding: &'static str,
     /// Every limit that applies, converted to the scenario's IO size.
@@ -40,9 +55,37 @@ pub struct Evaluation {
     /// Mean latency per IO when driven at the target rate, ms; null without a target or
     /// when the target is above the achievable rate.
     pub latency_at_target_ms: Option<f64>,
-    /// Latency against load up to the achievable rate (computed when serialised).
+    /// Latency against load up to the achievable rate, with its likely band
+    /// (computed when serialised).
     #[schema(value_type = Vec<super::model::curve::CurvePoint>)]
     pub latency_curve: LatencyCurve,
+    /// The parameters refitted to this scenario's own measurements, and how far each
+    /// moved from the published fit; null when the published fit applies.
+    pub calibration: Option<CalibrationNote>,
+}
+
+/// Which parameters a calibration to the user's measurements moved.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct CalibrationNote {
+    /// Measured runs the parameters were refitted to.
+    pub measurements: u32,
+    /// Every refitted parameter, the largest move first.
+    pub parameters: Vec<MovedParameter>,
+}
+
+/// One refitted parameter (contract: `{"name", "before", "after"}`).
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, utoipa::ToSchema)]
+pub struct MovedParameter {
+    /// The parameter's name in `model.json`.
+    pub name: String,
+    /// What it means, with its unit.
+    #[serde(default)]
+    pub about: String,
+    pub unit: String,
+    /// The published fit's value.
+    pub before: f64,
+    /// The value refitted to the measurements.
+    pub after: f64,
 }
 
 /// One ceiling with its provenance.
@@ -60,8 +103,13 @@ pub struct Limit {
     pub iops: f64,
     /// Formula, catalog entry or calibration point it comes from.
     pub source: &'static str,
-    /// True when the value rests on an UNCONFIRMED or fitted catalog value.
+    /// True when the value rests on an UNCONFIRMED catalog value or on another
+    /// service's parameters (no published figure of its own).
     pub assumption: bool,
+    /// What the value rests on: `documented` (the service's or VM's documentation),
+    /// `fitted` (the joint fit to published measurements) or `lower_bound` (fitted,
+    /// but every published test of it was held by its clients).
+    pub kind: CeilingKind,
     /// How far above the achievable total (at this mix) this limit sits, in percent.
     pub headroom_pct: f64,
 }
@@ -75,6 +123,9 @@ pub struct Targets {
     pub iops_headroom_pct: Option<f64>,
     /// Whether the latency target is met; null without `target_latency_ms`.
     pub latency_met: Option<bool>,
+    /// Whether the targets are met at the low end of the likely range (what
+    /// `workload.confidence: "p90"` requires for `met`).
+    pub met_at_low_end: bool,
 }
 
 /// Network flows between clients and storage.

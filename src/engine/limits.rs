@@ -87,8 +87,27 @@ pub struct RawLimit {
     pub mibps: f64,
     pub source: &'static str,
     pub assumption: bool,
+    /// What the value rests on: a document, the joint fit, or the fit with only lower
+    /// bounds from published tests.
+    pub kind: CeilingKind,
     /// How the resource queues in the performance model.
     pub queue: Queue,
+}
+
+/// What a ceiling's value rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CeilingKind {
+    /// Stated by the service's or the VM's documentation (a QoS formula, a maximum):
+    /// the model never predicts more.
+    Documented,
+    /// A parameter of the joint fit to published measurements (connections, client
+    /// paths, the storage back end's times per op and per KiB).
+    Fitted,
+    /// Fitted, but every published test that bears on it was held by its clients
+    /// (their egress, connections or client path): the published figures are lower
+    /// bounds on it and its value beyond them rests on the fit's first guess.
+    LowerBound,
 }
 
 /// How a limit takes part in the queueing model (see `model::network`).
@@ -235,6 +254,7 @@ mod tests {
             mibps,
             source: "test",
             assumption: false,
+            kind: CeilingKind::Fitted,
             queue: Queue::Limiter,
         }
     }

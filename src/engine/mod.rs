@@ -31,6 +31,7 @@ pub mod price_key;
 pub mod pricing;
 #[cfg(test)]
 pub(crate) mod properties;
+pub mod range;
 pub mod regions;
 pub mod scaling;
 pub mod scenario;

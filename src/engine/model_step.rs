@@ -56,14 +56,16 @@ impl Core<'_> {
         self.point.latency_s * 1000.0
     }
 
-    /// The latency curve up to this operating point.
-    pub fn latency_curve(&self, p: &Plan) -> LatencyCurve {
+    /// The latency curve up to this operating point, its band `log_width` either side
+    /// (0 for none).
+    pub fn latency_curve(&self, p: &Plan, log_width: f64) -> LatencyCurve {
         LatencyCurve {
             network: self.network.clone(),
             outstanding: self.outstanding,
             iops: self.point.iops,
             latency_ms: self.latency_ms(),
             io_kib: p.io_kib,
+            log_width,
         }
     }
 

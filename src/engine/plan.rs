@@ -8,8 +8,9 @@ use super::field_error::{Checks, FieldError, FieldErrors, closest, did_you_mean}
 use super::model::Params;
 use super::pricing::{self, AnfPrices, HostPrice, PriceBook};
 use super::scenario::{
-    Access, Avs, Clients, CoolAccess, DataProtection, Files, Level, NfsClient, Placement, Protocol,
-    Qos, Replication, Scenario, Sec, Service, SmbSecurity, Storage, Term, VolumeGroup, VolumeKind,
+    Access, Assurance, Avs, Clients, CoolAccess, DataProtection, Files, Level, NfsClient,
+    Placement, Protocol, Qos, Replication, Scenario, Sec, Service, SmbSecurity, Storage, Term,
+    VolumeGroup, VolumeKind,
 };
 use super::units::mbps_to_mibps;
 
@@ -142,6 +143,8 @@ pub struct Plan<'a> {
     pub avs: Option<AvsPlan>,
     /// Target mean latency per IO at the target rate, ms.
     pub target_latency_ms: Option<f64>,
+    /// Whether targets are judged at the central estimate or the likely range's low end.
+    pub confidence: Assurance,
     pub nfs_client: NfsClient,
     pub sec: Sec,
     pub smb_security: SmbSecurity,
@@ -308,6 +311,7 @@ impl<'a> Plan<'a> {
             smb_channels: c.smb_channels,
             avs,
             target_latency_ms: s.workload.target_latency_ms,
+            confidence: s.workload.confidence,
             nfs_client: c.nfs_client,
             sec: c.sec,
             smb_security: c.smb_security,

@@ -35,6 +35,7 @@ fn scenario(
             target_mibps: None,
             target_iops: None,
             target_latency_ms: None,
+            confidence: Default::default(),
         },
         storage: Storage {
             service,
@@ -333,6 +334,39 @@ mod queueing {
             prop_assert!((one / little - 1.0).abs() <= 0.05, "{one} vs {little}");
         }
 
+
+        #[test]
+        fn the_likely_range_contains_the_central_figure(s in arb_scenario()) {
+            let ev = evaluate(&s).unwrap();
+            let within = |[lo, hi]: [f64; 2], x: f64| lo <= x * (1.0 + 1e-9) && x <= hi * (1.0 + 1e-9) && lo > 0.0;
+            prop_assert!(within(ev.throughput_mibps_range, ev.throughput_mibps), "{:?} vs {}", ev.throughput_mibps_range, ev.throughput_mibps);
+            prop_assert!(within(ev.iops_range, ev.iops), "{:?} vs {}", ev.iops_range, ev.iops);
+            prop_assert!(within(ev.latency_ms_range, ev.latency_ms), "{:?} vs {}", ev.latency_ms_range, ev.latency_ms);
+        }
+
+        #[test]
+        fn the_latency_band_never_inverts_along_the_curve(s in arb_scenario()) {
+            let ev = evaluate(&s).unwrap();
+            let points: Vec<_> = ev.latency_curve.points().collect();
+            for p in &points {
+                prop_assert!(p.latency_ms_low <= p.latency_ms && p.latency_ms <= p.latency_ms_high, "{:?}", p);
+            }
+            for w in points.windows(2) {
+                prop_assert!(w[1].latency_ms_low >= w[0].latency_ms_low && w[1].latency_ms_high >= w[0].latency_ms_high, "{:?}", w);
+            }
+        }
+
+        #[test]
+        fn the_likely_range_never_exceeds_the_smallest_documented_ceiling(s in arb_scenario()) {
+            let ev = evaluate(&s).unwrap();
+            let documented = ev
+                .limits
+                .iter()
+                .filter(|l| l.kind == crate::engine::limits::CeilingKind::Documented)
+                .map(|l| ev.throughput_mibps * (1.0 + l.headroom_pct / 100.0))
+                .fold(f64::INFINITY, f64::min);
+            prop_assert!(ev.throughput_mibps_range[1] <= documented * (1.0 + 1e-9), "{:?} above {documented}", ev.throughput_mibps_range);
+        }
 
         #[test]
         fn stronger_kerberos_never_raises_throughput(s in arb_scenario(), meta in any::<bool>()) {

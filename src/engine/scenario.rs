@@ -163,6 +163,32 @@ pub struct Workload {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(minimum = 0.001, maximum = 100000)]
     pub target_latency_ms: Option<f64>,
+    /// What the targets and reverse sizing aim for: the central estimate (default), or
+    /// the low end of the likely range (`p90`: met with about 90 % confidence).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub confidence: Assurance,
+}
+
+/// How sure a plan must be of meeting its targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Assurance {
+    /// The central estimate meets the targets.
+    #[default]
+    Central,
+    /// The low end of the likely range (an 80 % interval: 10 % of outcomes fall below
+    /// it) meets them, so they are met with about 90 % confidence.
+    P90,
+}
+
+impl Assurance {
+    /// The JSON name.
+    pub fn key(self) -> &'static str {
+        match self {
+            Assurance::Central => "central",
+            Assurance::P90 => "p90",
+        }
+    }
 }
 
 fn one() -> u32 {
@@ -232,7 +258,7 @@ pub struct VolumeGroup {
     #[serde(default = "one")]
     #[schema(minimum = 1, maximum = 1024, default = 1)]
     pub count: u32,
-    #[schema(minimum = 0.001, maximum = 2048)]
+    #[schema(minimum = 0.001, maximum = 3072)]
     pub quota_tib: f64,
     #[serde(default)]
     #[schema(minimum = 0.001, maximum = 1000000)]
@@ -562,8 +588,9 @@ impl Protocol {
 /// Largest number of volumes in one scenario (ANF: 500 volumes per pool).
 pub const MAX_VOLUMES: u32 = 1024;
 
-/// Largest quota of one volume, TiB (an ANF large volume by request).
-pub const MAX_QUOTA_TIB: f64 = 2048.0;
+/// Largest quota of one volume, TiB: the largest volume any service offers (a GCNV
+/// large volume, 3 PiB; the per-service ranges are checked when the plan resolves).
+pub const MAX_QUOTA_TIB: f64 = 3072.0;
 
 /// Largest total quota of a scenario: [`MAX_VOLUMES`] volumes of [`MAX_QUOTA_TIB`].
 pub const MAX_TOTAL_TIB: f64 = MAX_VOLUMES as f64 * MAX_QUOTA_TIB;

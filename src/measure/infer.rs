@@ -66,6 +66,7 @@ fn default_base(tool: Tool) -> Scenario {
             target_mibps: None,
             target_iops: None,
             target_latency_ms: None,
+            confidence: Default::default(),
         },
         storage: Storage {
             service: Service::Anf,

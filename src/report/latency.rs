@@ -172,6 +172,8 @@ mod tests {
             iops: load_pct,
             mibps: load_pct,
             latency_ms,
+            latency_ms_low: latency_ms,
+            latency_ms_high: latency_ms,
         };
         let curve = [p(5.0, 1.0), p(50.0, 1.5), p(90.0, 2.5), p(100.0, 4.0)];
         assert_eq!(knee(&curve).map(|k| k.load_pct), Some(90.0));

@@ -43,7 +43,7 @@ fn every_point_cites_a_published_source() {
 #[test]
 fn every_banded_point_lies_in_its_band() {
     // The calibration cases and the platform features' published figures (dNFS F3/F5,
-    // Kerberos I1/I3, SMB signing H4, cool access J1/J2/J4/J5, breakthrough E3/E4/D3)
+    // Kerberos I1/I2/I3, SMB signing H4, cool access J1/J2/J4/J5, breakthrough E3/BT30/D3)
     // carry bands: an absolute figure +-15 %, a ratio +-30 %, as calibration.json does.
     let file = series();
     let params = &catalog::catalog().model.params;
@@ -63,7 +63,7 @@ fn every_banded_point_lies_in_its_band() {
     }
     for id in [
         "F3", "F5", "I1-seq", "I1-rr", "I3-seq", "I3-rw", "H4-on", "J1-cool", "J2-cool", "J4-cool",
-        "J5-cool", "E3-R", "E4-W", "D3-top", "D3-2880",
+        "J5-cool", "E3-R", "E3-W", "BT30-R", "BT30-W", "I2-seq", "D3-top", "D3-2880",
     ] {
         assert!(banded.contains(&id), "{id} has no band");
     }

@@ -3,10 +3,11 @@
 //! The data lives in JSON files beside this module (compiled into the binary with
 //! `include_str!`), every entry with its source, so an architect can read and check it.
 
+use crate::engine::limits::CeilingKind;
 use crate::engine::model::Params;
 use crate::engine::scenario::Level;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
 
 /// Raw JSON of the service catalog (levels, formulas' constants, prices).
@@ -142,10 +143,6 @@ pub struct Anf {
     pub regular_volume: Range,
     pub large_volume: Range,
     pub manual_qos: MibpsRange,
-    pub regular_mix_64k_mibps: [f64; 11],
-    pub regular_mix_source: String,
-    pub regular_random_iops: ReadWriteIops,
-    pub large_measured: LargeMeasured,
     pub breakthrough_volume: Range,
     pub breakthrough: Breakthrough,
     pub cool_tier: CoolTier,
@@ -168,6 +165,8 @@ pub struct AnfLevel {
     pub mibps_per_tib: f64,
     pub regular_max_mibps: f64,
     pub large_max_mibps: f64,
+    /// What the per-TiB rate and the volume maximums rest on.
+    pub kind: CeilingKind,
     pub usd_per_gib_hour: Option<f64>,
     /// Source of the per-TiB rate.
     pub source: String,
@@ -182,6 +181,7 @@ pub struct AnfLevel {
 pub struct AnfFlexible {
     pub pool_min_mibps: f64,
     pub pool_max_mibps_per_tib: f64,
+    pub kind: CeilingKind,
     pub usd_per_gib_month: f64,
     pub usd_per_mibps_month: f64,
     pub source: String,
@@ -202,23 +202,7 @@ pub struct Range {
 pub struct MibpsRange {
     pub min_mibps: f64,
     pub max_mibps: f64,
-    pub source: String,
-}
-
-/// Read and write IOPS ceilings.
-#[derive(Debug, Deserialize)]
-pub struct ReadWriteIops {
-    pub read: f64,
-    pub write: f64,
-    pub source: String,
-}
-
-/// Measured large-volume ceilings.
-#[derive(Debug, Deserialize)]
-pub struct LargeMeasured {
-    pub seq_write_mibps: f64,
-    pub random_read_iops: f64,
-    pub random_write_iops: f64,
+    pub kind: CeilingKind,
     pub source: String,
 }
 
@@ -230,14 +214,13 @@ pub struct CoolTier {
     pub source: String,
 }
 
-/// Breakthrough-mode large-volume ceilings.
+/// Breakthrough mode: the most throughput one volume may be assigned. What its back
+/// end serves is fitted (`model.json`), not a catalog figure.
 #[derive(Debug, Deserialize)]
 pub struct Breakthrough {
-    /// Documented ceiling ("up to 50 GiB/s"), reads.
+    /// Documented ceiling ("throughput up to 900,000 MiB/s"), MiB/s.
     pub max_mibps: f64,
-    pub seq_write_mibps: f64,
-    pub random_read_iops: f64,
-    pub random_write_iops: f64,
+    pub kind: CeilingKind,
     pub source: String,
 }
 
@@ -262,6 +245,7 @@ pub struct AzureFiles {
 pub struct FilesV1 {
     pub min_gib: f64,
     pub max_gib: f64,
+    pub kind: CeilingKind,
     pub usd_per_gib_month: Option<f64>,
     pub price_source: String,
     pub source: String,
@@ -272,6 +256,7 @@ pub struct FilesV1 {
 pub struct FilesV2 {
     pub min_gib: f64,
     pub max_gib: f64,
+    pub kind: CeilingKind,
     pub min_iops: f64,
     pub max_iops: f64,
     pub min_mibps: f64,
@@ -283,6 +268,7 @@ pub struct FilesV2 {
 #[derive(Debug, Deserialize)]
 pub struct FilesPayg {
     pub max_gib: f64,
+    pub kind: CeilingKind,
     pub share_iops: f64,
     pub account_ingress_mibps: f64,
     pub account_egress_mibps: f64,
@@ -296,6 +282,7 @@ pub struct PerFile {
     pub ssd_mibps: f64,
     pub hdd_iops: f64,
     pub hdd_mibps: f64,
+    pub kind: CeilingKind,
     pub source: String,
 }
 
@@ -306,6 +293,7 @@ pub struct MetadataIops {
     pub smb_uncached: f64,
     pub hdd: f64,
     pub caching_gain: f64,
+    pub kind: CeilingKind,
     pub source: String,
 }
 
@@ -325,6 +313,8 @@ pub struct Gcnv {
     pub source: String,
     pub regular_max_mibps: f64,
     pub large_max_mibps: f64,
+    /// What the per-TiB rates and the volume caps rest on.
+    pub kind: CeilingKind,
     pub cap_source: String,
     pub volume: GcnvVolume,
     pub flex: GcnvFlex,
@@ -371,6 +361,7 @@ pub struct GcnvFlex {
     pub max_mibps: f64,
     pub max_iops: f64,
     pub file_mibps_per_tib: f64,
+    pub kind: CeilingKind,
     pub source: String,
 }
 
@@ -394,6 +385,89 @@ pub struct Model {
     pub params: Params,
     pub slots: Slots,
     pub assumptions: Assumptions,
+    /// What the published tests say about each ANF volume kind's back end.
+    pub storage_evidence: StorageEvidence,
+    /// The widths of the likely ranges (written by `volplan calibrate`).
+    pub ranges: Ranges,
+}
+
+/// The 80 % intervals of predictions: per class of binding resource, the log error
+/// that 80 % of the withheld published points of that class stay within
+/// (leave-one-series-out), and how often the intervals held.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Ranges {
+    pub about: String,
+    /// How far (log factor, 80 % either side) a parameter that rests on an assumption
+    /// may be off; each assumed ceiling near the rate widens a range by it.
+    pub assumption_log_width: f64,
+    /// Per class key (`engine::range::Basis`).
+    pub classes: BTreeMap<String, Width>,
+    /// Every withheld point, for a class without enough of its own.
+    pub pooled: Width,
+    /// Latency predictions.
+    pub latency: Width,
+    /// Share of the withheld points inside the interval their own series did not set.
+    pub coverage: Coverage,
+}
+
+/// One class's width.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Width {
+    /// ln(high / central) = ln(central / low).
+    pub log_width: f64,
+    /// Withheld points behind it.
+    pub points: u32,
+}
+
+/// How many withheld points lay inside their interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Coverage {
+    pub inside: u32,
+    pub points: u32,
+}
+
+impl Ranges {
+    /// The width of class `key`, the pooled one when the class has none.
+    pub fn width(&self, key: &str) -> Width {
+        self.classes.get(key).copied().unwrap_or(self.pooled)
+    }
+}
+
+/// For each ANF volume kind, whether its back end's read and write times are fitted
+/// to figures the back end set, or only bounded below by tests their clients held.
+#[derive(Debug, Deserialize)]
+pub struct StorageEvidence {
+    pub regular: Evidence,
+    pub large: Evidence,
+    pub breakthrough: Evidence,
+    pub source: String,
+}
+
+/// What a back end's read and write times rest on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Evidence {
+    pub read: CeilingKind,
+    pub write: CeilingKind,
+}
+
+impl Evidence {
+    /// Both directions fitted.
+    pub const FITTED: Evidence = Evidence {
+        read: CeilingKind::Fitted,
+        write: CeilingKind::Fitted,
+    };
+
+    /// The kind of a ceiling at read fraction `r`: a lower bound when a direction the
+    /// workload uses rests only on lower bounds.
+    pub fn at(&self, r: f64) -> CeilingKind {
+        let lower = |k: CeilingKind, used: bool| used && k == CeilingKind::LowerBound;
+        if lower(self.read, r > 0.0) || lower(self.write, r < 1.0) {
+            CeilingKind::LowerBound
+        } else {
+            CeilingKind::Fitted
+        }
+    }
 }
 
 /// Model constants that no published series fixes, each an explicit assumption.
@@ -421,7 +495,12 @@ impl OpTime {
 
     /// Operations per second at IO size `kib`.
     pub fn iops(&self, kib: f64) -> f64 {
-        1e6 / (self.a_us + self.b_us_per_kib * kib)
+        1e6 / self.us(kib)
+    }
+
+    /// Microseconds per IO of `kib` KiB.
+    pub fn us(&self, kib: f64) -> f64 {
+        self.a_us + self.b_us_per_kib * kib
     }
 }
 

@@ -19,6 +19,10 @@ pub struct CurvePoint {
     pub iops: f64,
     pub mibps: f64,
     pub latency_ms: f64,
+    /// The likely range of `latency_ms` at this load (80 %): its low end.
+    pub latency_ms_low: f64,
+    /// Its high end; `latency_ms_low <= latency_ms <= latency_ms_high`.
+    pub latency_ms_high: f64,
 }
 
 /// The network and operating point a curve is drawn from.
@@ -32,6 +36,8 @@ pub struct LatencyCurve {
     /// Mean latency at the achievable load, in ms.
     pub latency_ms: f64,
     pub io_kib: f64,
+    /// Log half-width of the latency's likely range (`engine::range`).
+    pub log_width: f64,
 }
 
 impl LatencyCurve {
@@ -50,9 +56,11 @@ impl LatencyCurve {
             .map_or(self.latency_ms, |s| (s * 1000.0).min(self.latency_ms))
     }
 
-    /// The points at [`LOAD_PCT`]; latency never falls as load rises.
+    /// The points at [`LOAD_PCT`]; latency never falls as load rises, and neither
+    /// does either end of its band (the same factor of the central figure).
     pub fn points(&self) -> impl Iterator<Item = CurvePoint> + '_ {
         let mut last = 0.0_f64;
+        let (down, up) = ((-self.log_width).exp(), self.log_width.exp());
         LOAD_PCT.iter().map(move |&pct| {
             let iops = self.iops * pct / 100.0;
             let latency_ms = self.latency_ms_at(pct).max(last);
@@ -62,6 +70,8 @@ impl LatencyCurve {
                 iops,
                 mibps: iops_to_mibps(iops, self.io_kib),
                 latency_ms,
+                latency_ms_low: (latency_ms * down).min(latency_ms),
+                latency_ms_high: (latency_ms * up).max(latency_ms),
             }
         })
     }

@@ -73,24 +73,71 @@ params! {
     conn_write_b_us_per_kib: "µs/KiB", 0.59, 0.05, 10.0,
         "NFS TCP connection: time per KiB written on its byte stream";
     client_read_a_us: "vCPU-µs", 130.0, 1.0, 2000.0,
-        "Client read path (NFS/SMB client and virtual NIC processing): vCPU time per read";
+        "Client read path (NFS client and virtual NIC processing): vCPU time per read";
     client_read_b_us_per_kib: "vCPU-µs/KiB", 6.8, 0.05, 100.0,
         "Client read path: vCPU time per KiB read";
     client_write_a_us: "vCPU-µs", 180.0, 1.0, 2000.0,
         "Client write path (page cache, writeback, transmit): vCPU time per write";
     client_write_b_us_per_kib: "vCPU-µs/KiB", 14.6, 0.05, 100.0,
         "Client write path: vCPU time per KiB written";
+    // The SMB client's request processing, from H4: 875 MiB/s of 64 KiB reads on one
+    // channel is 14,000 requests of 71 µs each on the one CPU the channel is steered to.
+    smb_client_read_a_us: "vCPU-µs", 71.0, 1.0, 2000.0,
+        "SMB client: vCPU time per read request (an SMB channel's request time and the client path's per-op part)";
+    smb_client_write_a_us: "vCPU-µs", 90.0, 1.0, 2000.0,
+        "SMB client: vCPU time per write request";
     smb_read_b_us_per_kib: "µs/KiB", 0.8, 0.05, 20.0,
-        "SMB channel: time per KiB read on its byte stream (its request time is the client path's per-op vCPU time)";
+        "SMB channel: time per KiB read on its byte stream (fitted to Azure Files SMB; ANF and GCNV SMB share it)";
     smb_write_b_us_per_kib: "µs/KiB", 1.0, 0.05, 20.0,
         "SMB channel: time per KiB written on its byte stream";
     smb_usl_read_sigma: "1", 0.2, 0.000001, 0.9,
         "SMB multichannel contention (Universal Scalability Law sigma) for reads";
     smb_usl_write_sigma: "1", 0.05, 0.000001, 0.9,
         "SMB multichannel contention (Universal Scalability Law sigma) for writes";
+    // Azure Files NFS (NFSv4.1): ~20 clients without nconnect reach the 10 GiB/s of the
+    // largest share, ~512 MiB/s of 1 MiB reads on one connection (1.9 µs/KiB); nconnect=4
+    // gains 2-4x at 4 KiB under a ~46,000 IOPS burst budget: at most ~46,000 4 KiB IOs on
+    // one connection (21.7 µs).
+    files_nfs_conn_a_us: "µs", 21.7, 1.0, 500.0,
+        "Azure Files NFS connection: time per request (one at a time per connection)";
+    files_nfs_conn_b_us_per_kib: "µs/KiB", 1.9, 0.05, 20.0,
+        "Azure Files NFS connection: time per KiB on its byte stream";
+    // A regular volume's back end from the benchmarks without cache (A2: 388,000 4 KiB
+    // reads and 120,000 writes; A5: 3,600 and 2,400 MiB/s of 64 KiB): 2.58 and 17.36 µs
+    // per read, 8.33 and 26.04 µs per write, so a per-op and a per-KiB part each.
+    anf_regular_read_a_us: "µs", 1.59, 0.01, 100.0,
+        "ANF regular volume back end: time per read, fixed part (one volume; the service IOPS table's op part)";
+    anf_regular_read_b_us_per_kib: "µs/KiB", 0.246, 0.001, 10.0,
+        "ANF regular volume back end: time per KiB read";
+    anf_regular_write_a_us: "µs", 7.15, 0.01, 200.0,
+        "ANF regular volume back end: time per write, fixed part";
+    anf_regular_write_b_us_per_kib: "µs/KiB", 0.295, 0.001, 10.0,
+        "ANF regular volume back end: time per KiB written";
+    // Large volume: 709,000 8 KiB reads (C3, 1.41 µs) and 12,761 MiB/s of 256 KiB reads
+    // (C1, 19.6 µs), both lower bounds (clients and QoS); writes 474,000 8 KiB (E2) and
+    // 8,518 MiB/s of 256 KiB (C2).
+    anf_large_read_a_us: "µs", 0.82, 0.005, 100.0,
+        "ANF large volume back end: time per read, fixed part";
+    anf_large_read_b_us_per_kib: "µs/KiB", 0.073, 0.0005, 10.0,
+        "ANF large volume back end: time per KiB read";
+    anf_large_write_a_us: "µs", 1.23, 0.005, 200.0,
+        "ANF large volume back end: time per write, fixed part";
+    anf_large_write_b_us_per_kib: "µs/KiB", 0.110, 0.0005, 10.0,
+        "ANF large volume back end: time per KiB written";
+    // Breakthrough mode, 30 x E32s_v5: ~54,000 MiB/s of 256 KiB reads and 4,333,761 8 KiB
+    // reads (client-bound: lower bounds), 32,637 MiB/s and 1,500,000 IOPS of writes.
+    anf_bt_read_a_us: "µs", 0.08, 0.001, 100.0,
+        "ANF breakthrough-mode volume back end: time per read, fixed part";
+    anf_bt_read_b_us_per_kib: "µs/KiB", 0.018, 0.0001, 10.0,
+        "ANF breakthrough-mode volume back end: time per KiB read";
+    anf_bt_write_a_us: "µs", 0.44, 0.001, 200.0,
+        "ANF breakthrough-mode volume back end: time per write, fixed part";
+    anf_bt_write_b_us_per_kib: "µs/KiB", 0.028, 0.0001, 10.0,
+        "ANF breakthrough-mode volume back end: time per KiB written";
     anf_delay_ms: "ms", 0.3, 0.05, 2.0,
         "ANF round trip without queueing (network, protocol and storage service time)";
-    delay_per_kib_ms: "ms/KiB", 0.002, 0.00001, 0.05,
+    // One KiB on a 25 Gbit/s path is 8,192 bits / 25e9 = 0.33 µs.
+    delay_per_kib_ms: "ms/KiB", 0.00033, 0.00001, 0.05,
         "Round-trip time added per KiB of IO (storage-side transfer), every service";
     gcnv_delay_ms: "ms", 0.45, 0.05, 5.0,
         "GCNV round trip without queueing";

@@ -1,10 +1,10 @@
 //! Azure NetApp Files: QoS (auto, manual, Flexible), volume ceilings, service IOPS.
 
+use super::demand;
 use crate::engine::catalog::{self};
 use crate::engine::distribution::Distribution;
-use crate::engine::limits::{Applies, Queue, RawLimit, Scope, Sink};
+use crate::engine::limits::{Applies, CeilingKind, Queue, RawLimit, Scope, Sink};
 use crate::engine::plan::{Group, Plan};
-use crate::engine::scaling::mix;
 use crate::engine::scenario::{Level, Qos, VolumeKind};
 use crate::engine::trace::{Formula, Label};
 use crate::engine::units::iops_to_mibps;
@@ -38,58 +38,18 @@ pub fn volume_qos_mibps(p: &Plan, g: Group) -> f64 {
     }
 }
 
-/// Regular-volume throughput ceiling at read fraction `r`: the 64 KiB sequential table
-/// of the ANF calculator (10 % steps, interpolated), capped by the level's maximum.
-pub fn regular_ceiling_mibps(l: Level, r: f64) -> f64 {
-    let table = &catalog::catalog().services.anf.regular_mix_64k_mibps;
-    let x = (r * 10.0).clamp(0.0, 10.0);
-    // The lower table row: floor(x), at most 9 so that row i + 1 exists.
-    let i = x.floor().min(9.0);
-    let lo = table[i as usize];
-    let hi = table[i as usize + 1];
-    let t = lo + (hi - lo) * (x - i);
-    t.min(catalog::anf_level(l).regular_max_mibps)
-}
-
-/// Large-volume throughput ceiling at read fraction `r`: the level maximum for reads,
-/// the measured sequential-write ceiling for writes, mixed by time per op.
-pub fn large_ceiling_mibps(l: Level, r: f64) -> f64 {
-    let max = catalog::anf_level(l).large_max_mibps;
-    let write = catalog::catalog()
-        .services
-        .anf
-        .large_measured
-        .seq_write_mibps
-        .min(max);
-    mix(r, max, write)
-}
-
-/// Breakthrough-mode throughput ceiling at read fraction `r`: the documented 50 GiB/s
-/// for reads, the measured sequential-write ceiling for writes, mixed by time per op.
-pub fn breakthrough_ceiling_mibps(r: f64) -> f64 {
-    let b = &catalog::catalog().services.anf.breakthrough;
-    mix(r, b.max_mibps, b.seq_write_mibps.min(b.max_mibps))
-}
-
-/// Service IOPS ceiling per volume at read fraction `r`.
-pub fn volume_iops(kind: VolumeKind, r: f64) -> f64 {
-    let anf = &catalog::catalog().services.anf;
+/// The documented throughput maximum of one volume of `kind` at level `l`, with its
+/// source and kind: the level's regular or large volume maximum, or the most a
+/// breakthrough-mode volume may be assigned.
+pub fn volume_cap(l: Level, kind: VolumeKind) -> (f64, &'static str, CeilingKind) {
+    let lv = catalog::anf_level(l);
     match kind {
-        VolumeKind::Regular => mix(
-            r,
-            anf.regular_random_iops.read,
-            anf.regular_random_iops.write,
-        ),
-        VolumeKind::Large => mix(
-            r,
-            anf.large_measured.random_read_iops,
-            anf.large_measured.random_write_iops,
-        ),
-        VolumeKind::Breakthrough => mix(
-            r,
-            anf.breakthrough.random_read_iops,
-            anf.breakthrough.random_write_iops,
-        ),
+        VolumeKind::Regular => (lv.regular_max_mibps, lv.cap_source.as_str(), lv.kind),
+        VolumeKind::Large => (lv.large_max_mibps, lv.cap_source.as_str(), lv.kind),
+        VolumeKind::Breakthrough => {
+            let b = &catalog::catalog().services.anf.breakthrough;
+            (b.max_mibps, b.source.as_str(), b.kind)
+        }
     }
 }
 
@@ -122,97 +82,63 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         mibps: qos_total,
         source: lv.source.as_str(),
         assumption: false,
+        kind: lv.kind,
         queue: Queue::Limiter,
     });
 
-    let (ceiling, source, name) = match p.kind {
-        VolumeKind::Regular => {
-            let c = regular_ceiling_mibps(p.level, p.r);
-            let src = if c >= lv.regular_max_mibps {
-                lv.cap_source.as_str()
-            } else {
-                anf.regular_mix_source.as_str()
-            };
-            (c, src, "Regular volume ceiling at this read share")
-        }
-        VolumeKind::Large => (
-            large_ceiling_mibps(p.level, p.r),
-            anf.large_measured.source.as_str(),
-            "Large volume ceiling at this read share",
-        ),
-        VolumeKind::Breakthrough => (
-            breakthrough_ceiling_mibps(p.r),
-            anf.breakthrough.source.as_str(),
-            "Breakthrough-mode volume ceiling at this read share",
-        ),
-    };
+    let (cap, source, kind) = volume_cap(p.level, p.kind);
     set.push(RawLimit {
         id: "volume_max",
         label: Label {
-            name,
+            name: match p.kind {
+                VolumeKind::Regular => "Regular volume maximum",
+                VolumeKind::Large => "Large volume maximum",
+                VolumeKind::Breakthrough => "Breakthrough-mode volume maximum",
+            },
             formula: Formula::Times {
                 n: u64::from(count),
-                each: ceiling,
+                each: cap,
                 what: "per volume",
             },
         },
         scope: Scope::Volume,
         applies: Applies::Both,
-        mibps: ceiling * dist.spread(),
+        mibps: cap * dist.spread(),
         source,
         assumption: false,
+        kind,
         queue: Queue::Storage,
     });
 
     // A metadata-heavy mix (stat, access, lookup, create: EDA, software builds) is
-    // bound by the volume's operation rate, not by the data-IOPS ceiling measured with
-    // 8 KiB fio runs.
-    let (iops, src, name, what) = match (p.metadata_heavy, p.kind) {
-        (false, VolumeKind::Regular) => (
-            volume_iops(p.kind, p.r),
-            anf.regular_random_iops.source.as_str(),
-            "Service IOPS ceiling",
-            "measured for this volume type at this read share",
-        ),
-        (false, VolumeKind::Large) => (
-            volume_iops(p.kind, p.r),
-            anf.large_measured.source.as_str(),
-            "Service IOPS ceiling",
-            "measured for this volume type at this read share",
-        ),
-        (false, VolumeKind::Breakthrough) => (
-            volume_iops(p.kind, p.r),
-            anf.breakthrough.source.as_str(),
-            "Service IOPS ceiling",
-            "measured for this volume type at this read share",
-        ),
-        (true, kind) => (
-            match kind {
-                VolumeKind::Regular => p.params.anf_meta_ops_regular,
-                VolumeKind::Large => p.params.anf_meta_ops_large,
-                VolumeKind::Breakthrough => p.params.anf_meta_ops_breakthrough,
+    // bound by the volume's operation rate; data IO by its back end's time per op and
+    // per KiB.
+    if p.metadata_heavy {
+        let ops = match p.kind {
+            VolumeKind::Regular => p.params.anf_meta_ops_regular,
+            VolumeKind::Large => p.params.anf_meta_ops_large,
+            VolumeKind::Breakthrough => p.params.anf_meta_ops_breakthrough,
+        };
+        set.push(RawLimit {
+            id: "service_iops",
+            label: Label {
+                name: "Metadata-heavy operation ceiling",
+                formula: Formula::Iops {
+                    value: ops * f64::from(count),
+                    what: "ops/s for a metadata-heavy mix on this volume type",
+                },
             },
-            META_SOURCE,
-            "Metadata-heavy operation ceiling",
-            "ops/s for a metadata-heavy mix on this volume type",
-        ),
-    };
-    set.push(RawLimit {
-        id: "service_iops",
-        label: Label {
-            name,
-            formula: Formula::Iops {
-                value: iops * count as f64,
-                what,
-            },
-        },
-        scope: Scope::Volume,
-        applies: Applies::Both,
-        mibps: iops_to_mibps(iops, p.io_kib) * dist.spread(),
-        source: src,
-        assumption: false,
-        queue: Queue::Storage,
-    });
+            scope: Scope::Volume,
+            applies: Applies::Both,
+            mibps: iops_to_mibps(ops, p.io_kib) * dist.spread(),
+            source: META_SOURCE,
+            assumption: false,
+            kind: CeilingKind::Fitted,
+            queue: Queue::Storage,
+        });
+    } else {
+        demand::push(p, dist, &demand::anf(p.params, p.kind), set);
+    }
 
     if p.qos == Qos::Manual || p.level == Level::Flexible {
         let budget = pool_budget_mibps(p.level, p.pool_tib);
@@ -240,6 +166,11 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps: budget,
             source: lv.source.as_str(),
             assumption: false,
+            kind: if p.level == Level::Flexible {
+                flex.kind
+            } else {
+                lv.kind
+            },
             queue: Queue::Limiter,
         });
     }
@@ -266,11 +197,11 @@ mod tests {
     }
 
     #[test]
-    fn regular_ceiling_follows_the_mix_table() {
-        assert_eq!(regular_ceiling_mibps(Level::Ultra, 1.0), 4500.0);
-        assert_eq!(regular_ceiling_mibps(Level::Ultra, 0.0), 1733.0);
-        assert_eq!(regular_ceiling_mibps(Level::Ultra, 0.5), 2658.0);
-        assert!((regular_ceiling_mibps(Level::Ultra, 0.25) - 2098.0).abs() < 1e-9);
-        assert_eq!(regular_ceiling_mibps(Level::Standard, 1.0), 1600.0);
+    fn volume_caps_are_documented() {
+        assert_eq!(volume_cap(Level::Ultra, VolumeKind::Regular).0, 4500.0);
+        assert_eq!(volume_cap(Level::Standard, VolumeKind::Regular).0, 1600.0);
+        assert_eq!(volume_cap(Level::Premium, VolumeKind::Large).0, 12800.0);
+        let (b, _, kind) = volume_cap(Level::Flexible, VolumeKind::Breakthrough);
+        assert_eq!((b, kind), (900_000.0, CeilingKind::Documented));
     }
 }

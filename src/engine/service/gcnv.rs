@@ -1,5 +1,8 @@
-//! Google Cloud NetApp Volumes: per-level rates, volume caps, Flex pool performance.
+//! Google Cloud NetApp Volumes: per-level rates, volume caps, Flex pool performance,
+//! and the volume's back end (ANF's mechanism scaled to the documented cap: no GCNV
+//! document gives a write or IOPS ceiling for the Standard, Premium and Extreme levels).
 
+use super::demand;
 use crate::engine::catalog::{self, GcnvLevel};
 use crate::engine::distribution::Distribution;
 use crate::engine::limits::{Applies, Queue, RawLimit, Scope, Sink};
@@ -63,6 +66,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps,
             source: g.flex.source.as_str(),
             assumption: p.assigned_total().is_none(),
+            kind: g.flex.kind,
             queue: Queue::Limiter,
         });
         set.push(RawLimit {
@@ -79,6 +83,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps: iops_to_mibps(iops, p.io_kib),
             source: g.flex.source.as_str(),
             assumption: false,
+            kind: g.flex.kind,
             queue: Queue::Limiter,
         });
     } else {
@@ -98,6 +103,7 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps: total,
             source: g.source.as_str(),
             assumption: false,
+            kind: g.kind,
             queue: Queue::Limiter,
         });
     }
@@ -121,8 +127,10 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         mibps: cap * dist.spread(),
         source: g.cap_source.as_str(),
         assumption: false,
+        kind: g.kind,
         queue: Queue::Storage,
     });
+    demand::push(p, dist, &demand::gcnv(p.params, p.kind, cap), set);
 }
 
 #[cfg(test)]

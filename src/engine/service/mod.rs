@@ -2,6 +2,7 @@
 
 pub mod anf;
 pub mod azure_files;
+pub mod demand;
 pub mod gcnv;
 
 use super::distribution::Distribution;

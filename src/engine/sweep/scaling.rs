@@ -192,6 +192,7 @@ impl Setup {
                 target_mibps: None,
                 target_iops: None,
                 target_latency_ms: None,
+                confidence: Default::default(),
             },
             storage: Storage {
                 service: Service::Anf,

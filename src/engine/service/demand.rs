@@ -1,0 +1,165 @@
+//! A volume's back end as a storage demand: a time per op and a time per KiB, for reads
+//! and for writes (ANF regular, large and breakthrough volumes; GCNV volumes).
+//!
+//! The back end's time per IO has a fixed part (request processing, metadata, a
+//! consistency point's share) and a part that grows with the bytes moved, as a
+//! connection's does. One resource with both parts caps small random IO by its op part
+//! and large sequential IO by its byte part, so the ceiling at 8 or 32 KiB falls between
+//! the 4 KiB IOPS and the 64 KiB MiB/s figures instead of repeating the 4 KiB IOPS at
+//! every size. Reads and writes share the back end by the mix rule (time per op
+//! `r t_read + (1 - r) t_write`), which also gives the published mix tables their shape.
+//! The times are fitted jointly with the rest of the model (`model.json`); a published
+//! figure whose clients could have bound the test is only a lower bound on them, which
+//! the fit respects because it predicts each test through its whole path.
+
+use crate::engine::catalog::{self, Evidence, OpTime};
+use crate::engine::distribution::Distribution;
+use crate::engine::limits::{Applies, Queue, RawLimit, Scope, Sink};
+use crate::engine::model::Params;
+use crate::engine::plan::Plan;
+use crate::engine::scenario::VolumeKind;
+use crate::engine::trace::{Formula, Label};
+use crate::engine::units::iops_to_mibps;
+
+/// One volume's back end.
+#[derive(Debug, Clone, Copy)]
+pub struct Demand {
+    pub read: OpTime,
+    pub write: OpTime,
+    /// For reads and for writes: fitted, or fitted with only lower bounds from
+    /// published tests.
+    pub evidence: Evidence,
+    pub source: &'static str,
+    /// True when the times are borrowed from another service (an assumption).
+    pub assumption: bool,
+}
+
+const ANF_SOURCE: &str = "back end: time per op and per KiB, read and write, fitted jointly to the published ANF series (tests/fixtures/series.json; model.json)";
+const GCNV_SOURCE: &str = "back end: no GCNV document gives a write or IOPS ceiling, so the ANF mechanism of the same volume kind (time per op and per KiB, writes slower than reads) scaled so that large reads reach the documented volume cap (assumption)";
+
+impl Demand {
+    /// IOPS of one volume at `kib` KiB and read fraction `r`.
+    pub fn iops(&self, kib: f64, r: f64) -> f64 {
+        1e6 / (r * self.read.us(kib) + (1.0 - r) * self.write.us(kib))
+    }
+
+    /// MiB/s of reads of unbounded size: the limit of the byte part alone.
+    pub fn read_mibps_limit(&self) -> f64 {
+        iops_to_mibps(1e6 / self.read.b_us_per_kib, 1.0)
+    }
+
+    /// The same back end with every time multiplied by `f`.
+    fn scaled(self, f: f64) -> Self {
+        let s = |t: OpTime| OpTime::new(t.a_us * f, t.b_us_per_kib * f);
+        Self {
+            read: s(self.read),
+            write: s(self.write),
+            ..self
+        }
+    }
+}
+
+/// The fitted back end of an ANF volume of `kind`.
+pub fn anf(m: &Params, kind: VolumeKind) -> Demand {
+    let (read, write) = match kind {
+        VolumeKind::Regular => (
+            OpTime::new(m.anf_regular_read_a_us, m.anf_regular_read_b_us_per_kib),
+            OpTime::new(m.anf_regular_write_a_us, m.anf_regular_write_b_us_per_kib),
+        ),
+        VolumeKind::Large => (
+            OpTime::new(m.anf_large_read_a_us, m.anf_large_read_b_us_per_kib),
+            OpTime::new(m.anf_large_write_a_us, m.anf_large_write_b_us_per_kib),
+        ),
+        VolumeKind::Breakthrough => (
+            OpTime::new(m.anf_bt_read_a_us, m.anf_bt_read_b_us_per_kib),
+            OpTime::new(m.anf_bt_write_a_us, m.anf_bt_write_b_us_per_kib),
+        ),
+    };
+    let e = &catalog::catalog().model.storage_evidence;
+    let kinds = match kind {
+        VolumeKind::Regular => e.regular,
+        VolumeKind::Large => e.large,
+        VolumeKind::Breakthrough => e.breakthrough,
+    };
+    Demand {
+        read,
+        write,
+        evidence: kinds,
+        source: ANF_SOURCE,
+        assumption: false,
+    }
+}
+
+/// The back end of a GCNV volume of `kind` (regular or large) whose documented cap is
+/// `cap_mibps`: ANF's of the same kind, every time scaled by one factor so that reads
+/// of unbounded size reach the cap (the document wins where it states a figure; the
+/// write side and the op part follow the ANF mechanism, an assumption).
+pub fn gcnv(m: &Params, kind: VolumeKind, cap_mibps: f64) -> Demand {
+    let kind = if kind == VolumeKind::Regular {
+        VolumeKind::Regular
+    } else {
+        VolumeKind::Large
+    };
+    let anf = anf(m, kind);
+    Demand {
+        source: GCNV_SOURCE,
+        assumption: true,
+        evidence: Evidence::FITTED,
+        ..anf.scaled(anf.read_mibps_limit() / cap_mibps)
+    }
+}
+
+/// Adds the back end `d` of the plan's loaded volumes as the `service_iops` limit.
+pub fn push(p: &Plan, dist: &Distribution, d: &Demand, set: &mut impl Sink) {
+    let per_volume = d.iops(p.io_kib, p.r);
+    let count = dist.effective_count();
+    set.push(RawLimit {
+        id: "service_iops",
+        label: Label {
+            name: "Volume back end at this IO size and read share",
+            formula: Formula::Iops {
+                value: per_volume * f64::from(count),
+                what: "time per op and per KiB, reads and writes by the mix rule",
+            },
+        },
+        scope: Scope::Volume,
+        applies: Applies::Both,
+        mibps: iops_to_mibps(per_volume, p.io_kib) * dist.spread(),
+        source: d.source,
+        assumption: d.assumption,
+        kind: d.evidence.at(p.r),
+        queue: Queue::Storage,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_op_part_caps_small_io_and_the_byte_part_large_io() {
+        let d = anf(&catalog::catalog().model.params, VolumeKind::Regular);
+        let (at4, at8, at64) = (d.iops(4.0, 1.0), d.iops(8.0, 1.0), d.iops(64.0, 1.0));
+        assert!(at8 < at4 && at64 < at8, "{at4} {at8} {at64}");
+        // MiB/s grows with the IO size towards the byte part's limit.
+        assert!(iops_to_mibps(at64, 64.0) > iops_to_mibps(at8, 8.0));
+        let huge = iops_to_mibps(d.iops(1e9, 1.0), 1e9);
+        assert!(huge < d.read_mibps_limit() && huge > 0.999 * d.read_mibps_limit());
+        // Writes cost more than reads, so a mix lies between them.
+        let mix = d.iops(8.0, 0.5);
+        assert!(d.iops(8.0, 0.0) < mix && mix < at8);
+    }
+
+    #[test]
+    fn a_gcnv_volume_reads_up_to_its_documented_cap() {
+        let m = &catalog::catalog().model.params;
+        let d = gcnv(m, VolumeKind::Regular, 5120.0);
+        let huge = iops_to_mibps(d.iops(1e9, 1.0), 1e9);
+        assert!((huge / 5120.0 - 1.0).abs() < 1e-3, "{huge}");
+        assert!(d.assumption);
+        // Writes keep ANF's ratio to reads.
+        let anf = anf(m, VolumeKind::Regular);
+        let ratio = |d: &Demand| d.iops(64.0, 0.0) / d.iops(64.0, 1.0);
+        assert!((ratio(&d) / ratio(&anf) - 1.0).abs() < 1e-9);
+    }
+}
