@@ -5,6 +5,7 @@
 //! [`Measurement`] per test in the file, plus warnings for what could not be read. The units
 //! and traps of each format are described in the module of each tool.
 
+pub mod calibrate;
 pub mod compare;
 pub mod diskspd;
 pub mod elbencho;

@@ -13,6 +13,7 @@ pub mod access;
 pub mod activity;
 pub mod avs;
 pub mod backup;
+pub mod calibrations;
 mod connect;
 pub mod estates;
 pub mod measurements;

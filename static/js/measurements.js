@@ -9,6 +9,7 @@
   var status = document.getElementById("m-status");
   var table = document.getElementById("m-table");
   var chart = document.getElementById("m-chart");
+  var refit = document.getElementById("m-calibrate");
   var base = "/api/v1/scenarios/" + encodeURIComponent(id) + "/measurements";
   var SVG = "http://www.w3.org/2000/svg";
 
@@ -144,6 +145,26 @@
   function render(runs) {
     renderTable(runs);
     renderChart(runs);
+    refit.hidden = runs.length === 0;
+  }
+
+  // Refits the parameters that govern this scenario to its runs, then has the planner
+  // recalculate its results with them.
+  function calibrate() {
+    say("Refitting the model to these runs…");
+    refit.disabled = true;
+    fetch("/api/v1/scenarios/" + encodeURIComponent(id) + "/calibrate", {
+      method: "POST", headers: { Accept: "application/json" }, credentials: "same-origin"
+    }).then(function (res) {
+      if (!res.ok) return errorText(res).then(function (t) { throw new Error(t); });
+      return res.json();
+    }).then(function (body) {
+      var moved = body.parameters.filter(function (p) { return Math.abs(p.after / p.before - 1) >= 0.01; });
+      var runs = body.evaluation.calibration.measurements;
+      say("Refitted to " + runs + " run(s): " + moved.length + " parameter(s) moved by 1 % or more. The results now start from your measurements.");
+      document.dispatchEvent(new CustomEvent("volplan:recalc"));
+    }, function (e) { say("Cannot refit: " + e.message, true); })
+      .then(function () { refit.disabled = false; });
   }
 
   function errorText(res) {
@@ -191,6 +212,7 @@
   }
 
   input.addEventListener("change", function () { upload(input.files[0]); });
+  refit.addEventListener("click", calibrate);
   ["dragenter", "dragover"].forEach(function (t) {
     drop.addEventListener(t, function (e) { e.preventDefault(); drop.classList.add("m-over"); });
   });

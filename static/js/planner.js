@@ -318,6 +318,10 @@
       });
   }
 
+  // Another part of the page (a calibration to measured runs) changed what the
+  // results rest on: recalculate without marking the inputs as changed.
+  document.addEventListener("volplan:recalc", function () { recalc(); });
+
   function schedule(delay) {
     clearTimeout(timer);
     timer = setTimeout(recalc, delay);

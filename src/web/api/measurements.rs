@@ -24,6 +24,7 @@ use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::sync::Arc;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -288,30 +289,42 @@ pub async fn list(
 ) -> Result<Json<Vec<MeasurementView>>, ApiError> {
     let id = scenario_id(id)?;
     visible(&state, &user, id).await?;
-    let rows = stored::list_measurements(&state.db, id)
-        .await
-        .map_err(not_found_as(id))?;
-    let mut revisions: HashMap<i64, Option<Scenario>> = HashMap::new();
-    for r in &rows {
-        if let Entry::Vacant(slot) = revisions.entry(r.revision) {
-            let s = match store::get_revision(&state.db, id, r.revision).await {
-                Ok(s) => Some(s),
-                Err(StoreError::NotFound) => None,
-                Err(e) => return Err(e.into()),
-            };
-            slot.insert(s);
-        }
-    }
+    let runs = runs_with_revisions(&state, id).await?;
     let views = blocking("comparison", move || {
-        rows.into_iter()
-            .map(|r| {
-                let sc = revisions.get(&r.revision).and_then(Option::as_ref);
-                view(r, sc)
-            })
+        runs.into_iter()
+            .map(|(r, sc)| view(r, sc.as_deref()))
             .collect::<Vec<_>>()
     })
     .await?;
     Ok(Json(views))
+}
+
+/// The runs of scenario `id`, oldest first, each with the scenario revision it was
+/// uploaded against (`None` when that revision is gone; runs of one revision share it).
+pub(super) async fn runs_with_revisions(
+    state: &AppState,
+    id: i64,
+) -> Result<Vec<(StoredMeasurement, Option<Arc<Scenario>>)>, ApiError> {
+    let rows = stored::list_measurements(&state.db, id)
+        .await
+        .map_err(not_found_as(id))?;
+    let mut revisions: HashMap<i64, Option<Arc<Scenario>>> = HashMap::new();
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let sc = match revisions.entry(r.revision) {
+            Entry::Occupied(slot) => slot.get().clone(),
+            Entry::Vacant(slot) => {
+                let s = match store::get_revision(&state.db, id, r.revision).await {
+                    Ok(s) => Some(Arc::new(s)),
+                    Err(StoreError::NotFound) => None,
+                    Err(e) => return Err(e.into()),
+                };
+                slot.insert(s).clone()
+            }
+        };
+        out.push((r, sc));
+    }
+    Ok(out)
 }
 
 /// Removes one run from a scenario.

@@ -6,6 +6,7 @@
 
 pub mod activity;
 pub mod avs;
+pub mod calibrate;
 pub mod estate;
 pub mod evaluate;
 pub mod measurements;
@@ -62,6 +63,7 @@ pub fn router() -> Router<AppState> {
         .merge(avs::router())
         .merge(evaluate::router())
         .merge(measurements::router())
+        .merge(calibrate::router())
         .merge(mounts::router())
         .merge(prices::router())
         .merge(regions::router())

@@ -8,9 +8,12 @@
 use super::form::{self, FormState};
 use super::view::{ErrorItem, ResultsView};
 use super::{PageError, parse_id, render, share};
+use crate::engine::evaluation::CalibrationNote;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{Level, Scenario, Service};
 use crate::engine::{self, FieldError};
+use crate::measure::calibrate;
+use crate::store::calibrations;
 use crate::store::{self, Ownership, Visibility};
 use crate::web::AppState;
 use crate::web::access::{self, actor};
@@ -111,13 +114,15 @@ struct ResultsFragment {
     r: ResultsView,
 }
 
-/// Evaluates a parsed form with the book in force: figures, or the reasons there are
-/// none (recorded on the form).
+/// Evaluates a parsed form with the book in force (and the saved scenario's
+/// calibration to its own measurements, if it has one): figures, or the reasons there
+/// are none (recorded on the form).
 fn assess(
     form: &mut FormState,
     scenario: Option<&Scenario>,
     id: Option<i64>,
     measured: &MeasuredRuns,
+    calibration: Option<&CalibrationNote>,
     prices: &PriceBook,
 ) -> ResultsView {
     match scenario {
@@ -125,7 +130,15 @@ fn assess(
             let mut s = s.clone();
             s.id = id;
             let url = share::link(&s);
-            match engine::evaluate_in(&s, prices) {
+            let evaluated = match calibration {
+                Some(note) => {
+                    let published = &engine::catalog::catalog().model.params;
+                    let params = calibrate::apply(published, &note.parameters);
+                    engine::evaluate::evaluate_calibrated(&s, prices, &params, note.clone())
+                }
+                None => engine::evaluate_in(&s, prices),
+            };
+            match evaluated {
                 Ok(ev) => {
                     form.add_warnings(&ev.advice);
                     ResultsView::evaluated(&s, &ev, url, measured)
@@ -195,6 +208,8 @@ struct Context {
     ownership: Option<OwnershipView>,
     /// The saved scenario's measured runs, drawn on the inline charts.
     measured: MeasuredRuns,
+    /// The saved scenario's calibration to those runs, if any.
+    calibration: Option<CalibrationNote>,
     /// The price book in force.
     prices: Arc<PriceBook>,
 }
@@ -210,13 +225,21 @@ impl Context {
             show_authors: user.0.is_some(),
             ownership: None,
             measured: MeasuredRuns::default(),
+            calibration: None,
             prices: st.book(),
         }
     }
 }
 
 fn page(mut form: FormState, scenario: Option<&Scenario>, ctx: Context) -> PlannerPage {
-    let r = assess(&mut form, scenario, ctx.id, &ctx.measured, &ctx.prices);
+    let r = assess(
+        &mut form,
+        scenario,
+        ctx.id,
+        &ctx.measured,
+        ctx.calibration.as_ref(),
+        &ctx.prices,
+    );
     PlannerPage {
         form,
         r,
@@ -310,6 +333,7 @@ async fn saved_context(
         show_authors: user.0.is_some(),
         ownership: Some(OwnershipView::of(&ownership, user)),
         measured: measured_for(st, user, Some(id)).await?,
+        calibration: calibration_for(st, user, Some(id)).await?,
         prices: st.book(),
     })
 }
@@ -328,6 +352,21 @@ async fn measured_for(
             Err(e) => Err(e.into()),
         },
         None => Ok(MeasuredRuns::default()),
+    }
+}
+
+/// The calibration stored with a saved scenario (none for an unsaved one, one deleted
+/// meanwhile, or one the user may not see).
+async fn calibration_for(
+    st: &AppState,
+    user: &CurrentUser,
+    id: Option<i64>,
+) -> Result<Option<CalibrationNote>, PageError> {
+    let Some(id) = id else { return Ok(None) };
+    match access::scenario(&st.db, user, id).await {
+        Ok(_) => Ok(calibrations::get_calibration(&st.db, id).await?),
+        Err(store::StoreError::NotFound) => Ok(None),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -523,7 +562,15 @@ pub async fn results(
     let id = form_id(&pairs);
     let (mut form, scenario) = form::parse(&pairs);
     let measured = measured_for(&st, &user, id).await?;
-    let r = assess(&mut form, scenario.as_ref(), id, &measured, &st.book());
+    let calibration = calibration_for(&st, &user, id).await?;
+    let r = assess(
+        &mut form,
+        scenario.as_ref(),
+        id,
+        &measured,
+        calibration.as_ref(),
+        &st.book(),
+    );
     let share_url = r.share_url.clone();
     let html = ResultsFragment { r }.render()?;
     let live = LiveResults {
@@ -560,7 +607,15 @@ async fn results_for_json(
         StatusCode::UNPROCESSABLE_ENTITY
     };
     let measured = measured_for(st, user, scenario.id).await?;
-    let r = assess(&mut form, valid, scenario.id, &measured, &st.book());
+    let calibration = calibration_for(st, user, scenario.id).await?;
+    let r = assess(
+        &mut form,
+        valid,
+        scenario.id,
+        &measured,
+        calibration.as_ref(),
+        &st.book(),
+    );
     Ok((status, Html(ResultsFragment { r }.render()?)).into_response())
 }
 

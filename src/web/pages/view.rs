@@ -50,12 +50,20 @@ impl ErrorItem {
 #[derive(Debug, Clone)]
 pub struct Results {
     pub throughput: String,
+    /// The likely range of the throughput, "3,100-3,900".
+    pub throughput_range: String,
     pub iops: String,
+    pub iops_range: String,
     pub read: String,
     pub write: String,
     pub io_size: String,
     /// Mean latency per IO at the achievable load, ms.
     pub latency: String,
+    pub latency_range: String,
+    /// What sets the ranges' width, and the assumptions that widen them.
+    pub range_basis: String,
+    /// Which model parameters a calibration to the scenario's own measurements moved.
+    pub calibration: Option<CalibrationView>,
     /// Mean latency per IO at the target rate, ms; `None` without a rate target or
     /// when it is out of reach.
     pub latency_at_target: Option<String>,
@@ -71,6 +79,49 @@ pub struct Results {
     pub advice: Vec<AdviceRow>,
     /// The ceilings and latency charts, those that could be drawn.
     pub charts: Vec<ChartBlock>,
+}
+
+/// The parameters a calibration moved, as the results column lists them.
+#[derive(Debug, Clone)]
+pub struct CalibrationView {
+    /// "Calibrated to 3 measured runs".
+    pub title: String,
+    /// One line per parameter that moved by 1 % or more, the largest first.
+    pub moved: Vec<String>,
+}
+
+impl CalibrationView {
+    fn of(note: &crate::engine::evaluation::CalibrationNote) -> Self {
+        let runs = if note.measurements == 1 {
+            "1 measured run".to_owned()
+        } else {
+            format!("{} measured runs", note.measurements)
+        };
+        let moved = note
+            .parameters
+            .iter()
+            .filter(|p| (p.after / p.before - 1.0).abs() >= 0.01)
+            .map(|p| {
+                format!(
+                    "{}: {} to {} {} ({})",
+                    p.about,
+                    sig3(p.before),
+                    sig3(p.after),
+                    p.unit,
+                    pct((p.after / p.before - 1.0) * 100.0)
+                )
+            })
+            .collect();
+        Self {
+            title: format!("Calibrated to {runs}"),
+            moved,
+        }
+    }
+}
+
+/// "3,100-3,900": a likely range with the headline's precision.
+fn range(r: [f64; 2]) -> String {
+    format!("{}-{}", sig3(r[0]), sig3(r[1]))
 }
 
 #[derive(Debug, Clone)]
@@ -340,6 +391,9 @@ impl Results {
         if let Some((met, text)) = latency::target_verdict(s, ev) {
             lines.push(TargetLine { met, text });
         }
+        if (w.target_mibps.is_some() || w.target_iops.is_some()) && lines.iter().all(|l| l.met) {
+            lines.push(low_end_line(ev));
+        }
         let targets = (!lines.is_empty()).then_some(TargetsView {
             met: ev.targets.met,
             lines,
@@ -366,11 +420,20 @@ impl Results {
 
         Self {
             throughput: sig3(ev.throughput_mibps),
+            throughput_range: range(ev.throughput_mibps_range),
             iops: sig3(ev.iops),
+            iops_range: range(ev.iops_range),
             read: sig3(ev.read_mibps),
             write: sig3(ev.write_mibps),
             io_size: full(w.io_size_kib, 1),
             latency: latency::ms(ev.latency_ms),
+            latency_range: format!(
+                "{}-{}",
+                latency::ms(ev.latency_ms_range[0]),
+                latency::ms(ev.latency_ms_range[1])
+            ),
+            range_basis: range_basis(&ev.confidence),
+            calibration: ev.calibration.as_ref().map(CalibrationView::of),
             latency_at_target: ev.latency_at_target_ms.map(latency::ms),
             targets,
             bound_by,
@@ -413,6 +476,32 @@ impl Results {
                 .collect(),
         }
     }
+}
+
+/// "Likely ranges are 80 % intervals: <basis>. Widened for: <assumptions>."
+fn range_basis(c: &crate::engine::evaluation::Confidence) -> String {
+    let mut s = format!("Likely ranges are 80 % intervals: {}.", c.basis);
+    if !c.assumptions.is_empty() {
+        s.push_str(" Widened for what rests on an assumption: ");
+        s.push_str(&c.assumptions.join("; "));
+        s.push('.');
+    }
+    s
+}
+
+/// Whether the rate targets, met at the central estimate, are also met at the low end
+/// of the likely range.
+fn low_end_line(ev: &Evaluation) -> TargetLine {
+    let low = sig3(ev.throughput_mibps_range[0]);
+    let met = ev.targets.met_at_low_end;
+    let text = if met {
+        format!("Met at the low end of the likely range too ({low} MiB/s)")
+    } else {
+        format!(
+            "Met at the central estimate only: the likely range's low end, {low} MiB/s, falls short"
+        )
+    };
+    TargetLine { met, text }
 }
 
 fn target_line(target: f64, unit: &str, headroom: f64) -> TargetLine {

@@ -190,6 +190,7 @@ impl Parser {
             target_mibps: self.opt_f64("workload.target_mibps"),
             target_iops: self.opt_f64("workload.target_iops"),
             target_latency_ms: self.opt_f64("workload.target_latency_ms"),
+            confidence: self.choice("workload.confidence", Some(Default::default())),
         }
     }
 

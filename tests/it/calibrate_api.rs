@@ -1,0 +1,119 @@
+//! Calibration to the user's own measurements over HTTP: `POST
+//! /api/v1/scenarios/{id}/calibrate` refits the parameters that govern a saved
+//! scenario to its imported runs, stores them, and the planner evaluates with them.
+
+use crate::helpers::{assert_error_body, spawn_app};
+use serde_json::{Value, json};
+
+/// One E32s_v5 on a regular Ultra volume over NFSv3, nconnect 1.
+fn scenario() -> Value {
+    json!({
+        "name": "calibrated",
+        "workload": {
+            "io_size_kib": 64, "read_pct": 100, "access": "sequential", "threads": 4,
+            "queue_depth": 16, "files": "many", "metadata_heavy": false, "capacity_tib": 10
+        },
+        "storage": {
+            "service": "anf", "level": "ultra", "qos": "auto", "volume_kind": "regular",
+            "volumes": [ { "count": 1, "quota_tib": 10 } ]
+        },
+        "clients": {
+            "count": 1, "vm_size": "Standard_E32s_v5", "protocol": "nfsv3", "nconnect": 1
+        }
+    })
+}
+
+fn within(range: &Value, x: f64) -> bool {
+    range[0].as_f64().unwrap() <= x && x <= range[1].as_f64().unwrap()
+}
+
+#[tokio::test]
+async fn a_saved_scenario_refits_to_its_runs_and_the_planner_shows_what_moved() {
+    let app = spawn_app().await;
+    let id = app.create(&scenario()).await;
+
+    // Nothing measured yet: a 422 that says what to do.
+    let res = app
+        .post_json(&format!("/api/v1/scenarios/{id}/calibrate"), &json!({}))
+        .await;
+    assert_eq!(res.status(), 422);
+    let body: Value = res.json().await.unwrap();
+    assert_error_body(&body, Some("measurements"));
+    assert!(body["error"].as_str().unwrap().contains("import"), "{body}");
+
+    let fio = std::fs::read(format!(
+        "{}/tests/fixtures/import/fio-3.36-single-job.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("fixture");
+    let res = app
+        .send_raw(
+            reqwest::Method::POST,
+            &format!("/api/v1/scenarios/{id}/measurements"),
+            Some("application/octet-stream"),
+            fio,
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+
+    let published = app
+        .post_json("/api/v1/evaluate", &scenario())
+        .await
+        .json::<Value>()
+        .await
+        .unwrap();
+    let res = app
+        .post_json(&format!("/api/v1/scenarios/{id}/calibrate"), &json!({}))
+        .await;
+    assert_eq!(res.status(), 200);
+    let body: Value = res.json().await.unwrap();
+    let params = body["parameters"].as_array().unwrap();
+    assert!(!params.is_empty(), "{body}");
+    for p in params {
+        assert!(p["name"].is_string() && p["before"].is_number() && p["after"].is_number());
+    }
+    let moved =
+        |p: &Value| (p["after"].as_f64().unwrap() / p["before"].as_f64().unwrap() - 1.0).abs();
+    assert!(
+        moved(&params[0]) > 0.0,
+        "one fio run moves a governing parameter: {body}"
+    );
+    // The largest move is listed first.
+    assert!(params.windows(2).all(|w| moved(&w[0]) >= moved(&w[1])));
+    let ev = &body["evaluation"];
+    assert_eq!(ev["calibration"]["measurements"], 1);
+    let mibps = ev["throughput_mibps"].as_f64().unwrap();
+    assert!(within(&ev["throughput_mibps_range"], mibps), "{ev}");
+    assert_ne!(
+        mibps,
+        published["throughput_mibps"].as_f64().unwrap(),
+        "the refitted parameters change the prediction"
+    );
+    // The published fit is untouched.
+    assert!(published["calibration"].is_null());
+    let again = app
+        .post_json("/api/v1/evaluate", &scenario())
+        .await
+        .json::<Value>()
+        .await
+        .unwrap();
+    assert_eq!(again["throughput_mibps"], published["throughput_mibps"]);
+
+    // The planner evaluates the saved scenario with its calibration and says so.
+    let html = app.get_text(&format!("/scenarios/{id}")).await;
+    assert!(
+        html.contains("Calibrated to 1 measured run"),
+        "planner lists the calibration"
+    );
+    assert!(html.contains("(likely "), "planner shows the likely range");
+}
+
+#[tokio::test]
+async fn calibrating_a_missing_scenario_is_a_404() {
+    let app = spawn_app().await;
+    let res = app
+        .post_json("/api/v1/scenarios/987654/calibrate", &json!({}))
+        .await;
+    assert_eq!(res.status(), 404);
+    assert_error_body(&res.json().await.unwrap(), None);
+}
