@@ -15,6 +15,7 @@ mod helpers;
 mod hostile;
 mod import;
 mod instances;
+mod migrations;
 mod model_fit;
 mod mounts;
 mod openapi;
