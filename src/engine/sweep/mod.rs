@@ -165,6 +165,8 @@ mod tests {
             connections_per_client: u64::from(count),
             connections: u64::from(count) * 4,
             monthly_usd: Some(1000.0),
+            monthly: Some(1000.0),
+            currency: "USD",
             binding: "volume_qos",
         }
     }

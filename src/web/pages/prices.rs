@@ -289,6 +289,7 @@ struct Token {
     region: String,
     item: String,
     price: f64,
+    currency: String,
     region_name: String,
     source: String,
 }
@@ -300,6 +301,7 @@ impl Token {
             region: r.region.clone(),
             item: r.item.clone(),
             price: r.new,
+            currency: r.currency.clone(),
             region_name: r.region_name.clone(),
             source: r.source.clone(),
         }
@@ -363,9 +365,11 @@ fn accepted_rows(pairs: &[(String, String)], as_of: &str, origin: &str) -> Vec<O
                 item: t.item,
             };
             rows::check_row(&key, t.price).ok()?;
+            rows::check_currency(&t.currency).ok()?;
             Some(Override {
                 key,
                 price: t.price,
+                currency: t.currency,
                 region_name: Some(t.region_name),
                 as_of: as_of.to_owned(),
                 source: format!("{}; imported from {origin}", t.source),
@@ -426,6 +430,7 @@ fn entered(e: &Entry, as_of: &str) -> Result<Override, (&'static str, String)> {
     Ok(Override {
         key,
         price,
+        currency: "USD".to_owned(),
         region_name: None,
         as_of: as_of.to_owned(),
         source: if note.is_empty() {
