@@ -25,6 +25,7 @@ mod pages;
 mod pagination;
 mod platform;
 mod price_import;
+mod price_sheet;
 mod prices;
 mod regions;
 mod render_matrix;

@@ -679,7 +679,7 @@ async fn build(
         let scenario = s.clone();
         let prices = st.book();
         let outcome = tokio::task::spawn_blocking(move || {
-            crate::engine::check(&scenario)?;
+            crate::engine::check(&scenario, &prices)?;
             let layouts = sweep::layouts(&scenario, total, &counts, &prices)?;
             let rows = sweep::layout_rows(&layouts);
             let suggested = sweep::suggest_layout(&rows);
