@@ -157,6 +157,10 @@ pub struct ReportArgs {
     /// Paper size of the PDF: a4 or letter.
     #[arg(long, default_value = "a4")]
     pub paper: String,
+    /// Who the report is for: customer (no internal ids, paths or commits) or engineer
+    /// (with the model trace).
+    #[arg(long, default_value = "customer")]
+    pub edition: String,
     /// Add a layouts section: volume counts separated by commas, e.g. 1,2,4,8.
     #[arg(long, value_name = "COUNTS")]
     pub layouts: Option<String>,
@@ -167,7 +171,8 @@ pub struct ReportArgs {
 
 /// `volplan report FILE --format F --output PATH`: writes the sizing report.
 pub fn report(args: &ReportArgs) -> ExitCode {
-    use crate::report::model::{self, Format, Paper, RenderOptions, Report};
+    use crate::report::model::{self, Report};
+    use crate::report::{Edition, Format, Paper, RenderOptions};
     let result = (|| -> Result<Vec<u8>, String> {
         let format = Format::from_ext(&args.format).ok_or_else(|| {
             format!(
@@ -176,6 +181,7 @@ pub fn report(args: &ReportArgs) -> ExitCode {
             )
         })?;
         let paper = Paper::parse(&args.paper).map_err(|e| format!("--paper: {e}"))?;
+        let edition = Edition::parse(&args.edition).map_err(|e| format!("--edition: {e}"))?;
         let counts = args
             .layouts
             .as_deref()
@@ -202,7 +208,8 @@ pub fn report(args: &ReportArgs) -> ExitCode {
                 .with_layouts(&counts, engine::pricing::book())
                 .map_err(|e| format!("--layouts: {e}"))?;
         }
-        model::render(&r, format, RenderOptions { paper }).map_err(|e| e.to_string())
+        crate::report::render(&r, format, RenderOptions { paper, edition })
+            .map_err(|e| e.to_string())
     })();
     let bytes = match result {
         Ok(bytes) => bytes,

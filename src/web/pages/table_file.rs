@@ -2,7 +2,7 @@
 //! neutralised) or Markdown (escaped), for the compare and layouts downloads.
 
 use super::PageError;
-use crate::report::{csv as report_csv, md};
+use crate::report::escape;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
@@ -56,12 +56,11 @@ impl TableFile {
             if i > 0 {
                 w.write_record([""]).map_err(err)?;
             }
-            w.write_record([report_csv::text(&t.caption)])
-                .map_err(err)?;
-            w.write_record(t.headers.iter().map(|h| report_csv::text(h)))
+            w.write_record([escape::csv(&t.caption)]).map_err(err)?;
+            w.write_record(t.headers.iter().map(|h| escape::csv(h)))
                 .map_err(err)?;
             for row in &t.rows {
-                w.write_record(row.iter().map(|c| report_csv::text(c)))
+                w.write_record(row.iter().map(|c| escape::csv(c)))
                     .map_err(err)?;
             }
         }
@@ -71,15 +70,15 @@ impl TableFile {
 
     /// The title, the sentences and the tables as Markdown.
     pub fn markdown(&self) -> String {
-        let mut o = format!("# {}\n\n", md::escape(&self.title));
+        let mut o = format!("# {}\n\n", escape::md(&self.title));
         for t in &self.text {
-            o.push_str(&md::escape(t));
+            o.push_str(&escape::md(t));
             o.push_str("\n\n");
         }
         for t in &self.tables {
-            o.push_str(&format!("## {}\n\n", md::escape(&t.caption)));
+            o.push_str(&format!("## {}\n\n", escape::md(&t.caption)));
             let line = |cells: &[String]| {
-                let cells: Vec<String> = cells.iter().map(|c| md::escape(c)).collect();
+                let cells: Vec<String> = cells.iter().map(|c| escape::md(c)).collect();
                 format!("| {} |\n", cells.join(" | "))
             };
             o.push_str(&line(&t.headers));

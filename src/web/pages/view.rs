@@ -5,11 +5,11 @@
 
 use crate::engine::Limit;
 use crate::engine::scenario::Scenario;
-use crate::engine::trace::{Exact, Num, Sig};
 use crate::engine::{Evaluation, FieldError};
 use crate::report::charts::ChartName;
-use crate::report::latency;
+use crate::report::format;
 use crate::report::summary::TIE_PCT;
+use crate::report::summary::latency;
 use crate::web::charts::{ChartBlock, MeasuredRuns, planner_chart};
 
 /// The results column: either figures, or the reason there are none.
@@ -133,10 +133,10 @@ impl CostLineRow {
         let per = l.unit.strip_suffix("-month").unwrap_or(l.unit);
         CostLineRow {
             label: l.item,
-            quantity: format!("{} {}", Num(l.quantity, 2), per),
+            quantity: format!("{} {}", format::num(l.quantity, 2), per),
             unit_price: l.unit_price.map_or_else(
-                || "no list price".into(),
-                |u| format!("${} per {}", Num(u, 5), l.unit),
+                || format::NOT_PRICED.into(),
+                |u| format!("{} per {}", format::unit_price(u, "USD"), l.unit),
             ),
             amount: usd(l.monthly),
             one_time: l.one_time,
@@ -168,26 +168,20 @@ pub struct AdviceRow {
     pub message: String,
 }
 
-/// A headline figure ([`Sig`]): 163,840 -> "164,000", 8,921 -> "8,921".
+/// A headline figure (the report formatter's [`format::sig`]).
 pub fn sig3(v: f64) -> String {
-    Sig(v).to_string()
+    format::sig(v)
 }
 
-/// A full value for tables, with `decimals` at most.
+/// A full value for tables, with `decimals` at most ([`format::num`]).
 pub fn full(v: f64, decimals: usize) -> String {
-    Num(v, decimals).to_string()
+    format::num(v, decimals)
 }
 
-/// "$1,234.56"; "no list price" when the catalog has none.
+/// A monthly amount in the price book's currency ([`format::money_or`]); "no list
+/// price" when the catalog has none.
 pub fn usd(v: Option<f64>) -> String {
-    let Some(v) = v.filter(|v| v.is_finite()) else {
-        return "no list price".into();
-    };
-    let cents = (v * 100.0).round() / 100.0;
-    let s = format!("{cents:.2}");
-    let (int, frac) = s.split_once('.').unwrap_or((&s, "00"));
-    let int: f64 = int.parse().unwrap_or(0.0);
-    format!("${}.{frac}", Num(int, 0))
+    format::money_or(v, "USD")
 }
 
 /// A limit's headroom over the achievable figure, or "ties with the binding limit"
@@ -201,15 +195,7 @@ fn headroom(l: &Limit, binding: Option<&Limit>) -> String {
     }
 }
 
-/// "+27.6%"; whole percent from 100% up, where decimals are noise.
-fn pct(v: f64) -> String {
-    if !v.is_finite() {
-        return "unlimited".into();
-    }
-    let sign = if v > 0.0 { "+" } else { "" };
-    let decimals = if v.abs() >= 100.0 { 0 } else { 1 };
-    format!("{sign}{}%", Num(v, decimals))
-}
+use format::signed_pct as pct;
 
 /// "2026-11-30T13:04:39Z" -> "2026-11-30 13:04" (UTC); other text is shown as it is.
 pub fn short_time(iso: &str) -> String {
@@ -276,8 +262,8 @@ impl Results {
                 label: l.label.to_string(),
                 scope: l.scope.key(),
                 applies: l.applies.key(),
-                mibps: Exact(l.mibps).to_string(),
-                iops: Exact(l.iops).to_string(),
+                mibps: format::exact(l.mibps),
+                iops: format::exact(l.iops),
                 headroom: headroom(l, binding),
                 source: l.source,
                 assumption: l.assumption,
@@ -314,13 +300,13 @@ impl Results {
                 } else {
                     format!("; {load}")
                 };
-                let datastores = crate::report::model::datastores_sentence(ev)
+                let datastores = crate::report::summary::datastores_sentence(ev)
                     .map(|d| format!(" {d}"))
                     .unwrap_or_default();
                 format!(
                     "Bound by {lhs} {} MiB/s ({} IOPS){which}{load}.{datastores}",
-                    Exact(l.mibps),
-                    Exact(l.iops)
+                    format::exact(l.mibps),
+                    format::exact(l.iops)
                 )
             }
             None => format!("Bound by {}.", ev.binding),
@@ -352,7 +338,7 @@ impl Results {
                 pool_tib: full(z.pool_tib, 2),
                 throughput: z
                     .throughput_mibps
-                    .map(|t| Exact(t).to_string())
+                    .map(format::exact)
                     .unwrap_or_else(|| "-".into()),
                 monthly: usd(z.monthly_usd),
                 meets: z.meets,
@@ -367,8 +353,8 @@ impl Results {
             read: sig3(ev.read_mibps),
             write: sig3(ev.write_mibps),
             io_size: full(w.io_size_kib, 1),
-            latency: latency::ms(ev.latency_ms),
-            latency_at_target: ev.latency_at_target_ms.map(latency::ms),
+            latency: format::ms(ev.latency_ms),
+            latency_at_target: ev.latency_at_target_ms.map(format::ms),
             targets,
             bound_by,
             limits,
@@ -424,7 +410,7 @@ fn target_line(target: f64, unit: &str, headroom: f64) -> TargetLine {
         format!(
             "{} {unit} target missed by {}%",
             full(target, 1),
-            Num(-headroom, 1)
+            format::num(-headroom, 1)
         )
     };
     TargetLine { met, text }
