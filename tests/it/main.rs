@@ -8,6 +8,7 @@ mod avs;
 mod calibration;
 mod charts;
 mod customer_report;
+mod deliverables;
 mod estate;
 mod helpers;
 mod hostile;

@@ -4,14 +4,15 @@
 //! Its rules, the same for every report: a heading stays with the start of what follows
 //! it; tables break between rows and repeat their header; paragraphs, lists and code
 //! break between lines; a chart stays whole, shrinking (down to [`MIN_CHART_SCALE`] of
-//! its width) rather than leaving more than a third of a page empty; code is set in a
-//! size at which its lines fit, and a line that still does not fit continues on the next
-//! line in the language's own way (a comment stays a comment, PowerShell gets its
-//! backtick), so copied text still runs.
+//! its width) rather than leaving a page half empty; tables are in [`table`], code in
+//! [`code`].
+
+mod code;
+mod table;
 
 use super::fonts::{Face, Fonts};
 use crate::report::Paper;
-use crate::report::doc::{Block, Bullet, Doc, Kpi, Mark, Table, Tone};
+use crate::report::doc::{Block, Bullet, Doc, Kpi, Tone};
 
 /// An sRGB colour.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -37,10 +38,6 @@ const TABLE_SIZE: f32 = 8.0;
 const TABLE_LINE: f32 = 10.0;
 const HEAD_SIZE: f32 = 7.5;
 const CELL_PAD: f32 = 4.0;
-/// Code: the largest and smallest size, and the padding inside its band.
-const CODE_MAX: f32 = 7.0;
-const CODE_MIN: f32 = 4.6;
-const CODE_PAD: f32 = 6.0;
 /// Smallest share of its natural size a chart is drawn at to fit a page.
 pub(super) const MIN_CHART_SCALE: f32 = 0.62;
 
@@ -94,13 +91,6 @@ pub(super) struct Layout<'a> {
     pub filled: Vec<f32>,
     /// Section headings for the PDF outline: title, page index, y.
     pub outline: Vec<(String, usize, f32)>,
-}
-
-/// Code lines as drawn: the size, and each drawn line with whether it continues the
-/// line before.
-struct CodeLines {
-    size: f32,
-    lines: Vec<(String, bool)>,
 }
 
 impl<'a> Layout<'a> {
@@ -441,200 +431,6 @@ impl<'a> Layout<'a> {
         }
     }
 
-    /// Each column's left edge and width.
-    fn columns(&self, t: &Table) -> Vec<(f32, f32)> {
-        let total: f32 = t.columns.iter().map(|c| c.width).sum::<f32>().max(0.01);
-        let mut x = MARGIN_X;
-        t.columns
-            .iter()
-            .map(|c| {
-                let w = self.content_width() * c.width / total;
-                let at = (x, w);
-                x += w;
-                at
-            })
-            .collect()
-    }
-
-    /// Height of a table's header row: titles wrap inside their column.
-    fn header_height(&self, t: &Table, xs: &[(f32, f32)]) -> f32 {
-        let lines = t
-            .columns
-            .iter()
-            .zip(xs)
-            .map(|(c, &(_, w))| {
-                self.fonts
-                    .wrap(&c.title, HEAD_SIZE, Face::Bold, w - 2.0 * CELL_PAD)
-                    .len()
-            })
-            .max()
-            .unwrap_or(1);
-        lines as f32 * 9.0 + 2.0 * CELL_PAD + 1.0
-    }
-
-    fn table_header(&mut self, t: &Table, xs: &[(f32, f32)]) {
-        let h = self.header_height(t, xs);
-        self.rect(MARGIN_X, self.y, self.content_width(), h, BAND);
-        for (c, &(x, cw)) in t.columns.iter().zip(xs) {
-            let lines = self
-                .fonts
-                .wrap(&c.title, HEAD_SIZE, Face::Bold, cw - 2.0 * CELL_PAD);
-            for (i, line) in lines.iter().enumerate() {
-                let tx = if c.numeric {
-                    x + cw - CELL_PAD - self.fonts.width(Face::Bold, line, HEAD_SIZE)
-                } else {
-                    x + CELL_PAD
-                };
-                let ty = self.y + CELL_PAD + (i as f32 + 1.0) * 9.0 - 1.5;
-                self.text(tx, ty, HEAD_SIZE, Face::Bold, MUTED, line);
-            }
-        }
-        self.y += h;
-        self.rule(self.y, 0.8, MUTED);
-    }
-
-    /// A table: rows never split, and the header repeats on every page it spans.
-    fn table(&mut self, t: &Table) {
-        let xs = self.columns(t);
-        let header_h = self.header_height(t, &xs);
-        let laid: Vec<(Vec<Vec<String>>, f32, Face)> = t
-            .rows
-            .iter()
-            .map(|row| {
-                let face = Face::of(row.mark != Mark::None);
-                let wrapped: Vec<Vec<String>> = row
-                    .cells
-                    .iter()
-                    .zip(&xs)
-                    .map(|(cell, &(_, w))| {
-                        self.fonts
-                            .wrap(&cell.text, TABLE_SIZE, face, w - 2.0 * CELL_PAD)
-                    })
-                    .collect();
-                let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1);
-                (wrapped, lines as f32 * TABLE_LINE + 2.0 * CELL_PAD, face)
-            })
-            .collect();
-        // The header starts where at least two rows (or the whole table) fit under it;
-        // a table of up to four rows is kept together.
-        let keep = if laid.len() <= 4 { laid.len() } else { 2 };
-        let first_h: f32 = laid.iter().take(keep).map(|(_, h, _)| h).sum();
-        self.ensure((header_h + first_h).min(self.usable()));
-        self.table_header(t, &xs);
-        for (row, (wrapped, h, face)) in t.rows.iter().zip(laid) {
-            if self.y + h > self.bottom() {
-                self.new_page();
-                self.table_header(t, &xs);
-            }
-            let fill = match row.mark {
-                Mark::None => None,
-                Mark::Key => Some(KEY_BG),
-                Mark::Best => Some(BEST_BG),
-            };
-            if let Some(color) = fill {
-                self.rect(MARGIN_X, self.y, self.content_width(), h, color);
-            }
-            for ((c, &(x, w)), cell_lines) in t.columns.iter().zip(&xs).zip(&wrapped) {
-                for (i, line) in cell_lines.iter().enumerate() {
-                    let ty = self.y + CELL_PAD + (i as f32 + 1.0) * TABLE_LINE - 2.5;
-                    let tx = if c.numeric {
-                        x + w - CELL_PAD - self.fonts.width(face, line, TABLE_SIZE)
-                    } else {
-                        x + CELL_PAD
-                    };
-                    self.text(tx, ty, TABLE_SIZE, face, INK, line);
-                }
-            }
-            self.y += h;
-            self.rule(self.y, 0.4, RULE);
-        }
-        self.y += 6.0;
-    }
-
-    /// The size code is set in and its drawn lines: the largest size (at most
-    /// [`CODE_MAX`], at least [`CODE_MIN`]) at which every line that may not wrap fits;
-    /// a comment too long at that size continues as another comment, a PowerShell line
-    /// with a backtick, any other with a visible `↪` on the next line.
-    fn code_lines(&self, text: &str, lang: &str) -> CodeLines {
-        let inner = self.content_width() - 2.0 * CODE_PAD;
-        let lines: Vec<String> = text
-            .trim_end()
-            .lines()
-            .map(|l| l.replace('\t', "    "))
-            .collect();
-        let comment = |l: &str| l.trim_start().starts_with('#');
-        let widest = lines
-            .iter()
-            .filter(|l| !comment(l))
-            .map(|l| self.fonts.width(Face::Mono, l, CODE_MAX))
-            .fold(0.0, f32::max);
-        let size = if widest > inner {
-            (CODE_MAX * inner / widest).max(CODE_MIN)
-        } else {
-            CODE_MAX
-        };
-        let mut out = Vec::with_capacity(lines.len());
-        for line in lines {
-            if self.fonts.width(Face::Mono, &line, size) <= inner {
-                out.push((line, false));
-                continue;
-            }
-            let (lead, cont) = if comment(&line) {
-                ("", "#    ")
-            } else if lang == "powershell" {
-                (" `", "    ")
-            } else {
-                ("", "↪ ")
-            };
-            let cont_w = self.fonts.width(Face::Mono, cont, size);
-            let lead_w = self.fonts.width(Face::Mono, lead, size);
-            let mut first = true;
-            let mut rest = line.as_str();
-            while !rest.is_empty() {
-                let prefix = if first { "" } else { cont };
-                let room = inner - if first { 0.0 } else { cont_w } - lead_w;
-                let at_space = comment(&line) || lang == "powershell";
-                let piece = fit_piece(self.fonts, rest, size, room, at_space);
-                let tail = &rest[piece.len()..];
-                let mut drawn = format!("{prefix}{}", piece.trim_end());
-                if !tail.is_empty() {
-                    drawn.push_str(lead);
-                }
-                out.push((drawn, !first));
-                rest = tail.trim_start();
-                first = false;
-            }
-        }
-        CodeLines { size, lines: out }
-    }
-
-    /// Preformatted text on a shaded band, breaking across pages between lines.
-    fn code(&mut self, title: &str, text: &str, lang: &str) {
-        let code = self.code_lines(text, lang);
-        let line_h = code.size * 1.3;
-        if !title.is_empty() {
-            self.y += 4.0;
-            self.ensure(BODY_LINE + 4.0 * line_h);
-            self.paragraph(title, BODY_SIZE, Face::Bold, INK, 0.0);
-        }
-        self.y += 2.0;
-        let w = self.content_width();
-        for (line, _) in &code.lines {
-            self.ensure(line_h);
-            self.rect(MARGIN_X, self.y, w, line_h, BAND);
-            self.text(
-                MARGIN_X + CODE_PAD,
-                self.y + line_h - code.size * 0.35,
-                code.size,
-                Face::Mono,
-                INK,
-                line,
-            );
-            self.y += line_h;
-        }
-        self.y += 8.0;
-    }
-
     /// Points a chart of `w` x `h` pixels takes at `share` of the full width, caption
     /// included.
     fn chart_height(&self, w: f32, h: f32, share: f32) -> f32 {
@@ -682,28 +478,4 @@ impl<'a> Layout<'a> {
         self.paragraph(caption, 8.0, Face::Regular, MUTED, 0.0);
         self.y += 6.0;
     }
-}
-
-/// The longest start of `text` that fits `room` points, cut at a space when `at_space`
-/// and one exists, else at a character (at least one character).
-fn fit_piece<'t>(fonts: &Fonts, text: &'t str, size: f32, room: f32, at_space: bool) -> &'t str {
-    let mut end = 0;
-    let mut w = 0.0;
-    let mut last_space = None;
-    for (i, c) in text.char_indices() {
-        let cw = fonts.width(Face::Mono, c.encode_utf8(&mut [0; 4]), size);
-        if w + cw > room && end > 0 {
-            break;
-        }
-        w += cw;
-        end = i + c.len_utf8();
-        if c == ' ' {
-            last_space = Some(end);
-        }
-    }
-    let cut = match last_space {
-        Some(s) if at_space && end < text.len() => s,
-        _ => end,
-    };
-    &text[..cut]
 }
