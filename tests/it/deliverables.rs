@@ -386,7 +386,7 @@ fn a_fio_job_copied_from_the_pdf_runs() {
             .take_while(|l| !l.starts_with("Mount options") && !l.starts_with("Sources"))
             .filter(|l| !l.is_empty())
             .collect();
-        assert!(job.iter().any(|l| *l == "[global]"), "{key}: {job:?}");
+        assert!(job.contains(&"[global]"), "{key}: {job:?}");
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("job.fio");
         std::fs::write(&path, job.join("\n") + "\n").expect("write job");
