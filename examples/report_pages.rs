@@ -49,6 +49,16 @@ fn vinfo() -> String {
     s
 }
 
+/// Each VM's IOPS and MiB/s, as a performance CSV.
+fn perf() -> String {
+    let mut s = "VM,IOPS,MiB/s\n".to_owned();
+    for i in 0..60u32 {
+        let mibps = [40, 8, 120, 2][i as usize % 4];
+        s += &format!("app-{i:03},{},{mibps}\n", mibps * 16);
+    }
+    s
+}
+
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let out = args
@@ -94,9 +104,12 @@ fn main() -> Result<(), String> {
         report::render(&compared, Format::Pdf, opts).map_err(|e| e.to_string())?,
     )?;
 
-    let inv = inventory::parse(vinfo().as_bytes(), Options::default()).map_err(|e| e.message)?;
+    let mut inv =
+        inventory::parse(vinfo().as_bytes(), Options::default()).map_err(|e| e.message)?;
+    inventory::perf::merge(&mut inv, perf().as_bytes()).map_err(|e| e.to_string())?;
     let mut req = avs_plan::PlanRequest::new(inv.clone());
     req.region = Some("northeurope".to_owned());
+    req.growth_pct = 20.0;
     let plan = avs_plan::plan(&req, pricing::book()).map_err(|e| e.to_string())?;
     let doc = PlanDoc {
         origin: "vinfo.csv",

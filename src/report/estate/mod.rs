@@ -129,11 +129,11 @@ pub fn document(p: &EstatePlan, edition: Edition, date: &str) -> Doc {
         columns: vec![
             text_col("Workload", 1.4),
             text_col("Service", 1.6),
-            num_col("Pool", 0.5),
+            num_col("Pool", 0.7),
             text_col("Volumes", 1.6),
-            num_col("Achievable MiB/s", 1.0),
+            num_col("Achievable MiB/s", 1.1),
             text_col("Bound by", 1.6),
-            text_col("Targets met", 0.7),
+            text_col("Targets met", 0.9),
             text_col("Note", 1.8),
         ],
         rows: p
@@ -298,9 +298,9 @@ fn fit(p: &EstatePlan, edition: Edition, b: &mut Vec<Block>) {
         columns: vec![
             text_col("Workload", 1.3),
             text_col("Option", 1.8),
-            text_col("Fit", 0.6),
+            text_col("Fit", 0.8),
             num_col("A month", 1.1),
-            num_col("Quota TiB", 0.8),
+            num_col("Quota TiB", 1.0),
             text_col("Bound by", 1.6),
             text_col("Why not", 2.0),
         ],

@@ -10,6 +10,8 @@ use crate::report::doc::pdf::fonts::{Face, Fonts};
 const CODE_MAX: f32 = 7.0;
 const CODE_MIN: f32 = 4.6;
 const CODE_PAD: f32 = 6.0;
+/// Fewest code lines a page break leaves on either side.
+const KEEP_LINES: usize = 5;
 
 /// Code lines as drawn: the size, and each drawn line with whether it continues the
 /// line before.
@@ -76,18 +78,26 @@ impl Layout<'_> {
         CodeLines { size, lines: out }
     }
 
-    /// Preformatted text on a shaded band, breaking across pages between lines.
+    /// Preformatted text on a shaded band, breaking across pages between lines; a page
+    /// break never leaves fewer than [`KEEP_LINES`] lines on either side of it.
     pub(super) fn code(&mut self, title: &str, text: &str, lang: &str) {
         let code = self.code_lines(text, lang);
         let line_h = code.size * 1.3;
+        let n = code.lines.len();
         if !title.is_empty() {
             self.y += 4.0;
-            self.ensure(BODY_LINE + 4.0 * line_h);
+            self.ensure(BODY_LINE + (KEEP_LINES.min(n) as f32) * line_h);
             self.paragraph(title, BODY_SIZE, Face::Bold, INK, 0.0);
         }
         self.y += 2.0;
         let w = self.content_width();
-        for (line, _) in &code.lines {
+        for (i, (line, _)) in code.lines.iter().enumerate() {
+            // Where the rest would leave a few lines alone on the next page, break here.
+            let fit = ((self.room() / line_h) as usize).max(1);
+            let left = n - i;
+            if left > fit && left - fit < KEEP_LINES && fit <= KEEP_LINES && i > 0 {
+                self.new_page();
+            }
             self.ensure(line_h);
             self.rect(MARGIN_X, self.y, w, line_h, BAND);
             self.text(

@@ -34,6 +34,8 @@ pub(super) const MARGIN_BOTTOM: f32 = 58.0;
 
 const BODY_SIZE: f32 = 9.5;
 const BODY_LINE: f32 = 13.0;
+const CALLOUT_SIZE: f32 = 10.0;
+const CALLOUT_LINE: f32 = 14.0;
 const TABLE_SIZE: f32 = 8.0;
 const TABLE_LINE: f32 = 10.0;
 const HEAD_SIZE: f32 = 7.5;
@@ -255,7 +257,8 @@ impl<'a> Layout<'a> {
             }
             Block::Figures(_) => 48.0,
             Block::Code { .. } => 4.0 * 9.0 + 20.0,
-            Block::Summary(_) | Block::Callout(_) => 3.0 * BODY_LINE + 12.0,
+            Block::Callout(t) => self.callout_height(t),
+            Block::Summary(_) => 3.0 * BODY_LINE + 12.0,
             _ => 2.0 * BODY_LINE,
         }
     }
@@ -364,14 +367,26 @@ impl<'a> Layout<'a> {
         }
     }
 
-    /// One sentence in a box with an accent bar.
+    /// The lines of a callout's text, and the height of its box.
+    fn callout_lines(&self, text: &str) -> (Vec<String>, f32) {
+        let lines = self.fonts.wrap(
+            text,
+            CALLOUT_SIZE,
+            Face::Regular,
+            self.content_width() - 24.0,
+        );
+        let h = lines.len() as f32 * CALLOUT_LINE + 12.0;
+        (lines, h)
+    }
+
+    fn callout_height(&self, text: &str) -> f32 {
+        self.callout_lines(text).1 + 6.0
+    }
+
+    /// One sentence in a box with an accent bar (kept whole).
     fn callout(&mut self, text: &str) {
-        let size = 10.0;
-        let line_h = 14.0;
-        let lines = self
-            .fonts
-            .wrap(text, size, Face::Regular, self.content_width() - 24.0);
-        let h = lines.len() as f32 * line_h + 12.0;
+        let (size, line_h) = (CALLOUT_SIZE, CALLOUT_LINE);
+        let (lines, h) = self.callout_lines(text);
         self.ensure(h.min(self.usable()));
         self.rect(MARGIN_X, self.y, self.content_width(), h, BAND);
         self.rect(MARGIN_X, self.y, 3.5, h, ACCENT);
