@@ -326,18 +326,25 @@ pub fn layouts(s: &Scenario, rows: &[LayoutRow]) -> Option<String> {
         .and_then(|i| rows.get(i))
         .unwrap_or(best);
     let counts: Vec<String> = rows.iter().map(|r| r.count.to_string()).collect();
+    // "1 datastore reaches", "4 datastores reach".
+    let many = |n: u32| {
+        let plural = noun(s);
+        if n == 1 {
+            format!("1 {} reaches", plural.trim_end_matches('s'))
+        } else {
+            format!("{n} {plural} reach")
+        }
+    };
     Some(format!(
-        "Split over {} {}: {} {} of {} TiB reach {} MiB/s, within 5% of the best ({} MiB/s with {}); {} {} reach {} MiB/s.",
+        "Split over {} {}: {} {} TiB each, {} MiB/s, within 5% of the best ({} MiB/s with {}); {} {} MiB/s.",
         counts.join(", "),
         noun(s),
-        pick.count,
-        noun(s),
+        many(pick.count),
         tib(pick.quota_tib),
         sig(pick.throughput_mibps),
         sig(best.throughput_mibps),
         best.count,
-        first.count,
-        noun(s),
+        many(first.count),
         sig(first.throughput_mibps)
     ))
 }
