@@ -45,7 +45,7 @@ pub enum Edition {
 impl Edition {
     /// Parses `customer` or `engineer` (any case).
     pub fn parse(text: &str) -> Result<Edition, String> {
-        match text.trim().to_ascii_lowercase().as_str() {
+        match text.to_ascii_lowercase().as_str() {
             "" | "customer" => Ok(Edition::Customer),
             "engineer" => Ok(Edition::Engineer),
             other => Err(format!(
