@@ -305,8 +305,12 @@ pub fn import(args: &ImportArgs) -> ExitCode {
             text.push_str(&import_line(m));
             match c {
                 Some(Ok(c)) => text.push_str(&format!(
-                    "    predicted {:.1} MiB/s, {:.0} IOPS (binding: {}); measured / predicted = {:.2}\n    {}\n",
-                    c.predicted_mibps, c.predicted_iops, c.binding, c.ratio, c.sentence
+                    "    predicted {} MiB/s, {} IOPS (binding: {}); measured / predicted = {}\n    {}\n",
+                    num(c.predicted_mibps, 1),
+                    num(c.predicted_iops, 0),
+                    c.binding,
+                    num(c.ratio, 2),
+                    c.sentence
                 )),
                 Some(Err(e)) => text.push_str(&format!("    no prediction: {e}\n")),
                 None => {}
@@ -326,6 +330,8 @@ pub fn import(args: &ImportArgs) -> ExitCode {
     }
 }
 
+use crate::report::format::{self, num};
+
 /// One measurement as a line of text.
 fn import_line(m: &crate::engine::import::Measurement) -> String {
     let access = match m.access {
@@ -334,16 +340,16 @@ fn import_line(m: &crate::engine::import::Measurement) -> String {
         None => "",
     };
     let ms = |x: Option<f64>| {
-        x.map(|v| format!("{v:.2} ms"))
+        x.map(|v| format!("{} ms", format::ms(v)))
             .unwrap_or_else(|| "n/a".to_owned())
     };
     format!(
-        "  {}: {:.1} MiB/s, {:.0} IOPS; {} KiB, {:.0}% reads{access}; {} IOs in flight ({} thread(s) x queue depth {} x {} client(s)); latency mean {}, p50 {}, p99 {}; {:.0} s\n",
+        "  {}: {} MiB/s, {} IOPS; {} KiB, {}% reads{access}; {} IOs in flight ({} thread(s) x queue depth {} x {} client(s)); latency mean {}, p50 {}, p99 {}; {} s\n",
         m.label,
-        m.mibps,
-        m.iops,
-        (m.io_size_kib * 10.0).round() / 10.0,
-        m.read_pct,
+        num(m.mibps, 1),
+        num(m.iops, 0),
+        num(m.io_size_kib, 1),
+        num(m.read_pct, 0),
         m.outstanding,
         m.threads,
         m.queue_depth,
@@ -351,6 +357,6 @@ fn import_line(m: &crate::engine::import::Measurement) -> String {
         ms(m.latency_mean_ms),
         ms(m.latency_p50_ms),
         ms(m.latency_p99_ms),
-        m.runtime_s
+        num(m.runtime_s, 0)
     )
 }

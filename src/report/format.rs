@@ -144,9 +144,21 @@ fn two_decimals(v: f64) -> String {
     }
 }
 
-/// A unit price as a price list writes it: at least two and at most six decimals
-/// ("$0.29", "$0.000082").
-pub fn unit_price(v: f64, currency: &str) -> String {
+/// A change with its sign, `decimals` at most: "+1,234", "-5.5", "±0".
+pub fn signed(v: f64, decimals: usize) -> String {
+    let sign = if v > 0.0 {
+        "+"
+    } else if v < 0.0 {
+        "-"
+    } else {
+        "±"
+    };
+    format!("{sign}{}", Num(v.abs(), decimals))
+}
+
+/// A price's digits as a price list writes them: at least two and at most six decimals
+/// ("0.29", "0.000082", "10.00"), no currency.
+pub fn price_digits(v: f64) -> String {
     let text = Num(v.abs(), 6).to_string();
     let decimals = text.split_once('.').map_or(0, |(_, f)| f.len());
     let digits = if decimals < 2 {
@@ -154,6 +166,13 @@ pub fn unit_price(v: f64, currency: &str) -> String {
     } else {
         text
     };
+    let sign = if v < 0.0 { "-" } else { "" };
+    format!("{sign}{digits}")
+}
+
+/// A unit price as a price list writes it: "$0.29", "$0.000082".
+pub fn unit_price(v: f64, currency: &str) -> String {
+    let digits = price_digits(v.abs());
     let sign = if v < 0.0 { "-" } else { "" };
     match symbol(currency) {
         Some(s) => format!("{sign}{s}{digits}"),
@@ -254,6 +273,14 @@ mod tests {
         assert_eq!(unit_price(0.000082, "USD"), "$0.000082");
         assert_eq!(unit_price(0.29, "USD"), "$0.29");
         assert_eq!(unit_price(2.0, "EUR"), "€2.00");
+        assert_eq!(price_digits(0.000273973), "0.000274");
+        assert_eq!(price_digits(10.0), "10.00");
+        assert_eq!(signed(1234.4, 0), "+1,234");
+        assert_eq!(signed(0.0, 1), "±0");
+        assert_eq!(price_digits(0.000273973), "0.000274");
+        assert_eq!(price_digits(10.0), "10.00");
+        assert_eq!(signed(1234.4, 0), "+1,234");
+        assert_eq!(signed(0.0, 1), "±0");
         assert_eq!(xlsx_money("USD"), "\"$\"#,##0.00");
         assert_eq!(xlsx_money("CHF"), "#,##0.00 \"CHF\"");
     }

@@ -10,9 +10,9 @@ use super::table_file::{Table, TableFile, TableFormat};
 use super::{PageError, render};
 use crate::engine::pricing::PriceBook;
 use crate::engine::sweep::{self, Better, MetricRow};
-use crate::engine::trace::{Exact, Num};
 use crate::engine::{self, Evaluation, Scenario};
 use crate::report::charts::Chart;
+use crate::report::format::{Num, exact, signed};
 use crate::store;
 use crate::web::AppState;
 use crate::web::access;
@@ -133,18 +133,12 @@ struct ComparePage {
 fn format_value(key: &str, v: f64) -> String {
     match key {
         "monthly_usd" | "usd_per_mibps" => super::view::usd(Some(v)),
-        _ => Exact(v).to_string(),
+        _ => exact(v),
     }
 }
 
 fn format_delta(key: &str, abs: f64, pct: Option<f64>) -> String {
-    let sign = if abs > 0.0 {
-        "+"
-    } else if abs < 0.0 {
-        "-"
-    } else {
-        "±"
-    };
+    let sign: String = signed(abs, 0).chars().take(1).collect();
     let magnitude = format_value(key, abs.abs());
     match pct {
         Some(p) => {
