@@ -95,7 +95,8 @@ pub struct LimitRow {
     pub mibps: String,
     pub iops: String,
     pub headroom: String,
-    pub source: &'static str,
+    /// Where the limit comes from, public documents by their titles.
+    pub source: String,
     pub assumption: bool,
     pub binding: bool,
 }
@@ -265,7 +266,7 @@ impl Results {
                 mibps: format::exact(l.mibps),
                 iops: format::exact(l.iops),
                 headroom: headroom(l, binding),
-                source: l.source,
+                source: crate::report::sources::public(l.source),
                 assumption: l.assumption,
                 binding: l.id == ev.binding,
             })
