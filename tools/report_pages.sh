@@ -14,6 +14,6 @@ for report in scenario compare avs estate; do
     pdftoppm -r 60 -png "$out/$report.pdf" "docs/report-pages/$report"
 done
 for page in docs/report-pages/*.png; do
-    convert "$page" -colors 64 "$page"
+    convert "$page" +dither -colors 64 -strip "$page"
 done
 ls docs/report-pages
