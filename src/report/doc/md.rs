@@ -30,7 +30,9 @@ fn write_doc(o: &mut String, d: &Doc) -> Result<(), String> {
     if !d.meta.is_empty() {
         o.push('\n');
     }
-    let _ = writeln!(o, "{}\n", escape::md(&d.dateline));
+    if !d.dateline.is_empty() {
+        let _ = writeln!(o, "{}\n", escape::md(&d.dateline));
+    }
     for b in &d.blocks {
         match b {
             Block::Heading(t) => {
@@ -149,6 +151,8 @@ fn write_doc(o: &mut String, d: &Doc) -> Result<(), String> {
             }
         }
     }
-    let _ = writeln!(o, "---\n\n*{}*", escape::md(&d.footer));
+    if !d.footer.is_empty() {
+        let _ = writeln!(o, "---\n\n*{}*", escape::md(&d.footer));
+    }
     Ok(())
 }
