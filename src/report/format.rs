@@ -60,13 +60,27 @@ pub fn signed_pct(v: f64) -> String {
 
 /// Milliseconds with at most three significant digits: `3.47`, `0.312`, `12.4`, `125`.
 pub fn ms(v: f64) -> String {
-    let decimals = match v.abs() {
+    Num(v, ms_decimals(v)).to_string()
+}
+
+/// The decimals [`ms`] writes `v` with.
+pub fn ms_decimals(v: f64) -> usize {
+    match v.abs() {
         a if a >= 100.0 => 0,
         a if a >= 10.0 => 1,
         a if a >= 1.0 => 2,
         _ => 3,
-    };
-    Num(v, decimals).to_string()
+    }
+}
+
+/// The decimals [`sig`] writes `v` with (the whole number from 100 up).
+pub fn sig_decimals(v: f64) -> usize {
+    let a = v.abs();
+    if a >= 100.0 || a == 0.0 || !a.is_finite() {
+        0
+    } else {
+        (2 - a.log10().floor() as i64).clamp(0, 9) as usize
+    }
 }
 
 /// A headline figure with its unit ("8,921 MiB/s", "164,000 IOPS").

@@ -47,11 +47,15 @@ impl Figure {
         }
     }
 
-    /// The Excel number format that shows the value as [`Figure::text`] does.
+    /// The Excel number format that shows the value as [`Figure::text`] does (with the
+    /// decimals of its significant digits; Excel keeps the digits a rounding drops).
     pub fn excel_format(&self) -> String {
+        let v = self.value.unwrap_or(0.0);
         match self.shown {
             Shown::Money(c) => format::xlsx_money(c),
-            _ => format::xlsx_unit(self.unit, self.decimals.min(3)),
+            Shown::Sig => format::xlsx_unit(self.unit, format::sig_decimals(v).min(3)),
+            Shown::Ms => format::xlsx_unit(self.unit, format::ms_decimals(v)),
+            Shown::Decimals => format::xlsx_unit(self.unit, self.decimals.min(3)),
         }
     }
 }
