@@ -341,7 +341,7 @@ impl Results {
                     .throughput_mibps
                     .map(format::exact)
                     .unwrap_or_else(|| "-".into()),
-                monthly: usd(z.monthly_usd),
+                monthly: usd(crate::report::summary::cost::sizing_cost(s, ev, z)),
                 meets: z.meets,
                 cheapest: z.cheapest,
                 current: z.service == s.storage.service && z.level == current_level,
