@@ -58,9 +58,10 @@ fn line(l: &RepriceLine) -> LineView {
     };
     let shown = l.today.as_ref().or(l.stored.as_ref());
     let detail = shown.map_or_else(String::new, |s| {
-        let price = s
-            .unit_price
-            .map_or_else(|| "no public price".to_owned(), |u| format!("{u:.5} USD"));
+        let price = s.unit_price.map_or_else(
+            || "no public price".to_owned(),
+            |u| crate::report::format::unit_price(u, "USD"),
+        );
         format!("{} {} at {price}", super::view::sig3(s.quantity), s.unit)
     });
     let (change, class) = match l.change {
