@@ -83,15 +83,6 @@ pub fn sig_decimals(v: f64) -> usize {
     }
 }
 
-/// A headline figure with its unit ("8,921 MiB/s", "164,000 IOPS").
-pub fn with_unit(v: f64, unit: &str) -> String {
-    if unit.is_empty() {
-        sig(v)
-    } else {
-        format!("{} {unit}", sig(v))
-    }
-}
-
 /// The symbol written before an amount in `currency`, where it has a common one.
 fn symbol(currency: &str) -> Option<&'static str> {
     match currency {
@@ -310,7 +301,6 @@ mod tests {
         assert_eq!(signed_pct(150.4), "+150%");
         assert_eq!(ms(3.4712), "3.47");
         assert_eq!(ms(0.31234), "0.312");
-        assert_eq!(with_unit(8921.0, "MiB/s"), "8,921 MiB/s");
         assert_eq!(tick(60_000.0), "60,000");
         assert_eq!(tick(5.0), "5");
         assert_eq!(tick(2.5), "2.5");

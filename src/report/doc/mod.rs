@@ -242,49 +242,4 @@ impl Doc {
             _ => None,
         })
     }
-
-    /// All the text a reader sees (for tests and search): title block, every block's
-    /// words, table cells, code, and chart captions.
-    pub fn text(&self) -> String {
-        let mut out = vec![
-            self.kind.to_owned(),
-            self.title.clone(),
-            self.subtitle.clone(),
-            self.dateline.clone(),
-            self.footer.clone(),
-        ];
-        out.extend(self.meta.iter().map(|(k, v)| format!("{k}: {v}")));
-        for b in &self.blocks {
-            match b {
-                Block::Heading(t)
-                | Block::Subheading(t)
-                | Block::Para(t)
-                | Block::Note(t)
-                | Block::Callout(t)
-                | Block::Verdict { text: t, .. } => out.push(t.clone()),
-                Block::Summary(p) => out.extend(p.iter().cloned()),
-                Block::Figures(k) => out.extend(
-                    k.iter()
-                        .map(|k| format!("{} {} {}", k.label, k.value, k.unit)),
-                ),
-                Block::Bullets(items) => out.extend(items.iter().map(|i| i.text.clone())),
-                Block::Table(t) => {
-                    out.push(t.name.clone());
-                    out.extend(t.columns.iter().map(|c| c.title.clone()));
-                    out.extend(
-                        t.rows
-                            .iter()
-                            .flat_map(|r| r.cells.iter().map(|c| c.text.clone())),
-                    );
-                }
-                Block::Code { title, text, .. } => {
-                    out.push(title.clone());
-                    out.push(text.clone());
-                }
-                Block::Chart(c) => out.push(c.alt()),
-                Block::Links(l) => out.extend(l.iter().map(|(t, u)| format!("{t} {u}"))),
-            }
-        }
-        out.join("\n")
-    }
 }

@@ -123,7 +123,7 @@ impl Report {
             headline: rows::headline(e),
             targets: summary::targets(s, e).map(|(met, text)| TargetLine { met, text }),
             binding: rows::binding(s, e),
-            latency: rows::latency_words(s, e),
+            latency: summary::latency::summary(s, e),
             limits: rows::limit_rows(e),
             sizing: rows::sizing_rows(s, e),
             advice: rows::advice_rows(e),

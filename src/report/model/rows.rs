@@ -4,7 +4,7 @@
 use crate::engine::advice::Severity;
 use crate::engine::{Evaluation, Scenario};
 use crate::report::format::{self, NOT_PRICED};
-use crate::report::summary::{self, cost, latency, storage_name};
+use crate::report::summary::{self, cost, storage_name};
 use crate::report::{Edition, sources};
 
 /// One headline figure.
@@ -312,9 +312,4 @@ pub struct LayoutRow {
     pub binding_label: String,
     pub monthly_usd: Option<f64>,
     pub met: bool,
-}
-
-/// The latency section in words.
-pub fn latency_words(s: &Scenario, e: &Evaluation) -> String {
-    latency::summary(s, e)
 }

@@ -509,7 +509,7 @@ fn layouts(wb: &mut Workbook, st: &Styles, r: &Report) -> Result<(), XlsxError> 
 }
 
 /// Writes the workbook with the given chart images (title, PNG bytes).
-pub fn render_with(
+fn render_with(
     r: &Report,
     edition: Edition,
     pngs: &[(String, Vec<u8>)],
