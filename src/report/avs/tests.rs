@@ -125,3 +125,50 @@ fn disk_rows_share_their_vm_capacity_and_figures() {
     assert_eq!(vm0[0].disk, Some("Hard disk 1"));
     assert!(rows.iter().all(|r| r.cluster == Some(1)));
 }
+
+/// The upload's file name and the VM names are escaped like the scenario report's: no
+/// HTML, no links, no broken tables.
+#[test]
+fn markdown_escapes_the_file_and_vm_names() {
+    let hostile = [
+        "<img src=x onerror=alert(1)>",
+        "[click](javascript:alert(1))",
+        "a|b|c",
+    ];
+    let inv = inventory(
+        hostile
+            .iter()
+            .map(|n| vm((*n).to_owned(), 1.0, 1, Some(10.0), false))
+            .collect(),
+    );
+    let mut req = PlanRequest::new(inv.clone());
+    req.region = Some("westus2".to_owned());
+    let p = plan(&req, book()).unwrap();
+    let doc = PlanDoc {
+        origin: "<script>alert(1)</script>|[x](javascript:1).csv",
+        inventory: &inv,
+        basis: CapacityBasis::InUse,
+        plan: &p,
+        date: "2026-01-02",
+    };
+    let md =
+        String::from_utf8(render(&doc, Format::Md, RenderOptions::default()).unwrap()).unwrap();
+    // The names come only escaped: no tag, no link, no image.
+    for raw in hostile
+        .iter()
+        .chain(&["<script>alert(1)</script>", "[x](javascript:1)"])
+    {
+        assert!(!md.contains(raw), "{raw} unescaped");
+        assert!(
+            md.contains(&crate::report::escape::md(raw)),
+            "{raw} escaped"
+        );
+    }
+    let rows: Vec<&str> = md.lines().filter(|l| l.contains("a\\|b\\|c")).collect();
+    assert!(!rows.is_empty(), "the pipe is escaped in its cell: {md}");
+    for row in rows {
+        // Unescaped pipes are the table's own: as many as its columns have.
+        let pipes = row.replace("\\|", "").matches('|').count();
+        assert_eq!(pipes, 7, "{row}");
+    }
+}
