@@ -111,7 +111,15 @@ mod tests {
             "no nconnect advice with Direct NFS"
         );
         let report = crate::report::model::Report::build(&s, &ev, "2026-01-02");
-        let md = crate::report::md::render(&report);
+        let md = String::from_utf8(
+            crate::report::render(
+                &report,
+                crate::report::Format::Md,
+                crate::report::RenderOptions::default(),
+            )
+            .expect("the report renders"),
+        )
+        .expect("Markdown is UTF-8");
         for expect in [
             "oranfstab",
             "nfs_version: nfsv3",

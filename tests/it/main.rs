@@ -9,6 +9,7 @@ mod avs;
 mod calibration;
 mod charts;
 mod customer_report;
+mod deliverables;
 mod docs;
 mod estate;
 mod helpers;

@@ -107,7 +107,7 @@ pub const CSV_COLUMNS: [&str; 12] = [
 
 /// The rows as CSV (free text cannot run as a spreadsheet formula).
 pub fn to_csv(rows: &[PriceRow]) -> Result<Vec<u8>, csv::Error> {
-    use crate::report::csv::text;
+    use crate::report::escape::csv as text;
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(CSV_COLUMNS)?;
     for r in rows {

@@ -14,6 +14,7 @@ use crate::prices::retail::diff::RowChange;
 use crate::prices::retail::{self, ImportPlan, PlannedRow};
 use crate::prices::rows::{self, Override, PriceRow, PricedService, RowKey};
 use crate::prices::sheet;
+use crate::report::format::price_digits;
 use crate::store;
 use crate::store::activity::Action;
 use crate::store::today_utc;
@@ -55,7 +56,7 @@ impl From<PriceRow> for RowView {
         };
         RowView {
             service: r.service.display(),
-            price: price_text(r.price),
+            price: price_digits(r.price),
             currency: r.currency,
             label: r.label,
             unit: r.unit,
@@ -116,18 +117,6 @@ struct PricesPage {
     entry: Entry,
     entry_error: String,
     entry_field: String,
-}
-
-/// A price as written on the page: up to 6 decimals, at least 2.
-fn price_text(v: f64) -> String {
-    let s = format!("{v:.6}");
-    let trimmed = s.trim_end_matches('0');
-    let decimals = trimmed.split('.').nth(1).map_or(0, str::len);
-    if decimals < 2 {
-        format!("{v:.2}")
-    } else {
-        trimmed.to_owned()
-    }
 }
 
 /// The table filter of `GET /prices`.
@@ -364,8 +353,8 @@ fn diff_view(r: &PlannedRow) -> DiffView {
             RowChange::Changed => "changed",
             RowChange::Unchanged => "unchanged",
         },
-        old: r.old.map_or_else(|| "none".to_owned(), price_text),
-        new: price_text(r.new),
+        old: r.old.map_or_else(|| "none".to_owned(), price_digits),
+        new: price_digits(r.new),
         currency: r.currency.clone(),
         unit: r.unit.clone(),
         source: r.source.clone(),
@@ -559,10 +548,10 @@ mod tests {
 
     #[test]
     fn prices_are_written_with_two_to_six_decimals() {
-        assert_eq!(price_text(0.14746), "0.14746");
-        assert_eq!(price_text(10.0), "10.00");
-        assert_eq!(price_text(0.2), "0.20");
-        assert_eq!(price_text(0.000273973), "0.000274");
+        assert_eq!(price_digits(0.14746), "0.14746");
+        assert_eq!(price_digits(10.0), "10.00");
+        assert_eq!(price_digits(0.2), "0.20");
+        assert_eq!(price_digits(0.000273973), "0.000274");
     }
 
     #[test]
