@@ -19,6 +19,7 @@ pub mod connections;
 pub mod cool;
 pub mod cost;
 pub mod cost_files_gcnv;
+pub mod cost_line;
 pub mod distribution;
 pub mod evaluate;
 pub mod evaluation;
