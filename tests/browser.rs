@@ -742,7 +742,7 @@ async fn avs_journey(c: &Client, base: &str) -> Res {
     assert_eq!(vms, serde_json::json!(40));
     let tco = js(c, "document.querySelectorAll('#avs-tco tbody tr').length").await?;
     assert_eq!(tco, serde_json::json!(2));
-    let charts = js(c, "document.querySelectorAll('svg.avs-chart').length").await?;
+    let charts = js(c, "document.querySelectorAll('svg.chart').length").await?;
     assert_eq!(charts, serde_json::json!(2));
     js(
         c,

@@ -15,7 +15,7 @@ use crate::report::charts::{Chart, ChartError, ChartName, ChartTable, LatencyRun
 use crate::store::{self, StoreError};
 use crate::web::auth::CurrentUser;
 use crate::web::error::{ApiError, ApiJson};
-use crate::web::pages::PageError;
+use crate::web::page_error::PageError;
 use crate::web::{AppState, RenderLimit};
 use axum::Router;
 use axum::extract::rejection::QueryRejection;

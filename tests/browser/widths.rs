@@ -54,6 +54,11 @@ fn pages(a: i64, b: i64, protected: i64) -> Vec<(&'static str, String, &'static 
             format!("/scenarios/{protected}"),
             "table.cost-lines",
         ),
+        (
+            "sizing report (HTML, compared, layouts)",
+            format!("/scenarios/{a}/report.html?compare={b}&layouts=1,2,4"),
+            "#kpi-throughput_mibps",
+        ),
     ]
 }
 

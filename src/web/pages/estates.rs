@@ -7,7 +7,10 @@ use super::{PageError, parse_id, render};
 use crate::engine::Scenario;
 use crate::engine::scenario::Term;
 use crate::estate::{self, EstatePlan, EstateRequest};
-use crate::report::estate::{self as report, Format};
+use crate::report::estate as report;
+use crate::report::format::money;
+use crate::report::model::today_utc;
+use crate::report::{Edition, Format, RenderOptions};
 use crate::store::estates::{self as store, EstateRevision, EstateSummary};
 use crate::web::AppState;
 use crate::web::access;
@@ -326,10 +329,10 @@ async fn page(
         Err(e) => (None, Some(problem.unwrap_or(e))),
     };
     let (chart, body) = match &plan {
-        Some(p) => (
-            report::chart::svg(p).unwrap_or_default(),
-            report::html::sections(&report::tables(p)),
-        ),
+        Some(p) => report::page(p, &today_utc()).unwrap_or_else(|e| {
+            tracing::error!(error = %e, "estate page sections failed");
+            (String::new(), String::new())
+        }),
         None => (String::new(), String::new()),
     };
     let (templates, saved) = choices(st, user).await?;
@@ -411,9 +414,15 @@ pub async fn download(
                 "Estate reports are report.html, .md, .pdf, .csv, .xlsx or .json.".into(),
             )
         })?;
+    let edition = Edition::parse(q.get("edition").map_or("", String::as_str))
+        .map_err(|e| PageError::BadRequest(format!("The {e}.")))?;
     let (_, req, _) = revision(&st, id, q.get("rev")).await?;
     let p = plan(&st, &req).await.map_err(PageError::BadRequest)?;
-    let bytes = tokio::task::spawn_blocking(move || report::render(&p, format))
+    let opts = RenderOptions {
+        edition,
+        ..RenderOptions::default()
+    };
+    let bytes = tokio::task::spawn_blocking(move || report::render(&p, format, opts, &today_utc()))
         .await
         .map_err(|e| PageError::Internal(e.to_string()))?
         .map_err(|e| PageError::Internal(e.to_string()))?;
@@ -454,8 +463,8 @@ pub async fn compare(
         row("Pool TiB", &|p| {
             p.pools.iter().map(|x| x.size_tib).sum::<f64>().to_string()
         }),
-        row("First month", &|p| report::usd(p.monthly)),
-        row("Total", &|p| report::usd(p.total)),
+        row("First month", &|p| money(p.monthly, p.currency)),
+        row("Total", &|p| money(p.total, p.currency)),
         row("Events in the resize schedule", &|p| {
             p.events.len().to_string()
         }),
@@ -464,7 +473,7 @@ pub async fn compare(
         let cell = |p: &EstatePlan| {
             p.cost_by_year
                 .get(y)
-                .map_or("-".to_owned(), |c| report::usd(*c))
+                .map_or("-".to_owned(), |c| money(*c, p.currency))
         };
         rows.push((format!("Year {}", y + 1), cell(&pa), cell(&pb)));
     }
