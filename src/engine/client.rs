@@ -171,7 +171,7 @@ impl PathTimes {
                 conn_read: OpTime::new(read_a, m.smb_read_b_us_per_kib),
                 conn_write: OpTime::new(write_a, m.smb_write_b_us_per_kib),
                 conn_source: if gcnv {
-                    "SMB channels: no published GCNV SMB figure; the request time, byte time and multichannel contention fitted to the Azure Files and ANF SMB series (assumption)"
+                    "SMB channels: no published GCNV SMB figure; the request time, byte time and multichannel contention fitted to the Azure Files and ANF SMB series (tests/fixtures/series.json) (assumption)"
                 } else {
                     "SMB channels: request time of the SMB client's vCPU, byte time and multichannel contention fitted to the Azure Files and ANF SMB series (tests/fixtures/series.json)"
                 },
@@ -179,7 +179,7 @@ impl PathTimes {
                 client_read: OpTime::new(read_a, anf_client.0.b_us_per_kib),
                 client_write: OpTime::new(write_a, anf_client.1.b_us_per_kib),
                 client_source: if gcnv {
-                    "client path: the SMB client's time per request and the NFS client's per KiB, fitted to Azure and ANF series; no published GCNV figure (assumption)"
+                    "client path: the SMB client's time per request and the NFS client's per KiB, fitted to the Azure Files and ANF series (tests/fixtures/series.json); no published GCNV figure (assumption)"
                 } else {
                     "client path: the SMB client's vCPU time per request (fitted to the SMB series) and the file client's per KiB (fitted to the single-client NFS series)"
                 },
@@ -204,15 +204,15 @@ impl PathTimes {
                     (t, t),
                     "NFS connections: Azure Files' own request and byte times, fitted to its nconnect series (LEARN-FILES/nfs-performance)",
                     false,
-                    "client path: the Linux NFS client's vCPU times fitted to the ANF series; no published Azure Files figure (assumption)",
+                    "client path: the Linux NFS client's vCPU times fitted to the ANF series (tests/fixtures/series.json); no published Azure Files figure (assumption)",
                     true,
                 )
             }
             Service::Gcnv => (
                 anf_conn,
-                "NFS connections: ANF's per-connection request and byte times; no published GCNV figure (assumption)",
+                "NFS connections: ANF's per-connection request and byte times, fitted to the ANF nconnect series (tests/fixtures/series.json); no published GCNV figure (assumption)",
                 true,
-                "client path: the Linux NFS client's vCPU times fitted to the ANF series; no published GCNV figure (assumption)",
+                "client path: the Linux NFS client's vCPU times fitted to the ANF series (tests/fixtures/series.json); no published GCNV figure (assumption)",
                 true,
             ),
         };

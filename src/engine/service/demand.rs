@@ -35,7 +35,7 @@ pub struct Demand {
 }
 
 const ANF_SOURCE: &str = "back end: time per op and per KiB, read and write, fitted jointly to the published ANF series (tests/fixtures/series.json; model.json)";
-const GCNV_SOURCE: &str = "back end: no GCNV document gives a write or IOPS ceiling, so the ANF mechanism of the same volume kind (time per op and per KiB, writes slower than reads) scaled so that large reads reach the documented volume cap (assumption)";
+const GCNV_SOURCE: &str = "back end: no GCNV document gives a write or IOPS ceiling, so the ANF mechanism of the same volume kind (time per op and per KiB, writes slower than reads) scaled so that large reads reach the documented volume cap; the ANF times are fitted to the published ANF series (tests/fixtures/series.json) (assumption)";
 
 impl Demand {
     /// IOPS of one volume at `kib` KiB and read fraction `r`.

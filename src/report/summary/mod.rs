@@ -380,7 +380,13 @@ pub fn assumptions(e: &Evaluation, edition: Edition) -> Vec<String> {
         .advice
         .iter()
         .filter(|a| a.severity == crate::engine::advice::Severity::Assumption)
-        .map(|a| a.message.to_string())
+        .map(|a| match a.message {
+            // The source as this edition shows it (public titles for a customer).
+            crate::engine::advice::Message::Assumption { what, source } => {
+                format!("Assumption: {what} rests on {}.", edition.source(source))
+            }
+            ref m => m.to_string(),
+        })
         .collect();
     let covered = |out: &[String], what: &str| out.iter().any(|m| m.contains(what));
     for l in e.limits.iter().filter(|l| l.assumption) {
