@@ -4,8 +4,8 @@
 //! hosts, Azure Files the provisioned share, GCNV the pool; a discount applies to all.
 
 use super::catalog;
-pub use super::cost_line::{CostLine, MAX_LINES};
 use super::cost_line::line;
+pub use super::cost_line::{CostLine, MAX_LINES};
 use super::plan::Plan;
 use super::pricing::AnfPrices;
 use super::scenario::{DataProtection, Level, Replication, Service, Term};

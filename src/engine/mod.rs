@@ -36,6 +36,7 @@ pub(crate) mod properties;
 pub mod regions;
 pub mod scaling;
 pub mod scenario;
+pub mod scenario_diff;
 pub mod security;
 pub mod service;
 pub mod solve;

@@ -13,6 +13,7 @@ mod compare;
 mod compare_inputs;
 mod estates;
 pub mod form;
+mod history;
 mod home;
 mod layouts;
 mod planner;

@@ -6,6 +6,7 @@
 //! [`form::parse`] and [`assess`].
 
 use super::form::{self, FormState};
+use super::history::{HistoryRow, you_or};
 use super::view::{ErrorItem, ResultsView};
 use super::{PageError, parse_id, render, share};
 use crate::engine::pricing::PriceBook;
@@ -147,16 +148,6 @@ fn assess(
     }
 }
 
-/// One revision in the planner's history.
-pub struct HistoryRow {
-    pub number: i64,
-    pub name: String,
-    /// Short UTC time.
-    pub created_at: String,
-    /// "you", the author's name, or empty (single-user mode).
-    pub by: String,
-}
-
 /// The owner and visibility as the planner shows them.
 pub struct OwnershipView {
     /// "you", the owner's name, or empty (created in single-user mode).
@@ -173,15 +164,6 @@ impl OwnershipView {
             private: o.visibility == Visibility::Private,
             may_change: o.may_change_visibility(actor(user)),
         }
-    }
-}
-
-/// "you" when `name` is the signed-in user, else the name (empty for none).
-fn you_or(name: Option<&str>, user: &CurrentUser) -> String {
-    match name {
-        Some(n) if Some(n) == user.name() => "you".to_owned(),
-        Some(n) => n.to_owned(),
-        None => String::new(),
     }
 }
 
@@ -291,17 +273,7 @@ async fn saved_context(
     status: String,
 ) -> Result<Context, PageError> {
     let ownership = access::scenario(&st.db, user, id).await?;
-    let mut revisions = store::list_revisions(&st.db, id).await?;
-    revisions.sort_by_key(|r| std::cmp::Reverse(r.number));
-    let revisions = revisions
-        .into_iter()
-        .map(|r| HistoryRow {
-            by: you_or(r.author.as_deref(), user),
-            number: r.number,
-            name: r.name,
-            created_at: super::view::short_time(&r.created_at),
-        })
-        .collect();
+    let revisions = super::history::rows(st, user, id).await?;
     Ok(Context {
         id: Some(id),
         status,
