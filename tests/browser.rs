@@ -251,6 +251,12 @@ async fn journeys(c: &Client, base: &str) -> Res {
     let saved_url = c.current_url().await?;
     let status = c.find(Locator::Id("plan-status")).await?.text().await?;
     assert!(status.contains("Saved"), "{status}");
+    wait_for(
+        c,
+        "document.activeElement && document.activeElement.id === 'plan-status'",
+        "the save confirmation to take the focus",
+    )
+    .await?;
 
     // Reload: the change persisted.
     c.refresh().await?;

@@ -17,6 +17,13 @@
   var copyShare = document.getElementById("copy-share");
   var endpoint = form.getAttribute("data-results");
 
+  // After a save, restore, import or visibility change the confirmation takes the
+  // focus, so a keyboard or screen-reader user hears what happened and goes on from it.
+  if (status && /[?&](saved|restored|imported|visibility)=/.test(location.search)) {
+    status.setAttribute("tabindex", "-1");
+    status.focus();
+  }
+
   // ---- Which inputs apply -------------------------------------------------
 
   function val(name) {
