@@ -14,6 +14,7 @@ use crate::measure::MeasuredPoint;
 use crate::report::charts::{Chart, ChartError, ChartName, ChartTable, LatencyRun};
 use crate::store::{self, StoreError};
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson};
 use crate::web::page_error::PageError;
 use crate::web::{AppState, RenderLimit};
@@ -28,8 +29,8 @@ use serde::Deserialize;
 /// Chart routes.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/scenarios/{id}/charts/{file}", get(saved))
-        .route("/charts/{file}", get(shared).post(posted))
+        .route("/scenarios/{id}/charts/{file}", get(saved).read_write())
+        .route("/charts/{file}", get(shared).post(posted).compute())
 }
 
 /// A chart as a page shows it: inline SVG, a one-sentence summary, its data table

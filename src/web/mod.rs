@@ -240,7 +240,7 @@ pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(axum::middleware::from_fn_with_state(
             authenticated,
-            auth::layer::authenticate,
+            auth::layer::attach_state,
         ))
         .layer(axum::middleware::from_fn_with_state(
             guard.clone(),

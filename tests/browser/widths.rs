@@ -100,7 +100,11 @@ pub async fn widths_journey(c: &Client, base: &str) -> Res {
                     "the phone summary at the bottom of the screen",
                 )
                 .await?;
-                js(c, "(document.getElementById('results').scrollIntoView(), true)").await?;
+                js(
+                    c,
+                    "(document.getElementById('results').scrollIntoView(), true)",
+                )
+                .await?;
                 wait_for(
                     c,
                     "document.getElementById('phone-summary').hidden",

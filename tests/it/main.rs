@@ -32,6 +32,7 @@ mod regions;
 mod render_matrix;
 mod reports;
 mod reprice;
+mod route_access;
 mod security;
 mod store;
 mod tool_pages;
