@@ -169,7 +169,8 @@ fn a_volume_becomes_a_large_volume_in_month_7() {
     // 90 x 1.2^(6/12) = 98.6, 90 x 1.2^(7/12) = 100.1.
     let p = plan(json!({
         "workloads": [workload("archive", 90.0, Some(100.0), None)],
-        "region": "eastus", "years": 1, "growth_pct_per_year": 20, "levels": ["standard"]
+        "region": "eastus", "years": 1, "growth_pct_per_year": 20, "levels": ["standard"],
+        "resize_every_months": 1
     }));
     let large: Vec<&Event> = p
         .events
@@ -190,7 +191,8 @@ fn moving_to_premium_pays_from_month_16() {
         "workloads": [workload("db", 2.0, Some(512.0), None)],
         "region": "eastus", "years": 2, "growth_pct_per_year": 100,
         "throughput_growth_pct_per_year": 0, "levels": ["premium", "ultra"],
-        "what_if": [{"workload": 0, "level": "premium", "month": 3}]
+        "what_if": [{"workload": 0, "level": "premium", "month": 3}],
+        "resize_every_months": 1, "migration_threshold_usd_month": 0
     }));
     assert_eq!(p.pools[0].level, Level::Ultra);
     let changes: Vec<&Event> = p
@@ -331,11 +333,20 @@ fn a_capacity_table_drives_the_timeline() {
     // last value holds): the Premium pool is 3, 3, 6, 6, then 13 TiB.
     let p = plan(json!({
         "workloads": [workload("files", 3.0, Some(10.0), None)],
-        "region": "eastus", "years": 1, "levels": ["premium"],
+        "region": "eastus", "years": 1, "levels": ["premium"], "resize_every_months": 1,
         "growth": [{"workload": 0, "capacity_tib_by_month": [3.0, 3.0, 5.5, 5.5, 12.2]}]
     }));
     let sizes: Vec<f64> = p.timeline.iter().map(|m| m.pool_tib).collect();
     assert_eq!(&sizes[..6], &[3.0, 3.0, 6.0, 6.0, 13.0, 13.0]);
+    // Resized quarterly (the default), each time for the quarter's last month: 6 TiB
+    // for months 0-2 (5.5 TiB in month 2), 13 TiB for months 3-5.
+    let quarterly = plan(json!({
+        "workloads": [workload("files", 3.0, Some(10.0), None)],
+        "region": "eastus", "years": 1, "levels": ["premium"],
+        "growth": [{"workload": 0, "capacity_tib_by_month": [3.0, 3.0, 5.5, 5.5, 12.2]}]
+    }));
+    let sizes: Vec<f64> = quarterly.timeline.iter().map(|m| m.pool_tib).collect();
+    assert_eq!(&sizes[..6], &[6.0, 6.0, 6.0, 13.0, 13.0, 13.0]);
     // A table that starts above today's capacity still plans from month 0.
     let q = plan(json!({
         "workloads": [workload("files", 3.0, Some(10.0), None)],
