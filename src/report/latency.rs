@@ -8,15 +8,7 @@ use crate::engine::units::mibps_to_iops;
 use crate::engine::{Evaluation, Limit, Scenario};
 
 /// Milliseconds with at most three significant digits: `3.47`, `0.312`, `12.4`, `125`.
-pub fn ms(v: f64) -> String {
-    let decimals = match v.abs() {
-        a if a >= 100.0 => 0,
-        a if a >= 10.0 => 1,
-        a if a >= 1.0 => 2,
-        _ => 3,
-    };
-    Num(v, decimals).to_string()
-}
+pub use crate::verdict::words::ms_figure as ms;
 
 /// How close the workload runs to the binding limit `l`: "runs at 90% of it (9,210 of
 /// 10,240 MiB/s); latency 3.47 ms per IO". A limit on reads or writes only is compared

@@ -809,10 +809,20 @@ async fn results_show_latency_at_the_load_and_the_target() {
         .await
         .unwrap();
     assert!(html.contains("id=\"kpi-latency\""));
-    assert!(html.contains("ms per IO at this load"));
-    assert!(html.contains("ms at the target rate"));
+    // With a rate target the headline is the latency at that rate, and the note says
+    // what the achievable load is and the concurrency behind it.
+    assert!(html.contains("ms per IO at the target rate"));
+    let note = html
+        .split("id=\"latency-note\">")
+        .nth(1)
+        .and_then(|t| t.split("</p>").next())
+        .expect("the latency note");
     assert!(
-        html.contains("5 ms latency target met"),
+        note.contains("at the target rate (8,000 MiB/s)") && note.contains("in flight ("),
+        "{note}"
+    );
+    assert!(
+        html.contains("at 8,000 MiB/s meets the 5 ms target."),
         "in the targets summary"
     );
     assert!(
@@ -829,7 +839,7 @@ async fn results_show_latency_at_the_load_and_the_target() {
         .await
         .unwrap();
     assert!(html.contains("ms per IO at this load"));
-    assert!(!html.contains("ms at the target rate"));
+    assert!(!html.contains("at the target rate"));
     assert!(html.contains("id=\"chart-latency\""));
 }
 

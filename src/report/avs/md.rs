@@ -61,13 +61,8 @@ pub fn markdown(doc: &PlanDoc) -> Vec<String> {
         ));
     }
     l.push(String::new());
-    l.push(format!(
-        "Saving: {} a month at pay as you go ({:.1} %), {} over 5 years reserved. {}.",
-        usd(t.saving.monthly_payg),
-        t.saving.pct_payg,
-        usd(t.saving.totals[2].reserved),
-        t.saving.drivers
-    ));
+    l.extend(doc.verdict.statements.iter().map(|s| format!("- {s}")));
+    l.push(String::new());
     l.push(format!(
         "Prices: AVS hosts as of {}, ANF as of {}; {}.",
         t.host_price_date, t.anf_price_date, t.note

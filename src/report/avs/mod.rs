@@ -20,6 +20,7 @@ use super::model::ReportError;
 use crate::avs::AvsPlan;
 use crate::inventory::model::MIB_PER_TIB;
 use crate::inventory::{CapacityBasis, Flag, Inventory};
+use crate::verdict::avs::AvsVerdict;
 use std::collections::HashMap;
 
 /// Placement rows the text formats (PDF, Markdown, HTML) list before they refer to the
@@ -34,6 +35,16 @@ pub struct PlanDoc<'a> {
     /// The capacity the plan sized on.
     pub basis: CapacityBasis,
     pub plan: &'a AvsPlan,
+    /// The verdict every format prints (the cheaper option at the chosen term).
+    pub verdict: &'a AvsVerdict,
+}
+
+/// The JSON download: the plan with its verdict, as `POST /api/v1/avs/plan` answers.
+#[derive(serde::Serialize)]
+struct Answer<'a> {
+    #[serde(flatten)]
+    plan: &'a AvsPlan,
+    verdict: &'a AvsVerdict,
 }
 
 /// A format an AVS plan downloads in.
@@ -86,7 +97,11 @@ pub fn render(doc: &PlanDoc, format: Format) -> Result<Vec<u8>, ReportError> {
         Format::Html => html::render(doc).map(String::into_bytes),
         Format::Csv => csv::render(doc),
         Format::Xlsx => xlsx::render(doc),
-        Format::Json => serde_json::to_vec(doc.plan).map_err(|e| ReportError::Json(e.to_string())),
+        Format::Json => serde_json::to_vec(&Answer {
+            plan: doc.plan,
+            verdict: doc.verdict,
+        })
+        .map_err(|e| ReportError::Json(e.to_string())),
     }
 }
 

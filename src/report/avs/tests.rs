@@ -64,9 +64,11 @@ pub(super) fn planned(n: usize) -> (Inventory, AvsPlan) {
     (inv, p)
 }
 
-/// Every format of `doc`, each read back: the number of placement rows each lists.
+/// Every format of `doc`, each read back: the number of placement rows each lists, and
+/// the verdict's cost headline as the verdict wrote it (the PDF sets the Markdown lines).
 fn check_every_format(doc: &PlanDoc) {
     let placed = doc.plan.placement.len();
+    let headline = doc.verdict.statement.as_str();
     for f in [
         Format::Pdf,
         Format::Md,
@@ -78,11 +80,11 @@ fn check_every_format(doc: &PlanDoc) {
         let bytes = render(doc, f).unwrap_or_else(|e| panic!("{f:?}: {e}"));
         match f {
             Format::Pdf => assert!(bytes.starts_with(b"%PDF")),
-            Format::Md => assert!(
-                std::str::from_utf8(&bytes)
-                    .unwrap()
-                    .contains("## Placement")
-            ),
+            Format::Md => {
+                let text = std::str::from_utf8(&bytes).unwrap();
+                assert!(text.contains("## Placement"));
+                assert!(text.contains(&format!("- {headline}\n")), "{text}");
+            }
             Format::Html => {
                 let text = String::from_utf8(bytes).unwrap();
                 let xml = roxmltree::Document::parse_with_options(
@@ -100,6 +102,13 @@ fn check_every_format(doc: &PlanDoc) {
                     .count();
                 assert_eq!(rows - 1, placed.min(super::MAX_PLACEMENT));
                 assert!(!text.contains("<script>"));
+                let verdict: Vec<&str> = xml
+                    .descendants()
+                    .filter(|n| n.attribute("id") == Some("avs-verdict"))
+                    .flat_map(|u| u.children().filter(|n| n.has_tag_name("li")))
+                    .filter_map(|li| li.text())
+                    .collect();
+                assert_eq!(verdict, doc.verdict.statements);
             }
             Format::Csv => {
                 let mut r = ::csv::Reader::from_reader(&bytes[..]);
@@ -115,11 +124,19 @@ fn check_every_format(doc: &PlanDoc) {
                     calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).unwrap();
                 let range = book.worksheet_range("Placement").unwrap();
                 assert_eq!(range.rows().count() - 1, placed);
+                let summary = book.worksheet_range("Summary").unwrap();
+                assert!(
+                    summary
+                        .cells()
+                        .any(|(_, _, c)| matches!(c, calamine::Data::String(s) if s == headline)),
+                    "{headline}"
+                );
             }
             Format::Json => {
                 let back: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
                 assert_eq!(back["placement"].as_array().map(Vec::len), Some(placed));
                 assert_eq!(back["level"], doc.plan.level.key());
+                assert_eq!(back["verdict"]["statement"], headline);
             }
         }
     }
@@ -158,7 +175,8 @@ proptest! {
         req.growth_pct = growth;
         // A plan the engine refuses is the API's 422; every accepted one renders.
         if let Ok(p) = plan(&req, book()) {
-            let doc = PlanDoc { origin: "<i>file</i>.xlsx", inventory: &inv, basis: req.capacity_basis, plan: &p };
+            let verdict = crate::verdict::avs::verdict(&p, req.term);
+            let doc = PlanDoc { origin: "<i>file</i>.xlsx", inventory: &inv, basis: req.capacity_basis, plan: &p, verdict: &verdict };
             check_every_format(&doc);
         }
     }
@@ -167,11 +185,13 @@ proptest! {
 #[test]
 fn disk_rows_share_their_vm_capacity_and_figures() {
     let (inv, p) = planned(3);
+    let verdict = crate::verdict::avs::verdict(&p, Default::default());
     let doc = PlanDoc {
         origin: "x",
         inventory: &inv,
         basis: CapacityBasis::InUse,
         plan: &p,
+        verdict: &verdict,
     };
     let rows = super::placement_rows(&doc);
     assert_eq!(rows.len(), 6);

@@ -7,11 +7,12 @@
 //! the request, calls them, and shapes the figures for the template.
 
 use super::{PageError, parse_id, render};
-use crate::avs::{self, AvsPlan, PlaceUnit, PlanRequest};
+use crate::avs::{self, AvsPlan, PlaceUnit, PlanRequest, PurchaseTerm};
 use crate::engine::scenario::Level;
 use crate::inventory::{self, CapacityBasis, Inventory, Options};
 use crate::report::avs::{self as report_avs, Format};
 use crate::store;
+use crate::verdict::avs::AvsVerdict;
 use crate::web::AppState;
 use askama::Template;
 use axum::extract::{Multipart, Path, Query, State};
@@ -30,6 +31,8 @@ pub struct PlanQuery {
     pub unit: Option<String>,
     pub basis: Option<String>,
     pub nconnect: Option<String>,
+    /// The purchase term the TCO verdict follows: `payg`, `1y` or `3y` (default).
+    pub term: Option<String>,
     pub q: Option<String>,
 }
 
@@ -54,6 +57,8 @@ pub struct AvsPage {
     pub origin: String,
     pub inventory: Option<Inventory>,
     pub plan: Option<AvsPlan>,
+    /// The plan's verdict at the chosen term (what the page says about the cost).
+    pub verdict: Option<AvsVerdict>,
     pub plan_error: String,
     pub query: PlanQuery,
     /// The choices as a query string, for the PDF link and the save form.
@@ -76,6 +81,7 @@ impl AvsPage {
             origin: String::new(),
             inventory: None,
             plan: None,
+            verdict: None,
             plan_error: String::new(),
             query: PlanQuery::default(),
             query_string: String::new(),
@@ -116,6 +122,7 @@ impl AvsPage {
             "unit" => q.unit.as_deref().unwrap_or("vm"),
             "basis" => q.basis.as_deref().unwrap_or("in_use"),
             "nconnect" => q.nconnect.as_deref().unwrap_or("1"),
+            "term" => self.verdict.as_ref().map_or("3y", |v| v.term.key()),
             _ => "",
         };
         cur.eq_ignore_ascii_case(v)
@@ -255,6 +262,12 @@ fn request(inv: Inventory, q: &PlanQuery) -> Result<PlanRequest, String> {
             .parse()
             .map_err(|_| format!("nconnect must be 1 or 4, not `{n}`."))?;
     }
+    if let Some(t) = text(&q.term) {
+        r.term = PurchaseTerm::ALL
+            .into_iter()
+            .find(|k| k.key().eq_ignore_ascii_case(&t))
+            .ok_or_else(|| format!("Term must be payg, 1y or 3y, not `{t}`."))?;
+    }
     Ok(r)
 }
 
@@ -270,6 +283,7 @@ fn query_string(q: &PlanQuery) -> String {
         ("unit", &q.unit),
         ("basis", &q.basis),
         ("nconnect", &q.nconnect),
+        ("term", &q.term),
     ] {
         if let Some(v) = v.as_deref().filter(|v| !v.trim().is_empty()) {
             s.append_pair(k, v);
@@ -316,11 +330,13 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
     match result {
         Ok((plan, req)) => {
             let needle = q.q.as_deref().unwrap_or("").trim().to_lowercase();
+            let verdict = crate::verdict::avs::verdict(&plan, req.term);
             let doc = report_avs::PlanDoc {
                 origin: &page.origin,
                 inventory: &req.inventory,
                 basis: req.capacity_basis,
                 plan: &plan,
+                verdict: &verdict,
             };
             let mut rows = Vec::new();
             let mut matching = 0;
@@ -349,6 +365,7 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
             page.fill_chart = report_avs::charts::fill(&plan);
             page.tco_chart = report_avs::charts::tco(&plan.tco);
             page.plan = Some(plan);
+            page.verdict = Some(verdict);
             page.basis = req.capacity_basis;
         }
         Err(e) => page.plan_error = e.to_string(),
@@ -407,7 +424,7 @@ async fn download(
     format: Format,
 ) -> Result<Response, PageError> {
     let page = planned(&st, &raw, q).await?;
-    let (Some(plan), Some(inv)) = (page.plan, page.inventory) else {
+    let (Some(plan), Some(verdict), Some(inv)) = (page.plan, page.verdict, page.inventory) else {
         return Err(PageError::Status {
             status: StatusCode::UNPROCESSABLE_ENTITY,
             message: page.plan_error,
@@ -434,6 +451,7 @@ async fn download(
             inventory: &inv,
             basis,
             plan: &plan,
+            verdict: &verdict,
         };
         report_avs::render(&doc, format)
     })

@@ -233,20 +233,7 @@ pub async fn create(
     body: Bytes,
 ) -> Result<Response, PageError> {
     let f = parse_form(&body);
-    let mut req = EstateRequest {
-        name: None,
-        workloads: Vec::new(),
-        region: None,
-        gcp_region: None,
-        years: 3,
-        growth_pct_per_year: 0.0,
-        throughput_growth_pct_per_year: None,
-        growth: Vec::new(),
-        levels: None,
-        discount_pct: 0.0,
-        reservation: Term::None,
-        what_if: Vec::new(),
-    };
+    let mut req = EstateRequest::new(Vec::new());
     let checked = match apply(&st, &user, &f, &mut req).await {
         Ok(()) => plan(&st, &req).await.map(|_| ()),
         Err(e) => Err(e),
