@@ -206,7 +206,7 @@ fn flexible_is_searched_where_it_is_priced_and_wins_when_it_is_cheapest() {
     // West US 2 prices Flexible below Standard per GiB: capacity-heavy datastores with
     // little throughput are cheapest on Flexible, each assigned its MiB/s.
     let (_, rates) = book().anf("westus2").unwrap();
-    assert!(rates.flexible_capacity.unwrap() < rates.standard);
+    assert!(rates.flexible_capacity.unwrap() < rates.standard.unwrap());
     let vms: Vec<Vm> = (0..20)
         .map(|i| vm(i, 4, 16.0, 2.0, Some((200.0, 5.0))))
         .collect();

@@ -19,8 +19,8 @@ use super::units::mibps_to_iops;
 /// Checks a scenario exactly as [`evaluate`] does (ranges, catalog keys, service
 /// rules), without evaluating it: what a save must pass so that every saved scenario
 /// can be evaluated and reported.
-pub fn check(scenario: &Scenario) -> Result<(), FieldErrors> {
-    evaluate_with(&Plan::resolve(scenario)?, false).map(|_| ())
+pub fn check(scenario: &Scenario, prices: &PriceBook) -> Result<(), FieldErrors> {
+    evaluate_with(&Plan::resolve_in(scenario, prices)?, false).map(|_| ())
 }
 
 /// Evaluates a scenario at the compiled price book; a value out of range gives the
@@ -83,6 +83,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors>
         });
     }
     let price = cost::price(p);
+    let usd = p.prices.currency == "USD";
     let latency_ms = c.latency_ms();
     let latency_at_target_ms = c.latency_at_target_ms(p);
     let targets = targets(
@@ -91,7 +92,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors>
         judged_latency(p, latency_ms, latency_at_target_ms),
     );
     let sizing = if with_sizing {
-        solve::sizing(p, &c, &client, targets.met, price.monthly_usd)
+        solve::sizing(p, &c, &client, targets.met, price.monthly)
     } else {
         Default::default()
     };
@@ -113,18 +114,19 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors>
             loaded_datastores: p.avs.map(|_| c.dist.used),
         },
         cost: Cost {
-            monthly_usd: price.monthly_usd,
-            monthly: price.monthly_usd,
-            one_time: price.one_time_usd,
+            monthly_usd: price.monthly.filter(|_| usd),
+            monthly: price.monthly,
+            one_time: price.one_time,
             billed_tib: price.billed_tib,
             cool_tib: p.cool.map(|_| price.cool_tib),
             region: price.region.to_owned(),
-            currency: "USD",
+            currency: p.prices.currency,
             hours_per_month: price.hours_per_month,
             price_date: price.price_date.to_owned(),
             price_book: p.prices.reference(),
             lines: price.lines.to_vec(),
-            usd_per_mibps: price.monthly_usd.map(|m| m / total),
+            usd_per_mibps: price.monthly.filter(|_| usd).map(|m| m / total),
+            per_mibps: price.monthly.map(|m| m / total),
             assumption: price.assumption,
         },
         sizing,

@@ -18,6 +18,7 @@ pub mod concurrency;
 pub mod connections;
 pub mod cool;
 pub mod cost;
+pub mod cost_files_gcnv;
 pub mod distribution;
 pub mod evaluate;
 pub mod evaluation;

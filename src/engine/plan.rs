@@ -239,7 +239,9 @@ impl<'a> Plan<'a> {
         if !checks.has("storage") {
             check_volumes(st, &mut checks);
         }
+        let prices = priced_in(s, prices, &mut checks);
         checks.finish()?;
+        let prices = prices.expect("a currency without a book is an error above");
         let egress = match (c.egress_mibps, vm) {
             (Some(m), _) => Some(Cap {
                 mibps: m,
@@ -571,6 +573,50 @@ fn check_regions(s: &Scenario, checks: &mut Checks) {
             unknown(r),
         ));
     }
+}
+
+/// The book of the scenario's currency (`pricing.currency`, USD without one): `prices`
+/// itself or its book of that currency; `None` (with the error recorded) when that
+/// book has no price of the service in the region, so the cost's lines are all in one
+/// currency and never mixed.
+fn priced_in<'b>(
+    s: &Scenario,
+    prices: &'b PriceBook,
+    checks: &mut Checks,
+) -> Option<&'b PriceBook> {
+    let currency = s.pricing.as_ref().map_or("USD", |p| p.currency.as_str());
+    if currency == prices.currency {
+        return Some(prices);
+    }
+    if checks.has("pricing.currency") || checks.has("region") {
+        return None;
+    }
+    let service = s.storage.service;
+    let region = s
+        .region
+        .as_deref()
+        .unwrap_or(prices.reference_region(service));
+    if let Some(book) = prices
+        .in_currency(currency)
+        .filter(|b| b.prices_in(service, region))
+    {
+        return Some(book);
+    }
+    let have = prices.currencies_of(service, region);
+    checks.push(FieldError::new(
+        "pricing.currency",
+        format!(
+            "the price book has no {currency} prices of {} in {}; {}. Import a Retail Prices API page with currencyCode={currency} or a price sheet in {currency} on the Prices page",
+            service.display(),
+            prices.region_label(region),
+            if have.is_empty() {
+                "it has none there in any currency".to_owned()
+            } else {
+                format!("it has {} there", have.join(", "))
+            }
+        ),
+    ));
+    None
 }
 
 /// Each volume group's size within the range of its service, level and kind, and an

@@ -5,6 +5,29 @@
 
 use super::scenario::{Level, Service};
 use serde::{Deserialize, Serialize};
+use std::sync::Mutex;
+
+/// The currency codes seen so far, each kept once for the life of the process.
+static CODES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+
+/// `code` as a currency code shared by every cost priced in it (`Cost.currency`), or
+/// `None` when it is not one: three capital letters as ISO 4217 writes them (`USD`,
+/// `EUR`). At most 26^3 codes exist, so keeping each one for good is bounded.
+pub fn currency_code(code: &str) -> Option<&'static str> {
+    if code == "USD" {
+        return Some("USD");
+    }
+    if !(code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase())) {
+        return None;
+    }
+    let mut codes = CODES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&known) = codes.iter().find(|c| **c == code) {
+        return Some(known);
+    }
+    let kept: &'static str = Box::leak(code.to_owned().into_boxed_str());
+    codes.push(kept);
+    Some(kept)
+}
 
 /// What a row prices: the three storage services and the AVS hosts.
 #[derive(

@@ -27,14 +27,14 @@ use std::borrow::Cow;
 /// reused for every level with the same [`client::level_key`].
 ///
 /// A row whose provisioning is the scenario's own has the scenario's answer: it meets
-/// exactly when the scenario does (`met`) and costs what it does (`monthly_usd`), and
+/// exactly when the scenario does (`met`) and costs what it does (`monthly`), and
 /// is neither checked nor priced again.
 pub fn sizing(
     p: &Plan,
     c: &Core,
     client: &ClientSide,
     met: bool,
-    monthly_usd: Option<f64>,
+    monthly: Option<f64>,
 ) -> ArrayVec<Sizing, MAX_LEVELS> {
     let goal = if p.target_mibps.is_none() && p.target_iops.is_none() {
         Goal {
@@ -63,7 +63,7 @@ pub fn sizing(
             plan: p,
             total: c.total,
             met,
-            monthly_usd,
+            monthly,
         },
         dist: c.dist,
         key: client::level_key(p),
@@ -78,7 +78,7 @@ pub fn sizing(
         .iter()
         .enumerate()
         .filter(|(_, r)| r.meets)
-        .filter_map(|(i, r)| r.monthly_usd.map(|m| (i, m)))
+        .filter_map(|(i, r)| r.monthly.map(|m| (i, m)))
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(i, _)| i);
     if let Some(i) = cheapest {
@@ -112,7 +112,7 @@ struct Own<'o, 'p> {
     /// Whether it meets the goal.
     met: bool,
     /// Its monthly cost.
-    monthly_usd: Option<f64>,
+    monthly: Option<f64>,
 }
 
 impl Own<'_, '_> {
@@ -286,10 +286,10 @@ fn size_level(
     };
     plan.set_uniform(level, n, quota, mibps, iops);
     let plan = &*plan;
-    let monthly_usd = if sizer.own.is(plan) {
-        sizer.own.monthly_usd
+    let monthly = if sizer.own.is(plan) {
+        sizer.own.monthly
     } else {
-        super::cost::monthly_usd(plan)
+        super::cost::monthly(plan)
     };
     Sizing {
         service: p.service,
@@ -298,7 +298,8 @@ fn size_level(
         pool_tib: plan.pool_tib,
         throughput_mibps: mibps.map(|m| m * nf),
         iops: iops.map(|i| i * nf),
-        monthly_usd,
+        monthly_usd: monthly.filter(|_| plan.prices.currency == "USD"),
+        monthly,
         meets: fits && met,
         cheapest: false,
         basis: goal.basis,
@@ -537,9 +538,9 @@ mod tests {
             .sizing
             .iter()
             .filter(|r| r.meets)
-            .filter_map(|r| r.monthly_usd)
+            .filter_map(|r| r.monthly)
             .fold(f64::INFINITY, f64::min);
-        assert_eq!(marked[0].monthly_usd, Some(lowest));
+        assert_eq!(marked[0].monthly, Some(lowest));
     }
 
     #[test]

@@ -264,23 +264,18 @@ impl Scenario {
             ));
         }
         let Some(p) = &self.pricing else { return };
-        if p.currency != "USD" {
+        // Whether the book has prices in that currency is for resolving the plan to say.
+        if super::price_key::currency_code(&p.currency).is_none() {
             c.push(FieldError::new(
                 "pricing.currency",
-                format!(
-                    "the price book holds USD list prices only; use USD (not {})",
-                    p.currency
-                ),
+                "give the currency as its ISO 4217 code, three capital letters such as USD or EUR",
             ));
         }
         c.range("pricing.discount_pct", p.discount_pct, 0.0, 100.0, "%");
-        if p.reservation != Term::None && self.storage.service != Service::Anf {
+        if p.reservation != Term::None && self.storage.service == Service::AzureFiles {
             c.push(FieldError::new(
                 "pricing.reservation",
-                format!(
-                    "{} has no reserved capacity in the price book; use none",
-                    self.storage.service.display()
-                ),
+                "Azure Files has no reserved capacity in the price book; use none",
             ));
         }
     }

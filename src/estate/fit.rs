@@ -1,7 +1,8 @@
 //! Where each workload fits best on its own: the workload sized on every level of
 //! ANF, Azure Files and GCNV in the estate's regions (the engine's reverse sizing),
 //! each option with the constraint that binds it, options that cannot meet the
-//! workload with why, and the cheapest that meets it.
+//! workload with why, and the cheapest that meets it. The levels of a service that have
+//! no list price in the region are one row, not a row each: they cannot be compared.
 
 use super::request::EstateRequest;
 use crate::engine::evaluate::{evaluate_in, evaluate_without_sizing};
@@ -29,6 +30,68 @@ pub struct FitOption {
     pub why_not: Option<String>,
     /// The cheapest option that meets the workload.
     pub best: bool,
+    /// The other levels of the service this row stands for: those without a list price
+    /// in the region, collapsed into one row.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unpriced_levels: Vec<Level>,
+}
+
+impl FitOption {
+    /// The option as a table names it: "Azure Files SSD provisioned v2", or "Azure
+    /// Files, 3 levels" for a row of unpriced levels.
+    pub fn label(&self) -> String {
+        if self.unpriced_levels.is_empty() {
+            format!(
+                "{} {}",
+                self.service.display(),
+                self.level.display(self.service)
+            )
+        } else {
+            format!(
+                "{}, {} levels",
+                self.service.display(),
+                self.unpriced_levels.len() + 1
+            )
+        }
+    }
+
+    /// True for a row the price book cannot price (and nothing else rules out).
+    fn unpriced(&self) -> bool {
+        self.monthly.is_none() && self.binding.is_some()
+    }
+}
+
+/// Collapses the unpriced options of each service into one row that names them.
+fn collapse_unpriced(options: Vec<FitOption>) -> Vec<FitOption> {
+    let mut out: Vec<FitOption> = Vec::with_capacity(options.len());
+    for o in options {
+        let group = out
+            .iter_mut()
+            .find(|g| g.service == o.service && g.unpriced() && o.unpriced());
+        match group {
+            Some(g) => g.unpriced_levels.push(o.level),
+            None => out.push(o),
+        }
+    }
+    for g in out.iter_mut().filter(|g| !g.unpriced_levels.is_empty()) {
+        let names: Vec<&str> = std::iter::once(g.level)
+            .chain(g.unpriced_levels.iter().copied())
+            .map(|l| l.display(g.service))
+            .collect();
+        let region = g.region.as_deref().unwrap_or("the region");
+        g.why_not = Some(format!(
+            "no list price for {} in {}: import or enter one on the Prices page",
+            names.join(", "),
+            crate::engine::pricing::region_label(region)
+        ));
+        // Without a price the row cannot be chosen, whatever its levels would reach.
+        g.meets = false;
+        g.binding = None;
+        g.binding_label = None;
+        g.quota_tib = 0.0;
+        g.throughput_mibps = None;
+    }
+    out
 }
 
 /// Every option of one workload.
@@ -69,6 +132,7 @@ fn fit(i: usize, w: &Scenario, req: &EstateRequest, prices: &PriceBook) -> Fit {
                     binding_label: None,
                     why_not: Some(why.clone()),
                     best: false,
+                    unpriced_levels: Vec::new(),
                 }));
                 continue;
             }
@@ -91,9 +155,11 @@ fn fit(i: usize, w: &Scenario, req: &EstateRequest, prices: &PriceBook) -> Fit {
                 binding_label: None,
                 why_not: Some(f.to_string()),
                 best: false,
+                unpriced_levels: Vec::new(),
             })),
         }
     }
+    let mut options = collapse_unpriced(options);
     let best = options
         .iter()
         .enumerate()
@@ -172,21 +238,25 @@ fn option(v: &Scenario, e: &Evaluation, row: &Sizing, prices: &PriceBook) -> Fit
         Err(f) => (None, None, Some(f.to_string())),
     };
     let why = why.or_else(|| {
-        row.monthly_usd
-            .is_none()
-            .then(|| format!("no list price for this level in {}", e.cost.region))
+        row.monthly.is_none().then(|| {
+            format!(
+                "no list price for this level in {}",
+                crate::engine::pricing::region_label(&e.cost.region)
+            )
+        })
     });
     FitOption {
         service: row.service,
         level: row.level,
         region,
         meets: row.meets,
-        monthly: row.monthly_usd,
+        monthly: row.monthly,
         quota_tib: row.quota_tib,
         throughput_mibps: row.throughput_mibps,
         binding,
         binding_label: label,
         why_not: why,
         best: false,
+        unpriced_levels: Vec::new(),
     }
 }

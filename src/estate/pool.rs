@@ -233,7 +233,7 @@ impl Rates {
             }
         }
         Some(Rates {
-            tib: [tib(p.standard), tib(p.premium), tib(p.ultra)],
+            tib: [tib(p.standard?), tib(p.premium?), tib(p.ultra?)],
             bands,
             term,
             flex_tib: p.flexible_capacity.map(tib),

@@ -26,8 +26,8 @@ fn tib_price(level: &str) -> f64 {
     let (_, p) = pricing::book().anf("eastus").unwrap();
     1024.0
         * match level {
-            "premium" => p.premium,
-            _ => p.ultra,
+            "premium" => p.premium.unwrap(),
+            _ => p.ultra.unwrap(),
         }
 }
 
@@ -223,7 +223,30 @@ fn each_workload_gets_its_cheapest_service_with_the_reasons_of_the_others() {
         "region": "eastus", "years": 1
     }));
     let f = &p.fit[0];
-    assert_eq!(f.options.len(), 12);
+    // ANF's four levels; Azure Files has no price in eastus, GCNV (us-central1, the
+    // reference region) prices Flex and Standard only: the unpriced levels of a service
+    // are one row that names them.
+    let labels: Vec<String> = f.options.iter().map(FitOption::label).collect();
+    assert_eq!(
+        labels,
+        [
+            "Azure NetApp Files Standard",
+            "Azure NetApp Files Premium",
+            "Azure NetApp Files Ultra",
+            "Azure NetApp Files Flexible",
+            "Azure Files, 4 levels",
+            "Google Cloud NetApp Volumes Flex",
+            "Google Cloud NetApp Volumes Standard",
+            "Google Cloud NetApp Volumes, 2 levels",
+        ]
+    );
+    let files = &f.options[4];
+    assert!(files.monthly.is_none() && !files.best);
+    let why = files.why_not.as_deref().unwrap();
+    assert!(
+        why.starts_with("no list price for HDD pay-as-you-go, HDD provisioned v2, SSD provisioned v1, SSD provisioned v2 in East US (eastus)"),
+        "{why}"
+    );
     let best: Vec<&FitOption> = f.options.iter().filter(|o| o.best).collect();
     assert_eq!(best.len(), 1);
     let b = best[0];

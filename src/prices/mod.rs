@@ -3,6 +3,8 @@
 //! cost under today's book. The book itself, and the cost of one scenario under it,
 //! are the engine's (`engine::pricing`, `engine::cost`).
 
+pub mod items;
 pub mod reprice;
 pub mod retail;
 pub mod rows;
+pub mod sheet;

@@ -1,95 +1,20 @@
-//! The price book as rows, one per service, region and item (a level, meter or AVS
-//! host): what `GET /api/v1/prices` and the CSV export list, what an import or a price
-//! entered by hand changes, and the book in force, the compiled book with the stored
-//! prices applied ([`PriceBook::in_force`]).
+//! The price book as rows, one per service, region, item (a level, meter or AVS host)
+//! and currency: what `GET /api/v1/prices` and the CSV export list, what an import, a
+//! price sheet or a price entered by hand changes, and the book in force, the compiled
+//! book with the stored prices applied ([`PriceBook::in_force`]).
 //!
-//! Prices are USD per unit and month at the book's hours per month (AVS: per
-//! host-hour), as the book holds them. ANF rows exist only for the regions of the
-//! compiled book (the regions list and the scenario checks are compiled in); AVS, Azure
-//! Files and GCNV rows may be added for any region.
+//! Prices are per unit and month at the book's hours per month (AVS: per host-hour),
+//! as the book holds them, in their own currency: a stored price in another currency
+//! than USD goes into the book of that currency ([`PriceBook::currencies`]). ANF rows
+//! exist only for the regions of the compiled book (the regions list and the scenario
+//! checks are compiled in); AVS, Azure Files and GCNV rows may be added for any region.
 
-use crate::engine::catalog;
-pub use crate::engine::price_key::{PricedService, Provenance, RowKey};
+pub use super::items::{Item, item, items};
+pub use crate::engine::price_key::{PricedService, Provenance, RowKey, currency_code};
 use crate::engine::pricing::{self, AvsRegion, HostPrice, PriceBook};
-use crate::engine::scenario::{Level, Service};
 use crate::engine::validate::well_formed_region;
 use serde::Serialize;
-use std::sync::LazyLock;
-
-/// One kind of row: a service's level, meter or host SKU, and its unit.
-#[derive(Debug, Clone)]
-pub struct Item {
-    pub service: PricedService,
-    pub key: &'static str,
-    pub label: String,
-    pub unit: &'static str,
-}
-
-/// The ANF meters of the book: key, label, unit.
-const ANF_ITEMS: [(&str, &str, &str); 11] = [
-    ("standard", "Standard capacity", "GiB-month"),
-    ("premium", "Premium capacity", "GiB-month"),
-    ("ultra", "Ultra capacity", "GiB-month"),
-    ("flexible_capacity", "Flexible capacity", "GiB-month"),
-    (
-        "flexible_throughput",
-        "Flexible throughput above the 128 MiB/s included",
-        "MiB/s-month",
-    ),
-    ("cool_capacity", "Cool tier capacity", "GiB-month"),
-    ("cool_transfer", "Cool tier data read back", "GiB"),
-    ("backup", "Backup", "GiB-month"),
-    (
-        "crr_10min",
-        "Cross-region replication every 10 minutes",
-        "GiB",
-    ),
-    ("crr_hourly", "Cross-region replication hourly", "GiB"),
-    ("crr_daily", "Cross-region replication daily", "GiB"),
-];
-
-static ITEMS: LazyLock<Vec<Item>> = LazyLock::new(|| {
-    let mut out: Vec<Item> = ANF_ITEMS
-        .iter()
-        .map(|&(key, label, unit)| Item {
-            service: PricedService::Anf,
-            key,
-            label: label.to_owned(),
-            unit,
-        })
-        .collect();
-    for h in &catalog::catalog().services.avs_hosts {
-        out.push(Item {
-            service: PricedService::Avs,
-            key: h.sku.as_str(),
-            label: format!("{} host, pay as you go", h.sku),
-            unit: "host-hour",
-        });
-    }
-    for service in [Service::AzureFiles, Service::Gcnv] {
-        for &level in Level::of(service) {
-            out.push(Item {
-                service: service.into(),
-                key: level.key(),
-                label: format!("{} capacity", level.display(service)),
-                unit: "GiB-month",
-            });
-        }
-    }
-    out
-});
-
-/// Every kind of row, ANF first.
-pub fn items() -> &'static [Item] {
-    &ITEMS
-}
-
-/// The item `key` of `service`.
-pub fn item(service: PricedService, key: &str) -> Option<&'static Item> {
-    items()
-        .iter()
-        .find(|i| i.service == service && i.key == key)
-}
+use std::collections::BTreeMap;
 
 /// Highest price a row may hold, USD per unit (far above any list price; catches a
 /// price typed in cents or per year).
@@ -111,7 +36,6 @@ impl RowError {
     }
 }
 
-/// True for a region name as Azure (`westeurope`) and GCP (`us-central1`) write them,
 /// Checks that `key` names a row the book can hold and `price` is a price; the item on
 /// success.
 pub fn check_row(key: &RowKey, price: f64) -> Result<&'static Item, RowError> {
@@ -119,7 +43,7 @@ pub fn check_row(key: &RowKey, price: f64) -> Result<&'static Item, RowError> {
         let known: Vec<&str> = items()
             .iter()
             .filter(|i| i.service == key.service)
-            .map(|i| i.key)
+            .map(|i| i.key.as_str())
             .collect();
         RowError::new(
             "item",
@@ -150,7 +74,7 @@ pub fn check_row(key: &RowKey, price: f64) -> Result<&'static Item, RowError> {
         return Err(RowError::new(
             "price",
             format!(
-                "a price is 0 to {MAX_PRICE} USD per {}",
+                "a price is 0 to {MAX_PRICE} per {}",
                 it.unit.trim_end_matches("-month")
             ),
         ));
@@ -158,12 +82,27 @@ pub fn check_row(key: &RowKey, price: f64) -> Result<&'static Item, RowError> {
     Ok(it)
 }
 
+/// Checks a currency code: three capital letters as ISO 4217 writes them (`USD`, `EUR`).
+pub fn check_currency(code: &str) -> Result<&'static str, RowError> {
+    currency_code(code).ok_or_else(|| {
+        RowError::new(
+            "currency",
+            format!(
+                "`{}` is not a currency code; write it as ISO 4217 does, three capital letters such as USD or EUR",
+                code.chars().take(12).collect::<String>()
+            ),
+        )
+    })
+}
+
 /// A price stored in the database: it replaces (or adds) one row of the compiled book.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Override {
     pub key: RowKey,
-    /// USD per unit, as the book holds it (monthly where the book is monthly).
+    /// Per unit, as the book holds it (monthly where the book is monthly).
     pub price: f64,
+    /// The ISO 4217 code of `price`.
+    pub currency: String,
     /// The region's display name, for a region the book does not list yet.
     pub region_name: Option<String>,
     /// The date the price is valid as of (YYYY-MM-DD).
@@ -181,26 +120,32 @@ pub struct PriceRow {
     /// The level, meter or host SKU (`standard`, `flexible_throughput`, `AV36P`, `ssd_v2`).
     pub item: String,
     pub label: String,
-    /// What one unit is: `GiB-month`, `MiB/s-month`, `GiB`, `host-hour`.
+    /// What one unit is: `GiB-month`, `MiB/s-month`, `IOPS-month`, `GiB`,
+    /// `10k operations`, `host-hour`.
     pub unit: String,
-    /// USD per unit.
+    /// Per unit, in `currency`.
     pub price: f64,
-    pub currency: &'static str,
+    /// ISO 4217 code of `price` (`USD`; another for prices imported or entered in it).
+    pub currency: String,
     /// The date the price is valid as of.
     pub as_of: String,
     pub source: String,
     /// True when the price comes from the database (imported or entered), not the
     /// compiled book.
     pub stored: bool,
+    /// True for a price from a secondary source or derived from one (a third-party
+    /// document, a release-note summary, cost divided by quantity): shown as
+    /// provisional, with its date.
+    pub provisional: bool,
 }
 
 /// The value of ANF meter `item` in one region's prices (`None`: not a meter;
 /// `Some(None)`: not priced there).
 pub(crate) fn anf_get(p: &pricing::AnfPrices, item: &str) -> Option<Option<f64>> {
     Some(match item {
-        "standard" => Some(p.standard),
-        "premium" => Some(p.premium),
-        "ultra" => Some(p.ultra),
+        "standard" => p.standard,
+        "premium" => p.premium,
+        "ultra" => p.ultra,
         "flexible_capacity" => p.flexible_capacity,
         "flexible_throughput" => p.flexible_throughput,
         "cool_capacity" => p.cool_capacity,
@@ -216,9 +161,9 @@ pub(crate) fn anf_get(p: &pricing::AnfPrices, item: &str) -> Option<Option<f64>>
 /// Sets ANF meter `item` of one region's prices.
 fn anf_set(p: &mut pricing::AnfPrices, item: &str, price: f64) {
     match item {
-        "standard" => p.standard = price,
-        "premium" => p.premium = price,
-        "ultra" => p.ultra = price,
+        "standard" => p.standard = Some(price),
+        "premium" => p.premium = Some(price),
+        "ultra" => p.ultra = Some(price),
         "flexible_capacity" => p.flexible_capacity = Some(price),
         "flexible_throughput" => p.flexible_throughput = Some(price),
         "cool_capacity" => p.cool_capacity = Some(price),
@@ -246,7 +191,12 @@ impl PriceBook {
     /// rates follow with the book's default discounts. Rows of an ANF region the book
     /// lacks are dropped.
     fn set(&mut self, key: &RowKey, price: f64, region_name: Option<&str>) {
-        let name = || region_name.unwrap_or(&key.region).to_owned();
+        if let Some(name) = region_name.filter(|n| !n.is_empty()) {
+            self.region_names
+                .entry(key.region.clone())
+                .or_insert_with(|| name.to_owned());
+        }
+        let name = self.region_name(&key.region).to_owned();
         match key.service {
             PricedService::Anf => {
                 if let Some(p) = self.anf.get_mut(&key.region) {
@@ -261,7 +211,7 @@ impl PriceBook {
                     .avs
                     .entry(key.region.clone())
                     .or_insert_with(|| AvsRegion {
-                        name: name(),
+                        name,
                         hosts: Default::default(),
                     });
                 region.hosts.insert(
@@ -288,16 +238,29 @@ impl PriceBook {
     }
 
     /// The book in force: this book with `overrides` applied in order (a later one for
-    /// the same row wins). `generation` identifies the set of stored prices (the newest
-    /// one's number) and becomes part of the book's id.
+    /// the same row wins), those in another currency in a book of their own
+    /// ([`PriceBook::currencies`]). `generation` identifies the set of stored prices
+    /// (the newest one's number) and becomes part of the books' id.
     pub fn in_force(&self, overrides: &[Override], generation: i64) -> PriceBook {
-        let mut book = self.clone();
-        let mut applied = 0;
+        let mut by_currency: BTreeMap<&'static str, Vec<&Override>> = BTreeMap::new();
         for o in overrides {
-            if check_row(&o.key, o.price).is_err() {
-                continue;
+            if let (Ok(_), Ok(code)) = (check_row(&o.key, o.price), check_currency(&o.currency)) {
+                by_currency.entry(code).or_default().push(o);
             }
-            applied += 1;
+        }
+        let own = by_currency.remove(self.currency).unwrap_or_default();
+        let mut book = self.with(&own, generation);
+        book.currencies = by_currency
+            .into_iter()
+            .map(|(code, list)| (code.to_owned(), self.blank(code).with(&list, generation)))
+            .collect();
+        book
+    }
+
+    /// A copy of this book with `overrides` (checked, in this book's currency) applied.
+    fn with(&self, overrides: &[&Override], generation: i64) -> PriceBook {
+        let mut book = self.clone();
+        for o in overrides {
             book.set(&o.key, o.price, o.region_name.as_deref());
             book.provenance.insert(
                 o.key.clone(),
@@ -314,22 +277,36 @@ impl PriceBook {
             book.date = (&*self.date).max(newest.as_of.as_str()).into();
             book.source = format!(
                 "{}; {} price(s) stored in the database, the newest as of {} ({})",
-                self.source, applied, newest.as_of, newest.source
+                self.source,
+                overrides.len(),
+                newest.as_of,
+                newest.source
             )
             .into();
         }
         book
     }
 
-    /// Every row of the book, by service, region and item.
+    /// Every row of the book and of its books in other currencies, by service, region,
+    /// item and currency.
     pub fn rows(&self) -> Vec<PriceRow> {
+        let mut out = self.own_rows();
+        for b in self.currencies.values() {
+            out.extend(b.own_rows());
+        }
+        out.sort_by(|a, b| (a.service, &a.region).cmp(&(b.service, &b.region)));
+        out
+    }
+
+    /// The rows of this book alone.
+    fn own_rows(&self) -> Vec<PriceRow> {
         let mut out = Vec::new();
         for it in items() {
             for (region, region_name) in self.regions_of(it.service) {
                 let key = RowKey {
                     service: it.service,
                     region: region.to_owned(),
-                    item: it.key.to_owned(),
+                    item: it.key.clone(),
                 };
                 let Some(price) = self.get(&key) else {
                     continue;
@@ -353,46 +330,28 @@ impl PriceBook {
                     label: it.label.clone(),
                     unit: it.unit.to_owned(),
                     price,
-                    currency: "USD",
+                    currency: self.currency.to_string(),
                     as_of,
                     source,
                     stored: provenance.is_some_and(|p| p.stored),
+                    provisional: provenance.is_some_and(|p| p.assumption),
                 });
             }
         }
-        out.sort_by(|a, b| (a.service, &a.region).cmp(&(b.service, &b.region)));
         out
     }
 
     /// The regions the book has rows of for `service`, with their display names.
     fn regions_of(&self, service: PricedService) -> Vec<(&str, &str)> {
-        match service {
-            PricedService::Anf => self
-                .anf
-                .iter()
-                .map(|(k, p)| (k.as_str(), p.name.as_str()))
-                .collect(),
-            PricedService::Avs => self
-                .avs
-                .iter()
-                .map(|(k, r)| (k.as_str(), r.name.as_str()))
-                .collect(),
-            PricedService::AzureFiles => self
-                .azure_files
-                .keys()
-                .map(|k| (k.as_str(), self.region_name(k)))
-                .collect(),
-            PricedService::Gcnv => self.gcnv.keys().map(|k| (k.as_str(), k.as_str())).collect(),
-        }
-    }
-
-    /// The display name of an Azure region the book knows (its key otherwise).
-    pub fn region_name<'s>(&'s self, region: &'s str) -> &'s str {
-        self.anf
-            .get(region)
-            .map(|p| p.name.as_str())
-            .or_else(|| self.avs.get(region).map(|r| r.name.as_str()))
-            .unwrap_or(region)
+        let keys: Vec<&String> = match service {
+            PricedService::Anf => self.anf.keys().collect(),
+            PricedService::Avs => self.avs.keys().collect(),
+            PricedService::AzureFiles => self.azure_files.keys().collect(),
+            PricedService::Gcnv => self.gcnv.keys().collect(),
+        };
+        keys.into_iter()
+            .map(|k| (k.as_str(), self.region_name(k)))
+            .collect()
     }
 }
 
@@ -412,6 +371,7 @@ mod tests {
         Override {
             key: k,
             price,
+            currency: "USD".to_owned(),
             region_name: None,
             as_of: "2026-12-01".to_owned(),
             source: "test".to_owned(),
@@ -464,12 +424,10 @@ mod tests {
         assert!(rows.iter().all(|r| !r.stored && r.price >= 0.0));
         let files = rows
             .iter()
-            .find(|r| r.service == PricedService::AzureFiles)
+            .find(|r| r.service == PricedService::AzureFiles && r.region == "swedencentral")
             .unwrap();
-        assert_eq!(
-            (files.region.as_str(), files.price),
-            ("swedencentral", 0.19)
-        );
+        assert_eq!((files.item.as_str(), files.price), ("ssd_v1", 0.19));
+        assert!(files.provisional);
         let mut keys: Vec<_> = rows
             .iter()
             .map(|r| (r.service, &r.region, &r.item))

@@ -784,8 +784,8 @@ fn headline(e: &Evaluation) -> Vec<Figure> {
         Figure {
             key: "monthly_usd",
             label: "Monthly cost",
-            value: e.cost.monthly_usd,
-            unit: "USD",
+            value: e.cost.monthly,
+            unit: e.cost.currency,
             decimals: 2,
             shown: Shown::Decimals,
         },
@@ -1032,7 +1032,7 @@ impl Report {
                 quota_tib: z.quota_tib,
                 pool_tib: z.pool_tib,
                 throughput_mibps: z.throughput_mibps,
-                monthly_usd: z.monthly_usd,
+                monthly_usd: z.monthly,
                 meets: z.meets,
                 cheapest: z.cheapest,
                 current: z.service == s.storage.service && z.level == s.storage.level,
@@ -1115,7 +1115,7 @@ impl Report {
                     connections: l.evaluation.flows.connections,
                     binding: l.evaluation.binding,
                     binding_label: binding_label(&l.evaluation),
-                    monthly_usd: l.evaluation.cost.monthly_usd,
+                    monthly_usd: l.evaluation.cost.monthly,
                     met: l.evaluation.targets.met,
                 })
                 .collect(),
@@ -1204,7 +1204,7 @@ fn compare_row(s: &Scenario, e: &Evaluation) -> CompareRow {
         iops: e.iops,
         binding: e.binding,
         binding_label: binding_label(e),
-        monthly_usd: e.cost.monthly_usd,
+        monthly_usd: e.cost.monthly,
         met: e.targets.met,
     }
 }

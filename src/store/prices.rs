@@ -12,6 +12,7 @@ use super::{StoreError, begin_write};
 use crate::engine::pricing::{self, PriceBook};
 use crate::prices::retail::{self, ImportOutcome, RetailItem};
 use crate::prices::rows::{Override, PricedService, RowKey};
+use crate::prices::sheet::{self, SheetOutcome};
 
 #[derive(sqlx::FromRow)]
 struct OverrideRow {
@@ -19,19 +20,20 @@ struct OverrideRow {
     region: String,
     item: String,
     price: f64,
+    currency: String,
     region_name: Option<String>,
     as_of: String,
     source: String,
 }
 
-/// The prices in force from the database (the newest row of each service, region and
-/// item, oldest first) and the number of the newest row (0 without any). Rows of a
+/// The prices in force from the database (the newest row of each service, region, item
+/// and currency, oldest first) and the number of the newest row (0 without any). Rows of a
 /// service this version does not know are left out.
 pub async fn overrides(conn: &mut DbConn) -> Result<(i64, Vec<Override>), StoreError> {
     let rows: Vec<OverrideRow> = sqlx::query_as(
-        "SELECT o.service, o.region, o.item, o.price, o.region_name, o.as_of, o.source
+        "SELECT o.service, o.region, o.item, o.price, o.currency, o.region_name, o.as_of, o.source
          FROM price_overrides o
-         JOIN (SELECT MAX(id) AS id FROM price_overrides GROUP BY service, region, item) newest
+         JOIN (SELECT MAX(id) AS id FROM price_overrides GROUP BY service, region, item, currency) newest
            ON o.id = newest.id
          ORDER BY o.id",
     )
@@ -50,6 +52,7 @@ pub async fn overrides(conn: &mut DbConn) -> Result<(i64, Vec<Override>), StoreE
                     item: r.item,
                 },
                 price: r.price,
+                currency: r.currency,
                 region_name: r.region_name,
                 as_of: r.as_of,
                 source: r.source,
@@ -82,13 +85,14 @@ pub async fn store(
     let mut tx = begin_write(pool).await?;
     for o in rows {
         sqlx::query(
-            "INSERT INTO price_overrides (service, region, item, price, region_name, as_of, source)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO price_overrides (service, region, item, price, currency, region_name, as_of, source)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(o.key.service.key())
         .bind(&o.key.region)
         .bind(&o.key.item)
         .bind(o.price)
+        .bind(&o.currency)
         .bind(&o.region_name)
         .bind(&o.as_of)
         .bind(&o.source)
@@ -138,6 +142,35 @@ pub async fn import(
     Ok((
         ImportOutcome {
             plan,
+            stored,
+            price_book: book.reference(),
+        },
+        book,
+    ))
+}
+
+/// Checks the prices of a sheet against the book in force and, unless `dry_run`,
+/// stores the added and changed ones, recorded as imported by `by`. Returns what
+/// happened and the book after.
+pub async fn sheet(
+    pool: &Db,
+    rows: Vec<Override>,
+    dry_run: bool,
+    by: Actor<'_>,
+) -> Result<(SheetOutcome, PriceBook), StoreError> {
+    let book = book_in_force(pool).await?;
+    let (rows, [added, changed, unchanged]) = sheet::plan(rows, &book);
+    let stored = !dry_run && !rows.is_empty();
+    let book = if stored {
+        store(pool, &rows, by, Action::Imported).await?
+    } else {
+        book
+    };
+    Ok((
+        SheetOutcome {
+            added,
+            changed,
+            unchanged,
             stored,
             price_book: book.reference(),
         },

@@ -45,7 +45,20 @@ pub fn better(entries: &[(&Scenario, &Evaluation)]) -> Option<usize> {
         .filter(|&i| entries[i].1.targets.met)
         .collect();
     let by_cost = targeted && !meeting.is_empty();
-    let cost = |i: usize| entries[i].1.cost.monthly.unwrap_or(f64::INFINITY);
+    // Costs in different currencies are never set against each other: then only USD
+    // costs rank (the others count as unpriced).
+    let one_currency = entries
+        .iter()
+        .all(|(_, e)| e.cost.currency == entries[0].1.cost.currency);
+    let cost = |i: usize| {
+        let c = &entries[i].1.cost;
+        if one_currency {
+            c.monthly
+        } else {
+            c.monthly_usd
+        }
+        .unwrap_or(f64::INFINITY)
+    };
     let rate = |i: usize| entries[i].1.throughput_mibps;
     let mut order: Vec<usize> = if by_cost {
         meeting
@@ -84,6 +97,12 @@ pub fn better(entries: &[(&Scenario, &Evaluation)]) -> Option<usize> {
 /// $120/month more than B (...)".
 pub fn cost_clause(a: &Evaluation, b: &Evaluation, a_name: &str, b_name: &str) -> String {
     let currency = a.cost.currency;
+    if currency != b.cost.currency {
+        return format!(
+            "(their costs are in different currencies, {currency} and {}, and are not compared)",
+            b.cost.currency
+        );
+    }
     match (a.cost.monthly, b.cost.monthly) {
         (Some(x), Some(y)) if (x - y).abs() <= SAME_COST => {
             format!("at the same cost ({}/month)", money(x, currency))
@@ -143,6 +162,12 @@ fn headline(entries: &[Entry], best: Option<usize>) -> String {
         for o in &others {
             parts.push(if !o.evaluation.targets.met {
                 format!("{} misses", o.name)
+            } else if o.evaluation.cost.currency != w.evaluation.cost.currency {
+                // Costs in different currencies are never set against each other.
+                format!(
+                    "{} meets them too, priced in {} (not compared)",
+                    o.name, o.evaluation.cost.currency
+                )
             } else {
                 let (x, y) = (o.evaluation.cost.monthly, w.evaluation.cost.monthly);
                 match (x, y) {

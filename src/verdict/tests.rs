@@ -169,15 +169,18 @@ fn a_capacity_shortfall_is_a_missed_target_with_advice() {
 #[test]
 fn flexible_with_auto_qos_is_refused_and_saved_ones_read_as_manual() {
     let mut s = fifty_at_two_ms("flexible");
-    let e = crate::engine::check(&s).unwrap_err();
+    let e = crate::engine::check(&s, crate::engine::pricing::book()).unwrap_err();
     assert_eq!(e.first().field, "storage.qos");
     s.upgrade();
     assert_eq!(s.storage.qos, Qos::Manual);
-    crate::engine::check(&s).unwrap();
+    crate::engine::check(&s, crate::engine::pricing::book()).unwrap();
     let mut zero = avs(4, 4);
     zero.workload.capacity_tib = 0.0;
     assert_eq!(
-        crate::engine::check(&zero).unwrap_err().first().field,
+        crate::engine::check(&zero, crate::engine::pricing::book())
+            .unwrap_err()
+            .first()
+            .field,
         "workload.capacity_tib"
     );
     zero.upgrade();

@@ -28,8 +28,14 @@ pub struct MetricRow {
     pub best: Vec<bool>,
 }
 
+/// The keys of the rows that hold amounts of money (in each evaluation's
+/// `cost.currency`).
+pub const MONEY_ROWS: [&str; 2] = ["monthly_usd", "usd_per_mibps"];
+
 /// Sets evaluations side by side: a row per metric, deltas against the first,
-/// the best in each row marked.
+/// the best in each row marked. Amounts in different currencies are never set against
+/// each other: when the costs' currencies differ, the money rows carry no values,
+/// deltas or best (their text cells are empty, for the caller to fill per column).
 pub fn compare(evals: &[&Evaluation]) -> Vec<MetricRow> {
     let numeric = |key, label, unit, better, f: &dyn Fn(&Evaluation) -> Option<f64>| {
         let values: Vec<Option<f64>> = evals.iter().map(|e| f(e)).collect();
@@ -40,6 +46,9 @@ pub fn compare(evals: &[&Evaluation]) -> Vec<MetricRow> {
             Some(e.throughput_mibps)
         }),
         numeric("iops", "IOPS", "IOPS", Better::Higher, &|e| Some(e.iops)),
+        numeric("latency", "Latency per IO", "ms", Better::Lower, &|e| {
+            Some(e.latency_ms)
+        }),
     ];
     let binding: Vec<String> = evals
         .iter()
@@ -67,25 +76,31 @@ pub fn compare(evals: &[&Evaluation]) -> Vec<MetricRow> {
         Better::Neither,
         &|e| Some(e.flows.connections as f64),
     ));
+    let currency = evals.first().map_or("USD", |e| e.cost.currency);
+    let mixed = evals.iter().any(|e| e.cost.currency != currency);
     rows.push(numeric(
         "monthly_usd",
         "Monthly cost",
-        "USD",
+        if mixed { "" } else { currency },
         Better::Lower,
-        &|e| e.cost.monthly_usd,
+        &|e| e.cost.monthly,
     ));
     rows.push(numeric(
         "usd_per_mibps",
-        "Cost per MiB/s",
-        "USD per MiB/s per month",
+        "Cost per MiB/s per month",
+        if mixed { "" } else { currency },
         Better::Lower,
-        &|e| {
-            e.cost
-                .monthly_usd
-                .filter(|_| e.throughput_mibps > 0.0)
-                .map(|m| m / e.throughput_mibps)
-        },
+        &|e| e.cost.per_mibps,
     ));
+    if mixed {
+        for r in rows.iter_mut().filter(|r| MONEY_ROWS.contains(&r.key)) {
+            r.values = vec![None; evals.len()];
+            r.text = vec![String::new(); evals.len()];
+            r.deltas = vec![None; evals.len()];
+            r.best = vec![false; evals.len()];
+            r.better = Better::Neither;
+        }
+    }
     rows
 }
 

@@ -150,8 +150,12 @@ pub struct LayoutRow {
     /// Connections one client (AVS host or VM) opens.
     pub connections_per_client: u64,
     pub connections: u64,
-    /// `None` when the catalog has no list price for the level.
+    /// `None` when the catalog has no list price for the level, or in another currency.
     pub monthly_usd: Option<f64>,
+    /// The monthly cost in `currency`; `None` without a list price.
+    pub monthly: Option<f64>,
+    /// ISO 4217 code of `monthly` (the scenario's `pricing.currency`).
+    pub currency: &'static str,
     pub binding: &'static str,
 }
 
@@ -183,6 +187,8 @@ pub fn layout_rows(layouts: &[Layout]) -> Vec<LayoutRow> {
                 connections_per_client: e.flows.per_client,
                 connections: e.flows.connections,
                 monthly_usd: e.cost.monthly_usd,
+                monthly: e.cost.monthly,
+                currency: e.cost.currency,
                 binding: e.binding,
             }
         })

@@ -87,7 +87,7 @@ mod tests {
         for p in PUBLISHED {
             for &(n, _) in p.points {
                 let s = p.setup.scenario(n, 50.0);
-                crate::engine::check(&s).expect("valid setup");
+                crate::engine::check(&s, crate::engine::pricing::book()).expect("valid setup");
                 assert_eq!(Axis::of(&s), p.axis);
                 assert_eq!(p.axis.current(&s), n);
             }
@@ -165,6 +165,8 @@ mod tests {
             connections_per_client: u64::from(count),
             connections: u64::from(count) * 4,
             monthly_usd: Some(1000.0),
+            monthly: Some(1000.0),
+            currency: "USD",
             binding: "volume_qos",
         }
     }

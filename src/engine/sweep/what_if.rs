@@ -18,9 +18,9 @@ pub struct WhatIf {
     pub changed: Evaluation,
     /// Cost of the month: the base level for the other days, the new one for `days`;
     /// `None` when either level has no list price.
-    pub month_usd: Option<f64>,
+    pub month: Option<f64>,
     /// Extra cost of the month against staying at the base level.
-    pub extra_usd: Option<f64>,
+    pub extra: Option<f64>,
 }
 
 /// Evaluates the scenario at `level` and prorates the month: `days / 30.4`
@@ -53,7 +53,8 @@ pub fn what_if(
         })
     })?;
     let share = days / DAYS_PER_MONTH;
-    let (month_usd, extra_usd) = match (base.cost.monthly_usd, changed.cost.monthly_usd) {
+    // The same scenario at another level: both costs are in its currency.
+    let (month, extra) = match (base.cost.monthly, changed.cost.monthly) {
         (Some(b), Some(c)) => {
             let m = b * (1.0 - share) + c * share;
             (Some(m), Some(m - b))
@@ -63,8 +64,8 @@ pub fn what_if(
     Ok(WhatIf {
         level,
         days,
-        extra_usd,
-        month_usd,
+        extra,
+        month,
         base,
         changed,
     })

@@ -30,10 +30,12 @@ pub struct PlannedRow {
     pub label: String,
     pub unit: String,
     pub change: RowChange,
-    /// The book's price before; null for an added row.
+    /// The book's price before, in `currency`; null for an added row.
     pub old: Option<f64>,
-    /// The imported price, USD per `unit`.
+    /// The imported price per `unit`, in `currency`.
     pub new: f64,
+    /// ISO 4217 code of the prices (the items' `currencyCode`).
+    pub currency: String,
     /// The latest `effectiveStartDate` of the items behind the row.
     pub effective_start: String,
     /// Which items the row comes from.
@@ -51,6 +53,7 @@ impl PlannedRow {
                 item: self.item.clone(),
             },
             price: self.new,
+            currency: self.currency.clone(),
             region_name: Some(self.region_name.clone()),
             as_of: as_of.to_owned(),
             source: format!("{}; imported from {origin}", self.source),
@@ -134,7 +137,7 @@ pub fn plan(items: &[RetailItem], book: &PriceBook) -> ImportPlan {
 /// over [`price_rows::MAX_PRICE`]).
 fn planned(r: ImportedRow, book: &PriceBook) -> Option<PlannedRow> {
     let item = rows::check_row(&r.key, r.price).ok()?;
-    let old = book.get(&r.key);
+    let old = book.in_currency(&r.currency).and_then(|b| b.get(&r.key));
     let change = match old {
         None => RowChange::Added,
         Some(o) if o == r.price => RowChange::Unchanged,
@@ -153,6 +156,7 @@ fn planned(r: ImportedRow, book: &PriceBook) -> Option<PlannedRow> {
         change,
         old,
         new: r.price,
+        currency: r.currency,
         effective_start: r.effective_start,
         source: r.source,
     })

@@ -14,19 +14,27 @@
 //!   `skuName` or `meterName` (AV36, AV36P, AV52, AV64, AV48), pay-as-you-go per
 //!   host-hour; license-portability (`BYOL`) meters are left out. No public page of
 //!   these items was found, so the rule is by name.
-//! * Azure Files provisioned v1 (`productName` "Premium Files", meter
-//!   `Premium LRS Provisioned`, per GiB-month): the SSD v1 capacity rate.
+//! * Azure Files (`serviceName` "Storage"): provisioned v1 (`productName` "Premium
+//!   Files", meters `Premium LRS|ZRS Provisioned` and `... Snapshots`, per GiB-month),
+//!   provisioned v2 (`productName` "Azure Files Provisioned v2", meters `<sku>
+//!   Provisioned Storage|IOPS|Throughput MiBPS`, hourly, so x 730; the price of the first
+//!   paid tier, the included baseline being the catalog's) and pay as you go
+//!   (`productName` "Files v2", skus `Standard|Hot|Cool LRS|ZRS|GRS`: data stored,
+//!   snapshots, metadata, operations per 10,000 and data retrieval).
 //!
-//! Everything else is ignored with the reason counted: prices of 0 (placeholders),
-//! other currencies (the book holds USD), reservations, tiers above the first, global
-//! meters without a region, meters the book does not hold (double encryption, restore).
-//! Of several items for one row, the one with the latest `effectiveStartDate` is taken.
+//! Prices in another currency than USD (`currencyCode`, as the API answers with
+//! `?currencyCode=EUR`) become rows of the book in that currency. Everything else is
+//! ignored with the reason counted: prices of 0 (placeholders), reservations, tiers
+//! above the first (but Azure Files v2's first paid tier), global meters without a
+//! region, meters the book does not hold (double encryption, restore). Of several items
+//! for one row, the one with the latest `effectiveStartDate` is taken.
 
 use super::RetailItem;
 use crate::engine::catalog;
 use crate::engine::pricing;
 use crate::engine::validate::well_formed_region;
-use crate::prices::rows::{PricedService, RowKey};
+use crate::prices::items;
+use crate::prices::rows::{PricedService, RowKey, check_currency};
 use std::collections::BTreeMap;
 
 /// The ANF meters of the book: `meterName` and the row item.
@@ -54,8 +62,10 @@ const ANF_METERS: [(&str, &str); 8] = [
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportedRow {
     pub key: RowKey,
-    /// USD per the row's unit, as the book holds it.
+    /// Per the row's unit, as the book holds it, in `currency`.
     pub price: f64,
+    /// The item's `currencyCode`.
+    pub currency: String,
     /// The item's `location`, the region's display name.
     pub region_name: Option<String>,
     /// The latest `effectiveStartDate` of the items behind the row.
@@ -133,8 +143,8 @@ fn classify(i: &RetailItem, hours: f64) -> Meter {
             "not a Consumption price (reservations and dev/test rates are not list prices)",
         );
     }
-    if i.currency != "USD" {
-        return Meter::Ignored("not in USD (the price book holds USD list prices)");
+    if check_currency(&i.currency).is_err() {
+        return Meter::Ignored("a currencyCode that is not an ISO 4217 code");
     }
     if i.region.is_empty() {
         return Meter::Ignored("a global meter without a region");
@@ -145,7 +155,7 @@ fn classify(i: &RetailItem, hours: f64) -> Meter {
     if i.retail_price == 0.0 {
         return Meter::Ignored("a price of 0 (a placeholder)");
     }
-    if i.tier_minimum > 0.0 {
+    if i.tier_minimum > 0.0 && !files_v2(i) {
         return Meter::Ignored("a tier above the first");
     }
     if !i.primary {
@@ -154,7 +164,7 @@ fn classify(i: &RetailItem, hours: f64) -> Meter {
     match i.service_name.as_str() {
         "Azure NetApp Files" => anf(i, hours),
         "Azure VMware Solution" => avs(i),
-        "Storage" if i.product_name == "Premium Files" => files(i),
+        "Storage" => files(i, hours),
         _ => Meter::Ignored("a service the price book does not price"),
     }
 }
@@ -198,15 +208,88 @@ fn avs(i: &RetailItem) -> Meter {
     }
 }
 
-fn files(i: &RetailItem) -> Meter {
-    if i.meter_name == "Premium LRS Provisioned" && i.unit.to_ascii_lowercase().ends_with("/month")
-    {
-        Meter::Row(
-            key(PricedService::AzureFiles, &i.region, "ssd_v1"),
-            i.retail_price,
-        )
+/// True for an Azure Files provisioned v2 item: its IOPS and throughput meters are
+/// tiered, a free first tier (the baseline a share includes) and a paid one.
+fn files_v2(i: &RetailItem) -> bool {
+    i.service_name == "Storage" && i.product_name == "Azure Files Provisioned v2"
+}
+
+/// The Azure Files meters of the book: `productName`, the meter's words after the
+/// sku, the level key and the item suffix.
+const FILES_METERS: [(&str, &str, &str, &str); 15] = [
+    ("Premium Files", "Provisioned", "ssd_v1", ""),
+    ("Premium Files", "Snapshots", "ssd_v1", "_snapshots"),
+    (
+        "Azure Files Provisioned v2",
+        "Provisioned Storage",
+        "v2",
+        "",
+    ),
+    (
+        "Azure Files Provisioned v2",
+        "Provisioned IOPS",
+        "v2",
+        "_iops",
+    ),
+    (
+        "Azure Files Provisioned v2",
+        "Provisioned Throughput MiBPS",
+        "v2",
+        "_throughput",
+    ),
+    ("Files v2", "Data Stored", "payg", ""),
+    ("Files v2", "Snapshots", "payg", "_snapshots"),
+    ("Files v2", "Metadata", "payg", "_metadata"),
+    ("Files v2", "Read Operations", "payg", "_read"),
+    ("Files v2", "Write Operations", "payg", "_write"),
+    ("Files v2", "List Operations", "payg", "_list"),
+    (
+        "Files v2",
+        "List and Create Container Operations",
+        "payg",
+        "_list",
+    ),
+    ("Files v2", "Other Operations", "payg", "_other"),
+    ("Files v2", "All Other Operations", "payg", "_other"),
+    ("Files v2", "Data Retrieval", "payg", "_retrieval"),
+];
+
+/// The row an Azure Files item prices, from its product, sku (`SSD LRS`, `Hot ZRS`,
+/// `Premium LRS`, `Standard GRS` = transaction optimized) and meter name.
+fn files_item(i: &RetailItem) -> Option<String> {
+    let meter = i.meter_name.as_str();
+    let (_, _, level, suffix) = FILES_METERS
+        .iter()
+        .find(|(product, words, _, _)| *product == i.product_name && meter.ends_with(words))?;
+    let mut sku = i.sku_name.split_whitespace();
+    let (tier, redundancy) = (sku.next()?, sku.next()?.to_ascii_lowercase());
+    let level = match (*level, tier) {
+        ("ssd_v1", "Premium") => "ssd_v1",
+        ("v2", "SSD") => "ssd_v2",
+        ("v2", "HDD") => "hdd_v2",
+        ("payg", "Standard") => "hdd_payg",
+        ("payg", "Hot") => "hdd_payg_hot",
+        ("payg", "Cool") => "hdd_payg_cool",
+        _ => return None,
+    };
+    let infix = if redundancy == "lrs" {
+        String::new()
     } else {
-        Meter::Ignored("an Azure Files meter the price book does not hold")
+        format!("_{redundancy}")
+    };
+    Some(format!("{level}{infix}{suffix}"))
+}
+
+fn files(i: &RetailItem, hours: f64) -> Meter {
+    if i.meter_name.contains("Free") {
+        return Meter::Ignored("an Azure Files meter of the free baseline a share includes");
+    }
+    match files_item(i).filter(|item| items::item(PricedService::AzureFiles, item).is_some()) {
+        Some(item) => Meter::Row(
+            key(PricedService::AzureFiles, &i.region, &item),
+            monthly(i.retail_price, &i.unit, hours),
+        ),
+        None => Meter::Ignored("an Azure Files meter the price book does not hold"),
     }
 }
 
@@ -218,25 +301,27 @@ struct Chosen<'i> {
 
 /// Maps the items to rows (see the module docs); `hours` is the book's hours per month.
 pub fn map(items: &[RetailItem], hours: f64) -> Mapped {
-    let mut single: BTreeMap<RowKey, Chosen> = BTreeMap::new();
-    let mut replication: BTreeMap<RowKey, Vec<&RetailItem>> = BTreeMap::new();
+    // Rows by key and currency: a page in EUR prices the EUR book's row.
+    let mut single: BTreeMap<(RowKey, &str), Chosen> = BTreeMap::new();
+    let mut replication: BTreeMap<(RowKey, &str), Vec<&RetailItem>> = BTreeMap::new();
     let mut ignored: BTreeMap<&'static str, usize> = BTreeMap::new();
     for i in items {
         match classify(i, hours) {
-            Meter::Row(k, price) => match single.get(&k) {
+            Meter::Row(k, price) => match single.get(&(k.clone(), i.currency.as_str())) {
                 Some(c) if c.item.effective_start >= i.effective_start => {}
                 _ => {
-                    single.insert(k, Chosen { item: i, price });
+                    single.insert((k, &i.currency), Chosen { item: i, price });
                 }
             },
-            Meter::Replication(k) => replication.entry(k).or_default().push(i),
+            Meter::Replication(k) => replication.entry((k, &i.currency)).or_default().push(i),
             Meter::Ignored(reason) => *ignored.entry(reason).or_default() += 1,
         }
     }
     let mut rows: Vec<ImportedRow> = single
         .into_iter()
-        .map(|(key, c)| ImportedRow {
+        .map(|((key, currency), c)| ImportedRow {
             key,
+            currency: currency.to_owned(),
             price: c.price,
             region_name: Some(c.item.location.clone()).filter(|l| !l.is_empty()),
             effective_start: c.item.effective_start.clone(),
@@ -250,7 +335,7 @@ pub fn map(items: &[RetailItem], hours: f64) -> Mapped {
             ),
         })
         .collect();
-    for (key, meters) in replication {
+    for ((key, currency), meters) in replication {
         let price = most_common(meters.iter().map(|m| m.retail_price));
         let effective_start = meters
             .iter()
@@ -268,11 +353,12 @@ pub fn map(items: &[RetailItem], hours: f64) -> Mapped {
                 .map(|m| m.location.clone())
                 .find(|l| !l.is_empty()),
             key,
+            currency: currency.to_owned(),
             price,
             effective_start,
         });
     }
-    rows.sort_by(|a, b| a.key.cmp(&b.key));
+    rows.sort_by(|a, b| (&a.key, &a.currency).cmp(&(&b.key, &b.currency)));
     let mut ignored: Vec<(&'static str, usize)> = ignored.into_iter().collect();
     ignored.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     Mapped { rows, ignored }
@@ -363,7 +449,7 @@ mod tests {
         let (_, e) = pricing::book().anf("eastus").unwrap();
         assert_eq!(
             (e.standard, e.flexible_throughput),
-            (0.14746, Some(2.24986))
+            (Some(0.14746), Some(2.24986))
         );
     }
 
@@ -409,14 +495,120 @@ mod tests {
     }
 
     #[test]
-    fn what_the_book_does_not_hold_is_counted_as_ignored() {
-        let mut eur = item("Ultra Capacity", "eastus", 0.0005, "1 GiB/Hour");
+    fn a_price_in_another_currency_is_a_row_in_that_currency() {
+        let usd = item("Ultra Capacity", "westeurope", 0.000538, "1 GiB/Hour");
+        let mut eur = usd.clone();
         eur.currency = "EUR".into();
+        eur.retail_price = 0.0005;
+        let mut bad = usd.clone();
+        bad.currency = "euro".into();
+        let m = map(&[usd, eur, bad], 730.0);
+        let codes: Vec<(&str, f64)> = m
+            .rows
+            .iter()
+            .map(|r| (r.currency.as_str(), r.price))
+            .collect();
+        assert_eq!(codes, [("EUR", 0.365), ("USD", 0.39274)]);
+        assert_eq!(
+            m.ignored,
+            [("a currencyCode that is not an ISO 4217 code", 1)]
+        );
+    }
+
+    #[test]
+    fn azure_files_pages_price_v1_v2_and_pay_as_you_go() {
+        let files = |product: &str, sku: &str, meter: &str, price: f64, unit: &str| {
+            let mut i = item(meter, "westeurope", price, unit);
+            i.service_name = "Storage".into();
+            i.product_name = product.into();
+            i.sku_name = sku.into();
+            i
+        };
+        let v2 = "Azure Files Provisioned v2";
+        let mut paid_iops = files(
+            v2,
+            "SSD LRS",
+            "SSD LRS Provisioned IOPS",
+            0.000037,
+            "1/Hour",
+        );
+        paid_iops.tier_minimum = 3000.0;
+        let m = map(
+            &[
+                files(
+                    v2,
+                    "SSD LRS",
+                    "SSD LRS Provisioned Storage",
+                    0.000137,
+                    "1 GiB/Hour",
+                ),
+                files(v2, "SSD LRS", "SSD LRS Provisioned IOPS", 0.0, "1/Hour"),
+                paid_iops,
+                files(
+                    v2,
+                    "SSD ZRS",
+                    "SSD ZRS Provisioned Throughput MiBPS",
+                    0.00007,
+                    "1/Hour",
+                ),
+                files(
+                    "Premium Files",
+                    "Premium LRS",
+                    "Premium LRS Provisioned",
+                    0.16,
+                    "1 GiB/Month",
+                ),
+                files(
+                    "Files v2",
+                    "Hot LRS",
+                    "Hot LRS Data Stored",
+                    0.0255,
+                    "1 GB/Month",
+                ),
+                files(
+                    "Files v2",
+                    "Standard GRS",
+                    "GRS Write Operations",
+                    0.03,
+                    "10K",
+                ),
+                files(
+                    "Files v2",
+                    "Cool LRS",
+                    "Cool LRS Data Retrieval",
+                    0.01,
+                    "1 GB",
+                ),
+                files("Files v2", "Hot LRS", "Hot LRS Something New", 0.01, "1 GB"),
+            ],
+            730.0,
+        );
+        let got: Vec<(&str, f64)> = m
+            .rows
+            .iter()
+            .map(|r| (r.key.item.as_str(), r.price))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("hdd_payg_cool_retrieval", 0.01),
+                ("hdd_payg_grs_write", 0.03),
+                ("hdd_payg_hot", 0.0255),
+                ("ssd_v1", 0.16),
+                ("ssd_v2", 0.10001),
+                ("ssd_v2_iops", 0.02701),
+                ("ssd_v2_zrs_throughput", 0.0511),
+            ]
+        );
+        assert_eq!(m.ignored.iter().map(|(_, n)| n).sum::<usize>(), 2);
+    }
+
+    #[test]
+    fn what_the_book_does_not_hold_is_counted_as_ignored() {
         let mut reservation = item("Ultra Capacity", "eastus", 0.0005, "1 GiB/Hour");
         reservation.kind = "Reservation".into();
         let m = map(
             &[
-                eur,
                 reservation,
                 item("Standard Capacity", "", 0.0002, "1 GiB/Hour"),
                 item("Standard Capacity", "eastus", 0.0, "1 GiB/Hour"),
@@ -425,7 +617,7 @@ mod tests {
             730.0,
         );
         assert!(m.rows.is_empty());
-        assert_eq!(m.ignored.iter().map(|(_, n)| n).sum::<usize>(), 5);
+        assert_eq!(m.ignored.iter().map(|(_, n)| n).sum::<usize>(), 4);
     }
 
     #[test]

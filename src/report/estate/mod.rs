@@ -132,7 +132,7 @@ pub fn tables(p: &EstatePlan) -> Vec<Table> {
             f.options.iter().map(move |o| {
                 vec![
                     f.name.clone(),
-                    format!("{} {}", o.service.display(), o.level.display(o.service)),
+                    o.label(),
                     if o.best {
                         "best".to_owned()
                     } else if o.meets {

@@ -154,7 +154,7 @@ pub async fn create(
             format!("{}; `visibility` is shared or private", e.body_text()),
         )
     })?;
-    crate::engine::check(&scenario)?;
+    crate::engine::check(&scenario, &state.book())?;
     let visibility = query.visibility.unwrap_or_default();
     let id = store::create_scenario_by(
         &state.db,
@@ -251,7 +251,7 @@ pub async fn update(
             ),
         ));
     }
-    crate::engine::check(&scenario)?;
+    crate::engine::check(&scenario, &state.book())?;
     let revision = store::update_scenario_by(&state.db, id, &scenario, actor(&user))
         .await
         .map_err(not_found_as(id))?;

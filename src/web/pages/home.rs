@@ -339,7 +339,7 @@ pub async fn import(
     let de = &mut serde_json::Deserializer::from_str(&text);
     let parsed: Result<Scenario, FieldErrors> =
         serde_path_to_error::deserialize(de).map_err(|e| FieldErrors::from(describe_json_error(e)));
-    let scenario = match parsed.and_then(|s| crate::engine::check(&s).map(|()| s)) {
+    let scenario = match parsed.and_then(|s| crate::engine::check(&s, &st.book()).map(|()| s)) {
         Ok(s) => s,
         Err(e) => {
             let msg = if e.first().field == "scenario" {

@@ -399,7 +399,8 @@ fn explain(
         ("volumes", "client")
     };
     let level = s.storage.level.display(s.storage.service);
-    let costs: Vec<Option<f64>> = rows.iter().map(|r| r.monthly_usd).collect();
+    let costs: Vec<Option<f64>> = rows.iter().map(|r| r.monthly).collect();
+    let currency = rows.first().map_or("USD", |r| r.currency);
     let same_cost = costs.windows(2).all(|w| match (w[0], w[1]) {
         (Some(a), Some(b)) => (a - b).abs() <= 0.005 * a.abs().max(1.0),
         (None, None) => true,
@@ -408,7 +409,7 @@ fn explain(
     let cost_text = match (same_cost, costs.first().copied().flatten()) {
         (true, Some(c)) => format!(
             "Every layout costs {} a month: {} bills the provisioned capacity of the capacity pool ({} TiB {level}), not the number of {unit} it is split into.",
-            super::view::usd(Some(c)),
+            super::view::money(Some(c), currency),
             s.storage.service.display(),
             Num(total, 2)
         ),
@@ -488,7 +489,7 @@ fn explain(
                 .qos_per_volume_mibps
                 .map_or_else(|| "n/a".to_owned(), |q| Num(q, 1).to_string()),
             per_client: r.connections_per_client.to_string(),
-            monthly: super::view::usd(r.monthly_usd),
+            monthly: super::view::money(r.monthly, r.currency),
             cause: cause(&l.evaluation, r.count, unit),
             suggested: Some(i) == suggested,
             highlight: r.count == 4 || r.count == 20,
@@ -678,7 +679,7 @@ async fn build(
         let scenario = s.clone();
         let prices = st.book();
         let outcome = tokio::task::spawn_blocking(move || {
-            crate::engine::check(&scenario)?;
+            crate::engine::check(&scenario, &prices)?;
             let layouts = sweep::layouts(&scenario, total, &counts, &prices)?;
             let rows = sweep::layout_rows(&layouts);
             let suggested = sweep::suggest_layout(&rows);

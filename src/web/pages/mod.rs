@@ -82,6 +82,7 @@ pub fn router() -> Router<AppState> {
         .route("/prices/preview", post(prices::preview))
         .route("/prices/accept", post(prices::accept))
         .route("/prices/enter", post(prices::enter))
+        .route("/prices/sheet", post(prices::sheet))
         .merge(advisor::router())
         .route_layer(axum::middleware::from_fn(
             crate::web::guard::require_form_token,

@@ -398,7 +398,7 @@ pub async fn shared(
     let scenario =
         share::decode(q.s.as_deref()).map_err(|e| PageError::BadRequest(e.to_string()))?;
     let mut form = FormState::from_scenario(&scenario);
-    let valid = match crate::engine::check(&scenario) {
+    let valid = match crate::engine::check(&scenario, &st.book()) {
         Ok(()) => Some(&scenario),
         Err(e) => {
             form.add_field_errors(&e);
@@ -459,7 +459,7 @@ pub async fn evaluate(
 ) -> Result<Response, PageError> {
     let id = form_id(&pairs);
     let action = |name: &str| pairs.iter().any(|(k, v)| k == "action" && v == name);
-    let (mut form, mut scenario) = form::parse(&pairs);
+    let (mut form, mut scenario) = form::parse(&pairs, &st.book());
     if action("add_group") {
         form.add_group();
     }
@@ -532,7 +532,7 @@ pub async fn results(
         .await
         .map_err(|e| PageError::BadRequest(format!("The form data cannot be read: {e}")))?;
     let id = form_id(&pairs);
-    let (mut form, scenario) = form::parse(&pairs);
+    let (mut form, scenario) = form::parse(&pairs, &st.book());
     let measured = measured_for(&st, &user, id).await?;
     let r = assess(&mut form, scenario.as_ref(), id, &measured, &st.book());
     let share_url = r.share_url.clone();
@@ -558,7 +558,7 @@ async fn results_for_json(
         PageError::BadRequest(format!("Scenario JSON, at {path}: {}", e.into_inner()))
     })?;
     let mut form = FormState::from_scenario(&scenario);
-    let valid = match crate::engine::check(&scenario) {
+    let valid = match crate::engine::check(&scenario, &st.book()) {
         Ok(()) => Some(&scenario),
         Err(e) => {
             form.add_field_errors(&e);
@@ -581,7 +581,7 @@ pub async fn save_new(
     user: CurrentUser,
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
-    let (form, scenario) = form::parse(&pairs);
+    let (form, scenario) = form::parse(&pairs, &st.book());
     let Some(scenario) = scenario else {
         let status = "Not saved: fix the marked inputs first.";
         return invalid_page(&st, &user, form, None, status).await;
@@ -597,7 +597,7 @@ pub async fn save_copy(
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
     let id = form_id(&pairs);
-    let (form, scenario) = form::parse(&pairs);
+    let (form, scenario) = form::parse(&pairs, &st.book());
     let Some(mut scenario) = scenario else {
         return invalid_page(
             &st,
@@ -625,7 +625,7 @@ pub async fn save(
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
-    let (form, scenario) = form::parse(&pairs);
+    let (form, scenario) = form::parse(&pairs, &st.book());
     let Some(mut scenario) = scenario else {
         return invalid_page(
             &st,
@@ -750,7 +750,7 @@ pub async fn download_form(
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
     let id = form_id(&pairs);
-    let (form, scenario) = form::parse(&pairs);
+    let (form, scenario) = form::parse(&pairs, &st.book());
     match scenario {
         Some(s) => json_download(&s),
         None => {
@@ -812,6 +812,6 @@ mod tests {
 
     #[test]
     fn the_blank_scenario_is_valid() {
-        crate::engine::check(&form::blank()).unwrap();
+        crate::engine::check(&form::blank(), crate::engine::pricing::book()).unwrap();
     }
 }
