@@ -34,3 +34,4 @@ mod reprice;
 mod security;
 mod store;
 mod tool_pages;
+mod verdict;

@@ -85,9 +85,9 @@ pub struct VerdictView {
     pub targets: Vec<TargetLine>,
     /// The recommendation's statement.
     pub recommendation: Option<String>,
-    /// The form values Apply sets (input name -> value), as JSON; empty when the
-    /// scenario is already the recommendation.
-    pub apply: String,
+    /// Whether Apply is offered: the scenario is not already the recommendation (Apply
+    /// posts the form; the server fills in the recommendation, unsaved).
+    pub apply: bool,
     /// Why no level meets every target, when none does.
     pub none_meets: Option<String>,
     /// What decides the answer.
@@ -441,10 +441,7 @@ impl VerdictView {
     /// The verdict as the results column shows it.
     pub fn of(v: &Verdict) -> Self {
         let met = v.met();
-        let apply = match &v.recommendation {
-            Some(r) if !r.current => apply_values(r),
-            _ => String::new(),
-        };
+        let apply = v.recommendation.as_ref().is_some_and(|r| !r.current);
         VerdictView {
             met,
             targets: v
@@ -477,41 +474,6 @@ impl VerdictView {
             mark: if met { "targets ✔" } else { "targets ✘" },
         }
     }
-}
-
-/// The planner inputs the recommendation sets, as a JSON object of input name to value
-/// (what the Apply button fills in).
-fn apply_values(r: &crate::verdict::Recommendation) -> String {
-    let mut m = serde_json::Map::new();
-    let mut set = |k: String, v: String| {
-        m.insert(k, serde_json::Value::String(v));
-    };
-    set("storage.level".into(), r.level.key().to_owned());
-    set(
-        "storage.qos".into(),
-        match r.qos {
-            crate::engine::scenario::Qos::Auto => "auto",
-            crate::engine::scenario::Qos::Manual => "manual",
-        }
-        .to_owned(),
-    );
-    set("storage.pool_tib".into(), String::new());
-    for (i, g) in r.volumes.iter().enumerate() {
-        let p = format!("storage.volumes[{i}]");
-        set(format!("{p}.count"), g.count.to_string());
-        set(format!("{p}.quota_tib"), format!("{}", g.quota_tib));
-        set(
-            format!("{p}.throughput_mibps"),
-            g.throughput_mibps
-                .map(|t| format!("{t}"))
-                .unwrap_or_default(),
-        );
-        set(
-            format!("{p}.iops"),
-            g.iops.map(|t| format!("{t}")).unwrap_or_default(),
-        );
-    }
-    serde_json::Value::Object(m).to_string()
 }
 
 #[cfg(test)]
