@@ -452,3 +452,63 @@ fn a_reserved_pool_pays_its_band_and_is_bought_up_to_it_when_that_costs_less() {
     // The lower bound still holds with the bands.
     assert!(p.lower_bound <= p.monthly + 1e-6);
 }
+
+/// Each workload's moves for a saving (not because its pool stopped holding it), in
+/// month order, with the saving the event states.
+fn savings_moves(p: &EstatePlan) -> Vec<(usize, u32, f64)> {
+    p.events
+        .iter()
+        .filter(|e| e.kind == EventKind::LevelChange)
+        .filter_map(|e| {
+            let saving = e.message.split("the pools cost $").nth(1)?;
+            let saving: f64 = saving.split('/').next()?.parse().ok()?;
+            Some((e.workload?, e.month, saving))
+        })
+        .collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(24))]
+
+    /// Estates whose fixed throughput and growing capacity keep tipping the cheaper
+    /// level between Premium and Ultra, re-planned every month over three years: a
+    /// workload that moved for a saving had stayed at least the minimum dwell, and
+    /// every such move saves more than the migration threshold.
+    #[test]
+    fn no_move_is_reversed_within_the_minimum_dwell(
+        loads in proptest::collection::vec((0.5f64..6.0, 128.0f64..1500.0), 1..=4),
+        growth in 30.0f64..150.0,
+        dwell in 1u32..=12,
+        threshold in 0.0f64..50.0,
+    ) {
+        let workloads: Vec<_> = loads
+            .iter()
+            .enumerate()
+            .map(|(i, &(quota, target))| workload(&format!("w{i}"), quota, None, Some(target)))
+            .collect();
+        let p = plan(json!({
+            "workloads": workloads, "region": "eastus", "years": 3,
+            "growth_pct_per_year": growth, "throughput_growth_pct_per_year": 0,
+            "levels": ["premium", "ultra"], "resize_every_months": 1,
+            "min_dwell_months": dwell, "migration_threshold_usd_month": threshold
+        }));
+        let moves = savings_moves(&p);
+        // The stated saving is rounded to the dollar.
+        for &(_, _, saving) in &moves {
+            proptest::prop_assert!(saving + 0.5 >= threshold, "{moves:?}");
+        }
+        let mut last: std::collections::HashMap<usize, u32> = Default::default();
+        for e in p.events.iter().filter(|e| e.kind == EventKind::LevelChange) {
+            let w = e.workload.unwrap();
+            let for_saving = moves.iter().any(|m| m.0 == w && m.1 == e.month);
+            if let (Some(&before), true) = (last.get(&w), for_saving) {
+                proptest::prop_assert!(
+                    e.month - before >= dwell,
+                    "workload {w} moved in month {before} and again in {}", e.month
+                );
+            }
+            last.insert(w, e.month);
+        }
+        assert_sound(&p);
+    }
+}
