@@ -54,6 +54,9 @@ struct EstatePage {
     newest: i64,
     request: EstateRequest,
     plan: Option<EstatePlan>,
+    /// The plan's verdict: pools within the account's limit, what the totals leave out,
+    /// the re-plans and resizes.
+    verdict: Vec<String>,
     chart: String,
     body: String,
     revisions: Vec<EstateRevision>,
@@ -319,6 +322,10 @@ async fn page(
         ),
         None => (String::new(), String::new()),
     };
+    let verdict = plan
+        .as_ref()
+        .map(|p| crate::verdict::estate::verdict(p, &request).statements)
+        .unwrap_or_default();
     let (templates, saved) = choices(st, user).await?;
     let region = request.region.clone().unwrap_or_default();
     render(
@@ -335,6 +342,7 @@ async fn page(
             newest,
             request,
             plan,
+            verdict,
             chart,
             body,
             revisions: store::list_estate_revisions(&st.db, id)
