@@ -40,9 +40,13 @@ pub async fn evaluate(
     ApiJson(scenario): ApiJson<Scenario>,
 ) -> Result<Json<Judged>, ApiError> {
     let book = st.book();
-    let e = engine::evaluate_in(&scenario, &book)?;
+    // The verdict evaluates neighbours and sizing rows: off the async workers.
+    let judged = blocking("evaluation", move || {
+        engine::evaluate_in(&scenario, &book).map(|e| verdict::judge(&scenario, e, &book))
+    })
+    .await??;
     st.metrics.evaluated(1);
-    Ok(Json(verdict::judge(&scenario, e, &book)))
+    Ok(Json(judged))
 }
 
 /// Body of `POST /api/v1/compare`.
