@@ -112,12 +112,14 @@ fn main() -> Result<(), String> {
     req.region = Some("northeurope".to_owned());
     req.growth_pct = 20.0;
     let plan = avs_plan::plan(&req, pricing::book()).map_err(|e| e.to_string())?;
+    let verdict = volplan::verdict::avs::verdict(&plan, Default::default());
     let doc = PlanDoc {
         origin: "vinfo.csv",
         inventory: &inv,
         basis: CapacityBasis::InUse,
         plan: &plan,
         date: DATE,
+        verdict: &verdict,
     };
     write(
         "avs.pdf",

@@ -56,13 +56,25 @@ fn lines(errors: &engine::FieldErrors) -> String {
     each.join("\nerror: ")
 }
 
-/// `volplan evaluate FILE`: Scenario JSON in, Evaluation JSON out.
-pub fn evaluate(file: &str) -> ExitCode {
+/// `volplan evaluate FILE`: Scenario JSON in, Evaluation JSON with its verdict out, or
+/// with `statements` the verdict's statements as lines of text.
+pub fn evaluate(file: &str, statements: bool) -> ExitCode {
+    let book = engine::pricing::book();
     let result = read_input(file)
         .and_then(|text| parse_scenario(&text))
-        .and_then(|s| engine::evaluate(&s).map_err(|e| lines(&e)));
+        .and_then(|s| {
+            engine::evaluate_in(&s, book)
+                .map(|e| crate::verdict::judge(&s, e, book))
+                .map_err(|e| lines(&e))
+        });
     match result {
-        Ok(ev) => match serde_json::to_string_pretty(&ev) {
+        Ok(judged) if statements => {
+            for line in crate::verdict::report_statements(&judged.verdict) {
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
+        Ok(judged) => match serde_json::to_string_pretty(&judged) {
             Ok(json) => {
                 println!("{json}");
                 ExitCode::SUCCESS

@@ -11,4 +11,5 @@ pub mod mounts;
 pub mod prices;
 pub mod report;
 pub mod store;
+pub mod verdict;
 pub mod web;

@@ -584,7 +584,7 @@ async fn charts_journey(c: &Client, base: &str) -> Res {
         .await?;
     wait_for(
         c,
-        "[...document.querySelectorAll('#results .targets li')].some(li => li.textContent.includes('50 ms latency target'))",
+        "[...document.querySelectorAll('#results .targets li')].some(li => li.textContent.includes('the 50 ms target'))",
         "the latency target's verdict",
     )
     .await?;
@@ -633,7 +633,9 @@ async fn save_scenario(base: &str, scenario: &serde_json::Value) -> Res<i64> {
         .await?
         .json()
         .await?;
-    Ok(saved["id"].as_i64().ok_or("no id")?)
+    Ok(saved["id"]
+        .as_i64()
+        .ok_or_else(|| format!("no id: {saved}"))?)
 }
 
 /// Measured vs predicted: drop a fio JSON result on a saved scenario and see its point on

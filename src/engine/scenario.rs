@@ -36,6 +36,49 @@ pub struct Scenario {
     pub meta: Option<super::meta::Meta>,
 }
 
+impl Scenario {
+    /// Reads a scenario saved before two rules with the meaning it was saved with
+    /// (resolved on read: the store, share links and the calibration series call it).
+    ///
+    /// - A Flexible pool was accepted with auto QoS, which the engine always treated as
+    ///   manual (assigned throughput, bounded by the pool): it becomes manual.
+    /// - A capacity of 0 TiB meant "what the volumes hold" (reverse sizing sized for
+    ///   the total quota): it becomes the total quota, so the capacity target is met
+    ///   exactly as before.
+    pub fn upgrade(&mut self) {
+        if self.storage.service == Service::Anf && self.storage.level == Level::Flexible {
+            self.storage.qos = Qos::Manual;
+        }
+        if self.workload.capacity_tib == 0.0 {
+            self.workload.capacity_tib = self.storage.total_quota_tib();
+        }
+    }
+}
+
+impl Storage {
+    /// How many volumes there are (at least 1, for shares of a total).
+    pub fn volume_count(&self) -> u32 {
+        self.volumes.iter().map(|g| g.count).sum::<u32>().max(1)
+    }
+
+    /// Sum of the volumes' quotas, TiB.
+    pub fn total_quota_tib(&self) -> f64 {
+        self.volumes
+            .iter()
+            .map(|g| f64::from(g.count) * g.quota_tib)
+            .sum()
+    }
+
+    /// Switches to `level`, with manual QoS for ANF Flexible (its pools have no auto
+    /// QoS): what every sweep and form that changes the level uses.
+    pub fn set_level(&mut self, level: Level) {
+        self.level = level;
+        if self.service == Service::Anf && level == Level::Flexible {
+            self.qos = Qos::Manual;
+        }
+    }
+}
+
 /// Snapshot reserve, backup and replication (contract: `data_protection`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]

@@ -6,7 +6,7 @@
 use super::field_error::{Checks, FieldError};
 use super::meta::{MAX_META_CHARS, MAX_NOTES_CHARS, Meta};
 use super::scenario::{
-    Level, MAX_AVS_HOSTS, MAX_QUOTA_TIB, MAX_VOLUMES, MIN_AVS_HOSTS, NfsClient, Protocol,
+    Level, MAX_AVS_HOSTS, MAX_QUOTA_TIB, MAX_VOLUMES, MIN_AVS_HOSTS, NfsClient, Protocol, Qos,
     Replication, Scenario, Sec, Service, SmbSecurity, Term, VolumeKind,
 };
 
@@ -36,13 +36,20 @@ impl Scenario {
         c.range("workload.read_pct", w.read_pct, 0.0, 100.0, "%");
         c.range_u("workload.threads", w.threads, 1, 1024);
         c.range_u("workload.queue_depth", w.queue_depth, 1, 1024);
-        c.range(
-            "workload.capacity_tib",
-            w.capacity_tib,
-            0.0,
-            1_000_000.0,
-            "TiB",
-        );
+        // Capacity is a target like the rates: the volumes must hold it, so 0 is no
+        // capacity at all (saved scenarios with 0 are read as their volumes' quota,
+        // `Scenario::upgrade`).
+        if w.capacity_tib.is_finite() && w.capacity_tib <= 0.0 {
+            c.push(FieldError::new(
+                "workload.capacity_tib",
+                format!(
+                    "give the capacity the workload stores, above 0 TiB (the volumes must hold it), not {}",
+                    w.capacity_tib
+                ),
+            ));
+        } else {
+            c.above_zero("workload.capacity_tib", w.capacity_tib, 1_000_000.0, "TiB");
+        }
         c.rate(
             "workload.target_mibps",
             w.target_mibps,
@@ -172,6 +179,12 @@ impl Scenario {
     /// service offers.
     fn check_rules(&self, c: &mut Checks) {
         let (st, cl) = (&self.storage, &self.clients);
+        if st.service == Service::Anf && st.level == Level::Flexible && st.qos == Qos::Auto {
+            c.push(FieldError::new(
+                "storage.qos",
+                "Flexible capacity pools use manual QoS only: choose manual and give each volume its throughput (MiB/s), or choose Standard, Premium or Ultra for auto QoS",
+            ));
+        }
         let service = st.service.display();
         let mut anf_only = |field: &str, feature: &str| {
             c.push(FieldError::new(

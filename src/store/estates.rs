@@ -5,6 +5,7 @@ use super::access::Actor;
 use super::activity::{self, Action, Event, ObjectKind};
 use super::{Db, DbConn};
 use super::{StoreError, begin_write};
+use crate::engine::Scenario;
 use crate::estate::EstateRequest;
 use serde::Serialize;
 
@@ -43,7 +44,11 @@ fn encode(r: &EstateRequest) -> Result<String, StoreError> {
 }
 
 fn decode(body: &str) -> Result<EstateRequest, StoreError> {
-    serde_json::from_str(body).map_err(|e| StoreError::Corrupt(e.to_string()))
+    let mut r: EstateRequest =
+        serde_json::from_str(body).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    // Workloads saved before the capacity and Flexible QoS rules read as they meant.
+    r.workloads.iter_mut().for_each(Scenario::upgrade);
+    Ok(r)
 }
 
 /// An event on estate `id`.

@@ -376,6 +376,13 @@
   form.addEventListener("change", function (e) {
     if (!e.target.name) return;
     changed();
+    // Flexible pools take manual QoS only: choosing Flexible switches QoS to manual
+    // (the assigned MiB/s inputs then show).
+    var qos = form.elements.namedItem("storage.qos");
+    if (e.target.name === "storage.level" && qos && val("storage.service") === "anf" &&
+        val("storage.level") === "flexible") {
+      qos.value = "manual";
+    }
     if (e.target.tagName === "SELECT" || e.target.type === "checkbox") {
       applyVisibility();
       schedule(0);

@@ -190,7 +190,7 @@ async fn save_protected(base: &str) -> Res<i64> {
     let scenario = serde_json::json!({
         "name": "Width check protected", "region": "westeurope",
         "workload": { "io_size_kib": 64, "read_pct": 70, "capacity_tib": 40 },
-        "storage": { "service": "anf", "level": "flexible",
+        "storage": { "service": "anf", "level": "flexible", "qos": "manual",
                      "cool_access": { "cool_data_pct": 50, "cool_read_pct": 5 },
                      "volumes": [ { "count": 1, "quota_tib": 50, "throughput_mibps": 1024 } ] },
         "clients": { "count": 1, "vm_size": "Standard_E32s_v5", "protocol": "nfsv3", "nconnect": 4 },

@@ -223,12 +223,14 @@ fn every_report(edition: Edition) -> Vec<(String, Format, String)> {
         }
     }
     let (inv, plan) = example_avs();
+    let verdict = volplan::verdict::avs::verdict(&plan, Default::default());
     let doc = PlanDoc {
         origin: "vinfo.csv",
         inventory: &inv,
         basis: CapacityBasis::InUse,
         plan: &plan,
         date: DATE,
+        verdict: &verdict,
     };
     for (f, text) in texts(|f| report::avs::render(&doc, f, opts).expect("renders")) {
         out.push(("AVS plan".to_owned(), f, text));

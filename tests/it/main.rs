@@ -36,3 +36,4 @@ mod route_access;
 mod security;
 mod store;
 mod tool_pages;
+mod verdict;

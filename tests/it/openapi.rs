@@ -2,7 +2,7 @@
 //! standalone draft 2020-12 documents of the server's own types.
 
 use crate::helpers::{sample_scenario, spawn_app};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::collections::HashSet;
 
 fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
@@ -12,6 +12,20 @@ fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
             .unwrap_or_else(|| panic!("{r} resolves")),
         None => schema,
     }
+}
+
+/// The properties of an object schema, with those of every `allOf` part (how a
+/// flattened field is documented).
+fn properties(doc: &Value, schema: &Value) -> serde_json::Map<String, Value> {
+    let schema = resolve(doc, schema);
+    let mut out = schema["properties"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    for part in schema["allOf"].as_array().into_iter().flatten() {
+        out.extend(properties(doc, part));
+    }
+    out
 }
 
 #[tokio::test]
@@ -88,7 +102,7 @@ async fn bodies_have_full_schemas_with_ranges_and_enums() {
     assert!(level.as_array().unwrap().iter().any(|l| l == "ssd_v2"));
     let protocol = &schemas["Protocol"]["enum"];
     assert!(protocol.as_array().unwrap().iter().any(|p| p == "nfsv4.1"));
-    let answer = resolve(
+    let answer = properties(
         &doc,
         &evaluate["responses"]["200"]["content"]["application/json"]["schema"],
     );
@@ -98,12 +112,22 @@ async fn bodies_have_full_schemas_with_ranges_and_enums() {
         "limits",
         "latency_curve",
         "cost",
+        "verdict",
     ] {
-        assert!(
-            answer["properties"][field].is_object(),
-            "Evaluation.{field}"
-        );
+        assert!(answer[field].is_object(), "Evaluation.{field}");
     }
+    // The verdict object of the contract: targets, recommendation, sensitivity and
+    // statements, each target naming what decides it.
+    let verdict = properties(&doc, &answer["verdict"]);
+    for field in ["targets", "recommendation", "sensitivity", "statements"] {
+        assert!(verdict.contains_key(field), "Verdict.{field}: {verdict:?}");
+    }
+    let target = properties(&doc, &verdict["targets"]["items"]);
+    for field in ["target", "met", "margin_pct", "decided_by", "statement"] {
+        assert!(target.contains_key(field), "TargetVerdict.{field}");
+    }
+    let kinds = &schemas["TargetKind"]["enum"];
+    assert_eq!(kinds, &json!(["capacity", "throughput", "iops", "latency"]));
     assert!(schemas["Scope"]["enum"].as_array().unwrap().len() >= 8);
     let error = &schemas["ErrorBody"];
     assert!(error["properties"]["error"].is_object() && error["properties"]["field"].is_object());

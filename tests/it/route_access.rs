@@ -77,7 +77,10 @@ fn every_route_declares_who_may_call_it() {
             missing.push(format!("{}: {call}", f.display()));
         }
     }
-    assert!(routes > 50, "the web layer registers its routes ({routes} found)");
+    assert!(
+        routes > 50,
+        "the web layer registers its routes ({routes} found)"
+    );
     assert!(
         missing.is_empty(),
         "routes without an access declaration:\n{}",

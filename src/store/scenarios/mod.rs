@@ -170,6 +170,8 @@ fn encode(s: &Scenario) -> Result<String, StoreError> {
 fn decode(id: i64, body: &str) -> Result<Scenario, StoreError> {
     let mut s: Scenario = serde_json::from_str(body)
         .map_err(|e| StoreError::Corrupt(format!("scenario {id}: {e}")))?;
+    // Rows saved before the capacity and Flexible QoS rules read as they meant.
+    s.upgrade();
     s.id = Some(id);
     Ok(s)
 }

@@ -5,7 +5,7 @@
 //! HTML form cannot send, as for benchmark results.
 
 use super::blocking;
-use crate::avs::{self, AvsPlan, PlanRequest};
+use crate::avs::{self, PlanRequest};
 use crate::inventory::{self, Inventory, Options};
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
@@ -145,7 +145,7 @@ pub async fn performance(
     post, path = "/api/v1/avs/plan", tag = "avs", operation_id = "avs_plan",
     request_body(content = PlanRequest),
     responses(
-        (status = 200, description = "`{\"datastores\", \"placement\": [{\"vm\", \"datastore\"}], \"evaluation\": Evaluation, \"tco\": {\"vsan_only\", \"with_anf\"}, ...}`", body = AvsPlan),
+        (status = 200, description = "`{\"datastores\", \"placement\": [{\"vm\", \"datastore\"}], \"evaluation\": Evaluation, \"tco\": {\"vsan_only\", \"with_anf\"}, ..., \"verdict\"}`: the verdict says which option is cheaper at each purchase term, the break-even, and the headline at the request's `term`", body = crate::verdict::avs::JudgedPlan),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 422, description = "A value fails validation; `field` names it", body = ErrorBody),
     )
@@ -153,8 +153,9 @@ pub async fn performance(
 pub async fn plan(
     State(st): State<AppState>,
     ApiJson(req): ApiJson<PlanRequest>,
-) -> Result<Json<AvsPlan>, ApiError> {
+) -> Result<Json<crate::verdict::avs::JudgedPlan>, ApiError> {
     let book = st.book();
+    let term = req.term;
     let plan = blocking("plan", move || avs::plan(&req, &book)).await??;
-    Ok(Json(plan))
+    Ok(Json(crate::verdict::avs::judge(plan, term)))
 }

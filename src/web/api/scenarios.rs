@@ -23,6 +23,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, create).read_write())
         .routes(routes!(show, update, remove).read_write())
+        .routes(routes!(evaluation).read_write())
         .routes(routes!(revisions).read_write())
         .routes(routes!(revision).read_write())
         .routes(routes!(revision_diff).read_write())
@@ -192,6 +193,35 @@ pub async fn show(
         .await
         .map_err(not_found_as(id))?;
     Ok(Json(stored.scenario))
+}
+
+/// The newest revision evaluated with the price book in force, with its verdict.
+#[utoipa::path(
+    get, path = "/api/v1/scenarios/{id}/evaluation", tag = "scenarios", operation_id = "evaluate_saved",
+    params(("id" = i64, Path, description = "Scenario id")),
+    responses(
+        (status = 200, description = "The Evaluation with its `verdict`, as `POST /api/v1/evaluate` answers it", body = crate::verdict::Judged),
+        (status = 404, description = "No such scenario", body = ErrorBody),
+    )
+)]
+pub async fn evaluation(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    id: Result<Path<String>, PathRejection>,
+) -> Result<Json<crate::verdict::Judged>, ApiError> {
+    let id = scenario_id(id)?;
+    visible(&state, &user, id).await?;
+    let stored = store::get_scenario(&state.db, id)
+        .await
+        .map_err(not_found_as(id))?;
+    let book = state.book();
+    let judged = super::blocking("evaluation", move || {
+        crate::engine::evaluate_in(&stored.scenario, &book)
+            .map(|e| crate::verdict::judge(&stored.scenario, e, &book))
+    })
+    .await??;
+    state.metrics.evaluated(1);
+    Ok(Json(judged))
 }
 
 /// Saves a scenario as its next revision.

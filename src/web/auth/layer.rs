@@ -295,7 +295,7 @@ fn unavailable(path: &str, cause: StoreError) -> Response {
     )
 }
 
-/// The application state, for the route layers of [`super::access`] (which are built
+/// The application state, for the route layers of the access module (which are built
 /// before the state exists): a layer in front of every route puts it into the request.
 pub async fn attach_state(State(st): State<AppState>, mut req: Request, next: Next) -> Response {
     req.extensions_mut().insert(st);

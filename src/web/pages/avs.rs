@@ -7,7 +7,7 @@
 //! the request, calls them, and shapes the figures for the template.
 
 use super::{PageError, parse_id, render};
-use crate::avs::{self, AvsPlan, PlaceUnit, PlanRequest};
+use crate::avs::{self, AvsPlan, PlaceUnit, PlanRequest, PurchaseTerm};
 use crate::engine::scenario::Level;
 use crate::inventory::{self, CapacityBasis, Inventory, Options};
 use crate::report::avs as report_avs;
@@ -16,6 +16,7 @@ use crate::report::format;
 use crate::report::model::today_utc;
 use crate::report::{Edition, Format, RenderOptions};
 use crate::store;
+use crate::verdict::avs::AvsVerdict;
 use crate::web::AppState;
 use askama::Template;
 use axum::extract::{Multipart, Path, Query, State};
@@ -34,6 +35,8 @@ pub struct PlanQuery {
     pub unit: Option<String>,
     pub basis: Option<String>,
     pub nconnect: Option<String>,
+    /// The purchase term the TCO verdict follows: `payg`, `1y` or `3y` (default).
+    pub term: Option<String>,
     pub q: Option<String>,
     /// `customer` (default) or `engineer`: who a download is for.
     pub edition: Option<String>,
@@ -60,6 +63,8 @@ pub struct AvsPage {
     pub origin: String,
     pub inventory: Option<Inventory>,
     pub plan: Option<AvsPlan>,
+    /// The plan's verdict at the chosen term (what the page says about the cost).
+    pub verdict: Option<AvsVerdict>,
     pub plan_error: String,
     pub query: PlanQuery,
     /// The choices as a query string, for the PDF link and the save form.
@@ -82,6 +87,7 @@ impl AvsPage {
             origin: String::new(),
             inventory: None,
             plan: None,
+            verdict: None,
             plan_error: String::new(),
             query: PlanQuery::default(),
             query_string: String::new(),
@@ -122,6 +128,7 @@ impl AvsPage {
             "unit" => q.unit.as_deref().unwrap_or("vm"),
             "basis" => q.basis.as_deref().unwrap_or("in_use"),
             "nconnect" => q.nconnect.as_deref().unwrap_or("1"),
+            "term" => self.verdict.as_ref().map_or("3y", |v| v.term.key()),
             _ => "",
         };
         cur.eq_ignore_ascii_case(v)
@@ -261,6 +268,12 @@ fn request(inv: Inventory, q: &PlanQuery) -> Result<PlanRequest, String> {
             .parse()
             .map_err(|_| format!("nconnect must be 1 or 4, not `{n}`."))?;
     }
+    if let Some(t) = text(&q.term) {
+        r.term = PurchaseTerm::ALL
+            .into_iter()
+            .find(|k| k.key().eq_ignore_ascii_case(&t))
+            .ok_or_else(|| format!("Term must be payg, 1y or 3y, not `{t}`."))?;
+    }
     Ok(r)
 }
 
@@ -276,6 +289,7 @@ fn query_string(q: &PlanQuery) -> String {
         ("unit", &q.unit),
         ("basis", &q.basis),
         ("nconnect", &q.nconnect),
+        ("term", &q.term),
     ] {
         if let Some(v) = v.as_deref().filter(|v| !v.trim().is_empty()) {
             s.append_pair(k, v);
@@ -323,12 +337,14 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
         Ok((plan, req)) => {
             let needle = q.q.as_deref().unwrap_or("").trim().to_lowercase();
             let today = today_utc();
+            let verdict = crate::verdict::avs::verdict(&plan, req.term);
             let doc = report_avs::PlanDoc {
                 origin: &page.origin,
                 inventory: &req.inventory,
                 basis: req.capacity_basis,
                 plan: &plan,
                 date: &today,
+                verdict: &verdict,
             };
             let mut rows = Vec::new();
             let mut matching = 0;
@@ -363,6 +379,7 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
             page.fill_chart = inline(Chart::avs_fill(&plan));
             page.tco_chart = inline(Chart::avs_tco(&plan.tco));
             page.plan = Some(plan);
+            page.verdict = Some(verdict);
             page.basis = req.capacity_basis;
         }
         Err(e) => page.plan_error = e.to_string(),
@@ -423,7 +440,7 @@ async fn download(
     let edition = Edition::parse(q.edition.as_deref().unwrap_or(""))
         .map_err(|e| PageError::BadRequest(format!("The {e}.")))?;
     let page = planned(&st, &raw, q).await?;
-    let (Some(plan), Some(inv)) = (page.plan, page.inventory) else {
+    let (Some(plan), Some(verdict), Some(inv)) = (page.plan, page.verdict, page.inventory) else {
         return Err(PageError::Status {
             status: StatusCode::UNPROCESSABLE_ENTITY,
             message: page.plan_error,
@@ -452,6 +469,7 @@ async fn download(
             basis,
             plan: &plan,
             date: &today,
+            verdict: &verdict,
         };
         let opts = RenderOptions {
             edition,

@@ -57,6 +57,9 @@ struct EstatePage {
     newest: i64,
     request: EstateRequest,
     plan: Option<EstatePlan>,
+    /// The plan's verdict: pools within the account's limit, what the totals leave out,
+    /// the re-plans and resizes.
+    verdict: Vec<String>,
     chart: String,
     body: String,
     revisions: Vec<EstateRevision>,
@@ -236,20 +239,7 @@ pub async fn create(
     body: Bytes,
 ) -> Result<Response, PageError> {
     let f = parse_form(&body);
-    let mut req = EstateRequest {
-        name: None,
-        workloads: Vec::new(),
-        region: None,
-        gcp_region: None,
-        years: 3,
-        growth_pct_per_year: 0.0,
-        throughput_growth_pct_per_year: None,
-        growth: Vec::new(),
-        levels: None,
-        discount_pct: 0.0,
-        reservation: Term::None,
-        what_if: Vec::new(),
-    };
+    let mut req = EstateRequest::new(Vec::new());
     let checked = match apply(&st, &user, &f, &mut req).await {
         Ok(()) => plan(&st, &req).await.map(|_| ()),
         Err(e) => Err(e),
@@ -335,6 +325,10 @@ async fn page(
         }),
         None => (String::new(), String::new()),
     };
+    let verdict = plan
+        .as_ref()
+        .map(|p| crate::verdict::estate::verdict(p, &request).statements)
+        .unwrap_or_default();
     let (templates, saved) = choices(st, user).await?;
     let region = request.region.clone().unwrap_or_default();
     render(
@@ -351,6 +345,7 @@ async fn page(
             newest,
             request,
             plan,
+            verdict,
             chart,
             body,
             revisions: store::list_estate_revisions(&st.db, id)

@@ -645,7 +645,7 @@ async fn build(
     });
     if let Some(raw) = q.level.as_deref().filter(|t| !t.trim().is_empty()) {
         match parse_level(&s, raw) {
-            Ok(l) => s.storage.level = l,
+            Ok(l) => s.storage.set_level(l),
             Err(e) => errors.push(e),
         }
     }

@@ -129,7 +129,8 @@ fn assess(
             match engine::evaluate_in(&s, prices) {
                 Ok(ev) => {
                     form.add_warnings(&ev.advice);
-                    ResultsView::evaluated(&s, &ev, url, measured)
+                    let v = crate::verdict::evaluation(&s, &ev, prices);
+                    ResultsView::evaluated(&s, &ev, &v, url, measured)
                 }
                 Err(e) => {
                     form.add_field_errors(&e);
@@ -429,16 +430,26 @@ pub async fn evaluate(
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
     let id = form_id(&pairs);
-    let add_group = pairs.iter().any(|(k, v)| k == "action" && v == "add_group");
-    let (mut form, scenario) = form::parse(&pairs, &st.book());
-    if add_group {
+    let action = |name: &str| pairs.iter().any(|(k, v)| k == "action" && v == name);
+    let (mut form, mut scenario) = form::parse(&pairs, &st.book());
+    if action("add_group") {
         form.add_group();
     }
-    let status = if id.is_some() {
+    let mut status = if id.is_some() {
         "Recalculated: changes not saved yet."
     } else {
         "Not saved yet."
     };
+    // Apply without script: the recommendation filled into the form, not saved.
+    if action("apply_recommendation")
+        && let Some(s) = scenario.as_mut()
+        && let Ok(ev) = engine::evaluate_in(s, &st.book())
+        && let Some(r) = crate::verdict::evaluation(s, &ev, &st.book()).recommendation
+    {
+        r.apply_to(s);
+        form = FormState::from_scenario(s);
+        status = "Applied the recommendation: not saved yet. Save to keep it.";
+    }
     let ctx = context_for(&st, &user, id, status).await?;
     let code = if scenario.is_some() {
         StatusCode::OK

@@ -62,6 +62,8 @@ pub fn decode(s: Option<&str>) -> Result<Scenario, ShareError> {
         })
     })?;
     scenario.id = None;
+    // Links made before the capacity and Flexible QoS rules open as they meant.
+    scenario.upgrade();
     Ok(scenario)
 }
 

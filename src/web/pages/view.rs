@@ -8,8 +8,8 @@ use crate::engine::scenario::Scenario;
 use crate::engine::{Evaluation, FieldErrors};
 use crate::report::charts::ChartName;
 use crate::report::format;
-use crate::report::summary::TIE_PCT;
-use crate::report::summary::latency;
+use crate::verdict::compare::TIE_PCT;
+use crate::verdict::{TargetKind, Verdict, words};
 use crate::web::charts::{ChartBlock, MeasuredRuns, planner_chart};
 
 /// The results column: either figures, or the reason there are none.
@@ -54,13 +54,15 @@ pub struct Results {
     pub read: String,
     pub write: String,
     pub io_size: String,
-    /// Mean latency per IO at the achievable load, ms.
+    /// The headline latency (at the target rate when there is one), ms per IO.
     pub latency: String,
-    /// Mean latency per IO at the target rate, ms; `None` without a rate target or
-    /// when it is out of reach.
-    pub latency_at_target: Option<String>,
-    pub targets: Option<TargetsView>,
-    /// "Bound by ..." sentence, with how close the workload runs to the limit.
+    /// Where the headline latency is: "at the target rate" or "at this load".
+    pub latency_at: &'static str,
+    /// The verdict's latency sentence: the concurrency behind the figure.
+    pub latency_note: String,
+    /// The verdict's statements as the page shows them.
+    pub verdict: VerdictView,
+    /// "Bound by ..." sentence: the verdict's, with the mechanism.
     pub bound_by: String,
     pub limits: Vec<LimitRow>,
     pub connections: String,
@@ -73,17 +75,32 @@ pub struct Results {
     pub charts: Vec<ChartBlock>,
 }
 
+/// The verdict at the top of the results: every target with ✔ or ✘, the
+/// recommendation (with what Apply fills in), and what decides it.
 #[derive(Debug, Clone)]
-pub struct TargetsView {
+pub struct VerdictView {
+    /// Every target met.
     pub met: bool,
-    /// One line per target: "10,000 MiB/s target met, +27.6% headroom", "2 ms latency
-    /// target met: 1.9 ms per IO at the target rate".
-    pub lines: Vec<TargetLine>,
+    /// One line per target, capacity first.
+    pub targets: Vec<TargetLine>,
+    /// The recommendation's statement.
+    pub recommendation: Option<String>,
+    /// Whether Apply is offered: the scenario is not already the recommendation (Apply
+    /// posts the form; the server fills in the recommendation, unsaved).
+    pub apply: bool,
+    /// Why no level meets every target, when none does.
+    pub none_meets: Option<String>,
+    /// What decides the answer.
+    pub sensitivity: Vec<String>,
+    /// The sticky summary's targets mark: "targets ✔" or "targets ✘".
+    pub mark: &'static str,
 }
 
 #[derive(Debug, Clone)]
 pub struct TargetLine {
     pub met: bool,
+    /// "capacity", "throughput", "IOPS", "latency".
+    pub kind: &'static str,
     pub text: String,
 }
 
@@ -164,6 +181,8 @@ pub struct SizingRow {
     pub cheapest: bool,
     /// The level the scenario uses.
     pub current: bool,
+    /// Why the row meets every target or not (the verdict's).
+    pub why: String,
 }
 
 #[derive(Debug, Clone)]
@@ -216,15 +235,16 @@ pub fn short_time(iso: &str) -> String {
 }
 
 impl ResultsView {
-    /// Results of a valid scenario.
+    /// Results of a valid scenario, with its verdict.
     pub fn evaluated(
         scenario: &Scenario,
         ev: &Evaluation,
+        verdict: &Verdict,
         share_url: String,
         measured: &MeasuredRuns,
     ) -> Self {
         Self {
-            ok: Some(Results::new(scenario, ev, measured)),
+            ok: Some(Results::new(scenario, ev, verdict, measured)),
             problem: None,
             errors: Vec::new(),
             share_url,
@@ -264,7 +284,7 @@ impl ResultsView {
 }
 
 impl Results {
-    fn new(s: &Scenario, ev: &Evaluation, measured: &MeasuredRuns) -> Self {
+    fn new(s: &Scenario, ev: &Evaluation, v: &Verdict, measured: &MeasuredRuns) -> Self {
         let binding = ev.limits.iter().find(|l| l.id == ev.binding);
         let mut limits: Vec<LimitRow> = ev
             .limits
@@ -290,60 +310,13 @@ impl Results {
                 .then(la.headroom_pct.total_cmp(&lb.headroom_pct))
         });
         limits = order.into_iter().map(|i| limits[i].clone()).collect();
-
-        let bound_by = match ev.limits.iter().find(|l| l.id == ev.binding) {
-            Some(l) => {
-                let which = match l.applies.key() {
-                    "read" => " for reads",
-                    "write" => " for writes",
-                    _ => "",
-                };
-                // "Volume QoS: 4 x 20 TiB x 128 MiB/s per TiB = 10,240 MiB/s (163,840 IOPS)."
-                let formula = l.label.formula.to_string();
-                let lhs = if formula.is_empty() {
-                    format!("{}:", l.label.name)
-                } else {
-                    format!("{}: {formula} =", l.label.name)
-                };
-                let load = latency::binding_load(l, ev.latency_ms);
-                let load = if load.is_empty() {
-                    load
-                } else {
-                    format!("; {load}")
-                };
-                let datastores = crate::report::summary::datastores_sentence(ev)
-                    .map(|d| format!(" {d}"))
-                    .unwrap_or_default();
-                format!(
-                    "Bound by {lhs} {} MiB/s ({} IOPS){which}{load}.{datastores}",
-                    format::exact(l.mibps),
-                    format::exact(l.iops)
-                )
-            }
-            None => format!("Bound by {}.", ev.binding),
-        };
-
         let w = &s.workload;
-        let mut lines = Vec::new();
-        if let (Some(t), Some(h)) = (w.target_mibps, ev.targets.mibps_headroom_pct) {
-            lines.push(target_line(t, "MiB/s", h));
-        }
-        if let (Some(t), Some(h)) = (w.target_iops, ev.targets.iops_headroom_pct) {
-            lines.push(target_line(t, "IOPS", h));
-        }
-        if let Some((met, text)) = latency::target_verdict(s, ev) {
-            lines.push(TargetLine { met, text });
-        }
-        let targets = (!lines.is_empty()).then_some(TargetsView {
-            met: ev.targets.met,
-            lines,
-        });
-
         let current_level = s.storage.level;
         let sizing = ev
             .sizing
             .iter()
-            .map(|z| SizingRow {
+            .zip(&v.sizing)
+            .map(|(z, why)| SizingRow {
                 level: format!("{} {}", z.service.display(), z.level.display(z.service)),
                 quota_tib: full(z.quota_tib, 2),
                 pool_tib: full(z.pool_tib, 2),
@@ -359,6 +332,7 @@ impl Results {
                 meets: z.meets,
                 cheapest: z.cheapest,
                 current: z.service == s.storage.service && z.level == current_level,
+                why: why.statement.clone(),
             })
             .collect();
 
@@ -368,10 +342,15 @@ impl Results {
             read: sig3(ev.read_mibps),
             write: sig3(ev.write_mibps),
             io_size: full(w.io_size_kib, 1),
-            latency: format::ms(ev.latency_ms),
-            latency_at_target: ev.latency_at_target_ms.map(format::ms),
-            targets,
-            bound_by,
+            latency: words::ms_figure(v.latency.ms),
+            latency_at: if v.latency.at_target {
+                "at the target rate"
+            } else {
+                "at this load"
+            },
+            latency_note: v.latency.statement.clone(),
+            verdict: VerdictView::of(v),
+            bound_by: v.binding.clone(),
             limits,
             connections: full(ev.flows.connections as f64, 0),
             per_client: full(ev.flows.per_client as f64, 0),
@@ -418,22 +397,43 @@ impl Results {
     }
 }
 
-fn target_line(target: f64, unit: &str, headroom: f64) -> TargetLine {
-    let met = headroom >= 0.0;
-    let text = if met {
-        format!(
-            "{} {unit} target met, {} headroom",
-            full(target, 1),
-            pct(headroom)
-        )
-    } else {
-        format!(
-            "{} {unit} target missed by {}%",
-            full(target, 1),
-            format::num(-headroom, 1)
-        )
-    };
-    TargetLine { met, text }
+impl VerdictView {
+    /// The verdict as the results column shows it.
+    pub fn of(v: &Verdict) -> Self {
+        let met = v.met();
+        let apply = v.recommendation.as_ref().is_some_and(|r| !r.current);
+        VerdictView {
+            met,
+            targets: v
+                .targets
+                .iter()
+                .map(|t| TargetLine {
+                    met: t.met,
+                    kind: match t.target {
+                        TargetKind::Capacity => "capacity",
+                        TargetKind::Throughput => "throughput",
+                        TargetKind::Iops => "iops",
+                        TargetKind::Latency => "latency",
+                    },
+                    text: t.statement.clone(),
+                })
+                .collect(),
+            recommendation: v.recommendation.as_ref().map(|r| r.statement.clone()),
+            apply,
+            none_meets: v
+                .recommendation
+                .is_none()
+                .then(|| {
+                    v.statements
+                        .iter()
+                        .find(|x| x.starts_with("No level meets"))
+                        .cloned()
+                })
+                .flatten(),
+            sensitivity: v.sensitivity.iter().map(|x| x.statement.clone()).collect(),
+            mark: if met { "targets ✔" } else { "targets ✘" },
+        }
+    }
 }
 
 #[cfg(test)]
@@ -462,9 +462,5 @@ mod tests {
         assert_eq!(pct(71_790.66), "+71,791%");
         assert_eq!(short_time("2026-11-30T13:04:39Z"), "2026-11-30 13:04");
         assert_eq!(short_time("yesterday"), "yesterday");
-        assert_eq!(
-            target_line(400.0, "MiB/s", -12.5).text,
-            "400 MiB/s target missed by 12.5%"
-        );
     }
 }

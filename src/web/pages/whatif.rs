@@ -189,7 +189,7 @@ pub async fn page(
     let mut errors = Vec::new();
     match q.from.as_deref().filter(|t| !t.trim().is_empty()) {
         Some(raw) => match parse_level(&s, raw) {
-            Ok(l) => s.storage.level = l,
+            Ok(l) => s.storage.set_level(l),
             Err(e) => errors.push(FieldError::new("from", e.message)),
         },
         // The fiscal-year-end example: Premium all month, Ultra for the busy days.

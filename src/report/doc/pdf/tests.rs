@@ -160,12 +160,14 @@ fn example_reports_fill_every_page_but_the_last() {
     let (s, e) = fixture::example();
     let r = Report::build(&s, &e, "2026-01-02");
     let (inv, plan) = fixture::avs_plan(12);
+    let verdict = crate::verdict::avs::verdict(&plan, Default::default());
     let avs = crate::report::avs::PlanDoc {
         origin: "inventory.csv",
         inventory: &inv,
         basis: Default::default(),
         plan: &plan,
         date: "2026-01-02",
+        verdict: &verdict,
     };
     let estate = fixture::estate_plan();
     for (name, d) in [
