@@ -8,6 +8,7 @@
 //! column that was expected.
 
 pub mod anonymise;
+pub mod bounds;
 pub mod model;
 pub mod perf;
 mod rvtools;

@@ -30,3 +30,4 @@ mod reprice;
 mod security;
 mod store;
 mod tool_pages;
+mod upload_bounds;
