@@ -4,7 +4,7 @@
 use super::access::{Actor, ownership_on};
 use super::activity::{self, Action, Event, ObjectKind};
 use super::{Db, StoreError, begin_write};
-use crate::engine::import::{Format, MeasuredPoint, Measurement, measured_point};
+use crate::engine::import::{Format, MeasuredPoint, Measurement, measured_point, ranges};
 use serde::Serialize;
 
 /// A measurement as stored.
@@ -120,7 +120,8 @@ pub async fn add_measurements(
     Ok(out)
 }
 
-/// Every measurement of scenario `id`, oldest first; `NotFound` if there is no such scenario.
+/// Every readable measurement of scenario `id`, oldest first; `NotFound` if there is no
+/// such scenario.
 pub async fn list_measurements(
     pool: &Db,
     scenario_id: i64,
@@ -139,7 +140,23 @@ pub async fn list_measurements(
     .bind(scenario_id)
     .fetch_all(pool)
     .await?;
-    rows.into_iter().map(StoredMeasurement::try_from).collect()
+    Ok(rows.into_iter().filter_map(readable).collect())
+}
+
+/// A stored run as the charts and comparisons may use it: one that does not decode, or
+/// whose figures are outside the importer's ranges (stored before they were checked,
+/// or changed by hand), is left out with a warning in the log, never answered as an
+/// error; it can still be deleted by its id.
+fn readable(row: Row) -> Option<StoredMeasurement> {
+    let id = row.id;
+    let checked = StoredMeasurement::try_from(row).and_then(|m| {
+        ranges::check(&m.measurement)
+            .map(|()| m)
+            .map_err(|e| corrupt(id, "body", e.problem))
+    });
+    checked
+        .inspect_err(|e| tracing::warn!("left out an unreadable stored run: {e}"))
+        .ok()
 }
 
 /// Deletes measurement `id` of scenario `scenario_id`, by `by`; `NotFound` if there is

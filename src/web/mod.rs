@@ -17,6 +17,7 @@ pub mod json;
 pub mod metrics;
 pub mod pages;
 pub mod price_cache;
+pub mod render_pool;
 pub mod reports;
 pub mod scenario_templates;
 
@@ -33,13 +34,14 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use price_cache::PriceCache;
+use render_pool::RenderPool;
 use std::any::Any;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::Semaphore;
 use tower_http::add_extension::AddExtension;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -84,8 +86,8 @@ impl std::ops::Deref for AppState {
 /// The parts of [`AppState`].
 pub struct Shared {
     pub db: Db,
-    /// Admission to the expensive renders (PDF, PNG, XLSX).
-    pub renders: Arc<RenderLimit>,
+    /// The bounded, timed pool every render runs in (page charts, charts, reports).
+    pub renders: Arc<RenderPool>,
     /// The price book in force (compiled book plus the prices stored in `db`).
     pub prices: Arc<PriceCache>,
     /// Request and evaluation counters (`GET /metrics`).
@@ -99,9 +101,10 @@ impl AppState {
     pub fn new(db: Db, settings: &ServerSettings, prices: PriceBook) -> AppState {
         AppState(Arc::new(Shared {
             db,
-            renders: Arc::new(RenderLimit::new(
+            renders: Arc::new(RenderPool::new(
                 settings.render_permits,
                 settings.render_wait,
+                settings.render_timeout,
             )),
             prices: Arc::new(PriceCache::new(prices)),
             metrics: Arc::default(),
@@ -112,46 +115,6 @@ impl AppState {
     /// The price book in force.
     pub fn book(&self) -> Arc<PriceBook> {
         self.prices.current()
-    }
-}
-
-/// Bounds the renders that need tens of megabytes each (PDF, PNG, XLSX): at most
-/// `permits` run at once; the others queue for at most `wait`, then get 503.
-#[derive(Debug)]
-pub struct RenderLimit {
-    permits: Arc<Semaphore>,
-    total: usize,
-    wait: Duration,
-}
-
-impl RenderLimit {
-    pub fn new(permits: usize, wait: Duration) -> RenderLimit {
-        RenderLimit {
-            permits: Arc::new(Semaphore::new(permits.max(1))),
-            total: permits.max(1),
-            wait,
-        }
-    }
-
-    /// Most renders at once.
-    pub fn permits(&self) -> usize {
-        self.total
-    }
-
-    /// Renders running now (permits held).
-    pub fn in_use(&self) -> usize {
-        self.total.saturating_sub(self.permits.available_permits())
-    }
-
-    /// A permit to render, held until dropped; `Err` (a sentence) when the wait runs out.
-    pub async fn admit(&self) -> Result<OwnedSemaphorePermit, String> {
-        match tokio::time::timeout(self.wait, self.permits.clone().acquire_owned()).await {
-            Ok(Ok(permit)) => Ok(permit),
-            _ => Err(format!(
-                "the server is busy with other reports and images (waited {} s); try again in a moment",
-                self.wait.as_secs()
-            )),
-        }
     }
 }
 
@@ -171,6 +134,8 @@ pub struct ServerSettings {
     pub render_permits: usize,
     /// How long a render waits for its turn before 503.
     pub render_wait: Duration,
+    /// How long a render may run before its request gets 503.
+    pub render_timeout: Duration,
     /// Accounts, sessions, tokens and the proxy header.
     pub auth: auth::AuthSettings,
 }
@@ -181,6 +146,9 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 /// Default wait of a render for its turn.
 pub const RENDER_WAIT: Duration = Duration::from_secs(20);
+/// Default longest run of a render (a PDF report takes about a second); with the wait,
+/// within [`REQUEST_TIMEOUT`].
+pub const RENDER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Renders at once by default: one per core, at most 4 (a 4000 x 4000 PNG or a PDF
 /// report takes about 50 MB while it renders, so 4 keep the server under 300 MB).
@@ -198,6 +166,7 @@ impl ServerSettings {
             max_connections: crate::config::DEFAULT_MAX_CONNECTIONS as usize,
             render_permits: default_render_permits(),
             render_wait: RENDER_WAIT,
+            render_timeout: RENDER_TIMEOUT,
             auth: auth::AuthSettings::for_bind(addr),
         }
     }
@@ -315,10 +284,20 @@ pub async fn serve_with(
     let prices = store::prices::book_in_force(&pool)
         .await
         .map_err(std::io::Error::other)?;
-    let router = app(
-        AppState::new(pool.clone(), &settings, prices),
-        Arc::new(settings.guard.clone()),
-    );
+    let state = AppState::new(pool, &settings, prices);
+    serve_state(listener, state, settings, shutdown).await
+}
+
+/// Serves the app with `state` (its database, render pool and caches) on `listener`,
+/// as [`serve_with`] does.
+pub async fn serve_state(
+    listener: TcpListener,
+    state: AppState,
+    settings: ServerSettings,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let pool = state.db.clone();
+    let router = app(state, Arc::new(settings.guard.clone()));
     let slots = Arc::new(Semaphore::new(settings.max_connections.max(1)));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -476,21 +455,4 @@ pub async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutting down");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn renders_queue_then_get_busy() {
-        let limit = RenderLimit::new(1, Duration::from_millis(50));
-        let first = limit.admit().await.expect("a free permit");
-        assert_eq!(limit.in_use(), 1);
-        let busy = limit.admit().await.unwrap_err();
-        assert!(busy.contains("busy"), "{busy}");
-        drop(first);
-        assert_eq!(limit.in_use(), 0);
-        assert!(limit.admit().await.is_ok());
-    }
 }

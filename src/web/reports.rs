@@ -6,6 +6,7 @@
 
 use super::AppState;
 use super::pages::PageError;
+use super::render_pool::Turn;
 use crate::engine::pricing::PriceBook;
 use crate::engine::{self, Evaluation, Scenario};
 use crate::report::html;
@@ -154,42 +155,27 @@ async fn report(
     let evaluation = evaluate(&scenario, &prices)?;
     let today = model::today_utc();
 
-    // PDF and XLSX take tens of megabytes each: they wait for a render permit.
-    let permit = match format {
-        Format::Pdf | Format::Xlsx => {
-            Some(
-                st.renders
-                    .admit()
-                    .await
-                    .map_err(|message| PageError::Status {
-                        status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                        message: format!("The {message}."),
-                    })?,
-            )
-        }
-        _ => None,
-    };
-    let built = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        let mut r = Report::build(&scenario, &evaluation, &today).with_saved_cost(
-            saved.number,
-            &saved.created_at,
-            saved.cost,
-        );
-        if !others.is_empty() {
-            r = r.with_comparison(&others);
-        }
-        if let Some(counts) = counts {
-            r = r
-                .with_layouts(&counts, &prices)
-                .map_err(|e| unprocessable(format!("The layouts cannot be evaluated: {e}.")))?;
-        }
-        let bytes = model::render(&r, format, RenderOptions { paper })
-            .map_err(|e| PageError::Internal(e.to_string()))?;
-        Ok::<_, PageError>((r.slug(), bytes))
-    })
-    .await
-    .map_err(|e| PageError::Internal(format!("report task: {e}")))?;
+    let built = st
+        .renders
+        .run("report", Turn::Answer, move || {
+            let mut r = Report::build(&scenario, &evaluation, &today).with_saved_cost(
+                saved.number,
+                &saved.created_at,
+                saved.cost,
+            );
+            if !others.is_empty() {
+                r = r.with_comparison(&others);
+            }
+            if let Some(counts) = counts {
+                r = r
+                    .with_layouts(&counts, &prices)
+                    .map_err(|e| unprocessable(format!("The layouts cannot be evaluated: {e}.")))?;
+            }
+            let bytes = model::render(&r, format, RenderOptions { paper })
+                .map_err(|e| PageError::Internal(e.to_string()))?;
+            Ok::<_, PageError>((r.slug(), bytes))
+        })
+        .await?;
     let (slug, bytes) = built?;
 
     let attachment =

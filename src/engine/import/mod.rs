@@ -12,6 +12,7 @@ pub mod fio;
 pub mod infer;
 mod latency;
 pub mod points;
+pub mod ranges;
 mod text;
 
 pub use compare::{Comparison, GapClass, compare};
@@ -130,6 +131,25 @@ pub enum ImportError {
     Invalid { format: Format, problem: String },
     /// Several files that cannot be combined into one test.
     Mismatch { problem: String },
+    /// Run `run` (zero-based) has a figure outside its physical range ([`ranges`]).
+    OutOfRange {
+        format: Format,
+        run: usize,
+        field: &'static str,
+        problem: String,
+    },
+}
+
+impl ImportError {
+    /// The answer's field the error is about (`measurements[0].iops`), if one.
+    pub fn field(&self) -> Option<String> {
+        match self {
+            ImportError::OutOfRange { run, field, .. } => {
+                Some(format!("measurements[{run}].{field}"))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for ImportError {
@@ -148,6 +168,11 @@ impl fmt::Display for ImportError {
             ImportError::Mismatch { problem } => {
                 write!(f, "these files cannot be combined into one test: {problem}")
             }
+            ImportError::OutOfRange {
+                format, problem, ..
+            } => {
+                write!(f, "{}: {problem}", format.display())
+            }
         }
     }
 }
@@ -157,19 +182,38 @@ impl std::error::Error for ImportError {}
 /// Largest input the parsers accept (fio json+ with histograms stays well below).
 pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
 
-/// Detects the format of one result file and parses it.
+/// Detects the format of one result file and parses it; a figure outside its physical
+/// range refuses the file.
 pub fn parse(bytes: &[u8]) -> Result<ParsedResult, ImportError> {
     let text = text::decode(bytes)?;
-    match detect(&text)? {
+    in_range(match detect(&text)? {
         Format::FioJson => fio::parse(&text),
         Format::DiskspdXml => diskspd::parse(&text),
         Format::ElbenchoCsv => elbencho::parse(&text),
+    }?)
+}
+
+/// The result, or the first run with a figure outside its range ([`ranges::check`]).
+fn in_range(parsed: ParsedResult) -> Result<ParsedResult, ImportError> {
+    for (run, m) in parsed.measurements.iter().enumerate() {
+        ranges::check(m).map_err(|e| ImportError::OutOfRange {
+            format: parsed.format,
+            run,
+            field: e.field,
+            problem: e.problem,
+        })?;
     }
+    Ok(parsed)
 }
 
 /// Parses several result files of one test (one per client machine, run at the same time)
-/// and adds them up: run `i` of every file is one run on `files.len()` clients.
+/// and adds them up: run `i` of every file is one run on `files.len()` clients. The sums
+/// are checked against the physical ranges as [`parse`] checks one file.
 pub fn parse_many(files: &[&[u8]]) -> Result<ParsedResult, ImportError> {
+    in_range(parse_and_add(files)?)
+}
+
+fn parse_and_add(files: &[&[u8]]) -> Result<ParsedResult, ImportError> {
     let many = files.len() > 1;
     let prefix_file = |i: usize, e: ImportError| if many { prefix_file(i, e) } else { e };
     let mut texts = Vec::with_capacity(files.len());

@@ -51,11 +51,12 @@ pub fn measured_point(m: &Measurement, scenario: &Scenario) -> MeasuredPoint {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::engine::import::Tool;
 
-    fn run() -> Measurement {
+    /// A plain 64 KiB read run, for the tests of this module and its siblings.
+    pub(in crate::engine::import) fn run() -> Measurement {
         Measurement {
             tool: Tool::Fio,
             label: "r".to_owned(),

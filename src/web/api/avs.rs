@@ -8,6 +8,7 @@ use super::blocking;
 use crate::engine::avs_plan::{self, AvsPlan, PlanRequest};
 use crate::inventory::{self, Inventory, Options};
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
+use crate::web::render_pool::Turn;
 use crate::web::{AVS_BODY_LIMIT, AppState};
 use axum::Json;
 use axum::body::Bytes;
@@ -96,6 +97,7 @@ fn invalid(e: inventory::InventoryError) -> ApiError {
     )
 )]
 pub async fn import(
+    State(st): State<AppState>,
     headers: HeaderMap,
     q: Result<Query<ImportQuery>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
@@ -106,7 +108,11 @@ pub async fn import(
         include_powered_off: q.include_powered_off.unwrap_or(false),
         anonymise: q.anonymise.unwrap_or(false),
     };
-    let inv = blocking("inventory", move || inventory::parse(&bytes, opts))
+    let inv = st
+        .renders
+        .run("inventory import", Turn::Answer, move || {
+            inventory::parse(&bytes, opts)
+        })
         .await?
         .map_err(invalid)?;
     Ok(Json(inv))
@@ -131,10 +137,17 @@ pub struct PerformanceRequest {
     )
 )]
 pub async fn performance(
+    State(st): State<AppState>,
     ApiJson(req): ApiJson<PerformanceRequest>,
 ) -> Result<Json<Inventory>, ApiError> {
-    let mut inv = req.inventory;
-    inventory::perf::merge(&mut inv, req.csv.as_bytes()).map_err(invalid)?;
+    let inv = st
+        .renders
+        .run("performance import", Turn::Answer, move || {
+            let mut inv = req.inventory;
+            inventory::perf::merge(&mut inv, req.csv.as_bytes()).map(|()| inv)
+        })
+        .await?
+        .map_err(invalid)?;
     Ok(Json(inv))
 }
 

@@ -79,7 +79,7 @@ async fn parse_body(bytes: Bytes) -> Result<ParsedResult, ApiError> {
     blocking("parse", move || import::parse(&bytes))
         .await?
         .map_err(|e| ApiError::Invalid {
-            field: None,
+            field: e.field(),
             message: e.to_string(),
         })
 }

@@ -13,6 +13,7 @@ use crate::inventory::{self, CapacityBasis, Inventory, Options};
 use crate::report::avs::{self as report_avs, Format};
 use crate::store;
 use crate::web::AppState;
+use crate::web::render_pool::Turn;
 use askama::Template;
 use axum::extract::{Multipart, Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -191,12 +192,13 @@ pub async fn upload(State(st): State<AppState>, mp: Multipart) -> Result<Respons
     } else {
         up.origin
     };
-    let parsed = tokio::task::spawn_blocking(move || {
-        let perf = (!up.performance.is_empty()).then_some(up.performance.as_slice());
-        inventory::import(&up.file, perf, up.opts).map(|inv| (inv, origin))
-    })
-    .await
-    .map_err(|e| PageError::Internal(format!("inventory task failed: {e}")))?;
+    let parsed = st
+        .renders
+        .run("inventory import", Turn::Answer, move || {
+            let perf = (!up.performance.is_empty()).then_some(up.performance.as_slice());
+            inventory::import(&up.file, perf, up.opts).map(|inv| (inv, origin))
+        })
+        .await?;
     let (inv, origin) = match parsed {
         Ok(x) => x,
         Err(e) => {
@@ -346,8 +348,6 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
             }
             page.rows = rows;
             page.matching = matching;
-            page.fill_chart = report_avs::charts::fill(&plan);
-            page.tco_chart = report_avs::charts::tco(&plan.tco);
             page.plan = Some(plan);
             page.basis = req.capacity_basis;
         }
@@ -363,7 +363,23 @@ pub async fn show(
     Path(raw): Path<String>,
     Query(q): Query<PlanQuery>,
 ) -> Result<Response, PageError> {
-    let page = planned(&st, &raw, q).await?;
+    let mut page = planned(&st, &raw, q).await?;
+    if let Some(plan) = page.plan.clone() {
+        let charts = st
+            .renders
+            .run("AVS chart", Turn::Extra, move || {
+                (
+                    report_avs::charts::fill(&plan),
+                    report_avs::charts::tco(&plan.tco),
+                )
+            })
+            .await;
+        // Busy or slow: the page shows its tables without the charts.
+        match charts {
+            Ok((fill, tco)) => (page.fill_chart, page.tco_chart) = (fill, tco),
+            Err(e) => tracing::warn!("AVS page without charts: {e}"),
+        }
+    }
     let status = if page.plan_error.is_empty() {
         StatusCode::OK
     } else {
@@ -413,33 +429,20 @@ async fn download(
             message: page.plan_error,
         });
     };
-    let permit = if format.heavy() {
-        Some(
-            st.renders
-                .admit()
-                .await
-                .map_err(|message| PageError::Status {
-                    status: StatusCode::SERVICE_UNAVAILABLE,
-                    message: format!("The {message}."),
-                })?,
-        )
-    } else {
-        None
-    };
     let (origin, basis) = (page.origin, page.basis);
-    let bytes = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        let doc = report_avs::PlanDoc {
-            origin: &origin,
-            inventory: &inv,
-            basis,
-            plan: &plan,
-        };
-        report_avs::render(&doc, format)
-    })
-    .await
-    .map_err(|e| PageError::Internal(format!("report task failed: {e}")))?
-    .map_err(|e| PageError::Internal(e.to_string()))?;
+    let bytes = st
+        .renders
+        .run("report", Turn::Answer, move || {
+            let doc = report_avs::PlanDoc {
+                origin: &origin,
+                inventory: &inv,
+                basis,
+                plan: &plan,
+            };
+            report_avs::render(&doc, format)
+        })
+        .await?
+        .map_err(|e| PageError::Internal(e.to_string()))?;
     let disposition = if format == Format::Html {
         "inline; filename=\"volplan-avs-plan.html\"".to_owned()
     } else {

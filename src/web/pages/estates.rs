@@ -12,6 +12,7 @@ use crate::store::estates::{self as store, EstateRevision, EstateSummary};
 use crate::web::AppState;
 use crate::web::access;
 use crate::web::auth::CurrentUser;
+use crate::web::render_pool::Turn;
 use crate::web::scenario_templates::TEMPLATES;
 use askama::Template;
 use axum::body::Bytes;
@@ -326,10 +327,28 @@ async fn page(
         Err(e) => (None, Some(problem.unwrap_or(e))),
     };
     let (chart, body) = match &plan {
-        Some(p) => (
-            report::chart::svg(p).unwrap_or_default(),
-            report::html::sections(&report::tables(p)),
-        ),
+        Some(p) => {
+            let drawn = p.clone();
+            let chart = st
+                .renders
+                .run("estate chart", Turn::Extra, move || {
+                    report::chart::svg(&drawn)
+                })
+                .await;
+            // Busy, slow or failed: the page shows its tables without the chart.
+            let chart = match chart {
+                Ok(Ok(svg)) => svg,
+                Ok(Err(e)) => {
+                    tracing::error!("estate chart failed: {e}");
+                    String::new()
+                }
+                Err(e) => {
+                    tracing::warn!("estate page without its chart: {e}");
+                    String::new()
+                }
+            };
+            (chart, report::html::sections(&report::tables(p)))
+        }
         None => (String::new(), String::new()),
     };
     let (templates, saved) = choices(st, user).await?;
@@ -413,9 +432,12 @@ pub async fn download(
         })?;
     let (_, req, _) = revision(&st, id, q.get("rev")).await?;
     let p = plan(&st, &req).await.map_err(PageError::BadRequest)?;
-    let bytes = tokio::task::spawn_blocking(move || report::render(&p, format))
-        .await
-        .map_err(|e| PageError::Internal(e.to_string()))?
+    let bytes = st
+        .renders
+        .run("estate report", Turn::Answer, move || {
+            report::render(&p, format)
+        })
+        .await?
         .map_err(|e| PageError::Internal(e.to_string()))?;
     let name = format!("attachment; filename=\"estate-{id}.{}\"", &file[7..]);
     Ok((

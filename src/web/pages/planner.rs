@@ -15,7 +15,8 @@ use crate::store::{self, Ownership, Visibility};
 use crate::web::AppState;
 use crate::web::access::{self, actor};
 use crate::web::auth::CurrentUser;
-use crate::web::charts::MeasuredRuns;
+use crate::web::charts::{MeasuredRuns, planner_charts};
+use crate::web::render_pool::RenderPool;
 use crate::web::scenario_templates;
 use askama::Template;
 use axum::Json;
@@ -111,9 +112,10 @@ struct ResultsFragment {
     r: ResultsView,
 }
 
-/// Evaluates a parsed form with the book in force: figures, or the reasons there are
-/// none (recorded on the form).
-fn assess(
+/// Evaluates a parsed form with the book in force: figures with their charts (drawn in
+/// the render pool), or the reasons there are none (recorded on the form).
+async fn assess(
+    renders: &RenderPool,
     form: &mut FormState,
     scenario: Option<&Scenario>,
     id: Option<i64>,
@@ -128,7 +130,9 @@ fn assess(
             match engine::evaluate_in(&s, prices) {
                 Ok(ev) => {
                     form.add_warnings(&ev.advice);
-                    ResultsView::evaluated(&s, &ev, url, measured)
+                    let charts =
+                        planner_charts(renders, s.clone(), ev.clone(), measured.clone()).await;
+                    ResultsView::evaluated(&s, &ev, url, charts)
                 }
                 Err(e) => {
                     form.add_field_error(&e);
@@ -215,8 +219,21 @@ impl Context {
     }
 }
 
-fn page(mut form: FormState, scenario: Option<&Scenario>, ctx: Context) -> PlannerPage {
-    let r = assess(&mut form, scenario, ctx.id, &ctx.measured, &ctx.prices);
+async fn page(
+    renders: &RenderPool,
+    mut form: FormState,
+    scenario: Option<&Scenario>,
+    ctx: Context,
+) -> PlannerPage {
+    let r = assess(
+        renders,
+        &mut form,
+        scenario,
+        ctx.id,
+        &ctx.measured,
+        &ctx.prices,
+    )
+    .await;
     PlannerPage {
         form,
         r,
@@ -279,7 +296,13 @@ pub async fn new(
     let form = FormState::from_scenario(&scenario);
     render(
         StatusCode::OK,
-        &page(form, Some(&scenario), Context::unsaved(&st, &user, status)),
+        &page(
+            &st.renders,
+            form,
+            Some(&scenario),
+            Context::unsaved(&st, &user, status),
+        )
+        .await,
     )
 }
 
@@ -394,7 +417,10 @@ pub async fn show(
     };
     let ctx = saved_context(&st, &user, id, stored.revision, status).await?;
     let form = FormState::from_scenario(&scenario);
-    render(StatusCode::OK, &page(form, Some(&scenario), ctx))
+    render(
+        StatusCode::OK,
+        &page(&st.renders, form, Some(&scenario), ctx).await,
+    )
 }
 
 #[derive(Deserialize)]
@@ -423,7 +449,7 @@ pub async fn shared(
         &user,
         "Opened from a share link: not saved. Save to keep a copy.",
     );
-    render(StatusCode::OK, &page(form, valid, ctx))
+    render(StatusCode::OK, &page(&st.renders, form, valid, ctx).await)
 }
 
 /// Form pairs as posted; every value is a string.
@@ -461,7 +487,10 @@ async fn invalid_page(
     status: &str,
 ) -> Result<Response, PageError> {
     let ctx = context_for(st, user, id, status).await?;
-    render(StatusCode::UNPROCESSABLE_ENTITY, &page(form, None, ctx))
+    render(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &page(&st.renders, form, None, ctx).await,
+    )
 }
 
 /// `POST /scenarios/evaluate`: the planner without JavaScript.
@@ -487,7 +516,7 @@ pub async fn evaluate(
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     };
-    render(code, &page(form, scenario.as_ref(), ctx))
+    render(code, &page(&st.renders, form, scenario.as_ref(), ctx).await)
 }
 
 /// The answer to a live recalculation.
@@ -537,7 +566,15 @@ pub async fn results(
     let id = form_id(&pairs);
     let (mut form, scenario) = form::parse(&pairs);
     let measured = measured_for(&st, &user, id).await?;
-    let r = assess(&mut form, scenario.as_ref(), id, &measured, &st.book());
+    let r = assess(
+        &st.renders,
+        &mut form,
+        scenario.as_ref(),
+        id,
+        &measured,
+        &st.book(),
+    )
+    .await;
     let share_url = r.share_url.clone();
     let html = ResultsFragment { r }.render()?;
     let live = LiveResults {
@@ -574,7 +611,15 @@ async fn results_for_json(
         StatusCode::UNPROCESSABLE_ENTITY
     };
     let measured = measured_for(st, user, scenario.id).await?;
-    let r = assess(&mut form, valid, scenario.id, &measured, &st.book());
+    let r = assess(
+        &st.renders,
+        &mut form,
+        valid,
+        scenario.id,
+        &measured,
+        &st.book(),
+    )
+    .await;
     Ok((status, Html(ResultsFragment { r }.render()?)).into_response())
 }
 

@@ -7,10 +7,9 @@ use crate::engine::Limit;
 use crate::engine::scenario::Scenario;
 use crate::engine::trace::{Exact, Num, Sig};
 use crate::engine::{Evaluation, FieldError};
-use crate::report::charts::ChartName;
 use crate::report::latency;
 use crate::report::summary::TIE_PCT;
-use crate::web::charts::{ChartBlock, MeasuredRuns, planner_chart};
+use crate::web::charts::ChartBlock;
 
 /// The results column: either figures, or the reason there are none.
 #[derive(Debug, Clone)]
@@ -222,15 +221,16 @@ pub fn short_time(iso: &str) -> String {
 }
 
 impl ResultsView {
-    /// Results of a valid scenario.
+    /// Results of a valid scenario, with its charts as drawn (see
+    /// [`planner_charts`](crate::web::charts::planner_charts)).
     pub fn evaluated(
         scenario: &Scenario,
         ev: &Evaluation,
         share_url: String,
-        measured: &MeasuredRuns,
+        charts: Vec<ChartBlock>,
     ) -> Self {
         Self {
-            ok: Some(Results::new(scenario, ev, measured)),
+            ok: Some(Results::new(scenario, ev, charts)),
             problem: None,
             errors: Vec::new(),
             share_url,
@@ -267,7 +267,7 @@ impl ResultsView {
 }
 
 impl Results {
-    fn new(s: &Scenario, ev: &Evaluation, measured: &MeasuredRuns) -> Self {
+    fn new(s: &Scenario, ev: &Evaluation, charts: Vec<ChartBlock>) -> Self {
         let binding = ev.limits.iter().find(|l| l.id == ev.binding);
         let mut limits: Vec<LimitRow> = ev
             .limits
@@ -389,10 +389,7 @@ impl Results {
                     .map(|once| usd(ev.cost.monthly_usd.map(|m| m + once))),
             },
             sizing,
-            charts: [ChartName::Ceilings, ChartName::Latency]
-                .into_iter()
-                .filter_map(|name| planner_chart(name, s, ev, measured))
-                .collect(),
+            charts,
             advice: ev
                 .advice
                 .iter()
