@@ -30,6 +30,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use guard::Guard;
+use hyper::service::Service as _;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
@@ -130,6 +131,9 @@ pub struct ServerSettings {
     pub idle_timeout: Duration,
     /// Most connections served at once; more wait in the listen backlog.
     pub max_connections: usize,
+    /// Most connections from one client address (more are closed at once); a quarter
+    /// of them at most may wait over a second for their first request's headers.
+    pub max_connections_per_address: usize,
     /// Most expensive renders at once.
     pub render_permits: usize,
     /// How long a render waits for its turn before 503.
@@ -164,6 +168,8 @@ impl ServerSettings {
             header_timeout: HEADER_TIMEOUT,
             idle_timeout: IDLE_TIMEOUT,
             max_connections: crate::config::DEFAULT_MAX_CONNECTIONS as usize,
+            max_connections_per_address: crate::config::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
+                as usize,
             render_permits: default_render_permits(),
             render_wait: RENDER_WAIT,
             render_timeout: RENDER_TIMEOUT,
@@ -182,6 +188,7 @@ impl ServerSettings {
                 public_origin: config.public_origin()?,
             },
             max_connections: config.max_connections as usize,
+            max_connections_per_address: config.max_connections_per_address as usize,
             render_permits: config
                 .render_concurrency
                 .map_or_else(default_render_permits, |n| n as usize),
@@ -274,7 +281,7 @@ pub async fn serve(
 /// for in-flight requests (bounded by [`REQUEST_TIMEOUT`]) and closes the database.
 ///
 /// Each connection is HTTP/1.1 with a header-read timeout and an idle timeout; at most
-/// `max_connections` are served at once.
+/// `max_connections` are served at once, `max_connections_per_address` from one client.
 pub async fn serve_with(
     listener: TcpListener,
     pool: Db,
@@ -299,6 +306,7 @@ pub async fn serve_state(
     let pool = state.db.clone();
     let router = app(state, Arc::new(settings.guard.clone()));
     let slots = Arc::new(Semaphore::new(settings.max_connections.max(1)));
+    let per_address = Arc::new(conn::PerAddress::new(settings.max_connections_per_address));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -325,14 +333,25 @@ pub async fn serve_state(
             },
             () = &mut shutdown => break,
         };
+        // One address at its limit is closed at once, its slot free for others.
+        let Some(counted) = per_address.admit(peer.ip()) else {
+            tracing::debug!("{} is at its connection limit; closed", peer.ip());
+            continue;
+        };
+        let counted = Arc::new(counted);
         let _ = stream.set_nodelay(true);
         let activity = Arc::new(conn::Activity::new());
         let io = TokioIo::new(conn::Tracked::new(stream, activity.clone()));
         // The peer's address for the proxy-header check and the login rate limit.
-        let service = TowerToHyperService::new(AddExtension::new(
+        let inner = TowerToHyperService::new(AddExtension::new(
             router.clone(),
             axum::extract::ConnectInfo(peer),
         ));
+        let arrived = counted.clone();
+        let service = hyper::service::service_fn(move |req| {
+            arrived.headers_arrived();
+            inner.call(req)
+        });
         let connection = graceful.watch(http.serve_connection(io, service));
         let idle = settings.idle_timeout;
         tokio::spawn(async move {
@@ -342,6 +361,10 @@ pub async fn serve_state(
                     tracing::debug!("connection ended: {e}");
                 },
                 () = activity.idle_for(idle) => tracing::debug!("idle connection closed"),
+                () = counted.too_slow() => tracing::debug!(
+                    "closed one of too many connections from {} still sending their headers",
+                    peer.ip()
+                ),
             }
         });
     }

@@ -29,6 +29,7 @@ mod render_matrix;
 mod reports;
 mod reprice;
 mod security;
+mod slow_clients;
 mod store;
 mod stuck_renders;
 mod tool_pages;
