@@ -107,7 +107,8 @@ pub async fn add_measurements(
         action: Action::Imported,
         kind: ObjectKind::Measurement,
         object_id: out.first().map(|m: &StoredMeasurement| m.id),
-        scenario: Some((scenario_id, &ownership)),
+        scenario_id: Some(scenario_id),
+        seen_as: Some(&ownership),
         revision: Some(revision),
         summary: format!(
             "{} run(s) from {format_text}: {}",
@@ -181,7 +182,8 @@ pub async fn delete_measurement(
         action: Action::Deleted,
         kind: ObjectKind::Measurement,
         object_id: Some(id),
-        scenario: Some((scenario_id, &ownership)),
+        scenario_id: Some(scenario_id),
+        seen_as: Some(&ownership),
         revision: None,
         summary: label,
     };

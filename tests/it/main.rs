@@ -9,6 +9,7 @@ mod calibration;
 mod charts;
 mod customer_report;
 mod estate;
+mod estate_visibility;
 mod helpers;
 mod hostile;
 mod import;

@@ -63,6 +63,7 @@ pub fn router() -> Router<AppState> {
         .route("/estates", get(estates::list).post(estates::create))
         .route("/estates/{id}", get(estates::show).post(estates::save))
         .route("/estates/{id}/compare", get(estates::compare))
+        .route("/estates/{id}/visibility", post(estates::set_visibility))
         .route("/estates/{id}/{file}", get(estates::download))
         .route("/layouts", get(layouts::page))
         .route("/layouts.csv", get(layouts::csv))

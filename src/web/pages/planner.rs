@@ -161,7 +161,7 @@ pub struct HistoryRow {
     pub by: String,
 }
 
-/// The owner and visibility as the planner shows them.
+/// The owner and visibility as the planner and the estate page show them.
 pub struct OwnershipView {
     /// "you", the owner's name, or empty (created in single-user mode).
     pub owner: String,
@@ -171,7 +171,7 @@ pub struct OwnershipView {
 }
 
 impl OwnershipView {
-    fn of(o: &Ownership, user: &CurrentUser) -> OwnershipView {
+    pub(super) fn of(o: &Ownership, user: &CurrentUser) -> OwnershipView {
         OwnershipView {
             owner: you_or(o.owner.as_deref(), user),
             private: o.visibility == Visibility::Private,
