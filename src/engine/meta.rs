@@ -51,8 +51,8 @@ impl Meta {
 }
 
 /// At most `max` characters, no control characters (but line breaks and tabs where
-/// `multiline`), no Unicode noncharacters.
-fn text(field: &str, v: &str, max: usize, multiline: bool) -> Result<(), FieldError> {
+/// `multiline`), no Unicode noncharacters: the check of every free-text field.
+pub(crate) fn text(field: &str, v: &str, max: usize, multiline: bool) -> Result<(), FieldError> {
     if v.len() > max && v.chars().count() > max {
         return Err(FieldError::new(
             field,

@@ -22,6 +22,7 @@ pub struct Scenario {
     pub clients: Clients,
     /// Azure `armRegionName` or GCP region; null = the price book's reference region.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 40)]
     pub region: Option<String>,
     /// Currency, discount and reservation of the cost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,6 +52,7 @@ pub struct DataProtection {
     #[serde(default)]
     pub replication: Replication,
     #[serde(default)]
+    #[schema(max_length = 40)]
     pub replication_region: Option<String>,
 }
 
@@ -87,7 +89,9 @@ pub enum Replication {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Pricing {
+    /// `USD`, the currency of the price book.
     #[serde(default = "usd")]
+    #[schema(max_length = 3)]
     pub currency: String,
     #[serde(default)]
     #[schema(minimum = 0, maximum = 100)]
@@ -676,6 +680,7 @@ impl Scenario {
         if let Some(m) = &self.meta {
             m.validate()?;
         }
+        self.check_text()?;
         let w = &self.workload;
         range("workload.io_size_kib", w.io_size_kib, 0.5, 16384.0, "KiB")?;
         range("workload.read_pct", w.read_pct, 0.0, 100.0, "%")?;
@@ -892,13 +897,56 @@ impl Scenario {
     }
 }
 
+/// Longest region name (`armRegionName` or GCP region), in characters.
+pub const MAX_REGION_CHARS: usize = 40;
+/// Longest VM size name, in characters.
+pub const MAX_VM_SIZE_CHARS: usize = 64;
+/// Longest AVS host SKU, in characters.
+pub const MAX_HOST_SKU_CHARS: usize = 32;
+
 impl Scenario {
+    /// The lengths of the free-text fields other than the name, before any check
+    /// looks them up (and quotes them).
+    fn check_text(&self) -> Result<(), FieldError> {
+        let mut fields = vec![
+            ("region", self.region.as_deref(), MAX_REGION_CHARS),
+            (
+                "clients.vm_size",
+                self.clients.vm_size.as_deref(),
+                MAX_VM_SIZE_CHARS,
+            ),
+            (
+                "clients.avs.host_sku",
+                self.clients.avs.as_ref().map(|a| a.host_sku.as_str()),
+                MAX_HOST_SKU_CHARS,
+            ),
+            (
+                "pricing.currency",
+                self.pricing.as_ref().map(|p| p.currency.as_str()),
+                3,
+            ),
+        ];
+        if let Some(d) = &self.data_protection {
+            fields.push((
+                "data_protection.replication_region",
+                d.replication_region.as_deref(),
+                MAX_REGION_CHARS,
+            ));
+        }
+        for (field, value, max) in fields {
+            if let Some(v) = value {
+                super::meta::text(field, v, max, false)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The region's spelling and the pricing adjustments; an ANF region must be in the
     /// price book.
     fn check_pricing(&self) -> Result<(), FieldError> {
         if let Some(r) = &self.region {
             let well_formed = !r.is_empty()
-                && r.len() <= 40
+                && r.len() <= MAX_REGION_CHARS
                 && r.bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
             if !well_formed {
@@ -922,7 +970,7 @@ impl Scenario {
                 return Err(FieldError::new(
                     "pricing.currency",
                     format!(
-                        "the price book holds USD list prices only; use USD (not {})",
+                        "the price book holds USD list prices only; use USD (not `{}`)",
                         p.currency
                     ),
                 ));

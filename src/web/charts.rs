@@ -333,10 +333,8 @@ async fn draw(
         };
         let disposition = format!("inline; filename=\"{filename}\"");
         let mut res = ([(header::CONTENT_TYPE, mime)], body).into_response();
-        let h = res.headers_mut();
-        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
         if let Ok(v) = HeaderValue::from_str(&disposition) {
-            h.insert(header::CONTENT_DISPOSITION, v);
+            res.headers_mut().insert(header::CONTENT_DISPOSITION, v);
         }
         Ok(res)
     };

@@ -27,7 +27,8 @@ use crate::store::Db;
 use crate::store::{self, StoreError};
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::State;
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use guard::Guard;
 use hyper::service::Service as _;
@@ -204,7 +205,7 @@ pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
         |name, value| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
     let metrics = state.metrics.clone();
     let authenticated = state.clone();
-    Router::new()
+    let routes = Router::new()
         .merge(api::router())
         .merge(pages::router())
         .merge(charts::router())
@@ -212,7 +213,9 @@ pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
         .merge(auth::login::router())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
-        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(CatchPanicLayer::custom(panic_response));
+    routes
+        .clone()
         .layer(axum::middleware::from_fn_with_state(
             authenticated,
             auth::layer::authenticate,
@@ -222,6 +225,10 @@ pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
             guard::csrf,
         ))
         .layer(axum::middleware::from_fn(guard::check_body))
+        .layer(axum::middleware::from_fn_with_state(
+            routes,
+            unknown_methods,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             guard,
             guard::check_host,
@@ -235,12 +242,41 @@ pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
         .layer(header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(header(header::X_FRAME_OPTIONS, "DENY"))
         .layer(header(header::REFERRER_POLICY, "same-origin"))
+        .layer(header(header::CACHE_CONTROL, "private, no-store"))
         .layer(header(header::CONTENT_SECURITY_POLICY, CSP))
         .layer(TraceLayer::new_for_http())
         .layer(axum::middleware::from_fn_with_state(
             metrics,
             metrics::track,
         ))
+}
+
+/// Whether any route serves `method`; others (TRACE, OPTIONS, PATCH, ...) are a 405.
+pub fn served_method(method: &Method) -> bool {
+    matches!(
+        *method,
+        Method::GET | Method::HEAD | Method::POST | Method::PUT | Method::DELETE
+    )
+}
+
+/// The `Allow` header of a path no route serves.
+pub const SERVED_METHODS: &str = "GET, HEAD, POST, PUT, DELETE";
+
+/// A method no route serves goes straight to the routes, past the body, form-token and
+/// role checks, so that every path answers it 405 with its `Allow` header, admin paths
+/// included (no handler runs: the routes answer 405, the fallbacks say so too).
+async fn unknown_methods(
+    State(routes): State<Router>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if served_method(req.method()) {
+        return next.run(req).await;
+    }
+    match tower::ServiceExt::oneshot(routes, req).await {
+        Ok(res) => res,
+        Err(never) => match never {},
+    }
 }
 
 /// The timeout layer answers an empty 408; under `/api` give it the contract's error body.

@@ -24,6 +24,10 @@ use serde::Deserialize;
 
 /// Most scenarios a report compares with.
 pub const MAX_COMPARE: usize = 15;
+/// Longest `compare` or `layouts` option, in characters.
+pub const MAX_OPTION_CHARS: usize = 2000;
+/// Longest `download` option, in characters (`1`, `true` or `yes`).
+pub const MAX_DOWNLOAD_CHARS: usize = 8;
 
 /// The report routes, one per format.
 pub fn router() -> Router<AppState> {
@@ -114,6 +118,17 @@ async fn report(
     format: Format,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
+    for (name, value, max) in [
+        ("compare", &q.compare, MAX_OPTION_CHARS),
+        ("layouts", &q.layouts, MAX_OPTION_CHARS),
+        ("download", &q.download, MAX_DOWNLOAD_CHARS),
+    ] {
+        if value.as_ref().is_some_and(|v| v.chars().count() > max) {
+            return Err(unprocessable(format!(
+                "The {name} option is longer than {max} characters."
+            )));
+        }
+    }
     let paper = match q.paper.as_deref() {
         None | Some("") => Paper::A4,
         Some(p) => Paper::parse(p).map_err(|e| unprocessable(format!("The {e}.")))?,

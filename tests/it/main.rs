@@ -29,6 +29,7 @@ mod regions;
 mod render_matrix;
 mod reports;
 mod reprice;
+mod responses;
 mod security;
 mod slow_clients;
 mod store;

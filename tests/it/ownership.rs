@@ -12,7 +12,7 @@ const USER_HEADER: &str = "x-test-user";
 
 /// A team-mode server with the accounts of [`ALICE`], [`BOB`] and [`CAROL`].
 pub struct Team {
-    base: String,
+    pub base: String,
     client: reqwest::Client,
     db: volplan::store::Db,
     _app: TestApp,

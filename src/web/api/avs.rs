@@ -123,7 +123,9 @@ pub async fn import(
 #[serde(deny_unknown_fields)]
 pub struct PerformanceRequest {
     pub inventory: Inventory,
-    /// The performance CSV's text: `VM`, `IOPS`, `MiB/s` columns (Live Optics names too).
+    /// The performance CSV's text: `VM`, `IOPS`, `MiB/s` columns (Live Optics names too);
+    /// as long as the body may be.
+    #[schema(max_length = 33554432)]
     pub csv: String,
 }
 
@@ -140,6 +142,7 @@ pub async fn performance(
     State(st): State<AppState>,
     ApiJson(req): ApiJson<PerformanceRequest>,
 ) -> Result<Json<Inventory>, ApiError> {
+    req.inventory.check_text()?;
     let inv = st
         .renders
         .run("performance import", Turn::Answer, move || {

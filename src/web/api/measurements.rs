@@ -377,6 +377,7 @@ pub async fn scenario_from_stored(
 #[into_params(parameter_in = Query)]
 pub struct PlanQuery {
     /// `fio` (default; Linux, NFS) or `diskspd` (Windows, SMB).
+    #[param(max_length = 8)]
     pub tool: Option<String>,
 }
 

@@ -37,8 +37,10 @@ pub struct ListedToken {
 #[serde(deny_unknown_fields)]
 pub struct NewToken {
     /// 1 to 64 letters, digits, `.`, `_`, `-` or `@`; unique.
+    #[schema(min_length = 1, max_length = 64)]
     pub name: String,
-    /// The user the token acts as.
+    /// The user the token acts as (a user name: 1 to 64 of the same characters).
+    #[schema(min_length = 1, max_length = 64)]
     pub user: String,
 }
 
@@ -93,6 +95,9 @@ pub async fn create(
     if let Some(problem) = name_problem("the token name", &req.name) {
         return Err(ApiError::invalid("name", problem));
     }
+    if let Some(problem) = name_problem("the user name", &req.user) {
+        return Err(ApiError::invalid("user", problem));
+    }
     let token = new_api_token().map_err(ApiError::internal)?;
     match tokens::create_token(&st.db, &req.name, &req.user, &digest(&token)).await? {
         Created::Created => Ok((
@@ -115,10 +120,6 @@ pub async fn create(
             format!(
                 "there is no user `{}`; add it with `volplan users add`",
                 req.user
-                    .chars()
-                    .filter(|c| !c.is_control())
-                    .take(100)
-                    .collect::<String>()
             ),
         )),
     }

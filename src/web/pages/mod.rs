@@ -25,7 +25,7 @@ use crate::store::StoreError;
 use crate::web::AppState;
 use askama::Template;
 use axum::Router;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 
@@ -90,12 +90,21 @@ pub fn router() -> Router<AppState> {
         .fallback(not_found)
 }
 
-/// Any path no route knows (`/api/*` answers its own JSON 404): an HTML 404 page.
-async fn not_found(uri: axum::http::Uri) -> PageError {
+/// Any path no route knows (`/api/*` answers its own JSON 404): an HTML 404 page, or a
+/// 405 for a method no route serves.
+async fn not_found(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    if !crate::web::served_method(&method) {
+        let page = PageError::Status {
+            status: StatusCode::METHOD_NOT_ALLOWED,
+            message: format!("This server does not take {method} requests."),
+        };
+        return ([(header::ALLOW, crate::web::SERVED_METHODS)], page).into_response();
+    }
     PageError::NotFound(format!(
         "There is no page at {}. The scenarios are listed on the home page.",
-        uri.path()
+        uri.path().chars().take(200).collect::<String>()
     ))
+    .into_response()
 }
 
 /// A page that could not be served: rendered as an HTML page with the status.
@@ -161,14 +170,15 @@ impl IntoResponse for PageError {
                 )
             }
         };
+        let message = crate::web::error::bounded(message).into_owned();
         let page = ErrorPage {
             status: status.as_u16(),
             title,
-            message,
+            message: &message,
         };
         match page.render() {
             Ok(body) => (status, Html(body)).into_response(),
-            Err(_) => (status, message.to_owned()).into_response(),
+            Err(_) => (status, message).into_response(),
         }
     }
 }
