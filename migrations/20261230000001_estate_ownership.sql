@@ -15,3 +15,10 @@ UPDATE estates SET owner = (
     ORDER BY number LIMIT 1
 );
 UPDATE estates SET visibility = 'private' WHERE owner IS NOT NULL;
+
+-- Their log events follow them, as a change of visibility makes them.
+UPDATE activity
+SET private = 1,
+    owner = (SELECT owner FROM estates WHERE estates.id = activity.object_id)
+WHERE object_kind = 'estate'
+  AND object_id IN (SELECT id FROM estates WHERE visibility = 'private');

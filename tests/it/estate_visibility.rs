@@ -238,6 +238,16 @@ async fn estates_saved_before_owners_belong_to_their_first_author() {
             .unwrap();
         }
     }
+    for id in [1, 3] {
+        sqlx::query(
+            "INSERT INTO activity (at, action, object_kind, object_id, summary)
+             VALUES ('2026-12-01T00:00:00Z', 'created', 'estate', $1, 'e')",
+        )
+        .bind(id)
+        .execute(&db)
+        .await
+        .unwrap();
+    }
     db.close().await;
     let url = crate::helpers::database_url_in(dir.path()).await;
     let db = volplan::store::connect(&url).await.unwrap();
@@ -254,5 +264,13 @@ async fn estates_saved_before_owners_belong_to_their_first_author() {
             (3, None, "shared".to_owned()),
         ]
     );
+    // The private estate's events are private with it.
+    let events: Vec<(i64, Option<String>, i64)> = sqlx::query_as(
+        "SELECT object_id, owner, private FROM activity WHERE object_kind = 'estate' ORDER BY object_id",
+    )
+    .fetch_all(&db)
+    .await
+    .unwrap();
+    assert_eq!(events, [(1, Some("alice".to_owned()), 1), (3, None, 0)]);
     db.close().await;
 }
