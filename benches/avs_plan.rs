@@ -1,11 +1,11 @@
 //! An RVTools workbook of 10,000 VMs with 40,000 disks: imported (`inventory::parse`)
-//! and planned (`avs_plan::plan`: host counts, the layout search with every candidate
+//! and planned (`avs::plan`: host counts, the layout search with every candidate
 //! evaluated by the engine, and the TCO).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rust_xlsxwriter::Workbook;
 use std::hint::black_box;
-use volplan::engine::avs_plan::{PlanRequest, plan};
+use volplan::avs::{PlanRequest, plan};
 use volplan::engine::pricing::book;
 use volplan::inventory::{self, Options};
 

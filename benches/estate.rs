@@ -4,8 +4,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 use std::hint::black_box;
-use volplan::engine::estate::{self, EstateRequest};
 use volplan::engine::pricing;
+use volplan::estate::{self, EstateRequest};
 
 /// 100 workloads of four kinds (database data and log, file shares, EDA), with
 /// throughput targets, growing 25 % a year.

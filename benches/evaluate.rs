@@ -2,14 +2,12 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use volplan::engine::{self, Scenario, solve};
-use volplan::web::api::evaluate::EVALUATION_BYTES;
-use volplan::web::json;
+use volplan::engine::{self, Scenario, sweep};
 
 /// The allocator the `volplan` binary runs with (`src/main.rs`), so that the figures
 /// are those of the server and the CLI.
 #[global_allocator]
-static GLOBAL: volplan::alloc::MiMalloc = volplan::alloc::MiMalloc;
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn example() -> Scenario {
     serde_json::from_str(include_str!("contract_example.json")).expect("example parses")
@@ -24,12 +22,12 @@ fn bench(c: &mut Criterion) {
     let ev = engine::evaluate(&s).expect("example evaluates");
     // As `POST /api/v1/evaluate` writes it.
     c.bench_function("evaluation to JSON (with the latency curve)", |b| {
-        b.iter(|| json::to_vec(black_box(&ev), EVALUATION_BYTES))
+        b.iter(|| serde_json::to_vec(black_box(&ev)))
     });
     let counts = [1, 2, 4, 8, 16, 20, 32, 64];
     c.bench_function("layouts sweep 8 counts", |b| {
         b.iter(|| {
-            solve::layouts(
+            sweep::layouts(
                 black_box(&s),
                 80.0,
                 &counts,
@@ -40,7 +38,7 @@ fn bench(c: &mut Criterion) {
     let many: Vec<u32> = (11..=266).collect();
     c.bench_function("layouts sweep 256 counts", |b| {
         b.iter(|| {
-            solve::layouts(
+            sweep::layouts(
                 black_box(&s),
                 1064.0,
                 &many,

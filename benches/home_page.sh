@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Home page latency with 5,000 saved scenarios.
+# Home page latency with 5,000 saved scenarios, and the planner page of one of them.
 #
 #   benches/home_page.sh [PATH/TO/volplan] [COUNT]   (defaults: target/release/volplan, 5000)
 #
 # Starts the release server on a free loopback port with a temporary database, saves
 # COUNT scenarios through the API, then times 200 requests of the home page (first
-# page, a middle page, a search) over one keep-alive connection and prints the median,
-# 95th percentile and size of each. Exits 1 if the first page's median is 10 ms or more.
+# page, a middle page, a search) and of the first scenario's planner page (its
+# evaluation, results and two inline charts) over one keep-alive connection and prints
+# the median, 95th percentile and size of each. Exits 1 if the first page's median is
+# 10 ms or more.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -50,7 +52,8 @@ def timed(path, n=200):
     return statistics.median(times), times[int(len(times) * 0.95) - 1], size
 
 results = {}
-for label, path in [("first page", "/"), ("page 50", f"/?offset={count // 2}"), ("search", "/?q=Scenario%2004")]:
+for label, path in [("first page", "/"), ("page 50", f"/?offset={count // 2}"), ("search", "/?q=Scenario%2004"),
+                    ("planner", "/scenarios/1")]:
     med, p95, size = timed(path)
     results[label] = med
     print(f"GET {path:<16} median {med:5.2f} ms  p95 {p95:5.2f} ms  {size / 1024:5.1f} KiB")

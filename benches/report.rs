@@ -28,7 +28,13 @@ fn bench(c: &mut Criterion) {
     c.bench_function("report chart svgs contract example", |b| {
         b.iter(|| model::chart_svgs(black_box(&report)))
     });
-    for format in [Format::Html, Format::Xlsx, Format::Md, Format::Csv] {
+    for format in [
+        Format::Html,
+        Format::Xlsx,
+        Format::Md,
+        Format::Csv,
+        Format::Json,
+    ] {
         c.bench_function(&format!("report {format} contract example"), |b| {
             b.iter(|| model::render(black_box(&report), format, RenderOptions::default()))
         });

@@ -8,7 +8,7 @@ pub mod tokens;
 pub mod users;
 
 use crate::engine;
-use crate::engine::advice::mounts::{self, MountRequest, Workload};
+use crate::mounts::{self, MountRequest, Workload};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
@@ -47,15 +47,20 @@ pub fn parse_scenario(text: &str) -> Result<engine::Scenario, String> {
             format!("{path}: {inner}")
         }
     })?;
-    scenario.validate().map_err(|e| e.to_string())?;
     Ok(scenario)
+}
+
+/// Every field error on a line of its own.
+fn lines(errors: &engine::FieldErrors) -> String {
+    let each: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    each.join("\nerror: ")
 }
 
 /// `volplan evaluate FILE`: Scenario JSON in, Evaluation JSON out.
 pub fn evaluate(file: &str) -> ExitCode {
     let result = read_input(file)
         .and_then(|text| parse_scenario(&text))
-        .and_then(|s| engine::evaluate(&s).map_err(|e| e.to_string()));
+        .and_then(|s| engine::evaluate(&s).map_err(|e| lines(&e)));
     match result {
         Ok(ev) => match serde_json::to_string_pretty(&ev) {
             Ok(json) => {
@@ -193,7 +198,7 @@ pub fn report(args: &ReportArgs) -> ExitCode {
             .iter()
             .map(|f| load(f))
             .collect::<Result<Vec<_>, String>>()?;
-        let mut r = Report::build(&scenario, &evaluation, &model::today_utc());
+        let mut r = Report::build(&scenario, &evaluation, &crate::store::today_utc());
         if !others.is_empty() {
             r = r.with_comparison(&others);
         }
@@ -244,25 +249,25 @@ pub struct ImportArgs {
 /// `volplan import FILE... [--scenario S.json]`: the measurements, and with a scenario the
 /// comparison with the prediction and its reason. Warnings go to stderr.
 pub fn import(args: &ImportArgs) -> ExitCode {
-    use crate::engine::import;
+    use crate::measure;
     let result = (|| -> Result<String, String> {
         let mut files = Vec::with_capacity(args.files.len());
         for f in &args.files {
             files.push(std::fs::read(f).map_err(|e| format!("cannot read {f}: {e}"))?);
         }
         let refs: Vec<&[u8]> = files.iter().map(Vec::as_slice).collect();
-        let parsed = import::parse_many(&refs).map_err(|e| e.to_string())?;
+        let parsed = measure::parse_many(&refs).map_err(|e| e.to_string())?;
         let scenario = match &args.scenario {
             Some(path) => Some(read_input(path).and_then(|t| parse_scenario(&t))?),
             None => None,
         };
-        let comparisons: Vec<Option<Result<import::Comparison, String>>> = parsed
+        let comparisons: Vec<Option<Result<measure::Comparison, String>>> = parsed
             .measurements
             .iter()
             .map(|m| {
                 scenario
                     .as_ref()
-                    .map(|s| import::compare(s, m).map_err(|e| e.to_string()))
+                    .map(|s| measure::compare(s, m).map_err(|e| e.to_string()))
             })
             .collect();
         for w in &parsed.warnings {
@@ -320,7 +325,7 @@ pub fn import(args: &ImportArgs) -> ExitCode {
 }
 
 /// One measurement as a line of text.
-fn import_line(m: &crate::engine::import::Measurement) -> String {
+fn import_line(m: &crate::measure::Measurement) -> String {
     let access = match m.access {
         Some(engine::scenario::Access::Random) => ", random",
         Some(engine::scenario::Access::Sequential) => ", sequential",

@@ -1,11 +1,14 @@
 //! volplan: capacity planning and sizing for cloud file storage.
 
-pub mod alloc;
+pub mod avs;
 pub mod calibrate;
 pub mod cli;
-pub mod config;
 pub mod engine;
+pub mod estate;
 pub mod inventory;
+pub mod measure;
+pub mod mounts;
+pub mod prices;
 pub mod report;
 pub mod store;
 pub mod web;

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 /// mimalloc: the server allocates small buffers on every request from several worker
 /// threads, where glibc's allocator spends measurable time on its arena locks.
 #[global_allocator]
-static GLOBAL: volplan::alloc::MiMalloc = volplan::alloc::MiMalloc;
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
 #[command(
@@ -22,7 +22,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Serve the web UI and JSON API (the default without a subcommand).
-    Serve(volplan::config::Config),
+    Serve(volplan::web::config::Config),
     /// Read one Scenario JSON (FILE or - for stdin) and print its Evaluation JSON.
     Evaluate {
         /// Scenario JSON file, or - for standard input.
@@ -90,23 +90,23 @@ fn main() -> ExitCode {
         Some(Command::Users(cmd)) => volplan::cli::users::run(&cmd),
         Some(Command::Tokens(cmd)) => volplan::cli::tokens::run(&cmd),
         Some(Command::Serve(config)) => serve(config),
-        None => serve(volplan::config::Config::from_env()),
+        None => serve(volplan::web::config::Config::from_env()),
     }
 }
 
 /// Runs the server with logs on stderr as text or JSON lines (`RUST_LOG` overrides the
 /// `info` default).
-fn serve(config: volplan::config::Config) -> ExitCode {
+fn serve(config: volplan::web::config::Config) -> ExitCode {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn"));
     let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr);
     match config.log_format {
-        volplan::config::LogFormat::Text => logs
+        volplan::web::config::LogFormat::Text => logs
             .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
             .init(),
-        volplan::config::LogFormat::Json => logs.json().with_current_span(false).init(),
+        volplan::web::config::LogFormat::Json => logs.json().with_current_span(false).init(),
     }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,

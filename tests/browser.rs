@@ -258,7 +258,7 @@ async fn journeys(c: &Client, base: &str) -> Res {
     assert_eq!(value_of(c, "workload.io_size_kib").await?, "8");
     assert_eq!(value_of(c, "workload.read_pct").await?, "70");
 
-    // The planner as the README shows it.
+    // The planner as the README shows it (docs/planner.png).
     js(c, "(window.scrollTo(0, 0), true)").await?;
     c.set_window_size(1440, 1300).await?;
     let png = c.screenshot().await?;
@@ -477,7 +477,7 @@ async fn advisor_journey(c: &Client, base: &str) -> Res {
 
 /// Charts, layouts and compare: the layout explorer opens with the 4 x 20 vs 20 x 4 TiB
 /// example, chart and table; two saved scenarios are ticked and compared; the planner
-/// shows the ceilings chart. Screenshots go to docs/ for the README.
+/// shows the ceilings chart. Screenshots go to docs/ for the manual.
 async fn charts_journey(c: &Client, base: &str) -> Res {
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
     std::fs::create_dir_all(&docs)?;

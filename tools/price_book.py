@@ -4,11 +4,16 @@
 Usage: python3 tools/price_book.py [SHARED_PRICES_DIR]  (default ../shared/design/prices)
 
 Reads prices.json (ANF: the Azure Retail Prices API snapshot, source A of NOTES.md,
-preferred; the ANF calculators' tables only where the snapshot has no row) and
-avs-hosts.json (AVS host-hours per region), and writes one compact price book that the
-binary compiles in. Deterministic: the same input gives the same file.
+preferred; the ANF calculators' tables only where the snapshot has no row; Azure Files
+pay-as-you-go and provisioned v1 in westus; GCNV's committed-use discounts),
+prices-provisional.json (Azure Files provisioned v2 SSD in eastus2, GCNV Flex custom
+performance with commitments, replication and backup: secondary sources, so every row
+of it is marked provisional) and avs-hosts.json (AVS host-hours per region), and writes
+one compact price book that the binary compiles in. Deterministic: the same input gives
+the same file.
 """
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -33,6 +38,77 @@ ITEMS = {
     "backup": "backup",
 }
 HOURS = 730
+# Region display names the book's own records lack (the Retail API's `location` is a
+# billing label, "EU West"): Azure names from the ANF region map compiled beside the
+# book and the AVS estimator, then these; GCP region names from Google Cloud's
+# locations page (cloud.google.com/about/locations).
+REGION_MAP = ROOT / "src/engine/catalog/regions.json"
+EXTRA_NAMES = {
+    "swedensouth": "Sweden South",
+    "westcentralus": "West Central US",
+    "francesouth": "France South",
+    "asia-east1": "Taiwan",
+    "asia-northeast1": "Tokyo",
+    "asia-south1": "Mumbai",
+    "asia-southeast1": "Singapore",
+    "australia-southeast1": "Sydney",
+    "europe-north1": "Finland",
+    "europe-west1": "Belgium",
+    "europe-west2": "London",
+    "europe-west3": "Frankfurt",
+    "europe-west4": "Netherlands",
+    "europe-west6": "Zurich",
+    "europe-west8": "Milan",
+    "europe-west9": "Paris",
+    "northamerica-northeast1": "Montréal",
+    "southamerica-east1": "São Paulo",
+    "us-central1": "Iowa",
+    "us-east1": "South Carolina",
+    "us-east4": "Northern Virginia",
+    "us-west1": "Oregon",
+    "us-west2": "Los Angeles",
+    "us-west3": "Salt Lake City",
+    "us-west4": "Las Vegas",
+}
+# Azure Files records (level, meter) to book items: `<level>[_<redundancy>][_<meter>]`,
+# LRS and capacity written without a suffix (the engine prices LRS capacity).
+FILES_LEVELS = {
+    "transaction-optimized": "hdd_payg",
+    "hot": "hdd_payg_hot",
+    "cool": "hdd_payg_cool",
+    "premium-provisioned-v1": "ssd_v1",
+    "provisioned-v2 SSD": "ssd_v2",
+    "provisioned-v2 HDD": "hdd_v2",
+    "pay-as-you-go cool": "hdd_payg_cool",
+}
+FILES_METERS = [
+    ("data stored", ""),
+    ("provisioned storage", ""),
+    ("snapshots", "_snapshots"),
+    ("metadata", "_metadata"),
+    ("read operations", "_read"),
+    ("write operations", "_write"),
+    ("list operations", "_list"),
+    ("other operations", "_other"),
+    ("data retrieval", "_retrieval"),
+    ("provisioned iops", "_iops"),
+    ("provisioned throughput", "_throughput"),
+]
+# GCNV records (level, meter) to items; a commitment adds `_1y` / `_3y`.
+GCNV_ITEMS = {
+    ("standard", "Standard storage pool capacity"): "standard",
+    ("flex-unified custom-performance", "capacity"): "flex",
+    ("flex-unified custom-performance", "throughput"): "flex_throughput",
+    ("flex-unified custom-performance", "IOPS"): "flex_iops",
+    ("flex-unified limited-performance-region", "capacity"): "flex",
+    ("replication crr-10min", "replication data transfer"): "crr_10min",
+    ("replication crr-hourly", "replication data transfer"): "crr_hourly",
+    ("replication crr-daily", "replication data transfer"): "crr_daily",
+    ("backup", "backup usage (per GiB of source volume)"): "backup",
+    ("backup", "backup storage"): "backup_storage",
+}
+# The region a record without one is filed under: the table it follows (NOTES.md).
+GCNV_EXAMPLE_REGION = "us-central1"
 # The AVS TCO estimator's default reserved-host discounts (avs-hosts.json,
 # reserved_pricing_note: 1-year 43 %, 3-year 50 %): the derived reserved rates of a host
 # whose pay-as-you-go price is imported later are computed with the same discounts.
@@ -44,6 +120,113 @@ def monthly(r):
     if r["unit"].endswith("-hour"):
         return round(r["price"] * HOURS, 6)
     return r["price"]
+
+
+def date_of(valid_as_of):
+    """The YYYY-MM-DD a record is valid as of ("2026-05-18 (report date; ...)")."""
+    head = (valid_as_of or "")[:10]
+    return head if len(head) == 10 and head[4] == "-" and head[7] == "-" else None
+
+
+def source_text(r):
+    """Where a record comes from, in one line: the page, or repository, path and commit."""
+    src = r["source"]
+    where = src.get("url") or " ".join(x for x in (src.get("repo"), src.get("path")) if x)
+    if src.get("commit"):
+        where += f" (commit {src['commit'][:7]})"
+    if not where and src.get("kind") == "github-index":
+        where = "a public cost estimate on GitHub quoting Azure Retail Prices API rates (its repository is not named)"
+    return where
+
+
+def region_names(records, hosts):
+    names = dict(EXTRA_NAMES)
+    for h in hosts["hosts"]:
+        for region, p in (h.get("prices_usd_by_region") or {}).items():
+            if p.get("region_display"):
+                names[region] = p["region_display"].replace("SouthEast", "Southeast")
+    for key, r in json.loads(REGION_MAP.read_text())["regions"].items():
+        names[key] = r["name"]
+    return dict(sorted(names.items()))
+
+
+def files_item(r):
+    level = r["level"]
+    for prefix, key in sorted(FILES_LEVELS.items(), key=lambda kv: -len(kv[0])):
+        if level.startswith(prefix):
+            redundancy = level[len(prefix):].strip().lower()
+            break
+    else:
+        return None
+    meter = r["meter"].lower()
+    suffix = next((sfx for m, sfx in FILES_METERS if m in meter), None)
+    if suffix is None:
+        return None
+    return key + ("" if redundancy in ("", "lrs") else "_" + redundancy) + suffix
+
+
+def other_services(records, provisional):
+    """Azure Files and GCNV rows: region -> item -> monthly price, and each row's
+    date, source and whether it is provisional."""
+    tables = {"azure_files": {}, "gcnv": {}}
+    sources = []
+    for r, is_provisional in [(r, False) for r in records] + [(r, True) for r in provisional]:
+        if r.get("price") in (None, 0) or r.get("currency") != "USD":
+            continue
+        if r["product"] == "azure-files":
+            service, item = "azure_files", files_item(r)
+        elif r["product"] == "gcnv":
+            service, item = "gcnv", GCNV_ITEMS.get((r["level"], r["meter"]))
+        else:
+            continue
+        if item is None:
+            continue
+        term = r["type"].removeprefix("reservation-")
+        if term in ("1y", "3y"):
+            item += "_" + term
+        elif r["type"] != "consumption":
+            continue
+        region = r.get("region")
+        if region is None and "limited-performance" in r["level"]:
+            # "applies to limited-performance regions (asia-northeast1, ...)": filed
+            # under each region the note names.
+            listed = re.search(r"limited-performance regions \(([^)]*)\)", r.get("notes", ""))
+            regions = re.findall(r"[a-z]+-[a-z]+[0-9]", listed.group(1)) if listed else []
+        elif region is None and service == "gcnv" and is_provisional:
+            regions = [GCNV_EXAMPLE_REGION]
+        elif region is None:
+            # GCNV Standard's page row names no region: the catalog files it under its
+            # reference region (services.json), with the page's date.
+            continue
+        else:
+            regions = [region]
+        price = monthly(r) if r["unit"] != "GiB" else r["price"]
+        # The first clause of a provisional record's note says what the price covers.
+        note = r.get("notes", "").split(";")[0]
+        for reg in regions:
+            tables[service].setdefault(reg, {})[item] = price
+            sources.append({
+                "service": service, "region": reg, "item": item,
+                "as_of": date_of(r["valid_as_of"]) or "",
+                "source": source_text(r) + (f"; {note}" if note and is_provisional else ""),
+                "provisional": is_provisional or bool(r.get("derived")),
+            })
+    for t in tables.values():
+        for reg in t:
+            t[reg] = dict(sorted(t[reg].items()))
+    # A later record of the same row (the provisional file's) is the one in the table.
+    sources = list({(x["service"], x["region"], x["item"]): x for x in sources}.values())
+    sources.sort(key=lambda x: (x["service"], x["region"], x["item"]))
+    return {k: dict(sorted(v.items())) for k, v in tables.items()}, sources
+
+
+def gcnv_cud(records):
+    """GCNV's spend-based committed-use discounts, % by term (every level and region)."""
+    return {
+        r["type"].removeprefix("reservation-"): r["discount_pct"]
+        for r in records
+        if r["product"] == "gcnv" and r.get("discount_pct") is not None
+    }
 
 
 def main():
@@ -92,10 +275,15 @@ def main():
         key=lambda x: (x["level"], x["term"], x["min_tib"]),
     )
     hosts = json.loads((SRC / "avs-hosts.json").read_text())
+    names = region_names(records, hosts)
+    for key, region in anf.items():
+        region["name"] = names.get(key, region["name"])
+    provisional = json.loads((SRC / "prices-provisional.json").read_text())
+    others, row_sources = other_services(records, provisional)
     avs = {}
     for h in hosts["hosts"]:
         for region, p in (h.get("prices_usd_by_region") or {}).items():
-            row = avs.setdefault(region, {"name": p.get("region_display") or region})
+            row = avs.setdefault(region, {"name": names.get(region) or p.get("region_display") or region})
             row[h["sku"]] = {"payg_hour": p["payg_hour"], "ri_1y_hour": p.get("ri_1y_hour_calc_default"),
                              "ri_3y_hour": p.get("ri_3y_hour_calc_default")}
     book = {
@@ -110,10 +298,16 @@ def main():
         "avs_date": hosts["prices_valid_as_of"][:10],
         "avs_source": "AVS TCO estimator, Azure/azure-netapp-files docs/avs-calc/index.js (commit 1c6dbe0, 2025-06-04), pay-as-you-go per host-hour",
         "avs_reserved_discount_pct": AVS_RESERVED_DISCOUNT_PCT,
+        "azure_files": others["azure_files"],
+        "gcnv": others["gcnv"],
+        "gcnv_commitment_discount_pct": gcnv_cud(records),
+        "row_sources": row_sources,
+        "region_names": names,
     }
     OUT.write_text(json.dumps(book, indent=1, sort_keys=False) + "\n")
     write_fixture(records)
-    print(f"{OUT.relative_to(ROOT)}: {len(anf)} ANF regions, {len(avs)} AVS regions, {len(reservations)} reservation bands")
+    print(f"{OUT.relative_to(ROOT)}: {len(anf)} ANF regions, {len(avs)} AVS regions, {len(reservations)} reservation bands, "
+          f"{len(row_sources)} Azure Files and GCNV rows")
 
 
 def write_fixture(records):

@@ -1,9 +1,9 @@
 //! The published series the model is fitted to (`tests/fixtures/series.json`), and what
 //! the model predicts for each point.
 
-use crate::engine::evaluate::core;
 use crate::engine::limits::LimitSet;
 use crate::engine::model::Params;
+use crate::engine::model_step::core;
 use crate::engine::plan::Plan;
 use crate::engine::scenario::Scenario;
 use serde::Deserialize;

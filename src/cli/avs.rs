@@ -1,7 +1,7 @@
 //! `volplan avs plan FILE`: an inventory file (RVTools xlsx or CSV, Live Optics, a CSV of
 //! VMs) to the plan JSON, as `POST /api/v1/avs/inventory` then `POST /api/v1/avs/plan`.
 
-use crate::engine::avs_plan::{self, PlaceUnit, PlanRequest};
+use crate::avs::{self, PlaceUnit, PlanRequest};
 use crate::engine::pricing;
 use crate::engine::scenario::Level;
 use crate::inventory::{self, CapacityBasis, Options};
@@ -129,6 +129,6 @@ pub fn plan(args: &PlanArgs) -> Result<String, String> {
     req.unit = choice::<PlaceUnit>("unit", &args.unit)?;
     req.capacity_basis = choice::<CapacityBasis>("capacity-basis", &args.capacity_basis)?;
     req.nconnect = args.nconnect;
-    let plan = avs_plan::plan(&req, pricing::book()).map_err(|e| e.to_string())?;
+    let plan = avs::plan(&req, pricing::book()).map_err(|e| e.to_string())?;
     serde_json::to_string_pretty(&plan).map_err(|e| format!("cannot write the plan: {e}"))
 }

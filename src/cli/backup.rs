@@ -10,7 +10,7 @@ pub struct BackupArgs {
     #[arg(value_name = "PATH")]
     pub path: PathBuf,
     /// The database to copy (as `volplan serve --database-url`).
-    #[arg(long = "database-url", env = "DATABASE_URL", default_value = crate::config::DEFAULT_DATABASE_URL, value_name = "URL")]
+    #[arg(long = "database-url", env = "DATABASE_URL", default_value = crate::web::config::DEFAULT_DATABASE_URL, value_name = "URL")]
     pub database_url: String,
     /// Replace PATH if it exists.
     #[arg(long)]

@@ -1,8 +1,8 @@
 //! `volplan estate optimize FILE`: an estate request in, the planned estate out.
 
 use super::read_input;
-use crate::engine::estate::{self, EstateRequest};
 use crate::engine::pricing;
+use crate::estate::{self, EstateRequest};
 use clap::Subcommand;
 use std::process::ExitCode;
 

@@ -1,7 +1,7 @@
 //! `volplan prices import FILE...`: Azure Retail Prices API pages into the price book of
 //! a database, as the Prices page and `POST /api/v1/prices/import` do.
 
-use crate::engine::retail_prices::{self, RetailItem};
+use crate::prices::retail::{self, RetailItem};
 use std::process::ExitCode;
 
 /// The `volplan prices` commands.
@@ -21,7 +21,7 @@ pub struct ImportArgs {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,
     /// The database to store the prices in (as `volplan serve --database-url`).
-    #[arg(long = "database-url", env = "DATABASE_URL", default_value = crate::config::DEFAULT_DATABASE_URL, value_name = "URL")]
+    #[arg(long = "database-url", env = "DATABASE_URL", default_value = crate::web::config::DEFAULT_DATABASE_URL, value_name = "URL")]
     pub database_url: String,
     /// Print what would change without storing anything.
     #[arg(long)]
@@ -49,7 +49,7 @@ fn read_items(files: &[String]) -> Result<Vec<RetailItem>, String> {
         } else {
             std::fs::read(f).map_err(|e| format!("cannot read {f}: {e}"))?
         };
-        items.extend(retail_prices::parse_bytes(&bytes).map_err(|e| format!("{f}: {e}"))?);
+        items.extend(retail::parse_bytes(&bytes).map_err(|e| format!("{f}: {e}"))?);
     }
     Ok(items)
 }
@@ -63,7 +63,7 @@ fn import(args: &ImportArgs) -> ExitCode {
         }
     };
     let origin = args.files.join(", ");
-    let today = crate::report::model::today_utc();
+    let today = crate::store::today_utc();
     let run = async {
         let pool = crate::store::connect(&args.database_url).await?;
         let done = crate::store::prices::import(

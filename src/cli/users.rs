@@ -24,7 +24,7 @@ pub enum UsersCommand {
 #[derive(Debug, Clone, clap::Args)]
 pub struct DbArgs {
     /// The database (as `volplan serve --database-url`).
-    #[arg(long = "database-url", env = "DATABASE_URL", default_value = crate::config::DEFAULT_DATABASE_URL, value_name = "URL")]
+    #[arg(long = "database-url", env = "DATABASE_URL", default_value = crate::web::config::DEFAULT_DATABASE_URL, value_name = "URL")]
     pub database_url: String,
 }
 

@@ -51,14 +51,14 @@ pub struct CostLine {
     pub note: Option<&'static str>,
 }
 
-/// The price of a plan, borrowing from the plan's price book.
+/// The price of a plan, borrowing from the plan's price book, in its currency.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Price<'b> {
     /// The sum of the monthly lines; None when a line has no price.
-    pub monthly_usd: Option<f64>,
+    pub monthly: Option<f64>,
     /// The sum of the one-time lines (initial backup and replication); None without
     /// one or when one has no price.
-    pub one_time_usd: Option<f64>,
+    pub one_time: Option<f64>,
     /// TiB billed at the hot (service level) rate.
     pub billed_tib: f64,
     /// TiB in the cool tier, billed at its own rate (ANF cool access), 0 without.
@@ -90,7 +90,7 @@ pub fn cool_tib(p: &Plan) -> f64 {
 }
 
 /// A line at `unit_price` (before discount) for `quantity`.
-fn line(
+pub(super) fn line(
     item: &'static str,
     quantity: f64,
     unit: &'static str,
@@ -127,14 +127,14 @@ pub fn price<'b>(p: &Plan<'b>) -> Price<'b> {
     let mut lines = ArrayVec::new();
     let basis = cost_lines(p, &mut lines);
     let mut once = lines.iter().filter(|l| l.one_time).peekable();
-    let one_time_usd = once
+    let one_time = once
         .peek()
         .is_some()
         .then(|| once.map(|l| l.monthly).sum())
         .flatten();
     Price {
-        monthly_usd: monthly_sum(&lines),
-        one_time_usd,
+        monthly: monthly_sum(&lines),
+        one_time,
         billed_tib: basis.billed_tib,
         cool_tib: basis.cool_tib,
         hours_per_month: basis.hours_per_month,
@@ -146,7 +146,7 @@ pub fn price<'b>(p: &Plan<'b>) -> Price<'b> {
 }
 
 /// The plan's monthly cost alone, as [`price`] sums it: what a sizing row shows.
-pub fn monthly_usd(p: &Plan) -> Option<f64> {
+pub fn monthly(p: &Plan) -> Option<f64> {
     let mut lines = ArrayVec::new();
     cost_lines(p, &mut lines);
     monthly_sum(&lines)
@@ -177,7 +177,6 @@ fn cost_lines<'b>(p: &Plan<'b>, lines: &mut ArrayVec<CostLine, MAX_LINES>) -> Ba
     let book = p.prices;
     let s = &catalog::catalog().services;
     let mut assumption = false;
-    let region = p.rates.region;
     let (billed_tib, cool, hours, date) = match p.service {
         Service::Anf => {
             let rates = p
@@ -194,34 +193,9 @@ fn cost_lines<'b>(p: &Plan<'b>, lines: &mut ArrayVec<CostLine, MAX_LINES>) -> Ba
             (hot, cool, book.hours_per_month, &*book.date)
         }
         Service::AzureFiles | Service::Gcnv => {
-            let (item, tib, hours, catalog_date) = if p.service == Service::Gcnv {
-                let g = &s.gcnv;
-                (
-                    "Storage pool capacity",
-                    p.pool_tib,
-                    g.hours_per_month,
-                    &g.price_date,
-                )
-            } else {
-                let f = &s.azure_files;
-                (
-                    "Provisioned share capacity",
-                    p.total_quota_tib,
-                    f.hours_per_month,
-                    &f.price_date,
-                )
-            };
-            let rate = book.capacity(p.service, region, p.level);
-            let provenance = rate.and_then(|(_, prov)| prov);
-            assumption = provenance.map_or(rate.is_none(), |prov| prov.assumption);
-            lines.push(line(
-                item,
-                tib * GIB_PER_TIB,
-                "GiB-month",
-                rate.map(|(r, _)| r),
-            ));
-            let date = provenance.map_or(catalog_date.as_str(), |prov| prov.as_of.as_str());
-            (tib, 0.0, hours, date)
+            let b = super::cost_files_gcnv::lines(p, lines);
+            assumption = b.assumption;
+            (b.billed_tib, 0.0, book.hours_per_month, b.price_date)
         }
     };
     if let Some(a) = p.avs {
@@ -264,10 +238,10 @@ fn used_tib(p: &Plan) -> f64 {
 /// The level's capacity rate in a region's prices (Flexible: its capacity rate).
 fn level_rate(p: &Plan, rates: &AnfPrices) -> Option<f64> {
     match p.level {
-        Level::Standard => Some(rates.standard),
-        Level::Premium => Some(rates.premium),
+        Level::Standard => rates.standard,
+        Level::Premium => rates.premium,
         Level::Flexible => rates.flexible_capacity,
-        _ => Some(rates.ultra),
+        _ => rates.ultra,
     }
 }
 
@@ -396,7 +370,7 @@ fn anf_lines(
                 item,
                 gib,
                 "GiB-month",
-                Some(rate * reserved(level.key())),
+                rate.map(|r| r * reserved(level.key())),
             ));
         }
     }

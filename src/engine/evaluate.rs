@@ -1,370 +1,38 @@
-//! Scenario -> Evaluation: the one entry point of the engine.
+//! Scenario -> Evaluation: the one entry point of the engine. Resolves the scenario,
+//! runs the model step, then reverse sizing and advice on its result.
 
 use super::advice;
-use super::avs;
-use super::client;
+use super::connections;
 use super::cost;
 use super::distribution::Distribution;
-use super::evaluation::{Cost, Evaluation, Flows, Limit, Targets};
-use super::limits::{LimitSet, Queue, RawLimit, Sink};
-use super::model::curve::LatencyCurve;
-use super::model::{Centre, Network, Point, RateCheck};
+use super::evaluation::{Cost, Evaluation, Flows, Limit};
+use super::field_error::{FieldError, FieldErrors};
+use super::limits::LimitSet;
+use super::model_step::{ClientSide, core_with};
 use super::plan::Plan;
 use super::pricing::{self, PriceBook};
-use super::scenario::{FieldError, Scenario};
-use super::service;
+use super::scenario::Scenario;
 use super::solve;
-use super::units::{iops_to_mibps, mibps_to_iops};
-
-/// The numbers of one evaluation, without text: what advice and sizing reuse.
-#[derive(Debug, Clone, Copy)]
-pub struct Core<'s> {
-    /// Every limit, in the caller's set (filled by [`core`]), the Little's-law bound last.
-    pub limits: &'s LimitSet,
-    /// Achievable MiB/s (reads + writes): the queueing model's throughput.
-    pub total: f64,
-    /// The smallest ceiling (or the concurrency bound): what the rate bends under.
-    pub binding: &'s RawLimit,
-    /// The binding limit's total at this mix, MiB/s.
-    pub ceiling: f64,
-    /// Outstanding IOs in flight across all clients after slot limits.
-    pub outstanding: f64,
-    /// The first `storage_count` limits are the storage service's; the rest client-side.
-    pub storage_count: usize,
-    /// How the load spreads over the volumes (independent of level and quota).
-    pub dist: Distribution,
-    /// The IO path as a queueing network.
-    pub network: Network,
-    /// The operating point: achievable IOPS and mean latency.
-    pub point: Point,
-}
-
-impl Core<'_> {
-    /// Achievable IOPS.
-    pub fn iops(&self, p: &Plan) -> f64 {
-        mibps_to_iops(self.total, p.io_kib)
-    }
-
-    /// The smallest limit other than those `skip` rejects, as a total at the plan's mix.
-    pub fn next_total(&self, p: &Plan, skip: impl Fn(&RawLimit) -> bool) -> f64 {
-        self.limits
-            .iter()
-            .filter(|l| l.applies_at(p.r) && !skip(l))
-            .map(|l| l.total_at(p.r))
-            .fold(f64::INFINITY, f64::min)
-    }
-
-    /// Mean latency per IO at the achievable load, ms.
-    pub fn latency_ms(&self) -> f64 {
-        self.point.latency_s * 1000.0
-    }
-
-    /// The latency curve up to this operating point.
-    pub fn latency_curve(&self, p: &Plan) -> LatencyCurve {
-        LatencyCurve {
-            network: self.network,
-            outstanding: self.outstanding,
-            iops: self.point.iops,
-            latency_ms: self.latency_ms(),
-            io_kib: p.io_kib,
-        }
-    }
-
-    /// Mean latency per IO when the workload runs at its target rate, ms; `None`
-    /// without a target or when the target is above the achievable rate.
-    pub fn latency_at_target_ms(&self, p: &Plan) -> Option<f64> {
-        let target = target_iops(p)?;
-        self.network
-            .latency_below(target, self.outstanding, self.point)
-            .map(|s| s * 1000.0)
-    }
-}
-
-/// The larger of the IOPS target and the MiB/s target in IOPS, if any.
-pub fn target_iops(p: &Plan) -> Option<f64> {
-    let m = p.target_mibps.map(|t| mibps_to_iops(t, p.io_kib));
-    match (m, p.target_iops) {
-        (Some(a), Some(b)) => Some(a.max(b)),
-        (a, b) => a.or(b),
-    }
-}
-
-/// The client side of a plan's IO path: the client (or AVS) and connection limits,
-/// their queueing centres, the outstanding IOs after slot limits and the unloaded round
-/// trip. Nothing in it depends on the volumes' quotas or provisioned rates, so reverse
-/// sizing computes it once and reuses it for every level with the same
-/// [`client::level_key`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClientSide {
-    /// The client-side limits, in the order [`core`] adds them after the storage ones.
-    pub limits: LimitSet,
-    /// Their centres behind the unloaded round trip (no storage centres).
-    pub network: Network,
-    /// Outstanding IOs in flight across all clients after slot limits.
-    pub outstanding: f64,
-    /// The round trip with its source and whether it is assumed ([`client::delay`]).
-    pub delay: (f64, &'static str, bool),
-}
-
-impl ClientSide {
-    /// The client side of `p` with the load spread `dist`; allocates nothing.
-    pub fn of(p: &Plan, dist: &Distribution) -> Self {
-        let mut limits = LimitSet::default();
-        let outstanding = match &p.avs {
-            Some(a) => {
-                avs::limits(p, a, dist, &mut limits);
-                avs::outstanding(p, a)
-            }
-            None => {
-                client::limits(p, &mut limits);
-                client::outstanding_per_client(p) * f64::from(p.clients)
-            }
-        };
-        let delay = client::delay(p);
-        let mut network = Network::new(delay.0);
-        Centres::of(p, dist).push(limits.iter(), &mut network);
-        Self {
-            limits,
-            network,
-            outstanding,
-            delay,
-        }
-    }
-}
-
-/// Computes every limit of a resolved plan into `set` (which must be empty), builds the
-/// queueing network from them and solves it at the workload's concurrency; allocates
-/// nothing. The set is the caller's so that it is never copied.
-pub fn core<'s>(p: &Plan, set: &'s mut LimitSet) -> Core<'s> {
-    let dist = Distribution::of(p);
-    core_with(p, set, dist, &ClientSide::of(p, &dist))
-}
-
-/// As [`core`], with the plan's client side already known.
-pub fn core_with<'s>(
-    p: &Plan,
-    set: &'s mut LimitSet,
-    dist: Distribution,
-    client: &ClientSide,
-) -> Core<'s> {
-    let mut security = LimitSet::default();
-    let (network, storage_count) = path(p, set, &mut security, &dist, client);
-    set.append(&client.limits);
-    set.append(&security);
-    set.push(client::concurrency_limit(
-        p,
-        client.outstanding,
-        network.unloaded_s(),
-        client.delay,
-    ));
-    let point = network.solve(client.outstanding);
-    let set: &'s LimitSet = set;
-    let b = set
-        .binding(p.r, storage_count)
-        .expect("every plan has storage limits");
-    Core {
-        limits: set,
-        total: iops_to_mibps(point.iops, p.io_kib),
-        binding: b.limit,
-        ceiling: b.total,
-        outstanding: client.outstanding,
-        storage_count,
-        dist,
-        network,
-        point,
-    }
-}
-
-/// The IO path of a plan whose client side is known, unsolved: puts the storage
-/// service's limits into `storage` and the security limits into `security` (both
-/// empty before) and returns the queueing network of the storage, client and security
-/// limits, in that order, behind the round trip (the concurrency bound is not a
-/// centre), and how many limits are the storage service's.
-pub fn path(
-    p: &Plan,
-    storage: &mut LimitSet,
-    security: &mut LimitSet,
-    dist: &Distribution,
-    client: &ClientSide,
-) -> (Network, usize) {
-    storage_limits(p, dist, client, storage, security);
-    let centres = Centres::of(p, dist);
-    let mut network = Network::new(client.delay.0);
-    centres.push(storage.iter(), &mut network);
-    network.append(&client.network);
-    centres.push(security.iter(), &mut network);
-    (network, storage.len())
-}
-
-/// The limits a plan's storage side adds to its known client side: the storage
-/// service's (and the cool tier's) into `storage`, the security flavour's, which act
-/// on both sides, into `security` (both empty before).
-fn storage_limits(
-    p: &Plan,
-    dist: &Distribution,
-    client: &ClientSide,
-    storage: &mut LimitSet,
-    security: &mut LimitSet,
-) {
-    debug_assert!(
-        storage.is_empty() && security.is_empty(),
-        "the IO path needs empty limit sets"
-    );
-    service_limits(p, dist, storage);
-    super::security::limits(p, storage.iter().chain(client.limits.iter()), security);
-}
-
-/// The storage service's and the cool tier's limits, into `sink`.
-fn service_limits(p: &Plan, dist: &Distribution, sink: &mut impl Sink) {
-    service::limits(p, dist, sink);
-    super::cool::limits(p, dist.spread(), sink);
-}
-
-/// Adds the centres of a plan's storage side (its service's, the cool tier's and the
-/// security flavour's limits) to `rate`, a check of its client side `client` at a
-/// rate: what a sizing check needs. The limits go straight into the check unless a
-/// security flavour's processing share, which slows the smallest processing ceiling
-/// on the path, needs them collected first.
-pub fn add_storage_centres(
-    p: &Plan,
-    dist: &Distribution,
-    client: &ClientSide,
-    rate: &mut RateCheck,
-) {
-    let mut sink = RateSink {
-        centres: Centres::of(p, dist),
-        rate,
-    };
-    if super::security::processing_share(p).is_some() {
-        push_collected(p, dist, client, &mut sink);
-    } else {
-        service_limits(p, dist, &mut sink);
-        super::security::limits(p, std::iter::empty(), &mut sink);
-    }
-}
-
-/// Pushes the storage side's limits into `sink` from the sets [`storage_limits`]
-/// collects first (what a processing share needs to find the ceiling it slows).
-fn push_collected(p: &Plan, dist: &Distribution, client: &ClientSide, sink: &mut impl Sink) {
-    let mut storage = LimitSet::default();
-    let mut security = LimitSet::default();
-    storage_limits(p, dist, client, &mut storage, &mut security);
-    for &l in storage.iter().chain(security.iter()) {
-        sink.push(l);
-    }
-}
-
-/// Takes limits as the queueing centres of a rate check (a limit that limits nothing
-/// adds no centre, as [`LimitSet`] keeps no such limit).
-struct RateSink<'r> {
-    centres: Centres,
-    rate: &'r mut RateCheck,
-}
-
-impl Sink for RateSink<'_> {
-    fn push(&mut self, l: RawLimit) {
-        if let Some(c) = self.centres.centre(&l) {
-            self.rate.add(c);
-        }
-    }
-}
-
-/// How a plan's limits become queueing centres (see [`Queue`]).
-#[derive(Debug, Clone, Copy)]
-struct Centres {
-    /// Read fraction of the workload.
-    r: f64,
-    /// IOPS per MiB/s at the plan's IO size.
-    per_mibps: f64,
-    /// Back-end servers behind a storage ceiling: those of every loaded volume.
-    storage_servers: f64,
-}
-
-impl Centres {
-    /// The conversion for plan `p` with the load spread `dist`.
-    fn of(p: &Plan, dist: &Distribution) -> Self {
-        Self {
-            r: p.r,
-            per_mibps: mibps_to_iops(1.0, p.io_kib),
-            storage_servers: p.params.storage_servers * dist.spread().max(1.0),
-        }
-    }
-
-    /// The centre of limit `l`; `None` for the concurrency bound, which is not one.
-    fn centre(&self, l: &RawLimit) -> Option<Centre> {
-        let capacity = l.total_at(self.r) * self.per_mibps;
-        Some(match l.queue {
-            Queue::Storage => Centre::new(capacity, self.storage_servers, 0.0),
-            Queue::Limiter => Centre::new(capacity, 1.0, 0.0),
-            Queue::Servers(n) => Centre::holding(capacity, n),
-            Queue::Parallel(n) => Centre::new(capacity, n, 0.0),
-            Queue::Pool(n) => Centre::new(capacity, 1.0, n.max(1.0) / capacity),
-            Queue::Bound => return None,
-        })
-    }
-
-    /// Adds a centre to `net` for each of `limits`.
-    fn push<'l>(&self, limits: impl Iterator<Item = &'l RawLimit>, net: &mut Network) {
-        for c in limits.filter_map(|l| self.centre(l)) {
-            net.push(c);
-        }
-    }
-}
-
-/// A rate headroom [`targets`] still counts as met, in percent (float noise).
-const HEADROOM_TOLERANCE_PCT: f64 = 1e-9;
-
-/// The smallest achievable IOPS that [`targets`] counts as meeting the plan's rate
-/// targets (within the same tolerance); 0 without a rate target.
-pub fn rate_needed_iops(p: &Plan) -> f64 {
-    let keep = 1.0 - HEADROOM_TOLERANCE_PCT / 100.0;
-    let mibps = p
-        .target_mibps
-        .map_or(0.0, |t| mibps_to_iops(t * keep, p.io_kib));
-    mibps.max(p.target_iops.map_or(0.0, |t| t * keep))
-}
-
-/// Whether `total` MiB/s at the plan's IO size, with `latency_ms` per IO at the target
-/// rate (at the achievable load when only a latency target is set; `None` when the rate
-/// is out of reach), meets the plan's targets, and the headroom.
-pub fn targets(p: &Plan, total: f64, latency_ms: Option<f64>) -> Targets {
-    let iops = mibps_to_iops(total, p.io_kib);
-    let mibps_headroom_pct = p.target_mibps.map(|t| (total / t - 1.0) * 100.0);
-    let iops_headroom_pct = p.target_iops.map(|t| (iops / t - 1.0) * 100.0);
-    let ok = |h: Option<f64>| h.is_none_or(|h| h >= -HEADROOM_TOLERANCE_PCT);
-    let latency_met = p
-        .target_latency_ms
-        .map(|t| latency_ms.is_some_and(|l| l <= t * (1.0 + 1e-9)));
-    Targets {
-        met: ok(mibps_headroom_pct) && ok(iops_headroom_pct) && latency_met != Some(false),
-        mibps_headroom_pct,
-        iops_headroom_pct,
-        latency_met,
-    }
-}
+use super::targets::{judged_latency, targets};
+use super::units::mibps_to_iops;
 
 /// Checks a scenario exactly as [`evaluate`] does (ranges, catalog keys, service
 /// rules), without evaluating it: what a save must pass so that every saved scenario
 /// can be evaluated and reported.
-pub fn check(scenario: &Scenario) -> Result<(), FieldError> {
-    Plan::resolve(scenario).map(|_| ())
+pub fn check(scenario: &Scenario) -> Result<(), FieldErrors> {
+    evaluate_with(&Plan::resolve(scenario)?, false).map(|_| ())
 }
 
 /// Evaluates a scenario at the compiled price book; a value out of range gives the
 /// field and what to fix.
-pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, FieldError> {
+pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, FieldErrors> {
     evaluate_in(scenario, pricing::book())
 }
 
 /// Evaluates a scenario with its cost from `prices` (the book in force).
-pub fn evaluate_in(scenario: &Scenario, prices: &PriceBook) -> Result<Evaluation, FieldError> {
+pub fn evaluate_in(scenario: &Scenario, prices: &PriceBook) -> Result<Evaluation, FieldErrors> {
     let plan = Plan::resolve_in(scenario, prices)?;
-    Ok(evaluate_plan(&plan))
-}
-
-/// Evaluates a resolved plan.
-pub fn evaluate_plan(p: &Plan) -> Evaluation {
-    evaluate_with(p, true)
+    evaluate_with(&plan, true)
 }
 
 /// Evaluates a scenario without the per-level reverse sizing (`sizing` is empty),
@@ -372,17 +40,30 @@ pub fn evaluate_plan(p: &Plan) -> Evaluation {
 pub fn evaluate_without_sizing(
     scenario: &Scenario,
     prices: &PriceBook,
-) -> Result<Evaluation, FieldError> {
+) -> Result<Evaluation, FieldErrors> {
     let plan = Plan::resolve_in(scenario, prices)?;
-    Ok(evaluate_with(&plan, false))
+    evaluate_with(&plan, false)
 }
 
-fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
+/// The smallest achievable rate an evaluation reports, MiB/s: below it a ceiling is so
+/// small (an egress of 1e-300 MiB/s, say) that the figures derived from the rate
+/// (headroom, cost per MiB/s, latency) are no longer numbers. With every input in its
+/// range and the rate at least this, every figure of the answer is finite.
+pub const MIN_MIBPS: f64 = 1e-9;
+
+fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors> {
     let mut set = LimitSet::default();
     let dist = Distribution::of(p);
     let client = ClientSide::of(p, &dist);
     let c = core_with(p, &mut set, dist, &client);
     let total = c.total;
+    if !(total.is_finite() && total >= MIN_MIBPS) {
+        return Err(FieldError::new(
+            "",
+            "this scenario gets no measurable throughput: a ceiling is too small to compute with (a tiny egress, ingress, throughput or IOPS value); raise it",
+        )
+        .into());
+    }
     let iops = mibps_to_iops(total, p.io_kib);
     // Two factors instead of two divisions per limit.
     let iops_per_mibps = mibps_to_iops(1.0, p.io_kib);
@@ -402,6 +83,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
         });
     }
     let price = cost::price(p);
+    let usd = p.prices.currency == "USD";
     let latency_ms = c.latency_ms();
     let latency_at_target_ms = c.latency_at_target_ms(p);
     let targets = targets(
@@ -410,12 +92,12 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
         judged_latency(p, latency_ms, latency_at_target_ms),
     );
     let sizing = if with_sizing {
-        solve::sizing(p, &c, &client, targets.met, price.monthly_usd)
+        solve::sizing(p, &c, &client, targets.met, price.monthly)
     } else {
         Default::default()
     };
     let advice = advice::rules::advise(p, &c, &price, &targets, with_sizing.then_some(&sizing[..]));
-    Evaluation {
+    Ok(Evaluation {
         throughput_mibps: total,
         read_mibps: total * p.r,
         write_mibps: total * (1.0 - p.r),
@@ -425,87 +107,31 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Evaluation {
         limits,
         targets,
         flows: Flows {
-            connections: client::connections(p),
-            per_client: client::connections_per_client(p),
+            connections: connections::connections(p),
+            per_client: connections::connections_per_client(p),
             outstanding: c.outstanding,
             datastores: p.avs.map(|_| p.n_volumes),
             loaded_datastores: p.avs.map(|_| c.dist.used),
         },
         cost: Cost {
-            monthly_usd: price.monthly_usd,
-            monthly: price.monthly_usd,
-            one_time: price.one_time_usd,
+            monthly_usd: price.monthly.filter(|_| usd),
+            monthly: price.monthly,
+            one_time: price.one_time,
             billed_tib: price.billed_tib,
             cool_tib: p.cool.map(|_| price.cool_tib),
             region: price.region.to_owned(),
-            currency: "USD",
+            currency: p.prices.currency,
             hours_per_month: price.hours_per_month,
             price_date: price.price_date.to_owned(),
             price_book: p.prices.reference(),
             lines: price.lines.to_vec(),
-            usd_per_mibps: price.monthly_usd.map(|m| m / total),
+            usd_per_mibps: price.monthly.filter(|_| usd).map(|m| m / total),
+            per_mibps: price.monthly.map(|m| m / total),
             assumption: price.assumption,
         },
         sizing,
         latency_ms,
         latency_at_target_ms,
         latency_curve: c.latency_curve(p),
-    }
-}
-
-/// The latency a latency target is judged by: at the target rate, or at the
-/// achievable load when no rate target is set.
-pub fn judged_latency(p: &Plan, latency_ms: f64, at_target_ms: Option<f64>) -> Option<f64> {
-    if target_iops(p).is_some() {
-        at_target_ms
-    } else {
-        Some(latency_ms)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::calibrate::series::SeriesFile;
-    use crate::engine::scenario::Level;
-
-    /// Every scenario of the published series (`tests/fixtures/series.json`).
-    fn published() -> Vec<Scenario> {
-        SeriesFile::parse(include_str!("../../tests/fixtures/series.json"))
-            .expect("series.json parses")
-            .series
-            .into_iter()
-            .flat_map(|s| s.points)
-            .map(|p| p.scenario)
-            .collect()
-    }
-
-    #[test]
-    fn storage_centres_go_straight_into_a_rate_check_as_collected() {
-        let mut checked = 0;
-        for s in published() {
-            let p = Plan::resolve(&s).expect("a published scenario resolves");
-            for &level in Level::of(p.service) {
-                let mut p = p;
-                p.level = level;
-                let dist = Distribution::of(&p);
-                let client = ClientSide::of(&p, &dist);
-                let rate = client.network.rate_check(client.outstanding, 1_000.0);
-                let (mut straight, mut collected) = (rate, rate);
-                add_storage_centres(&p, &dist, &client, &mut straight);
-                push_collected(
-                    &p,
-                    &dist,
-                    &client,
-                    &mut RateSink {
-                        centres: Centres::of(&p, &dist),
-                        rate: &mut collected,
-                    },
-                );
-                assert_eq!(straight, collected, "{} at {level:?}", s.name);
-                checked += 1;
-            }
-        }
-        assert!(checked > 100, "only {checked} plans checked");
-    }
+    })
 }

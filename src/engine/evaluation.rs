@@ -4,11 +4,11 @@ use super::advice::Advice;
 use super::cost::CostLine;
 use super::limits::{Applies, Scope};
 use super::model::curve::LatencyCurve;
+pub use super::pricing::PriceBookRef;
 use super::scenario::{Level, Service};
 use super::trace::Label;
 use arrayvec::ArrayVec;
-use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use serde::Serialize;
 
 /// Most service levels one service has (ANF, Azure Files and GCNV have four each).
 pub const MAX_LEVELS: usize = 4;
@@ -92,12 +92,14 @@ pub struct Flows {
     pub loaded_datastores: Option<u32>,
 }
 
-/// Monthly cost at list prices.
+/// Monthly cost at list prices, every amount in `currency` (the lines come from one
+/// book, so they never mix currencies).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Cost {
-    /// Null when a line has no list price (USD, the price book's currency).
+    /// The monthly total in USD: `monthly` when `currency` is USD, null in another
+    /// currency (never converted) or when a line has no list price.
     pub monthly_usd: Option<f64>,
-    /// The same in `currency` (USD: the price book holds USD list prices).
+    /// The monthly total in `currency`; null when a line has no list price.
     pub monthly: Option<f64>,
     /// Charged once, in the first month (the lines flagged `one_time`: the first full
     /// backup, the initial replication transfer); null without them. The first month
@@ -110,6 +112,7 @@ pub struct Cost {
     pub cool_tib: Option<f64>,
     /// The region priced.
     pub region: String,
+    /// ISO 4217 code of every amount of the cost (`pricing.currency`, USD by default).
     pub currency: &'static str,
     /// Hours per month used to turn hourly prices into monthly ones.
     pub hours_per_month: f64,
@@ -119,23 +122,12 @@ pub struct Cost {
     pub price_book: PriceBookRef,
     /// Every priced item.
     pub lines: Vec<CostLine>,
-    /// Cost per achievable MiB/s per month.
+    /// Cost per achievable MiB/s per month, in USD (null in another currency).
     pub usd_per_mibps: Option<f64>,
+    /// Cost per achievable MiB/s per month, in `currency`.
+    pub per_mibps: Option<f64>,
     /// True when the price is UNCONFIRMED or derived.
     pub assumption: bool,
-}
-
-/// Which price book priced a cost (contract: `cost.price_book`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
-pub struct PriceBookRef {
-    /// The compiled book's id, with `+dbN` when prices stored in the database apply.
-    #[schema(value_type = String)]
-    pub id: Arc<str>,
-    /// The date the book's prices are valid as of.
-    #[schema(value_type = String)]
-    pub date: Arc<str>,
-    #[schema(value_type = String)]
-    pub source: Arc<str>,
 }
 
 /// Reverse sizing for one level: the smallest provisioning that meets the targets.
@@ -147,8 +139,12 @@ pub struct Sizing {
     pub pool_tib: f64,
     /// Provisioned throughput for levels that provision it separately.
     pub throughput_mibps: Option<f64>,
-    /// Null when the catalog has no list price for the level.
+    /// The monthly cost in USD; null when the level has no list price or the cost is
+    /// in another currency.
     pub monthly_usd: Option<f64>,
+    /// The monthly cost in the evaluation's `cost.currency`; null when the level has
+    /// no list price there.
+    pub monthly: Option<f64>,
     /// True when this provisioning meets capacity, throughput and IOPS.
     pub meets: bool,
     /// True for the cheapest level that meets everything.

@@ -1,6 +1,5 @@
 //! A limit: one throughput or IOPS ceiling with its provenance, and the read/write mix rule.
 
-use arrayvec::ArrayVec;
 use serde::{Serialize, Serializer};
 use std::fmt;
 
@@ -143,21 +142,16 @@ pub trait Sink {
     fn push(&mut self, l: RawLimit);
 }
 
-/// Most limits one scenario can produce (11 for ANF on AVS, 11 for Azure Files).
-pub const MAX_LIMITS: usize = 14;
-
-/// A fixed-capacity set of limits: the hot path allocates nothing.
+/// The limits of one scenario, in the order the model produces them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LimitSet {
-    items: ArrayVec<RawLimit, MAX_LIMITS>,
+    items: Vec<RawLimit>,
 }
 
 impl Sink for LimitSet {
     fn push(&mut self, l: RawLimit) {
-        debug_assert!(!self.items.is_full(), "raise MAX_LIMITS");
         if l.mibps.is_finite() && l.mibps > 0.0 {
-            // Full only if MAX_LIMITS is too small; the debug assertion catches that in tests.
-            let _ = self.items.try_push(l);
+            self.items.push(l);
         }
     }
 }
@@ -222,4 +216,40 @@ pub struct Binding<'a> {
     pub limit: &'a RawLimit,
     /// The smallest total among the limits from the split index on.
     pub after_split: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::trace::Formula;
+
+    fn limit(mibps: f64) -> RawLimit {
+        RawLimit {
+            id: "volume_qos",
+            label: Label {
+                name: "test",
+                formula: Formula::None,
+            },
+            scope: Scope::Volume,
+            applies: Applies::Both,
+            mibps,
+            source: "test",
+            assumption: false,
+            queue: Queue::Limiter,
+        }
+    }
+
+    #[test]
+    fn a_set_keeps_every_limit_and_only_real_ones() {
+        let mut set = LimitSet::default();
+        for i in 1..=100 {
+            set.push(limit(f64::from(i)));
+        }
+        set.push(limit(0.0));
+        set.push(limit(f64::INFINITY));
+        set.push(limit(f64::NAN));
+        assert_eq!(set.len(), 100);
+        let b = set.binding(0.5, 0).unwrap();
+        assert_eq!(b.limit.mibps, 1.0, "the smallest of all hundred binds");
+    }
 }

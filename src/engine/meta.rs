@@ -1,7 +1,6 @@
 //! Who a scenario is for (contract: `meta`): customer, project, author and notes, printed
 //! on every report. The engine never reads them.
 
-use super::scenario::{FieldError, is_noncharacter};
 use serde::{Deserialize, Serialize};
 
 /// Longest customer, project or author, in characters.
@@ -36,53 +35,18 @@ impl Meta {
             && self.author.is_empty()
             && self.notes.is_empty()
     }
-
-    /// Checks the lengths and characters of every field.
-    pub fn validate(&self) -> Result<(), FieldError> {
-        for (field, value) in [
-            ("meta.customer", &self.customer),
-            ("meta.project", &self.project),
-            ("meta.author", &self.author),
-        ] {
-            text(field, value, MAX_META_CHARS, false)?;
-        }
-        text("meta.notes", &self.notes, MAX_NOTES_CHARS, true)
-    }
-}
-
-/// At most `max` characters, no control characters (but line breaks and tabs where
-/// `multiline`), no Unicode noncharacters: the check of every free-text field.
-pub(crate) fn text(field: &str, v: &str, max: usize, multiline: bool) -> Result<(), FieldError> {
-    if v.len() > max && v.chars().count() > max {
-        return Err(FieldError::new(
-            field,
-            format!(
-                "must be at most {max} characters long, not {}",
-                v.chars().count()
-            ),
-        ));
-    }
-    let allowed = |c: char| multiline && matches!(c, '\n' | '\r' | '\t');
-    if v.chars().any(|c| c.is_control() && !allowed(c)) {
-        let what = if multiline {
-            "must not contain control characters other than line breaks and tabs"
-        } else {
-            "must not contain control characters (tabs, line breaks, NUL and the like)"
-        };
-        return Err(FieldError::new(field, what));
-    }
-    if v.chars().any(is_noncharacter) {
-        return Err(FieldError::new(
-            field,
-            "must not contain Unicode noncharacters (U+FFFE, U+FFFF and the like)",
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::field_error::{Checks, FieldErrors};
+
+    fn validate(m: Meta) -> Result<(), FieldErrors> {
+        let mut c = Checks::default();
+        m.check_into(&mut c);
+        c.finish()
+    }
 
     fn meta(customer: &str, notes: &str) -> Meta {
         Meta {
@@ -94,29 +58,32 @@ mod tests {
 
     #[test]
     fn lengths_are_counted_in_characters() {
-        assert!(meta(&"é".repeat(200), "").validate().is_ok());
-        let e = meta(&"é".repeat(201), "").validate().unwrap_err();
-        assert_eq!(e.field, "meta.customer");
-        assert!(e.message.contains("201"), "{}", e.message);
-        assert!(meta("", &"x".repeat(4000)).validate().is_ok());
+        assert!(validate(meta(&"é".repeat(200), "")).is_ok());
+        let e = validate(meta(&"é".repeat(201), "")).unwrap_err();
+        assert_eq!(e.first().field, "meta.customer");
+        assert!(e.first().message.contains("201"), "{e}");
+        assert!(validate(meta("", &"x".repeat(4000))).is_ok());
         assert_eq!(
-            meta("", &"x".repeat(4001)).validate().unwrap_err().field,
+            validate(meta("", &"x".repeat(4001)))
+                .unwrap_err()
+                .first()
+                .field,
             "meta.notes"
         );
     }
 
     #[test]
     fn notes_keep_line_breaks_but_names_do_not() {
-        assert!(meta("", "line one\nline two\tend").validate().is_ok());
+        assert!(validate(meta("", "line one\nline two\tend")).is_ok());
         assert_eq!(
-            meta("a\nb", "").validate().unwrap_err().field,
+            validate(meta("a\nb", "")).unwrap_err().first().field,
             "meta.customer"
         );
         assert_eq!(
-            meta("", "bell\u{7}").validate().unwrap_err().field,
+            validate(meta("", "bell\u{7}")).unwrap_err().first().field,
             "meta.notes"
         );
-        assert!(meta("a\u{FFFF}", "").validate().is_err());
+        assert!(validate(meta("a\u{FFFF}", "")).is_err());
     }
 
     #[test]

@@ -12,39 +12,39 @@
 
 pub mod advice;
 pub mod avs;
-pub mod avs_plan;
 pub mod catalog;
 pub mod client;
 pub mod concurrency;
+pub mod connections;
 pub mod cool;
 pub mod cost;
+pub mod cost_files_gcnv;
 pub mod distribution;
-pub mod estate;
 pub mod evaluate;
 pub mod evaluation;
-pub mod import;
+pub mod field_error;
 pub mod limits;
 pub mod meta;
 pub mod model;
-pub mod name_index;
+pub mod model_step;
 pub mod plan;
-pub mod price_rows;
+pub mod price_key;
 pub mod pricing;
 #[cfg(test)]
 pub(crate) mod properties;
 pub mod regions;
-pub mod reprice;
-pub mod retail_prices;
 pub mod scaling;
 pub mod scenario;
 pub mod security;
 pub mod service;
 pub mod solve;
 pub mod sweep;
-pub mod testplan;
+pub mod targets;
 pub mod trace;
 pub mod units;
+pub mod validate;
 
 pub use evaluate::{check, evaluate, evaluate_in};
 pub use evaluation::{Cost, Evaluation, Flows, Limit, Sizing, SizingBasis, Targets};
-pub use scenario::{FieldError, Scenario};
+pub use field_error::{FieldError, FieldErrors};
+pub use scenario::Scenario;

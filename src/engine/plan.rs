@@ -4,11 +4,12 @@
 //! catalog key resolved and every service rule (volume sizes, pool size) holds.
 
 use super::catalog::{self, AvsHost, VmSize};
+use super::field_error::{Checks, FieldError, FieldErrors, closest, did_you_mean};
 use super::model::Params;
 use super::pricing::{self, AnfPrices, HostPrice, PriceBook};
 use super::scenario::{
-    Access, Avs, CoolAccess, DataProtection, FieldError, Files, Level, NfsClient, Placement,
-    Protocol, Qos, Scenario, Sec, Service, SmbSecurity, Term, VolumeGroup, VolumeKind,
+    Access, Avs, Clients, CoolAccess, DataProtection, Files, Level, NfsClient, Placement, Protocol,
+    Qos, Replication, Scenario, Sec, Service, SmbSecurity, Storage, Term, VolumeGroup, VolumeKind,
 };
 use super::units::mbps_to_mibps;
 
@@ -202,12 +203,12 @@ impl<'a> Rates<'a> {
 impl<'a> Plan<'a> {
     /// Resolves a scenario (already range-checked by [`Scenario::validate`]) with the
     /// committed model parameters and the compiled price book.
-    pub fn resolve(s: &'a Scenario) -> Result<Self, FieldError> {
+    pub fn resolve(s: &'a Scenario) -> Result<Self, FieldErrors> {
         Self::resolve_in(s, pricing::book())
     }
 
     /// Resolves a scenario with the committed model parameters, priced from `prices`.
-    pub fn resolve_in(s: &'a Scenario, prices: &'a PriceBook) -> Result<Self, FieldError> {
+    pub fn resolve_in(s: &'a Scenario, prices: &'a PriceBook) -> Result<Self, FieldErrors> {
         Self::resolve_with(s, &catalog::catalog().model.params, prices)
     }
 
@@ -216,41 +217,31 @@ impl<'a> Plan<'a> {
         s: &'a Scenario,
         params: &'a Params,
         prices: &'a PriceBook,
-    ) -> Result<Self, FieldError> {
-        s.validate()?;
+    ) -> Result<Self, FieldErrors> {
         let st = &s.storage;
         let volumes = Volumes::Groups(&st.volumes);
         let c = &s.clients;
-        let vm = match c.vm_size.as_deref().map(str::trim) {
-            None | Some("") => None,
-            Some(name) => Some(catalog::vm_size(name).ok_or_else(|| {
-                FieldError::new(
-                    "clients.vm_size",
-                    format!(
-                        "`{name}` is not in the catalog; use an Azure size such as Standard_E32s_v5 or a GCE type such as n2-standard-32, or set egress_mibps instead"
-                    ),
-                )
-            })?),
-        };
-        let avs = match &c.avs {
-            None => None,
-            Some(a) => Some(resolve_avs(a, s)?),
-        };
-        if vm.is_none() && c.egress_mibps.is_none() && avs.is_none() {
-            return Err(FieldError::new(
+        let mut checks = Checks::default();
+        s.check_into(&mut checks);
+        let vm = resolve_vm(c, &mut checks);
+        let avs = c.avs.as_ref().and_then(|a| resolve_avs(a, &mut checks));
+        if vm.is_none()
+            && c.egress_mibps.is_none()
+            && c.avs.is_none()
+            && !checks.has("clients.vm_size")
+        {
+            checks.push(FieldError::new(
                 "clients.vm_size",
                 "name a VM size (e.g. Standard_E32s_v5) or give egress_mibps, so the client's network limit is known",
             ));
         }
-        if c.protocol == Protocol::Smb3 && st.service == Service::Gcnv {
-            // GCNV serves SMB too; nothing to reject.
+        check_regions(s, &mut checks);
+        if !checks.has("storage") {
+            check_volumes(st, &mut checks);
         }
-        if c.protocol == Protocol::Smb3 && avs.is_some() {
-            return Err(FieldError::new(
-                "clients.protocol",
-                "AVS datastores are NFSv3 only; choose nfsv3 or turn AVS off",
-            ));
-        }
+        let prices = priced_in(s, prices, &mut checks);
+        checks.finish()?;
+        let prices = prices.expect("a currency without a book is an error above");
         let egress = match (c.egress_mibps, vm) {
             (Some(m), _) => Some(Cap {
                 mibps: m,
@@ -336,7 +327,6 @@ impl<'a> Plan<'a> {
                 avs.map(|a| a.host.sku.as_str()),
             ),
         };
-        plan.check_volumes()?;
         plan.pool_tib = plan.resolve_pool(st.pool_tib)?;
         Ok(plan)
     }
@@ -366,59 +356,6 @@ impl<'a> Plan<'a> {
     /// Per-volume size range in TiB for this service, level and volume kind.
     pub fn quota_range(&self) -> (f64, f64, &'static str) {
         quota_range(self.service, self.level, self.kind)
-    }
-
-    fn check_volumes(&self) -> Result<(), FieldError> {
-        let (lo, hi, source) = self.quota_range();
-        if self.service == Service::AzureFiles && self.kind == VolumeKind::Large {
-            return Err(FieldError::new(
-                "storage.volume_kind",
-                "large volumes are an Azure NetApp Files and NetApp Volumes feature; use regular for Azure Files",
-            ));
-        }
-        for (i, g) in self.volumes.iter().enumerate() {
-            if g.quota_tib < lo - 1e-12 || g.quota_tib > hi + 1e-12 {
-                return Err(FieldError::new(
-                    format!("storage.volumes[{i}].quota_tib"),
-                    format!(
-                        "{} {} volumes hold {} to {} TiB each ({source}); {} TiB is outside that range",
-                        self.service.display(),
-                        self.level.display(self.service),
-                        trim(lo),
-                        trim(hi),
-                        trim(g.quota_tib)
-                    ),
-                ));
-            }
-            if let Some(m) = g.mibps {
-                let cat = &catalog::catalog().services.anf;
-                let manual = &cat.manual_qos;
-                // A large volume may be assigned up to its own ceiling.
-                let (max, source) = match self.kind {
-                    VolumeKind::Regular => (manual.max_mibps, manual.source.as_str()),
-                    VolumeKind::Large => (
-                        super::service::anf::level(self.level).large_max_mibps,
-                        cat.large_volume.source.as_str(),
-                    ),
-                    VolumeKind::Breakthrough => {
-                        (cat.breakthrough.max_mibps, cat.breakthrough.source.as_str())
-                    }
-                };
-                if self.service == Service::Anf && (m < manual.min_mibps || m > max) {
-                    return Err(FieldError::new(
-                        format!("storage.volumes[{i}].throughput_mibps"),
-                        format!(
-                            "an ANF {} volume is assigned {} to {} MiB/s ({source}); got {}",
-                            self.kind.key(),
-                            manual.min_mibps,
-                            max,
-                            trim(m)
-                        ),
-                    ));
-                }
-            }
-        }
-        Ok(())
     }
 
     /// The smallest valid pool for the volumes, in TiB (billed capacity).
@@ -547,23 +484,29 @@ pub fn quota_range(service: Service, level: Level, kind: VolumeKind) -> (f64, f6
     }
 }
 
-fn resolve_avs(a: &Avs, s: &Scenario) -> Result<AvsPlan, FieldError> {
-    let host = catalog::avs_host(&a.host_sku).ok_or_else(|| {
-        FieldError::new(
+/// The AVS side of a scenario; `None` (with the error recorded) for an unknown or
+/// malformed host SKU.
+fn resolve_avs(a: &Avs, checks: &mut Checks) -> Option<AvsPlan> {
+    if checks.has("clients.avs.host_sku") {
+        return None;
+    }
+    let Some(host) = catalog::avs_host(&a.host_sku) else {
+        let skus = catalog::catalog()
+            .services
+            .avs_hosts
+            .iter()
+            .map(|h| h.sku.as_str());
+        checks.push(FieldError::new(
             "clients.avs.host_sku",
             format!(
-                "`{}` is not an AVS host SKU; use AV36, AV36P, AV52, AV64 or AV48",
-                a.host_sku
+                "`{}` is not an AVS host SKU; use AV36, AV36P, AV52, AV64 or AV48.{}",
+                a.host_sku,
+                did_you_mean(&closest(&a.host_sku, skus))
             ),
-        )
-    })?;
-    if s.storage.service != Service::Anf {
-        return Err(FieldError::new(
-            "clients.avs",
-            "AVS datastores are Azure NetApp Files volumes; choose service anf or set avs to null",
         ));
-    }
-    Ok(AvsPlan {
+        return None;
+    };
+    Some(AvsPlan {
         hosts: a.hosts,
         cluster_hosts: a.cluster_size(),
         nconnect: a.nconnect,
@@ -572,6 +515,179 @@ fn resolve_avs(a: &Avs, s: &Scenario) -> Result<AvsPlan, FieldError> {
         placement: a.placement,
         host,
     })
+}
+
+/// The client VM size from the catalog; `None` when none is named, or (with the error
+/// recorded) when the catalog lacks it or the name is malformed.
+fn resolve_vm(c: &Clients, checks: &mut Checks) -> Option<&'static VmSize> {
+    if checks.has("clients.vm_size") {
+        return None;
+    }
+    let name = c
+        .vm_size
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())?;
+    let vm = catalog::vm_size(name);
+    if vm.is_none() {
+        let lower = name.to_ascii_lowercase();
+        let bare = lower.strip_prefix("standard_").unwrap_or(&lower);
+        let known = catalog::vm_sizes().iter().map(|v| v.name.as_str());
+        let like: Vec<String> = closest(bare, known)
+            .into_iter()
+            .filter_map(catalog::vm_size)
+            .map(|v| v.display_name())
+            .collect();
+        let like: Vec<&str> = like.iter().map(String::as_str).collect();
+        checks.push(FieldError::new(
+            "clients.vm_size",
+            format!(
+                "{} is not in the catalog; use an Azure size such as Standard_E32s_v5 or a GCE type such as n2-standard-32, or set egress_mibps instead.{}",
+                quoted_prefix(name),
+                did_you_mean(&like)
+            ),
+        ));
+    }
+    vm
+}
+
+/// The scenario's region and replication region must be ANF regions of the price book
+/// when the service is ANF (the regions' features and prices are compiled in).
+fn check_regions(s: &Scenario, checks: &mut Checks) {
+    let unknown = |r: &str| {
+        format!(
+            "{} is not an Azure NetApp Files region.{} The regions page and GET /api/v1/regions list all {}.",
+            quoted_prefix(r),
+            did_you_mean(&closest(r, pricing::anf_regions())),
+            pricing::anf_regions().count()
+        )
+    };
+    if s.storage.service == Service::Anf
+        && let Some(r) = s.region.as_deref()
+        && !checks.has("region")
+        && pricing::anf_region(r).is_none()
+    {
+        checks.push(FieldError::new("region", unknown(r)));
+    }
+    if let Some(d) = &s.data_protection
+        && d.replication != Replication::None
+        && let Some(r) = d.replication_region.as_deref()
+        && !checks.has("data_protection")
+        && pricing::anf_region(r).is_none()
+    {
+        checks.push(FieldError::new(
+            "data_protection.replication_region",
+            unknown(r),
+        ));
+    }
+}
+
+/// The book of the scenario's currency (`pricing.currency`, USD without one): `prices`
+/// itself or its book of that currency; `None` (with the error recorded) when that
+/// book has no price of the service in the region, so the cost's lines are all in one
+/// currency and never mixed.
+fn priced_in<'b>(
+    s: &Scenario,
+    prices: &'b PriceBook,
+    checks: &mut Checks,
+) -> Option<&'b PriceBook> {
+    let currency = s.pricing.as_ref().map_or("USD", |p| p.currency.as_str());
+    if currency == prices.currency {
+        return Some(prices);
+    }
+    if checks.has("pricing.currency") || checks.has("region") {
+        return None;
+    }
+    let service = s.storage.service;
+    let region = s
+        .region
+        .as_deref()
+        .unwrap_or(prices.reference_region(service));
+    if let Some(book) = prices
+        .in_currency(currency)
+        .filter(|b| b.prices_in(service, region))
+    {
+        return Some(book);
+    }
+    let have = prices.currencies_of(service, region);
+    checks.push(FieldError::new(
+        "pricing.currency",
+        format!(
+            "the price book has no {currency} prices of {} in {}; {}. Import a Retail Prices API page with currencyCode={currency} or a price sheet in {currency} on the Prices page",
+            service.display(),
+            prices.region_label(region),
+            if have.is_empty() {
+                "it has none there in any currency".to_owned()
+            } else {
+                format!("it has {} there", have.join(", "))
+            }
+        ),
+    ));
+    None
+}
+
+/// Each volume group's size within the range of its service, level and kind, and an
+/// assigned throughput within what an ANF volume of its kind may be assigned.
+fn check_volumes(st: &Storage, checks: &mut Checks) {
+    let (lo, hi, source) = quota_range(st.service, st.level, st.volume_kind);
+    if st.service == Service::AzureFiles && st.volume_kind == VolumeKind::Large {
+        checks.push(FieldError::new(
+            "storage.volume_kind",
+            "large volumes are an Azure NetApp Files and NetApp Volumes feature; use regular for Azure Files",
+        ));
+    }
+    for (i, g) in st.volumes.iter().enumerate() {
+        if g.quota_tib < lo - 1e-12 || g.quota_tib > hi + 1e-12 {
+            checks.push(FieldError::new(
+                format!("storage.volumes[{i}].quota_tib"),
+                format!(
+                    "{} {} volumes hold {} to {} TiB each ({source}); {} TiB is outside that range",
+                    st.service.display(),
+                    st.level.display(st.service),
+                    trim(lo),
+                    trim(hi),
+                    trim(g.quota_tib)
+                ),
+            ));
+        }
+        let Some(m) = g.throughput_mibps.filter(|_| st.service == Service::Anf) else {
+            continue;
+        };
+        let cat = &catalog::catalog().services.anf;
+        let manual = &cat.manual_qos;
+        // A large volume may be assigned up to its own ceiling.
+        let (max, source) = match st.volume_kind {
+            VolumeKind::Regular => (manual.max_mibps, manual.source.as_str()),
+            VolumeKind::Large => (
+                catalog::anf_level(st.level).large_max_mibps,
+                cat.large_volume.source.as_str(),
+            ),
+            VolumeKind::Breakthrough => {
+                (cat.breakthrough.max_mibps, cat.breakthrough.source.as_str())
+            }
+        };
+        if m < manual.min_mibps || m > max {
+            checks.push(FieldError::new(
+                format!("storage.volumes[{i}].throughput_mibps"),
+                format!(
+                    "an ANF {} volume is assigned {} to {} MiB/s ({source}); got {}",
+                    st.volume_kind.key(),
+                    manual.min_mibps,
+                    max,
+                    trim(m)
+                ),
+            ));
+        }
+    }
+}
+
+/// At most the first 40 characters of a name the user typed, quoted: enough to
+/// recognise it, never the whole of an over-long input.
+fn quoted_prefix(name: &str) -> String {
+    match name.char_indices().nth(40) {
+        Some((i, _)) => format!("`{}...`", &name[..i]),
+        None => format!("`{name}`"),
+    }
 }
 
 /// Formats a number for an error message without float noise.

@@ -4,12 +4,15 @@
 //!
 //! The engine prices with whichever book it is handed: the compiled one ([`book`]) or
 //! the book in force, the compiled one with the prices stored in the database applied
-//! ([`PriceBook::in_force`], in `price_rows`). Both have this shape.
+//! ([`PriceBook::in_force`], in `prices::rows`). Both have this shape.
+//!
+//! A book holds prices in one currency (the compiled one: USD). Prices imported or
+//! entered in another currency make a book of their own in that currency, kept in
+//! [`PriceBook::currencies`] of the USD book: a cost is priced from one book, so its
+//! lines never mix currencies.
 
 use super::catalog;
-use super::evaluation::PriceBookRef;
-use super::name_index::NameIndex;
-use super::price_rows::{Provenance, RowKey};
+use super::price_key::{Provenance, RowKey};
 use super::regions::RegionOffer;
 use super::scenario::{Level, Service};
 use serde::{Deserialize, Serialize};
@@ -24,6 +27,9 @@ pub const PRICE_BOOK_JSON: &str = include_str!("catalog/price_book.json");
 pub struct PriceBook {
     /// Shared with every evaluation's `cost.price_book`, which clones no text.
     pub id: Arc<str>,
+    /// The ISO 4217 code of every price in this book (the compiled book's: USD).
+    #[serde(skip, default = "usd")]
+    pub currency: &'static str,
     pub date: Arc<str>,
     pub source: Arc<str>,
     pub hours_per_month: f64,
@@ -39,16 +45,55 @@ pub struct PriceBook {
     /// The AVS estimator's default reserved-host discounts, %: the reserved rates of a
     /// host whose pay-as-you-go price is entered later are derived with them.
     pub avs_reserved_discount_pct: ReservedDiscounts,
-    /// Azure Files capacity prices, USD per GiB-month, by region and level key.
+    /// Azure Files prices by region and item (`ssd_v2`, `ssd_v2_iops`, ...), per unit and
+    /// month (`prices::rows` lists the items and units).
     #[serde(default)]
     pub azure_files: BTreeMap<String, BTreeMap<String, f64>>,
-    /// GCNV capacity prices, USD per GiB-month, by region and level key.
+    /// GCNV prices by region and item (`flex`, `flex_throughput`, `premium_1y`, ...).
     #[serde(default)]
     pub gcnv: BTreeMap<String, BTreeMap<String, f64>>,
+    /// GCNV's spend-based committed-use discounts, %, where the book has no committed
+    /// price of a row (every level and region).
+    #[serde(default = "no_discounts")]
+    pub gcnv_commitment_discount_pct: ReservedDiscounts,
+    /// Display names of regions, by key ("West Europe", "Iowa").
+    #[serde(default)]
+    pub region_names: BTreeMap<String, String>,
+    /// Date and source of the Azure Files and GCNV rows of the compiled book.
+    #[serde(default, rename = "row_sources")]
+    compiled_sources: Vec<RowSource>,
     /// Date and source of the rows that do not come from the book's own `source`
     /// (the catalog's reference rates, prices entered or imported later).
     #[serde(skip)]
     pub provenance: BTreeMap<RowKey, Provenance>,
+    /// Books of the prices stored in other currencies, by ISO 4217 code (empty in those
+    /// books themselves).
+    #[serde(skip)]
+    pub currencies: BTreeMap<String, PriceBook>,
+}
+
+fn usd() -> &'static str {
+    "USD"
+}
+
+fn no_discounts() -> ReservedDiscounts {
+    ReservedDiscounts {
+        one_year: 0.0,
+        three_years: 0.0,
+    }
+}
+
+/// Where a row of the compiled book comes from, when not from its `source`.
+#[derive(Debug, Clone, Deserialize)]
+struct RowSource {
+    service: super::price_key::PricedService,
+    region: String,
+    item: String,
+    as_of: String,
+    source: String,
+    /// A secondary source (a third-party document or release-note summary) or a price
+    /// derived from one.
+    provisional: bool,
 }
 
 /// The region a service is priced in when a scenario names none.
@@ -59,14 +104,15 @@ pub struct ReferenceRegions {
     pub gcnv: String,
 }
 
-/// ANF list prices of one region, USD per month (730 hours).
-#[derive(Debug, Clone, Deserialize)]
+/// ANF list prices of one region, per month (730 hours), in the book's currency.
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct AnfPrices {
     pub name: String,
-    /// Per GiB-month of pool capacity.
-    pub standard: f64,
-    pub premium: f64,
-    pub ultra: f64,
+    /// Per GiB-month of pool capacity (the compiled book prices the three levels in
+    /// every region; a book in another currency only what was stored in it).
+    pub standard: Option<f64>,
+    pub premium: Option<f64>,
+    pub ultra: Option<f64>,
     /// Flexible: per GiB-month of capacity, per MiB/s-month above the included 128.
     #[serde(default)]
     pub flexible_capacity: Option<f64>,
@@ -127,6 +173,19 @@ pub struct ReservedDiscounts {
 
 static BOOK: LazyLock<PriceBook> = LazyLock::new(compiled);
 
+/// Which price book priced a cost (contract: `cost.price_book`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct PriceBookRef {
+    /// The compiled book's id, with `+dbN` when prices stored in the database apply.
+    #[schema(value_type = String)]
+    pub id: Arc<str>,
+    /// The date the book's prices are valid as of.
+    #[schema(value_type = String)]
+    pub date: Arc<str>,
+    #[schema(value_type = String)]
+    pub source: Arc<str>,
+}
+
 /// The compiled-in price book.
 pub fn book() -> &'static PriceBook {
     &BOOK
@@ -136,6 +195,22 @@ pub fn book() -> &'static PriceBook {
 /// with the catalog's date and source.
 fn compiled() -> PriceBook {
     let mut b: PriceBook = serde_json::from_str(PRICE_BOOK_JSON).expect("price_book.json is valid");
+    for r in std::mem::take(&mut b.compiled_sources) {
+        let key = RowKey {
+            service: r.service,
+            region: r.region,
+            item: r.item,
+        };
+        b.provenance.insert(
+            key,
+            Provenance {
+                as_of: r.as_of,
+                source: r.source,
+                assumption: r.provisional,
+                stored: false,
+            },
+        );
+    }
     let s = &catalog::catalog().services;
     if let Some(rate) = s.azure_files.ssd_v1.usd_per_gib_month {
         let region = b.reference_region.azure_files.clone();
@@ -184,7 +259,7 @@ fn compiled() -> PriceBook {
 pub struct RegionInfo<'b> {
     /// Azure `armRegionName`.
     pub region: &'b str,
-    /// The region as the price book names it.
+    /// The region's display name ("West Europe").
     pub name: &'b str,
     pub service: &'static str,
     /// What the price book prices there.
@@ -210,12 +285,22 @@ pub struct RegionFeatures {
 /// The compiled book's key of an ANF region (the ANF regions are those of the compiled
 /// book in every book in force), `&'static` for the advice that names it.
 pub fn anf_region(region: &str) -> Option<&'static str> {
-    ANF_KEYS.find(region.as_bytes()).copied()
+    book()
+        .anf
+        .get_key_value(region)
+        .map(|(key, _)| key.as_str())
 }
 
-/// The compiled book's ANF regions, each its own key.
-static ANF_KEYS: LazyLock<NameIndex<&'static str, &'static str>> =
-    LazyLock::new(|| NameIndex::new(book().anf.keys().map(|k| (k.as_str(), k.as_str()))));
+/// A region as every page and report names it, by the compiled book: "West Europe
+/// (westeurope)" ([`PriceBook::region_label`]).
+pub fn region_label(region: &str) -> String {
+    book().region_label(region)
+}
+
+/// The compiled book's ANF regions, in name order.
+pub fn anf_regions() -> impl Iterator<Item = &'static str> {
+    book().anf.keys().map(String::as_str)
+}
 
 impl PriceBook {
     /// Which book this is, for `cost.price_book`.
@@ -233,7 +318,7 @@ impl PriceBook {
             .iter()
             .map(|(key, p)| RegionInfo {
                 region: key.as_str(),
-                name: p.name.as_str(),
+                name: self.region_name(key),
                 service: "anf",
                 features: RegionFeatures {
                     flexible: p.flexible_capacity.is_some() && p.flexible_throughput.is_some(),
@@ -276,23 +361,139 @@ impl PriceBook {
         }
     }
 
-    /// The capacity price of an Azure Files or GCNV level in `region`, USD per
-    /// GiB-month, with its provenance; `None` where the book has none (and for ANF,
-    /// whose prices are [`PriceBook::anf`]).
+    /// The capacity price of an Azure Files or GCNV level in `region`, per GiB-month,
+    /// with its provenance; `None` where the book has none (and for ANF, whose prices
+    /// are [`PriceBook::anf`]).
     pub fn capacity(
         &self,
         service: Service,
         region: &str,
         level: Level,
     ) -> Option<(f64, Option<&Provenance>)> {
+        self.rate(service, region, level.key())
+    }
+
+    /// The price of Azure Files or GCNV row `item` in `region`, per unit and month,
+    /// with its provenance; `None` where the book has none.
+    pub fn rate(
+        &self,
+        service: Service,
+        region: &str,
+        item: &str,
+    ) -> Option<(f64, Option<&Provenance>)> {
         let table = match service {
             Service::Anf => return None,
             Service::AzureFiles => &self.azure_files,
             Service::Gcnv => &self.gcnv,
         };
-        let rate = *table.get(region)?.get(level.key())?;
-        let key = RowKey::level(service, region, level);
+        let rate = *table.get(region)?.get(item)?;
+        let key = RowKey {
+            service: service.into(),
+            region: region.to_owned(),
+            item: item.to_owned(),
+        };
         Some((rate, self.provenance.get(&key)))
+    }
+
+    /// The book of prices in `currency`: this one, or one of [`PriceBook::currencies`].
+    pub fn in_currency(&self, currency: &str) -> Option<&PriceBook> {
+        if self.currency == currency {
+            Some(self)
+        } else {
+            self.currencies.get(currency)
+        }
+    }
+
+    /// True when this book has a price of `service` in `region`.
+    pub fn prices_in(&self, service: Service, region: &str) -> bool {
+        match service {
+            Service::Anf => self.anf.get(region).is_some_and(|p| {
+                [p.standard, p.premium, p.ultra, p.flexible_capacity]
+                    .iter()
+                    .any(Option::is_some)
+            }),
+            Service::AzureFiles => self.azure_files.get(region).is_some_and(|t| !t.is_empty()),
+            Service::Gcnv => self.gcnv.get(region).is_some_and(|t| !t.is_empty()),
+        }
+    }
+
+    /// The currencies with a price of `service` in `region`, this book's first.
+    pub fn currencies_of(&self, service: Service, region: &str) -> Vec<&str> {
+        std::iter::once(self)
+            .chain(self.currencies.values())
+            .filter(|b| b.prices_in(service, region))
+            .map(|b| b.currency)
+            .collect()
+    }
+
+    /// A book of the same shape in `currency` (a code of
+    /// [`price_key::currency_code`](super::price_key::currency_code)) without a price:
+    /// the regions, reservation bands and discounts stay (they are percentages), every
+    /// price is gone.
+    pub fn blank(&self, currency: &'static str) -> PriceBook {
+        let mut b = self.clone_shape();
+        b.currency = currency;
+        b.anf = self
+            .anf
+            .iter()
+            .map(|(k, p)| {
+                let name = p.name.clone();
+                (
+                    k.clone(),
+                    AnfPrices {
+                        name,
+                        ..AnfPrices::default()
+                    },
+                )
+            })
+            .collect();
+        b
+    }
+
+    /// This book's own fields without its foreign-currency books (a book in another
+    /// currency starts from them).
+    fn clone_shape(&self) -> PriceBook {
+        PriceBook {
+            id: self.id.clone(),
+            currency: self.currency,
+            date: self.date.clone(),
+            source: self.source.clone(),
+            hours_per_month: self.hours_per_month,
+            reference_region: self.reference_region.clone(),
+            anf: BTreeMap::new(),
+            anf_reservations: self.anf_reservations.clone(),
+            avs: BTreeMap::new(),
+            avs_date: self.avs_date.clone(),
+            avs_source: self.avs_source.clone(),
+            avs_reserved_discount_pct: self.avs_reserved_discount_pct,
+            azure_files: BTreeMap::new(),
+            gcnv: BTreeMap::new(),
+            gcnv_commitment_discount_pct: self.gcnv_commitment_discount_pct,
+            region_names: self.region_names.clone(),
+            compiled_sources: Vec::new(),
+            provenance: BTreeMap::new(),
+            currencies: BTreeMap::new(),
+        }
+    }
+
+    /// A region as every page and report names it: "West Europe (westeurope)", or the
+    /// key alone when the book knows no name for it.
+    pub fn region_label(&self, region: &str) -> String {
+        match self.region_name(region) {
+            name if name == region => region.to_owned(),
+            name => format!("{name} ({region})"),
+        }
+    }
+
+    /// The display name of a region ("West Europe", "Iowa"); its key when the book
+    /// knows no name for it.
+    pub fn region_name<'s>(&'s self, region: &'s str) -> &'s str {
+        self.region_names
+            .get(region)
+            .map(String::as_str)
+            .or_else(|| self.avs.get(region).map(|r| r.name.as_str()))
+            .or_else(|| self.anf.get(region).map(|p| p.name.as_str()))
+            .unwrap_or(region)
     }
 
     /// Sets a catalog reference rate with its provenance.
@@ -328,7 +529,7 @@ mod tests {
         assert!(b.anf.len() >= 50, "{}", b.anf.len());
         for (k, p) in &b.anf {
             for v in [p.standard, p.premium, p.ultra] {
-                assert!(v > 0.0 && v < 2.0, "{k}: {v}");
+                assert!(v.is_some_and(|v| v > 0.0 && v < 2.0), "{k}: {v:?}");
             }
         }
     }
@@ -336,7 +537,7 @@ mod tests {
     /// The price of a book row by the level key of the snapshot fixture (the meter
     /// keys the price rows use).
     fn level_price(p: &AnfPrices, level: &str) -> Option<f64> {
-        crate::engine::price_rows::anf_get(p, level).unwrap_or_else(|| {
+        crate::prices::rows::anf_get(p, level).unwrap_or_else(|| {
             panic!("the snapshot fixture has a level the book does not know: {level}")
         })
     }
@@ -412,7 +613,7 @@ mod tests {
         let (_, e) = book().anf("eastus").unwrap();
         assert_eq!(
             (e.standard, e.premium, e.ultra),
-            (0.14746, 0.29419, 0.39274)
+            (Some(0.14746), Some(0.29419), Some(0.39274))
         );
         assert_eq!(e.flexible_capacity, Some(0.11023));
         assert_eq!(e.flexible_throughput, Some(2.24986));

@@ -288,8 +288,8 @@ proptest! {
 /// The queueing model's own invariants, on the network of random scenarios.
 mod queueing {
     use super::*;
-    use crate::engine::evaluate::core;
     use crate::engine::limits::LimitSet;
+    use crate::engine::model_step::core;
     use crate::engine::plan::Plan;
 
     proptest! {

@@ -5,7 +5,6 @@
 //! `tools/data/anf-region-map/`. A region the data does not list is unknown: nothing is
 //! claimed about it.
 
-use super::name_index::NameIndex;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -110,13 +109,9 @@ pub fn map() -> &'static RegionMap {
     &MAP
 }
 
-/// The regions by key.
-static BY_NAME: LazyLock<NameIndex<&'static str, &'static Region>> =
-    LazyLock::new(|| NameIndex::new(map().regions.iter().map(|(k, r)| (k.as_str(), r))));
-
 /// The region `key`, if the data lists it.
 pub fn get(key: &str) -> Option<&'static Region> {
-    BY_NAME.find(key.as_bytes()).copied()
+    map().regions.get(key)
 }
 
 /// The regions other than `from` that pass `keep`, nearest first.

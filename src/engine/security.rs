@@ -159,7 +159,7 @@ pub fn limits<'l>(p: &Plan, on_path: impl Iterator<Item = &'l RawLimit>, set: &m
         }
     }
     if p.smb_security == SmbSecurity::Signing && p.avs.is_none() {
-        let channels = f64::from(super::client::smb_channels(p)) * f64::from(p.clients);
+        let channels = f64::from(super::connections::smb_channels(p)) * f64::from(p.clients);
         set.push(RawLimit {
             id: "smb_signing",
             label: Label {

@@ -1,27 +1,18 @@
-//! Reverse sizing (targets -> smallest quota per level, cheapest level) and the layouts
-//! sweep (N volumes of total / N TiB).
+//! Reverse sizing: targets -> the smallest quota per level, and the cheapest level.
 
 use super::catalog;
 use super::client;
 use super::distribution::Distribution;
-use super::evaluate::{
-    ClientSide, Core, add_storage_centres, core_with, evaluate_without_sizing, judged_latency,
-    path, rate_needed_iops, targets,
-};
-use super::evaluation::{Evaluation, MAX_LEVELS, Sizing, SizingBasis};
+use super::evaluation::{MAX_LEVELS, Sizing, SizingBasis};
 use super::limits::LimitSet;
 use super::model::RateCheck;
+use super::model_step::{ClientSide, Core, add_storage_centres, core_with, path};
 use super::plan::{Plan, Volumes, quota_range};
-use super::pricing::PriceBook;
-use super::scenario::{
-    FieldError, Level, MAX_QUOTA_TIB, MAX_TOTAL_TIB, MAX_VOLUMES, Scenario, Service, VolumeGroup,
-    VolumeKind,
-};
-use super::service::{anf, azure_files, gcnv};
-use super::trace::Num;
+use super::scenario::{Level, Service, VolumeKind};
+use super::service::{azure_files, gcnv};
+use super::targets::{judged_latency, rate_needed_iops, targets};
 use super::units::{GIB_PER_TIB, iops_to_mibps};
 use arrayvec::ArrayVec;
-use serde::Serialize;
 use std::borrow::Cow;
 
 /// For each level of the plan's service: the smallest quota (same number of volumes)
@@ -36,14 +27,14 @@ use std::borrow::Cow;
 /// reused for every level with the same [`client::level_key`].
 ///
 /// A row whose provisioning is the scenario's own has the scenario's answer: it meets
-/// exactly when the scenario does (`met`) and costs what it does (`monthly_usd`), and
+/// exactly when the scenario does (`met`) and costs what it does (`monthly`), and
 /// is neither checked nor priced again.
 pub fn sizing(
     p: &Plan,
     c: &Core,
     client: &ClientSide,
     met: bool,
-    monthly_usd: Option<f64>,
+    monthly: Option<f64>,
 ) -> ArrayVec<Sizing, MAX_LEVELS> {
     let goal = if p.target_mibps.is_none() && p.target_iops.is_none() {
         Goal {
@@ -72,7 +63,7 @@ pub fn sizing(
             plan: p,
             total: c.total,
             met,
-            monthly_usd,
+            monthly,
         },
         dist: c.dist,
         key: client::level_key(p),
@@ -87,7 +78,7 @@ pub fn sizing(
         .iter()
         .enumerate()
         .filter(|(_, r)| r.meets)
-        .filter_map(|(i, r)| r.monthly_usd.map(|m| (i, m)))
+        .filter_map(|(i, r)| r.monthly.map(|m| (i, m)))
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(i, _)| i);
     if let Some(i) = cheapest {
@@ -121,7 +112,7 @@ struct Own<'o, 'p> {
     /// Whether it meets the goal.
     met: bool,
     /// Its monthly cost.
-    monthly_usd: Option<f64>,
+    monthly: Option<f64>,
 }
 
 impl Own<'_, '_> {
@@ -223,7 +214,7 @@ fn size_level(
     let (lo, hi, _) = quota_range(p.service, level, p.kind);
     // At these levels a volume's throughput is its quota times the level's rate.
     let per_tib = match (p.service, level) {
-        (Service::Anf, l) if l != Level::Flexible => Some(anf::level(l).mibps_per_tib),
+        (Service::Anf, l) if l != Level::Flexible => Some(catalog::anf_level(l).mibps_per_tib),
         (Service::Gcnv, l) if l != Level::Flex => Some(gcnv::level(l).mibps_per_tib),
         _ => None,
     };
@@ -295,10 +286,10 @@ fn size_level(
     };
     plan.set_uniform(level, n, quota, mibps, iops);
     let plan = &*plan;
-    let monthly_usd = if sizer.own.is(plan) {
-        sizer.own.monthly_usd
+    let monthly = if sizer.own.is(plan) {
+        sizer.own.monthly
     } else {
-        super::cost::monthly_usd(plan)
+        super::cost::monthly(plan)
     };
     Sizing {
         service: p.service,
@@ -306,7 +297,8 @@ fn size_level(
         quota_tib: quota * nf,
         pool_tib: plan.pool_tib,
         throughput_mibps: mibps.map(|m| m * nf),
-        monthly_usd,
+        monthly_usd: monthly.filter(|_| plan.prices.currency == "USD"),
+        monthly,
         meets: fits && met,
         cheapest: false,
         basis: goal.basis,
@@ -473,76 +465,11 @@ fn search_rate(
     (quota, mibps, iops, met)
 }
 
-/// One layout of the sweep.
-#[derive(Debug, Clone, Serialize)]
-pub struct Layout {
-    pub count: u32,
-    pub quota_tib: f64,
-    /// The layout's evaluation, without a per-level sizing table (`sizing` is empty).
-    pub evaluation: Evaluation,
-}
-
-/// Evaluates the scenario with its volumes replaced by `count` x `total_tib / count`
-/// for each count (contract: POST /api/v1/layouts), priced from `prices`.
-pub fn layouts(
-    s: &Scenario,
-    total_tib: f64,
-    counts: &[u32],
-    prices: &PriceBook,
-) -> Result<Vec<Layout>, FieldError> {
-    // Any scenario's own total fits: a layout is asked for at the scenario's quota.
-    if !(total_tib.is_finite() && total_tib > 0.0 && total_tib <= MAX_TOTAL_TIB) {
-        return Err(FieldError::new(
-            "total_tib",
-            format!(
-                "must be a capacity above 0 and at most {} TiB ({MAX_VOLUMES} volumes of {MAX_QUOTA_TIB} TiB)",
-                Num(MAX_TOTAL_TIB, 0)
-            ),
-        ));
-    }
-    if counts.is_empty() || counts.len() > 256 {
-        return Err(FieldError::new(
-            "counts",
-            "give 1 to 256 volume counts, e.g. [1, 2, 4, 8]",
-        ));
-    }
-    let mut out = Vec::with_capacity(counts.len());
-    let mut variant = s.clone();
-    for (i, &count) in counts.iter().enumerate() {
-        if !(1..=1024).contains(&count) {
-            return Err(FieldError::new(
-                format!("counts[{i}]"),
-                format!("must be a whole number from 1 to 1024, not {count}"),
-            ));
-        }
-        let quota_tib = total_tib / f64::from(count);
-        let template = s.storage.volumes.first();
-        variant.storage.volumes = vec![VolumeGroup {
-            count,
-            quota_tib,
-            throughput_mibps: template.and_then(|v| v.throughput_mibps),
-            iops: template.and_then(|v| v.iops),
-        }];
-        variant.storage.pool_tib = None;
-        let evaluation = evaluate_without_sizing(&variant, prices).map_err(|e| {
-            FieldError::new(
-                format!("counts[{i}]"),
-                format!("{count} volumes of {quota_tib:.4} TiB: {}", e.message),
-            )
-        })?;
-        out.push(Layout {
-            count,
-            quota_tib,
-            evaluation,
-        });
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::evaluate;
+    use crate::engine::scenario::Scenario;
 
     /// One ANF volume holding 4 TiB that must deliver 1,000 MiB/s at 64 KiB, from
     /// clients that never bind.
@@ -610,9 +537,9 @@ mod tests {
             .sizing
             .iter()
             .filter(|r| r.meets)
-            .filter_map(|r| r.monthly_usd)
+            .filter_map(|r| r.monthly)
             .fold(f64::INFINITY, f64::min);
-        assert_eq!(marked[0].monthly_usd, Some(lowest));
+        assert_eq!(marked[0].monthly, Some(lowest));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use arrayvec::ArrayString;
 use serde::{Serialize, Serializer};
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// A limit's name and the formula that produced its value.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -64,61 +64,35 @@ pub enum Formula {
 pub struct Num(pub f64, pub usize);
 
 impl Num {
-    /// Writes the number to `w` in one piece, built on the stack (no format string is
-    /// parsed: labels format many numbers).
+    /// Writes the number to `w`.
     pub fn write_to<W: fmt::Write + ?Sized>(&self, w: &mut W) -> fmt::Result {
         let Num(v, decimals) = *self;
         if !v.is_finite() {
             return w.write_str("unlimited");
         }
         let decimals = decimals.min(MAX_DECIMALS);
-        let scale = POW10[decimals];
+        let scale = 10u64.pow(decimals as u32);
         // Whole units of the last decimal; saturates far beyond any figure shown.
         let units = (v.abs() * scale as f64).round() as u64;
-        let int = units / scale;
         let mut frac = units % scale;
         let mut width = decimals;
         while width > 0 && frac.is_multiple_of(10) {
             frac /= 10;
             width -= 1;
         }
-        // Written right to left: decimals, point, grouped integer part, sign.
-        let mut buf = [0u8; 48];
-        let mut at = buf.len();
-        if width > 0 {
-            for _ in 0..width {
-                at -= 1;
-                buf[at] = b'0' + (frac % 10) as u8;
-                frac /= 10;
-            }
-            at -= 1;
-            buf[at] = b'.';
-        }
-        at = digits(&mut buf, at, int, true);
         if v < 0.0 && units > 0 {
-            at -= 1;
-            buf[at] = b'-';
+            w.write_char('-')?;
         }
-        w.write_str(ascii(&buf[at..]))
+        write_grouped(w, units / scale)?;
+        if width > 0 {
+            write!(w, ".{frac:0width$}")?;
+        }
+        Ok(())
     }
 }
 
 /// Most decimals [`Num`] writes (more would overflow the integer it rounds to).
 const MAX_DECIMALS: usize = 9;
-
-/// Powers of ten up to 10^[`MAX_DECIMALS`].
-const POW10: [u64; MAX_DECIMALS + 1] = [
-    1,
-    10,
-    100,
-    1_000,
-    10_000,
-    100_000,
-    1_000_000,
-    10_000_000,
-    100_000_000,
-    1_000_000_000,
-];
 
 impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -128,40 +102,23 @@ impl fmt::Display for Num {
 
 /// Writes a whole number in plain digits.
 pub fn write_int<W: fmt::Write + ?Sized>(w: &mut W, n: u64) -> fmt::Result {
-    let mut buf = [0u8; 20];
-    let end = buf.len();
-    let at = digits(&mut buf, end, n, false);
-    w.write_str(ascii(&buf[at..]))
+    write!(w, "{n}")
 }
 
-/// Writes the digits of `n` into `buf` right to left, ending before `end`, with a
-/// `,` between groups of three when `grouped`; returns where they start.
-fn digits(buf: &mut [u8], end: usize, n: u64, grouped: bool) -> usize {
-    let mut at = end;
-    let mut rest = n;
-    let mut count = 0;
-    loop {
-        if grouped && count == 3 {
-            at -= 1;
-            buf[at] = b',';
-            count = 0;
-        }
-        at -= 1;
-        buf[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        count += 1;
-        if rest == 0 {
-            return at;
-        }
+/// Writes `n` with a `,` between groups of three digits.
+fn write_grouped<W: fmt::Write + ?Sized>(w: &mut W, n: u64) -> fmt::Result {
+    let mut digits = ArrayString::<20>::new();
+    write!(digits, "{n}")?;
+    let head = match digits.len() % 3 {
+        0 => 3,
+        r => r,
+    };
+    w.write_str(&digits[..head])?;
+    for at in (head..digits.len()).step_by(3) {
+        w.write_char(',')?;
+        w.write_str(&digits[at..at + 3])?;
     }
-}
-
-/// Digits and punctuation from a stack buffer, as text.
-fn ascii(b: &[u8]) -> &str {
-    debug_assert!(b.is_ascii());
-    // SAFETY: the callers fill `b` with ASCII digits, `-`, `,` and `.` only, and ASCII
-    // is valid UTF-8. (A checked conversion cost more than the digits it converts.)
-    unsafe { std::str::from_utf8_unchecked(b) }
+    Ok(())
 }
 
 /// A headline figure, the one rounding every page uses for it: the whole number up to
@@ -195,8 +152,7 @@ impl fmt::Display for Exact {
 }
 
 impl Formula {
-    /// Writes the formula to `w` piece by piece (no format string is parsed: every
-    /// limit of an answer carries one).
+    /// Writes the formula to `w`, piece by piece.
     pub fn write_to<W: fmt::Write + ?Sized>(&self, w: &mut W) -> fmt::Result {
         match *self {
             Formula::None => Ok(()),

@@ -2,8 +2,8 @@
 //! reason, and a summary (contract: the answer of `POST /api/v1/avs/inventory`).
 
 use crate::engine::FieldError;
-use crate::engine::meta::text;
-use crate::engine::scenario::is_noncharacter;
+use crate::engine::field_error::is_noncharacter;
+use crate::engine::field_error::text;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

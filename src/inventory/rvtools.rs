@@ -11,7 +11,7 @@ use super::table::{Cell, Column, Table, Workbook};
 use super::{
     Disk, Excluded, Flag, Inventory, InventoryError, Options, PowerState, Reason, Summary, Vm,
 };
-use crate::engine::scenario::is_noncharacter;
+use crate::engine::field_error::is_noncharacter;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 

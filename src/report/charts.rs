@@ -7,7 +7,6 @@
 //! colour-blind readers); colour never carries meaning alone: the binding
 //! limit is also labelled "binding", series are also told apart by markers.
 
-use crate::engine::import::{MeasuredPoint, Measurement};
 use crate::engine::model::curve::CurvePoint;
 use crate::engine::scenario::Access;
 use crate::engine::sweep::{
@@ -15,7 +14,8 @@ use crate::engine::sweep::{
 };
 use crate::engine::trace::{Exact, Num};
 use crate::engine::units::iops_to_mibps;
-use crate::engine::{Evaluation, FieldError, Scenario};
+use crate::engine::{Evaluation, FieldErrors, Scenario};
+use crate::measure::{MeasuredPoint, Measurement};
 use crate::report::latency;
 use plotters::coord::Shift;
 use plotters::coord::combinators::{LogCoord, WithKeyPoints};
@@ -122,7 +122,7 @@ pub enum ChartError {
     Unknown(String),
     /// The scenario (or a swept variant of it) failed validation.
     #[error("{0}")]
-    Scenario(#[from] FieldError),
+    Scenario(#[from] FieldErrors),
     #[error("the image size must be from 200 x 150 to 4000 x 4000 pixels, not {0} x {1}")]
     Size(u32, u32),
     #[error("the chart could not be drawn: {0}")]

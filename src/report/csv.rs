@@ -2,7 +2,7 @@
 //! row per limit, then the per-level sizing, the comparison and the layouts when present,
 //! then the latency curve (one row per load).
 //!
-//! Columns (documented in the README; never renamed):
+//! Columns (documented in docs/reports.md; never renamed):
 //! `section,key,label,value,unit,mibps,iops,headroom_pct,binding,assumption,scope,applies,source`.
 
 use super::model::{Report, ReportError};

@@ -11,15 +11,16 @@ use super::sources::{self, Document};
 use super::summary;
 use crate::engine::advice::Severity;
 use crate::engine::evaluation::SizingBasis;
+use crate::engine::field_error::FieldErrors;
 use crate::engine::meta::Meta;
 use crate::engine::pricing::PriceBook;
-use crate::engine::reprice::CostSnapshot;
 use crate::engine::scenario::{
     Access, Files, Level, NfsClient, Placement, Protocol, Qos, Replication, Service, VolumeKind,
 };
-use crate::engine::testplan::{self, PlanTool};
 use crate::engine::trace::{Exact, Num, Sig};
-use crate::engine::{Evaluation, FieldError, Scenario, sweep};
+use crate::engine::{Evaluation, Scenario, sweep};
+use crate::measure::testplan::{self, PlanTool};
+use crate::prices::reprice::CostSnapshot;
 use std::fmt;
 
 /// One row of the inputs table.
@@ -1100,7 +1101,7 @@ impl Report {
         mut self,
         counts: &[u32],
         prices: &PriceBook,
-    ) -> Result<Report, FieldError> {
+    ) -> Result<Report, FieldErrors> {
         let total = sweep::total_quota_tib(&self.scenario);
         let layouts = sweep::layouts(&self.scenario, total, counts, prices)?;
         self.layouts = Some(

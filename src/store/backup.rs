@@ -11,8 +11,8 @@ use std::str::FromStr;
 #[derive(Debug, thiserror::Error)]
 pub enum BackupError {
     #[error(
-        "the database is PostgreSQL: back it up with pg_dump (see the README's \
-         Operations section); volplan backup copies SQLite files"
+        "the database is PostgreSQL: back it up with pg_dump (see docs/operations.md, \
+         Backups); volplan backup copies SQLite files"
     )]
     Postgres,
     #[error("{0} exists; pass --force to replace it")]

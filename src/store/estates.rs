@@ -10,7 +10,7 @@ use super::access::{Actor, Ownership, Visibility, visible_sql};
 use super::activity::{self, Action, Event, ObjectKind};
 use super::{Db, DbConn};
 use super::{StoreError, begin_write};
-use crate::engine::estate::EstateRequest;
+use crate::estate::EstateRequest;
 use serde::Serialize;
 
 /// An estate as stored: the newest revision.

@@ -4,7 +4,7 @@
 use super::access::{Actor, ownership_on};
 use super::activity::{self, Action, Event, ObjectKind};
 use super::{Db, StoreError, begin_write};
-use crate::engine::import::{Format, MeasuredPoint, Measurement, measured_point, ranges};
+use crate::measure::{Format, MeasuredPoint, Measurement, measured_point, ranges};
 use serde::Serialize;
 
 /// A measurement as stored.

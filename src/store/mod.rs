@@ -21,8 +21,9 @@ mod scenarios;
 pub mod sessions;
 pub mod tokens;
 pub mod users;
+mod visibility;
 
-pub use access::{Actor, Ownership, Visibility, set_visibility, visible_scenario};
+pub use access::{Actor, Ownership, Visibility, visible_scenario};
 pub use connect::{Backend, backend, connect, redacted};
 pub use scenarios::{
     ListedScenario, MAX_PAGE, PricedRevision, Revision, ScenarioPage, ScenarioSummary,
@@ -31,8 +32,11 @@ pub use scenarios::{
     list_scenarios_for, priced_revision, restore_revision, restore_revision_by, update_scenario,
     update_scenario_by,
 };
+pub use visibility::set_visibility;
 
 use std::time::Duration;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
 
 /// The database pool every store function takes (SQLite or PostgreSQL).
 pub type Db = sqlx::AnyPool;
@@ -125,6 +129,11 @@ pub fn now_utc() -> String {
     format_utc(now_secs())
 }
 
+/// Today's date in UTC (`2026-11-30`), as reports and price books are dated.
+pub fn today_utc() -> String {
+    OffsetDateTime::now_utc().date().to_string()
+}
+
 /// Seconds since the Unix epoch now (0 on a clock set before it).
 pub fn now_secs() -> u64 {
     std::time::SystemTime::now()
@@ -132,26 +141,16 @@ pub fn now_secs() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// `secs` since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian).
+/// `secs` since the Unix epoch as `YYYY-MM-DDTHH:MM:SSZ`; a time past the year 9999
+/// is written as its last second.
 pub fn format_utc(secs: u64) -> String {
-    let days = i64::try_from(secs / 86_400).unwrap_or(i64::MAX / 2);
-    let rem = secs % 86_400;
-    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3_600,
-        rem % 3_600 / 60,
-        rem % 60
-    )
+    /// 9999-12-31T23:59:59Z, the last second RFC 3339 can write.
+    const LAST: u64 = 253_402_300_799;
+    let secs = i64::try_from(secs.min(LAST)).expect("LAST fits an i64");
+    OffsetDateTime::from_unix_timestamp(secs)
+        .expect("the years 1970 to 9999 are in range")
+        .format(&Rfc3339)
+        .expect("every UTC second of the years 1970 to 9999 has an RFC 3339 form")
 }
 
 #[cfg(test)]
@@ -163,5 +162,16 @@ mod tests {
         assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
         assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(format_utc(1_796_083_199), "2026-11-30T23:59:59Z");
+        assert_eq!(format_utc(u64::MAX), "9999-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn today_is_a_plain_date() {
+        let today = super::today_utc();
+        let digits: String = today.chars().filter(char::is_ascii_digit).collect();
+        assert_eq!(
+            (today.len(), digits.len(), &today[4..5], &today[7..8]),
+            (10, 8, "-", "-")
+        );
     }
 }

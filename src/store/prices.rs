@@ -9,9 +9,9 @@ use super::access::Actor;
 use super::activity::{self, Action, Event, ObjectKind};
 use super::{Db, DbConn};
 use super::{StoreError, begin_write};
-use crate::engine::price_rows::{Override, PricedService, RowKey};
 use crate::engine::pricing::{self, PriceBook};
-use crate::engine::retail_prices::{self, ImportOutcome, RetailItem};
+use crate::prices::retail::{self, ImportOutcome, RetailItem};
+use crate::prices::rows::{Override, PricedService, RowKey};
 
 #[derive(sqlx::FromRow)]
 struct OverrideRow {
@@ -19,19 +19,20 @@ struct OverrideRow {
     region: String,
     item: String,
     price: f64,
+    currency: String,
     region_name: Option<String>,
     as_of: String,
     source: String,
 }
 
-/// The prices in force from the database (the newest row of each service, region and
-/// item, oldest first) and the number of the newest row (0 without any). Rows of a
+/// The prices in force from the database (the newest row of each service, region, item
+/// and currency, oldest first) and the number of the newest row (0 without any). Rows of a
 /// service this version does not know are left out.
 pub async fn overrides(conn: &mut DbConn) -> Result<(i64, Vec<Override>), StoreError> {
     let rows: Vec<OverrideRow> = sqlx::query_as(
-        "SELECT o.service, o.region, o.item, o.price, o.region_name, o.as_of, o.source
+        "SELECT o.service, o.region, o.item, o.price, o.currency, o.region_name, o.as_of, o.source
          FROM price_overrides o
-         JOIN (SELECT MAX(id) AS id FROM price_overrides GROUP BY service, region, item) newest
+         JOIN (SELECT MAX(id) AS id FROM price_overrides GROUP BY service, region, item, currency) newest
            ON o.id = newest.id
          ORDER BY o.id",
     )
@@ -50,6 +51,7 @@ pub async fn overrides(conn: &mut DbConn) -> Result<(i64, Vec<Override>), StoreE
                     item: r.item,
                 },
                 price: r.price,
+                currency: r.currency,
                 region_name: r.region_name,
                 as_of: r.as_of,
                 source: r.source,
@@ -82,13 +84,14 @@ pub async fn store(
     let mut tx = begin_write(pool).await?;
     for o in rows {
         sqlx::query(
-            "INSERT INTO price_overrides (service, region, item, price, region_name, as_of, source)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO price_overrides (service, region, item, price, currency, region_name, as_of, source)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(o.key.service.key())
         .bind(&o.key.region)
         .bind(&o.key.item)
         .bind(o.price)
+        .bind(&o.currency)
         .bind(&o.region_name)
         .bind(&o.as_of)
         .bind(&o.source)
@@ -125,7 +128,7 @@ pub async fn import(
     by: Actor<'_>,
 ) -> Result<(ImportOutcome, PriceBook), StoreError> {
     let book = book_in_force(pool).await?;
-    let plan = retail_prices::plan(items, &book);
+    let plan = retail::plan(items, &book);
     let rows: Vec<Override> = plan
         .accepted()
         .map(|r| r.to_override(as_of, origin))

@@ -1,6 +1,9 @@
 //! Whether a request type is read from a JSON object. serde's derived structs also
 //! read an array of their fields in order (`["text"]` as `{"text": "text"}`), which
 //! the API's schema does not allow: such a body is refused instead.
+//!
+//! Hand-written because neither serde's derive nor serde_json has a switch that refuses
+//! the array form of a struct (serde-rs/serde#1587 is open).
 
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use std::fmt;

@@ -9,8 +9,8 @@
 //! PNG size: `?w=&h=` (pixels), default the chart's own size. An unknown id, chart
 //! name or format is a 404: an HTML page for browsers, the contract's JSON otherwise.
 
-use crate::engine::import::MeasuredPoint;
 use crate::engine::{self, Evaluation, Scenario};
+use crate::measure::MeasuredPoint;
 use crate::report::charts::{Chart, ChartError, ChartName, ChartTable, LatencyRun};
 use crate::store::{self, StoreError};
 use crate::web::AppState;
@@ -254,8 +254,8 @@ impl From<ChartError> for Failure {
         match e {
             ChartError::Unknown(_) => Failure::NotFound(e.to_string()),
             ChartError::Scenario(f) => Failure::Invalid {
-                field: Some(f.field),
-                message: f.message,
+                field: Some(f.first().field.clone()),
+                message: f.to_string(),
             },
             ChartError::Size(..) => Failure::Invalid {
                 field: None,

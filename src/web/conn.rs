@@ -1,6 +1,11 @@
 //! Per-connection bookkeeping of the accept loop: a TCP stream that records when bytes
 //! last moved (for the idle timeout), and the per-address counts that keep one client
 //! from taking every connection slot.
+//!
+//! The server's accept loop ([`super::serve_with`]) is hand-written because axum 0.8's
+//! `serve` has neither a header-read timeout (only on axum's unreleased main branch) nor
+//! a connection limit nor an idle timeout nor a per-address limit; hyper's builder gives
+//! the header timeout, this module the idle timeout and the per-address counts.
 
 use std::collections::HashMap;
 use std::io;

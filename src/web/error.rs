@@ -2,11 +2,11 @@
 //!
 //! Every error body is `{"error": "sentence", "field": "path" | null}` (contract): 400 for
 //! malformed JSON, 413 over the body limit, 415 without a JSON content type, 422 for values
-//! that fail validation (with the field path), 404 for unknown ids. 5xx causes are logged
-//! and never sent to the client.
+//! that fail validation (with the field path, and `errors` listing every wrong field at
+//! once), 404 for unknown ids. 5xx causes are logged and never sent to the client.
 
 use super::body_shape;
-use crate::engine::FieldError;
+use crate::engine::{FieldError, FieldErrors};
 use crate::store::StoreError;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
@@ -45,6 +45,9 @@ pub enum ApiError {
         field: Option<String>,
         message: String,
     },
+    /// 422: values that fail validation, every wrong field of the input.
+    #[error("{}", .0.first().message)]
+    InvalidFields(FieldErrors),
     /// A refusal with its own status: 403 (cross-site), 415 (charset), 421 (foreign
     /// host), 503 (too busy).
     #[error("{message}")]
@@ -61,6 +64,18 @@ pub struct ErrorBody {
     pub error: String,
     /// The path of the offending field, e.g. `workload.io_size_kib`, or null.
     pub field: Option<String>,
+    /// 422 only: every wrong field of the input, the first being `field` and `error`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<ErrorItem>,
+}
+
+/// One wrong field of a 422.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorItem {
+    /// The path of the field, or null when the input as a whole is wrong.
+    pub field: Option<String>,
+    /// What is wrong and what to enter instead.
+    pub message: String,
 }
 
 impl ApiError {
@@ -91,7 +106,9 @@ impl ApiError {
             ApiError::Timeout => StatusCode::REQUEST_TIMEOUT,
             ApiError::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Invalid { .. } | ApiError::InvalidFields(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             ApiError::Refused { status, .. } => *status,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -108,6 +125,7 @@ impl ApiError {
                 }),
                 message,
             },
+            ApiError::InvalidFields(errors) => ApiError::InvalidFields(errors.within(prefix)),
             other => other,
         }
     }
@@ -119,6 +137,12 @@ impl From<FieldError> for ApiError {
             field: Some(e.field),
             message: e.message,
         }
+    }
+}
+
+impl From<FieldErrors> for ApiError {
+    fn from(e: FieldErrors) -> Self {
+        ApiError::InvalidFields(e)
     }
 }
 
@@ -138,14 +162,28 @@ impl IntoResponse for ApiError {
         if let ApiError::Internal(cause) = &self {
             tracing::error!(%cause, "request failed");
         }
+        let error = bounded(&self.to_string()).into_owned();
+        // Field paths may hold a map key the client chose, messages quote the input.
+        let item = |field: Option<String>, message: String| ErrorItem {
+            field: field
+                .filter(|f| !f.is_empty())
+                .map(|f| f.chars().take(MAX_FIELD_CHARS).collect()),
+            message: bounded(&message).into_owned(),
+        };
+        let errors: Vec<ErrorItem> = match self {
+            ApiError::Invalid { field, message } => vec![item(field, message)],
+            // An empty field path is the input as a whole.
+            ApiError::InvalidFields(errors) => errors
+                .into_vec()
+                .into_iter()
+                .map(|e| item(Some(e.field), e.message))
+                .collect(),
+            _ => Vec::new(),
+        };
         let body = ErrorBody {
-            error: bounded(&self.to_string()).into_owned(),
-            field: match self {
-                ApiError::Invalid { field, .. } => {
-                    field.map(|f| f.chars().take(MAX_FIELD_CHARS).collect())
-                }
-                _ => None,
-            },
+            error,
+            field: errors.first().and_then(|e| e.field.clone()),
+            errors,
         };
         (status, axum::Json(body)).into_response()
     }

@@ -8,16 +8,23 @@
 //! (curl, scripts) pass. HTML forms also carry a token: the `volplan_csrf` cookie
 //! (SameSite=Strict) must equal the form's hidden `csrf` field (or an `X-CSRF-Token`
 //! header), a double submit that a page on another site cannot make.
+//!
+//! Hand-written because tower-http and axum-extra have no Host allow-list, and the
+//! CSRF crates check a token in a header or in each handler, not the Fetch Metadata and
+//! `Origin` signals together with a token inside urlencoded and multipart form bodies,
+//! which this layer reads before any handler.
 
-use crate::config::{HostSet, Origin};
 use crate::web::BODY_LIMIT;
+use crate::web::auth::layer::cookie;
+use crate::web::config::{HostSet, Origin};
 use crate::web::error::ApiError;
-use crate::web::pages::PageError;
+use crate::web::page_error::PageError;
 use axum::body::{Body, Bytes};
 use axum::extract::{FromRequest, Multipart, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use axum_extra::extract::cookie::{Cookie, SameSite};
 use std::sync::Arc;
 
 /// Name of the cookie that holds the form token.
@@ -171,15 +178,7 @@ fn form_like(headers: &HeaderMap) -> bool {
 }
 
 fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == CSRF_COOKIE)
-        .map(|(_, v)| v.trim().to_owned())
-        .filter(|v| valid_token(v))
+    cookie(headers, CSRF_COOKIE).filter(|v| valid_token(v))
 }
 
 fn valid_token(t: &str) -> bool {
@@ -258,13 +257,12 @@ pub async fn csrf(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> 
     };
     let mut res = TOKEN.scope(token.clone(), next.run(req)).await;
     if fresh {
-        let secure = if guard.secure_cookie() {
-            "; Secure"
-        } else {
-            ""
-        };
-        let cookie = format!("{CSRF_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict{secure}");
-        if let Ok(v) = HeaderValue::from_str(&cookie) {
+        let cookie = Cookie::build((CSRF_COOKIE, token))
+            .path("/")
+            .http_only(true)
+            .same_site(SameSite::Strict)
+            .secure(guard.secure_cookie());
+        if let Ok(v) = HeaderValue::from_str(&cookie.to_string()) {
             res.headers_mut().append(header::SET_COOKIE, v);
         }
     }

@@ -1,20 +1,23 @@
 //! Request metrics and their Prometheus text exposition (`GET /metrics`).
 //!
-//! A hand-written registry of atomics: requests by method, route template and status,
-//! a latency histogram per route with fixed buckets, and the evaluations done. Routes
-//! are the matched templates (`/api/v1/scenarios/{id}`), never the raw URL, so the
-//! number of series stays bounded; a route's entry is allocated once, on its first
-//! request.
+//! Requests by method, route template and status, a latency histogram per route with
+//! fixed buckets, the evaluations done and the renders in flight, kept by a
+//! `metrics-exporter-prometheus` recorder of this server's own (not the process-wide
+//! one, so that every server in a process counts alone). Routes are the matched
+//! templates (`/api/v1/scenarios/{id}`), never the raw URL, so the number of series
+//! stays bounded.
 
+use ::metrics::{
+    counter, describe_counter, describe_gauge, describe_histogram, gauge, histogram,
+    with_local_recorder,
+};
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::Response;
-use std::collections::{BTreeMap, HashMap};
-use std::fmt::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
-use std::time::Instant;
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle, PrometheusRecorder};
+use std::sync::{Arc, Weak};
+use std::time::{Duration, Instant};
 
 /// Upper bounds of the latency buckets, in seconds (`+Inf` follows).
 pub const BUCKETS: [f64; 12] = [
@@ -27,178 +30,102 @@ pub const UNMATCHED: &str = "unmatched";
 /// The content type of the text exposition format.
 pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-/// Counters of one method and route template.
-#[derive(Debug, Default)]
-struct RouteStats {
-    /// Requests by status code.
-    statuses: Mutex<BTreeMap<u16, u64>>,
-    /// Requests per latency bucket (not cumulative); the last one is `+Inf`.
-    buckets: [AtomicU64; BUCKETS.len() + 1],
-    /// Sum of the latencies, in nanoseconds.
-    sum_nanos: AtomicU64,
-}
+const REQUESTS: &str = "volplan_http_requests_total";
+const DURATION: &str = "volplan_http_request_duration_seconds";
+const EVALUATIONS: &str = "volplan_evaluations_total";
+const RENDERS: &str = "volplan_renders_in_flight";
+const PERMITS: &str = "volplan_render_permits";
 
-/// The entries of one route template, one per method.
-type Methods = Vec<(Method, Arc<RouteStats>)>;
+/// How often [`upkeep`] folds the latencies recorded since into the histograms.
+const UPKEEP_EVERY: Duration = Duration::from_secs(5);
 
 /// The server's metrics registry.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Metrics {
-    /// Route template, then its methods.
-    routes: RwLock<HashMap<String, Methods>>,
-    evaluations: AtomicU64,
+    recorder: PrometheusRecorder,
+    handle: PrometheusHandle,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets(&BUCKETS)
+            .expect("the bucket list is not empty")
+            .build_recorder();
+        let handle = recorder.handle();
+        with_local_recorder(&recorder, || {
+            describe_counter!(
+                REQUESTS,
+                "HTTP requests answered, by method, route template and status code."
+            );
+            describe_histogram!(
+                DURATION,
+                "Time from a request's arrival to its response headers, by method and route template."
+            );
+            describe_counter!(
+                EVALUATIONS,
+                "Scenarios evaluated by the sizing API (evaluate, compare, layouts)."
+            );
+            describe_gauge!(RENDERS, "PDF, PNG and XLSX renders running now.");
+            describe_gauge!(
+                PERMITS,
+                "Most PDF, PNG and XLSX renders at once (--render-concurrency)."
+            );
+            // Shown from the start, at 0.
+            counter!(EVALUATIONS).absolute(0);
+        });
+        Metrics { recorder, handle }
+    }
 }
 
 impl Metrics {
     /// Records one answered request.
     pub fn record(&self, method: &Method, route: &str, status: u16, seconds: f64) {
-        let stats = self.route(method, route);
-        *stats
-            .statuses
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .entry(status)
-            .or_default() += 1;
-        let bucket = BUCKETS
-            .iter()
-            .position(|le| seconds <= *le)
-            .unwrap_or(BUCKETS.len());
-        stats.buckets[bucket].fetch_add(1, Ordering::Relaxed);
-        stats
-            .sum_nanos
-            .fetch_add((seconds * 1e9) as u64, Ordering::Relaxed);
+        let (method, route) = (method.as_str().to_owned(), route.to_owned());
+        with_local_recorder(&self.recorder, || {
+            counter!(REQUESTS, "method" => method.clone(), "route" => route.clone(), "status" => status.to_string())
+                .increment(1);
+            histogram!(DURATION, "method" => method, "route" => route).record(seconds);
+        });
     }
 
     /// Counts `n` scenarios evaluated.
     pub fn evaluated(&self, n: usize) {
-        self.evaluations.fetch_add(n as u64, Ordering::Relaxed);
-    }
-
-    /// The entry of `method` and `route`, created on first use.
-    fn route(&self, method: &Method, route: &str) -> Arc<RouteStats> {
-        let find = |methods: &Methods| {
-            methods
-                .iter()
-                .find(|(m, _)| m == method)
-                .map(|(_, s)| s.clone())
-        };
-        let routes = self.routes.read().unwrap_or_else(|e| e.into_inner());
-        if let Some(stats) = routes.get(route).and_then(find) {
-            return stats;
-        }
-        drop(routes);
-        let mut routes = self.routes.write().unwrap_or_else(|e| e.into_inner());
-        let methods = routes.entry(route.to_owned()).or_default();
-        if let Some(stats) = find(methods) {
-            return stats;
-        }
-        let stats = Arc::new(RouteStats::default());
-        methods.push((method.clone(), stats.clone()));
-        stats
+        with_local_recorder(&self.recorder, || {
+            counter!(EVALUATIONS).increment(n as u64);
+        });
     }
 
     /// The metrics in the Prometheus text format, with the renders in flight and the
     /// render permits of the server.
     pub fn render(&self, renders_in_flight: usize, render_permits: usize) -> String {
-        let mut routes: Vec<_> = self
-            .routes
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .iter()
-            .flat_map(|(route, methods)| {
-                methods
-                    .iter()
-                    .map(move |(m, s)| ((m.clone(), route.clone()), s.clone()))
-            })
-            .collect();
-        routes.sort_by(|a, b| (&a.0.1, a.0.0.as_str()).cmp(&(&b.0.1, b.0.0.as_str())));
-        let mut out = String::with_capacity(1024 + routes.len() * 1536);
-        header(
-            &mut out,
-            "volplan_http_requests_total",
-            "counter",
-            "HTTP requests answered, by method, route template and status code.",
-        );
-        for ((method, route), stats) in &routes {
-            let labels = labels(method, route);
-            let statuses = stats.statuses.lock().unwrap_or_else(|e| e.into_inner());
-            for (status, n) in statuses.iter() {
-                let _ = writeln!(
-                    out,
-                    "volplan_http_requests_total{{{labels},status=\"{status}\"}} {n}"
-                );
-            }
+        with_local_recorder(&self.recorder, || {
+            gauge!(RENDERS).set(renders_in_flight as f64);
+            gauge!(PERMITS).set(render_permits as f64);
+        });
+        // Without the blank lines the exporter puts between metrics (the format
+        // ignores them), so that every line is a comment or a sample.
+        let mut text = String::new();
+        for line in self.handle.render().lines().filter(|l| !l.is_empty()) {
+            text.push_str(line);
+            text.push('\n');
         }
-        header(
-            &mut out,
-            "volplan_http_request_duration_seconds",
-            "histogram",
-            "Time from a request's arrival to its response headers, by method and route template.",
-        );
-        for ((method, route), stats) in &routes {
-            let labels = labels(method, route);
-            let mut cumulative = 0u64;
-            for (i, bucket) in stats.buckets.iter().enumerate() {
-                cumulative += bucket.load(Ordering::Relaxed);
-                let le = BUCKETS.get(i).map_or("+Inf".to_owned(), |b| b.to_string());
-                let _ = writeln!(
-                    out,
-                    "volplan_http_request_duration_seconds_bucket{{{labels},le=\"{le}\"}} {cumulative}"
-                );
-            }
-            let sum = stats.sum_nanos.load(Ordering::Relaxed) as f64 / 1e9;
-            let _ = writeln!(
-                out,
-                "volplan_http_request_duration_seconds_sum{{{labels}}} {sum}"
-            );
-            let _ = writeln!(
-                out,
-                "volplan_http_request_duration_seconds_count{{{labels}}} {cumulative}"
-            );
-        }
-        header(
-            &mut out,
-            "volplan_evaluations_total",
-            "counter",
-            "Scenarios evaluated by the sizing API (evaluate, compare, layouts).",
-        );
-        let _ = writeln!(
-            out,
-            "volplan_evaluations_total {}",
-            self.evaluations.load(Ordering::Relaxed)
-        );
-        header(
-            &mut out,
-            "volplan_renders_in_flight",
-            "gauge",
-            "PDF, PNG and XLSX renders running now.",
-        );
-        let _ = writeln!(out, "volplan_renders_in_flight {renders_in_flight}");
-        header(
-            &mut out,
-            "volplan_render_permits",
-            "gauge",
-            "Most PDF, PNG and XLSX renders at once (--render-concurrency).",
-        );
-        let _ = writeln!(out, "volplan_render_permits {render_permits}");
-        out
+        text
     }
 }
 
-fn header(out: &mut String, name: &str, kind: &str, help: &str) {
-    let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
-}
-
-fn labels(method: &Method, route: &str) -> String {
-    format!("method=\"{}\",route=\"{}\"", method, escape(route))
-}
-
-/// A label value with `\`, `"` and line feeds escaped as the text format asks.
-fn escape(value: &str) -> String {
-    value
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
+/// Folds the latencies recorded since the last scrape into their histograms every few
+/// seconds, so that a server nobody scrapes does not keep every sample; ends with the
+/// metrics.
+pub async fn upkeep(metrics: Weak<Metrics>) {
+    let mut tick = tokio::time::interval(UPKEEP_EVERY);
+    loop {
+        tick.tick().await;
+        match metrics.upgrade() {
+            Some(m) => m.handle.run_upkeep(),
+            None => return,
+        }
+    }
 }
 
 /// The method label: the standard methods as they are, anything else `OTHER` (so a
@@ -298,7 +225,11 @@ mod tests {
 
     #[test]
     fn label_values_are_escaped_and_invented_methods_folded() {
-        assert_eq!(escape("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+        let m = Metrics::default();
+        m.record(&Method::GET, "a\"b\\c\nd", 200, 0.1);
+        let text = m.render(0, 1);
+        assert_exposition(&text);
+        assert!(text.contains("route=\"a\\\"b\\\\c\\nd\""), "{text}");
         let odd = Method::from_bytes(b"BREW").unwrap();
         assert_eq!(method_label(&odd).as_str(), "OTHER");
         assert_eq!(method_label(&Method::DELETE), Method::DELETE);

@@ -10,21 +10,22 @@ pub mod assets;
 pub mod auth;
 pub mod body_shape;
 pub mod charts;
+pub mod config;
 mod conn;
 pub mod error;
 pub mod guard;
-pub mod json;
 pub mod metrics;
+pub mod page_error;
 pub mod pages;
 pub mod price_cache;
 pub mod render_pool;
 pub mod reports;
 pub mod scenario_templates;
 
-use crate::config::Config;
 use crate::engine::pricing::PriceBook;
 use crate::store::Db;
 use crate::store::{self, StoreError};
+use crate::web::config::Config;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::extract::State;
@@ -168,9 +169,8 @@ impl ServerSettings {
             guard: Guard::for_bind(addr),
             header_timeout: HEADER_TIMEOUT,
             idle_timeout: IDLE_TIMEOUT,
-            max_connections: crate::config::DEFAULT_MAX_CONNECTIONS as usize,
-            max_connections_per_address: crate::config::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS
-                as usize,
+            max_connections: config::DEFAULT_MAX_CONNECTIONS as usize,
+            max_connections_per_address: config::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS as usize,
             render_permits: default_render_permits(),
             render_wait: RENDER_WAIT,
             render_timeout: RENDER_TIMEOUT,
@@ -182,7 +182,7 @@ impl ServerSettings {
     pub fn from_config(
         config: &Config,
         addr: SocketAddr,
-    ) -> Result<ServerSettings, crate::config::ConfigError> {
+    ) -> Result<ServerSettings, crate::web::config::ConfigError> {
         Ok(ServerSettings {
             guard: Guard {
                 hosts: config.host_set(addr)?,
@@ -340,6 +340,7 @@ pub async fn serve_state(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let pool = state.db.clone();
+    tokio::spawn(metrics::upkeep(Arc::downgrade(&state.metrics)));
     let router = app(state, Arc::new(settings.guard.clone()));
     let slots = Arc::new(Semaphore::new(settings.max_connections.max(1)));
     let per_address = Arc::new(conn::PerAddress::new(settings.max_connections_per_address));
@@ -429,7 +430,7 @@ pub enum ServeError {
     #[error("cannot open the database {url}: {source}")]
     Database { url: String, source: StoreError },
     #[error("{0}")]
-    Config(#[from] crate::config::ConfigError),
+    Config(#[from] crate::web::config::ConfigError),
     #[error("server failed: {0}")]
     Io(#[from] std::io::Error),
 }

@@ -168,7 +168,7 @@ async fn report(
         .map_err(no_scenario(id))?;
     let scenario = saved.scenario;
     let evaluation = evaluate(&scenario, &prices)?;
-    let today = model::today_utc();
+    let today = crate::store::today_utc();
 
     let built = st
         .renders

@@ -91,7 +91,7 @@ mod tests {
         for t in TEMPLATES {
             let s = t.scenario();
             assert_eq!(s.name, t.name, "{}", t.key);
-            s.validate()
+            crate::engine::check(&s)
                 .unwrap_or_else(|e| panic!("template {} fails validation: {e}", t.key));
         }
     }

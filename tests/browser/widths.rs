@@ -1,5 +1,5 @@
 //! Every page at a phone's width (390 px) and a desktop's (1400 px): nothing scrolls
-//! sideways. Leaving the planner with edits asks first. The README's phone screenshots.
+//! sideways. Leaving the planner with edits asks first. The phone screenshots of docs/.
 
 use super::{Res, input, js, save_scenario, save_volume, wait_for};
 use fantoccini::{Client, Locator};
@@ -57,7 +57,7 @@ fn pages(a: i64, b: i64, protected: i64) -> Vec<(&'static str, String, &'static 
     ]
 }
 
-/// Screenshots for the README at phone width: (file, page).
+/// Screenshots for docs/ at phone width: (file, page).
 const SHOTS: [(&str, &str); 3] = [
     ("planner-phone.png", "planner (AVS)"),
     ("layouts-phone.png", "layouts"),

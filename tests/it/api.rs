@@ -794,3 +794,46 @@ async fn saving_checks_what_evaluating_checks() {
     let list: Value = app.get("/api/v1/scenarios").await.json().await.unwrap();
     assert_eq!(list, json!([]), "nothing was stored");
 }
+
+/// Five wrong fields, each found by a different check (a range, a whole number, a
+/// service rule, the catalog, the price book): one 422 lists all five, at evaluate and
+/// at save, and nothing is saved.
+#[tokio::test]
+async fn five_wrong_fields_come_in_one_422() {
+    let app = spawn_app().await;
+    let mut s = sample_scenario();
+    s["workload"]["read_pct"] = json!(140);
+    s["workload"]["threads"] = json!(0);
+    s["clients"]["nconnect"] = json!(99);
+    s["clients"]["vm_size"] = json!("Standard_E32s_v9");
+    s["region"] = json!("westeurop");
+    let want = [
+        "workload.read_pct",
+        "workload.threads",
+        "clients.nconnect",
+        "clients.vm_size",
+        "region",
+    ];
+    for path in ["/api/v1/evaluate", "/api/v1/scenarios"] {
+        let res = app.post_json(path, &s).await;
+        assert_eq!(res.status(), 422, "{path}");
+        let body: Value = res.json().await.unwrap();
+        assert_error_body(&body, Some("workload.read_pct"));
+        let fields: Vec<&str> = body["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["field"].as_str().unwrap())
+            .collect();
+        assert_eq!(fields, want, "{path}: {body}");
+        let region = &body["errors"][4]["message"];
+        assert!(
+            region
+                .as_str()
+                .unwrap()
+                .contains("Did you mean westeurope?"),
+            "{region}"
+        );
+    }
+    assert_eq!(get_json(&app, "/api/v1/scenarios").await, json!([]));
+}

@@ -421,16 +421,14 @@ fn what_if_prorates_the_higher_level() {
     )
     .expect("what-if");
     assert!(w.changed.throughput_mibps >= w.base.throughput_mibps);
-    if let (Some(b), Some(c), Some(m)) = (
-        w.base.cost.monthly_usd,
-        w.changed.cost.monthly_usd,
-        w.month_usd,
-    ) {
+    if let (Some(b), Some(c), Some(m)) =
+        (w.base.cost.monthly_usd, w.changed.cost.monthly_usd, w.month)
+    {
         assert!(
             (m - (b + c) / 2.0).abs() < 1e-6,
             "half a month at each level"
         );
-        assert!(w.extra_usd.unwrap() > 0.0);
+        assert!(w.extra.unwrap() > 0.0);
     }
     let bad = sweep::what_if(
         &s,
@@ -439,7 +437,7 @@ fn what_if_prorates_the_higher_level() {
         volplan::engine::pricing::book(),
     )
     .unwrap_err();
-    assert_eq!(bad.field, "level");
+    assert_eq!(bad.first().field, "level");
 }
 
 /// The `s` value of a share link for this Scenario JSON.
@@ -636,7 +634,7 @@ async fn planner_results_show_the_ceilings_chart() {
 
 #[test]
 fn measured_runs_are_drawn_beside_the_model() {
-    use volplan::engine::import::MeasuredPoint;
+    use volplan::measure::MeasuredPoint;
     let s = avs();
     let e = evaluate(&s).expect("evaluates");
     let run = MeasuredPoint {

@@ -385,16 +385,25 @@ pub fn json_contains(actual: &Value, expected: &Value) -> bool {
     }
 }
 
-/// Asserts the contract's error body: exactly `error` (a sentence) and `field`.
+/// Asserts the contract's error body: `error` (a sentence) and `field`, and on a 422
+/// `errors`, every wrong field, the first of which is `field` and `error`.
 pub fn assert_error_body(body: &Value, field: Option<&str>) {
     let obj = body
         .as_object()
         .unwrap_or_else(|| panic!("error body is an object: {body}"));
-    assert_eq!(
-        obj.len(),
-        2,
-        "error body has exactly error and field: {body}"
+    let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+    assert!(
+        keys == ["error", "field"] || keys == ["error", "errors", "field"],
+        "error body has error, field and (422) errors only: {body}"
     );
+    if let Some(errors) = obj.get("errors") {
+        let first = &errors[0];
+        assert_eq!(first["field"], obj["field"], "errors[0] is field in {body}");
+        assert_eq!(
+            first["message"], obj["error"],
+            "errors[0] is error in {body}"
+        );
+    }
     let error = obj["error"].as_str().expect("error is a string");
     assert!(!error.is_empty(), "error sentence is not empty");
     assert!(

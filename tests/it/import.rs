@@ -3,10 +3,10 @@
 
 use proptest::prelude::*;
 use serde_json::json;
-use volplan::engine::import::{self, Comparison, Format, GapClass, Measurement, Tool};
 use volplan::engine::limits::Scope;
 use volplan::engine::scenario::Access;
 use volplan::engine::{Evaluation, Limit, Scenario, evaluate};
+use volplan::measure::{self, Comparison, Format, GapClass, Measurement, Tool};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!(
@@ -17,7 +17,7 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 fn one(name: &str) -> (Measurement, Vec<String>) {
-    let r = import::parse(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let r = measure::parse(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(r.measurements.len(), 1, "{name}: {:?}", r.measurements);
     (r.measurements[0].clone(), r.warnings)
 }
@@ -107,8 +107,8 @@ fn fio_client_stats_add_hosts_and_skip_the_all_clients_sum() {
 fn fio_several_files_are_several_clients() {
     let a = fixture("fio-3.36-several-files-vm1.json");
     let b = fixture("fio-3.36-several-files-vm2.json");
-    let one_file = import::parse(&a).unwrap().measurements[0].clone();
-    let r = import::parse_many(&[&a, &b]).unwrap();
+    let one_file = measure::parse(&a).unwrap().measurements[0].clone();
+    let r = measure::parse_many(&[&a, &b]).unwrap();
     assert_eq!(r.format, Format::FioJson);
     let m = &r.measurements[0];
     assert_eq!(m.clients, 2);
@@ -158,7 +158,7 @@ fn diskspd_utf16_as_written_by_powershell() {
     for u in text.encode_utf16() {
         bytes.extend_from_slice(&u.to_le_bytes());
     }
-    let r = import::parse(&bytes).unwrap();
+    let r = measure::parse(&bytes).unwrap();
     assert_eq!(r.format, Format::DiskspdXml);
     assert_eq!(r.measurements[0].outstanding, 32);
 }
@@ -172,7 +172,7 @@ fn diskspd_random_access_hint_is_not_random_io() {
             "<RandomAccess>false</RandomAccess>",
             "<RandomAccess>true</RandomAccess>",
         );
-    let r = import::parse(seq.as_bytes()).unwrap();
+    let r = measure::parse(seq.as_bytes()).unwrap();
     assert_eq!(r.measurements[0].access, Some(Access::Sequential));
     assert!(
         r.warnings.iter().any(|w| w.contains("hint")),
@@ -188,7 +188,7 @@ fn diskspd_without_latency() {
     let end = text.find("</Latency>").unwrap() + "</Latency>".len();
     let mut no_l = text.clone();
     no_l.replace_range(start..end, "");
-    let r = import::parse(no_l.as_bytes()).unwrap();
+    let r = measure::parse(no_l.as_bytes()).unwrap();
     let m = &r.measurements[0];
     // The per-target averages still give a mean; percentiles need -L's histogram.
     assert!(close(m.latency_mean_ms.unwrap(), 0.917, 0.01));
@@ -197,7 +197,7 @@ fn diskspd_without_latency() {
 
 #[test]
 fn elbencho_rows_and_rwmix() {
-    let r = import::parse(&fixture("elbencho-3.0-seq-and-rwmix.csv")).unwrap();
+    let r = measure::parse(&fixture("elbencho-3.0-seq-and-rwmix.csv")).unwrap();
     assert_eq!(r.format, Format::ElbenchoCsv);
     assert_eq!(r.measurements.len(), 3, "{:?}", r.measurements);
     assert!(
@@ -240,7 +240,7 @@ fn every_fixture_parses_and_is_internally_consistent() {
         "diskspd-2.1-two-targets-four-threads.xml",
         "elbencho-3.0-seq-and-rwmix.csv",
     ] {
-        for m in import::parse(&fixture(name)).unwrap().measurements {
+        for m in measure::parse(&fixture(name)).unwrap().measurements {
             assert!(close(m.iops, m.read_iops + m.write_iops, 1e-9), "{name}");
             assert!(close(m.mibps, m.read_mibps + m.write_mibps, 1e-9), "{name}");
             assert!(
@@ -269,7 +269,7 @@ proptest! {
 
     #[test]
     fn no_panic_on_arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        let _ = import::parse(&bytes);
+        let _ = measure::parse(&bytes);
     }
 
     #[test]
@@ -290,7 +290,7 @@ proptest! {
             bytes[pos % len] = b;
         }
         bytes.truncate(cut.min(bytes.len()));
-        let _ = import::parse(&bytes);
+        let _ = measure::parse(&bytes);
     }
 }
 
@@ -342,7 +342,7 @@ fn measured(
 
 /// The engine's prediction for the measurement's variant of `base`.
 fn prediction(base: &Scenario, m: &Measurement) -> Evaluation {
-    evaluate(&import::compare::variant(base, m)).expect("the variant evaluates")
+    evaluate(&measure::compare::variant(base, m)).expect("the variant evaluates")
 }
 
 /// The prediction for a 64 KiB probe run of one client with `read_pct` reads and
@@ -360,7 +360,7 @@ fn binding_at(p: &Evaluation, scope: Scope) -> &Limit {
 
 /// The comparison of run `m` with `base`, which must fall in `class`.
 fn compare_as(base: &Scenario, m: &Measurement, class: GapClass) -> Comparison {
-    let c = import::compare(base, m).unwrap();
+    let c = measure::compare(base, m).unwrap();
     assert_eq!(c.class, class, "{}", c.sentence);
     c
 }
@@ -374,7 +374,7 @@ fn a_run_at_the_prediction_is_at_a_ceiling() {
         "the test needs a ceiling that is not concurrency"
     );
     let m = measured(64.0, 100.0, p.iops, 8, 16, 1);
-    let c = import::compare(&base, &m).unwrap();
+    let c = measure::compare(&base, &m).unwrap();
     assert!((c.ratio - 1.0).abs() < 1e-9, "{}", c.ratio);
     assert!(
         matches!(
@@ -465,7 +465,7 @@ fn faster_than_every_ceiling_is_above_the_prediction() {
         .filter(|f| *f > 1.2);
     for factor in std::iter::once(1.6).chain(higher) {
         let m = measured(64.0, 100.0, p.iops * factor, 8, 16, 1);
-        let c = import::compare(&base, &m).unwrap();
+        let c = measure::compare(&base, &m).unwrap();
         assert_eq!(
             c.class,
             GapClass::AbovePrediction,
@@ -499,7 +499,7 @@ fn a_client_bound_write_names_the_client_ceiling() {
 fn the_variant_uses_the_measured_io_size_mix_and_concurrency() {
     let base = premium_volume();
     let (m, _) = one("fio-3.35-client-stats.json");
-    let v = import::compare::variant(&base, &m);
+    let v = measure::compare::variant(&base, &m);
     assert_eq!(v.workload.io_size_kib, 8.0);
     assert!((v.workload.read_pct - 75.0).abs() < 0.01);
     assert_eq!(v.workload.access, Access::Random);
@@ -515,18 +515,18 @@ fn on_avs_the_ios_in_flight_spread_over_the_vms() {
     let base: Scenario = serde_json::from_value(crate::helpers::sample_scenario()).unwrap();
     let (m, _) = one("fio-3.35-client-stats.json");
     assert_eq!(m.outstanding, 128);
-    let v = import::compare::variant(&base, &m);
+    let v = measure::compare::variant(&base, &m);
     // 4 AVS hosts x 1 VM keep their count; 128 IOs in flight are 32 per VM.
     assert_eq!(v.clients, base.clients);
     assert_eq!((v.workload.threads, v.workload.queue_depth), (4, 8));
-    import::compare(&base, &m).expect("the AVS variant evaluates");
+    measure::compare(&base, &m).expect("the AVS variant evaluates");
 }
 
 #[test]
 fn a_new_scenario_from_a_result() {
     let (m, _) = one("fio-3.36-group-reporting.json");
-    let s = import::scenario_from(&m, None);
-    s.validate().unwrap();
+    let s = measure::scenario_from(&m, None);
+    volplan::engine::check(&s).unwrap();
     let w = &s.workload;
     assert_eq!(
         (w.io_size_kib, w.read_pct, w.access),
@@ -539,7 +539,7 @@ fn a_new_scenario_from_a_result() {
 
     let base = premium_volume();
     let (d, _) = one("diskspd-2.1-two-targets-four-threads.xml");
-    let s = import::scenario_from(&d, Some(&base));
+    let s = measure::scenario_from(&d, Some(&base));
     assert_eq!(s.storage, base.storage);
     assert_eq!((s.workload.threads, s.workload.queue_depth), (4, 8));
     assert!(
@@ -547,7 +547,7 @@ fn a_new_scenario_from_a_result() {
         "{}",
         s.name
     );
-    let fresh = import::scenario_from(&d, None);
+    let fresh = measure::scenario_from(&d, None);
     assert_eq!(
         fresh.clients.protocol,
         volplan::engine::scenario::Protocol::Smb3
@@ -575,7 +575,7 @@ fn a_real_fio_run_parses_when_fio_is_installed() {
         "[global]\ndirectory={}\nsize=16m\nbs=4k\nrw=randrw\nrwmixread=70\nioengine=libaio\niodepth=4\ntime_based=1\nruntime=2\nrandrepeat=0\n\n[live]\nnumjobs=2\n",
         dir.path().display()
     );
-    let r = import::parse(&run_fio(&dir.path().join("live.fio"), &job)).unwrap();
+    let r = measure::parse(&run_fio(&dir.path().join("live.fio"), &job)).unwrap();
     assert_eq!(r.format, Format::FioJson);
     let m = &r.measurements[0];
     // numjobs sits in the job section, iodepth in [global]: both must be found.
@@ -623,7 +623,7 @@ fn the_generated_fio_plan_runs_and_imports_back() {
     s.workload.threads = 2;
     s.workload.queue_depth = 4;
     let dir = tempfile::tempdir().unwrap();
-    let job = volplan::engine::testplan::fio_job(&s)
+    let job = volplan::measure::testplan::fio_job(&s)
         .replace("/mnt/volplan1", &dir.path().display().to_string())
         .replace("runtime=120", "runtime=2")
         .replace("ramp_time=15", "ramp_time=0")
@@ -631,7 +631,7 @@ fn the_generated_fio_plan_runs_and_imports_back() {
         .replace("size=1g", "size=16m")
         .replace("direct=1", "direct=0");
     assert!(job.contains("size=16m"), "{job}");
-    let m = import::parse(&run_fio(&dir.path().join("plan.fio"), &job))
+    let m = measure::parse(&run_fio(&dir.path().join("plan.fio"), &job))
         .unwrap()
         .measurements
         .remove(0);
@@ -639,7 +639,7 @@ fn the_generated_fio_plan_runs_and_imports_back() {
     assert_eq!(m.io_size_kib, 4.0);
     assert_eq!(m.access, Some(Access::Random));
     assert!((m.read_pct - 70.0).abs() < 5.0);
-    let c = import::compare(&s, &m).unwrap();
+    let c = measure::compare(&s, &m).unwrap();
     assert!(!c.sentence.is_empty() && c.predicted_mibps > 0.0);
 }
 
@@ -647,19 +647,19 @@ fn the_generated_fio_plan_runs_and_imports_back() {
 fn files_of_different_tests_are_not_added_up() {
     let a = fixture("fio-3.36-several-files-vm1.json");
     let b = fixture("fio-3.28-error-line-before-json.json");
-    let e = import::parse_many(&[&a, &b]).unwrap_err().to_string();
+    let e = measure::parse_many(&[&a, &b]).unwrap_err().to_string();
     assert!(
         e.contains("seqwrite-256k") && e.contains("randwrite-8k"),
         "{e}"
     );
     let c = fixture("diskspd-2.1-two-targets-four-threads.xml");
-    let e = import::parse_many(&[&a, &c]).unwrap_err().to_string();
+    let e = measure::parse_many(&[&a, &c]).unwrap_err().to_string();
     assert!(e.contains("DiskSpd"), "{e}");
 }
 
 #[test]
 fn a_toml_file_is_named_by_its_first_line() {
-    let e = import::parse(b"[package]\nname = \"x\"\n")
+    let e = measure::parse(b"[package]\nname = \"x\"\n")
         .unwrap_err()
         .to_string();
     assert!(e.contains("`[package]`"), "{e}");
@@ -1175,7 +1175,7 @@ fn fio_job_groups_are_separate_runs() {
     second["groupid"] = json!(1);
     second["jobname"] = json!("second");
     v["jobs"].as_array_mut().unwrap().push(second);
-    let r = import::parse(v.to_string().as_bytes()).unwrap();
+    let r = measure::parse(v.to_string().as_bytes()).unwrap();
     let labels: Vec<&str> = r.measurements.iter().map(|m| m.label.as_str()).collect();
     assert_eq!(labels, ["randrw-4k", "second"]);
     assert!(r.measurements.iter().all(|m| m.outstanding == 128));
@@ -1189,7 +1189,7 @@ fn diskspd_time_spans_are_separate_runs_and_errors_are_skipped() {
     let span = &text[start..end];
     let interrupted = "  <TimeSpan>\r\n    <Error>The test was interrupted before the measurements began. No results are displayed.</Error>\r\n  </TimeSpan>\r\n";
     let doubled = format!("{}{span}{interrupted}{span}</Results>\r\n", &text[..start]);
-    let r = import::parse(doubled.as_bytes()).unwrap();
+    let r = measure::parse(doubled.as_bytes()).unwrap();
     assert_eq!(r.measurements.len(), 2);
     assert!(
         r.warnings

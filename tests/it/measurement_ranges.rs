@@ -170,7 +170,7 @@ async fn the_migration_removes_the_runs_stored_before_the_check() {
 
 #[tokio::test]
 async fn a_run_at_the_largest_accepted_figures_renders_every_chart_and_report() {
-    use volplan::engine::import::ranges;
+    use volplan::measure::ranges;
     let app = spawn_app().await;
     let (id, body, _) = with_forged_runs(&app).await;
     let mut largest = body.clone();

@@ -107,6 +107,10 @@ async fn bodies_have_full_schemas_with_ranges_and_enums() {
     assert!(schemas["Scope"]["enum"].as_array().unwrap().len() >= 8);
     let error = &schemas["ErrorBody"];
     assert!(error["properties"]["error"].is_object() && error["properties"]["field"].is_object());
+    // A u32 count states the range serde reads, not int32's 2^31 - 1.
+    let with_performance = &schemas["Summary"]["properties"]["with_performance"];
+    assert_eq!(with_performance["format"], "int64");
+    assert_eq!(with_performance["maximum"], u64::from(u32::MAX));
 }
 
 #[tokio::test]

@@ -1143,6 +1143,33 @@ async fn every_page_links_to_what_if_in_the_navigation() {
     }
 }
 
+/// Five wrong inputs, found by different checks (a format error, a range, a whole
+/// number, the catalog, the price book): one post marks all five.
+#[tokio::test]
+async fn five_wrong_inputs_are_marked_in_one_post() {
+    let app = spawn_app().await;
+    let mut pairs = form_pairs(&sample_scenario());
+    set(&mut pairs, "workload.io_size_kib", "big");
+    set(&mut pairs, "workload.read_pct", "140");
+    set(&mut pairs, "clients.nconnect", "99");
+    set(&mut pairs, "clients.vm_size", "Standard_E32s_v9");
+    pairs.retain(|(k, _)| k != "region");
+    pairs.push(("region".into(), "westeurop".into()));
+    let res = post_form(&app, "/scenarios/evaluate", &pairs).await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    for (field, says) in [
+        ("workload.io_size_kib", "number"),
+        ("workload.read_pct", "from 0 to 100"),
+        ("clients.nconnect", "from 1 to 16"),
+        ("clients.vm_size", "Standard_E32s_v9"),
+        ("region", "Did you mean westeurope?"),
+    ] {
+        let (_, message) = field_error(&html, field);
+        assert!(message.contains(says), "{field}: {message}");
+    }
+}
+
 #[tokio::test]
 async fn form_errors_come_in_one_round_and_speak_of_the_inputs() {
     let app = spawn_app().await;

@@ -8,7 +8,7 @@ use crate::helpers::{
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use volplan::engine::pricing;
-use volplan::engine::retail_prices;
+use volplan::prices::retail;
 
 /// The sample's items at the book's prices.
 fn page() -> Value {
@@ -454,7 +454,7 @@ fn any_json() -> impl Strategy<Value = Value> {
 }
 
 /// A parse that failed names the whole document or an item's path, in a sentence.
-fn clean(e: &retail_prices::RetailError) -> bool {
+fn clean(e: &retail::RetailError) -> bool {
     !e.message.is_empty()
         && !e.message.contains(" at line ")
         && e.field
@@ -467,9 +467,9 @@ proptest! {
 
     #[test]
     fn arbitrary_json_is_read_or_refused_cleanly(doc in any_json()) {
-        match retail_prices::parse(&doc) {
+        match retail::parse(&doc) {
             Ok(items) => {
-                let plan = retail_prices::plan(&items, pricing::book());
+                let plan = retail::plan(&items, pricing::book());
                 prop_assert_eq!(plan.items, items.len());
                 prop_assert!(plan.rows.iter().all(|r| r.new.is_finite() && r.new >= 0.0));
             }
@@ -488,14 +488,14 @@ proptest! {
             bytes[pos % len] = b;
         }
         bytes.truncate(cut.min(bytes.len()));
-        if let Err(e) = retail_prices::parse_bytes(&bytes) {
+        if let Err(e) = retail::parse_bytes(&bytes) {
             prop_assert!(clean(&e), "{:?}", e);
         }
     }
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
-        let _ = retail_prices::parse_bytes(&bytes);
+        let _ = retail::parse_bytes(&bytes);
     }
 
     #[test]
@@ -504,7 +504,7 @@ proptest! {
                       "effectiveStartDate", "unitOfMeasure", "tierMinimumUnits", "isPrimaryMeterRegion"];
         let mut page = page();
         page["Items"][4][fields[field]] = value;
-        match retail_prices::parse(&page) {
+        match retail::parse(&page) {
             Ok(items) => prop_assert_eq!(items.len(), 13),
             Err(e) => prop_assert_eq!(e.field, Some(format!("Items[4].{}", fields[field]))),
         }
@@ -513,8 +513,8 @@ proptest! {
 
 #[test]
 fn the_unaltered_sample_matches_the_compiled_book() {
-    let items = retail_prices::parse(&page()).unwrap();
-    let plan = retail_prices::plan(&items, pricing::book());
+    let items = retail::parse(&page()).unwrap();
+    let plan = retail::plan(&items, pricing::book());
     assert_eq!(
         (
             plan.items,
@@ -529,10 +529,10 @@ fn the_unaltered_sample_matches_the_compiled_book() {
 }
 
 #[test]
-fn the_readme_counts_are_the_books() {
-    use volplan::engine::price_rows::PricedService::{self, Anf, Avs};
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+fn the_price_docs_counts_are_the_books() {
+    use volplan::prices::rows::PricedService::{self, Anf, Avs};
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/prices.md"))
+        .expect("docs/prices.md");
     let book = pricing::book();
     let rows = book.rows();
     let of = |s: PricedService, item: Option<&str>| {
@@ -564,6 +564,6 @@ fn the_readme_counts_are_the_books() {
         needles.push(format!("{label} {}", of(Avs, Some(sku)).len()));
     }
     for n in needles {
-        assert!(readme.contains(&n), "README.md says `{n}`");
+        assert!(doc.contains(&n), "docs/prices.md says `{n}`");
     }
 }

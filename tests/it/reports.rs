@@ -316,7 +316,7 @@ async fn json_markdown_comparison_and_layouts() {
 #[test]
 fn the_test_plan_is_in_every_report_but_the_csv() {
     use calamine::{Reader, Xlsx};
-    use volplan::engine::testplan::{self, PlanTool};
+    use volplan::measure::testplan::{self, PlanTool};
     let (mut s, _) = contract();
     s.workload.read_pct = 70.0;
     // Linux clients over NFS: the fio job and the mount options, no DiskSpd.
@@ -506,7 +506,7 @@ fn a_thousand_volumes_report_as_a_spreadsheet() {
 }
 
 /// Renders page 1 of the contract example's PDF with `pdftoppm`; with `UPDATE_SNAPSHOTS`
-/// set it also refreshes `docs/report-page1.png`, the README's picture.
+/// set it also refreshes `docs/report-page1.png`, the picture in docs/reports.md.
 #[test]
 fn first_pdf_page_renders_to_png() {
     let (s, e) = contract();

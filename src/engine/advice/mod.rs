@@ -1,6 +1,5 @@
 //! Advice rules from the source documents, each with a stable code.
 
-pub mod mounts;
 pub mod reach;
 pub mod region_features;
 pub mod rules;

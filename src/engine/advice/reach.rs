@@ -2,10 +2,11 @@
 //! change is evaluated with the whole model at the best level and largest volume.
 
 use super::{Message, UNREACHABLE_TRIES};
-use crate::engine::evaluate::{core, target_iops};
 use crate::engine::limits::LimitSet;
+use crate::engine::model_step::core;
 use crate::engine::plan::{Plan, quota_range};
 use crate::engine::scenario::{Level, Protocol};
+use crate::engine::targets::target_iops;
 use crate::engine::units::iops_to_mibps;
 
 /// The achievable MiB/s of `p` at its service's best level with `count` volumes at the

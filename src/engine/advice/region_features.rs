@@ -119,8 +119,7 @@ fn write_names<'r>(
 fn name_of(key: &'static str) -> &'static str {
     regions::get(key)
         .map(|r| r.name.as_str())
-        .or_else(|| pricing::book().anf(key).map(|(_, p)| p.name.as_str()))
-        .unwrap_or(key)
+        .unwrap_or_else(|| pricing::book().region_name(key))
 }
 
 /// The text of [`Message::RegionLacks`].
@@ -332,7 +331,7 @@ mod tests {
         assert!(
             a[0].message
                 .to_string()
-                .starts_with("MX Central is not in the ANF region map data (2026-05-08)")
+                .starts_with("Mexico Central is not in the ANF region map data (2026-05-08)")
         );
         // Nothing asked, nothing said.
         assert!(region_advice("mexicocentral", json!({}), json!({})).is_empty());

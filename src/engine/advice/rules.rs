@@ -3,14 +3,15 @@
 
 use super::{Advice, Message, Severity};
 use crate::engine::catalog;
-use crate::engine::client::{self, multichannel_active};
+use crate::engine::connections::{self, multichannel_active};
 use crate::engine::cost::Price;
-use crate::engine::evaluate::{Core, core, judged_latency};
 use crate::engine::evaluation::{Sizing, Targets};
 use crate::engine::limits::{LimitSet, RawLimit, Scope};
+use crate::engine::model_step::{Core, core};
 use crate::engine::plan::Plan;
 use crate::engine::scenario::{Files, Level, NfsClient, Protocol, Service, VolumeKind};
 use crate::engine::service::azure_files::{self, is_ssd};
+use crate::engine::targets::judged_latency;
 use crate::engine::units::mbps_to_mibps;
 
 /// Runs every rule; the result is ordered warn, info, assumption. `sizing` is the
@@ -157,7 +158,7 @@ fn cost_rules(
         let mut set = LimitSet::default();
         let h = core(&hot, &mut set);
         let latency = judged_latency(&hot, h.latency_ms(), h.latency_at_target_ms(&hot));
-        if crate::engine::evaluate::targets(&hot, h.total, latency).met {
+        if crate::engine::targets::targets(&hot, h.total, latency).met {
             add(
                 "cool_reads",
                 Severity::Warn,
@@ -302,7 +303,7 @@ fn smb_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
         return;
     }
     let small = p.io_kib <= catalog::catalog().services.azure_files.smb.small_io_kib;
-    if p.smb_multichannel && !client::supports_multichannel(p) {
+    if p.smb_multichannel && !connections::supports_multichannel(p) {
         add(
             "smb_multichannel_hdd",
             Severity::Warn,
@@ -319,7 +320,7 @@ fn smb_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
                 "Single-threaded small IO loses about 10 % with SMB multichannel on (little parallelism to spread): turn it off for this workload, or add threads.",
             ),
         );
-    } else if !p.smb_multichannel && p.threads > 1 && client::supports_multichannel(p) {
+    } else if !p.smb_multichannel && p.threads > 1 && connections::supports_multichannel(p) {
         add(
             "smb_multichannel",
             Severity::Info,
@@ -374,7 +375,7 @@ fn nfs_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
         );
     }
     if p.protocol == Protocol::Nfsv3 && p.avs.is_none() {
-        let per_conn = want / client::connections_per_client(p) as f64;
+        let per_conn = want / connections::connections_per_client(p) as f64;
         if per_conn > slots.nfsv3_per_connection {
             add(
                 "slot_table",

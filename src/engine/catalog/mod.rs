@@ -4,8 +4,9 @@
 //! `include_str!`), every entry with its source, so an architect can read and check it.
 
 use crate::engine::model::Params;
-use crate::engine::name_index::NameIndex;
+use crate::engine::scenario::Level;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 /// Raw JSON of the service catalog (levels, formulas' constants, prices).
@@ -20,9 +21,9 @@ pub const MODEL_JSON: &str = include_str!("model.json");
 pub struct Catalog {
     pub services: Services,
     pub vm_sizes: Vec<VmSize>,
-    /// The VM names lower-cased, by hash.
+    /// Positions in `vm_sizes` by lower-case name.
     #[serde(skip)]
-    vm_index: NameIndex<Box<[u8]>, usize>,
+    vm_index: HashMap<String, usize>,
     pub model: Model,
 }
 
@@ -32,12 +33,12 @@ static CATALOG: LazyLock<Catalog> = LazyLock::new(|| {
         vm_sizes: Vec<VmSize>,
     }
     let vms: Vms = serde_json::from_str(VM_SIZES_JSON).expect("vm_sizes.json is valid");
-    let vm_index = NameIndex::new(
-        vms.vm_sizes
-            .iter()
-            .map(|v| v.name.to_ascii_lowercase().into_bytes().into_boxed_slice())
-            .zip(0..),
-    );
+    let vm_index = vms
+        .vm_sizes
+        .iter()
+        .map(|v| v.name.to_ascii_lowercase())
+        .zip(0..)
+        .collect();
     Catalog {
         services: serde_json::from_str(SERVICES_JSON).expect("services.json is valid"),
         vm_sizes: vms.vm_sizes,
@@ -56,24 +57,28 @@ pub fn version() -> &'static str {
     &catalog().services.version
 }
 
+/// The catalog entry of an ANF level.
+pub fn anf_level(l: Level) -> &'static AnfLevel {
+    let levels = &catalog().services.anf.levels;
+    match l {
+        Level::Standard => &levels.standard,
+        Level::Premium => &levels.premium,
+        Level::Flexible => &levels.flexible,
+        _ => &levels.ultra,
+    }
+}
+
 /// Every VM size of the catalog (Azure and GCE).
 pub fn vm_sizes() -> &'static [VmSize] {
     &catalog().vm_sizes
 }
 
-/// Longest name [`vm_size`] looks up, in bytes (catalog names are far shorter).
-const MAX_VM_NAME: usize = 64;
-
 /// A VM size by name: Azure names match case-insensitively with `Standard_` optional.
 pub fn vm_size(name: &str) -> Option<&'static VmSize> {
-    let name = name.trim().as_bytes();
-    let mut buf = [0u8; MAX_VM_NAME];
-    let lower = buf.get_mut(..name.len())?;
-    lower.copy_from_slice(name);
-    lower.make_ascii_lowercase();
-    let bare = lower.strip_prefix(b"standard_").unwrap_or(lower);
+    let lower = name.trim().to_ascii_lowercase();
+    let bare = lower.strip_prefix("standard_").unwrap_or(&lower);
     let c = catalog();
-    c.vm_index.find(bare).map(|&i| &c.vm_sizes[i])
+    c.vm_index.get(bare).map(|&i| &c.vm_sizes[i])
 }
 
 /// An AVS host SKU by name (case-insensitive).

@@ -22,7 +22,7 @@ pub struct CurvePoint {
 }
 
 /// The network and operating point a curve is drawn from.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LatencyCurve {
     pub network: Network,
     /// Outstanding IOs at the achievable load.

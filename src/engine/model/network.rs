@@ -68,17 +68,12 @@ impl Centre {
     }
 }
 
-/// Most centres one IO path has.
-pub const MAX_CENTRES: usize = 16;
-
 /// The IO path: a delay and the resources, in the order the limits were produced.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Network {
     /// Round trip without any queueing or service at the centres, in seconds.
     pub delay_s: f64,
-    /// Centres in use: the first `len` of `slots` (a plain array keeps this `Copy`).
-    len: usize,
-    slots: [Centre; MAX_CENTRES],
+    centres: Vec<Centre>,
 }
 
 /// The network at one population.
@@ -95,22 +90,14 @@ impl Network {
     pub fn new(delay_s: f64) -> Self {
         Self {
             delay_s,
-            len: 0,
-            slots: [Centre {
-                capacity: f64::INFINITY,
-                inv_capacity: 0.0,
-                queue_s: 0.0,
-                unloaded_s: 0.0,
-            }; MAX_CENTRES],
+            centres: Vec::new(),
         }
     }
 
     /// Adds a centre; a non-finite or non-positive ceiling is no resource.
     pub fn push(&mut self, c: Centre) {
-        debug_assert!(self.len < MAX_CENTRES, "raise MAX_CENTRES");
-        if c.is_resource() && self.len < MAX_CENTRES {
-            self.slots[self.len] = c;
-            self.len += 1;
+        if c.is_resource() {
+            self.centres.push(c);
         }
     }
 
@@ -123,7 +110,7 @@ impl Network {
 
     /// The centres.
     pub fn centres(&self) -> &[Centre] {
-        &self.slots[..self.len]
+        &self.centres
     }
 
     /// Latency of one IO alone in the system, in seconds (`Z + sum u_k`).
@@ -239,13 +226,13 @@ impl Network {
     /// `Z + sum_k R_k(x)` at throughput `x` when an arriving IO sees `a` of the queue,
     /// and its derivative in `x`.
     ///
-    /// The centres are taken two at a time into two sums (the slots past `len` are
-    /// idle and add exactly 0), so that the pairs' divisions and sums run side by side.
+    /// The centres are taken two at a time into two sums, so that the pairs' divisions
+    /// and sums run side by side.
     fn loop_time(&self, a: f64, x: f64) -> (f64, f64) {
         let ax = a * x;
         let mut r = [0.0; 2];
         let mut dr = [0.0; 2];
-        for pair in self.slots[..self.len.next_multiple_of(2)].chunks_exact(2) {
+        for pair in self.centres.chunks(2) {
             for (k, c) in pair.iter().enumerate() {
                 let ar = ax * c.inv_capacity;
                 let inv_s = 1.0 / (1.0 - ar);
@@ -424,6 +411,18 @@ mod tests {
     }
 
     #[test]
+    fn every_resource_becomes_a_centre() {
+        let mut n = Network::new(1e-3);
+        for i in 1..=40 {
+            n.push(Centre::new(1_000.0 * f64::from(i), 1.0, 0.0));
+        }
+        n.push(Centre::new(f64::INFINITY, 1.0, 0.0));
+        assert_eq!(n.centres().len(), 40);
+        // The slowest of all forty bounds the rate.
+        assert!(n.solve(1e6).iops <= 1_000.0 * (1.0 + 1e-9));
+    }
+
+    #[test]
     fn one_outstanding_io_is_littles_law() {
         let n = net();
         let p = n.solve(1.0);
@@ -471,7 +470,7 @@ mod tests {
         // solution, with only the bottleneck's queue and with every centre's.
         let mut two = net();
         two.push(Centre::new(101_000.0, 4.0, 4.0 / 101_000.0));
-        let mut three = two;
+        let mut three = two.clone();
         three.push(Centre::new(100_500.0, 32.0, 0.0));
         for net in [net(), two, three] {
             let l0 = net.unloaded_s();

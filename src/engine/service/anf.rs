@@ -1,6 +1,6 @@
 //! Azure NetApp Files: QoS (auto, manual, Flexible), volume ceilings, service IOPS.
 
-use crate::engine::catalog::{self, AnfLevel};
+use crate::engine::catalog::{self};
 use crate::engine::distribution::Distribution;
 use crate::engine::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use crate::engine::plan::{Group, Plan};
@@ -9,21 +9,10 @@ use crate::engine::scenario::{Level, Qos, VolumeKind};
 use crate::engine::trace::{Formula, Label};
 use crate::engine::units::iops_to_mibps;
 
-/// The catalog entry of an ANF level.
-pub fn level(l: Level) -> &'static AnfLevel {
-    let levels = &catalog::catalog().services.anf.levels;
-    match l {
-        Level::Standard => &levels.standard,
-        Level::Premium => &levels.premium,
-        Level::Flexible => &levels.flexible,
-        _ => &levels.ultra,
-    }
-}
-
 /// Auto QoS: a volume's throughput limit = quota (TiB) x the level's MiB/s per TiB
 /// (LEARN-ANF service levels: "128 MiB/s (2 TiB * 64 MiB/s)").
 pub fn auto_qos_mibps(l: Level, quota_tib: f64) -> f64 {
-    quota_tib * level(l).mibps_per_tib
+    quota_tib * catalog::anf_level(l).mibps_per_tib
 }
 
 /// Manual QoS pool budget: pool TiB x level rate; Flexible: 5 x 128 MiB/s x pool TiB,
@@ -33,7 +22,7 @@ pub fn pool_budget_mibps(l: Level, pool_tib: f64) -> f64 {
     if l == Level::Flexible {
         (flex.pool_max_mibps_per_tib * pool_tib).max(flex.pool_min_mibps)
     } else {
-        pool_tib * level(l).mibps_per_tib
+        pool_tib * catalog::anf_level(l).mibps_per_tib
     }
 }
 
@@ -59,13 +48,13 @@ pub fn regular_ceiling_mibps(l: Level, r: f64) -> f64 {
     let lo = table[i as usize];
     let hi = table[i as usize + 1];
     let t = lo + (hi - lo) * (x - i);
-    t.min(level(l).regular_max_mibps)
+    t.min(catalog::anf_level(l).regular_max_mibps)
 }
 
 /// Large-volume throughput ceiling at read fraction `r`: the level maximum for reads,
 /// the measured sequential-write ceiling for writes, mixed by time per op.
 pub fn large_ceiling_mibps(l: Level, r: f64) -> f64 {
-    let max = level(l).large_max_mibps;
+    let max = catalog::anf_level(l).large_max_mibps;
     let write = catalog::catalog()
         .services
         .anf
@@ -107,7 +96,7 @@ pub fn volume_iops(kind: VolumeKind, r: f64) -> f64 {
 /// Adds the ANF storage limits.
 pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
     let anf = &catalog::catalog().services.anf;
-    let lv = level(p.level);
+    let lv = catalog::anf_level(p.level);
     let (qos_total, g) = dist.bound(p, |g| volume_qos_mibps(p, g));
     let count = dist.effective_count();
     let formula = match (p.level, p.qos, g.mibps) {

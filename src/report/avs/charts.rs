@@ -2,8 +2,8 @@
 //! against quota, demand against QoS), and the monthly cost of vSAN only against ANF
 //! datastores, hosts and storage stacked.
 
-use crate::engine::avs_plan::AvsPlan;
-use crate::engine::avs_plan::tco::Tco;
+use crate::avs::AvsPlan;
+use crate::avs::tco::Tco;
 /// Text escaped for SVG markup.
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")

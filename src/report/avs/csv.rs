@@ -2,7 +2,7 @@
 //! `datastore`, one row each), then the placement (`section` `placement`, one row per VM
 //! or disk). Columns that do not apply to a section are empty.
 //!
-//! Columns (documented in the README; never renamed): see [`COLUMNS`].
+//! Columns (documented in docs/avs.md; never renamed): see [`COLUMNS`].
 
 use super::{PlanDoc, placement_rows};
 use crate::report::csv::text;

@@ -5,8 +5,8 @@
 use super::{
     MAX_PLACEMENT, PlacementRow, PlanDoc, charts, options, placement_rows, unit_name, usd,
 };
-use crate::engine::avs_plan::AvsPlan;
-use crate::engine::avs_plan::tco::OptionCost;
+use crate::avs::AvsPlan;
+use crate::avs::tco::OptionCost;
 use crate::inventory::Summary;
 use crate::report::model::ReportError;
 use askama::Template;

@@ -17,7 +17,7 @@ pub use csv::COLUMNS as CSV_COLUMNS;
 pub use md::markdown;
 
 use super::model::ReportError;
-use crate::engine::avs_plan::AvsPlan;
+use crate::avs::AvsPlan;
 use crate::inventory::model::MIB_PER_TIB;
 use crate::inventory::{CapacityBasis, Flag, Inventory};
 use std::collections::HashMap;
@@ -179,7 +179,7 @@ pub fn usd(v: f64) -> String {
 
 /// What the plan places: `VMs` or `disks`.
 pub fn unit_name(p: &AvsPlan) -> &'static str {
-    if p.unit == crate::engine::avs_plan::PlaceUnit::Disk {
+    if p.unit == crate::avs::PlaceUnit::Disk {
         "disks"
     } else {
         "VMs"
@@ -187,7 +187,7 @@ pub fn unit_name(p: &AvsPlan) -> &'static str {
 }
 
 /// The two options of the TCO comparison with their names.
-pub fn options(p: &AvsPlan) -> [(&'static str, &crate::engine::avs_plan::tco::OptionCost); 2] {
+pub fn options(p: &AvsPlan) -> [(&'static str, &crate::avs::tco::OptionCost); 2] {
     [
         ("vSAN only", &p.tco.vsan_only),
         ("with ANF datastores", &p.tco.with_anf),

@@ -2,7 +2,7 @@
 //! not, flags, figures or none) renders and reads back.
 
 use super::{Format, PlanDoc, render};
-use crate::engine::avs_plan::{AvsPlan, PlaceUnit, PlanRequest, plan};
+use crate::avs::{AvsPlan, PlaceUnit, PlanRequest, plan};
 use crate::engine::pricing::book;
 use crate::inventory::{CapacityBasis, Disk, Flag, Inventory, PowerState, Summary, Vm};
 use calamine::Reader;

@@ -2,7 +2,7 @@
 //! months of the resize schedule marked.
 
 use super::super::charts::init_fonts;
-use crate::engine::estate::EstatePlan;
+use crate::estate::EstatePlan;
 use plotters::prelude::*;
 
 /// Width and height of the chart, px.

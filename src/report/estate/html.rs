@@ -1,7 +1,7 @@
 //! The estate report as one self-contained HTML page (the chart inline).
 
 use super::Table;
-use crate::engine::estate::EstatePlan;
+use crate::estate::EstatePlan;
 use crate::report::model::ReportError;
 
 /// Escapes text for HTML content and attributes.

@@ -9,9 +9,9 @@ pub mod xlsx;
 
 pub use super::model::Format;
 use super::model::ReportError;
-use crate::engine::estate::{EstatePlan, Method};
 use crate::engine::scenario::{Qos, Service};
 use crate::engine::trace::Num;
+use crate::estate::{EstatePlan, Method};
 
 /// One table of the report.
 #[derive(Debug, Clone, PartialEq)]
@@ -132,7 +132,7 @@ pub fn tables(p: &EstatePlan) -> Vec<Table> {
             f.options.iter().map(move |o| {
                 vec![
                     f.name.clone(),
-                    format!("{} {}", o.service.display(), o.level.display(o.service)),
+                    o.label(),
                     if o.best {
                         "best".to_owned()
                     } else if o.meets {

@@ -2,7 +2,7 @@
 //! its header, long cells wrapped within their column, pages broken between rows.
 
 use super::Table;
-use crate::engine::estate::EstatePlan;
+use crate::estate::EstatePlan;
 use crate::report::model::ReportError;
 use krilla::Document;
 use krilla::color::rgb;

@@ -1,6 +1,6 @@
 use super::*;
-use crate::engine::estate::{EstateRequest, optimize};
 use crate::engine::pricing;
+use crate::estate::{EstateRequest, optimize};
 use serde_json::json;
 
 fn plan() -> EstatePlan {

@@ -5,7 +5,7 @@
 //! HTML form cannot send, as for benchmark results.
 
 use super::blocking;
-use crate::engine::avs_plan::{self, AvsPlan, PlanRequest};
+use crate::avs::{self, AvsPlan, PlanRequest};
 use crate::inventory::{self, Inventory, Options};
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use crate::web::render_pool::Turn;
@@ -170,6 +170,6 @@ pub async fn plan(
     ApiJson(req): ApiJson<PlanRequest>,
 ) -> Result<Json<AvsPlan>, ApiError> {
     let book = st.book();
-    let plan = blocking("plan", move || avs_plan::plan(&req, &book)).await??;
+    let plan = blocking("plan", move || avs::plan(&req, &book)).await??;
     Ok(Json(plan))
 }

@@ -1,7 +1,7 @@
 //! `POST /api/v1/estate/optimize`: plan an estate (nothing is saved).
 
 use super::blocking;
-use crate::engine::estate::{self, EstatePlan, EstateRequest};
+use crate::estate::{self, EstatePlan, EstateRequest};
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;

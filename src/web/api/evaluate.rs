@@ -1,11 +1,10 @@
 //! Stateless sizing endpoints: evaluate one scenario, compare several, sweep layouts.
 
 use super::blocking;
-use crate::engine::solve::{self, Layout};
+use crate::engine::sweep::{self, Layout};
 use crate::engine::{self, Evaluation, Scenario};
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
-use crate::web::json::JsonResponse;
 use axum::Json;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
@@ -38,61 +37,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub async fn evaluate(
     State(st): State<AppState>,
     ApiJson(scenario): ApiJson<Scenario>,
-) -> Result<JsonResponse<Evaluation>, ApiError> {
+) -> Result<Json<Evaluation>, ApiError> {
     let e = engine::evaluate_in(&scenario, &st.book())?;
     st.metrics.evaluated(1);
-    finite(&e)?;
-    Ok(JsonResponse {
-        value: e,
-        capacity: EVALUATION_BYTES,
-    })
-}
-
-/// Room for one Evaluation's JSON (about 7 KB for the contract's example), so that it
-/// is written without growing the buffer.
-pub const EVALUATION_BYTES: usize = 8 * 1024;
-
-/// 422 when an evaluation holds a figure JSON cannot carry (infinite or not a number):
-/// a ceiling so small that nothing gets through (e.g. an egress of 1e-300 MiB/s).
-pub fn finite(e: &Evaluation) -> Result<(), ApiError> {
-    // The latency curve needs no check of its own: its rates are shares of `iops` and
-    // its latencies lie between 0 and `latency_ms` (the curve clamps them there).
-    let figures = [
-        e.throughput_mibps,
-        e.read_mibps,
-        e.write_mibps,
-        e.iops,
-        e.latency_ms,
-        e.flows.outstanding,
-        e.cost.billed_tib,
-    ]
-    .into_iter()
-    .chain(e.latency_at_target_ms)
-    .chain(e.cost.monthly_usd)
-    .chain(e.cost.usd_per_mibps)
-    .chain(e.cost.cool_tib)
-    .chain(e.targets.mibps_headroom_pct)
-    .chain(e.targets.iops_headroom_pct)
-    .chain(
-        e.limits
-            .iter()
-            .flat_map(|l| [l.mibps, l.iops, l.headroom_pct]),
-    )
-    .chain(e.sizing.iter().flat_map(|s| {
-        [s.quota_tib, s.pool_tib]
-            .into_iter()
-            .chain(s.throughput_mibps)
-            .chain(s.monthly_usd)
-    }));
-    if figures.into_iter().all(f64::is_finite) {
-        return Ok(());
-    }
-    Err(ApiError::Invalid {
-        field: None,
-        message: "this scenario gets no measurable throughput: a ceiling is too small to \
-                  compute with (a tiny egress, ingress, throughput or IOPS value); raise it"
-            .to_owned(),
-    })
+    Ok(Json(e))
 }
 
 /// Body of `POST /api/v1/compare`.
@@ -141,7 +89,6 @@ pub async fn compare(
             .map(|(i, s)| {
                 engine::evaluate_in(s, &book)
                     .map_err(ApiError::from)
-                    .and_then(|e| finite(&e).map(|()| e))
                     .map_err(|e| e.within(&format!("scenarios[{i}]")))
             })
             .collect::<Result<Vec<_>, _>>()
@@ -185,17 +132,12 @@ pub async fn layouts(
     ApiJson(req): ApiJson<LayoutsRequest>,
 ) -> Result<Json<LayoutsResponse>, ApiError> {
     // The scenario's own errors name it; the engine checks `total_tib` and `counts`.
-    req.scenario
-        .validate()
-        .map_err(|e| ApiError::from(e).within("scenario"))?;
+    crate::engine::check(&req.scenario).map_err(|e| ApiError::from(e).within("scenario"))?;
     let book = st.book();
     let layouts = blocking("evaluation", move || {
-        solve::layouts(&req.scenario, req.total_tib, &req.counts, &book)
+        sweep::layouts(&req.scenario, req.total_tib, &req.counts, &book)
     })
     .await??;
     st.metrics.evaluated(layouts.len());
-    for (i, l) in layouts.iter().enumerate() {
-        finite(&l.evaluation).map_err(|e| e.within(&format!("counts[{i}]")))?;
-    }
     Ok(Json(LayoutsResponse { layouts }))
 }

@@ -8,8 +8,8 @@
 
 use super::{blocking, not_found_as, scenario_id, scenario_id_and, visible};
 use crate::engine::Scenario;
-use crate::engine::import::{self, Comparison, Format, Measurement, ParsedResult};
-use crate::engine::testplan::{self, PlanTool};
+use crate::measure::testplan::{self, PlanTool};
+use crate::measure::{self, Comparison, Format, Measurement, ParsedResult};
 use crate::store::measurements::{self as stored, StoredMeasurement};
 use crate::store::{self, StoreError};
 use crate::web::AppState;
@@ -76,7 +76,7 @@ fn body_bytes(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Resul
 
 /// Parses a result file off the async workers; a file that is not a result is a 422.
 async fn parse_body(bytes: Bytes) -> Result<ParsedResult, ApiError> {
-    blocking("parse", move || import::parse(&bytes))
+    blocking("parse", move || measure::parse(&bytes))
         .await?
         .map_err(|e| ApiError::Invalid {
             field: e.field(),
@@ -166,7 +166,7 @@ pub async fn scenario_from_result(
         }),
         None => None,
     };
-    Ok(Json(import::scenario_from(m, base.as_ref())))
+    Ok(Json(measure::scenario_from(m, base.as_ref())))
 }
 
 /// One stored run with its comparison against the prediction.
@@ -191,7 +191,7 @@ fn view(s: StoredMeasurement, scenario: Option<&Scenario>) -> MeasurementView {
             None,
             Some(format!("revision {} of the scenario is gone", s.revision)),
         ),
-        Some(sc) => match import::compare(sc, &s.measurement) {
+        Some(sc) => match measure::compare(sc, &s.measurement) {
             Ok(c) => (Some(c), None),
             Err(e) => (None, Some(e.to_string())),
         },
@@ -365,7 +365,7 @@ pub async fn scenario_from_stored(
         .into_iter()
         .find(|m| m.id == mid)
         .ok_or_else(missing)?;
-    Ok(Json(import::scenario_from(
+    Ok(Json(measure::scenario_from(
         &run.measurement,
         Some(&current.scenario),
     )))

@@ -1,6 +1,6 @@
 //! `POST /api/v1/advise/mounts`: checks a Linux NFS mount plan (contract: "Mount advisor").
 
-use crate::engine::advice::mounts::{self, MountAdvice, MountRequest};
+use crate::mounts::{self, MountAdvice, MountRequest};
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;

@@ -245,7 +245,7 @@ fn catalog_keys(doc: &mut Value) {
 /// The body of `POST /api/v1/prices/import`: a Retail Prices API page or an array of
 /// its items, with exactly the checks the parser makes (other fields are allowed).
 fn retail_import_schema() -> Value {
-    use crate::engine::retail_prices::{
+    use crate::prices::retail::{
         DATE_PATTERN, MAX_ITEMS, MAX_TEXT_CHARS, OPTIONAL_AMOUNTS, OPTIONAL_TEXT, REQUIRED_TEXT,
     };
     let mut properties = Map::new();
@@ -300,6 +300,7 @@ fn retail_import_schema() -> Value {
 /// Completes the document utoipa built from the API routes (see the module docs).
 pub fn complete(doc: &mut Value) {
     catalog_keys(doc);
+    unsigned_ranges(doc);
     if let Some(body) = doc.pointer_mut(
         "/paths/~1api~1v1~1prices~1import/post/requestBody/content/application~1json/schema",
     ) {
@@ -335,6 +336,30 @@ pub fn complete(doc: &mut Value) {
         tags.push(json!({ "name": "prices", "description": "The price book in force: its rows, CSV export and the import of Azure Retail Prices API pages" }));
         tags.push(json!({ "name": "charts", "description": "Charts as SVG or PNG" }));
         tags.push(json!({ "name": "schema", "description": "This document and the JSON Schemas of the bodies" }));
+    }
+}
+
+/// utoipa writes a Rust `u32` as `format: int32, minimum: 0`, which claims an upper bound
+/// of 2^31 - 1 that the server does not keep (serde reads up to 2^32 - 1). Every unsigned
+/// `int32` without a stated maximum becomes `int64` with the `u32` maximum, so the
+/// document states the range the server accepts.
+fn unsigned_ranges(doc: &mut Value) {
+    match doc {
+        Value::Object(map) => {
+            let unsigned_int32 = map.get("format").and_then(Value::as_str) == Some("int32")
+                && map
+                    .get("minimum")
+                    .and_then(Value::as_i64)
+                    .is_some_and(|m| m >= 0)
+                && !map.contains_key("maximum");
+            if unsigned_int32 {
+                map.insert("format".to_owned(), json!("int64"));
+                map.insert("maximum".to_owned(), json!(u32::MAX));
+            }
+            map.values_mut().for_each(unsigned_ranges);
+        }
+        Value::Array(items) => items.iter_mut().for_each(unsigned_ranges),
+        _ => {}
     }
 }
 

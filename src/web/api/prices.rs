@@ -1,10 +1,10 @@
 //! The price book in force over the API: its rows (JSON and CSV) and the import of
 //! Azure Retail Prices API pages into it.
 
-use crate::engine::price_rows::{PriceRow, PricedService};
-use crate::engine::retail_prices::{self, ImportOutcome};
-use crate::report::model::today_utc;
+use crate::prices::retail::{self, ImportOutcome};
+use crate::prices::rows::{PriceRow, PricedService};
 use crate::store;
+use crate::store::today_utc;
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
@@ -197,7 +197,7 @@ pub async fn import(
     ApiJson(doc): ApiJson<serde_json::Value>,
 ) -> Result<Json<ImportOutcome>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let items = retail_prices::parse(&doc).map_err(|e| ApiError::Invalid {
+    let items = retail::parse(&doc).map_err(|e| ApiError::Invalid {
         field: e.field,
         message: e.message,
     })?;

@@ -2,7 +2,7 @@
 //! price book, line by line. Nothing is written: the stored revision stays as it was.
 
 use super::scenario_id;
-use crate::engine::reprice::{self, CostSnapshot, Repricing};
+use crate::prices::reprice::{self, CostSnapshot, Repricing};
 use crate::store::{self, StoreError};
 use crate::web::auth::CurrentUser;
 use crate::web::error::{ApiError, ErrorBody};
@@ -104,8 +104,8 @@ pub async fn reprice_revision(
     let today =
         crate::engine::evaluate_in(&rev.scenario, &book).map_err(|e| RepriceError::Invalid {
             revision: rev.number,
-            field: e.field,
-            message: e.message,
+            field: e.first().field.clone(),
+            message: e.to_string(),
         })?;
     Ok(RepriceAnswer {
         id,

@@ -19,6 +19,7 @@ use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
+use axum_extra::extract::CookieJar;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -145,16 +146,11 @@ pub fn peer_ip(req_extensions: &axum::http::Extensions) -> Option<IpAddr> {
         .map(|c| c.0.ip())
 }
 
-/// The value of cookie `name`.
-pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.trim())
+/// The value of cookie `name` in the request's `Cookie` headers.
+pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    CookieJar::from_headers(headers)
+        .get(name)
+        .map(|c| c.value().to_owned())
 }
 
 /// What the request's credentials say.
@@ -240,7 +236,7 @@ async fn find(
         });
     }
     if let Some(secret) = cookie(headers, SESSION_COOKIE)
-        && let Some(h) = store::sessions::session_holder(db, &digest(secret)).await?
+        && let Some(h) = store::sessions::session_holder(db, &digest(&secret)).await?
     {
         return Ok(Found::User(principal(h)?));
     }

@@ -7,6 +7,10 @@
 //! successful login clears its user name's count (not its address's, so one valid
 //! account does not reset the guessing of others); a key with no failure for an hour is
 //! forgotten.
+//!
+//! Hand-written because the rate-limit crates (governor and the tower layers over it)
+//! limit the rate of requests per key, not failed attempts with a doubling lock-out that
+//! a success clears.
 
 use std::collections::HashMap;
 use std::net::IpAddr;

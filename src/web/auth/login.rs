@@ -12,6 +12,7 @@ use axum::extract::{FromRequest, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
+use axum_extra::extract::cookie::{Cookie, SameSite};
 use serde::Deserialize;
 
 /// The login and logout routes, behind the form-token check.
@@ -83,11 +84,16 @@ pub async fn page(
 }
 
 fn session_cookie(value: &str, max_age: u64, secure: bool) -> HeaderValue {
-    let secure = if secure { "; Secure" } else { "" };
-    HeaderValue::from_str(&format!(
-        "{SESSION_COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}"
-    ))
-    .expect("a cookie of hex digits and fixed attributes is a valid header value")
+    let cookie = Cookie::build((SESSION_COOKIE, value))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .max_age(time::Duration::seconds(
+            i64::try_from(max_age).unwrap_or(i64::MAX),
+        ))
+        .secure(secure);
+    HeaderValue::from_str(&cookie.to_string())
+        .expect("a cookie of hex digits and fixed attributes is a valid header value")
 }
 
 /// `POST /login`: on the right password a new session and a 303 to `next`; on a wrong
@@ -162,7 +168,7 @@ pub async fn login(State(st): State<AppState>, req: Request) -> Result<Response,
 /// kept) and clears the cookie; 303 to the login page.
 pub async fn logout(State(st): State<AppState>, headers: HeaderMap) -> Result<Response, PageError> {
     if let Some(secret) = cookie(&headers, SESSION_COOKIE) {
-        store::sessions::end_session(&st.db, &digest(secret)).await?;
+        store::sessions::end_session(&st.db, &digest(&secret)).await?;
     }
     let mut res = Redirect::to("/login").into_response();
     res.headers_mut().append(

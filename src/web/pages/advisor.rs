@@ -10,11 +10,11 @@
 //! buttons.
 
 use super::{PageError, form, render, share};
-use crate::engine::advice::mounts::{
+use crate::engine::scenario::{NfsClient, Protocol, Scenario, Sec};
+use crate::measure::testplan;
+use crate::mounts::{
     self, Finding, InputError, MountAdvice, MountRequest, Setting, Severity, Workload,
 };
-use crate::engine::scenario::{NfsClient, Protocol, Scenario, Sec};
-use crate::engine::testplan;
 use crate::web::AppState;
 use askama::Template;
 use axum::Router;

@@ -7,7 +7,7 @@
 //! the request, calls them, and shapes the figures for the template.
 
 use super::{PageError, parse_id, render};
-use crate::engine::avs_plan::{self, AvsPlan, PlaceUnit, PlanRequest};
+use crate::avs::{self, AvsPlan, PlaceUnit, PlanRequest};
 use crate::engine::scenario::Level;
 use crate::inventory::{self, CapacityBasis, Inventory, Options};
 use crate::report::avs::{self as report_avs, Format};
@@ -80,7 +80,7 @@ impl AvsPage {
             plan_error: String::new(),
             query: PlanQuery::default(),
             query_string: String::new(),
-            skus: avs_plan::hosts::HOSTS.iter().map(|h| h.sku).collect(),
+            skus: avs::hosts::HOSTS.iter().map(|h| h.sku).collect(),
             regions: Vec::new(),
             rows: Vec::new(),
             matching: 0,
@@ -91,7 +91,7 @@ impl AvsPage {
     }
 
     /// The two options of the TCO table.
-    pub fn options(&self) -> Vec<(&'static str, &avs_plan::tco::OptionCost)> {
+    pub fn options(&self) -> Vec<(&'static str, &avs::tco::OptionCost)> {
         self.plan.as_ref().map_or_else(Vec::new, |p| {
             vec![
                 ("vSAN only", &p.tco.vsan_only),
@@ -312,7 +312,7 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
             return Ok(page);
         }
     };
-    let result = tokio::task::spawn_blocking(move || avs_plan::plan(&req, &book).map(|p| (p, req)))
+    let result = tokio::task::spawn_blocking(move || avs::plan(&req, &book).map(|p| (p, req)))
         .await
         .map_err(|e| PageError::Internal(format!("plan task failed: {e}")))?;
     match result {
@@ -351,7 +351,7 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
             page.plan = Some(plan);
             page.basis = req.capacity_basis;
         }
-        Err(e) => page.plan_error = format!("{}: {}", e.field, e.message),
+        Err(e) => page.plan_error = e.to_string(),
     }
     page.query = q;
     Ok(page)

@@ -130,15 +130,27 @@ struct ComparePage {
     query: String,
 }
 
-/// Formats a metric's value the way its row shows it.
-fn format_value(key: &str, v: f64) -> String {
+/// Formats a metric's value the way its row shows it: money in its currency, latency
+/// in milliseconds.
+fn format_value(key: &str, v: f64, currency: &str) -> String {
     match key {
-        "monthly_usd" | "usd_per_mibps" => super::view::usd(Some(v)),
+        k if sweep::MONEY_ROWS.contains(&k) => super::view::money(Some(v), currency),
+        "latency" => crate::report::latency::ms(v),
         _ => Exact(v).to_string(),
     }
 }
 
-fn format_delta(key: &str, abs: f64, pct: Option<f64>) -> String {
+/// The rows of a comparison, each column's cost and the chart.
+type Comparison = (Vec<MetricRow>, Vec<ColumnCost>, Option<ChartBlock>);
+
+/// The money each column's cost states, in its own currency.
+struct ColumnCost {
+    monthly: Option<f64>,
+    per_mibps: Option<f64>,
+    currency: &'static str,
+}
+
+fn format_delta(key: &str, abs: f64, pct: Option<f64>, currency: &str) -> String {
     let sign = if abs > 0.0 {
         "+"
     } else if abs < 0.0 {
@@ -146,7 +158,7 @@ fn format_delta(key: &str, abs: f64, pct: Option<f64>) -> String {
     } else {
         "±"
     };
-    let magnitude = format_value(key, abs.abs());
+    let magnitude = format_value(key, abs.abs(), currency);
     match pct {
         Some(p) => {
             let psign = if p > 0.0 { "+" } else { "" };
@@ -156,23 +168,34 @@ fn format_delta(key: &str, abs: f64, pct: Option<f64>) -> String {
     }
 }
 
-/// The table rows of a comparison, formatted.
-fn rows_view(rows: &[MetricRow]) -> Vec<RowView> {
+/// The table rows of a comparison, formatted; `costs` has each column's cost (money
+/// rows in different currencies carry no values: each cell states its own).
+fn rows_view(rows: &[MetricRow], costs: &[ColumnCost]) -> Vec<RowView> {
     rows.iter()
         .map(|r| {
             let n = r.values.len().max(r.text.len());
+            let money = sweep::MONEY_ROWS.contains(&r.key);
             let cells = (0..n)
                 .map(|j| {
+                    let cost = costs.get(j);
+                    let currency = cost.map_or("USD", |c| c.currency);
                     let value = match (r.values.get(j).copied().flatten(), r.text.get(j)) {
-                        (Some(v), _) => format_value(r.key, v),
-                        (None, Some(t)) => t.clone(),
-                        (None, None) if r.key == "monthly_usd" || r.key == "usd_per_mibps" => {
-                            "no list price".to_owned()
+                        (Some(v), _) => format_value(r.key, v, currency),
+                        (None, _) if money => {
+                            let amount = cost.and_then(|c| {
+                                if r.key == "monthly_usd" {
+                                    c.monthly
+                                } else {
+                                    c.per_mibps
+                                }
+                            });
+                            super::view::money(amount, currency)
                         }
+                        (None, Some(t)) => t.clone(),
                         (None, None) => "n/a".to_owned(),
                     };
                     let delta = match r.deltas.get(j).copied().flatten() {
-                        Some((abs, pct)) if j > 0 => format_delta(r.key, abs, pct),
+                        Some((abs, pct)) if j > 0 => format_delta(r.key, abs, pct, currency),
                         _ => String::new(),
                     };
                     Cell {
@@ -222,7 +245,7 @@ fn compare_all(
     scenarios: &[Scenario],
     names: &[String],
     prices: &PriceBook,
-) -> Result<(Vec<MetricRow>, Option<ChartBlock>), String> {
+) -> Result<Comparison, String> {
     let evals: Vec<Evaluation> = scenarios
         .iter()
         .zip(names)
@@ -232,6 +255,14 @@ fn compare_all(
         .collect::<Result<_, _>>()?;
     let refs: Vec<&Evaluation> = evals.iter().collect();
     let rows = sweep::compare(&refs);
+    let costs = evals
+        .iter()
+        .map(|e| ColumnCost {
+            monthly: e.cost.monthly,
+            per_mibps: e.cost.per_mibps,
+            currency: e.cost.currency,
+        })
+        .collect();
     let chart = Chart::compare(names, &rows);
     let block = match ChartBlock::new("chart-compare", &chart, Vec::new()) {
         Ok(b) => Some(b),
@@ -240,7 +271,7 @@ fn compare_all(
             None
         }
     };
-    Ok((rows, block))
+    Ok((rows, costs, block))
 }
 
 /// `GET /compare`.
@@ -456,7 +487,7 @@ async fn build(
                 })
                 .await?;
             match outcome {
-                Ok((rows, chart)) => {
+                Ok((rows, costs, chart)) => {
                     let report = (shared.is_empty() && !report_ids.is_empty()).then(|| {
                         let others: Vec<String> =
                             report_ids[1..].iter().map(i64::to_string).collect();
@@ -470,7 +501,7 @@ async fn build(
                         inputs,
                         baselines,
                         origins,
-                        rows: rows_view(&rows),
+                        rows: rows_view(&rows, &costs),
                         chart,
                         report,
                     })
@@ -519,13 +550,13 @@ mod tests {
     #[test]
     fn deltas_read_naturally() {
         assert_eq!(
-            format_delta("throughput", 1234.0, Some(12.34)),
+            format_delta("throughput", 1234.0, Some(12.34), "USD"),
             "+1,234 (+12.3%)"
         );
         assert_eq!(
-            format_delta("monthly_usd", -10.0, Some(-5.0)),
+            format_delta("monthly_usd", -10.0, Some(-5.0), "USD"),
             "-$10.00 (-5%)"
         );
-        assert_eq!(format_delta("iops", 0.0, Some(0.0)), "±0 (0%)");
+        assert_eq!(format_delta("iops", 0.0, Some(0.0), "USD"), "±0 (0%)");
     }
 }

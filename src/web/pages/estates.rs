@@ -6,8 +6,8 @@
 use super::planner::OwnershipView;
 use super::{PageError, parse_id, render};
 use crate::engine::Scenario;
-use crate::engine::estate::{self, EstatePlan, EstateRequest};
 use crate::engine::scenario::Term;
+use crate::estate::{self, EstatePlan, EstateRequest};
 use crate::report::estate::{self as report, Format};
 use crate::store::Visibility;
 use crate::store::estates::{self as store, EstateRevision, EstateSummary, VisibilityChange};
@@ -256,7 +256,7 @@ async fn plan(st: &AppState, req: &EstateRequest) -> Result<EstatePlan, String> 
     tokio::task::spawn_blocking(move || estate::optimize(&req, &book))
         .await
         .map_err(|e| format!("planning failed: {e}"))?
-        .map_err(|e| format!("{}: {}", e.field, e.message))
+        .map_err(|e| e.to_string())
 }
 
 /// `POST /estates`: a new estate from the chosen workloads.

@@ -2,7 +2,7 @@
 
 use super::planner::describe_json_error;
 use super::{PageError, parse_id, render};
-use crate::engine::FieldError;
+use crate::engine::FieldErrors;
 use crate::engine::scenario::{Level, Scenario, Service};
 use crate::store;
 use crate::web::AppState;
@@ -337,18 +337,19 @@ pub async fn import(
         return import_failed(&st, &user, text, msg, StatusCode::BAD_REQUEST).await;
     }
     let de = &mut serde_json::Deserializer::from_str(&text);
-    let parsed: Result<Scenario, FieldError> =
-        serde_path_to_error::deserialize(de).map_err(describe_json_error);
+    let parsed: Result<Scenario, FieldErrors> =
+        serde_path_to_error::deserialize(de).map_err(|e| FieldErrors::from(describe_json_error(e)));
     let scenario = match parsed.and_then(|s| crate::engine::check(&s).map(|()| s)) {
         Ok(s) => s,
         Err(e) => {
-            let msg = if e.field == "scenario" {
+            let msg = if e.first().field == "scenario" {
                 format!(
                     "This is not Scenario JSON: {}. Nothing was saved.",
-                    e.message
+                    e.first().message
                 )
             } else {
-                format!("{}: {}. Nothing was saved.", e.field, e.message)
+                let each: Vec<String> = e.iter().map(ToString::to_string).collect();
+                format!("{}. Nothing was saved.", each.join("; "))
             };
             return import_failed(&st, &user, text, msg, StatusCode::UNPROCESSABLE_ENTITY).await;
         }

@@ -10,7 +10,7 @@ use super::{PageError, render};
 use crate::engine::scenario::{Level, Placement};
 use crate::engine::sweep::{self, Layout, LayoutRow};
 use crate::engine::trace::Num;
-use crate::engine::{Evaluation, FieldError, Scenario};
+use crate::engine::{Evaluation, FieldError, FieldErrors, Scenario};
 use crate::report::charts::Chart;
 use crate::store::{self, StoreError};
 use crate::web::AppState;
@@ -323,12 +323,22 @@ pub(super) fn field_error<'a>(errors: &'a [FieldError], field: &str) -> Option<&
         .map(|e| e.message.as_str())
 }
 
-/// The error a tool page shows when its base scenario cannot be evaluated.
-pub(super) fn base_failed(e: &FieldError) -> FieldError {
-    FieldError::new(
-        "base",
-        format!("the base scenario cannot be evaluated: {e}"),
-    )
+/// The errors a tool page shows when its base scenario cannot be evaluated, or those
+/// of its own inputs (`own`) as they are.
+pub(super) fn tool_errors(e: FieldErrors, own: &[&str]) -> Vec<FieldError> {
+    e.into_vec()
+        .into_iter()
+        .map(|e| {
+            if own.iter().any(|f| e.field.starts_with(f)) {
+                e
+            } else {
+                FieldError::new(
+                    "base",
+                    format!("the base scenario cannot be evaluated: {e}"),
+                )
+            }
+        })
+        .collect()
 }
 
 /// 200 for a tool page without errors, 422 with them.
@@ -390,7 +400,8 @@ fn explain(
         ("volumes", "client")
     };
     let level = s.storage.level.display(s.storage.service);
-    let costs: Vec<Option<f64>> = rows.iter().map(|r| r.monthly_usd).collect();
+    let costs: Vec<Option<f64>> = rows.iter().map(|r| r.monthly).collect();
+    let currency = rows.first().map_or("USD", |r| r.currency);
     let same_cost = costs.windows(2).all(|w| match (w[0], w[1]) {
         (Some(a), Some(b)) => (a - b).abs() <= 0.005 * a.abs().max(1.0),
         (None, None) => true,
@@ -399,7 +410,7 @@ fn explain(
     let cost_text = match (same_cost, costs.first().copied().flatten()) {
         (true, Some(c)) => format!(
             "Every layout costs {} a month: {} bills the provisioned capacity of the capacity pool ({} TiB {level}), not the number of {unit} it is split into.",
-            super::view::usd(Some(c)),
+            super::view::money(Some(c), currency),
             s.storage.service.display(),
             Num(total, 2)
         ),
@@ -479,7 +490,7 @@ fn explain(
                 .qos_per_volume_mibps
                 .map_or_else(|| "n/a".to_owned(), |q| Num(q, 1).to_string()),
             per_client: r.connections_per_client.to_string(),
-            monthly: super::view::usd(r.monthly_usd),
+            monthly: super::view::money(r.monthly, r.currency),
             cause: cause(&l.evaluation, r.count, unit),
             suggested: Some(i) == suggested,
             highlight: r.count == 4 || r.count == 20,
@@ -671,27 +682,23 @@ async fn build(
         let outcome = st
             .renders
             .run("layouts page", Turn::Answer, move || {
-                scenario.validate()?;
+                crate::engine::check(&scenario)?;
                 let layouts = sweep::layouts(&scenario, total, &counts, &prices)?;
                 let rows = sweep::layout_rows(&layouts);
                 let suggested = sweep::suggest_layout(&rows);
-                Ok::<_, FieldError>(explain(&scenario, total, &layouts, &rows, suggested))
+                Ok::<_, FieldErrors>(explain(&scenario, total, &layouts, &rows, suggested))
             })
             .await?;
         match outcome {
             Ok(r) => result = Some(r),
-            Err(e) => errors.push(if e.field.starts_with("counts") || e.field == "total_tib" {
-                FieldError::new(
-                    if e.field == "total_tib" {
-                        "total_tib"
-                    } else {
-                        "counts"
-                    },
-                    e.message,
-                )
-            } else {
-                base_failed(&e)
-            }),
+            Err(e) => {
+                // `counts[3]` is the counts input's.
+                let e = e.map(|e| match e.field.starts_with("counts[") {
+                    true => FieldError::new("counts", e.message),
+                    false => e,
+                });
+                errors.extend(tool_errors(e, &["counts", "total_tib"]));
+            }
         }
     }
     let status = page_status(&errors);

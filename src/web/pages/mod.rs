@@ -4,6 +4,8 @@
 //! Handlers parse the request, call the store and the engine, and render an askama
 //! template; formatting lives in [`view`], the form <-> Scenario mapping in [`form`].
 
+pub use super::page_error::PageError;
+
 mod activity;
 pub mod advisor;
 mod avs;
@@ -21,7 +23,6 @@ mod table_file;
 pub mod view;
 mod whatif;
 
-use crate::store::StoreError;
 use crate::web::AppState;
 use askama::Template;
 use axum::Router;
@@ -105,82 +106,6 @@ async fn not_found(method: axum::http::Method, uri: axum::http::Uri) -> Response
         uri.path().chars().take(200).collect::<String>()
     ))
     .into_response()
-}
-
-/// A page that could not be served: rendered as an HTML page with the status.
-#[derive(Debug, thiserror::Error)]
-pub enum PageError {
-    #[error("{0}")]
-    NotFound(String),
-    #[error("{0}")]
-    BadRequest(String),
-    /// A refusal with its own status (403, 413, 415, 421, 503) and a sentence.
-    #[error("{message}")]
-    Status { status: StatusCode, message: String },
-    #[error("internal error: {0}")]
-    Internal(String),
-}
-
-impl From<StoreError> for PageError {
-    fn from(e: StoreError) -> Self {
-        match e {
-            StoreError::NotFound => {
-                PageError::NotFound("There is no saved scenario with this id.".into())
-            }
-            other => PageError::Internal(other.to_string()),
-        }
-    }
-}
-
-impl From<askama::Error> for PageError {
-    fn from(e: askama::Error) -> Self {
-        PageError::Internal(format!("template: {e}"))
-    }
-}
-
-#[derive(Template)]
-#[template(path = "pages/error.html")]
-struct ErrorPage<'a> {
-    status: u16,
-    title: &'a str,
-    message: &'a str,
-}
-
-impl IntoResponse for PageError {
-    fn into_response(self) -> Response {
-        let (status, title, message) = match &self {
-            PageError::NotFound(m) => (StatusCode::NOT_FOUND, "Not found", m.as_str()),
-            PageError::BadRequest(m) => (StatusCode::BAD_REQUEST, "Cannot open this", m.as_str()),
-            PageError::Status { status, message } => (
-                *status,
-                match status.as_u16() {
-                    403 => "Refused",
-                    413 => "Too large",
-                    503 => "Busy",
-                    _ => "Cannot do this",
-                },
-                message.as_str(),
-            ),
-            PageError::Internal(cause) => {
-                tracing::error!(error = %cause, "page failed");
-                (
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "Something went wrong",
-                    "The server could not complete this request. Nothing was changed; try again.",
-                )
-            }
-        };
-        let message = crate::web::error::bounded(message).into_owned();
-        let page = ErrorPage {
-            status: status.as_u16(),
-            title,
-            message: &message,
-        };
-        match page.render() {
-            Ok(body) => (status, Html(body)).into_response(),
-            Err(_) => (status, message).into_response(),
-        }
-    }
 }
 
 /// Renders a template with a status, turning a template failure into a 500 page.

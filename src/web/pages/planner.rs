@@ -135,7 +135,7 @@ async fn assess(
                     ResultsView::evaluated(&s, &ev, url, charts)
                 }
                 Err(e) => {
-                    form.add_field_error(&e);
+                    form.add_field_errors(&e);
                     ResultsView::refused(&e, url, id)
                 }
             }
@@ -254,20 +254,6 @@ async fn page(
     }
 }
 
-/// The scenario a blank planner starts from.
-pub(super) fn blank() -> Scenario {
-    serde_json::from_value(serde_json::json!({
-        "name": "Untitled scenario",
-        "workload": { "io_size_kib": 64, "read_pct": 70, "access": "random", "threads": 8,
-                      "queue_depth": 16, "capacity_tib": 10 },
-        "storage": { "service": "anf", "level": "premium",
-                     "volumes": [{ "count": 1, "quota_tib": 10 }] },
-        "clients": { "count": 2, "vm_size": "Standard_D16s_v5", "protocol": "nfsv3",
-                     "nconnect": 4 }
-    }))
-    .unwrap_or_else(|e| panic!("the blank scenario is valid JSON: {e}"))
-}
-
 #[derive(Deserialize)]
 pub struct NewQuery {
     template: Option<String>,
@@ -291,7 +277,7 @@ pub async fn new(
                 format!("New from the template “{}”: not saved yet.", t.name),
             )
         }
-        None => (blank(), "New scenario: not saved yet.".to_owned()),
+        None => (form::blank(), "New scenario: not saved yet.".to_owned()),
     };
     let form = FormState::from_scenario(&scenario);
     render(
@@ -440,7 +426,7 @@ pub async fn shared(
     let valid = match crate::engine::check(&scenario) {
         Ok(()) => Some(&scenario),
         Err(e) => {
-            form.add_field_error(&e);
+            form.add_field_errors(&e);
             None
         }
     };
@@ -601,7 +587,7 @@ async fn results_for_json(
     let valid = match crate::engine::check(&scenario) {
         Ok(()) => Some(&scenario),
         Err(e) => {
-            form.add_field_error(&e);
+            form.add_field_errors(&e);
             None
         }
     };
@@ -860,6 +846,6 @@ mod tests {
 
     #[test]
     fn the_blank_scenario_is_valid() {
-        blank().validate().unwrap();
+        crate::engine::check(&form::blank()).unwrap();
     }
 }

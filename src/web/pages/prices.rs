@@ -7,13 +7,13 @@
 //! `volplan prices import` show (and apply) at once.
 
 use super::{PageError, render};
-use crate::engine::price_rows::{self, Override, PriceRow, PricedService, RowKey};
 use crate::engine::pricing::{self, PriceBook};
-use crate::engine::retail_prices::diff::RowChange;
-use crate::engine::retail_prices::{self, ImportPlan, PlannedRow};
-use crate::report::model::today_utc;
+use crate::prices::retail::diff::RowChange;
+use crate::prices::retail::{self, ImportPlan, PlannedRow};
+use crate::prices::rows::{self, Override, PriceRow, PricedService, RowKey};
 use crate::store;
 use crate::store::activity::Action;
+use crate::store::today_utc;
 use crate::web::AppState;
 use crate::web::access::actor;
 use crate::web::auth::CurrentUser;
@@ -209,7 +209,7 @@ impl PricesPage {
             region,
             regions,
             rows,
-            items: price_rows::items()
+            items: rows::items()
                 .iter()
                 .map(|i| Opt {
                     value: format!("{}/{}", i.service.key(), i.key),
@@ -289,6 +289,7 @@ struct Token {
     region: String,
     item: String,
     price: f64,
+    currency: String,
     region_name: String,
     source: String,
 }
@@ -300,6 +301,7 @@ impl Token {
             region: r.region.clone(),
             item: r.item.clone(),
             price: r.new,
+            currency: r.currency.clone(),
             region_name: r.region_name.clone(),
             source: r.source.clone(),
         }
@@ -336,14 +338,14 @@ pub async fn preview(State(st): State<AppState>, mp: Multipart) -> Result<Respon
             return render(StatusCode::BAD_REQUEST, &page);
         }
     };
-    let items = match retail_prices::parse_bytes(&bytes) {
+    let items = match retail::parse_bytes(&bytes) {
         Ok(items) => items,
         Err(e) => {
             page.upload_error = format!("{origin} was not imported: {e}. Nothing was stored.");
             return render(StatusCode::UNPROCESSABLE_ENTITY, &page);
         }
     };
-    let plan = retail_prices::plan(&items, &book);
+    let plan = retail::plan(&items, &book);
     let rows = plan.accepted().map(diff_view).collect();
     page.preview = Some(Preview { origin, plan, rows });
     render(StatusCode::OK, &page)
@@ -362,10 +364,12 @@ fn accepted_rows(pairs: &[(String, String)], as_of: &str, origin: &str) -> Vec<O
                 region: t.region,
                 item: t.item,
             };
-            price_rows::check_row(&key, t.price).ok()?;
+            rows::check_row(&key, t.price).ok()?;
+            rows::check_currency(&t.currency).ok()?;
             Some(Override {
                 key,
                 price: t.price,
+                currency: t.currency,
                 region_name: Some(t.region_name),
                 as_of: as_of.to_owned(),
                 source: format!("{}; imported from {origin}", t.source),
@@ -417,7 +421,7 @@ fn entered(e: &Entry, as_of: &str) -> Result<Override, (&'static str, String)> {
         region: e.region.trim().to_owned(),
         item: item.to_owned(),
     };
-    price_rows::check_row(&key, price).map_err(|err| (err.field, format!("{}.", err.message)))?;
+    rows::check_row(&key, price).map_err(|err| (err.field, format!("{}.", err.message)))?;
     let note: String = e.note.chars().filter(|c| !c.is_control()).collect();
     if note.chars().count() > MAX_NOTE {
         return Err(("note", format!("Keep the note to {MAX_NOTE} characters.")));
@@ -426,6 +430,7 @@ fn entered(e: &Entry, as_of: &str) -> Result<Override, (&'static str, String)> {
     Ok(Override {
         key,
         price,
+        currency: "USD".to_owned(),
         region_name: None,
         as_of: as_of.to_owned(),
         source: if note.is_empty() {

@@ -4,7 +4,7 @@
 
 use super::view::usd;
 use super::{PageError, parse_id, render};
-use crate::engine::reprice::{LineChange, RepriceLine};
+use crate::prices::reprice::{LineChange, RepriceLine};
 use crate::web::AppState;
 use crate::web::api::reprice::{RepriceAnswer, RepriceError, reprice_revision};
 use crate::web::auth::CurrentUser;
@@ -55,7 +55,7 @@ fn signed(v: Option<f64>) -> String {
 }
 
 fn line(l: &RepriceLine) -> LineView {
-    let amount = |s: &Option<crate::engine::reprice::SnapshotLine>| match s {
+    let amount = |s: &Option<crate::prices::reprice::SnapshotLine>| match s {
         Some(s) => usd(s.monthly),
         None => "not stored".to_owned(),
     };

@@ -6,7 +6,7 @@
 use crate::engine::Limit;
 use crate::engine::scenario::Scenario;
 use crate::engine::trace::{Exact, Num, Sig};
-use crate::engine::{Evaluation, FieldError};
+use crate::engine::{Evaluation, FieldErrors};
 use crate::report::latency;
 use crate::report::summary::TIE_PCT;
 use crate::web::charts::ChartBlock;
@@ -102,6 +102,8 @@ pub struct LimitRow {
 #[derive(Debug, Clone)]
 pub struct CostView {
     pub monthly: String,
+    /// ISO 4217 code of every amount shown.
+    pub currency: &'static str,
     pub billed_tib: String,
     pub per_mibps: String,
     pub price_date: String,
@@ -121,6 +123,8 @@ pub struct CostLineRow {
     pub quantity: String,
     /// "$0.29419 per GiB-month", or "no list price".
     pub unit_price: String,
+    /// The book has a price for the line (without one the page links to the import).
+    pub priced: bool,
     /// The amount (a month, or once for a one-time line).
     pub amount: String,
     pub one_time: bool,
@@ -128,16 +132,17 @@ pub struct CostLineRow {
 }
 
 impl CostLineRow {
-    fn of(l: &crate::engine::cost::CostLine) -> Self {
+    fn of(l: &crate::engine::cost::CostLine, currency: &str) -> Self {
         let per = l.unit.strip_suffix("-month").unwrap_or(l.unit);
         CostLineRow {
             label: l.item,
             quantity: format!("{} {}", Num(l.quantity, 2), per),
             unit_price: l.unit_price.map_or_else(
                 || "no list price".into(),
-                |u| format!("${} per {}", Num(u, 5), l.unit),
+                |u| format!("{} per {}", unit_price(u, currency), l.unit),
             ),
-            amount: usd(l.monthly),
+            priced: l.unit_price.is_some(),
+            amount: money(l.monthly, currency),
             one_time: l.one_time,
             note: l.note,
         }
@@ -151,6 +156,8 @@ pub struct SizingRow {
     pub pool_tib: String,
     pub throughput: String,
     pub monthly: String,
+    /// The level has a price in the region (without one the page links to the import).
+    pub priced: bool,
     pub meets: bool,
     pub cheapest: bool,
     /// The level the scenario uses.
@@ -179,14 +186,43 @@ pub fn full(v: f64, decimals: usize) -> String {
 
 /// "$1,234.56"; "no list price" when the catalog has none.
 pub fn usd(v: Option<f64>) -> String {
+    money(v, "USD")
+}
+
+/// The symbol written before an amount in `currency`, where it has a common one.
+fn symbol(currency: &str) -> Option<&'static str> {
+    match currency {
+        "USD" => Some("$"),
+        "EUR" => Some("€"),
+        "GBP" => Some("£"),
+        _ => None,
+    }
+}
+
+/// An amount in `currency` with two decimals: "$1,234.56", "€1,234.56", "1,234.56 CHF";
+/// "no list price" without one.
+pub fn money(v: Option<f64>, currency: &str) -> String {
     let Some(v) = v.filter(|v| v.is_finite()) else {
         return "no list price".into();
     };
-    let cents = (v * 100.0).round() / 100.0;
+    let cents = (v.abs() * 100.0).round() / 100.0;
+    let sign = if v < 0.0 && cents > 0.0 { "-" } else { "" };
     let s = format!("{cents:.2}");
     let (int, frac) = s.split_once('.').unwrap_or((&s, "00"));
     let int: f64 = int.parse().unwrap_or(0.0);
-    format!("${}.{frac}", Num(int, 0))
+    let digits = format!("{}.{frac}", Num(int, 0));
+    match symbol(currency) {
+        Some(sym) => format!("{sign}{sym}{digits}"),
+        None => format!("{sign}{digits} {currency}"),
+    }
+}
+
+/// A unit price in `currency` with up to 5 decimals: "$0.29419", "0.36500 CHF".
+pub fn unit_price(v: f64, currency: &str) -> String {
+    match symbol(currency) {
+        Some(sym) => format!("{sym}{}", Num(v, 5)),
+        None => format!("{} {currency}", Num(v, 5)),
+    }
 }
 
 /// A limit's headroom over the achievable figure, or "ties with the binding limit"
@@ -255,11 +291,14 @@ impl ResultsView {
     }
 
     /// No figures: the engine refused the scenario.
-    pub fn refused(e: &FieldError, share_url: String, id: Option<i64>) -> Self {
+    pub fn refused(e: &FieldErrors, share_url: String, id: Option<i64>) -> Self {
         Self {
             ok: None,
             problem: Some("The scenario cannot be evaluated.".into()),
-            errors: vec![ErrorItem::new(&e.field, &e.message)],
+            errors: e
+                .iter()
+                .map(|e| ErrorItem::new(&e.field, &e.message))
+                .collect(),
             share_url,
             scenario_id: id,
         }
@@ -354,7 +393,8 @@ impl Results {
                     .throughput_mibps
                     .map(|t| Exact(t).to_string())
                     .unwrap_or_else(|| "-".into()),
-                monthly: usd(z.monthly_usd),
+                monthly: money(z.monthly, ev.cost.currency),
+                priced: z.monthly.is_some(),
                 meets: z.meets,
                 cheapest: z.cheapest,
                 current: z.service == s.storage.service && z.level == current_level,
@@ -376,17 +416,23 @@ impl Results {
             per_client: full(ev.flows.per_client as f64, 0),
             outstanding: full(ev.flows.outstanding, 0),
             cost: CostView {
-                monthly: usd(ev.cost.monthly_usd),
+                monthly: money(ev.cost.monthly, ev.cost.currency),
+                currency: ev.cost.currency,
                 billed_tib: full(ev.cost.billed_tib, 2),
-                per_mibps: usd(ev.cost.usd_per_mibps),
+                per_mibps: money(ev.cost.per_mibps, ev.cost.currency),
                 price_date: ev.cost.price_date.clone(),
                 hours_per_month: full(ev.cost.hours_per_month, 0),
                 assumption: ev.cost.assumption,
-                lines: ev.cost.lines.iter().map(CostLineRow::of).collect(),
+                lines: ev
+                    .cost
+                    .lines
+                    .iter()
+                    .map(|l| CostLineRow::of(l, ev.cost.currency))
+                    .collect(),
                 first_month: ev
                     .cost
                     .one_time
-                    .map(|once| usd(ev.cost.monthly_usd.map(|m| m + once))),
+                    .map(|once| money(ev.cost.monthly.map(|m| m + once), ev.cost.currency)),
             },
             sizing,
             charts,

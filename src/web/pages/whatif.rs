@@ -3,8 +3,8 @@
 //! prorated as `days / 30.4` at the new level.
 
 use super::layouts::{
-    Opt, base_failed, base_options, base_scenario, binding_name, field_error, level_options,
-    page_status, parse_level,
+    Opt, base_options, base_scenario, binding_name, field_error, level_options, page_status,
+    parse_level, tool_errors,
 };
 use super::{PageError, render};
 use crate::engine::scenario::Level;
@@ -104,7 +104,7 @@ fn pct(new: f64, old: f64) -> String {
     }
 }
 
-fn money_delta(new: Option<f64>, old: Option<f64>) -> String {
+fn money_delta(new: Option<f64>, old: Option<f64>, currency: &str) -> String {
     match (new, old) {
         (Some(n), Some(o)) => {
             let d = n - o;
@@ -115,7 +115,11 @@ fn money_delta(new: Option<f64>, old: Option<f64>) -> String {
             } else {
                 "±"
             };
-            format!("{sign}{}{}", super::view::usd(Some(d.abs())), pct(n, o))
+            format!(
+                "{sign}{}{}",
+                super::view::money(Some(d.abs()), currency),
+                pct(n, o)
+            )
         }
         _ => "n/a".to_owned(),
     }
@@ -126,6 +130,8 @@ fn outcome(s: &Scenario, w: &WhatIf) -> Outcome {
     let base_level = s.storage.level.display(service).to_owned();
     let new_level = w.level.display(service).to_owned();
     let (b, c) = (&w.base, &w.changed);
+    let currency = b.cost.currency;
+    let money = |v: Option<f64>| super::view::money(v, currency);
     let lines = vec![
         Line {
             label: "Throughput (MiB/s)",
@@ -151,18 +157,18 @@ fn outcome(s: &Scenario, w: &WhatIf) -> Outcome {
         },
         Line {
             label: "Monthly cost, whole month at this level",
-            base: super::view::usd(b.cost.monthly_usd),
-            changed: super::view::usd(c.cost.monthly_usd),
-            delta: money_delta(c.cost.monthly_usd, b.cost.monthly_usd),
+            base: money(b.cost.monthly),
+            changed: money(c.cost.monthly),
+            delta: money_delta(c.cost.monthly, b.cost.monthly, currency),
         },
     ];
     let days = Num(w.days, 1);
-    let month = super::view::usd(w.month_usd);
-    let extra = match w.extra_usd {
+    let month = money(w.month);
+    let extra = match w.extra {
         Some(x) => format!(
             "{}{}",
             if x >= 0.0 { "+" } else { "-" },
-            super::view::usd(Some(x.abs()))
+            money(Some(x.abs()))
         ),
         None => "n/a".to_owned(),
     };
@@ -171,13 +177,13 @@ fn outcome(s: &Scenario, w: &WhatIf) -> Outcome {
         Num(DAYS_PER_MONTH, 1),
         Num(c.throughput_mibps, 0),
         Num(b.throughput_mibps, 0),
-        super::view::usd(b.cost.monthly_usd),
+        money(b.cost.monthly),
         service.display()
     );
     let names = vec![base_level.clone(), format!("{new_level} ({days} days)")];
     // The second bar is the month with the busy days at the new level, as its label says.
     let mut busy = c.clone();
-    busy.cost.monthly_usd = w.month_usd;
+    busy.cost.monthly = w.month;
     let rows = sweep::compare(&[b, &busy]);
     let chart = match ChartBlock::new("chart-whatif", &Chart::compare(&names, &rows), Vec::new()) {
         Ok(block) => Some(block),
@@ -246,8 +252,7 @@ pub async fn page(
             .await?;
         match work {
             Ok(o) => result = Some(o),
-            Err(e) if e.field == "days" || e.field == "level" => errors.push(e),
-            Err(e) => errors.push(base_failed(&e)),
+            Err(e) => errors.extend(tool_errors(e, &["days", "level"])),
         }
     }
     let status = page_status(&errors);
@@ -282,7 +287,7 @@ mod tests {
         let mut s = scenario_templates::find(EXAMPLE).unwrap().scenario();
         s.storage.level = Level::Premium;
         let w = sweep::what_if(&s, Level::Ultra, 10.0, crate::engine::pricing::book()).unwrap();
-        let (month, whole) = (w.month_usd.unwrap(), w.changed.cost.monthly_usd.unwrap());
+        let (month, whole) = (w.month.unwrap(), w.changed.cost.monthly_usd.unwrap());
         assert!(whole > month * 1.05, "the example's Ultra month costs more");
         let chart = outcome(&s, &w).chart.expect("chart");
         let cost = chart
@@ -305,7 +310,10 @@ mod tests {
     #[test]
     fn deltas_have_signs() {
         assert_eq!(signed(-1500.0, 0), "-1,500");
-        assert_eq!(money_delta(Some(150.0), Some(100.0)), "+$50.00 (+50%)");
-        assert_eq!(money_delta(None, Some(1.0)), "n/a");
+        assert_eq!(
+            money_delta(Some(150.0), Some(100.0), "USD"),
+            "+$50.00 (+50%)"
+        );
+        assert_eq!(money_delta(None, Some(1.0), "EUR"), "n/a");
     }
 }

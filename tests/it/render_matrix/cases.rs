@@ -138,14 +138,14 @@ pub fn boundaries() -> Vec<Case> {
     ]
 }
 
-/// The smallest positive network limits the schema accepts (a subnormal
-/// 5e-324 MiB/s each way) on GCNV Flex over SMB: every rate is near zero.
+/// The smallest network limits the schema accepts (0.001 MiB/s each way) on GCNV Flex
+/// over SMB: every rate is near zero.
 fn smallest_rates() -> Value {
     json!({
         "name": "Smallest rates",
         "workload": { "io_size_kib": 0.5, "read_pct": 0.001, "capacity_tib": 0 },
         "storage": { "service": "gcnv", "level": "flex", "volumes": [{ "count": 1, "quota_tib": 0.001 }] },
-        "clients": { "protocol": "smb3", "egress_mibps": 5e-324, "ingress_mibps": 5e-324 }
+        "clients": { "protocol": "smb3", "egress_mibps": 0.001, "ingress_mibps": 0.001 }
     })
 }
 

@@ -1,0 +1,252 @@
+//! The plan's properties over generated inventories, and a worked TCO example by hand.
+
+use super::{PlanRequest, plan};
+use crate::engine::evaluate;
+use crate::engine::pricing::book;
+use crate::engine::scenario::Level;
+use crate::inventory::{Inventory, PowerState, Summary, Vm};
+use proptest::prelude::*;
+
+fn vm(i: usize, vcpus: u32, mem_gib: f64, tib: f64, perf: Option<(f64, f64)>) -> Vm {
+    Vm {
+        vm: format!("vm{i:05}"),
+        powerstate: PowerState::PoweredOn,
+        cluster: None,
+        host: None,
+        datastore: None,
+        vcpus,
+        memory_mib: mem_gib * 1024.0,
+        provisioned_mib: tib * 1_048_576.0 * 1.5,
+        in_use_mib: tib * 1_048_576.0,
+        guest_used_mib: None,
+        disks: vec![],
+        iops: perf.map(|p| p.0),
+        mibps: perf.map(|p| p.1),
+        flags: vec![],
+    }
+}
+
+fn inventory(vms: Vec<Vm>) -> Inventory {
+    let mut inv = Inventory {
+        vms,
+        excluded: vec![],
+        summary: Summary::default(),
+    };
+    inv.total();
+    inv
+}
+
+fn request(vms: Vec<Vm>, sku: &str) -> PlanRequest {
+    let mut r = PlanRequest::new(inventory(vms));
+    r.host_sku = sku.to_owned();
+    r.region = Some("westus2".to_owned());
+    r
+}
+
+/// VMs: vCPUs, memory GiB, TiB in use, and IOPS / MiB/s (or none).
+fn vms_strategy(max: usize) -> impl Strategy<Value = Vec<Vm>> {
+    prop::collection::vec(
+        (
+            1u32..32,
+            1.0f64..256.0,
+            0.01f64..8.0,
+            prop::option::of((1.0f64..3000.0, 0.1f64..60.0)),
+        ),
+        1..max,
+    )
+    .prop_map(|v| {
+        v.into_iter()
+            .enumerate()
+            .map(|(i, (c, m, t, p))| vm(i, c, m, t, p))
+            .collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn every_vm_is_placed_once_within_capacity_and_the_layout_meets_its_targets(
+        vms in vms_strategy(60),
+        growth in 0.0f64..50.0,
+    ) {
+        let n = vms.len();
+        let mut req = request(vms, "AV36");
+        req.growth_pct = growth;
+        let p = plan(&req, book()).unwrap();
+        // Every included VM exactly once, on a datastore of the layout.
+        prop_assert_eq!(p.placement.len(), n);
+        let mut names: Vec<&str> = p.placement.iter().map(|x| x.vm.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        prop_assert_eq!(names.len(), n);
+        for x in &p.placement {
+            prop_assert!(p.datastores.iter().any(|d| d.name == x.datastore));
+        }
+        prop_assert_eq!(p.datastores.iter().map(|d| d.vms).sum::<u32>() as usize, n);
+        // No datastore over its quota with the growth headroom.
+        for d in &p.datastores {
+            prop_assert!(d.with_growth_tib <= d.quota_tib + 1e-9, "{:?}", d);
+            prop_assert!(d.demand_mibps <= d.qos_mibps + 1e-6, "{:?}", d);
+        }
+        // The engine's own evaluation of each cluster's layout meets the targets.
+        prop_assert!(p.met, "{:?}", p.warnings);
+        let want: f64 = req.inventory.vms.iter().filter_map(|v| v.mibps).sum();
+        let mut asked = 0.0;
+        for s in &p.scenarios {
+            let e = evaluate(s).unwrap();
+            prop_assert!(e.targets.met, "{} binds at {}", s.name, e.binding);
+            asked += s.workload.target_mibps.unwrap_or(0.0);
+        }
+        prop_assert!((asked - want).abs() <= 1e-6 * want.max(1.0));
+    }
+
+    #[test]
+    fn more_vms_never_lower_the_vsan_only_host_count(
+        vms in vms_strategy(80),
+        extra in vms_strategy(20),
+    ) {
+        let base = plan(&request(vms.clone(), "AV36"), book()).unwrap();
+        let mut more = vms;
+        let k = more.len();
+        more.extend(extra.into_iter().enumerate().map(|(i, mut v)| {
+            v.vm = format!("extra{}", k + i);
+            v
+        }));
+        let bigger = plan(&request(more, "AV36"), book()).unwrap();
+        prop_assert!(bigger.tco.vsan_only.hosts.hosts >= base.tco.vsan_only.hosts.hosts);
+        prop_assert!(bigger.tco.with_anf.hosts.hosts >= base.tco.with_anf.hosts.hosts);
+    }
+}
+
+/// 200 VMs of 4 vCPUs, 16 GiB and 1 TiB in use, on 2 Standard datastores in West US 2.
+fn worked(sku: &str) -> super::AvsPlan {
+    let vms = (0..200).map(|i| vm(i, 4, 16.0, 1.0, None)).collect();
+    let mut req = request(vms, sku);
+    req.level = Some(Level::Standard);
+    req.datastores = Some(2);
+    plan(&req, book()).unwrap()
+}
+
+#[test]
+fn worked_tco_example_av36_west_us_2() {
+    let p = worked("AV36");
+    let t = &p.tco;
+    let v = &t.vsan_only.hosts;
+    // Usable vSAN per host: 15,360 GB x 0.90 x 0.75 x 0.67 / 1024 x 1.2 = 8.1405 TiB.
+    assert!((v.vsan_usable_tib_per_host - 8.1405).abs() < 1e-9);
+    // CPU: 800 vCPUs x 600 MHz / 4 per core / (36 x 2,300 x 70 %) = 2.07 -> 3.
+    // Memory: 3,200 GiB / (576 x 80 % = 460.8) = 6.94 -> 7.
+    // Storage: 200 TiB / 8.1405 = 24.57 -> 25; + 1 spare = 26 hosts, 2 clusters.
+    assert_eq!(
+        (v.drivers.cpu, v.drivers.memory, v.drivers.storage),
+        (3, 7, Some(25))
+    );
+    assert_eq!((v.hosts, v.clusters, v.binding), (26, 2, "storage"));
+    let w = &t.with_anf.hosts;
+    assert_eq!((w.hosts, w.clusters, w.binding), (8, 1, "memory"));
+    // 8.36 USD per host-hour x 730 hours.
+    assert!((t.vsan_only.monthly.payg - 26.0 * 8.36 * 730.0).abs() < 1e-6);
+    assert!((t.vsan_only.monthly.reserved_3y - 26.0 * 4.18 * 730.0).abs() < 1e-6);
+    // Two 100 TiB Standard datastores: 200 TiB x 1,024 x 0.14746 USD per GiB-month.
+    let anf = 200.0 * 1024.0 * 0.14746;
+    assert!(
+        (t.with_anf.anf_monthly.payg - anf).abs() < 1e-6,
+        "{}",
+        t.with_anf.anf_monthly.payg
+    );
+    assert!((t.with_anf.monthly.payg - (8.0 * 8.36 * 730.0 + anf)).abs() < 1e-6);
+    assert!((t.vsan_only.totals[2].payg - 26.0 * 8.36 * 730.0 * 60.0).abs() < 1e-3);
+    assert_eq!(t.saving.hosts, 18);
+}
+
+#[test]
+fn worked_tco_example_av64_west_us_2() {
+    let p = worked("AV64");
+    let t = &p.tco;
+    let v = &t.vsan_only.hosts;
+    // CPU: 120,000 MHz / (64 x 2,800 x 70 % = 125,440) = 0.96 -> 1.
+    // Memory: 3,200 / (1,024 x 80 % = 819.2) = 3.91 -> 4. Storage as AV36 (same raw).
+    assert_eq!(
+        (v.drivers.cpu, v.drivers.memory, v.drivers.storage),
+        (1, 4, Some(25))
+    );
+    assert_eq!(v.hosts, 26);
+    assert_eq!(t.with_anf.hosts.hosts, 5);
+    assert!((t.vsan_only.monthly.payg - 26.0 * 13.22 * 730.0).abs() < 1e-6);
+    let anf = 200.0 * 1024.0 * 0.14746;
+    assert!((t.with_anf.monthly.payg - (5.0 * 13.22 * 730.0 + anf)).abs() < 1e-6);
+    assert!(t.saving.monthly_payg > 0.0);
+}
+
+#[test]
+fn the_search_takes_a_higher_level_or_more_datastores_for_throughput() {
+    // 40 VMs of 0.5 TiB, 50 MiB/s each: 2,000 MiB/s on 20 TiB.
+    let vms: Vec<Vm> = (0..40)
+        .map(|i| vm(i, 4, 16.0, 0.5, Some((800.0, 50.0))))
+        .collect();
+    let p = plan(&request(vms.clone(), "AV36"), book()).unwrap();
+    assert!(p.met, "{:?}", p.warnings);
+    let qos: f64 = p.datastores.iter().map(|d| d.qos_mibps).sum();
+    assert!(qos >= 2000.0 - 1e-6, "{qos}");
+    // Fixing Standard with one datastore cannot carry 2,000 MiB/s (1,600 per volume).
+    let mut fixed = request(vms, "AV36");
+    fixed.level = Some(Level::Standard);
+    fixed.datastores = Some(1);
+    let e = plan(&fixed, book()).unwrap_err();
+    assert_eq!(e.first().field, "datastores");
+}
+
+#[test]
+fn flexible_is_searched_where_it_is_priced_and_wins_when_it_is_cheapest() {
+    // West US 2 prices Flexible below Standard per GiB: capacity-heavy datastores with
+    // little throughput are cheapest on Flexible, each assigned its MiB/s.
+    let (_, rates) = book().anf("westus2").unwrap();
+    assert!(rates.flexible_capacity.unwrap() < rates.standard.unwrap());
+    let vms: Vec<Vm> = (0..20)
+        .map(|i| vm(i, 4, 16.0, 2.0, Some((200.0, 5.0))))
+        .collect();
+    let p = plan(&request(vms.clone(), "AV36"), book()).unwrap();
+    let tried: std::collections::BTreeSet<&str> =
+        p.candidates.iter().map(|c| c.level.key()).collect();
+    assert!(tried.contains("flexible"), "{tried:?}");
+    assert_eq!(
+        p.level,
+        Level::Flexible,
+        "{:#?}",
+        p.candidates
+            .iter()
+            .filter(|c| c.datastores <= 2)
+            .collect::<Vec<_>>()
+    );
+    assert!(p.met, "{:?}", p.warnings);
+    let cheapest_other = p
+        .candidates
+        .iter()
+        .filter(|c| c.level != Level::Flexible && c.met)
+        .filter_map(|c| c.anf_monthly)
+        .fold(f64::INFINITY, f64::min);
+    assert!(p.tco.with_anf.anf_monthly.payg < cheapest_other);
+    for (d, s) in p.datastores.iter().zip(&p.scenarios[0].storage.volumes) {
+        assert_eq!(s.throughput_mibps, Some(d.qos_mibps));
+        assert!(d.qos_mibps >= d.demand_mibps.ceil(), "{d:?}");
+        assert_eq!(d.qos_mibps, d.qos_mibps.round(), "whole MiB/s");
+    }
+    let e = evaluate(&p.scenarios[0]).unwrap();
+    assert!(e.targets.met);
+
+    // Mexico Central has no Flexible prices: the search leaves it out, and fixing it is
+    // a 422 naming the level.
+    let mut mx = request(vms, "AV36P");
+    mx.region = Some("mexicocentral".to_owned());
+    let p = plan(&mx, book()).unwrap();
+    assert!(p.candidates.iter().all(|c| c.level != Level::Flexible));
+    mx.level = Some(Level::Flexible);
+    let e = plan(&mx, book()).unwrap_err();
+    assert_eq!(e.first().field, "level");
+    assert!(
+        e.first().message.contains("Flexible prices"),
+        "{}",
+        e.first().message
+    );
+}

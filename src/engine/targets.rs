@@ -1,0 +1,57 @@
+//! The workload's targets: the rate it must reach and whether a rate and a latency
+//! meet them.
+
+use super::evaluation::Targets;
+use super::plan::Plan;
+use super::units::mibps_to_iops;
+
+/// The larger of the IOPS target and the MiB/s target in IOPS, if any.
+pub fn target_iops(p: &Plan) -> Option<f64> {
+    let m = p.target_mibps.map(|t| mibps_to_iops(t, p.io_kib));
+    match (m, p.target_iops) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// A rate headroom [`targets`] still counts as met, in percent (float noise).
+const HEADROOM_TOLERANCE_PCT: f64 = 1e-9;
+
+/// The smallest achievable IOPS that [`targets`] counts as meeting the plan's rate
+/// targets (within the same tolerance); 0 without a rate target.
+pub fn rate_needed_iops(p: &Plan) -> f64 {
+    let keep = 1.0 - HEADROOM_TOLERANCE_PCT / 100.0;
+    let mibps = p
+        .target_mibps
+        .map_or(0.0, |t| mibps_to_iops(t * keep, p.io_kib));
+    mibps.max(p.target_iops.map_or(0.0, |t| t * keep))
+}
+
+/// Whether `total` MiB/s at the plan's IO size, with `latency_ms` per IO at the target
+/// rate (at the achievable load when only a latency target is set; `None` when the rate
+/// is out of reach), meets the plan's targets, and the headroom.
+pub fn targets(p: &Plan, total: f64, latency_ms: Option<f64>) -> Targets {
+    let iops = mibps_to_iops(total, p.io_kib);
+    let mibps_headroom_pct = p.target_mibps.map(|t| (total / t - 1.0) * 100.0);
+    let iops_headroom_pct = p.target_iops.map(|t| (iops / t - 1.0) * 100.0);
+    let ok = |h: Option<f64>| h.is_none_or(|h| h >= -HEADROOM_TOLERANCE_PCT);
+    let latency_met = p
+        .target_latency_ms
+        .map(|t| latency_ms.is_some_and(|l| l <= t * (1.0 + 1e-9)));
+    Targets {
+        met: ok(mibps_headroom_pct) && ok(iops_headroom_pct) && latency_met != Some(false),
+        mibps_headroom_pct,
+        iops_headroom_pct,
+        latency_met,
+    }
+}
+
+/// The latency a latency target is judged by: at the target rate, or at the
+/// achievable load when no rate target is set.
+pub fn judged_latency(p: &Plan, latency_ms: f64, at_target_ms: Option<f64>) -> Option<f64> {
+    if target_iops(p).is_some() {
+        at_target_ms
+    } else {
+        Some(latency_ms)
+    }
+}

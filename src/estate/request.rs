@@ -1,0 +1,304 @@
+//! The estate request (contract: `POST /api/v1/estate/optimize`) and its validation.
+
+use super::pool::{ALL_TYPES, PoolType};
+use crate::engine::pricing::PriceBook;
+use crate::engine::scenario::{FieldError, Level, Scenario, Service, Term};
+use serde::{Deserialize, Serialize};
+
+/// Most workloads in one estate.
+pub const MAX_WORKLOADS: usize = 200;
+
+/// Longest timeline, years.
+pub const MAX_YEARS: u32 = 5;
+
+/// The request: the workloads, the region, and how they grow.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EstateRequest {
+    /// A name for the estate (reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub workloads: Vec<Scenario>,
+    /// Azure region of the estate (ANF pools, Azure Files); null = the price book's
+    /// reference region. It replaces each workload's own region.
+    #[serde(default)]
+    pub region: Option<String>,
+    /// Google Cloud region for GCNV workloads and options; null = the workload's own,
+    /// else the price book's reference region.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gcp_region: Option<String>,
+    /// Length of the timeline, 1..5 years.
+    #[serde(default = "three")]
+    pub years: u32,
+    /// Capacity growth of every workload, % per year (compounded monthly).
+    #[serde(default)]
+    pub growth_pct_per_year: f64,
+    /// Throughput growth, % per year; null = as capacity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput_growth_pct_per_year: Option<f64>,
+    /// Per-workload growth that replaces the estate's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub growth: Vec<WorkloadGrowth>,
+    /// ANF levels the pools may use; null = all four.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub levels: Option<Vec<Level>>,
+    /// Discount off ANF list prices, %.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub discount_pct: f64,
+    /// ANF reserved capacity (`none`, `1y`, `3y`): each pool pays its size band's
+    /// discount off the list price (the book's bands, 100 TiB and 1 PiB).
+    #[serde(default, skip_serializing_if = "is_no_term")]
+    pub reservation: Term,
+    /// One-month service-level changes to place on the timeline.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub what_if: Vec<WhatIf>,
+}
+
+fn three() -> u32 {
+    3
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
+}
+
+fn is_no_term(t: &Term) -> bool {
+    *t == Term::None
+}
+
+/// How one workload grows: % per year, or its capacity month by month.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadGrowth {
+    /// Index in `workloads`.
+    pub workload: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_pct_per_year: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput_pct_per_year: Option<f64>,
+    /// Total capacity (TiB) from month 0 on; the last value holds after the table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capacity_tib_by_month: Option<Vec<f64>>,
+}
+
+/// One workload moved to another ANF level for one month.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WhatIf {
+    pub workload: usize,
+    pub level: Level,
+    /// Month of the timeline, from 0.
+    pub month: u32,
+}
+
+/// Most growth a year, %.
+const MAX_GROWTH_PCT: f64 = 1000.0;
+
+fn pct(field: String, v: f64, hi: f64) -> Result<(), FieldError> {
+    if v.is_finite() && (0.0..=hi).contains(&v) {
+        Ok(())
+    } else {
+        Err(FieldError::new(
+            field,
+            format!("must be a number from 0 to {hi} %, not {v}"),
+        ))
+    }
+}
+
+impl EstateRequest {
+    /// Checks the request's own fields (each workload is checked when it is planned)
+    /// and returns the Azure region it is priced in.
+    pub fn validate(&self, prices: &PriceBook) -> Result<String, FieldError> {
+        if self.workloads.is_empty() || self.workloads.len() > MAX_WORKLOADS {
+            return Err(FieldError::new(
+                "workloads",
+                format!(
+                    "an estate holds 1 to {MAX_WORKLOADS} workloads; got {}",
+                    self.workloads.len()
+                ),
+            ));
+        }
+        if let Some(n) = &self.name {
+            crate::engine::field_error::text("name", n, 200, false)?;
+        }
+        for (field, r) in [("region", &self.region), ("gcp_region", &self.gcp_region)] {
+            if let Some(r) = r {
+                crate::engine::field_error::text(
+                    field,
+                    r,
+                    crate::engine::scenario::MAX_REGION_CHARS,
+                    false,
+                )?;
+            }
+        }
+        let region = match self.region.as_deref().map(str::trim) {
+            None | Some("") => prices.reference_region(Service::Anf).to_owned(),
+            Some(r) => prices.anf(r).map(|(k, _)| k.to_owned()).ok_or_else(|| {
+                FieldError::new(
+                    "region",
+                    format!(
+                        "`{r}` is not an Azure region the price book prices Azure NetApp Files in; use an armRegionName such as eastus or westeurope"
+                    ),
+                )
+            })?,
+        };
+        if !(1..=MAX_YEARS).contains(&self.years) {
+            return Err(FieldError::new(
+                "years",
+                format!(
+                    "the timeline runs 1 to {MAX_YEARS} years; got {}",
+                    self.years
+                ),
+            ));
+        }
+        pct(
+            "growth_pct_per_year".into(),
+            self.growth_pct_per_year,
+            MAX_GROWTH_PCT,
+        )?;
+        if let Some(t) = self.throughput_growth_pct_per_year {
+            pct("throughput_growth_pct_per_year".into(), t, MAX_GROWTH_PCT)?;
+        }
+        pct("discount_pct".into(), self.discount_pct, 100.0)?;
+        let n = self.workloads.len();
+        let months = (self.years * 12) as usize;
+        for (i, g) in self.growth.iter().enumerate() {
+            if g.workload >= n {
+                return Err(FieldError::new(
+                    format!("growth[{i}].workload"),
+                    format!("name a workload by its index, 0 to {}", n - 1),
+                ));
+            }
+            if let Some(v) = g.capacity_pct_per_year {
+                pct(
+                    format!("growth[{i}].capacity_pct_per_year"),
+                    v,
+                    MAX_GROWTH_PCT,
+                )?;
+            }
+            if let Some(v) = g.throughput_pct_per_year {
+                pct(
+                    format!("growth[{i}].throughput_pct_per_year"),
+                    v,
+                    MAX_GROWTH_PCT,
+                )?;
+            }
+            if let Some(t) = &g.capacity_tib_by_month {
+                let field = format!("growth[{i}].capacity_tib_by_month");
+                if t.is_empty() || t.len() > months + 1 {
+                    return Err(FieldError::new(
+                        field,
+                        format!("give 1 to {} monthly capacities", months + 1),
+                    ));
+                }
+                if let Some(v) = t
+                    .iter()
+                    .find(|v| !(v.is_finite() && **v > 0.0 && **v <= 1e6))
+                {
+                    return Err(FieldError::new(
+                        field,
+                        format!("each capacity is above 0 and at most 1,000,000 TiB; got {v}"),
+                    ));
+                }
+            }
+        }
+        if let Some(levels) = &self.levels {
+            if levels.is_empty() {
+                return Err(FieldError::new(
+                    "levels",
+                    "name at least one ANF level, or leave it null for all",
+                ));
+            }
+            if let Some(l) = levels.iter().find(|l| !Level::of(Service::Anf).contains(l)) {
+                return Err(FieldError::new(
+                    "levels",
+                    format!(
+                        "`{}` is not an ANF level; use standard, premium, ultra or flexible",
+                        l.key()
+                    ),
+                ));
+            }
+        }
+        for (i, w) in self.what_if.iter().enumerate() {
+            if w.workload >= n || self.workloads[w.workload].storage.service != Service::Anf {
+                return Err(FieldError::new(
+                    format!("what_if[{i}].workload"),
+                    "name an Azure NetApp Files workload by its index",
+                ));
+            }
+            if !Level::of(Service::Anf).contains(&w.level) {
+                return Err(FieldError::new(
+                    format!("what_if[{i}].level"),
+                    "use standard, premium, ultra or flexible",
+                ));
+            }
+            if w.month as usize >= months {
+                return Err(FieldError::new(
+                    format!("what_if[{i}].month"),
+                    format!("the timeline has months 0 to {}", months - 1),
+                ));
+            }
+        }
+        Ok(region)
+    }
+
+    /// The workloads with the estate's regions in place of their own.
+    pub fn placed_workloads(&self, region: &str) -> Vec<Scenario> {
+        self.workloads
+            .iter()
+            .map(|w| {
+                let mut w = w.clone();
+                w.id = None;
+                match w.storage.service {
+                    Service::Gcnv => {
+                        if let Some(g) = &self.gcp_region {
+                            w.region = Some(g.clone());
+                        }
+                    }
+                    _ => w.region = Some(region.to_owned()),
+                }
+                w
+            })
+            .collect()
+    }
+
+    /// Pool types the request lets the pools use.
+    pub fn allowed(&self) -> u8 {
+        match &self.levels {
+            None => ALL_TYPES,
+            Some(ls) => ls.iter().fold(0, |m, &l| m | PoolType::of_level(l)),
+        }
+    }
+
+    /// The estate's name, or one made from its size.
+    pub fn display_name(&self) -> String {
+        self.name
+            .clone()
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| format!("Estate of {} workloads", self.workloads.len()))
+    }
+
+    /// Capacity and throughput factors of workload `w` at month `m` against month 0;
+    /// `base_tib` is its month-0 capacity.
+    pub fn factors(&self, w: usize, m: u32, base_tib: f64) -> (f64, f64) {
+        let own = self.growth.iter().rev().find(|g| g.workload == w);
+        let years = f64::from(m) / 12.0;
+        let grow = |pct: f64| (1.0 + pct / 100.0).powf(years);
+        let cap_pct = own
+            .and_then(|g| g.capacity_pct_per_year)
+            .unwrap_or(self.growth_pct_per_year);
+        let fc = match own.and_then(|g| g.capacity_tib_by_month.as_ref()) {
+            Some(t) if base_tib > 0.0 => t[(m as usize).min(t.len() - 1)] / base_tib,
+            _ => grow(cap_pct),
+        };
+        let tp_pct = own
+            .and_then(|g| g.throughput_pct_per_year)
+            .or(self.throughput_growth_pct_per_year);
+        let ft = match tp_pct {
+            Some(p) => grow(p),
+            None if own.is_some_and(|g| g.capacity_tib_by_month.is_some()) => fc,
+            None => grow(cap_pct),
+        };
+        (fc, ft)
+    }
+}

@@ -1,0 +1,209 @@
+//! The layering of `../shared/design/architecture.md`, held against the code: each
+//! top-level module (a room) may import only the rooms below it in [`LAYERS`], so no
+//! two rooms import each other and the engine imports no other room. Imports are read
+//! from the source as `crate::ROOM` paths; test code (`tests.rs` files, `#[cfg(test)]`
+//! modules) is left out, as it may reach across rooms to check them together.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The rooms from the top down: a room may import only rooms after it.
+const LAYERS: [&str; 16] = [
+    "main",
+    "lib",
+    "alloc",
+    "cli",
+    "web",
+    "report",
+    "store",
+    "verdict",
+    "estate",
+    "avs",
+    "measure",
+    "mounts",
+    "prices",
+    "inventory",
+    "calibrate",
+    "engine",
+];
+
+/// One forbidden import: `from` imports `to` at `file`.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Violation {
+    file: String,
+    from: String,
+    to: String,
+}
+
+/// The room a source path (relative to `src/`) belongs to: `engine/plan.rs` -> engine.
+fn room(rel: &str) -> String {
+    let first = rel.split('/').next().unwrap_or(rel);
+    first.strip_suffix(".rs").unwrap_or(first).to_owned()
+}
+
+fn rank(room: &str) -> Option<usize> {
+    LAYERS.iter().position(|r| *r == room)
+}
+
+/// The code of a file without its test modules (`#[cfg(test)] mod NAME { ... }` to
+/// the end of the file, where the crate keeps them).
+fn without_tests(text: &str) -> &str {
+    let mut at = 0;
+    while let Some(i) = text[at..].find("#[cfg(test)]") {
+        let start = at + i;
+        let rest = text[start + "#[cfg(test)]".len()..].trim_start();
+        let rest = rest.strip_prefix("pub(crate) ").unwrap_or(rest);
+        if rest.starts_with("mod ") && rest.split(['{', ';']).next().is_some() {
+            let decl = &rest[..rest.find(['{', ';']).unwrap_or(rest.len())];
+            if rest[decl.len()..].starts_with('{') {
+                return &text[..start];
+            }
+        }
+        at = start + 1;
+    }
+    text
+}
+
+/// The modules a file declares as test-only (`#[cfg(test)] mod NAME;`).
+fn test_modules(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("#[cfg(test)]") {
+        rest = &rest[i + "#[cfg(test)]".len()..];
+        let decl = rest.trim_start();
+        let decl = decl.strip_prefix("pub(crate) ").unwrap_or(decl);
+        if let Some(name) = decl.strip_prefix("mod ")
+            && let Some(end) = name.find(';')
+            && !name[..end].contains('{')
+        {
+            out.push(name[..end].trim().to_owned());
+        }
+    }
+    out
+}
+
+/// Every forbidden import among `files` (path relative to `src/`, text).
+fn violations(files: &[(String, String)]) -> Vec<Violation> {
+    let mut test_only: BTreeSet<String> = BTreeSet::new();
+    for (rel, text) in files {
+        let dir = match rel.rsplit_once('/') {
+            Some((d, "mod.rs")) => d.to_owned(),
+            Some((d, f)) => format!("{d}/{}", f.trim_end_matches(".rs")),
+            None => rel.trim_end_matches(".rs").to_owned(),
+        };
+        for m in test_modules(text) {
+            test_only.insert(format!("{dir}/{m}.rs"));
+            test_only.insert(format!("{dir}/{m}/"));
+        }
+    }
+    let mut out = Vec::new();
+    for (rel, text) in files {
+        let is_test = rel.ends_with("/tests.rs")
+            || rel.contains("/tests/")
+            || test_only
+                .iter()
+                .any(|t| rel == t || (t.ends_with('/') && rel.starts_with(t.as_str())));
+        if is_test {
+            continue;
+        }
+        let from = room(rel);
+        let code = without_tests(text);
+        for (i, _) in code.match_indices("crate::") {
+            let to: String = code[i + "crate::".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if to.is_empty() || to == from {
+                continue;
+            }
+            let allowed = matches!((rank(&from), rank(&to)), (Some(a), Some(b)) if a < b);
+            if !allowed {
+                out.push(Violation {
+                    file: rel.clone(),
+                    from: from.clone(),
+                    to,
+                });
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            sources(&p, root, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            let rel = p
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((rel, std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+}
+
+#[test]
+fn rooms_import_only_the_rooms_below_them() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &root, &mut files);
+    assert!(files.len() > 100, "read the sources ({})", files.len());
+    for (rel, _) in &files {
+        assert!(
+            rank(&room(rel)).is_some(),
+            "{rel}: the room {} is not in the layering; add it to LAYERS and to architecture.md",
+            room(rel)
+        );
+    }
+    let found = violations(&files);
+    assert!(found.is_empty(), "imports against the layering: {found:#?}");
+}
+
+#[test]
+fn the_check_refuses_an_engine_that_imports_upward_and_rooms_that_import_each_other() {
+    let file = |rel: &str, text: &str| (rel.to_owned(), text.to_owned());
+    let engine_up = [
+        file("engine/plan.rs", "use crate::web::AppState;\n"),
+        file("engine/cost.rs", "fn f() { crate::report::render(); }\n"),
+        file("engine/mod.rs", "use crate::store::Db;\n"),
+    ];
+    let found = violations(&engine_up);
+    let to: Vec<&str> = found.iter().map(|v| v.to.as_str()).collect();
+    assert_eq!(to, ["report", "store", "web"]);
+
+    let mutual = [
+        file("estate/mod.rs", "use crate::avs::plan;\n"),
+        file("avs/mod.rs", "use crate::estate::optimize;\n"),
+    ];
+    let found = violations(&mutual);
+    assert_eq!(
+        found.len(),
+        1,
+        "one of the two directions is against the layering"
+    );
+    assert_eq!(
+        (found[0].from.as_str(), found[0].to.as_str()),
+        ("avs", "estate")
+    );
+
+    // Test code may reach across rooms.
+    let tests = [
+        file("engine/tests.rs", "use crate::web::AppState;\n"),
+        file(
+            "engine/cost.rs",
+            "fn f() {}\n#[cfg(test)]\nmod tests {\n    use crate::report::x;\n}\n",
+        ),
+        file("engine/mod.rs", "#[cfg(test)]\nmod properties;\n"),
+        file("engine/properties.rs", "use crate::web::x;\n"),
+    ];
+    assert_eq!(violations(&tests), []);
+}
