@@ -3,10 +3,20 @@
 //! VM-to-datastore placement.
 
 use super::{MAX_PLACEMENT, PlanDoc, options, unit_name, usd};
+use crate::report::md::escape;
 
-/// The plan as Markdown lines.
+/// The plan as Markdown lines, every name from the upload (the file name, VM, disk and
+/// datastore names, warnings) escaped as the scenario report escapes its text, so an
+/// upload cannot inject links, HTML or table cells.
 pub fn markdown(doc: &PlanDoc) -> Vec<String> {
-    let (origin, s, p) = (doc.origin, &doc.inventory.summary, doc.plan);
+    lines(doc, escape)
+}
+
+/// The plan's lines with each name written by `name`: [`escape`] for Markdown, as it is
+/// for the PDF, which draws the lines as plain text.
+pub(super) fn lines(doc: &PlanDoc, name: fn(&str) -> String) -> Vec<String> {
+    let (s, p) = (&doc.inventory.summary, doc.plan);
+    let origin = name(doc.origin);
     let t = &p.tco;
     let mut l = vec![
         format!("# AVS plan: {origin}"),
@@ -18,7 +28,7 @@ pub fn markdown(doc: &PlanDoc) -> Vec<String> {
             s.excluded,
             s.excluded_by_reason
                 .iter()
-                .map(|(k, v)| format!("{v} {k}"))
+                .map(|(k, v)| format!("{v} {}", name(k)))
                 .collect::<Vec<_>>()
                 .join(", "),
             s.in_use_tib,
@@ -34,9 +44,9 @@ pub fn markdown(doc: &PlanDoc) -> Vec<String> {
             p.level.key(),
             unit_name(p),
             t.with_anf.hosts.hosts,
-            p.host_sku,
-            t.region_name,
-            p.region,
+            name(&p.host_sku),
+            name(&t.region_name),
+            name(&p.region),
             if p.met { "met" } else { "NOT met" }
         ),
         String::new(),
@@ -83,7 +93,7 @@ pub fn markdown(doc: &PlanDoc) -> Vec<String> {
     for d in &p.datastores {
         l.push(format!(
             "| {} | {} | {:.2} | {:.2} | {:.0} | {} | {:.0} | {:.0} |",
-            d.name,
+            name(&d.name),
             d.cluster,
             d.quota_tib,
             d.used_tib,
@@ -110,15 +120,16 @@ pub fn markdown(doc: &PlanDoc) -> Vec<String> {
         ));
     }
     for w in s.warnings.iter().chain(&p.warnings) {
-        l.push(format!("- note: {w}"));
+        l.push(format!("- note: {}", name(w)));
     }
     l.push(String::new());
     l.push("## Placement".to_owned());
     l.push(String::new());
     for x in p.placement.iter().take(MAX_PLACEMENT) {
+        let (vm, datastore) = (name(&x.vm), name(&x.datastore));
         match &x.disk {
-            Some(d) => l.push(format!("- {} ({d}) -> {}", x.vm, x.datastore)),
-            None => l.push(format!("- {} -> {}", x.vm, x.datastore)),
+            Some(d) => l.push(format!("- {vm} ({}) -> {datastore}", name(d))),
+            None => l.push(format!("- {vm} -> {datastore}")),
         }
     }
     if p.placement.len() > MAX_PLACEMENT {

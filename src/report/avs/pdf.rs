@@ -1,6 +1,6 @@
 //! The AVS plan as an A4 PDF of its Markdown lines.
 
-use super::{PlanDoc, markdown};
+use super::{PlanDoc, md};
 use crate::report::model::ReportError;
 use krilla::Document;
 use krilla::geom::Point;
@@ -17,7 +17,7 @@ pub fn render(doc: &PlanDoc) -> Result<Vec<u8>, ReportError> {
     let bold = Font::new(dejavu::sans::bold().into(), 0)
         .ok_or_else(|| ReportError::Pdf("the embedded DejaVu font cannot be read".to_owned()))?;
     let mut lines: Vec<(bool, String)> = Vec::new();
-    for l in markdown(doc) {
+    for l in md::lines(doc, str::to_owned) {
         let head = l.starts_with('#');
         let text = l.trim_start_matches('#').trim().to_owned();
         let chars: Vec<char> = text.chars().collect();

@@ -78,11 +78,11 @@ fn check_every_format(doc: &PlanDoc) {
         let bytes = render(doc, f).unwrap_or_else(|e| panic!("{f:?}: {e}"));
         match f {
             Format::Pdf => assert!(bytes.starts_with(b"%PDF")),
-            Format::Md => assert!(
-                std::str::from_utf8(&bytes)
-                    .unwrap()
-                    .contains("## Placement")
-            ),
+            Format::Md => {
+                let text = String::from_utf8(bytes).unwrap();
+                assert!(text.contains("## Placement"));
+                check_markdown(&text);
+            }
             Format::Html => {
                 let text = String::from_utf8(bytes).unwrap();
                 let xml = roxmltree::Document::parse_with_options(
@@ -125,6 +125,31 @@ fn check_every_format(doc: &PlanDoc) {
     }
 }
 
+/// The Markdown starts no markup from a name: no `<` or `[` outside an escape, and
+/// every table row has as many cells as its table's header.
+fn check_markdown(text: &str) {
+    let mut header_cells = 0;
+    for line in text.lines() {
+        let (mut escaped, mut bars) = (false, 0);
+        for c in line.chars() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '<' | '[' => panic!("unescaped {c} in {line:?}"),
+                '|' => bars += 1,
+                _ => {}
+            }
+        }
+        if !line.starts_with('|') {
+            header_cells = 0;
+        } else if header_cells == 0 {
+            header_cells = bars;
+        } else {
+            assert_eq!(bars, header_cells, "{line:?}");
+        }
+    }
+}
+
 /// Names with markup, quotes, formula starts, separators and non-ASCII letters.
 fn name() -> impl Strategy<Value = String> {
     "[a-zA-Z0-9<>&\"'=+@,;| éß漢-]{1,40}"
@@ -158,7 +183,7 @@ proptest! {
         req.growth_pct = growth;
         // A plan the engine refuses is the API's 422; every accepted one renders.
         if let Ok(p) = plan(&req, book()) {
-            let doc = PlanDoc { origin: "<i>file</i>.xlsx", inventory: &inv, basis: req.capacity_basis, plan: &p };
+            let doc = PlanDoc { origin: "<i>file</i> [x](javascript:y) |.xlsx", inventory: &inv, basis: req.capacity_basis, plan: &p };
             check_every_format(&doc);
         }
     }
