@@ -228,6 +228,14 @@ impl LatencyRun {
     fn comparable(&self, io_kib: f64) -> bool {
         (self.io_size_kib / io_kib - 1.0).abs() <= 0.01
     }
+
+    /// True when the run is drawn: it is [comparable](Self::comparable) and its point
+    /// lies within the largest axis ([`AXIS_CEILING`]); plotters' pixel arithmetic
+    /// overflows on a point beyond it (a run stored at 1e308 IOPS), which is listed in
+    /// the data table only.
+    fn drawn(&self, io_kib: f64) -> bool {
+        self.comparable(io_kib) && self.iops <= AXIS_CEILING && self.latency_ms <= AXIS_CEILING
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -616,7 +624,7 @@ impl Chart {
         let Kind::Latency(d) = &mut self.kind else {
             return self;
         };
-        let drawn = runs.iter().filter(|r| r.comparable(d.io_kib)).count();
+        let drawn = runs.iter().filter(|r| r.drawn(d.io_kib)).count();
         if drawn > 0 {
             self.summary.push_str(&format!(
                 " {drawn} measured run{} shown in purple.",
@@ -1753,7 +1761,7 @@ fn draw_latency<DB: DrawingBackend>(
     d: &LatencyData,
 ) -> DrawResult<DB> {
     root.fill(&WHITE)?;
-    let drawn: Vec<&LatencyRun> = d.runs.iter().filter(|r| r.comparable(d.io_kib)).collect();
+    let drawn: Vec<&LatencyRun> = d.runs.iter().filter(|r| r.drawn(d.io_kib)).collect();
     let finite_max =
         |it: &mut dyn Iterator<Item = f64>| it.filter(|v| v.is_finite()).fold(0.0, f64::max);
     let xmax = finite_max(
@@ -1767,8 +1775,14 @@ fn draw_latency<DB: DrawingBackend>(
     // The load axis ends just past the furthest point, not on a round number, so the
     // curve fills the width; plotters picks round tick values inside it.
     // Below one IOPS (a subnormal network limit gives 1e-300) the axis shows 0 to 1:
-    // plotters cannot place ticks on a range that narrow.
-    let xmax = if xmax >= 1.0 { xmax * 1.06 } else { 1.0 };
+    // plotters cannot place ticks on a range that narrow. Above [`AXIS_CEILING`] (a
+    // run stored at 1e308 IOPS) it ends there: plotters' tick steps overflow to
+    // infinity on a wider range and never end.
+    let xmax = if xmax >= 1.0 {
+        (xmax * 1.06).min(AXIS_CEILING)
+    } else {
+        1.0
+    };
     let x_ticks = ((root.dim_in_pixel().0 / 100) as usize).clamp(5, 8);
     // Latency on a linear scale from 0, where the knee reads as the bend from flat to
     // steep; the labels and the data table give the small values.
@@ -2372,6 +2386,8 @@ fn latency_table(title: &str, d: &LatencyData) -> ChartTable {
                 " (not drawn: the curve is for {} KiB)",
                 Num(d.io_kib, 1)
             ));
+        } else if !r.drawn(d.io_kib) {
+            note.push_str(" (not drawn: beyond the largest axis)");
         }
         note.push('.');
         note
@@ -2549,6 +2565,86 @@ mod tests {
                     let svg = svg(name, &s, &e);
                     proptest::prop_assert!(svg.is_ok(), "{name}: {svg:?}");
                 }
+            }
+        }
+    }
+
+    /// A measured figure: the extremes of f64 (the smallest subnormal, the smallest
+    /// normal, the largest double) and values from tiny to far beyond any range a file
+    /// may hold, as a run stored before its figures were checked could hold them.
+    fn measured_extreme() -> impl proptest::strategy::Strategy<Value = f64> {
+        proptest::prop_oneof![
+            proptest::strategy::Just(5e-324),
+            proptest::strategy::Just(f64::MIN_POSITIVE),
+            proptest::strategy::Just(1e308),
+            proptest::strategy::Just(f64::MAX),
+            proptest::num::f64::POSITIVE,
+            1.0f64..1e6,
+        ]
+    }
+
+    proptest::proptest! {
+        // A chart that never ends is a failure after 20 s: shrink only a few steps.
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 24,
+            max_shrink_iters: 16,
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// Every chart draws, within seconds, with measured runs at the extremes of f64
+        /// beside the model: each axis stays finite and bounded whatever the data, so no
+        /// tick computation can loop.
+        #[test]
+        fn every_chart_draws_with_measured_runs_at_the_extremes(
+            s in crate::engine::properties::arb_scenario(),
+            runs in proptest::collection::vec(
+                (
+                    measured_extreme(),
+                    measured_extreme(),
+                    measured_extreme(),
+                    measured_extreme(),
+                    proptest::prelude::any::<bool>(),
+                    proptest::prelude::any::<u32>(),
+                ),
+                1..4,
+            ),
+        ) {
+            let Ok(e) = crate::engine::evaluate(&s) else { return Ok(()) };
+            let io_kib = s.workload.io_size_kib;
+            let points: Vec<MeasuredPoint> = runs
+                .iter()
+                .map(|&(iops, mibps, io, _, same_io, n)| MeasuredPoint {
+                    label: "run".to_owned(),
+                    io_size_kib: if same_io { io_kib } else { io },
+                    read_pct: 50.0,
+                    mibps,
+                    iops,
+                    flows: n,
+                    outstanding: n,
+                })
+                .collect();
+            let latency: Vec<LatencyRun> = runs
+                .iter()
+                .map(|&(iops, mibps, io, ms, same_io, _)| LatencyRun {
+                    label: "run".to_owned(),
+                    io_size_kib: if same_io { io_kib } else { io },
+                    iops,
+                    mibps,
+                    latency_ms: ms,
+                })
+                .collect();
+            for name in ChartName::ALL {
+                let chart = Chart::of(name, &s, &e)
+                    .expect("an evaluated scenario charts")
+                    .with_measured(&points)
+                    .with_measured_latency(&latency);
+                let (done, drawn) = std::sync::mpsc::channel();
+                std::thread::spawn(move || done.send(chart.svg().map(|_| ())));
+                let drawn = drawn.recv_timeout(std::time::Duration::from_secs(20));
+                proptest::prop_assert!(
+                    matches!(drawn, Ok(Ok(()))),
+                    "{name} with {runs:?}: {drawn:?}"
+                );
             }
         }
     }
