@@ -1,13 +1,26 @@
 //! Renders that never end (a drawing call that loops) cost their own requests and their
 //! permits, never the server: with every permit held by a stuck render, `/healthz`
 //! answers at once, pages show without their charts, downloads get a 503 that says
-//! why, and shutdown completes with the renders still running.
+//! why, and shutdown completes with the renders still running. The server binary stops
+//! on SIGTERM in time with renders running and queued, each of them answered.
 
 use crate::helpers::{database_url_in, sample_scenario};
 use serde_json::Value;
 use std::time::{Duration, Instant};
 use volplan::web::render_pool::Turn;
 use volplan::web::{AppState, ServerSettings};
+
+/// Saves the sample scenario on the server at `addr`; its id.
+async fn save_sample(client: &reqwest::Client, addr: &str) -> i64 {
+    let res = client
+        .post(format!("http://{addr}/api/v1/scenarios"))
+        .json(&sample_scenario())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    res.json::<Value>().await.unwrap()["id"].as_i64().unwrap()
+}
 
 #[tokio::test]
 async fn with_every_render_stuck_the_server_answers_and_stops() {
@@ -46,14 +59,7 @@ async fn with_every_render_stuck_the_server_answers_and_stops() {
         }
     };
 
-    let res = client
-        .post(url("/api/v1/scenarios"))
-        .json(&sample_scenario())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 201);
-    let id = res.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    let id = save_sample(&client, &addr.to_string()).await;
 
     let planner = url(&format!("/scenarios/{id}"));
     let (status, html, _) = timed(planner.clone()).await;
@@ -122,4 +128,65 @@ async fn with_every_render_stuck_the_server_answers_and_stops() {
     })
     .await
     .expect("released renders give back their permits");
+}
+
+/// The server binary stops on SIGTERM within its documented time (requests in flight
+/// finish within 30 s) while renders are running and queued: each of them is answered,
+/// a report or a 503, never a dropped connection.
+#[tokio::test]
+async fn sigterm_with_renders_in_flight_stops_the_server_in_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, addr) =
+        crate::helpers::serve_binary(dir.path(), &["--render-concurrency", "1"]).await;
+    let client = reqwest::Client::new();
+    let id = save_sample(&client, &addr).await;
+
+    // Reports and large images, one drawn at a time, the others queued behind it.
+    let renders: Vec<_> = (0..4)
+        .flat_map(|_| {
+            [
+                format!("/scenarios/{id}/report.pdf"),
+                format!("/scenarios/{id}/charts/latency.png?w=3000&h=3000"),
+            ]
+        })
+        .map(|path| {
+            let client = client.clone();
+            let url = format!("http://{addr}{path}");
+            tokio::spawn(async move {
+                let res = client
+                    .get(&url)
+                    .send()
+                    .await
+                    .map_err(|e| format!("{path}: {e}"))?;
+                let status = res.status().as_u16();
+                res.bytes().await.map_err(|e| format!("{path}: {e}"))?;
+                Ok::<_, String>(status)
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let in_flight = renders.iter().filter(|r| !r.is_finished()).count();
+    assert!(in_flight > 0, "renders still running at SIGTERM");
+
+    let started = Instant::now();
+    let term = std::process::Command::new("kill")
+        .args(["-TERM", &server.id().unwrap().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let status = tokio::time::timeout(Duration::from_secs(40), server.wait())
+        .await
+        .expect("the server stops within 40 s")
+        .unwrap();
+    let took = started.elapsed();
+    eprintln!("SIGTERM with {in_flight} of 8 renders in flight: stopped in {took:?}");
+    assert!(status.success(), "{status}");
+    assert!(took < Duration::from_secs(31), "stopped in {took:?}");
+    for r in renders {
+        let status = r
+            .await
+            .unwrap()
+            .expect("every render in flight is answered");
+        assert!(matches!(status, 200 | 503), "{status}");
+    }
 }
