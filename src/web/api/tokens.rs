@@ -128,7 +128,7 @@ pub async fn create(
 /// Revokes a token (admin only): requests with it get 401 from now on.
 #[utoipa::path(
     delete, path = "/api/v1/tokens/{name}", tag = "accounts", operation_id = "revoke_token",
-    params(("name" = String, Path, description = "Token name")),
+    params(("name" = String, Path, max_length = 64, description = "Token name")),
     responses(
         (status = 204, description = "Revoked"),
         (status = 401, description = "No credentials", body = ErrorBody),
