@@ -20,6 +20,7 @@ pub use compare::{Comparison, GapClass, compare};
 pub use infer::scenario_from;
 pub use points::{MeasuredPoint, measured_point};
 
+use crate::engine::field_error::{Checks, FieldErrors};
 use crate::engine::scenario::Access;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -132,22 +133,16 @@ pub enum ImportError {
     Invalid { format: Format, problem: String },
     /// Several files that cannot be combined into one test.
     Mismatch { problem: String },
-    /// Run `run` (zero-based) has a figure outside its physical range ([`ranges`]).
-    OutOfRange {
-        format: Format,
-        run: usize,
-        field: &'static str,
-        problem: String,
-    },
+    /// Figures outside their physical ranges ([`ranges`]), every one of every run,
+    /// each named by the answer's field (`measurements[0].iops`).
+    OutOfRange { format: Format, errors: FieldErrors },
 }
 
 impl ImportError {
-    /// The answer's field the error is about (`measurements[0].iops`), if one.
+    /// The answer's field the error is about (the first of them), if one.
     pub fn field(&self) -> Option<String> {
         match self {
-            ImportError::OutOfRange { run, field, .. } => {
-                Some(format!("measurements[{run}].{field}"))
-            }
+            ImportError::OutOfRange { errors, .. } => Some(errors.first().field.clone()),
             _ => None,
         }
     }
@@ -169,10 +164,9 @@ impl fmt::Display for ImportError {
             ImportError::Mismatch { problem } => {
                 write!(f, "these files cannot be combined into one test: {problem}")
             }
-            ImportError::OutOfRange {
-                format, problem, ..
-            } => {
-                write!(f, "{}: {problem}", format.display())
+            ImportError::OutOfRange { format, errors } => {
+                let problems: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+                write!(f, "{}: {}", format.display(), problems.join("; "))
             }
         }
     }
@@ -194,17 +188,19 @@ pub fn parse(bytes: &[u8]) -> Result<ParsedResult, ImportError> {
     }?)
 }
 
-/// The result, or the first run with a figure outside its range ([`ranges::check`]).
+/// The result, or every figure of its runs outside its range ([`ranges::check`]).
 fn in_range(parsed: ParsedResult) -> Result<ParsedResult, ImportError> {
+    let mut checks = Checks::default();
     for (run, m) in parsed.measurements.iter().enumerate() {
-        ranges::check(m).map_err(|e| ImportError::OutOfRange {
-            format: parsed.format,
-            run,
-            field: e.field,
-            problem: e.problem,
-        })?;
+        checks.extend(ranges::check(m).map_err(|e| e.within(&format!("measurements[{run}]"))));
     }
-    Ok(parsed)
+    match checks.finish() {
+        Ok(()) => Ok(parsed),
+        Err(errors) => Err(ImportError::OutOfRange {
+            format: parsed.format,
+            errors,
+        }),
+    }
 }
 
 /// Parses several result files of one test (one per client machine, run at the same time)

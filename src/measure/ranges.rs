@@ -6,6 +6,7 @@
 //! latency, three years of run time), so they refuse only what cannot be measured.
 
 use super::Measurement;
+use crate::engine::field_error::{Checks, FieldError, FieldErrors};
 
 /// Most IOPS of one run, all clients together.
 pub const MAX_IOPS: f64 = 1e9;
@@ -17,13 +18,6 @@ pub const MAX_IO_SIZE_KIB: f64 = 1_048_576.0;
 pub const MAX_LATENCY_MS: f64 = 3.6e6;
 /// Longest run, in seconds (about three years).
 pub const MAX_RUNTIME_S: f64 = 1e8;
-
-/// A figure of a run outside its range: the field and a sentence.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OutOfRange {
-    pub field: &'static str,
-    pub problem: String,
-}
 
 /// A number as a message shows it: plain when short, in exponent form when huge or tiny.
 fn shown(v: f64) -> String {
@@ -38,8 +32,9 @@ fn shown(v: f64) -> String {
     }
 }
 
-/// Checks every figure of `m` against its range; the first one outside it.
-pub fn check(m: &Measurement) -> Result<(), OutOfRange> {
+/// Checks every figure of `m` against its range; every one outside it, named by its
+/// field (`iops`).
+pub fn check(m: &Measurement) -> Result<(), FieldErrors> {
     let required = [
         ("iops", m.iops, MAX_IOPS, "IOPS"),
         ("read_iops", m.read_iops, MAX_IOPS, "IOPS"),
@@ -58,21 +53,22 @@ pub fn check(m: &Measurement) -> Result<(), OutOfRange> {
     ]
     .into_iter()
     .filter_map(|(field, v)| v.map(|v| (field, v, MAX_LATENCY_MS, "ms")));
+    let mut checks = Checks::default();
     for (field, v, max, unit) in required.into_iter().chain(latencies) {
         if !(0.0..=max).contains(&v) {
-            return Err(OutOfRange {
+            checks.push(FieldError::new(
                 field,
-                problem: format!(
+                format!(
                     "run `{}`: {field} is {}, outside 0 to {} {unit}: the file's figures are \
                      damaged (an overflow, or a test time of almost nothing); run the test again",
                     m.label.chars().take(60).collect::<String>(),
                     shown(v),
                     shown(max)
                 ),
-            });
+            ));
         }
     }
-    Ok(())
+    checks.finish()
 }
 
 #[cfg(test)]
@@ -105,10 +101,23 @@ mod tests {
             let mut m = run();
             spoil(&mut m);
             let e = check(&m).unwrap_err();
+            let e = e.first();
             assert_eq!(e.field, field);
-            assert!(e.problem.contains(shown), "{}", e.problem);
-            assert!(e.problem.contains("run `r`"), "{}", e.problem);
+            assert!(e.message.contains(shown), "{}", e.message);
+            assert!(e.message.contains("run `r`"), "{}", e.message);
         }
+    }
+
+    #[test]
+    fn every_figure_out_of_range_is_named() {
+        let mut m = run();
+        (m.iops, m.mibps, m.runtime_s) = (1e308, f64::NAN, 5e8);
+        let fields: Vec<String> = check(&m)
+            .unwrap_err()
+            .iter()
+            .map(|e| e.field.clone())
+            .collect();
+        assert_eq!(fields, ["iops", "mibps", "runtime_s"]);
     }
 
     #[test]

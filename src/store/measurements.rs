@@ -153,7 +153,7 @@ fn readable(row: Row) -> Option<StoredMeasurement> {
     let checked = StoredMeasurement::try_from(row).and_then(|m| {
         ranges::check(&m.measurement)
             .map(|()| m)
-            .map_err(|e| corrupt(id, "body", e.problem))
+            .map_err(|e| corrupt(id, "body", e.to_string()))
     });
     checked
         .inspect_err(|e| tracing::warn!("left out an unreadable stored run: {e}"))

@@ -78,9 +78,12 @@ fn body_bytes(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Resul
 async fn parse_body(bytes: Bytes) -> Result<ParsedResult, ApiError> {
     blocking("parse", move || measure::parse(&bytes))
         .await?
-        .map_err(|e| ApiError::Invalid {
-            field: e.field(),
-            message: e.to_string(),
+        .map_err(|e| match e {
+            measure::ImportError::OutOfRange { errors, .. } => ApiError::InvalidFields(errors),
+            e => ApiError::Invalid {
+                field: e.field(),
+                message: e.to_string(),
+            },
         })
 }
 
