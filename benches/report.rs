@@ -1,11 +1,13 @@
 //! Report speed: the whole PDF of the contract's example scenario (model, four charts
-//! drawn straight onto the page, laid out and written with embedded font subsets; its
-//! size is printed), and the other formats.
+//! drawn as SVG and placed as vectors, laid out and written with embedded font
+//! subsets; its size is printed), and the other formats.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use volplan::engine::{self, Scenario};
-use volplan::report::model::{self, Format, RenderOptions, Report};
+use volplan::report::Report;
+use volplan::report::charts::Chart;
+use volplan::report::{Format, RenderOptions};
 
 fn example() -> Scenario {
     serde_json::from_str(include_str!("../tests/fixtures/report/contract.json"))
@@ -16,17 +18,24 @@ fn bench(c: &mut Criterion) {
     let s = example();
     let e = engine::evaluate(&s).expect("example evaluates");
     let report = Report::build(&s, &e, "2026-01-15");
-    let pdf = model::render(&report, Format::Pdf, RenderOptions::default()).expect("PDF renders");
+    let pdf = volplan::report::render(&report, Format::Pdf, RenderOptions::default())
+        .expect("PDF renders");
     eprintln!("report pdf contract example: {} bytes", pdf.len());
 
     c.bench_function("report pdf contract example", |b| {
         b.iter(|| {
             let r = Report::build(black_box(&s), black_box(&e), "2026-01-15");
-            model::render(&r, Format::Pdf, RenderOptions::default())
+            volplan::report::render(&r, Format::Pdf, RenderOptions::default())
         })
     });
     c.bench_function("report chart svgs contract example", |b| {
-        b.iter(|| model::chart_svgs(black_box(&report)))
+        b.iter(|| {
+            black_box(&report)
+                .charts
+                .iter()
+                .map(|n| Chart::of(*n, &report.scenario, &report.evaluation)?.svg())
+                .collect::<Result<Vec<_>, _>>()
+        })
     });
     for format in [
         Format::Html,
@@ -36,7 +45,7 @@ fn bench(c: &mut Criterion) {
         Format::Json,
     ] {
         c.bench_function(&format!("report {format} contract example"), |b| {
-            b.iter(|| model::render(black_box(&report), format, RenderOptions::default()))
+            b.iter(|| volplan::report::render(black_box(&report), format, RenderOptions::default()))
         });
     }
 }

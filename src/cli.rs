@@ -162,6 +162,10 @@ pub struct ReportArgs {
     /// Paper size of the PDF: a4 or letter.
     #[arg(long, default_value = "a4")]
     pub paper: String,
+    /// Who the report is for: customer (no internal ids, paths or commits) or engineer
+    /// (with the model trace).
+    #[arg(long, default_value = "customer")]
+    pub edition: String,
     /// Add a layouts section: volume counts separated by commas, e.g. 1,2,4,8.
     #[arg(long, value_name = "COUNTS")]
     pub layouts: Option<String>,
@@ -172,7 +176,8 @@ pub struct ReportArgs {
 
 /// `volplan report FILE --format F --output PATH`: writes the sizing report.
 pub fn report(args: &ReportArgs) -> ExitCode {
-    use crate::report::model::{self, Format, Paper, RenderOptions, Report};
+    use crate::report::model::{self, Report};
+    use crate::report::{Edition, Format, Paper, RenderOptions};
     let result = (|| -> Result<Vec<u8>, String> {
         let format = Format::from_ext(&args.format).ok_or_else(|| {
             format!(
@@ -181,6 +186,7 @@ pub fn report(args: &ReportArgs) -> ExitCode {
             )
         })?;
         let paper = Paper::parse(&args.paper).map_err(|e| format!("--paper: {e}"))?;
+        let edition = Edition::parse(&args.edition).map_err(|e| format!("--edition: {e}"))?;
         let counts = args
             .layouts
             .as_deref()
@@ -207,7 +213,8 @@ pub fn report(args: &ReportArgs) -> ExitCode {
                 .with_layouts(&counts, engine::pricing::book())
                 .map_err(|e| format!("--layouts: {e}"))?;
         }
-        model::render(&r, format, RenderOptions { paper }).map_err(|e| e.to_string())
+        crate::report::render(&r, format, RenderOptions { paper, edition })
+            .map_err(|e| e.to_string())
     })();
     let bytes = match result {
         Ok(bytes) => bytes,
@@ -303,8 +310,12 @@ pub fn import(args: &ImportArgs) -> ExitCode {
             text.push_str(&import_line(m));
             match c {
                 Some(Ok(c)) => text.push_str(&format!(
-                    "    predicted {:.1} MiB/s, {:.0} IOPS (binding: {}); measured / predicted = {:.2}\n    {}\n",
-                    c.predicted_mibps, c.predicted_iops, c.binding, c.ratio, c.sentence
+                    "    predicted {} MiB/s, {} IOPS (binding: {}); measured / predicted = {}\n    {}\n",
+                    num(c.predicted_mibps, 1),
+                    num(c.predicted_iops, 0),
+                    c.binding,
+                    num(c.ratio, 2),
+                    c.sentence
                 )),
                 Some(Err(e)) => text.push_str(&format!("    no prediction: {e}\n")),
                 None => {}
@@ -324,6 +335,8 @@ pub fn import(args: &ImportArgs) -> ExitCode {
     }
 }
 
+use crate::report::format::{self, num};
+
 /// One measurement as a line of text.
 fn import_line(m: &crate::measure::Measurement) -> String {
     let access = match m.access {
@@ -332,16 +345,16 @@ fn import_line(m: &crate::measure::Measurement) -> String {
         None => "",
     };
     let ms = |x: Option<f64>| {
-        x.map(|v| format!("{v:.2} ms"))
+        x.map(|v| format!("{} ms", format::ms(v)))
             .unwrap_or_else(|| "n/a".to_owned())
     };
     format!(
-        "  {}: {:.1} MiB/s, {:.0} IOPS; {} KiB, {:.0}% reads{access}; {} IOs in flight ({} thread(s) x queue depth {} x {} client(s)); latency mean {}, p50 {}, p99 {}; {:.0} s\n",
+        "  {}: {} MiB/s, {} IOPS; {} KiB, {}% reads{access}; {} IOs in flight ({} thread(s) x queue depth {} x {} client(s)); latency mean {}, p50 {}, p99 {}; {} s\n",
         m.label,
-        m.mibps,
-        m.iops,
-        (m.io_size_kib * 10.0).round() / 10.0,
-        m.read_pct,
+        num(m.mibps, 1),
+        num(m.iops, 0),
+        num(m.io_size_kib, 1),
+        num(m.read_pct, 0),
         m.outstanding,
         m.threads,
         m.queue_depth,
@@ -349,6 +362,6 @@ fn import_line(m: &crate::measure::Measurement) -> String {
         ms(m.latency_mean_ms),
         ms(m.latency_p50_ms),
         ms(m.latency_p99_ms),
-        m.runtime_s
+        num(m.runtime_s, 0)
     )
 }

@@ -251,6 +251,12 @@ async fn journeys(c: &Client, base: &str) -> Res {
     let saved_url = c.current_url().await?;
     let status = c.find(Locator::Id("plan-status")).await?.text().await?;
     assert!(status.contains("Saved"), "{status}");
+    wait_for(
+        c,
+        "document.activeElement && document.activeElement.id === 'plan-status'",
+        "the save confirmation to take the focus",
+    )
+    .await?;
 
     // Reload: the change persisted.
     c.refresh().await?;
@@ -742,7 +748,7 @@ async fn avs_journey(c: &Client, base: &str) -> Res {
     assert_eq!(vms, serde_json::json!(40));
     let tco = js(c, "document.querySelectorAll('#avs-tco tbody tr').length").await?;
     assert_eq!(tco, serde_json::json!(2));
-    let charts = js(c, "document.querySelectorAll('svg.avs-chart').length").await?;
+    let charts = js(c, "document.querySelectorAll('svg.chart').length").await?;
     assert_eq!(charts, serde_json::json!(2));
     js(
         c,

@@ -4,12 +4,13 @@
 //! hosts, Azure Files the provisioned share, GCNV the pool; a discount applies to all.
 
 use super::catalog;
+use super::cost_line::line;
+pub use super::cost_line::{CostLine, MAX_LINES};
 use super::plan::Plan;
 use super::pricing::AnfPrices;
 use super::scenario::{DataProtection, Level, Replication, Service, Term};
 use super::units::GIB_PER_TIB;
 use arrayvec::ArrayVec;
-use serde::Serialize;
 
 /// Share of the data a replication transfer moves: 0.65, "Replication transfer costs
 /// are based on a 35% storage efficiency rating" (ANF calculator, Azure/azure-netapp-files
@@ -28,28 +29,8 @@ pub const BACKUP_DELTA_DAYS_PER_COPY: f64 = 1.0;
 /// The item of the AVS hosts line.
 pub const AVS_HOSTS: &str = "AVS hosts";
 
-/// Most lines one cost has.
-pub const MAX_LINES: usize = 12;
-
 /// The cost line of cool data read back (`storage.cool_access.retrieved_pct_per_month`).
 pub const COOL_RETRIEVAL: &str = "Cool tier retrieval";
-
-/// One line of the monthly cost (contract: `cost.lines`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
-pub struct CostLine {
-    pub item: &'static str,
-    pub quantity: f64,
-    pub unit: &'static str,
-    /// Price per unit and month after reservation and discount; null when unpriced.
-    pub unit_price: Option<f64>,
-    /// The amount a month; for a one-time line, the amount charged once.
-    pub monthly: Option<f64>,
-    /// Charged once (in the first month), not every month: left out of the monthly sum.
-    pub one_time: bool,
-    /// How the line is charged, where the item does not say it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<&'static str>,
-}
 
 /// The price of a plan, borrowing from the plan's price book, in its currency.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,24 +68,6 @@ pub fn flexible_pool_mibps(p: &Plan) -> f64 {
 pub fn cool_tib(p: &Plan) -> f64 {
     let Some(c) = p.cool else { return 0.0 };
     (used_tib(p) * c.cool_data_pct / 100.0).min(p.pool_tib)
-}
-
-/// A line at `unit_price` (before discount) for `quantity`.
-pub(super) fn line(
-    item: &'static str,
-    quantity: f64,
-    unit: &'static str,
-    unit_price: Option<f64>,
-) -> CostLine {
-    CostLine {
-        item,
-        quantity,
-        unit,
-        unit_price,
-        monthly: unit_price.map(|u| u * quantity),
-        one_time: false,
-        note: None,
-    }
 }
 
 /// A line charged once, with how.

@@ -12,7 +12,7 @@
 //!   the on-demand one less GCNV's committed-use discount.
 
 use super::catalog;
-use super::cost::{CostLine, MAX_LINES, line};
+use super::cost_line::{CostLine, MAX_LINES, line};
 use super::plan::Plan;
 use super::pricing::PriceBook;
 use super::scenario::{Level, Service, Term};

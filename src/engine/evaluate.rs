@@ -19,8 +19,8 @@ use super::units::mibps_to_iops;
 /// Checks a scenario exactly as [`evaluate`] does (ranges, catalog keys, service
 /// rules), without evaluating it: what a save must pass so that every saved scenario
 /// can be evaluated and reported.
-pub fn check(scenario: &Scenario) -> Result<(), FieldErrors> {
-    evaluate_with(&Plan::resolve(scenario)?, false).map(|_| ())
+pub fn check(scenario: &Scenario, prices: &PriceBook) -> Result<(), FieldErrors> {
+    evaluate_with(&Plan::resolve_in(scenario, prices)?, false).map(|_| ())
 }
 
 /// Evaluates a scenario at the compiled price book; a value out of range gives the

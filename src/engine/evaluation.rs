@@ -1,7 +1,7 @@
 //! The Evaluation JSON of the contract: what a scenario achieves, what binds, and why.
 
 use super::advice::Advice;
-use super::cost::CostLine;
+use super::cost_line::CostLine;
 use super::limits::{Applies, Scope};
 use super::model::curve::LatencyCurve;
 pub use super::pricing::PriceBookRef;

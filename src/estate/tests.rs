@@ -325,15 +325,10 @@ fn unreachable_and_non_anf_workloads_are_reported_outside_the_pools() {
     let pools: f64 = p.pools.iter().map(|x| x.monthly).sum();
     assert!((p.timeline[0].monthly - pools - outside).abs() < 1e-6);
     assert!(p.timeline[11].monthly > p.timeline[0].monthly);
-    for f in [
-        crate::report::estate::Format::Html,
-        crate::report::estate::Format::Md,
-        crate::report::estate::Format::Pdf,
-        crate::report::estate::Format::Csv,
-        crate::report::estate::Format::Xlsx,
-        crate::report::estate::Format::Json,
-    ] {
-        assert!(!crate::report::estate::render(&p, f).unwrap().is_empty());
+    for f in crate::report::Format::ALL {
+        let opts = crate::report::RenderOptions::default();
+        let bytes = crate::report::estate::render(&p, f, opts, "2026-01-02").unwrap();
+        assert!(!bytes.is_empty());
     }
     // Where the price book has no Azure Files price the share is named, not counted.
     let q = plan(json!({"workloads": [files], "region": "eastus", "years": 1}));

@@ -7,3 +7,4 @@ pub mod items;
 pub mod reprice;
 pub mod retail;
 pub mod rows;
+pub mod sheet;

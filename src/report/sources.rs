@@ -161,13 +161,43 @@ const TITLES: [(&str, &str); 24] = [
 ];
 
 /// Working notes that mean nothing to a reader: dropped from source text.
-const INTERNAL: [&str; 6] = [
+const INTERNAL: [&str; 7] = [
     "service-limits",
     "domain.md",
     "measurements ",
     "calibration ",
     "tests/",
     "calibration.json",
+    "Azure/azure-netapp-files",
+];
+
+/// How the catalog names its fitted series, and how a reader says it.
+const PHRASES: [(&str, &str); 7] = [
+    (
+        "fitted jointly to the published ANF series",
+        "fitted to the published Azure NetApp Files benchmarks",
+    ),
+    (
+        "fitted jointly to the ANF nconnect series",
+        "fitted to the published Azure NetApp Files nconnect benchmarks",
+    ),
+    (
+        "fitted jointly to the single-client series",
+        "fitted to the published single-client benchmarks",
+    ),
+    ("fitted jointly to", "fitted to"),
+    (
+        "with the other series",
+        "with the other published benchmarks",
+    ),
+    (
+        "fitted to its hot/cool series",
+        "fitted to its published hot and cool measurements",
+    ),
+    (
+        "AVS host-spec include",
+        "Azure VMware Solution host specifications",
+    ),
 ];
 
 fn is_internal(part: &str) -> bool {
@@ -299,7 +329,12 @@ pub fn public(text: &str) -> String {
             s = s.replace(alias, target);
         }
     }
-    let s = strip_internal(&s);
+    let mut s = strip_internal(&s);
+    for (phrase, plain) in PHRASES {
+        if s.contains(phrase) {
+            s = s.replace(phrase, plain);
+        }
+    }
     let mut out = String::with_capacity(s.len());
     let mut i = 0;
     while i < s.len() {
@@ -366,6 +401,21 @@ mod tests {
             s,
             "Azure NetApp Files large volume performance benchmarks for Linux, 101 TiB Ultra, NFSv3 (measured)"
         );
+    }
+
+    #[test]
+    fn fitted_series_read_as_published_benchmarks() {
+        let s = public(
+            "delay: fitted jointly to the published ANF series (tests/fixtures/series.json)",
+        );
+        assert_eq!(
+            s,
+            "delay: fitted to the published Azure NetApp Files benchmarks"
+        );
+        let s = public(
+            "Azure Retail Prices (East US, valid 2026-01-29): Capacity 0.000082 USD (Azure/azure-netapp-files docs/calc/beta/pricing-data.json); cool data",
+        );
+        assert!(!s.contains(".json") && !s.contains("Azure/"), "{s}");
     }
 
     #[test]

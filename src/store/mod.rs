@@ -29,8 +29,8 @@ pub use scenarios::{
     ListedScenario, MAX_PAGE, PricedRevision, Revision, ScenarioPage, ScenarioSummary,
     StoredScenario, binding_label, create_scenario, create_scenario_by, delete_scenario,
     delete_scenario_by, get_revision, get_scenario, list_page, list_revisions, list_scenarios,
-    list_scenarios_for, priced_revision, restore_revision, restore_revision_by, update_scenario,
-    update_scenario_by,
+    list_scenarios_for, priced_revision, restore_revision, restore_revision_by, revision_bodies,
+    update_scenario, update_scenario_by,
 };
 pub use visibility::set_visibility;
 

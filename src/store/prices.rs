@@ -12,6 +12,7 @@ use super::{StoreError, begin_write};
 use crate::engine::pricing::{self, PriceBook};
 use crate::prices::retail::{self, ImportOutcome, RetailItem};
 use crate::prices::rows::{Override, PricedService, RowKey};
+use crate::prices::sheet::{self, SheetOutcome};
 
 #[derive(sqlx::FromRow)]
 struct OverrideRow {
@@ -142,6 +143,35 @@ pub async fn import(
     Ok((
         ImportOutcome {
             plan,
+            stored,
+            price_book: book.reference(),
+        },
+        book,
+    ))
+}
+
+/// Checks the prices of a sheet against the book in force and, unless `dry_run`,
+/// stores the added and changed ones, recorded as imported by `by`. Returns what
+/// happened and the book after.
+pub async fn sheet(
+    pool: &Db,
+    rows: Vec<Override>,
+    dry_run: bool,
+    by: Actor<'_>,
+) -> Result<(SheetOutcome, PriceBook), StoreError> {
+    let book = book_in_force(pool).await?;
+    let (rows, [added, changed, unchanged]) = sheet::plan(rows, &book);
+    let stored = !dry_run && !rows.is_empty();
+    let book = if stored {
+        store(pool, &rows, by, Action::Imported).await?
+    } else {
+        book
+    };
+    Ok((
+        SheetOutcome {
+            added,
+            changed,
+            unchanged,
             stored,
             price_book: book.reference(),
         },

@@ -16,7 +16,7 @@ use crate::store::{self, StoreError};
 use crate::web::AppState;
 use crate::web::auth::CurrentUser;
 use crate::web::error::{ApiError, ApiJson};
-use crate::web::pages::PageError;
+use crate::web::page_error::PageError;
 use crate::web::render_pool::{Refused, RenderPool, Turn};
 use axum::Router;
 use axum::extract::rejection::QueryRejection;

@@ -2,6 +2,7 @@
 //!
 //! Query options: `compare=ID,ID` adds a comparison with other saved scenarios,
 //! `layouts=1,2,4,8` adds a volume-layout sweep, `paper=a4|letter` sets the PDF paper,
+//! `edition=customer|engineer` picks who the report is for (customer by default),
 //! `download=1` makes the HTML report an attachment (it opens inline otherwise).
 
 use super::AppState;
@@ -9,8 +10,8 @@ use super::pages::PageError;
 use super::render_pool::Turn;
 use crate::engine::pricing::PriceBook;
 use crate::engine::{self, Evaluation, Scenario};
-use crate::report::html;
-use crate::report::model::{self, Format, Paper, RenderOptions, Report};
+use crate::report::model::{self, Report};
+use crate::report::{self, Edition, Format, Paper, RenderOptions};
 use crate::store;
 use crate::web::access;
 use crate::web::auth::CurrentUser;
@@ -63,6 +64,9 @@ pub struct ReportQuery {
     pub layouts: Option<String>,
     /// `a4` (default) or `letter`.
     pub paper: Option<String>,
+    /// `customer` (default: no internal ids, paths or commits) or `engineer` (with the
+    /// model trace).
+    pub edition: Option<String>,
     /// `1` to download the HTML report instead of opening it.
     pub download: Option<String>,
 }
@@ -133,6 +137,8 @@ async fn report(
         None | Some("") => Paper::A4,
         Some(p) => Paper::parse(p).map_err(|e| unprocessable(format!("The {e}.")))?,
     };
+    let edition = Edition::parse(q.edition.as_deref().unwrap_or(""))
+        .map_err(|e| unprocessable(format!("The {e}.")))?;
     let counts = match q.layouts.as_deref() {
         None | Some("") => None,
         Some(text) => Some(
@@ -186,7 +192,7 @@ async fn report(
                     .with_layouts(&counts, &prices)
                     .map_err(|e| unprocessable(format!("The layouts cannot be evaluated: {e}.")))?;
             }
-            let bytes = model::render(&r, format, RenderOptions { paper })
+            let bytes = report::render(&r, format, RenderOptions { paper, edition })
                 .map_err(|e| PageError::Internal(e.to_string()))?;
             Ok::<_, PageError>((r.slug(), bytes))
         })
@@ -214,7 +220,7 @@ async fn report(
         // alone, and still allow no script.
         headers.insert(
             header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(html::CSP),
+            HeaderValue::from_static(report::CSP),
         );
     }
     Ok(response)

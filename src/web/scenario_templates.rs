@@ -91,7 +91,7 @@ mod tests {
         for t in TEMPLATES {
             let s = t.scenario();
             assert_eq!(s.name, t.name, "{}", t.key);
-            crate::engine::check(&s)
+            crate::engine::check(&s, crate::engine::pricing::book())
                 .unwrap_or_else(|e| panic!("template {} fails validation: {e}", t.key));
         }
     }
@@ -111,7 +111,15 @@ mod tests {
             "no nconnect advice with Direct NFS"
         );
         let report = crate::report::model::Report::build(&s, &ev, "2026-01-02");
-        let md = crate::report::md::render(&report);
+        let md = String::from_utf8(
+            crate::report::render(
+                &report,
+                crate::report::Format::Md,
+                crate::report::RenderOptions::default(),
+            )
+            .expect("the report renders"),
+        )
+        .expect("Markdown is UTF-8");
         for expect in [
             "oranfstab",
             "nfs_version: nfsv3",

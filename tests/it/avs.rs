@@ -646,7 +646,10 @@ async fn the_page_imports_plans_at_another_level_saves_and_downloads_the_pdf() {
         "{ultra}"
     );
     assert!(ultra.contains("id=\"avs-tco\""));
-    assert!(ultra.contains("<svg class=\"avs-chart\""));
+    assert!(
+        ultra.contains("role=\"img\" class=\"chart\""),
+        "the charts inline"
+    );
     let standard = app
         .get_text(&format!("{path}?region=westus2&level=standard"))
         .await;
@@ -674,7 +677,7 @@ async fn the_page_imports_plans_at_another_level_saves_and_downloads_the_pdf() {
         .get_text(&format!("{path}/plan.md?region=westus2&level=ultra"))
         .await;
     assert!(
-        md.contains("## Datastores") && md.contains("vm-00001 -> ds-"),
+        md.contains("## Datastore layout") && md.contains("| vm-00001 | all | ds-"),
         "{md}"
     );
 

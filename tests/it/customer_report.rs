@@ -5,7 +5,8 @@ use crate::helpers::{sample_scenario, spawn_app};
 use serde_json::json;
 use std::process::Command;
 use volplan::engine::{self, Scenario};
-use volplan::report::model::{self, Format, RenderOptions, Report};
+use volplan::report::model::Report;
+use volplan::report::{Format, RenderOptions};
 
 const DATE: &str = "2026-01-15";
 
@@ -43,7 +44,7 @@ fn scenario(v: serde_json::Value) -> Scenario {
 fn render(s: &Scenario, f: Format) -> Vec<u8> {
     let e = engine::evaluate(s).expect("evaluates");
     let r = Report::build(s, &e, DATE);
-    model::render(&r, f, RenderOptions::default()).expect("renders")
+    volplan::report::render(&r, f, RenderOptions::default()).expect("renders")
 }
 
 /// The contract's example without AVS: 4 Linux VMs over NFSv3 with nconnect.

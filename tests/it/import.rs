@@ -526,7 +526,7 @@ fn on_avs_the_ios_in_flight_spread_over_the_vms() {
 fn a_new_scenario_from_a_result() {
     let (m, _) = one("fio-3.36-group-reporting.json");
     let s = measure::scenario_from(&m, None);
-    volplan::engine::check(&s).unwrap();
+    volplan::engine::check(&s, volplan::engine::pricing::book()).unwrap();
     let w = &s.workload;
     assert_eq!(
         (w.io_size_kib, w.read_pct, w.access),

@@ -468,7 +468,7 @@ async fn the_region_field_offers_the_price_books_regions_and_names_an_unknown_on
         );
         assert!(list.contains(&option), "{option}");
     }
-    assert!(list.contains("<option value=\"westeurope\">EU West</option>"));
+    assert!(list.contains("<option value=\"westeurope\">West Europe</option>"));
     // Free typing stays: a region outside the list gets its message beside the field.
     let mut pairs = form_pairs(&sample_scenario());
     pairs.retain(|(k, _)| k != "region");

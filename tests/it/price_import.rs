@@ -136,9 +136,11 @@ async fn an_api_import_changes_the_cost_in_that_region_only() {
             .starts_with("text/csv")
     );
     let text = csv.text().await.unwrap();
-    assert!(text.starts_with("service,region,region_name,item,label,unit,price_usd"));
+    assert!(text.starts_with(
+        "service,region,region_name,item,label,unit,price,currency,as_of,source,stored,provisional"
+    ));
     assert!(
-        text.contains("anf,eastus,US East,ultra,Ultra capacity,GiB-month,0.438,USD"),
+        text.contains("anf,eastus,East US,ultra,Ultra capacity,GiB-month,0.438,USD"),
         "{text}"
     );
 
@@ -328,7 +330,7 @@ async fn the_prices_page_imports_after_showing_the_diff() {
     let flex = capacity_line(&app, &volume("flexible", "westeurope")).await;
     assert!(close(&flex["unit_price"], 0.15768), "{flex}");
     let html = app.get_text("/prices?region=eastus&stored=1").await;
-    assert!(html.contains("Stored 1 imported price(s)"));
+    assert!(html.contains("Stored 1 price(s)"), "{html}");
     assert!(html.contains("imported from anf-2026-06.json"), "{html}");
 
     // A file that is not a page is refused, naming the item; a form without the token too.

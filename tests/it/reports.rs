@@ -4,7 +4,8 @@ use crate::helpers::{named, spawn_app};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use volplan::engine::{self, Evaluation, Scenario};
-use volplan::report::model::{self, Format, Paper, RenderOptions, Report};
+use volplan::report::model::Report;
+use volplan::report::{Format, Paper, RenderOptions};
 
 const FIXED_DATE: &str = "2026-01-15";
 
@@ -99,6 +100,8 @@ async fn letter_paper_and_bad_options() {
 
     for (query, status) in [
         ("?paper=a3", 422),
+        ("?edition=nobody", 422),
+        ("?edition=Engineer", 200),
         ("?layouts=0", 422),
         ("?layouts=x", 422),
         ("?compare=99999", 404),
@@ -158,10 +161,16 @@ async fn xlsx_has_the_sheets_and_the_throughput() {
         Some(Data::Float(v)) => assert!((v - e.throughput_mibps).abs() < 1e-6, "{v}"),
         other => panic!("throughput is a number, got {other:?}"),
     }
-    let id_row = summary
-        .rows()
-        .find(|r| r.first() == Some(&Data::String("Binding limit id".into())))
-        .expect("a binding row");
+    // The binding limit's id is for engineers: the customer's workbook has none.
+    let is_id_row = |r: &&[Data]| r.first() == Some(&Data::String("Binding limit id".into()));
+    assert!(summary.rows().find(is_id_row).is_none());
+    let res = app
+        .get(&format!("/scenarios/{id}/report.xlsx?edition=engineer"))
+        .await;
+    let bytes = res.bytes().await.expect("body").to_vec();
+    let mut engineer: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes)).expect("XLSX opens");
+    let summary = engineer.worksheet_range("Summary").expect("Summary sheet");
+    let id_row = summary.rows().find(is_id_row).expect("a binding row");
     assert_eq!(id_row.get(1), Some(&Data::String(e.binding.into())));
     let limits = wb.worksheet_range("Limits").expect("Limits sheet");
     assert_eq!(
@@ -297,8 +306,8 @@ async fn json_markdown_comparison_and_layouts() {
     assert!(md.contains("## Comparison") && md.contains("| Second |"));
     assert!(md.contains("## Volume layouts"));
     assert!(
-        md.contains(&format!("(/scenarios/{a}/charts/ceilings.svg)")),
-        "chart links"
+        md.contains("](data:image/png;base64,") && !md.contains("](/scenarios/"),
+        "charts embedded, not linked to the server"
     );
 
     let res = app
@@ -323,7 +332,7 @@ fn the_test_plan_is_in_every_report_but_the_csv() {
     s.clients.avs = None;
     let e = engine::evaluate(&s).expect("evaluates");
     let r = Report::build(&s, &e, FIXED_DATE);
-    let render = |f| model::render(&r, f, RenderOptions::default()).expect("renders");
+    let render = |f| volplan::report::render(&r, f, RenderOptions::default()).expect("renders");
     let needles = ["rwmixread=70", "--output-format=json"];
 
     let html = String::from_utf8(render(Format::Html)).expect("UTF-8");
@@ -350,10 +359,12 @@ fn the_test_plan_is_in_every_report_but_the_csv() {
         .map(|row| row.first().map(ToString::to_string).unwrap_or_default())
         .collect();
     let xlsx = rows.join("\n");
-    for line in testplan::plan(&s, PlanTool::Fio)
-        .lines()
-        .filter(|l| !l.is_empty())
-    {
+    // The customer's copy: the job as planned, no step that imports into volplan.
+    let customer = volplan::report::model::plan_for_edition(
+        &testplan::plan(&s, PlanTool::Fio),
+        volplan::report::Edition::Customer,
+    );
+    for line in customer.lines().filter(|l| !l.is_empty()) {
         assert!(rows.iter().any(|r| r == line), "row {line:?} in the sheet");
     }
     let json = json.to_string();
@@ -405,10 +416,34 @@ fn mask_numbers(text: &str) -> String {
     out
 }
 
+/// `text` with every `data:image/png;base64,...` payload left out.
+fn without_image_data(text: &str) -> String {
+    const MARK: &str = "data:image/png;base64,";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(MARK) {
+        out.push_str(&rest[..at + MARK.len()]);
+        rest = &rest[at + MARK.len()..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '+' || c == '/' || c == '='))
+            .unwrap_or(rest.len());
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[test]
 fn markdown_matches_the_committed_snapshot() {
     let (s, e) = contract();
-    let md = volplan::report::md::render(&Report::build(&s, &e, FIXED_DATE));
+    let bytes = volplan::report::render(
+        &Report::build(&s, &e, FIXED_DATE),
+        Format::Md,
+        RenderOptions::default(),
+    )
+    .expect("Markdown renders");
+    // The charts are embedded as PNG data: the snapshot keeps their place, not their pixels.
+    let md = without_image_data(&String::from_utf8(bytes).expect("UTF-8"));
     let path = fixture_path("contract.md");
     if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
         std::fs::write(&path, &md).expect("write snapshot");
@@ -438,7 +473,7 @@ fn every_starter_template_reports_in_every_format() {
         let e = engine::evaluate(&s).unwrap_or_else(|err| panic!("{}: {err}", t.key));
         let r = Report::build(&s, &e, FIXED_DATE);
         for f in Format::ALL {
-            let bytes = model::render(&r, f, RenderOptions::default())
+            let bytes = volplan::report::render(&r, f, RenderOptions::default())
                 .unwrap_or_else(|err| panic!("{} as {f}: {err}", t.key));
             assert!(bytes.len() > 100, "{} as {f}", t.key);
         }
@@ -455,7 +490,7 @@ fn an_avs_estate_larger_than_one_volume_reports_in_every_format() {
     let e = engine::evaluate(&s).expect("evaluates");
     let r = Report::build(&s, &e, FIXED_DATE);
     for f in Format::ALL {
-        let bytes = model::render(&r, f, RenderOptions::default())
+        let bytes = volplan::report::render(&r, f, RenderOptions::default())
             .unwrap_or_else(|err| panic!("as {f}: {err}"));
         assert!(bytes.len() > 100, "as {f}");
     }
@@ -493,7 +528,7 @@ fn a_thousand_volumes_report_as_a_spreadsheet() {
         .expect("scenario parses");
         let e = engine::evaluate(&s).expect("evaluates");
         let r = Report::build(&s, &e, FIXED_DATE);
-        let bytes = model::render(&r, Format::Xlsx, RenderOptions::default())
+        let bytes = volplan::report::render(&r, Format::Xlsx, RenderOptions::default())
             .unwrap_or_else(|err| panic!("{protocol} as xlsx: {err}"));
         let mut book: calamine::Xlsx<_> =
             calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).expect("opens");
@@ -505,15 +540,18 @@ fn a_thousand_volumes_report_as_a_spreadsheet() {
     }
 }
 
-/// Renders page 1 of the contract example's PDF with `pdftoppm`; with `UPDATE_SNAPSHOTS`
-/// set it also refreshes `docs/report-page1.png`, the picture in docs/reports.md.
+/// Renders page 1 of the contract example's PDF with `pdftoppm` (`tools/report_pages.sh`
+/// writes every page of the example reports into `docs/report-pages/`).
 #[test]
 fn first_pdf_page_renders_to_png() {
     let (s, e) = contract();
-    let pdf = model::render(
+    let pdf = volplan::report::render(
         &Report::build(&s, &e, FIXED_DATE),
         Format::Pdf,
-        RenderOptions { paper: Paper::A4 },
+        RenderOptions {
+            paper: Paper::A4,
+            ..RenderOptions::default()
+        },
     )
     .expect("PDF");
     let dir = tempfile::tempdir().expect("temp dir");
@@ -530,11 +568,6 @@ fn first_pdf_page_renders_to_png() {
     let png = std::fs::read(prefix.with_extension("png")).expect("page image");
     assert!(png.starts_with(b"\x89PNG"));
     assert!(png.len() > 10_000, "the page has content");
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
-        std::fs::create_dir_all(&docs).expect("docs folder");
-        std::fs::write(docs.join("report-page1.png"), &png).expect("write docs image");
-    }
 }
 
 #[test]
@@ -663,7 +696,7 @@ fn the_latency_section_is_in_every_report() {
             .as_ref()
             .is_some_and(|t| t.text.contains("5 ms latency target"))
     );
-    let render = |f| model::render(&r, f, RenderOptions::default()).expect("renders");
+    let render = |f| volplan::report::render(&r, f, RenderOptions::default()).expect("renders");
 
     let html = String::from_utf8(render(Format::Html)).expect("UTF-8");
     let section = &html[html
@@ -687,8 +720,8 @@ fn the_latency_section_is_in_every_report() {
 
     let md = String::from_utf8(render(Format::Md)).expect("UTF-8");
     assert!(md.contains("## Latency\n\nLatency is "));
-    assert!(md.contains("| Load (% of achievable) | IOPS | MiB/s | Latency ms |"));
-    assert!(md.contains("| 100 | "));
+    assert!(md.contains("| Load (% of achievable) | IOPS | MiB/s | Latency (ms) |"));
+    assert!(md.contains("| 100 (achievable) | "));
 
     let mut wb: Xlsx<_> =
         Xlsx::new(std::io::Cursor::new(render(Format::Xlsx))).expect("XLSX opens");
@@ -712,7 +745,7 @@ fn the_latency_section_is_in_every_report() {
 }
 
 #[tokio::test]
-async fn reports_of_saved_scenarios_link_the_latency_chart() {
+async fn reports_of_saved_scenarios_embed_the_latency_chart() {
     let app = spawn_app().await;
     let id = app.create(&named("Linked")).await;
     let md = app
@@ -721,7 +754,8 @@ async fn reports_of_saved_scenarios_link_the_latency_chart() {
         .text()
         .await
         .unwrap();
-    assert!(md.contains(&format!("(/scenarios/{id}/charts/latency.svg)")));
+    assert!(md.contains("![Latency against load: Linked"));
+    assert!(md.contains("](data:image/png;base64,") && !md.contains("/charts/latency.svg"));
     for ext in ["html", "pdf", "xlsx", "csv", "json"] {
         let res = app.get(&format!("/scenarios/{id}/report.{ext}")).await;
         assert_eq!(res.status(), 200, "{ext}");

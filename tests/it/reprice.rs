@@ -281,15 +281,25 @@ async fn the_planner_button_shows_the_comparison() {
 async fn reports_print_the_prices_and_the_saved_cost() {
     let app = spawn_app().await;
     let id = app.create(&ultra()).await;
+    // The customer's report says the prices in plain words; the engineer's names the book.
     let md = app.get_text(&format!("/scenarios/{id}/report.md")).await;
     for needle in [
-        "in eastus",
-        "USD",
-        "list prices as of 2026-01-29",
-        "price book anf-retail-2026-01-29",
-        "Azure Retail Prices API snapshot",
+        "Azure list prices for East US as of 29 January 2026",
+        "$",
         "Revision 1 was saved",
         "the same today",
+    ] {
+        assert!(md.contains(needle), "{needle} in {md}");
+    }
+    for internal in ["anf-retail-2026-01-29", "pricing-data.json", "commit"] {
+        assert!(!md.contains(internal), "{internal} in {md}");
+    }
+    let md = app
+        .get_text(&format!("/scenarios/{id}/report.md?edition=engineer"))
+        .await;
+    for needle in [
+        "price book anf-retail-2026-01-29",
+        "Azure Retail Prices API snapshot",
     ] {
         assert!(md.contains(needle), "{needle} in {md}");
     }
@@ -297,10 +307,16 @@ async fn reports_print_the_prices_and_the_saved_cost() {
     for key in [
         "summary,region,",
         "summary,currency,",
-        "summary,price_book,",
-        "summary,price_source,",
+        "summary,prices,",
         "summary,saved_cost,",
     ] {
+        assert!(csv.contains(key), "{key} in {csv}");
+    }
+    assert!(!csv.contains("summary,price_book,"));
+    let csv = app
+        .get_text(&format!("/scenarios/{id}/report.csv?edition=engineer"))
+        .await;
+    for key in ["summary,price_book,", "summary,price_source,"] {
         assert!(csv.contains(key), "{key} in {csv}");
     }
     let json: Value = app.get_json(&format!("/scenarios/{id}/report.json")).await;

@@ -87,7 +87,7 @@ mod tests {
         for p in PUBLISHED {
             for &(n, _) in p.points {
                 let s = p.setup.scenario(n, 50.0);
-                crate::engine::check(&s).expect("valid setup");
+                crate::engine::check(&s, crate::engine::pricing::book()).expect("valid setup");
                 assert_eq!(Axis::of(&s), p.axis);
                 assert_eq!(p.axis.current(&s), n);
             }

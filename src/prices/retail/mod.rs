@@ -289,7 +289,7 @@ fn item(index: usize, v: &Value, prefix: &str) -> Result<RetailItem, RetailError
 pub const DATE_PATTERN: &str = "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])";
 
 /// `YYYY-MM-DD` at the start of `s` ([`DATE_PATTERN`]), as written there.
-fn date_part(s: &str) -> Option<String> {
+pub(crate) fn date_part(s: &str) -> Option<String> {
     let b = s.as_bytes();
     if b.len() < 10 || b[4] != b'-' || b[7] != b'-' {
         return None;

@@ -5,8 +5,8 @@
 //! Columns (documented in docs/avs.md; never renamed): see [`COLUMNS`].
 
 use super::{PlanDoc, placement_rows};
-use crate::report::csv::text;
-use crate::report::model::ReportError;
+use crate::report::ReportError;
+use crate::report::escape::csv as text;
 
 /// The header row, in order.
 pub const COLUMNS: [&str; 15] = [

@@ -1,25 +1,24 @@
-//! The AVS plan in every report format: PDF and Markdown (the plan as text lines), a
-//! printable HTML page, CSV (the datastore table and the VM-to-datastore placement in one
-//! table), XLSX (Summary, Hosts and TCO, Datastores, Placement) and JSON (the answer of
-//! `POST /api/v1/avs/plan`).
+//! The AVS plan as a report: a document (HTML, Markdown, PDF) laid out like the sizing
+//! report, with an executive summary, the cost by purchase term with its break-even,
+//! the hosts and what drives them, the datastore layout as a chart and a table, the
+//! clusters as evaluated and the placement; and its data formats: CSV (the datastores
+//! and the VM-to-datastore placement in one table), XLSX (Summary, Hosts and TCO,
+//! Datastores, Placement) and JSON (the answer of `POST /api/v1/avs/plan`).
 //!
 //! Every format shows the names as the inventory holds them: an anonymised inventory's
 //! stand-ins (`vm-00001`), never the originals.
 
-pub mod charts;
 mod csv;
-mod html;
-mod md;
-mod pdf;
+mod document;
 mod xlsx;
 
 pub use csv::COLUMNS as CSV_COLUMNS;
-pub use md::markdown;
+pub use document::document;
 
-use super::model::ReportError;
 use crate::avs::AvsPlan;
 use crate::inventory::model::MIB_PER_TIB;
 use crate::inventory::{CapacityBasis, Flag, Inventory};
+use crate::report::{Format, RenderOptions, ReportError, render_doc};
 use std::collections::HashMap;
 
 /// Placement rows the text formats (PDF, Markdown, HTML) list before they refer to the
@@ -34,59 +33,17 @@ pub struct PlanDoc<'a> {
     /// The capacity the plan sized on.
     pub basis: CapacityBasis,
     pub plan: &'a AvsPlan,
-}
-
-/// A format an AVS plan downloads in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Pdf,
-    Md,
-    Html,
-    Csv,
-    Xlsx,
-    Json,
-}
-
-impl Format {
-    /// The file extension.
-    pub fn ext(self) -> &'static str {
-        match self {
-            Format::Pdf => "pdf",
-            Format::Md => "md",
-            Format::Html => "html",
-            Format::Csv => "csv",
-            Format::Xlsx => "xlsx",
-            Format::Json => "json",
-        }
-    }
-
-    /// The media type to serve it with.
-    pub fn content_type(self) -> &'static str {
-        match self {
-            Format::Pdf => "application/pdf",
-            Format::Md => "text/markdown; charset=utf-8",
-            Format::Html => "text/html; charset=utf-8",
-            Format::Csv => "text/csv; charset=utf-8",
-            Format::Xlsx => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-            Format::Json => "application/json",
-        }
-    }
-
-    /// Whether the render takes tens of megabytes (admitted one at a time).
-    pub fn heavy(self) -> bool {
-        matches!(self, Format::Pdf | Format::Xlsx)
-    }
+    /// The date of the report (YYYY-MM-DD).
+    pub date: &'a str,
 }
 
 /// The plan in `format`.
-pub fn render(doc: &PlanDoc, format: Format) -> Result<Vec<u8>, ReportError> {
+pub fn render(doc: &PlanDoc, format: Format, opts: RenderOptions) -> Result<Vec<u8>, ReportError> {
     match format {
-        Format::Pdf => pdf::render(doc),
-        Format::Md => Ok((markdown(doc).join("\n") + "\n").into_bytes()),
-        Format::Html => html::render(doc).map(String::into_bytes),
         Format::Csv => csv::render(doc),
         Format::Xlsx => xlsx::render(doc),
         Format::Json => serde_json::to_vec(doc.plan).map_err(|e| ReportError::Json(e.to_string())),
+        _ => render_doc(&document(doc, opts.edition), format, opts.paper),
     }
 }
 
@@ -161,20 +118,6 @@ pub fn placement_rows<'a>(doc: &PlanDoc<'a>) -> Vec<PlacementRow<'a>> {
             }
         })
         .collect()
-}
-
-/// Whole US dollars with thousands separators (`12,345 USD`).
-pub fn usd(v: f64) -> String {
-    let whole = v.round() as i64;
-    let digits = whole.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    format!("{}{out} USD", if whole < 0 { "-" } else { "" })
 }
 
 /// What the plan places: `VMs` or `disks`.

@@ -1,87 +1,27 @@
 //! Every format of plans over generated inventories (hostile names, disks placed or
 //! not, flags, figures or none) renders and reads back.
 
-use super::{Format, PlanDoc, render};
-use crate::avs::{AvsPlan, PlaceUnit, PlanRequest, plan};
+use super::{PlanDoc, render};
+use crate::avs::{PlaceUnit, PlanRequest, plan};
 use crate::engine::pricing::book;
-use crate::inventory::{CapacityBasis, Disk, Flag, Inventory, PowerState, Summary, Vm};
+use crate::inventory::{CapacityBasis, Vm};
+use crate::report::fixture::{avs_plan as planned, inventory, vm};
+use crate::report::{Format, RenderOptions};
 use calamine::Reader;
 use proptest::prelude::*;
-
-fn vm(name: String, tib: f64, disks: usize, perf: Option<f64>, flagged: bool) -> Vm {
-    let mib = tib * 1_048_576.0;
-    Vm {
-        vm: name,
-        powerstate: PowerState::PoweredOn,
-        cluster: Some("<b>Cluster & Co</b>".to_owned()),
-        host: None,
-        datastore: None,
-        vcpus: 4,
-        memory_mib: 16384.0,
-        provisioned_mib: mib * 1.5,
-        in_use_mib: mib,
-        guest_used_mib: None,
-        disks: (0..disks)
-            .map(|k| Disk {
-                disk: format!("Hard disk {}", k + 1),
-                datastore: None,
-                capacity_mib: mib * 1.5 / disks as f64,
-                rdm: flagged && k == 0,
-                shared: false,
-            })
-            .collect(),
-        iops: perf.map(|m| m * 16.0),
-        mibps: perf,
-        flags: if flagged { vec![Flag::Rdm] } else { vec![] },
-    }
-}
-
-fn inventory(vms: Vec<Vm>) -> Inventory {
-    let mut inv = Inventory {
-        vms,
-        excluded: vec![],
-        summary: Summary {
-            capacity_unit: "MiB (RVTools 4.x headers)".to_owned(),
-            warnings: vec!["=HYPERLINK(\"x\") <script>".to_owned()],
-            ..Summary::default()
-        },
-    };
-    inv.total();
-    inv
-}
-
-/// An inventory of `n` VMs of two disks each and its plan in West US 2, disks placed.
-pub(super) fn planned(n: usize) -> (Inventory, AvsPlan) {
-    let inv = inventory(
-        (0..n)
-            .map(|i| vm(format!("vm{i}"), 0.5, 2, Some(10.0), false))
-            .collect(),
-    );
-    let mut req = PlanRequest::new(inv.clone());
-    req.region = Some("westus2".to_owned());
-    req.unit = PlaceUnit::Disk;
-    let p = plan(&req, book()).unwrap();
-    (inv, p)
-}
 
 /// Every format of `doc`, each read back: the number of placement rows each lists.
 fn check_every_format(doc: &PlanDoc) {
     let placed = doc.plan.placement.len();
-    for f in [
-        Format::Pdf,
-        Format::Md,
-        Format::Html,
-        Format::Csv,
-        Format::Xlsx,
-        Format::Json,
-    ] {
-        let bytes = render(doc, f).unwrap_or_else(|e| panic!("{f:?}: {e}"));
+    for f in Format::ALL {
+        let bytes =
+            render(doc, f, RenderOptions::default()).unwrap_or_else(|e| panic!("{f:?}: {e}"));
         match f {
             Format::Pdf => assert!(bytes.starts_with(b"%PDF")),
             Format::Md => {
-                let text = String::from_utf8(bytes).unwrap();
-                assert!(text.contains("## Placement"));
-                check_markdown(&text);
+                let md = std::str::from_utf8(&bytes).unwrap();
+                assert!(md.contains("and their datastores"), "{md}");
+                assert!(!md.contains("<i>") && !md.contains("<b>"), "names escaped");
             }
             Format::Html => {
                 let text = String::from_utf8(bytes).unwrap();
@@ -95,7 +35,7 @@ fn check_every_format(doc: &PlanDoc) {
                 .unwrap_or_else(|e| panic!("HTML not well-formed: {e}"));
                 let rows = xml
                     .descendants()
-                    .filter(|n| n.attribute("id") == Some("avs-vms"))
+                    .filter(|n| n.attribute("id") == Some("placement-table"))
                     .flat_map(|t| t.descendants().filter(|n| n.has_tag_name("tr")))
                     .count();
                 assert_eq!(rows - 1, placed.min(super::MAX_PLACEMENT));
@@ -121,31 +61,6 @@ fn check_every_format(doc: &PlanDoc) {
                 assert_eq!(back["placement"].as_array().map(Vec::len), Some(placed));
                 assert_eq!(back["level"], doc.plan.level.key());
             }
-        }
-    }
-}
-
-/// The Markdown starts no markup from a name: no `<` or `[` outside an escape, and
-/// every table row has as many cells as its table's header.
-fn check_markdown(text: &str) {
-    let mut header_cells = 0;
-    for line in text.lines() {
-        let (mut escaped, mut bars) = (false, 0);
-        for c in line.chars() {
-            match c {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '<' | '[' => panic!("unescaped {c} in {line:?}"),
-                '|' => bars += 1,
-                _ => {}
-            }
-        }
-        if !line.starts_with('|') {
-            header_cells = 0;
-        } else if header_cells == 0 {
-            header_cells = bars;
-        } else {
-            assert_eq!(bars, header_cells, "{line:?}");
         }
     }
 }
@@ -183,7 +98,7 @@ proptest! {
         req.growth_pct = growth;
         // A plan the engine refuses is the API's 422; every accepted one renders.
         if let Ok(p) = plan(&req, book()) {
-            let doc = PlanDoc { origin: "<i>file</i> [x](javascript:y) |.xlsx", inventory: &inv, basis: req.capacity_basis, plan: &p };
+            let doc = PlanDoc { origin: "<i>file</i>.xlsx", inventory: &inv, basis: req.capacity_basis, plan: &p, date: "2026-01-02" };
             check_every_format(&doc);
         }
     }
@@ -197,6 +112,7 @@ fn disk_rows_share_their_vm_capacity_and_figures() {
         inventory: &inv,
         basis: CapacityBasis::InUse,
         plan: &p,
+        date: "2026-01-02",
     };
     let rows = super::placement_rows(&doc);
     assert_eq!(rows.len(), 6);
@@ -208,4 +124,51 @@ fn disk_rows_share_their_vm_capacity_and_figures() {
     assert!((mibps - 10.0).abs() < 1e-9, "{mibps}");
     assert_eq!(vm0[0].disk, Some("Hard disk 1"));
     assert!(rows.iter().all(|r| r.cluster == Some(1)));
+}
+
+/// The upload's file name and the VM names are escaped like the scenario report's: no
+/// HTML, no links, no broken tables.
+#[test]
+fn markdown_escapes_the_file_and_vm_names() {
+    let hostile = [
+        "<img src=x onerror=alert(1)>",
+        "[click](javascript:alert(1))",
+        "a|b|c",
+    ];
+    let inv = inventory(
+        hostile
+            .iter()
+            .map(|n| vm((*n).to_owned(), 1.0, 1, Some(10.0), false))
+            .collect(),
+    );
+    let mut req = PlanRequest::new(inv.clone());
+    req.region = Some("westus2".to_owned());
+    let p = plan(&req, book()).unwrap();
+    let doc = PlanDoc {
+        origin: "<script>alert(1)</script>|[x](javascript:1).csv",
+        inventory: &inv,
+        basis: CapacityBasis::InUse,
+        plan: &p,
+        date: "2026-01-02",
+    };
+    let md =
+        String::from_utf8(render(&doc, Format::Md, RenderOptions::default()).unwrap()).unwrap();
+    // The names come only escaped: no tag, no link, no image.
+    for raw in hostile
+        .iter()
+        .chain(&["<script>alert(1)</script>", "[x](javascript:1)"])
+    {
+        assert!(!md.contains(raw), "{raw} unescaped");
+        assert!(
+            md.contains(&crate::report::escape::md(raw)),
+            "{raw} escaped"
+        );
+    }
+    let rows: Vec<&str> = md.lines().filter(|l| l.contains("a\\|b\\|c")).collect();
+    assert!(!rows.is_empty(), "the pipe is escaped in its cell: {md}");
+    for row in rows {
+        // Unescaped pipes are the table's own: as many as its columns have.
+        let pipes = row.replace("\\|", "").matches('|').count();
+        assert_eq!(pipes, 7, "{row}");
+    }
 }

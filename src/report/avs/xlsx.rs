@@ -4,7 +4,7 @@
 //! `Placement 2`, `Placement 3`, ...). Text is cut to Excel's 32,767 characters a cell.
 
 use super::{PlanDoc, options, placement_rows, unit_name};
-use crate::report::model::ReportError;
+use crate::report::ReportError;
 use rust_xlsxwriter::{DocProperties, Format, FormatBorder, Workbook, Worksheet, XlsxError};
 
 /// Most characters a cell holds (Excel's limit).
@@ -45,7 +45,7 @@ impl Styles {
             tib: Format::new().set_num_format("#,##0.00"),
             pct: Format::new().set_num_format("0.0"),
             int: Format::new().set_num_format("#,##0"),
-            usd: Format::new().set_num_format("#,##0 \"USD\""),
+            usd: Format::new().set_num_format(crate::report::format::xlsx_money("USD")),
         }
     }
 }
@@ -339,13 +339,14 @@ mod tests {
     #[test]
     fn the_placement_continues_on_further_sheets() {
         // Four VMs of two disks each: eight rows, three a sheet.
-        let (inv, plan) = super::super::tests::planned(4);
+        let (inv, plan) = crate::report::fixture::avs_plan(4);
         assert_eq!(plan.placement.len(), 8);
         let doc = PlanDoc {
             origin: "x.csv",
             inventory: &inv,
             basis: Default::default(),
             plan: &plan,
+            date: "2026-01-02",
         };
         let bytes = render_rows(&doc, 3).unwrap();
         let mut book: calamine::Xlsx<_> =

@@ -440,6 +440,21 @@ pub async fn list_revisions(pool: &Db, id: i64) -> Result<Vec<Revision>, StoreEr
     Ok(revisions)
 }
 
+/// Every revision of scenario `id` with its body, oldest first (for the history's
+/// "what changed"); revisions whose body no longer reads are left out.
+pub async fn revision_bodies(pool: &Db, id: i64) -> Result<Vec<(i64, Scenario)>, StoreError> {
+    let rows: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT number, body FROM scenario_revisions WHERE scenario_id = $1 ORDER BY number",
+    )
+    .bind(id)
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(n, body)| decode(id, &body).ok().map(|s| (n, s)))
+        .collect())
+}
+
 /// Revision `number` of scenario `id`, with `id` set.
 pub async fn get_revision(pool: &Db, id: i64, number: i64) -> Result<Scenario, StoreError> {
     let (body,): (String,) = sqlx::query_as(

@@ -132,7 +132,8 @@ pub async fn layouts(
     ApiJson(req): ApiJson<LayoutsRequest>,
 ) -> Result<Json<LayoutsResponse>, ApiError> {
     // The scenario's own errors name it; the engine checks `total_tib` and `counts`.
-    crate::engine::check(&req.scenario).map_err(|e| ApiError::from(e).within("scenario"))?;
+    crate::engine::check(&req.scenario, &st.book())
+        .map_err(|e| ApiError::from(e).within("scenario"))?;
     let book = st.book();
     let layouts = blocking("evaluation", move || {
         sweep::layouts(&req.scenario, req.total_tib, &req.counts, &book)

@@ -89,7 +89,10 @@ fn extra_paths() -> Vec<(&'static str, Value)> {
                   "schema": { "type": "string", "pattern": "^([aA]4|[lL][eE][tT][tT][eE][rR])?$" } },
                 { "name": "download", "in": "query", "required": false,
                   "description": "1, true or yes to download the HTML report instead of opening it (anything else opens it)",
-                  "schema": { "type": "string", "maxLength": crate::web::reports::MAX_DOWNLOAD_CHARS } }
+                  "schema": { "type": "string", "maxLength": crate::web::reports::MAX_DOWNLOAD_CHARS } },
+                { "name": "edition", "in": "query", "required": false,
+                  "description": "Who the report is for: customer (default, also when empty: no file paths, commits, internal ids or series names; prices in plain words; sources as an appendix) or engineer (everything, with the model trace, the fitted parameters and the price book's id and source), in any case",
+                  "schema": { "type": "string", "pattern": "^([cC][uU][sS][tT][oO][mM][eE][rR]|[eE][nN][gG][iI][nN][eE][eE][rR])?$" } }
             ],
             "responses": {
                 "200": { "description": "The report",
@@ -103,6 +106,7 @@ fn extra_paths() -> Vec<(&'static str, Value)> {
                   } },
                 "400": { "description": "A bad option, or a saved scenario that no longer validates", "content": { "text/html": { "schema": { "type": "string" } } } },
                 "404": { "description": "No such scenario", "content": { "text/html": { "schema": { "type": "string" } } } },
+                "422": { "description": "An option the report cannot use (paper, edition, layouts, compare): the page says what to send", "content": { "text/html": { "schema": { "type": "string" } } } },
                 "503": { "description": "Too many renders at once, or one that took too long; try again", "content": { "text/html": { "schema": { "type": "string" } } } },
                 "default": page_default()
             }

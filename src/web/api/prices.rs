@@ -1,16 +1,19 @@
-//! The price book in force over the API: its rows (JSON and CSV) and the import of
-//! Azure Retail Prices API pages into it.
+//! The price book in force over the API: its rows (JSON and CSV), the import of Azure
+//! Retail Prices API pages and of price sheets (the user's own prices as CSV) into it.
 
+use crate::prices;
 use crate::prices::retail::{self, ImportOutcome};
 use crate::prices::rows::{PriceRow, PricedService};
+use crate::prices::sheet::SheetOutcome;
 use crate::store;
 use crate::store::today_utc;
 use crate::web::AppState;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
-use axum::extract::rejection::QueryRejection;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Query, State};
-use axum::http::header;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -23,6 +26,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list))
         .routes(routes!(csv))
         .routes(routes!(import))
+        .routes(routes!(sheet))
 }
 
 /// Which rows to list: both filters are optional and exact.
@@ -101,23 +105,24 @@ pub async fn list(
 }
 
 /// The CSV columns of the price book export.
-pub const CSV_COLUMNS: [&str; 11] = [
+pub const CSV_COLUMNS: [&str; 12] = [
     "service",
     "region",
     "region_name",
     "item",
     "label",
     "unit",
-    "price_usd",
+    "price",
     "currency",
     "as_of",
     "source",
     "stored",
+    "provisional",
 ];
 
 /// The rows as CSV (free text cannot run as a spreadsheet formula).
 pub fn to_csv(rows: &[PriceRow]) -> Result<Vec<u8>, csv::Error> {
-    use crate::report::csv::text;
+    use crate::report::escape::csv as text;
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(CSV_COLUMNS)?;
     for r in rows {
@@ -129,10 +134,11 @@ pub fn to_csv(rows: &[PriceRow]) -> Result<Vec<u8>, csv::Error> {
             text(&r.label),
             r.unit.clone(),
             r.price.to_string(),
-            r.currency.to_owned(),
+            r.currency.clone(),
             text(&r.as_of),
             text(&r.source),
             r.stored.to_string(),
+            r.provisional.to_string(),
         ])?;
     }
     w.into_inner().map_err(|e| e.into_error().into())
@@ -142,7 +148,7 @@ pub fn to_csv(rows: &[PriceRow]) -> Result<Vec<u8>, csv::Error> {
 #[utoipa::path(
     get, path = "/api/v1/prices.csv", tag = "prices", operation_id = "export_prices", params(RowsQuery),
     responses(
-        (status = 200, description = "One row per service, region and item: service, region, region_name, item, label, unit, price_usd, currency, as_of, source, stored", body = String, content_type = "text/csv"),
+        (status = 200, description = "One row per service, region, item and currency: service, region, region_name, item, label, unit, price (in currency), currency, as_of, source, stored, provisional", body = String, content_type = "text/csv"),
         (status = 400, description = "Malformed query string", body = ErrorBody),
         (status = 422, description = "Unknown service", body = ErrorBody),
     )
@@ -206,6 +212,65 @@ pub async fn import(
         &items,
         "an API upload (POST /api/v1/prices/import)",
         &today_utc(),
+        q.dry_run.unwrap_or(false),
+        crate::web::access::actor(&user),
+    )
+    .await?;
+    st.prices.replace(book);
+    Ok(Json(outcome))
+}
+
+/// Content types a price sheet may come with.
+pub const SHEET_TYPES: [&str; 3] = ["text/csv", "application/csv", "text/plain"];
+
+/// Stores a price sheet: the user's own prices as CSV, one a line, with the columns
+/// `service, level, region, meter, unit, price, currency, valid_as_of, source` (GCNV
+/// levels and regions, AVS hosts, negotiated EA or MACC prices). Every line is checked
+/// first: a 422 names every bad row with its column, and nothing is stored.
+/// Prices in another currency than USD price scenarios whose `pricing.currency` is
+/// that currency.
+#[utoipa::path(
+    post, path = "/api/v1/prices/sheet", tag = "prices", operation_id = "import_price_sheet", params(ImportQuery),
+    request_body(content = String, content_type = "text/csv", description = "A header line `service,level,region,meter,unit,price,currency,valid_as_of,source`, then one price a line, e.g. `gcnv,premium,europe-west4,capacity,GiB-hour,0.000411,USD,2026-06-01,quote 117`"),
+    responses(
+        (status = 200, description = "`added`, `changed` and `unchanged` rows; `stored` and the book in force after", body = SheetOutcome),
+        (status = 400, description = "Malformed query string or body", body = ErrorBody),
+        (status = 413, description = "Body over 1 MiB", body = ErrorBody),
+        (status = 415, description = "Not sent as text/csv", body = ErrorBody),
+        (status = 422, description = "Bad rows: `errors` names each with its column, e.g. `rows[3].unit` (row 1 is the first line after the header), or `header`; `field` is the first", body = ErrorBody),
+    )
+)]
+pub async fn sheet(
+    State(st): State<AppState>,
+    user: crate::web::auth::CurrentUser,
+    headers: HeaderMap,
+    q: Result<Query<ImportQuery>, QueryRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<SheetOutcome>, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let media = crate::web::guard::media_type(&headers);
+    if !media.as_deref().is_some_and(|m| SHEET_TYPES.contains(&m)) {
+        return Err(ApiError::Refused {
+            status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            message: "send the price sheet as the raw body with `Content-Type: text/csv`"
+                .to_owned(),
+        });
+    }
+    let bytes = body.map_err(|r| {
+        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::Refused {
+                status: StatusCode::PAYLOAD_TOO_LARGE,
+                message: "the sheet is larger than 1 MiB; split it".to_owned(),
+            }
+        } else {
+            ApiError::BadRequest(format!("cannot read the request body: {}", r.body_text()))
+        }
+    })?;
+    let rows =
+        prices::sheet::parse(&bytes, st.book().hours_per_month).map_err(ApiError::InvalidFields)?;
+    let (outcome, book) = store::prices::sheet(
+        &st.db,
+        rows,
         q.dry_run.unwrap_or(false),
         crate::web::access::actor(&user),
     )

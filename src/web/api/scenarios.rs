@@ -24,6 +24,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(show, update, remove))
         .routes(routes!(revisions))
         .routes(routes!(revision))
+        .routes(routes!(revision_diff))
         .routes(routes!(restore))
         .merge(super::visibility::router())
 }
@@ -157,7 +158,7 @@ pub async fn create(
             format!("{}; `visibility` is shared or private", e.body_text()),
         )
     })?;
-    crate::engine::check(&scenario)?;
+    crate::engine::check(&scenario, &state.book())?;
     let visibility = query.visibility.unwrap_or_default();
     let id = store::create_scenario_by(
         &state.db,
@@ -225,7 +226,7 @@ pub async fn update(
             ),
         ));
     }
-    crate::engine::check(&scenario)?;
+    crate::engine::check(&scenario, &state.book())?;
     let revision = store::update_scenario_by(&state.db, id, &scenario, actor(&user))
         .await
         .map_err(not_found_as(id))?;
@@ -323,6 +324,64 @@ pub async fn revision(
         Ok(s) => Ok(Json(s)),
         Err(e) => Err(missing_revision(&state, &user, id, n, e).await),
     }
+}
+
+/// Which revision a diff starts from.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DiffQuery {
+    /// The revision to compare with (default: the one before `n`).
+    #[param(maximum = 9_007_199_254_740_991_i64, minimum = 1)]
+    pub base: Option<i64>,
+}
+
+/// What changed between two revisions.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RevisionDiff {
+    /// The revision compared with; null for the first revision, which has none before it.
+    pub from: Option<i64>,
+    pub to: i64,
+    /// Every input that differs, by its path in the scenario's JSON.
+    pub changes: Vec<crate::engine::scenario_diff::Change>,
+}
+
+/// What changed in revision `n`: every input that differs from the revision before it
+/// (or from `?base=m`), with its value before and after.
+#[utoipa::path(
+    get, path = "/api/v1/scenarios/{id}/revisions/{n}/diff", tag = "scenarios", operation_id = "diff_revision",
+    params(("id" = i64, Path, description = "Scenario id"), ("n" = i64, Path, description = "Revision number"), DiffQuery),
+    responses(
+        (status = 200, description = "`from`, `to` and the `changes` (`field`, `before`, `after`)", body = RevisionDiff),
+        (status = 400, description = "Malformed query string", body = ErrorBody),
+        (status = 404, description = "No such scenario or revision", body = ErrorBody),
+    )
+)]
+pub async fn revision_diff(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ids: Result<Path<(String, String)>, PathRejection>,
+    q: Result<Query<DiffQuery>, QueryRejection>,
+) -> Result<Json<RevisionDiff>, ApiError> {
+    let (id, n) = revision_ids(ids)?;
+    let Query(q) = q.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    visible(&state, &user, id).await?;
+    let to = match store::get_revision(&state.db, id, n).await {
+        Ok(s) => s,
+        Err(e) => return Err(missing_revision(&state, &user, id, n, e).await),
+    };
+    let base = q.base.or_else(|| (n > 1).then_some(n - 1));
+    let changes = match base {
+        Some(m) => match store::get_revision(&state.db, id, m).await {
+            Ok(from) => crate::engine::scenario_diff::diff(&from, &to),
+            Err(e) => return Err(missing_revision(&state, &user, id, m, e).await),
+        },
+        None => Vec::new(),
+    };
+    Ok(Json(RevisionDiff {
+        from: base,
+        to: n,
+        changes,
+    }))
 }
 
 /// Makes an old revision the newest one, as a new revision (nothing is overwritten).

@@ -14,7 +14,7 @@ use super::{Principal, Role, rules};
 use crate::store::{self, Db, StoreError};
 use crate::web::AppState;
 use crate::web::error::ApiError;
-use crate::web::pages::PageError;
+use crate::web::page_error::PageError;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;

@@ -5,7 +5,7 @@ use super::layer::{SESSION_COOKIE, SESSION_LIFETIME, cookie, peer_ip};
 use super::secret::{decoy_hash, digest, random_secret, verify_password};
 use crate::store;
 use crate::web::AppState;
-use crate::web::pages::PageError;
+use crate::web::page_error::PageError;
 use askama::Template;
 use axum::Router;
 use axum::extract::{FromRequest, Query, Request, State};

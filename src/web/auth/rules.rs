@@ -39,7 +39,7 @@ pub const VIEWER_COMPUTATIONS: &[&str] = &[
 ];
 
 /// Paths (and everything under them) whose changes need an admin: the price book.
-pub const ADMIN_PREFIXES: &[&str] = &["/api/v1/prices/import", "/prices/"];
+pub const ADMIN_PREFIXES: &[&str] = &["/api/v1/prices/import", "/api/v1/prices/sheet", "/prices/"];
 
 /// Paths (and everything under them) only an admin may even read: the API tokens
 /// (users are managed with `volplan users`).

@@ -18,7 +18,7 @@ use crate::mounts::{
 use crate::web::AppState;
 use askama::Template;
 use axum::Router;
-use axum::extract::Query;
+use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -372,8 +372,11 @@ pub async fn check(axum::Form(pairs): Pairs) -> Result<Response, PageError> {
 }
 
 /// `POST /advisor/from-plan`: the planner's form, turned into its mount commands.
-pub async fn from_plan(axum::Form(pairs): Pairs) -> Result<Response, PageError> {
-    let (_, scenario) = form::parse(&pairs);
+pub async fn from_plan(
+    State(st): State<AppState>,
+    axum::Form(pairs): Pairs,
+) -> Result<Response, PageError> {
+    let (_, scenario) = form::parse(&pairs, &st.book());
     let Some(mut scenario) = scenario else {
         let mut page = AdvisorPage::new(String::new(), String::new(), String::new());
         page.note = Some(

@@ -10,7 +10,11 @@ use super::{PageError, parse_id, render};
 use crate::avs::{self, AvsPlan, PlaceUnit, PlanRequest};
 use crate::engine::scenario::Level;
 use crate::inventory::{self, CapacityBasis, Inventory, Options};
-use crate::report::avs::{self as report_avs, Format};
+use crate::report::avs as report_avs;
+use crate::report::charts::Chart;
+use crate::report::format;
+use crate::report::model::today_utc;
+use crate::report::{Edition, Format, RenderOptions};
 use crate::store;
 use crate::web::AppState;
 use crate::web::render_pool::Turn;
@@ -32,6 +36,8 @@ pub struct PlanQuery {
     pub basis: Option<String>,
     pub nconnect: Option<String>,
     pub q: Option<String>,
+    /// `customer` (default) or `engineer`: who a download is for.
+    pub edition: Option<String>,
 }
 
 /// Most VM rows the page lists at once (the search narrows them).
@@ -318,11 +324,13 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
     match result {
         Ok((plan, req)) => {
             let needle = q.q.as_deref().unwrap_or("").trim().to_lowercase();
+            let today = today_utc();
             let doc = report_avs::PlanDoc {
                 origin: &page.origin,
                 inventory: &req.inventory,
                 basis: req.capacity_basis,
                 plan: &plan,
+                date: &today,
             };
             let mut rows = Vec::new();
             let mut matching = 0;
@@ -341,8 +349,8 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
                     vm: r.vm.to_owned(),
                     disk: r.disk.unwrap_or("all").to_owned(),
                     datastore: r.datastore.to_owned(),
-                    tib: format!("{:.2}", r.tib),
-                    mibps: r.mibps.map_or("-".to_owned(), |m| format!("{m:.1}")),
+                    tib: format::num(r.tib, 2),
+                    mibps: r.mibps.map_or("-".to_owned(), |m| format::num(m, 1)),
                     flags: r.flags.join(", "),
                 });
             }
@@ -368,9 +376,15 @@ pub async fn show(
         let charts = st
             .renders
             .run("AVS chart", Turn::Extra, move || {
+                let inline = |c: Chart| {
+                    c.svg_inline().unwrap_or_else(|e| {
+                        tracing::error!(error = %e, "AVS chart failed");
+                        String::new()
+                    })
+                };
                 (
-                    report_avs::charts::fill(&plan),
-                    report_avs::charts::tco(&plan.tco),
+                    inline(Chart::avs_fill(&plan)),
+                    inline(Chart::avs_tco(&plan.tco)),
                 )
             })
             .await;
@@ -422,6 +436,8 @@ async fn download(
     q: PlanQuery,
     format: Format,
 ) -> Result<Response, PageError> {
+    let edition = Edition::parse(q.edition.as_deref().unwrap_or(""))
+        .map_err(|e| PageError::BadRequest(format!("The {e}.")))?;
     let page = planned(&st, &raw, q).await?;
     let (Some(plan), Some(inv)) = (page.plan, page.inventory) else {
         return Err(PageError::Status {
@@ -433,13 +449,19 @@ async fn download(
     let bytes = st
         .renders
         .run("report", Turn::Answer, move || {
+            let today = today_utc();
             let doc = report_avs::PlanDoc {
                 origin: &origin,
                 inventory: &inv,
                 basis,
                 plan: &plan,
+                date: &today,
             };
-            report_avs::render(&doc, format)
+            let opts = RenderOptions {
+                edition,
+                ..RenderOptions::default()
+            };
+            report_avs::render(&doc, format, opts)
         })
         .await?
         .map_err(|e| PageError::Internal(e.to_string()))?;
@@ -460,7 +482,7 @@ async fn download(
         // The page carries its own inline style and SVG, and no script.
         response.headers_mut().insert(
             header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(crate::report::html::CSP),
+            HeaderValue::from_static(crate::report::CSP),
         );
     }
     Ok(response)

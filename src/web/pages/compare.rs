@@ -10,9 +10,9 @@ use super::table_file::{Table, TableFile, TableFormat};
 use super::{PageError, render};
 use crate::engine::pricing::PriceBook;
 use crate::engine::sweep::{self, Better, MetricRow};
-use crate::engine::trace::{Exact, Num};
 use crate::engine::{self, Evaluation, Scenario};
 use crate::report::charts::Chart;
+use crate::report::format::{self, Num, exact, signed};
 use crate::store;
 use crate::web::AppState;
 use crate::web::access;
@@ -134,9 +134,9 @@ struct ComparePage {
 /// in milliseconds.
 fn format_value(key: &str, v: f64, currency: &str) -> String {
     match key {
-        k if sweep::MONEY_ROWS.contains(&k) => super::view::money(Some(v), currency),
-        "latency" => crate::report::latency::ms(v),
-        _ => Exact(v).to_string(),
+        k if sweep::MONEY_ROWS.contains(&k) => format::money(v, currency),
+        "latency" => format::ms(v),
+        _ => exact(v),
     }
 }
 
@@ -151,13 +151,7 @@ struct ColumnCost {
 }
 
 fn format_delta(key: &str, abs: f64, pct: Option<f64>, currency: &str) -> String {
-    let sign = if abs > 0.0 {
-        "+"
-    } else if abs < 0.0 {
-        "-"
-    } else {
-        "±"
-    };
+    let sign: String = signed(abs, 0).chars().take(1).collect();
     let magnitude = format_value(key, abs.abs(), currency);
     match pct {
         Some(p) => {
@@ -189,7 +183,7 @@ fn rows_view(rows: &[MetricRow], costs: &[ColumnCost]) -> Vec<RowView> {
                                     c.per_mibps
                                 }
                             });
-                            super::view::money(amount, currency)
+                            format::money_or(amount, currency)
                         }
                         (None, Some(t)) => t.clone(),
                         (None, None) => "n/a".to_owned(),

@@ -3,7 +3,8 @@
 
 use crate::engine::Scenario;
 use crate::engine::scenario::{Level, Service};
-use crate::report::model::{input_rows, storage_name};
+use crate::report::model::input_rows;
+use crate::report::summary::storage_name;
 
 /// One input across the scenarios.
 pub struct InputRowView {

@@ -8,7 +8,10 @@ use super::{PageError, parse_id, render};
 use crate::engine::Scenario;
 use crate::engine::scenario::Term;
 use crate::estate::{self, EstatePlan, EstateRequest};
-use crate::report::estate::{self as report, Format};
+use crate::report::estate as report;
+use crate::report::format::money;
+use crate::report::model::today_utc;
+use crate::report::{Edition, Format, RenderOptions};
 use crate::store::Visibility;
 use crate::store::estates::{self as store, EstateRevision, EstateSummary, VisibilityChange};
 use crate::web::AppState;
@@ -372,7 +375,7 @@ async fn page(
             let chart = st
                 .renders
                 .run("estate chart", Turn::Extra, move || {
-                    report::chart::svg(&drawn)
+                    report::page_chart(&drawn)
                 })
                 .await;
             // Busy, slow or failed: the page shows its tables without the chart.
@@ -387,7 +390,11 @@ async fn page(
                     String::new()
                 }
             };
-            (chart, report::html::sections(&report::tables(p)))
+            let sections = report::page_sections(p, &today_utc()).unwrap_or_else(|e| {
+                tracing::error!(error = %e, "estate page sections failed");
+                String::new()
+            });
+            (chart, sections)
         }
         None => (String::new(), String::new()),
     };
@@ -490,12 +497,18 @@ pub async fn download(
                 "Estate reports are report.html, .md, .pdf, .csv, .xlsx or .json.".into(),
             )
         })?;
+    let edition = Edition::parse(q.get("edition").map_or("", String::as_str))
+        .map_err(|e| PageError::BadRequest(format!("The {e}.")))?;
     let (_, req, _) = revision(&st, &user, id, q.get("rev")).await?;
     let p = plan(&st, &req).await.map_err(PageError::BadRequest)?;
+    let opts = RenderOptions {
+        edition,
+        ..RenderOptions::default()
+    };
     let bytes = st
         .renders
         .run("estate report", Turn::Answer, move || {
-            report::render(&p, format)
+            report::render(&p, format, opts, &today_utc())
         })
         .await?
         .map_err(|e| PageError::Internal(e.to_string()))?;
@@ -538,8 +551,8 @@ pub async fn compare(
         row("Pool TiB", &|p| {
             p.pools.iter().map(|x| x.size_tib).sum::<f64>().to_string()
         }),
-        row("First month", &|p| report::usd(p.monthly)),
-        row("Total", &|p| report::usd(p.total)),
+        row("First month", &|p| money(p.monthly, p.currency)),
+        row("Total", &|p| money(p.total, p.currency)),
         row("Events in the resize schedule", &|p| {
             p.events.len().to_string()
         }),
@@ -548,7 +561,7 @@ pub async fn compare(
         let cell = |p: &EstatePlan| {
             p.cost_by_year
                 .get(y)
-                .map_or("-".to_owned(), |c| report::usd(*c))
+                .map_or("-".to_owned(), |c| money(*c, p.currency))
         };
         rows.push((format!("Year {}", y + 1), cell(&pa), cell(&pb)));
     }

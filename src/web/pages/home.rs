@@ -4,6 +4,7 @@ use super::planner::describe_json_error;
 use super::{PageError, parse_id, render};
 use crate::engine::FieldErrors;
 use crate::engine::scenario::{Level, Scenario, Service};
+use crate::report::format::count;
 use crate::store;
 use crate::web::AppState;
 use crate::web::access::{self, actor};
@@ -76,19 +77,6 @@ impl Default for PageAt {
     }
 }
 
-/// Groups digits by thousands: 5000 -> "5,000".
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 async fn home_page(
     st: &AppState,
     user: &CurrentUser,
@@ -143,12 +131,7 @@ async fn home_page(
     let range = if total > limit || at.offset > 0 {
         let first = (at.offset + 1).min(total);
         let last = (at.offset + rows.len() as u64).min(total);
-        format!(
-            "{}–{} of {}",
-            thousands(first),
-            thousands(last),
-            thousands(total)
-        )
+        format!("{}–{} of {}", count(first), count(last), count(total))
     } else {
         String::new()
     };
@@ -339,7 +322,7 @@ pub async fn import(
     let de = &mut serde_json::Deserializer::from_str(&text);
     let parsed: Result<Scenario, FieldErrors> =
         serde_path_to_error::deserialize(de).map_err(|e| FieldErrors::from(describe_json_error(e)));
-    let scenario = match parsed.and_then(|s| crate::engine::check(&s).map(|()| s)) {
+    let scenario = match parsed.and_then(|s| crate::engine::check(&s, &st.book()).map(|()| s)) {
         Ok(s) => s,
         Err(e) => {
             let msg = if e.first().field == "scenario" {
@@ -389,10 +372,10 @@ mod tests {
 
     #[test]
     fn counts_are_grouped() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(5000), "5,000");
-        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(5000), "5,000");
+        assert_eq!(count(1234567), "1,234,567");
     }
 
     #[test]

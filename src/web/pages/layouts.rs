@@ -9,9 +9,9 @@ use super::table_file::{Table, TableFile, TableFormat};
 use super::{PageError, render};
 use crate::engine::scenario::{Level, Placement};
 use crate::engine::sweep::{self, Layout, LayoutRow};
-use crate::engine::trace::Num;
 use crate::engine::{Evaluation, FieldError, FieldErrors, Scenario};
 use crate::report::charts::Chart;
+use crate::report::format::Num;
 use crate::store::{self, StoreError};
 use crate::web::AppState;
 use crate::web::access;
@@ -410,7 +410,7 @@ fn explain(
     let cost_text = match (same_cost, costs.first().copied().flatten()) {
         (true, Some(c)) => format!(
             "Every layout costs {} a month: {} bills the provisioned capacity of the capacity pool ({} TiB {level}), not the number of {unit} it is split into.",
-            super::view::money(Some(c), currency),
+            crate::report::format::money(c, currency),
             s.storage.service.display(),
             Num(total, 2)
         ),
@@ -490,7 +490,7 @@ fn explain(
                 .qos_per_volume_mibps
                 .map_or_else(|| "n/a".to_owned(), |q| Num(q, 1).to_string()),
             per_client: r.connections_per_client.to_string(),
-            monthly: super::view::money(r.monthly, r.currency),
+            monthly: crate::report::format::money_or(r.monthly, r.currency),
             cause: cause(&l.evaluation, r.count, unit),
             suggested: Some(i) == suggested,
             highlight: r.count == 4 || r.count == 20,
@@ -682,7 +682,7 @@ async fn build(
         let outcome = st
             .renders
             .run("layouts page", Turn::Answer, move || {
-                crate::engine::check(&scenario)?;
+                crate::engine::check(&scenario, &prices)?;
                 let layouts = sweep::layouts(&scenario, total, &counts, &prices)?;
                 let rows = sweep::layout_rows(&layouts);
                 let suggested = sweep::suggest_layout(&rows);

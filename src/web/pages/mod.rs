@@ -13,6 +13,7 @@ mod compare;
 mod compare_inputs;
 mod estates;
 pub mod form;
+mod history;
 mod home;
 mod layouts;
 mod planner;
@@ -83,6 +84,7 @@ pub fn router() -> Router<AppState> {
         .route("/prices/preview", post(prices::preview))
         .route("/prices/accept", post(prices::accept))
         .route("/prices/enter", post(prices::enter))
+        .route("/prices/sheet", post(prices::sheet))
         .merge(advisor::router())
         .route_layer(axum::middleware::from_fn(
             crate::web::guard::require_form_token,

@@ -6,6 +6,7 @@
 //! [`form::parse`] and [`assess`].
 
 use super::form::{self, FormState};
+use super::history::{HistoryRow, you_or};
 use super::view::{ErrorItem, ResultsView};
 use super::{PageError, parse_id, render, share};
 use crate::engine::pricing::PriceBook;
@@ -151,16 +152,6 @@ async fn assess(
     }
 }
 
-/// One revision in the planner's history.
-pub struct HistoryRow {
-    pub number: i64,
-    pub name: String,
-    /// Short UTC time.
-    pub created_at: String,
-    /// "you", the author's name, or empty (single-user mode).
-    pub by: String,
-}
-
 /// The owner and visibility as the planner and the estate page show them.
 pub struct OwnershipView {
     /// "you", the owner's name, or empty (created in single-user mode).
@@ -177,15 +168,6 @@ impl OwnershipView {
             private: o.visibility == Visibility::Private,
             may_change: o.may_change_visibility(actor(user)),
         }
-    }
-}
-
-/// "you" when `name` is the signed-in user, else the name (empty for none).
-fn you_or(name: Option<&str>, user: &CurrentUser) -> String {
-    match name {
-        Some(n) if Some(n) == user.name() => "you".to_owned(),
-        Some(n) => n.to_owned(),
-        None => String::new(),
     }
 }
 
@@ -314,17 +296,7 @@ async fn saved_context(
     status: String,
 ) -> Result<Context, PageError> {
     let ownership = access::scenario(&st.db, user, id).await?;
-    let mut revisions = store::list_revisions(&st.db, id).await?;
-    revisions.sort_by_key(|r| std::cmp::Reverse(r.number));
-    let revisions = revisions
-        .into_iter()
-        .map(|r| HistoryRow {
-            by: you_or(r.author.as_deref(), user),
-            number: r.number,
-            name: r.name,
-            created_at: super::view::short_time(&r.created_at),
-        })
-        .collect();
+    let revisions = super::history::rows(st, user, id).await?;
     Ok(Context {
         id: Some(id),
         status,
@@ -423,7 +395,7 @@ pub async fn shared(
     let scenario =
         share::decode(q.s.as_deref()).map_err(|e| PageError::BadRequest(e.to_string()))?;
     let mut form = FormState::from_scenario(&scenario);
-    let valid = match crate::engine::check(&scenario) {
+    let valid = match crate::engine::check(&scenario, &st.book()) {
         Ok(()) => Some(&scenario),
         Err(e) => {
             form.add_field_errors(&e);
@@ -487,7 +459,7 @@ pub async fn evaluate(
 ) -> Result<Response, PageError> {
     let id = form_id(&pairs);
     let add_group = pairs.iter().any(|(k, v)| k == "action" && v == "add_group");
-    let (mut form, scenario) = form::parse(&pairs);
+    let (mut form, scenario) = form::parse(&pairs, &st.book());
     if add_group {
         form.add_group();
     }
@@ -550,7 +522,7 @@ pub async fn results(
         .await
         .map_err(|e| PageError::BadRequest(format!("The form data cannot be read: {e}")))?;
     let id = form_id(&pairs);
-    let (mut form, scenario) = form::parse(&pairs);
+    let (mut form, scenario) = form::parse(&pairs, &st.book());
     let measured = measured_for(&st, &user, id).await?;
     let r = assess(
         &st.renders,
@@ -584,7 +556,7 @@ async fn results_for_json(
         PageError::BadRequest(format!("Scenario JSON, at {path}: {}", e.into_inner()))
     })?;
     let mut form = FormState::from_scenario(&scenario);
-    let valid = match crate::engine::check(&scenario) {
+    let valid = match crate::engine::check(&scenario, &st.book()) {
         Ok(()) => Some(&scenario),
         Err(e) => {
             form.add_field_errors(&e);
@@ -615,7 +587,7 @@ pub async fn save_new(
     user: CurrentUser,
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
-    let (form, scenario) = form::parse(&pairs);
+    let (form, scenario) = form::parse(&pairs, &st.book());
     let Some(scenario) = scenario else {
         let status = "Not saved: fix the marked inputs first.";
         return invalid_page(&st, &user, form, None, status).await;
@@ -631,7 +603,7 @@ pub async fn save_copy(
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
     let id = form_id(&pairs);
-    let (form, scenario) = form::parse(&pairs);
+    let (form, scenario) = form::parse(&pairs, &st.book());
     let Some(mut scenario) = scenario else {
         return invalid_page(
             &st,
@@ -659,7 +631,7 @@ pub async fn save(
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
-    let (form, scenario) = form::parse(&pairs);
+    let (form, scenario) = form::parse(&pairs, &st.book());
     let Some(mut scenario) = scenario else {
         return invalid_page(
             &st,
@@ -784,7 +756,7 @@ pub async fn download_form(
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
     let id = form_id(&pairs);
-    let (form, scenario) = form::parse(&pairs);
+    let (form, scenario) = form::parse(&pairs, &st.book());
     match scenario {
         Some(s) => json_download(&s),
         None => {
@@ -846,6 +818,6 @@ mod tests {
 
     #[test]
     fn the_blank_scenario_is_valid() {
-        crate::engine::check(&form::blank()).unwrap();
+        crate::engine::check(&form::blank(), crate::engine::pricing::book()).unwrap();
     }
 }

@@ -1,6 +1,7 @@
 //! The Prices page: the price book in force, region by region, its CSV export, the
 //! import of Azure Retail Prices API pages (upload, a diff of new and changed rows, then
-//! accept the checked ones) and a price entered by hand for a row without one.
+//! accept the checked ones), the upload of a price sheet (the user's own prices as CSV,
+//! `prices::sheet`) and a price entered by hand for a row without one.
 //!
 //! Everything stored becomes a row of the database's price book (`store::prices`) with
 //! its source and date; the page reads the database on every visit, so prices stored by
@@ -8,9 +9,12 @@
 
 use super::{PageError, render};
 use crate::engine::pricing::{self, PriceBook};
+use crate::engine::scenario::{Level, Service};
 use crate::prices::retail::diff::RowChange;
 use crate::prices::retail::{self, ImportPlan, PlannedRow};
 use crate::prices::rows::{self, Override, PriceRow, PricedService, RowKey};
+use crate::prices::sheet;
+use crate::report::format::price_digits;
 use crate::store;
 use crate::store::activity::Action;
 use crate::store::today_utc;
@@ -31,14 +35,15 @@ pub struct Opt {
 
 /// One row of the book as the page shows it.
 struct RowView {
-    region_name: String,
     service: &'static str,
     label: String,
     price: String,
+    currency: String,
     unit: String,
     as_of: String,
     source: String,
     stored: bool,
+    provisional: bool,
 }
 
 impl From<PriceRow> for RowView {
@@ -51,13 +56,14 @@ impl From<PriceRow> for RowView {
         };
         RowView {
             service: r.service.display(),
-            price: price_text(r.price),
-            region_name: r.region_name,
+            price: price_digits(r.price),
+            currency: r.currency,
             label: r.label,
             unit: r.unit,
             as_of: r.as_of,
             source,
             stored: r.stored,
+            provisional: r.provisional,
         }
     }
 }
@@ -71,6 +77,7 @@ struct DiffView {
     change: &'static str,
     old: String,
     new: String,
+    currency: String,
     unit: String,
     source: String,
 }
@@ -96,26 +103,20 @@ struct PricesPage {
     /// The filter of the table and the rows it keeps.
     service: String,
     region: String,
+    /// The region as the page names it: "West Europe (westeurope)".
+    region_label: String,
     services: Vec<Opt>,
     regions: Vec<Opt>,
     rows: Vec<RowView>,
+    /// The storage levels without a price in the region, as "Service Level".
+    unpriced: Vec<String>,
+    /// The sheet upload's error, and its notice.
+    sheet_error: String,
     /// The entry form: choices, values kept after an error, and the error.
     items: Vec<Opt>,
     entry: Entry,
     entry_error: String,
     entry_field: String,
-}
-
-/// A price as written on the page: up to 6 decimals, at least 2.
-fn price_text(v: f64) -> String {
-    let s = format!("{v:.6}");
-    let trimmed = s.trim_end_matches('0');
-    let decimals = trimmed.split('.').nth(1).map_or(0, str::len);
-    if decimals < 2 {
-        format!("{v:.2}")
-    } else {
-        trimmed.to_owned()
-    }
 }
 
 /// The table filter of `GET /prices`.
@@ -138,6 +139,8 @@ pub struct Entry {
     region: String,
     #[serde(default)]
     price: String,
+    #[serde(default)]
+    currency: String,
     #[serde(default)]
     note: String,
 }
@@ -163,11 +166,14 @@ impl PricesPage {
             if !regions.iter().any(|o| o.value == r.region) {
                 regions.push(Opt {
                     value: r.region.clone(),
-                    label: format!("{} ({})", r.region, r.region_name),
+                    label: String::new(),
                 });
             }
         }
-        regions.sort_by(|a, b| a.value.cmp(&b.value));
+        for o in &mut regions {
+            o.label = book.region_label(&o.value);
+        }
+        regions.sort_by(|a, b| a.label.cmp(&b.label));
         let summary = PricedService::ALL
             .iter()
             .filter_map(|&s| {
@@ -190,7 +196,11 @@ impl PricesPage {
             .filter(|r| service.is_empty() || r.service.key() == service)
             .map(RowView::from)
             .collect();
+        let unpriced = unpriced_levels(book, &region);
         PricesPage {
+            region_label: book.region_label(&region),
+            unpriced,
+            sheet_error: String::new(),
             book_id: book.id.to_string(),
             book_date: book.date.to_string(),
             book_source: book.source.to_string(),
@@ -213,7 +223,7 @@ impl PricesPage {
                 .iter()
                 .map(|i| Opt {
                     value: format!("{}/{}", i.service.key(), i.key),
-                    label: format!("{}: {} (USD per {})", i.service.display(), i.label, i.unit),
+                    label: format!("{}: {} (per {})", i.service.display(), i.label, i.unit),
                 })
                 .collect(),
             entry: Entry::default(),
@@ -223,10 +233,33 @@ impl PricesPage {
     }
 }
 
+/// The storage levels of the services sold in `region` (GCP's regions are written
+/// with a dash, Azure's without) that no book in force prices there.
+fn unpriced_levels(book: &PriceBook, region: &str) -> Vec<String> {
+    let services: &[Service] = if region.contains('-') {
+        &[Service::Gcnv]
+    } else {
+        &[Service::Anf, Service::AzureFiles]
+    };
+    let books: Vec<&PriceBook> = std::iter::once(book)
+        .chain(book.currencies.values())
+        .collect();
+    let mut out = Vec::new();
+    for &service in services {
+        for &level in Level::of(service) {
+            let key = RowKey::level(service, region, level);
+            if !books.iter().any(|b| b.get(&key).is_some()) {
+                out.push(format!("{} {}", service.display(), level.display(service)));
+            }
+        }
+    }
+    out
+}
+
 fn notice(q: &PricesQuery) -> String {
     match (&q.stored, &q.entered) {
         (Some(n), _) => format!(
-            "Stored {n} imported price(s). Costs in the planner, the API and new saves use them now."
+            "Stored {n} price(s). Costs in the planner, the API and new saves use them now."
         ),
         (None, Some(row)) => format!(
             "Stored the price of {}. Costs use it now.",
@@ -251,8 +284,9 @@ pub async fn page(
 /// Largest upload the page takes (the body limit of the server is 1 MiB).
 const MAX_UPLOAD: usize = 1024 * 1024;
 
-/// Reads the upload form: the file's bytes and name.
-async fn read_upload(mut mp: Multipart) -> Result<(Vec<u8>, String), String> {
+/// Reads the upload form: the file's bytes and name; `empty` says what to choose when
+/// no file came.
+async fn read_upload(mut mp: Multipart, empty: &str) -> Result<(Vec<u8>, String), String> {
     let mut upload = None;
     loop {
         let field = match mp.next_field().await {
@@ -279,7 +313,7 @@ async fn read_upload(mut mp: Multipart) -> Result<(Vec<u8>, String), String> {
     }
     upload
         .filter(|(b, _)| !b.is_empty())
-        .ok_or_else(|| "Choose a Retail Prices API page (a .json file), then Check.".to_owned())
+        .ok_or_else(|| empty.to_owned())
 }
 
 /// What an accepted row's checkbox posts back.
@@ -319,8 +353,9 @@ fn diff_view(r: &PlannedRow) -> DiffView {
             RowChange::Changed => "changed",
             RowChange::Unchanged => "unchanged",
         },
-        old: r.old.map_or_else(|| "none".to_owned(), price_text),
-        new: price_text(r.new),
+        old: r.old.map_or_else(|| "none".to_owned(), price_digits),
+        new: price_digits(r.new),
+        currency: r.currency.clone(),
         unit: r.unit.clone(),
         source: r.source.clone(),
     }
@@ -331,7 +366,12 @@ fn diff_view(r: &PlannedRow) -> DiffView {
 pub async fn preview(State(st): State<AppState>, mp: Multipart) -> Result<Response, PageError> {
     let book = st.prices.reload(&st.db).await?;
     let mut page = PricesPage::new(&book, &PricesQuery::default());
-    let (bytes, origin) = match read_upload(mp).await {
+    let (bytes, origin) = match read_upload(
+        mp,
+        "Choose a Retail Prices API page (a .json file), then Check.",
+    )
+    .await
+    {
         Ok(u) => u,
         Err(msg) => {
             page.upload_error = msg;
@@ -397,6 +437,34 @@ pub async fn accept(
     Ok(Redirect::to(&format!("/prices?stored={}", rows.len())).into_response())
 }
 
+/// `POST /prices/sheet`: a price sheet (CSV) checked line by line and stored; every bad
+/// line is named beside the upload and nothing is stored.
+pub async fn sheet(
+    State(st): State<AppState>,
+    user: CurrentUser,
+    mp: Multipart,
+) -> Result<Response, PageError> {
+    let upload = read_upload(mp, "Choose a price sheet (a .csv file), then Store.").await;
+    let parsed = upload.and_then(|(bytes, origin)| {
+        sheet::parse(&bytes, st.book().hours_per_month)
+            .map_err(|e| format!("{origin} was not stored: {e}. Nothing was stored."))
+    });
+    match parsed {
+        Ok(rows) => {
+            let (outcome, book) = store::prices::sheet(&st.db, rows, false, actor(&user)).await?;
+            st.prices.replace(book);
+            let n = outcome.added + outcome.changed;
+            Ok(Redirect::to(&format!("/prices?stored={n}")).into_response())
+        }
+        Err(msg) => {
+            let book = st.prices.reload(&st.db).await?;
+            let mut page = PricesPage::new(&book, &PricesQuery::default());
+            page.sheet_error = msg;
+            render(StatusCode::UNPROCESSABLE_ENTITY, &page)
+        }
+    }
+}
+
 /// Most characters of the note of a price entered by hand.
 const MAX_NOTE: usize = 200;
 
@@ -411,11 +479,15 @@ fn entered(e: &Entry, as_of: &str) -> Result<Override, (&'static str, String)> {
         (
             "price",
             format!(
-                "`{}` is not a price; write it as a number in USD, e.g. 0.25",
+                "`{}` is not a price; write it as a number, e.g. 0.25",
                 e.price.trim()
             ),
         )
     })?;
+    let currency = match e.currency.trim() {
+        "" => "USD",
+        c => rows::check_currency(c).map_err(|err| (err.field, format!("{}.", err.message)))?,
+    };
     let key = RowKey {
         service,
         region: e.region.trim().to_owned(),
@@ -430,7 +502,7 @@ fn entered(e: &Entry, as_of: &str) -> Result<Override, (&'static str, String)> {
     Ok(Override {
         key,
         price,
-        currency: "USD".to_owned(),
+        currency: currency.to_owned(),
         region_name: None,
         as_of: as_of.to_owned(),
         source: if note.is_empty() {
@@ -476,10 +548,10 @@ mod tests {
 
     #[test]
     fn prices_are_written_with_two_to_six_decimals() {
-        assert_eq!(price_text(0.14746), "0.14746");
-        assert_eq!(price_text(10.0), "10.00");
-        assert_eq!(price_text(0.2), "0.20");
-        assert_eq!(price_text(0.000273973), "0.000274");
+        assert_eq!(price_digits(0.14746), "0.14746");
+        assert_eq!(price_digits(10.0), "10.00");
+        assert_eq!(price_digits(0.2), "0.20");
+        assert_eq!(price_digits(0.000273973), "0.000274");
     }
 
     #[test]
@@ -488,6 +560,7 @@ mod tests {
             item: "gcnv/premium".into(),
             region: "europe-west1".into(),
             price: "0.31".into(),
+            currency: String::new(),
             note: "negotiated\n".into(),
         };
         let o = entered(&e, "2026-12-01").unwrap();

@@ -44,14 +44,11 @@ pub struct RepriceView {
     pub lines: Vec<LineView>,
 }
 
-/// "+$12.34", "-$5.00", "$0.00"; empty without a figure.
+/// "+$12.34", "-$5.00", "±$0.00" (the formatter's); empty without a figure.
 fn signed(v: Option<f64>) -> String {
-    match v.filter(|v| v.is_finite()) {
-        None => String::new(),
-        Some(d) if (d * 100.0).round() == 0.0 => usd(Some(0.0)),
-        Some(d) if d > 0.0 => format!("+{}", usd(Some(d))),
-        Some(d) => format!("-{}", usd(Some(-d))),
-    }
+    v.filter(|v| v.is_finite()).map_or_else(String::new, |d| {
+        crate::report::format::signed_money(d, "USD")
+    })
 }
 
 fn line(l: &RepriceLine) -> LineView {
@@ -61,9 +58,10 @@ fn line(l: &RepriceLine) -> LineView {
     };
     let shown = l.today.as_ref().or(l.stored.as_ref());
     let detail = shown.map_or_else(String::new, |s| {
-        let price = s
-            .unit_price
-            .map_or_else(|| "no public price".to_owned(), |u| format!("{u:.5} USD"));
+        let price = s.unit_price.map_or_else(
+            || "no public price".to_owned(),
+            |u| crate::report::format::unit_price(u, "USD"),
+        );
         format!("{} {} at {price}", super::view::sig3(s.quantity), s.unit)
     });
     let (change, class) = match l.change {
@@ -177,7 +175,7 @@ mod tests {
     fn differences_carry_their_sign() {
         assert_eq!(signed(Some(12.345)), "+$12.35");
         assert_eq!(signed(Some(-5.0)), "-$5.00");
-        assert_eq!(signed(Some(0.001)), "$0.00");
+        assert_eq!(signed(Some(0.001)), "±$0.00");
         assert_eq!(signed(None), "");
     }
 }

@@ -2,7 +2,8 @@
 //! neutralised) or Markdown (escaped), for the compare and layouts downloads.
 
 use super::PageError;
-use crate::report::{csv as report_csv, md};
+use crate::report::doc::{self, Block, Doc, Row, text_col};
+use crate::report::escape;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
@@ -56,12 +57,11 @@ impl TableFile {
             if i > 0 {
                 w.write_record([""]).map_err(err)?;
             }
-            w.write_record([report_csv::text(&t.caption)])
-                .map_err(err)?;
-            w.write_record(t.headers.iter().map(|h| report_csv::text(h)))
+            w.write_record([escape::csv(&t.caption)]).map_err(err)?;
+            w.write_record(t.headers.iter().map(|h| escape::csv(h)))
                 .map_err(err)?;
             for row in &t.rows {
-                w.write_record(row.iter().map(|c| report_csv::text(c)))
+                w.write_record(row.iter().map(|c| escape::csv(c)))
                     .map_err(err)?;
             }
         }
@@ -69,34 +69,42 @@ impl TableFile {
             .map_err(|e| PageError::Internal(format!("CSV download: {e}")))
     }
 
-    /// The title, the sentences and the tables as Markdown.
-    pub fn markdown(&self) -> String {
-        let mut o = format!("# {}\n\n", md::escape(&self.title));
-        for t in &self.text {
-            o.push_str(&md::escape(t));
-            o.push_str("\n\n");
-        }
+    /// The title, the sentences and the tables as a report document.
+    fn document(&self) -> Doc {
+        let mut blocks: Vec<Block> = self.text.iter().cloned().map(Block::Para).collect();
         for t in &self.tables {
-            o.push_str(&format!("## {}\n\n", md::escape(&t.caption)));
-            let line = |cells: &[String]| {
-                let cells: Vec<String> = cells.iter().map(|c| md::escape(c)).collect();
-                format!("| {} |\n", cells.join(" | "))
-            };
-            o.push_str(&line(&t.headers));
-            o.push_str(&format!("|{}\n", "---|".repeat(t.headers.len())));
-            for row in &t.rows {
-                o.push_str(&line(row));
-            }
-            o.push('\n');
+            blocks.push(Block::Heading(t.caption.clone()));
+            blocks.push(Block::Table(doc::Table {
+                name: t.caption.clone(),
+                columns: t.headers.iter().map(|h| text_col(h, 1.0)).collect(),
+                rows: t
+                    .rows
+                    .iter()
+                    .map(|r| Row::new(r.iter().map(|c| c.clone().into()).collect()))
+                    .collect(),
+            }));
         }
-        o
+        Doc {
+            kind: "Tables",
+            title: self.title.clone(),
+            subtitle: String::new(),
+            meta: Vec::new(),
+            dateline: String::new(),
+            blocks,
+            footer: String::new(),
+        }
+    }
+
+    /// The title, the sentences and the tables as Markdown (the reports' writer).
+    pub fn markdown(&self) -> Result<String, PageError> {
+        doc::md::render(&self.document()).map_err(|e| PageError::Internal(e.to_string()))
     }
 
     /// The file as an attachment named `stem.ext`.
     pub fn response(&self, format: TableFormat, stem: &str) -> Result<Response, PageError> {
         let body = match format {
             TableFormat::Csv => self.csv()?,
-            TableFormat::Markdown => self.markdown().into_bytes(),
+            TableFormat::Markdown => self.markdown()?.into_bytes(),
         };
         Ok((
             [
@@ -135,7 +143,7 @@ mod tests {
             csv.lines().collect::<Vec<_>>(),
             ["Rows", "Count,Why", "4,'=cmd|x"]
         );
-        let md = file().markdown();
+        let md = file().markdown().unwrap();
         assert!(md.starts_with("# Layouts \\| \\*x\\*\n"), "{md}");
         assert!(
             md.contains("| Count | Why |\n|---|---|\n| 4 | =cmd\\|x |\n"),

@@ -5,10 +5,10 @@
 
 use crate::engine::Limit;
 use crate::engine::scenario::Scenario;
-use crate::engine::trace::{Exact, Num, Sig};
 use crate::engine::{Evaluation, FieldErrors};
-use crate::report::latency;
+use crate::report::format;
 use crate::report::summary::TIE_PCT;
+use crate::report::summary::latency;
 use crate::web::charts::ChartBlock;
 
 /// The results column: either figures, or the reason there are none.
@@ -94,7 +94,8 @@ pub struct LimitRow {
     pub mibps: String,
     pub iops: String,
     pub headroom: String,
-    pub source: &'static str,
+    /// Where the limit comes from, public documents by their titles.
+    pub source: String,
     pub assumption: bool,
     pub binding: bool,
 }
@@ -136,13 +137,13 @@ impl CostLineRow {
         let per = l.unit.strip_suffix("-month").unwrap_or(l.unit);
         CostLineRow {
             label: l.item,
-            quantity: format!("{} {}", Num(l.quantity, 2), per),
+            quantity: format!("{} {}", format::num(l.quantity, 2), per),
             unit_price: l.unit_price.map_or_else(
-                || "no list price".into(),
-                |u| format!("{} per {}", unit_price(u, currency), l.unit),
+                || format::NOT_PRICED.into(),
+                |u| format!("{} per {}", format::unit_price(u, currency), l.unit),
             ),
             priced: l.unit_price.is_some(),
-            amount: money(l.monthly, currency),
+            amount: format::money_or(l.monthly, currency),
             one_time: l.one_time,
             note: l.note,
         }
@@ -174,55 +175,20 @@ pub struct AdviceRow {
     pub message: String,
 }
 
-/// A headline figure ([`Sig`]): 163,840 -> "164,000", 8,921 -> "8,921".
+/// A headline figure (the report formatter's [`format::sig`]).
 pub fn sig3(v: f64) -> String {
-    Sig(v).to_string()
+    format::sig(v)
 }
 
-/// A full value for tables, with `decimals` at most.
+/// A full value for tables, with `decimals` at most ([`format::num`]).
 pub fn full(v: f64, decimals: usize) -> String {
-    Num(v, decimals).to_string()
+    format::num(v, decimals)
 }
 
-/// "$1,234.56"; "no list price" when the catalog has none.
+/// A monthly amount in the price book's currency ([`format::money_or`]); "no list
+/// price" when the catalog has none.
 pub fn usd(v: Option<f64>) -> String {
-    money(v, "USD")
-}
-
-/// The symbol written before an amount in `currency`, where it has a common one.
-fn symbol(currency: &str) -> Option<&'static str> {
-    match currency {
-        "USD" => Some("$"),
-        "EUR" => Some("€"),
-        "GBP" => Some("£"),
-        _ => None,
-    }
-}
-
-/// An amount in `currency` with two decimals: "$1,234.56", "€1,234.56", "1,234.56 CHF";
-/// "no list price" without one.
-pub fn money(v: Option<f64>, currency: &str) -> String {
-    let Some(v) = v.filter(|v| v.is_finite()) else {
-        return "no list price".into();
-    };
-    let cents = (v.abs() * 100.0).round() / 100.0;
-    let sign = if v < 0.0 && cents > 0.0 { "-" } else { "" };
-    let s = format!("{cents:.2}");
-    let (int, frac) = s.split_once('.').unwrap_or((&s, "00"));
-    let int: f64 = int.parse().unwrap_or(0.0);
-    let digits = format!("{}.{frac}", Num(int, 0));
-    match symbol(currency) {
-        Some(sym) => format!("{sign}{sym}{digits}"),
-        None => format!("{sign}{digits} {currency}"),
-    }
-}
-
-/// A unit price in `currency` with up to 5 decimals: "$0.29419", "0.36500 CHF".
-pub fn unit_price(v: f64, currency: &str) -> String {
-    match symbol(currency) {
-        Some(sym) => format!("{sym}{}", Num(v, 5)),
-        None => format!("{} {currency}", Num(v, 5)),
-    }
+    format::money_or(v, "USD")
 }
 
 /// A limit's headroom over the achievable figure, or "ties with the binding limit"
@@ -236,15 +202,7 @@ fn headroom(l: &Limit, binding: Option<&Limit>) -> String {
     }
 }
 
-/// "+27.6%"; whole percent from 100% up, where decimals are noise.
-fn pct(v: f64) -> String {
-    if !v.is_finite() {
-        return "unlimited".into();
-    }
-    let sign = if v > 0.0 { "+" } else { "" };
-    let decimals = if v.abs() >= 100.0 { 0 } else { 1 };
-    format!("{sign}{}%", Num(v, decimals))
-}
+use format::signed_pct as pct;
 
 /// "2026-11-30T13:04:39Z" -> "2026-11-30 13:04" (UTC); other text is shown as it is.
 pub fn short_time(iso: &str) -> String {
@@ -315,10 +273,10 @@ impl Results {
                 label: l.label.to_string(),
                 scope: l.scope.key(),
                 applies: l.applies.key(),
-                mibps: Exact(l.mibps).to_string(),
-                iops: Exact(l.iops).to_string(),
+                mibps: format::exact(l.mibps),
+                iops: format::exact(l.iops),
                 headroom: headroom(l, binding),
-                source: l.source,
+                source: crate::report::sources::public(l.source),
                 assumption: l.assumption,
                 binding: l.id == ev.binding,
             })
@@ -353,13 +311,13 @@ impl Results {
                 } else {
                     format!("; {load}")
                 };
-                let datastores = crate::report::model::datastores_sentence(ev)
+                let datastores = crate::report::summary::datastores_sentence(ev)
                     .map(|d| format!(" {d}"))
                     .unwrap_or_default();
                 format!(
                     "Bound by {lhs} {} MiB/s ({} IOPS){which}{load}.{datastores}",
-                    Exact(l.mibps),
-                    Exact(l.iops)
+                    format::exact(l.mibps),
+                    format::exact(l.iops)
                 )
             }
             None => format!("Bound by {}.", ev.binding),
@@ -391,9 +349,12 @@ impl Results {
                 pool_tib: full(z.pool_tib, 2),
                 throughput: z
                     .throughput_mibps
-                    .map(|t| Exact(t).to_string())
+                    .map(format::exact)
                     .unwrap_or_else(|| "-".into()),
-                monthly: money(z.monthly, ev.cost.currency),
+                monthly: format::money_or(
+                    crate::report::summary::cost::sizing_cost(s, ev, z),
+                    ev.cost.currency,
+                ),
                 priced: z.monthly.is_some(),
                 meets: z.meets,
                 cheapest: z.cheapest,
@@ -407,8 +368,8 @@ impl Results {
             read: sig3(ev.read_mibps),
             write: sig3(ev.write_mibps),
             io_size: full(w.io_size_kib, 1),
-            latency: latency::ms(ev.latency_ms),
-            latency_at_target: ev.latency_at_target_ms.map(latency::ms),
+            latency: format::ms(ev.latency_ms),
+            latency_at_target: ev.latency_at_target_ms.map(format::ms),
             targets,
             bound_by,
             limits,
@@ -416,10 +377,10 @@ impl Results {
             per_client: full(ev.flows.per_client as f64, 0),
             outstanding: full(ev.flows.outstanding, 0),
             cost: CostView {
-                monthly: money(ev.cost.monthly, ev.cost.currency),
+                monthly: format::money_or(ev.cost.monthly, ev.cost.currency),
                 currency: ev.cost.currency,
                 billed_tib: full(ev.cost.billed_tib, 2),
-                per_mibps: money(ev.cost.per_mibps, ev.cost.currency),
+                per_mibps: format::money_or(ev.cost.per_mibps, ev.cost.currency),
                 price_date: ev.cost.price_date.clone(),
                 hours_per_month: full(ev.cost.hours_per_month, 0),
                 assumption: ev.cost.assumption,
@@ -429,10 +390,9 @@ impl Results {
                     .iter()
                     .map(|l| CostLineRow::of(l, ev.cost.currency))
                     .collect(),
-                first_month: ev
-                    .cost
-                    .one_time
-                    .map(|once| money(ev.cost.monthly.map(|m| m + once), ev.cost.currency)),
+                first_month: ev.cost.one_time.map(|once| {
+                    format::money_or(ev.cost.monthly.map(|m| m + once), ev.cost.currency)
+                }),
             },
             sizing,
             charts,
@@ -467,7 +427,7 @@ fn target_line(target: f64, unit: &str, headroom: f64) -> TargetLine {
         format!(
             "{} {unit} target missed by {}%",
             full(target, 1),
-            Num(-headroom, 1)
+            format::num(-headroom, 1)
         )
     };
     TargetLine { met, text }

@@ -9,9 +9,9 @@ use super::layouts::{
 use super::{PageError, render};
 use crate::engine::scenario::Level;
 use crate::engine::sweep::{self, DAYS_PER_MONTH, WhatIf};
-use crate::engine::trace::Num;
 use crate::engine::{FieldError, Scenario};
 use crate::report::charts::Chart;
+use crate::report::format::Num;
 use crate::web::AppState;
 use crate::web::auth::CurrentUser;
 use crate::web::charts::ChartBlock;
@@ -84,16 +84,7 @@ impl WhatIfPage {
     }
 }
 
-fn signed(v: f64, decimals: usize) -> String {
-    let sign = if v > 0.0 {
-        "+"
-    } else if v < 0.0 {
-        "-"
-    } else {
-        "±"
-    };
-    format!("{sign}{}", Num(v.abs(), decimals))
-}
+use crate::report::format::{signed, signed_money};
 
 fn pct(new: f64, old: f64) -> String {
     if old > 0.0 {
@@ -106,21 +97,7 @@ fn pct(new: f64, old: f64) -> String {
 
 fn money_delta(new: Option<f64>, old: Option<f64>, currency: &str) -> String {
     match (new, old) {
-        (Some(n), Some(o)) => {
-            let d = n - o;
-            let sign = if d > 0.0 {
-                "+"
-            } else if d < 0.0 {
-                "-"
-            } else {
-                "±"
-            };
-            format!(
-                "{sign}{}{}",
-                super::view::money(Some(d.abs()), currency),
-                pct(n, o)
-            )
-        }
+        (Some(n), Some(o)) => format!("{}{}", signed_money(n - o, currency), pct(n, o)),
         _ => "n/a".to_owned(),
     }
 }
@@ -131,7 +108,7 @@ fn outcome(s: &Scenario, w: &WhatIf) -> Outcome {
     let new_level = w.level.display(service).to_owned();
     let (b, c) = (&w.base, &w.changed);
     let currency = b.cost.currency;
-    let money = |v: Option<f64>| super::view::money(v, currency);
+    let money = |v: Option<f64>| crate::report::format::money_or(v, currency);
     let lines = vec![
         Line {
             label: "Throughput (MiB/s)",

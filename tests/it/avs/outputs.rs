@@ -207,9 +207,14 @@ async fn every_format_of_a_saved_plan_reads_back_and_json_is_the_apis_answer() {
                 t.descendants().filter(|n| n.has_tag_name("tr")).count()
             })
     };
-    assert_eq!(table_rows("avs-vms"), placed.len() + 1);
-    assert_eq!(table_rows("avs-datastores-table"), datastores + 1);
-    assert_eq!(table_rows("avs-tco"), 3);
+    assert_eq!(table_rows("placement-table"), placed.len() + 1);
+    assert_eq!(table_rows("datastores-table"), datastores + 1);
+    assert_eq!(table_rows("hosts-table"), 3);
+    assert_eq!(
+        table_rows("cost-by-term-table"),
+        4,
+        "a row per purchase term"
+    );
     assert!(page.contains("@media print") && !page.contains("<script"));
 
     // The page links every format with its choices.

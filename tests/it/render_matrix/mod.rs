@@ -10,8 +10,8 @@ use cases::Case;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use volplan::report::Format;
 use volplan::report::charts::ChartName;
-use volplan::report::model::Format;
 
 /// GETs `path` and returns its body, or why it is not a 200 of `content_type`.
 async fn fetch(app: &TestApp, path: &str, content_type: &str) -> Result<Vec<u8>, String> {

@@ -6,7 +6,7 @@
 //! output that fails.
 
 use std::io::{Cursor, Read};
-use volplan::report::model::Format;
+use volplan::report::Format;
 
 /// Parses a strict XML document (well-formed, only characters XML allows).
 fn xml(text: &str) -> Result<roxmltree::Document<'_>, String> {
@@ -146,7 +146,7 @@ fn escape_html(text: &str) -> String {
 /// The Markdown report: its heading is the escaped name.
 fn md(bytes: &[u8], name: &str) -> Result<(), String> {
     let text = std::str::from_utf8(bytes).map_err(|e| format!("Markdown is not UTF-8: {e}"))?;
-    let heading = format!("# {}\n", volplan::report::md::escape(name));
+    let heading = format!("# {}\n", volplan::report::escape::md(name));
     if !text.starts_with(&heading) {
         return Err(format!("does not start with {heading:?}"));
     }

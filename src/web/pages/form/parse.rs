@@ -5,6 +5,7 @@
 
 use super::{FormState, GroupNames, MAX_GROUPS, default_avs};
 use crate::engine::meta::Meta;
+use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{
     Avs, Clients, CoolAccess, Pricing, Scenario, Storage, Term, VolumeGroup, Workload,
 };
@@ -18,7 +19,7 @@ const NO_STAND_IN: [&str; 3] = ["storage.service", "storage.level", "clients.pro
 
 /// Reads the submitted pairs; returns the form as typed and, when every field
 /// parses and validates, the scenario.
-pub fn parse(pairs: &[(String, String)]) -> (FormState, Option<Scenario>) {
+pub fn parse(pairs: &[(String, String)], prices: &PriceBook) -> (FormState, Option<Scenario>) {
     let mut values = HashMap::new();
     for (k, v) in pairs {
         // A repeated name keeps its first value, like a browser's FormData.get().
@@ -39,6 +40,7 @@ pub fn parse(pairs: &[(String, String)]) -> (FormState, Option<Scenario>) {
             groups: Vec::new(),
         },
         stand_ins: FormState::from_scenario(&super::blank()),
+        prices,
     };
     let scenario = p.scenario(&group_idx);
     let form = p.form;
@@ -53,13 +55,15 @@ pub(super) fn group_index(name: &str) -> Option<usize> {
     rest[..end].parse().ok()
 }
 
-struct Parser {
+struct Parser<'b> {
     form: FormState,
+    /// The book in force: a scenario is checked against its regions and currencies.
+    prices: &'b PriceBook,
     /// The blank scenario's inputs: what an unreadable input stands in with.
     stand_ins: FormState,
 }
 
-impl Parser {
+impl Parser<'_> {
     fn raw(&self, name: &str) -> Option<&str> {
         self.form.values.get(name).map(|s| s.trim())
     }
@@ -159,7 +163,7 @@ impl Parser {
             meta: self.meta(),
         };
         let depended_on = NO_STAND_IN.iter().any(|f| self.form.error(f).is_some());
-        if !depended_on && let Err(errors) = crate::engine::check(&scenario) {
+        if !depended_on && let Err(errors) = crate::engine::check(&scenario, self.prices) {
             self.form.add_field_errors(&errors);
         }
         scenario

@@ -28,7 +28,7 @@ fn every_template_survives_the_form_round_trip() {
                     ))
             })
             .collect();
-        let (back, parsed) = parse(&sent);
+        let (back, parsed) = parse(&sent, crate::engine::pricing::book());
         assert!(!back.has_errors(), "{}: {:?}", t.key, back.errors());
         assert_eq!(parsed.as_ref(), Some(&s), "{}", t.key);
     }
@@ -56,14 +56,14 @@ fn platform_fields_survive_the_form_round_trip() {
     let mut smb = find_template("azure-files-smb-multichannel");
     smb.clients.smb_security = SmbSecurity::Encryption;
     for s in [secured, avs, smb] {
-        crate::engine::check(&s).unwrap();
+        crate::engine::check(&s, crate::engine::pricing::book()).unwrap();
         let form = FormState::from_scenario(&s);
         // Browsers send no unticked checkbox; empty inputs mean none.
         let sent: Vec<_> = pairs(&form)
             .into_iter()
             .filter(|(_, v)| !v.is_empty())
             .collect();
-        let (back, parsed) = parse(&sent);
+        let (back, parsed) = parse(&sent, crate::engine::pricing::book());
         assert!(!back.has_errors(), "{}: {:?}", s.name, back.errors());
         assert_eq!(parsed.as_ref(), Some(&s), "{}", s.name);
     }
@@ -87,7 +87,7 @@ fn empty_and_bad_numbers_get_a_message_per_field() {
             _ => {}
         }
     }
-    let (form, parsed) = parse(&sent);
+    let (form, parsed) = parse(&sent, crate::engine::pricing::book());
     assert!(parsed.is_none());
     assert_eq!(form.error("workload.io_size_kib"), Some("enter a number"));
     assert!(
@@ -113,7 +113,7 @@ fn validation_errors_land_on_the_named_input() {
             *v = "140".into();
         }
     }
-    let (form, parsed) = parse(&sent);
+    let (form, parsed) = parse(&sent, crate::engine::pricing::book());
     assert!(parsed.is_none());
     assert!(
         form.error("workload.read_pct")
@@ -135,7 +135,7 @@ fn separators_are_accepted_and_blank_groups_dropped() {
     let mut sent = pairs(&FormState::from_scenario(&s));
     sent.push(("storage.volumes[7].count".into(), String::new()));
     sent.push(("storage.volumes[7].quota_tib".into(), String::new()));
-    let (form, parsed) = parse(&sent);
+    let (form, parsed) = parse(&sent, crate::engine::pricing::book());
     assert_eq!(parsed.unwrap().storage.volumes.len(), 2);
     assert_eq!(form.groups.len(), 2);
 }
@@ -149,7 +149,7 @@ fn sparse_groups_are_renumbered() {
         .collect();
     sent.push(("storage.volumes[2].count".into(), "20".into()));
     sent.push(("storage.volumes[2].quota_tib".into(), "4".into()));
-    let (form, parsed) = parse(&sent);
+    let (form, parsed) = parse(&sent, crate::engine::pricing::book());
     let parsed = parsed.unwrap();
     assert_eq!(parsed.storage.volumes[0].count, 20);
     assert_eq!(form.value("storage.volumes[0].count"), "20");

@@ -1,0 +1,400 @@
+//! A scenario's sizing report as data: everything every format shows, built once from
+//! a scenario and its evaluation (and, when asked for, other scenarios to compare with
+//! and volume layouts), so the formats cannot disagree about a number. Its sentences
+//! come from [`crate::report::summary`]; the writers are elsewhere, and the model
+//! holds no clock: the caller passes the date (see [`today_utc`]).
+
+mod inputs;
+mod plan;
+mod rows;
+
+pub use inputs::{InputRow, input_rows, subtitle};
+pub use plan::{PlanPath, TestPlan, for_edition as plan_for_edition};
+pub use rows::{
+    AdviceRow, Binding, CompareRow, Figure, LayoutRow, LimitRow, Shown, SizingRow, TargetLine,
+};
+
+use crate::engine::evaluation::SizingBasis;
+use crate::engine::meta::Meta;
+use crate::engine::pricing::PriceBook;
+use crate::engine::sweep;
+use crate::engine::{Evaluation, FieldErrors, Scenario};
+use crate::prices::reprice::CostSnapshot;
+use crate::report::charts::ChartName;
+use crate::report::sources::{self, Document};
+use crate::report::summary;
+
+/// The cost a saved revision was saved with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SavedCost {
+    pub revision: i64,
+    /// The save's date (YYYY-MM-DD, UTC).
+    pub saved_at: String,
+    /// `None` for a revision saved before costs were kept.
+    pub cost: Option<CostSnapshot>,
+}
+
+/// Other scenarios set beside the report's.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    /// This scenario first, then the others.
+    pub rows: Vec<CompareRow>,
+    /// The others with their evaluations, for the chart and the summary.
+    pub others: Vec<(Scenario, Evaluation)>,
+}
+
+/// The same capacity over different volume counts.
+#[derive(Debug, Clone)]
+pub struct Layouts {
+    pub rows: Vec<LayoutRow>,
+    /// The same layouts as the layouts chart draws them.
+    pub sweep: Vec<sweep::LayoutRow>,
+}
+
+/// The whole report.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The scenario's name.
+    pub title: String,
+    /// Customer, project, author and notes, when given.
+    pub meta: Option<Meta>,
+    /// Every public document the limits cite, once each.
+    pub sources: Vec<Document>,
+    /// Service, level and volumes in one line.
+    pub subtitle: String,
+    /// Date the report was generated (YYYY-MM-DD, UTC).
+    pub date: String,
+    /// Version (date) of the limits catalog the numbers come from.
+    pub catalog_version: &'static str,
+    /// Date of the price snapshot.
+    pub price_date: String,
+    pub inputs: Vec<InputRow>,
+    pub headline: Vec<Figure>,
+    pub targets: Option<TargetLine>,
+    pub binding: Binding,
+    /// Latency in words: at the achievable load, where it doubles, at the target rate,
+    /// and the latency target's verdict (the curve is `evaluation.latency_curve`).
+    pub latency: String,
+    /// Every limit, binding first, then by headroom.
+    pub limits: Vec<LimitRow>,
+    pub sizing: Vec<SizingRow>,
+    /// What the per-level sizing sizes for, in a sentence.
+    pub sizing_basis: &'static str,
+    pub advice: Vec<AdviceRow>,
+    pub charts: Vec<ChartName>,
+    /// Other scenarios side by side with this one (this one first), when asked for.
+    pub comparison: Option<Comparison>,
+    /// The same capacity over different volume counts, when asked for.
+    pub layouts: Option<Layouts>,
+    /// For a saved scenario: the cost its revision was saved with.
+    pub saved_cost: Option<SavedCost>,
+    /// The benchmark that verifies the scenario.
+    pub test_plan: TestPlan,
+    /// The inputs, kept for the JSON format and the charts.
+    pub scenario: Scenario,
+    /// The engine's answer, kept for the JSON format and the charts.
+    pub evaluation: Evaluation,
+}
+
+/// The version (review date) of the limits catalog behind every figure.
+pub fn catalog_version() -> &'static str {
+    crate::engine::catalog::version()
+}
+
+impl Report {
+    /// Builds the report of one scenario; `today` is the generation date (YYYY-MM-DD).
+    pub fn build(s: &Scenario, e: &Evaluation, today: &str) -> Report {
+        let sizing_basis = match e.sizing.first().map(|z| z.basis) {
+            Some(SizingBasis::Current) => {
+                "No targets are set: each level is sized for the capacity and the throughput this scenario achieves now."
+            }
+            _ => "Each level is sized for the capacity and the targets.",
+        };
+        Report {
+            sizing_basis,
+            title: s.name.clone(),
+            meta: s.meta.clone().filter(|m| !m.is_empty()),
+            sources: sources::documents(e.limits.iter().map(|l| l.source)),
+            subtitle: subtitle(s),
+            date: today.to_owned(),
+            catalog_version: catalog_version(),
+            price_date: e.cost.price_date.clone(),
+            inputs: input_rows(s),
+            headline: rows::headline(e),
+            targets: summary::targets(s, e).map(|(met, text)| TargetLine { met, text }),
+            binding: rows::binding(s, e),
+            latency: summary::latency::summary(s, e),
+            limits: rows::limit_rows(e),
+            sizing: rows::sizing_rows(s, e),
+            advice: rows::advice_rows(e),
+            charts: vec![
+                ChartName::Ceilings,
+                ChartName::Latency,
+                ChartName::IoSize,
+                ChartName::Scaling,
+            ],
+            comparison: None,
+            layouts: None,
+            saved_cost: None,
+            test_plan: TestPlan::of(s),
+            scenario: s.clone(),
+            evaluation: e.clone(),
+        }
+    }
+
+    /// The executive summary: the recommendation, the achievable rate, the targets,
+    /// what binds, and the comparison and layouts asked for.
+    pub fn summary(&self) -> Vec<String> {
+        let mut out = summary::sentences(&self.scenario, &self.evaluation);
+        if let Some(c) = &self.comparison {
+            let mut all = vec![(&self.scenario, &self.evaluation)];
+            all.extend(c.others.iter().map(|(s, e)| (s, e)));
+            out.extend(summary::comparison(&all));
+        }
+        if let Some(l) = &self.layouts {
+            out.extend(summary::layouts(&self.scenario, &l.sweep));
+        }
+        out
+    }
+
+    /// Adds a comparison of this scenario (first) with `others`, each with its evaluation.
+    pub fn with_comparison(mut self, others: &[(Scenario, Evaluation)]) -> Report {
+        let mut rows = vec![rows::compare_row(&self.scenario, &self.evaluation)];
+        rows.extend(others.iter().map(|(s, e)| rows::compare_row(s, e)));
+        self.comparison = Some(Comparison {
+            rows,
+            others: others.to_vec(),
+        });
+        self
+    }
+
+    /// Adds the layouts section: the scenario's total quota over each count of volumes,
+    /// as the layouts API sweeps it, priced from `prices`.
+    pub fn with_layouts(
+        mut self,
+        counts: &[u32],
+        prices: &PriceBook,
+    ) -> Result<Report, FieldErrors> {
+        let total = sweep::total_quota_tib(&self.scenario);
+        let layouts = sweep::layouts(&self.scenario, total, counts, prices)?;
+        self.layouts = Some(Layouts {
+            rows: layouts
+                .iter()
+                .map(|l| LayoutRow {
+                    count: l.count,
+                    quota_tib: l.quota_tib,
+                    throughput_mibps: l.evaluation.throughput_mibps,
+                    iops: l.evaluation.iops,
+                    connections: l.evaluation.flows.connections,
+                    binding: l.evaluation.binding,
+                    binding_label: summary::binding_label(&l.evaluation),
+                    monthly: l.evaluation.cost.monthly,
+                    met: l.evaluation.targets.met,
+                })
+                .collect(),
+            sweep: sweep::layout_rows(&layouts),
+        });
+        Ok(self)
+    }
+
+    /// Adds the cost the saved revision `revision` (saved at `saved_at`) was saved with;
+    /// `None` for a revision saved before costs were kept.
+    pub fn with_saved_cost(
+        mut self,
+        revision: i64,
+        saved_at: &str,
+        cost: Option<CostSnapshot>,
+    ) -> Report {
+        self.saved_cost = Some(SavedCost {
+            revision,
+            saved_at: saved_at.get(..10).unwrap_or(saved_at).to_owned(),
+            cost,
+        });
+        self
+    }
+
+    /// The cost paragraph as `edition` words it, with the saved cost.
+    pub fn cost_paragraph(&self, edition: crate::report::Edition) -> String {
+        let saved = self
+            .saved_cost
+            .as_ref()
+            .map(|c| (c.revision, c.saved_at.as_str(), c.cost.as_ref()));
+        summary::cost::paragraph(&self.evaluation, edition, saved)
+    }
+
+    /// A file name stem for downloads, from the title ("avs-4-x-20-tib-ultra").
+    pub fn slug(&self) -> String {
+        slug(&self.title)
+    }
+
+    /// The headline figure with this key.
+    pub fn figure(&self, key: &str) -> Option<&Figure> {
+        self.headline.iter().find(|f| f.key == key)
+    }
+}
+
+/// Parses a comma-separated list of volume counts ("1,2,4,8").
+pub fn parse_counts(text: &str) -> Result<Vec<u32>, String> {
+    let counts: Result<Vec<u32>, String> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<u32>()
+                .ok()
+                .filter(|n| (1..=1024).contains(n))
+                .ok_or_else(|| format!("`{t}` is not a volume count from 1 to 1024"))
+        })
+        .collect();
+    let counts = counts?;
+    if counts.is_empty() || counts.len() > 256 {
+        return Err("give 1 to 256 volume counts separated by commas, e.g. 1,2,4,8".to_owned());
+    }
+    Ok(counts)
+}
+
+/// A lowercase ASCII file-name stem: letters and digits joined by single dashes.
+pub fn slug(title: &str) -> String {
+    let mut out = String::new();
+    for ch in title.chars() {
+        if ch.is_ascii_alphanumeric() {
+            out.push(ch.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+        if out.len() >= 60 {
+            break;
+        }
+    }
+    let out = out.trim_end_matches('-').to_owned();
+    if out.is_empty() {
+        "scenario".to_owned()
+    } else {
+        out
+    }
+}
+
+/// The civil date (YYYY-MM-DD, proleptic Gregorian) of a Unix timestamp in seconds.
+pub fn civil_date(unix_secs: i64) -> String {
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = unix_secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// Today's date in UTC, for the web and command-line layers.
+pub fn today_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    civil_date(secs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::evaluate;
+    use crate::engine::scenario::{Level, Protocol, Service};
+    use crate::measure::testplan;
+    use crate::report::fixture;
+    use crate::report::{Format, Paper};
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(951_782_400), "2000-02-29");
+        assert_eq!(civil_date(1_796_083_200), "2026-12-01");
+        assert_eq!(civil_date(-86_400), "1969-12-31");
+    }
+
+    #[test]
+    fn slugs_are_safe_file_names() {
+        assert_eq!(slug("AVS 4 x 20 TiB Ultra"), "avs-4-x-20-tib-ultra");
+        assert_eq!(slug("<script>alert(1)</script>"), "script-alert-1-script");
+        assert_eq!(slug("../../etc/passwd"), "etc-passwd");
+        assert_eq!(slug("\"; \r\n"), "scenario");
+        assert!(slug(&"x".repeat(500)).len() <= 60);
+    }
+
+    #[test]
+    fn counts_parse_or_explain() {
+        assert_eq!(parse_counts("1, 2,4,8").unwrap(), vec![1, 2, 4, 8]);
+        assert!(parse_counts("0").unwrap_err().contains("`0`"));
+        assert!(parse_counts("a").is_err());
+        assert!(parse_counts("").is_err());
+    }
+
+    #[test]
+    fn every_assumption_is_listed_once() {
+        for t in crate::web::scenario_templates::TEMPLATES {
+            let s = t.scenario();
+            let e = crate::engine::evaluate(&s).expect("template evaluates");
+            let assumptions = summary::assumptions(&e, crate::report::Edition::Customer);
+            let mut seen = std::collections::HashSet::new();
+            assert!(assumptions.iter().all(|a| seen.insert(a)), "{}", t.key);
+            for l in e.limits.iter().filter(|l| l.assumption) {
+                assert!(
+                    assumptions.iter().any(|a| a.contains(l.label.name)),
+                    "{}: {} is flagged but not listed",
+                    t.key,
+                    l.label.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn test_plan_holds_the_fio_job_and_the_diskspd_command() {
+        let (s, e) = fixture::example();
+        let r = Report::build(&s, &e, "2026-01-02");
+        assert!(r.test_plan.fio.contains("--output-format=json"));
+        assert!(r.test_plan.fio.contains("direct=1"));
+        assert!(r.test_plan.diskspd.contains("-Rxml"));
+        // AVS: the datastores are set up on ESXi; no Linux mount line, no DiskSpd.
+        assert_eq!(
+            r.test_plan.mount_options,
+            testplan::esxi_datastore_setup(&s)
+        );
+        let titles: Vec<&str> = r.test_plan.parts().iter().map(|p| p.title).collect();
+        assert_eq!(
+            titles,
+            ["ESXi datastore setup", "fio job file (in the guest VMs)"]
+        );
+        let mut nfs = s.clone();
+        nfs.clients.avs = None;
+        let r = Report::build(&nfs, &evaluate(&nfs).unwrap(), "2026-01-02");
+        assert_eq!(r.test_plan.mount_options, testplan::mount_options(&nfs));
+        assert!(r.test_plan.mount_options.contains("vers=3"));
+        assert!(
+            r.test_plan
+                .parts()
+                .iter()
+                .all(|p| !p.title.contains("DiskSpd"))
+        );
+        let mut smb = nfs;
+        smb.storage.service = Service::AzureFiles;
+        smb.storage.level = Level::SsdV1;
+        smb.clients.protocol = Protocol::Smb3;
+        let plan = TestPlan::of(&smb);
+        assert_eq!(plan.parts()[0].title, "DiskSpd command line (Windows, SMB)");
+        assert_eq!(plan.parts().len(), 2);
+    }
+
+    #[test]
+    fn formats_round_trip_their_extension() {
+        for f in Format::ALL {
+            assert_eq!(Format::from_ext(f.ext()), Some(f));
+        }
+        assert_eq!(Format::from_ext("exe"), None);
+        assert_eq!(Paper::parse("Letter").unwrap(), Paper::Letter);
+        assert!(Paper::parse("a3").is_err());
+    }
+}

@@ -1,0 +1,201 @@
+//! Cost in words: what the prices are (in plain words for a customer, with the price
+//! book for an engineer), the cost paragraph with its lines, the cost a saved revision
+//! was saved with, and the one figure a sizing row of the scenario's own provisioning
+//! shows.
+
+use crate::engine::evaluation::Sizing;
+use crate::engine::scenario::Service;
+use crate::engine::{Evaluation, Scenario, regions};
+use crate::prices::reprice::CostSnapshot;
+use crate::report::Edition;
+use crate::report::format::{date_words, money, money_or, num, unit_price};
+
+/// GiB in a TiB: quotas are provisioned in whole GiB.
+const GIB_PER_TIB: f64 = 1024.0;
+
+/// Whether a sizing row is for the scenario's own service and level.
+pub fn is_current(s: &Scenario, z: &Sizing) -> bool {
+    z.service == s.storage.service && z.level == s.storage.level
+}
+
+/// Whether a sizing row provisions what the scenario does: its level, and its quota
+/// and pool within the one GiB per volume that the sizing rounds quotas to.
+pub fn is_own(s: &Scenario, z: &Sizing) -> bool {
+    let volumes: u32 = s.storage.volumes.iter().map(|g| g.count).sum();
+    let total = crate::engine::sweep::total_quota_tib(s);
+    let slack = f64::from(volumes.max(1)) / GIB_PER_TIB + 1e-9;
+    let pool_same = match s.storage.pool_tib {
+        Some(p) => (z.pool_tib - p).abs() <= slack.max(1.0),
+        None => true,
+    };
+    is_current(s, z)
+        && (z.quota_tib - total).abs() <= slack
+        && pool_same
+        && s.storage
+            .volumes
+            .iter()
+            .all(|g| g.throughput_mibps.is_none() && g.iops.is_none())
+}
+
+/// The monthly cost a sizing row shows: the scenario's own cost when the row provisions
+/// what the scenario does, so the same configuration has one figure everywhere.
+pub fn sizing_cost(s: &Scenario, e: &Evaluation, z: &Sizing) -> Option<f64> {
+    if is_own(s, z) {
+        e.cost.monthly
+    } else {
+        z.monthly
+    }
+}
+
+/// The cloud whose list prices price `service`.
+fn cloud(service: Service) -> &'static str {
+    match service {
+        Service::Gcnv => "Google Cloud",
+        _ => "Azure",
+    }
+}
+
+/// A region as its cloud writes it ("West Europe"), or its id when unknown.
+pub fn region_name(id: &str) -> String {
+    regions::get(id).map_or_else(|| id.to_owned(), |r| r.name.clone())
+}
+
+/// What the prices are, in plain words: "Azure list prices for West Europe as of 29
+/// January 2026"; the engineer edition adds the price book's id and source.
+pub fn price_basis(e: &Evaluation, edition: Edition) -> String {
+    let c = &e.cost;
+    let service = e.sizing.first().map_or(Service::Anf, |z| z.service);
+    let mut text = format!(
+        "{} list prices for {} as of {}",
+        cloud(service),
+        region_name(&c.region),
+        date_words(&c.price_date)
+    );
+    if edition == Edition::Engineer {
+        text.push_str(&format!(
+            " (price book {}: {})",
+            c.price_book.id, c.price_book.source
+        ));
+    }
+    text
+}
+
+/// The cost paragraph: the total, what the prices are, every line, the one-time lines,
+/// and for a saved scenario the cost it was saved with.
+pub fn paragraph(
+    e: &Evaluation,
+    edition: Edition,
+    saved: Option<(i64, &str, Option<&CostSnapshot>)>,
+) -> String {
+    let c = &e.cost;
+    let cur = c.currency;
+    let mut text = format!(
+        "Monthly cost {} for {} TiB billed ({} per MiB/s); {}, {} hours per month.",
+        money_or(c.monthly, cur),
+        num(c.billed_tib, 3),
+        money_or(c.per_mibps, cur),
+        price_basis(e, edition),
+        num(c.hours_per_month, 1),
+    );
+    for l in &c.lines {
+        let price = l
+            .unit_price
+            .map_or_else(|| "no public price".to_owned(), |u| unit_price(u, cur));
+        text.push_str(&format!(
+            " {}: {} {} at {} = {}.",
+            l.item,
+            num(l.quantity, 2),
+            l.unit,
+            price,
+            money_or(l.monthly, cur)
+        ));
+    }
+    if let Some(once) = c.one_time {
+        text.push_str(&format!(
+            " One-time lines {}, so the first month {}.",
+            money(once, cur),
+            money_or(c.monthly.map(|m| m + once), cur)
+        ));
+    }
+    if let Some((revision, saved_at, snapshot)) = saved {
+        text.push(' ');
+        text.push_str(&saved_sentence(e, edition, revision, saved_at, snapshot));
+    }
+    text
+}
+
+/// The cost a saved revision was saved with, beside today's.
+pub fn saved_sentence(
+    e: &Evaluation,
+    edition: Edition,
+    revision: i64,
+    saved_at: &str,
+    snapshot: Option<&CostSnapshot>,
+) -> String {
+    let c = &e.cost;
+    let Some(s) = snapshot else {
+        return format!(
+            "Revision {revision} was saved {} before costs were kept with each save (not stored); the cost above is priced with today's prices.",
+            date_words(saved_at)
+        );
+    };
+    let today = match (c.monthly, s.monthly) {
+        (Some(t), Some(b)) if (t - b).abs() < 0.005 => "the same today".to_owned(),
+        (Some(t), Some(b)) => format!(
+            "today's prices give {} ({}{})",
+            money(t, c.currency),
+            if t > b { "+" } else { "-" },
+            money((t - b).abs(), c.currency)
+        ),
+        (t, _) => format!("today's prices give {}", money_or(t, c.currency)),
+    };
+    let basis = match edition {
+        Edition::Customer => format!("prices as of {}", date_words(&s.price_date)),
+        Edition::Engineer => format!(
+            "price book {} (prices as of {}, {})",
+            s.price_book.id, s.price_book.date, s.price_book.source
+        ),
+    };
+    format!(
+        "Revision {revision} was saved {} with {basis}: {} a month in {}; {today}.",
+        date_words(saved_at),
+        money_or(s.monthly, &s.currency),
+        region_name(&s.region)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixture;
+
+    #[test]
+    fn prices_read_in_plain_words_for_a_customer() {
+        let (_, e) = fixture::example();
+        let customer = price_basis(&e, Edition::Customer);
+        assert!(customer.starts_with("Azure list prices for "), "{customer}");
+        assert!(!customer.contains(".json") && !customer.contains("commit"));
+        let engineer = price_basis(&e, Edition::Engineer);
+        assert!(engineer.contains(&*e.cost.price_book.id), "{engineer}");
+        let text = paragraph(&e, Edition::Customer, None);
+        assert_eq!(text.matches("list prices").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn the_scenarios_own_row_costs_what_the_scenario_costs() {
+        // Azure Files shares of a fractional GiB: the sizing rounds the quota up a GiB.
+        let s: Scenario = serde_json::from_str(
+            r#"{"workload": {"io_size_kib": 8, "read_pct": 95, "access": "random", "threads": 7,
+                "queue_depth": 16, "capacity_tib": 261.21243390104803},
+                "storage": {"service": "azure_files", "level": "ssd_v1",
+                  "volumes": [{"count": 4, "quota_tib": 65.30310847526201}]},
+                "clients": {"count": 18, "vm_size": "L48s_v3", "protocol": "smb3",
+                  "smb_multichannel": true}}"#,
+        )
+        .unwrap();
+        let e = crate::engine::evaluate(&s).unwrap();
+        let own = e.sizing.iter().find(|z| is_current(&s, z)).unwrap();
+        assert!(is_own(&s, own));
+        assert_eq!(sizing_cost(&s, &e, own), e.cost.monthly);
+    }
+}
