@@ -107,7 +107,8 @@ fn workbook_name(zip: &mut zip::ZipArchive<Cursor<&[u8]>>) -> String {
 /// Zip's central-directory header signature: every part has one.
 const CENTRAL_HEADER: &[u8; 4] = b"PK\x01\x02";
 
-/// Checks an xlsx container against the part limits before it is opened.
+/// Checks an xlsx container against the part limits before it is opened. A refusal
+/// names the sheet the import expects (`vInfo`), as every refusal of a workbook does.
 ///
 /// The parts are counted from the signatures of their central-directory headers
 /// first, since the zip reader holds the whole directory in memory as it opens it; the
@@ -135,24 +136,30 @@ pub fn check_container(bytes: &[u8]) -> Result<(), InventoryError> {
         let size = part.size();
         let (limit, kind) = part_limit(&name, &workbook);
         if size > limit {
-            return Err(InventoryError::file(format!(
-                "the workbook part `{}` ({kind}) unpacks to {} MiB, over the limit of {} MiB: \
+            return Err(InventoryError::sheet(
+                "vInfo",
+                format!(
+                    "the workbook part `{}` ({kind}) unpacks to {} MiB, over the limit of {} MiB: \
                  export only the sheets needed (vInfo, vDisk, vPartition, vHost), or send the \
                  vInfo sheet as CSV",
-                clip(&name),
-                mib(size),
-                mib(limit)
-            )));
+                    clip(&name),
+                    mib(size),
+                    mib(limit)
+                ),
+            ));
         }
         total = total.saturating_add(size);
     }
     if total > MAX_UNCOMPRESSED {
-        return Err(InventoryError::file(format!(
-            "the workbook unpacks to {} MiB, over the limit of {} MiB: export only the sheets \
+        return Err(InventoryError::sheet(
+            "vInfo",
+            format!(
+                "the workbook unpacks to {} MiB, over the limit of {} MiB: export only the sheets \
              needed (vInfo, vDisk, vPartition, vHost), or one cluster at a time",
-            mib(total),
-            mib(MAX_UNCOMPRESSED)
-        )));
+                mib(total),
+                mib(MAX_UNCOMPRESSED)
+            ),
+        ));
     }
     Ok(())
 }
@@ -169,10 +176,13 @@ pub fn cannot_open(e: impl std::fmt::Display) -> InventoryError {
 }
 
 fn too_many_parts() -> InventoryError {
-    InventoryError::file(format!(
-        "the workbook has more than {MAX_PARTS} parts, more than any export: save it again \
+    InventoryError::sheet(
+        "vInfo",
+        format!(
+            "the workbook has more than {MAX_PARTS} parts, more than any export: save it again \
          from Excel or send the vInfo sheet as CSV"
-    ))
+        ),
+    )
 }
 
 /// A part name cut for a message.

@@ -39,15 +39,6 @@ pub struct InventoryError {
 }
 
 impl InventoryError {
-    /// A problem with the file as a whole.
-    pub fn file(message: impl Into<String>) -> InventoryError {
-        InventoryError {
-            sheet: None,
-            column: None,
-            message: message.into(),
-        }
-    }
-
     /// A problem with one sheet.
     pub fn sheet(sheet: &str, message: impl Into<String>) -> InventoryError {
         InventoryError {
