@@ -15,6 +15,7 @@ use crate::report::charts::{Chart, ChartError, ChartName, ChartTable, LatencyRun
 use crate::store::{self, StoreError};
 use crate::web::AppState;
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson};
 use crate::web::page_error::PageError;
 use crate::web::render_pool::{Refused, RenderPool, Turn};
@@ -29,8 +30,8 @@ use serde::Deserialize;
 /// Chart routes.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/scenarios/{id}/charts/{file}", get(saved))
-        .route("/charts/{file}", get(shared).post(posted))
+        .route("/scenarios/{id}/charts/{file}", get(saved).read_write())
+        .route("/charts/{file}", get(shared).post(posted).compute())
 }
 
 /// A chart as a page shows it: inline SVG, a one-sentence summary, its data table

@@ -218,7 +218,7 @@ pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
         .clone()
         .layer(axum::middleware::from_fn_with_state(
             authenticated,
-            auth::layer::authenticate,
+            auth::layer::attach_state,
         ))
         .layer(axum::middleware::from_fn_with_state(
             guard.clone(),

@@ -15,6 +15,7 @@ use crate::report::{self, Edition, Format, Paper, RenderOptions};
 use crate::store;
 use crate::web::access;
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -49,7 +50,8 @@ pub fn router() -> Router<AppState> {
                         ))),
                     }
                 },
-            ),
+            )
+            .read_write(),
         );
     }
     router

@@ -292,7 +292,7 @@ async fn the_same_figure_reads_the_same_in_every_format() {
     let page = app.get_text(&format!("/scenarios/{id}")).await;
     assert_eq!(kpi(&page, "kpi-mibps"), mibps, "the planner's headline");
     assert!(
-        page.contains(&format!("<dd>{cost}</dd>")),
+        page.contains(&format!("<dd id=\"kpi-monthly\">{cost}</dd>")),
         "the planner's cost {cost}"
     );
 

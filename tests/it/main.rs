@@ -35,6 +35,7 @@ mod render_matrix;
 mod reports;
 mod reprice;
 mod responses;
+mod route_access;
 mod security;
 mod slow_clients;
 mod store;

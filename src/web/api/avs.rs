@@ -7,6 +7,7 @@
 use super::blocking;
 use crate::avs::{self, AvsPlan, PlanRequest};
 use crate::inventory::{self, Inventory, Options};
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use crate::web::render_pool::Turn;
 use crate::web::{AVS_BODY_LIMIT, AppState};
@@ -23,9 +24,9 @@ use utoipa_axum::routes;
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(import))
-        .routes(routes!(performance))
-        .routes(routes!(plan))
+        .routes(routes!(import).compute())
+        .routes(routes!(performance).compute())
+        .routes(routes!(plan).compute())
         .layer(DefaultBodyLimit::max(AVS_BODY_LIMIT))
 }
 

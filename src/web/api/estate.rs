@@ -3,6 +3,7 @@
 use super::blocking;
 use crate::estate::{self, EstatePlan, EstateRequest};
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
 use axum::extract::State;
@@ -11,7 +12,7 @@ use utoipa_axum::routes;
 
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(optimize))
+    OpenApiRouter::new().routes(routes!(optimize).compute())
 }
 
 /// Groups the workloads into capacity pools at the least cost, sizes each workload on

@@ -4,6 +4,7 @@ use super::blocking;
 use crate::engine::sweep::{self, Layout};
 use crate::engine::{self, Evaluation, Scenario};
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
 use axum::extract::State;
@@ -17,9 +18,9 @@ pub const MAX_COMPARE: usize = 16;
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(evaluate))
-        .routes(routes!(compare))
-        .routes(routes!(layouts))
+        .routes(routes!(evaluate).compute())
+        .routes(routes!(compare).compute())
+        .routes(routes!(layouts).compute())
 }
 
 /// Evaluates one scenario.

@@ -14,6 +14,7 @@ use crate::store::measurements::{self as stored, StoredMeasurement};
 use crate::store::{self, StoreError};
 use crate::web::AppState;
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ErrorBody};
 use axum::Json;
 use axum::body::Bytes;
@@ -31,12 +32,12 @@ use utoipa_axum::routes;
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(parse))
-        .routes(routes!(scenario_from_result))
-        .routes(routes!(list, add))
-        .routes(routes!(remove))
-        .routes(routes!(scenario_from_stored))
-        .routes(routes!(testplan))
+        .routes(routes!(parse).compute())
+        .routes(routes!(scenario_from_result).compute())
+        .routes(routes!(list, add).read_write())
+        .routes(routes!(remove).read_write())
+        .routes(routes!(scenario_from_stored).read_write())
+        .routes(routes!(testplan).read_write())
 }
 
 /// Content types a result file may come with.

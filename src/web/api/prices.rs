@@ -8,6 +8,7 @@ use crate::prices::sheet::SheetOutcome;
 use crate::store;
 use crate::store::today_utc;
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
 use axum::body::Bytes;
@@ -23,10 +24,10 @@ use utoipa_axum::routes;
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list))
-        .routes(routes!(csv))
-        .routes(routes!(import))
-        .routes(routes!(sheet))
+        .routes(routes!(list).read_write())
+        .routes(routes!(csv).read_write())
+        .routes(routes!(import).admin_writes())
+        .routes(routes!(sheet).admin_writes())
 }
 
 /// Which rows to list: both filters are optional and exact.

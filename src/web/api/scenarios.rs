@@ -6,6 +6,7 @@ use crate::store::{self, Revision, ScenarioSummary, StoreError, Visibility};
 use crate::web::AppState;
 use crate::web::access::actor;
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
 use axum::extract::rejection::{PathRejection, QueryRejection};
@@ -20,12 +21,12 @@ use utoipa_axum::routes;
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list, create))
-        .routes(routes!(show, update, remove))
-        .routes(routes!(revisions))
-        .routes(routes!(revision))
-        .routes(routes!(revision_diff))
-        .routes(routes!(restore))
+        .routes(routes!(list, create).read_write())
+        .routes(routes!(show, update, remove).read_write())
+        .routes(routes!(revisions).read_write())
+        .routes(routes!(revision).read_write())
+        .routes(routes!(revision_diff).read_write())
+        .routes(routes!(restore).read_write())
         .merge(super::visibility::router())
 }
 

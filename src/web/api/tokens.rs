@@ -5,6 +5,7 @@ use crate::store::StoreError;
 use crate::store::tokens::{self, Created};
 use crate::store::users::name_problem;
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use crate::web::auth::secret::{digest, new_api_token};
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
@@ -17,8 +18,8 @@ use utoipa_axum::routes;
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list, create))
-        .routes(routes!(revoke))
+        .routes(routes!(list, create).admin())
+        .routes(routes!(revoke).admin())
 }
 
 /// A token as listed: never its secret.
