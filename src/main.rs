@@ -120,7 +120,11 @@ fn serve(config: volplan::web::config::Config) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(volplan::web::run(config)) {
+    let served = runtime.block_on(volplan::web::run(config));
+    // A render given up after its timeout may still run on a blocking thread: the
+    // process ends without waiting for it.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("{e}");

@@ -4,7 +4,8 @@ use super::DEFAULT_MAX_DATASTORES;
 use super::hosts::{self, HostModel, HostSpec};
 use crate::engine::pricing::{HostPrice, PriceBook};
 use crate::engine::scenario::{FieldError, Level, Service};
-use crate::inventory::model::{MAX_DISKS_PER_VM, MAX_NAME, MAX_VMS};
+use crate::engine::scenario::{MAX_HOST_SKU_CHARS, MAX_REGION_CHARS};
+use crate::inventory::model::{MAX_DISKS_PER_VM, MAX_VMS};
 use crate::inventory::{CapacityBasis, Inventory};
 use serde::{Deserialize, Serialize};
 
@@ -78,11 +79,13 @@ pub struct PlanRequest {
     /// The answer of `POST /api/v1/avs/inventory`.
     pub inventory: Inventory,
     #[serde(default = "av36")]
+    #[schema(max_length = 32)]
     pub host_sku: String,
     /// Azure `armRegionName`; null = the price book's reference region for ANF. A region
     /// without a price for the host SKU still gets its hosts planned; their cost is
     /// marked missing.
     #[serde(default)]
+    #[schema(max_length = 40)]
     pub region: Option<String>,
     /// ANF level of the datastores (standard, premium, ultra, or flexible where the price
     /// book prices it); null = the cheapest that meets the targets.
@@ -218,6 +221,10 @@ impl PlanRequest {
     /// Checks every field and finds the host, region and prices.
     pub fn resolve<'b>(&self, book: &'b PriceBook) -> Result<Context<'b>, FieldError> {
         self.check_inventory()?;
+        crate::engine::field_error::text("host_sku", &self.host_sku, MAX_HOST_SKU_CHARS, false)?;
+        if let Some(r) = &self.region {
+            crate::engine::field_error::text("region", r, MAX_REGION_CHARS, false)?;
+        }
         range("growth_pct", self.growth_pct, 0.0, 1000.0)?;
         range("free_space_pct", self.free_space_pct, 0.0, 90.0)?;
         range("read_pct", self.read_pct, 0.0, 100.0)?;
@@ -311,7 +318,7 @@ impl PlanRequest {
     }
 
     /// The inventory's VMs: at least one, at most [`MAX_VMS`], figures finite and not
-    /// negative, names short.
+    /// negative, names short ([`Inventory::check_text`](crate::inventory::Inventory::check_text)) and unique.
     fn check_inventory(&self) -> Result<(), FieldError> {
         let vms = &self.inventory.vms;
         if vms.is_empty() {
@@ -326,39 +333,15 @@ impl PlanRequest {
                 format!("at most {MAX_VMS} VMs, not {}", vms.len()),
             ));
         }
+        self.inventory.check_text()?;
         let mut names = std::collections::HashSet::with_capacity(vms.len());
         for (i, v) in vms.iter().enumerate() {
             let f = |name: &str| format!("inventory.vms[{i}].{name}");
-            let name_ok = |s: &str| {
-                !s.trim().is_empty()
-                    && s.chars().count() <= MAX_NAME
-                    && !s.chars().any(char::is_control)
-            };
-            if !name_ok(&v.vm) {
-                return Err(FieldError::new(
-                    f("vm"),
-                    format!("a VM name has 1 to {MAX_NAME} characters without control characters"),
-                ));
-            }
             if !names.insert(v.vm.as_str()) {
                 return Err(FieldError::new(
                     f("vm"),
                     format!("`{}` occurs twice; VM names must be unique", clip(&v.vm)),
                 ));
-            }
-            for (name, s) in [
-                ("cluster", &v.cluster),
-                ("host", &v.host),
-                ("datastore", &v.datastore),
-            ] {
-                if let Some(s) = s
-                    && !name_ok(s)
-                {
-                    return Err(FieldError::new(
-                        f(name),
-                        format!("1 to {MAX_NAME} characters without control characters"),
-                    ));
-                }
             }
             range(&f("memory_mib"), v.memory_mib, 0.0, 64.0 * 1024.0 * 1024.0)?;
             range(&f("provisioned_mib"), v.provisioned_mib, 0.0, 1e10)?;
@@ -388,12 +371,6 @@ impl PlanRequest {
                     0.0,
                     1e10,
                 )?;
-                if !name_ok(&d.disk) {
-                    return Err(FieldError::new(
-                        f(&format!("disks[{k}].disk")),
-                        format!("1 to {MAX_NAME} characters without control characters"),
-                    ));
-                }
             }
         }
         Ok(())

@@ -484,8 +484,12 @@ pub fn quota_range(service: Service, level: Level, kind: VolumeKind) -> (f64, f6
     }
 }
 
-/// The AVS side of a scenario; `None` (with the error recorded) for an unknown host SKU.
+/// The AVS side of a scenario; `None` (with the error recorded) for an unknown or
+/// malformed host SKU.
 fn resolve_avs(a: &Avs, checks: &mut Checks) -> Option<AvsPlan> {
+    if checks.has("clients.avs.host_sku") {
+        return None;
+    }
     let Some(host) = catalog::avs_host(&a.host_sku) else {
         let skus = catalog::catalog()
             .services
@@ -514,8 +518,11 @@ fn resolve_avs(a: &Avs, checks: &mut Checks) -> Option<AvsPlan> {
 }
 
 /// The client VM size from the catalog; `None` when none is named, or (with the error
-/// recorded) when the catalog lacks it.
+/// recorded) when the catalog lacks it or the name is malformed.
 fn resolve_vm(c: &Clients, checks: &mut Checks) -> Option<&'static VmSize> {
+    if checks.has("clients.vm_size") {
+        return None;
+    }
     let name = c
         .vm_size
         .as_deref()

@@ -24,6 +24,7 @@ pub struct Scenario {
     pub clients: Clients,
     /// Azure `armRegionName` or GCP region; null = the price book's reference region.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 40)]
     pub region: Option<String>,
     /// Currency, discount and reservation of the cost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -96,6 +97,7 @@ pub struct DataProtection {
     #[serde(default)]
     pub replication: Replication,
     #[serde(default)]
+    #[schema(max_length = 40)]
     pub replication_region: Option<String>,
 }
 
@@ -132,7 +134,9 @@ pub enum Replication {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Pricing {
+    /// `USD`, the currency of the price book.
     #[serde(default = "usd")]
+    #[schema(max_length = 3)]
     pub currency: String,
     #[serde(default)]
     #[schema(minimum = 0, maximum = 100)]
@@ -610,3 +614,10 @@ pub const MAX_QUOTA_TIB: f64 = 2048.0;
 
 /// Largest total quota of a scenario: [`MAX_VOLUMES`] volumes of [`MAX_QUOTA_TIB`].
 pub const MAX_TOTAL_TIB: f64 = MAX_VOLUMES as f64 * MAX_QUOTA_TIB;
+
+/// Longest region name (`armRegionName` or GCP region), in characters.
+pub const MAX_REGION_CHARS: usize = 40;
+/// Longest VM size name, in characters.
+pub const MAX_VM_SIZE_CHARS: usize = 64;
+/// Longest AVS host SKU, in characters.
+pub const MAX_HOST_SKU_CHARS: usize = 32;

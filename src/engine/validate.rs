@@ -6,8 +6,9 @@
 use super::field_error::{Checks, FieldError};
 use super::meta::{MAX_META_CHARS, MAX_NOTES_CHARS, Meta};
 use super::scenario::{
-    Level, MAX_AVS_HOSTS, MAX_QUOTA_TIB, MAX_VOLUMES, MIN_AVS_HOSTS, NfsClient, Protocol, Qos,
-    Replication, Scenario, Sec, Service, SmbSecurity, Term, VolumeKind,
+    Level, MAX_AVS_HOSTS, MAX_HOST_SKU_CHARS, MAX_QUOTA_TIB, MAX_REGION_CHARS, MAX_VM_SIZE_CHARS,
+    MAX_VOLUMES, MIN_AVS_HOSTS, NfsClient, Protocol, Qos, Replication, Scenario, Sec, Service,
+    SmbSecurity, Term, VolumeKind,
 };
 
 /// Longest name of a scenario, in characters.
@@ -22,12 +23,45 @@ impl Scenario {
         if let Some(m) = &self.meta {
             m.check_into(c);
         }
+        self.check_text(c);
         self.check_workload(c);
         self.check_storage(c);
         self.check_clients(c);
         self.check_rules(c);
         self.check_pricing(c);
         self.check_data_protection(c);
+    }
+
+    /// The lengths and characters of the free-text fields other than the name, before
+    /// any later check looks them up (and quotes them).
+    fn check_text(&self, c: &mut Checks) {
+        let cl = &self.clients;
+        let fields = [
+            ("region", self.region.as_deref(), MAX_REGION_CHARS),
+            ("clients.vm_size", cl.vm_size.as_deref(), MAX_VM_SIZE_CHARS),
+            (
+                "clients.avs.host_sku",
+                cl.avs.as_ref().map(|a| a.host_sku.as_str()),
+                MAX_HOST_SKU_CHARS,
+            ),
+            (
+                "pricing.currency",
+                self.pricing.as_ref().map(|p| p.currency.as_str()),
+                3,
+            ),
+            (
+                "data_protection.replication_region",
+                self.data_protection
+                    .as_ref()
+                    .and_then(|d| d.replication_region.as_deref()),
+                MAX_REGION_CHARS,
+            ),
+        ];
+        for (field, value, max) in fields {
+            if let Some(v) = value {
+                c.text(field, v, max, false);
+            }
+        }
     }
 
     fn check_workload(&self, c: &mut Checks) {
@@ -256,6 +290,7 @@ impl Scenario {
     /// the region is for resolving the plan to say).
     fn check_pricing(&self, c: &mut Checks) {
         if let Some(r) = &self.region
+            && !c.has("region")
             && !well_formed_region(r)
         {
             c.push(FieldError::new(
@@ -265,7 +300,7 @@ impl Scenario {
         }
         let Some(p) = &self.pricing else { return };
         // Whether the book has prices in that currency is for resolving the plan to say.
-        if super::price_key::currency_code(&p.currency).is_none() {
+        if !c.has("pricing.currency") && super::price_key::currency_code(&p.currency).is_none() {
             c.push(FieldError::new(
                 "pricing.currency",
                 "give the currency as its ISO 4217 code, three capital letters such as USD or EUR",
@@ -348,7 +383,7 @@ impl Meta {
 /// letters, digits and dashes.
 pub fn well_formed_region(r: &str) -> bool {
     !r.is_empty()
-        && r.len() <= 40
+        && r.len() <= MAX_REGION_CHARS
         && r.bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }

@@ -179,13 +179,18 @@ impl EstateRequest {
                 ),
             ));
         }
-        if let Some(n) = &self.name
-            && (n.chars().count() > 200 || n.chars().any(char::is_control))
-        {
-            return Err(FieldError::new(
-                "name",
-                "use at most 200 characters without control characters",
-            ));
+        if let Some(n) = &self.name {
+            crate::engine::field_error::text("name", n, 200, false)?;
+        }
+        for (field, r) in [("region", &self.region), ("gcp_region", &self.gcp_region)] {
+            if let Some(r) = r {
+                crate::engine::field_error::text(
+                    field,
+                    r,
+                    crate::engine::scenario::MAX_REGION_CHARS,
+                    false,
+                )?;
+            }
         }
         let region = match self.region.as_deref().map(str::trim) {
             None | Some("") => prices.reference_region(Service::Anf).to_owned(),

@@ -181,3 +181,88 @@ async fn the_schema_endpoints_are_standalone_draft_2020_12() {
         assert!(schema["properties"][key].is_object(), "{key}");
     }
 }
+
+/// The schemas below `schema` (properties, items, map values and keys, alternatives),
+/// each with the path it is reached by; `seen` stops at a `$ref` already walked.
+fn walk<'a>(
+    doc: &'a Value,
+    schema: &'a Value,
+    path: String,
+    seen: &mut HashSet<String>,
+    out: &mut Vec<(String, &'a Value)>,
+) {
+    if let Some(r) = schema["$ref"].as_str()
+        && !seen.insert(r.to_owned())
+    {
+        return;
+    }
+    let schema = resolve(doc, schema);
+    out.push((path.clone(), schema));
+    if let Some(props) = schema["properties"].as_object() {
+        for (k, v) in props {
+            walk(doc, v, format!("{path}.{k}"), seen, out);
+        }
+    }
+    for key in ["items", "additionalProperties", "propertyNames"] {
+        if schema[key].is_object() {
+            walk(doc, &schema[key], format!("{path}[{key}]"), seen, out);
+        }
+    }
+    for key in ["oneOf", "anyOf", "allOf", "prefixItems"] {
+        for (i, v) in schema[key].as_array().into_iter().flatten().enumerate() {
+            walk(doc, v, format!("{path}/{key}[{i}]"), seen, out);
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_free_text_input_has_a_max_length() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let is_string = |s: &Value| {
+        s["type"] == "string"
+            || s["type"]
+                .as_array()
+                .is_some_and(|t| t.iter().any(|t| t == "string"))
+    };
+    // An anchored pattern without repetition bounds the length too (`paper`).
+    let bounded_pattern = |s: &Value| {
+        s["pattern"]
+            .as_str()
+            .is_some_and(|p| p.starts_with('^') && p.ends_with('$') && !p.contains(['*', '+', '{']))
+    };
+    let (mut unbounded, mut checked) = (Vec::new(), 0);
+    for (route, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let mut inputs: Vec<(String, &Value)> = Vec::new();
+            for p in op["parameters"].as_array().into_iter().flatten() {
+                inputs.push((format!("{}", p["name"]), &p["schema"]));
+            }
+            for (mime, content) in op["requestBody"]["content"]
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
+                if mime.contains("json") {
+                    inputs.push(("body".to_owned(), &content["schema"]));
+                }
+            }
+            for (name, schema) in inputs {
+                let mut found = Vec::new();
+                walk(&doc, schema, name, &mut HashSet::new(), &mut found);
+                for (path, s) in found.into_iter().filter(|(_, s)| is_string(s)) {
+                    checked += 1;
+                    if s["maxLength"].is_null()
+                        && s["enum"].is_null()
+                        && s["const"].is_null()
+                        && !bounded_pattern(s)
+                    {
+                        unbounded.push(format!("{method} {route} {path}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} text inputs found");
+    assert!(unbounded.is_empty(), "{unbounded:#?}");
+}

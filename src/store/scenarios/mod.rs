@@ -308,7 +308,8 @@ fn scenario_event<'a>(
         action,
         kind: ObjectKind::Scenario,
         object_id: Some(id),
-        scenario: Some((id, ownership)),
+        scenario_id: Some(id),
+        seen_as: Some(ownership),
         revision,
         summary,
     }

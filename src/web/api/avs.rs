@@ -9,6 +9,7 @@ use crate::avs::{self, PlanRequest};
 use crate::inventory::{self, Inventory, Options};
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
+use crate::web::render_pool::Turn;
 use crate::web::{AVS_BODY_LIMIT, AppState};
 use axum::Json;
 use axum::body::Bytes;
@@ -97,6 +98,7 @@ fn invalid(e: inventory::InventoryError) -> ApiError {
     )
 )]
 pub async fn import(
+    State(st): State<AppState>,
     headers: HeaderMap,
     q: Result<Query<ImportQuery>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
@@ -107,7 +109,11 @@ pub async fn import(
         include_powered_off: q.include_powered_off.unwrap_or(false),
         anonymise: q.anonymise.unwrap_or(false),
     };
-    let inv = blocking("inventory", move || inventory::parse(&bytes, opts))
+    let inv = st
+        .renders
+        .run("inventory import", Turn::Answer, move || {
+            inventory::parse(&bytes, opts)
+        })
         .await?
         .map_err(invalid)?;
     Ok(Json(inv))
@@ -118,7 +124,9 @@ pub async fn import(
 #[serde(deny_unknown_fields)]
 pub struct PerformanceRequest {
     pub inventory: Inventory,
-    /// The performance CSV's text: `VM`, `IOPS`, `MiB/s` columns (Live Optics names too).
+    /// The performance CSV's text: `VM`, `IOPS`, `MiB/s` columns (Live Optics names too);
+    /// as long as the body may be.
+    #[schema(max_length = 33554432)]
     pub csv: String,
 }
 
@@ -132,10 +140,18 @@ pub struct PerformanceRequest {
     )
 )]
 pub async fn performance(
+    State(st): State<AppState>,
     ApiJson(req): ApiJson<PerformanceRequest>,
 ) -> Result<Json<Inventory>, ApiError> {
-    let mut inv = req.inventory;
-    inventory::perf::merge(&mut inv, req.csv.as_bytes()).map_err(invalid)?;
+    req.inventory.check_text()?;
+    let inv = st
+        .renders
+        .run("performance import", Turn::Answer, move || {
+            let mut inv = req.inventory;
+            inventory::perf::merge(&mut inv, req.csv.as_bytes()).map(|()| inv)
+        })
+        .await?
+        .map_err(invalid)?;
     Ok(Json(inv))
 }
 

@@ -79,9 +79,12 @@ fn body_bytes(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Resul
 async fn parse_body(bytes: Bytes) -> Result<ParsedResult, ApiError> {
     blocking("parse", move || measure::parse(&bytes))
         .await?
-        .map_err(|e| ApiError::Invalid {
-            field: None,
-            message: e.to_string(),
+        .map_err(|e| match e {
+            measure::ImportError::OutOfRange { errors, .. } => ApiError::InvalidFields(errors),
+            e => ApiError::Invalid {
+                field: e.field(),
+                message: e.to_string(),
+            },
         })
 }
 
@@ -378,6 +381,7 @@ pub async fn scenario_from_stored(
 #[into_params(parameter_in = Query)]
 pub struct PlanQuery {
     /// `fio` (default; Linux, NFS) or `diskspd` (Windows, SMB).
+    #[param(max_length = 8)]
     pub tool: Option<String>,
 }
 

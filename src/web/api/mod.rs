@@ -184,11 +184,16 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::internal(format!("{what} task failed: {e}")))
 }
 
-async fn unknown_endpoint(method: Method, uri: axum::http::Uri) -> ApiError {
+async fn unknown_endpoint(method: Method, uri: axum::http::Uri) -> Response {
+    if !crate::web::served_method(&method) {
+        let allow = [(header::ALLOW, crate::web::SERVED_METHODS)];
+        return (allow, ApiError::MethodNotAllowed).into_response();
+    }
     ApiError::NotFound(format!(
         "no API endpoint {method} {}; see /api/openapi.json for the list",
-        uri.path()
+        uri.path().chars().take(200).collect::<String>()
     ))
+    .into_response()
 }
 
 /// axum answers a known path with the wrong method by an empty 405; give it the error body.

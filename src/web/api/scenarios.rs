@@ -46,7 +46,8 @@ pub const DEFAULT_LIMIT: u32 = 50;
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
-    /// Text to search for (case-insensitive).
+    /// Text to search for (case-insensitive), at most 200 characters.
+    #[param(max_length = 200)]
     pub q: Option<String>,
     /// Rows per page, 1 to 500 (default 50).
     #[param(minimum = 1, maximum = 500)]
@@ -91,6 +92,9 @@ pub async fn list(
     let offset = query.offset.unwrap_or(0);
     if offset > i64::MAX as u64 {
         return Err(ApiError::invalid("offset", "`offset` is too large"));
+    }
+    if query.q.as_ref().is_some_and(|q| q.chars().count() > 200) {
+        return Err(ApiError::invalid("q", "`q` is at most 200 characters"));
     }
     let q = query.q.as_deref().filter(|q| !q.trim().is_empty());
     let page = store::list_page(&state.db, q, limit, offset, actor(&user)).await?;

@@ -18,6 +18,7 @@ use crate::report::{Edition, Format, RenderOptions};
 use crate::store;
 use crate::verdict::avs::AvsVerdict;
 use crate::web::AppState;
+use crate::web::render_pool::Turn;
 use askama::Template;
 use axum::extract::{Multipart, Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -204,12 +205,13 @@ pub async fn upload(State(st): State<AppState>, mp: Multipart) -> Result<Respons
     } else {
         up.origin
     };
-    let parsed = tokio::task::spawn_blocking(move || {
-        let perf = (!up.performance.is_empty()).then_some(up.performance.as_slice());
-        inventory::import(&up.file, perf, up.opts).map(|inv| (inv, origin))
-    })
-    .await
-    .map_err(|e| PageError::Internal(format!("inventory task failed: {e}")))?;
+    let parsed = st
+        .renders
+        .run("inventory import", Turn::Answer, move || {
+            let perf = (!up.performance.is_empty()).then_some(up.performance.as_slice());
+            inventory::import(&up.file, perf, up.opts).map(|inv| (inv, origin))
+        })
+        .await?;
     let (inv, origin) = match parsed {
         Ok(x) => x,
         Err(e) => {
@@ -370,14 +372,6 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
             }
             page.rows = rows;
             page.matching = matching;
-            let inline = |c: Chart| {
-                c.svg_inline().unwrap_or_else(|e| {
-                    tracing::error!(error = %e, "AVS chart failed");
-                    String::new()
-                })
-            };
-            page.fill_chart = inline(Chart::avs_fill(&plan));
-            page.tco_chart = inline(Chart::avs_tco(&plan.tco));
             page.plan = Some(plan);
             page.verdict = Some(verdict);
             page.basis = req.capacity_basis;
@@ -394,7 +388,29 @@ pub async fn show(
     Path(raw): Path<String>,
     Query(q): Query<PlanQuery>,
 ) -> Result<Response, PageError> {
-    let page = planned(&st, &raw, q).await?;
+    let mut page = planned(&st, &raw, q).await?;
+    if let Some(plan) = page.plan.clone() {
+        let charts = st
+            .renders
+            .run("AVS chart", Turn::Extra, move || {
+                let inline = |c: Chart| {
+                    c.svg_inline().unwrap_or_else(|e| {
+                        tracing::error!(error = %e, "AVS chart failed");
+                        String::new()
+                    })
+                };
+                (
+                    inline(Chart::avs_fill(&plan)),
+                    inline(Chart::avs_tco(&plan.tco)),
+                )
+            })
+            .await;
+        // Busy or slow: the page shows its tables without the charts.
+        match charts {
+            Ok((fill, tco)) => (page.fill_chart, page.tco_chart) = (fill, tco),
+            Err(e) => tracing::warn!("AVS page without charts: {e}"),
+        }
+    }
     let status = if page.plan_error.is_empty() {
         StatusCode::OK
     } else {
@@ -446,40 +462,27 @@ async fn download(
             message: page.plan_error,
         });
     };
-    let permit = if format.heavy() {
-        Some(
-            st.renders
-                .admit()
-                .await
-                .map_err(|message| PageError::Status {
-                    status: StatusCode::SERVICE_UNAVAILABLE,
-                    message: format!("The {message}."),
-                })?,
-        )
-    } else {
-        None
-    };
     let (origin, basis) = (page.origin, page.basis);
-    let bytes = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        let today = today_utc();
-        let doc = report_avs::PlanDoc {
-            origin: &origin,
-            inventory: &inv,
-            basis,
-            plan: &plan,
-            date: &today,
-            verdict: &verdict,
-        };
-        let opts = RenderOptions {
-            edition,
-            ..RenderOptions::default()
-        };
-        report_avs::render(&doc, format, opts)
-    })
-    .await
-    .map_err(|e| PageError::Internal(format!("report task failed: {e}")))?
-    .map_err(|e| PageError::Internal(e.to_string()))?;
+    let bytes = st
+        .renders
+        .run("report", Turn::Answer, move || {
+            let today = today_utc();
+            let doc = report_avs::PlanDoc {
+                origin: &origin,
+                inventory: &inv,
+                basis,
+                plan: &plan,
+                date: &today,
+                verdict: &verdict,
+            };
+            let opts = RenderOptions {
+                edition,
+                ..RenderOptions::default()
+            };
+            report_avs::render(&doc, format, opts)
+        })
+        .await?
+        .map_err(|e| PageError::Internal(e.to_string()))?;
     let disposition = if format == Format::Html {
         "inline; filename=\"volplan-avs-plan.html\"".to_owned()
     } else {

@@ -18,6 +18,7 @@ use crate::web::AppState;
 use crate::web::access;
 use crate::web::auth::CurrentUser;
 use crate::web::charts::ChartBlock;
+use crate::web::render_pool::Turn;
 use askama::Template;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
@@ -473,10 +474,12 @@ async fn build(
                 .collect();
             let work_names = names.clone();
             let prices = st.book();
-            let outcome =
-                tokio::task::spawn_blocking(move || compare_all(&scenarios, &work_names, &prices))
-                    .await
-                    .map_err(|e| PageError::Internal(format!("compare task failed: {e}")))?;
+            let outcome = st
+                .renders
+                .run("compare page", Turn::Answer, move || {
+                    compare_all(&scenarios, &work_names, &prices)
+                })
+                .await?;
             match outcome {
                 Ok((rows, costs, chart)) => {
                     let report = (shared.is_empty() && !report_ids.is_empty()).then(|| {

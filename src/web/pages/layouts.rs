@@ -17,6 +17,7 @@ use crate::web::AppState;
 use crate::web::access;
 use crate::web::auth::CurrentUser;
 use crate::web::charts::ChartBlock;
+use crate::web::render_pool::Turn;
 use crate::web::scenario_templates;
 use askama::Template;
 use axum::extract::{Query, RawQuery, State};
@@ -678,15 +679,16 @@ async fn build(
     if errors.is_empty() {
         let scenario = s.clone();
         let prices = st.book();
-        let outcome = tokio::task::spawn_blocking(move || {
-            crate::engine::check(&scenario, &prices)?;
-            let layouts = sweep::layouts(&scenario, total, &counts, &prices)?;
-            let rows = sweep::layout_rows(&layouts);
-            let suggested = sweep::suggest_layout(&rows);
-            Ok::<_, FieldErrors>(explain(&scenario, total, &layouts, &rows, suggested))
-        })
-        .await
-        .map_err(|e| PageError::Internal(format!("layouts task failed: {e}")))?;
+        let outcome = st
+            .renders
+            .run("layouts page", Turn::Answer, move || {
+                crate::engine::check(&scenario, &prices)?;
+                let layouts = sweep::layouts(&scenario, total, &counts, &prices)?;
+                let rows = sweep::layout_rows(&layouts);
+                let suggested = sweep::suggest_layout(&rows);
+                Ok::<_, FieldErrors>(explain(&scenario, total, &layouts, &rows, suggested))
+            })
+            .await?;
         match outcome {
             Ok(r) => result = Some(r),
             Err(e) => {

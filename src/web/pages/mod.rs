@@ -28,7 +28,7 @@ use crate::web::AppState;
 use crate::web::auth::Declare;
 use askama::Template;
 use axum::Router;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 
@@ -81,6 +81,10 @@ pub fn router() -> Router<AppState> {
             get(estates::show).post(estates::save).read_write(),
         )
         .route("/estates/{id}/compare", get(estates::compare).read_write())
+        .route(
+            "/estates/{id}/visibility",
+            post(estates::set_visibility).read_write(),
+        )
         .route("/estates/{id}/{file}", get(estates::download).read_write())
         .route("/layouts", get(layouts::page).read_write())
         .route("/layouts.csv", get(layouts::csv).read_write())
@@ -108,12 +112,21 @@ pub fn router() -> Router<AppState> {
         .fallback(not_found)
 }
 
-/// Any path no route knows (`/api/*` answers its own JSON 404): an HTML 404 page.
-async fn not_found(uri: axum::http::Uri) -> PageError {
+/// Any path no route knows (`/api/*` answers its own JSON 404): an HTML 404 page, or a
+/// 405 for a method no route serves.
+async fn not_found(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    if !crate::web::served_method(&method) {
+        let page = PageError::Status {
+            status: StatusCode::METHOD_NOT_ALLOWED,
+            message: format!("This server does not take {method} requests."),
+        };
+        return ([(header::ALLOW, crate::web::SERVED_METHODS)], page).into_response();
+    }
     PageError::NotFound(format!(
         "There is no page at {}. The scenarios are listed on the home page.",
-        uri.path()
+        uri.path().chars().take(200).collect::<String>()
     ))
+    .into_response()
 }
 
 /// Renders a template with a status, turning a template failure into a 500 page.

@@ -16,7 +16,8 @@ use crate::store::{self, Ownership, Visibility};
 use crate::web::AppState;
 use crate::web::access::{self, actor};
 use crate::web::auth::CurrentUser;
-use crate::web::charts::MeasuredRuns;
+use crate::web::charts::{MeasuredRuns, planner_charts};
+use crate::web::render_pool::RenderPool;
 use crate::web::scenario_templates;
 use askama::Template;
 use axum::Json;
@@ -112,9 +113,10 @@ struct ResultsFragment {
     r: ResultsView,
 }
 
-/// Evaluates a parsed form with the book in force: figures, or the reasons there are
-/// none (recorded on the form).
-fn assess(
+/// Evaluates a parsed form with the book in force: figures with their charts (drawn in
+/// the render pool), or the reasons there are none (recorded on the form).
+async fn assess(
+    renders: &RenderPool,
     form: &mut FormState,
     scenario: Option<&Scenario>,
     id: Option<i64>,
@@ -130,7 +132,9 @@ fn assess(
                 Ok(ev) => {
                     form.add_warnings(&ev.advice);
                     let v = crate::verdict::evaluation(&s, &ev, prices);
-                    ResultsView::evaluated(&s, &ev, &v, url, measured)
+                    let charts =
+                        planner_charts(renders, s.clone(), ev.clone(), measured.clone()).await;
+                    ResultsView::evaluated(&s, &ev, &v, url, charts)
                 }
                 Err(e) => {
                     form.add_field_errors(&e);
@@ -149,7 +153,7 @@ fn assess(
     }
 }
 
-/// The owner and visibility as the planner shows them.
+/// The owner and visibility as the planner and the estate page show them.
 pub struct OwnershipView {
     /// "you", the owner's name, or empty (created in single-user mode).
     pub owner: String,
@@ -159,7 +163,7 @@ pub struct OwnershipView {
 }
 
 impl OwnershipView {
-    fn of(o: &Ownership, user: &CurrentUser) -> OwnershipView {
+    pub(super) fn of(o: &Ownership, user: &CurrentUser) -> OwnershipView {
         OwnershipView {
             owner: you_or(o.owner.as_deref(), user),
             private: o.visibility == Visibility::Private,
@@ -198,8 +202,21 @@ impl Context {
     }
 }
 
-fn page(mut form: FormState, scenario: Option<&Scenario>, ctx: Context) -> PlannerPage {
-    let r = assess(&mut form, scenario, ctx.id, &ctx.measured, &ctx.prices);
+async fn page(
+    renders: &RenderPool,
+    mut form: FormState,
+    scenario: Option<&Scenario>,
+    ctx: Context,
+) -> PlannerPage {
+    let r = assess(
+        renders,
+        &mut form,
+        scenario,
+        ctx.id,
+        &ctx.measured,
+        &ctx.prices,
+    )
+    .await;
     PlannerPage {
         form,
         r,
@@ -248,7 +265,13 @@ pub async fn new(
     let form = FormState::from_scenario(&scenario);
     render(
         StatusCode::OK,
-        &page(form, Some(&scenario), Context::unsaved(&st, &user, status)),
+        &page(
+            &st.renders,
+            form,
+            Some(&scenario),
+            Context::unsaved(&st, &user, status),
+        )
+        .await,
     )
 }
 
@@ -353,7 +376,10 @@ pub async fn show(
     };
     let ctx = saved_context(&st, &user, id, stored.revision, status).await?;
     let form = FormState::from_scenario(&scenario);
-    render(StatusCode::OK, &page(form, Some(&scenario), ctx))
+    render(
+        StatusCode::OK,
+        &page(&st.renders, form, Some(&scenario), ctx).await,
+    )
 }
 
 #[derive(Deserialize)]
@@ -382,7 +408,7 @@ pub async fn shared(
         &user,
         "Opened from a share link: not saved. Save to keep a copy.",
     );
-    render(StatusCode::OK, &page(form, valid, ctx))
+    render(StatusCode::OK, &page(&st.renders, form, valid, ctx).await)
 }
 
 /// Form pairs as posted; every value is a string.
@@ -420,7 +446,10 @@ async fn invalid_page(
     status: &str,
 ) -> Result<Response, PageError> {
     let ctx = context_for(st, user, id, status).await?;
-    render(StatusCode::UNPROCESSABLE_ENTITY, &page(form, None, ctx))
+    render(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &page(&st.renders, form, None, ctx).await,
+    )
 }
 
 /// `POST /scenarios/evaluate`: the planner without JavaScript.
@@ -456,7 +485,7 @@ pub async fn evaluate(
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     };
-    render(code, &page(form, scenario.as_ref(), ctx))
+    render(code, &page(&st.renders, form, scenario.as_ref(), ctx).await)
 }
 
 /// The answer to a live recalculation.
@@ -506,7 +535,15 @@ pub async fn results(
     let id = form_id(&pairs);
     let (mut form, scenario) = form::parse(&pairs, &st.book());
     let measured = measured_for(&st, &user, id).await?;
-    let r = assess(&mut form, scenario.as_ref(), id, &measured, &st.book());
+    let r = assess(
+        &st.renders,
+        &mut form,
+        scenario.as_ref(),
+        id,
+        &measured,
+        &st.book(),
+    )
+    .await;
     let share_url = r.share_url.clone();
     let html = ResultsFragment { r }.render()?;
     let live = LiveResults {
@@ -543,7 +580,15 @@ async fn results_for_json(
         StatusCode::UNPROCESSABLE_ENTITY
     };
     let measured = measured_for(st, user, scenario.id).await?;
-    let r = assess(&mut form, valid, scenario.id, &measured, &st.book());
+    let r = assess(
+        &st.renders,
+        &mut form,
+        valid,
+        scenario.id,
+        &measured,
+        &st.book(),
+    )
+    .await;
     Ok((status, Html(ResultsFragment { r }.render()?)).into_response())
 }
 

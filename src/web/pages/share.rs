@@ -5,7 +5,7 @@ use base64::Engine;
 use base64::engine::general_purpose::{URL_SAFE_NO_PAD, URL_SAFE_NO_PAD_INDIFFERENT};
 
 /// Longest `s` accepted (about 48 KiB of JSON; a real scenario is well under 2 KiB).
-const MAX_LEN: usize = 64 * 1024;
+pub const MAX_LEN: usize = 64 * 1024;
 
 /// The share link of a scenario (its id is left out: the link is not the saved copy).
 pub fn link(scenario: &Scenario) -> String {

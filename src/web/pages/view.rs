@@ -6,11 +6,10 @@
 use crate::engine::Limit;
 use crate::engine::scenario::Scenario;
 use crate::engine::{Evaluation, FieldErrors};
-use crate::report::charts::ChartName;
 use crate::report::format;
 use crate::verdict::compare::TIE_PCT;
 use crate::verdict::{TargetKind, Verdict, words};
-use crate::web::charts::{ChartBlock, MeasuredRuns, planner_chart};
+use crate::web::charts::ChartBlock;
 
 /// The results column: either figures, or the reason there are none.
 #[derive(Debug, Clone)]
@@ -235,16 +234,17 @@ pub fn short_time(iso: &str) -> String {
 }
 
 impl ResultsView {
-    /// Results of a valid scenario, with its verdict.
+    /// Results of a valid scenario, with its verdict and its charts as drawn (see
+    /// [`planner_charts`](crate::web::charts::planner_charts)).
     pub fn evaluated(
         scenario: &Scenario,
         ev: &Evaluation,
         verdict: &Verdict,
         share_url: String,
-        measured: &MeasuredRuns,
+        charts: Vec<ChartBlock>,
     ) -> Self {
         Self {
-            ok: Some(Results::new(scenario, ev, verdict, measured)),
+            ok: Some(Results::new(scenario, ev, verdict, charts)),
             problem: None,
             errors: Vec::new(),
             share_url,
@@ -284,7 +284,7 @@ impl ResultsView {
 }
 
 impl Results {
-    fn new(s: &Scenario, ev: &Evaluation, v: &Verdict, measured: &MeasuredRuns) -> Self {
+    fn new(s: &Scenario, ev: &Evaluation, v: &Verdict, charts: Vec<ChartBlock>) -> Self {
         let binding = ev.limits.iter().find(|l| l.id == ev.binding);
         let mut limits: Vec<LimitRow> = ev
             .limits
@@ -374,10 +374,7 @@ impl Results {
                 }),
             },
             sizing,
-            charts: [ChartName::Ceilings, ChartName::Latency]
-                .into_iter()
-                .filter_map(|name| planner_chart(name, s, ev, measured))
-                .collect(),
+            charts,
             advice: ev
                 .advice
                 .iter()

@@ -15,6 +15,7 @@ use crate::report::format::Num;
 use crate::web::AppState;
 use crate::web::auth::CurrentUser;
 use crate::web::charts::ChartBlock;
+use crate::web::render_pool::Turn;
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::response::Response;
@@ -220,11 +221,12 @@ pub async fn page(
     if errors.is_empty() {
         let scenario = s.clone();
         let prices = st.book();
-        let work = tokio::task::spawn_blocking(move || {
-            sweep::what_if(&scenario, level, days, &prices).map(|w| outcome(&scenario, &w))
-        })
-        .await
-        .map_err(|e| PageError::Internal(format!("what-if task failed: {e}")))?;
+        let work = st
+            .renders
+            .run("what-if page", Turn::Answer, move || {
+                sweep::what_if(&scenario, level, days, &prices).map(|w| outcome(&scenario, &w))
+            })
+            .await?;
         match work {
             Ok(o) => result = Some(o),
             Err(e) => errors.extend(tool_errors(e, &["days", "level"])),
