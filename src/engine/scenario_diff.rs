@@ -13,8 +13,10 @@ pub struct Change {
     /// The input's path: `storage.level`, `storage.volumes[0].quota_tib`.
     pub field: String,
     /// Its value before; null when it was not set.
+    #[schema(value_type = Value)]
     pub before: Value,
     /// Its value after; null when it is no longer set.
+    #[schema(value_type = Value)]
     pub after: Value,
 }
 

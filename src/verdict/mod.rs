@@ -72,7 +72,7 @@ pub struct Sensitivity {
     /// The Scenario field, e.g. `clients.avs.vmdks_per_vm`.
     pub input: String,
     /// The value tried.
-    #[schema(value_type = Object)]
+    #[schema(value_type = Value)]
     pub value: serde_json::Value,
     /// "With 5 VMDKs per VM: 10,231 MiB/s (+25 %); ..."
     pub statement: String,
