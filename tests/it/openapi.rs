@@ -136,9 +136,16 @@ async fn bodies_have_full_schemas_with_ranges_and_enums() {
     assert_eq!(with_performance["format"], "int64");
     assert_eq!(with_performance["maximum"], u64::from(u32::MAX));
     // A value of any JSON type says no type (a number is not an "object").
-    for (schema, field) in [("Sensitivity", "value"), ("Change", "before"), ("Change", "after")] {
+    for (schema, field) in [
+        ("Sensitivity", "value"),
+        ("Change", "before"),
+        ("Change", "after"),
+    ] {
         let p = &schemas[schema]["properties"][field];
-        assert!(p.is_object() && p.get("type").is_none(), "{schema}.{field}: {p}");
+        assert!(
+            p.is_object() && p.get("type").is_none(),
+            "{schema}.{field}: {p}"
+        );
     }
 }
 
