@@ -274,30 +274,6 @@ pub fn slug(title: &str) -> String {
     }
 }
 
-/// The civil date (YYYY-MM-DD, proleptic Gregorian) of a Unix timestamp in seconds.
-pub fn civil_date(unix_secs: i64) -> String {
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = unix_secs.div_euclid(86_400) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
-}
-
-/// Today's date in UTC, for the web and command-line layers.
-pub fn today_utc() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    civil_date(secs)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -306,14 +282,6 @@ mod tests {
     use crate::measure::testplan;
     use crate::report::fixture;
     use crate::report::{Format, Paper};
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_date(0), "1970-01-01");
-        assert_eq!(civil_date(951_782_400), "2000-02-29");
-        assert_eq!(civil_date(1_796_083_200), "2026-12-01");
-        assert_eq!(civil_date(-86_400), "1969-12-31");
-    }
 
     #[test]
     fn slugs_are_safe_file_names() {

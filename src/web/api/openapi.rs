@@ -327,6 +327,12 @@ pub fn complete(doc: &mut Value) {
             if !responses.contains_key("default") {
                 responses.insert("default".to_owned(), api_default());
             }
+            // The HTTP layer's own refusals, before any handler, with no body.
+            for (status, description) in TOO_LARGE {
+                responses
+                    .entry(status.to_owned())
+                    .or_insert_with(|| json!({ "description": description }));
+            }
             if path == "/api/v1/scenarios"
                 && method == "post"
                 && let Some(created) = responses.get_mut("201").and_then(Value::as_object_mut)
@@ -342,6 +348,18 @@ pub fn complete(doc: &mut Value) {
         tags.push(json!({ "name": "schema", "description": "This document and the JSON Schemas of the bodies" }));
     }
 }
+
+/// What the HTTP layer answers, with no body, for a request too large to read.
+const TOO_LARGE: [(&str, &str); 2] = [
+    (
+        "414",
+        "The URL is longer than 65,534 bytes (refused before any handler, no body)",
+    ),
+    (
+        "431",
+        "The request head is larger than the server reads (refused before any handler, no body)",
+    ),
+];
 
 /// utoipa writes a Rust `u32` as `format: int32, minimum: 0`, which claims an upper bound
 /// of 2^31 - 1 that the server does not keep (serde reads up to 2^32 - 1). Every unsigned
