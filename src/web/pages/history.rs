@@ -76,19 +76,18 @@ pub fn summary(changes: &[Change]) -> String {
     parts.join("; ")
 }
 
-/// A value as a person reads it: text without quotes, "none" for null.
+/// A value as a person reads it: text without quotes, "none" for null, at most 40
+/// characters (then "…").
 fn value(v: &Value) -> String {
-    match v {
+    let text = match v {
         Value::Null => "none".to_owned(),
-        Value::String(s) => s.chars().take(40).collect(),
-        other => {
-            let text = other.to_string();
-            if text.chars().count() > 40 {
-                format!("{}…", text.chars().take(40).collect::<String>())
-            } else {
-                text
-            }
-        }
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    if text.chars().count() > 40 {
+        format!("{}…", text.chars().take(40).collect::<String>())
+    } else {
+        text
     }
 }
 
