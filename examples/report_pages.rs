@@ -81,7 +81,7 @@ fn main() -> Result<(), String> {
 
     let s = example();
     let e = engine::evaluate(&s).map_err(|e| e.to_string())?;
-    let r = Report::build(&s, &e, DATE);
+    let r = Report::build(&s, &e, volplan::engine::pricing::book(), DATE);
     write(
         "scenario.pdf",
         report::render(&r, Format::Pdf, opts).map_err(|e| e.to_string())?,
@@ -96,8 +96,8 @@ fn main() -> Result<(), String> {
             (s, e)
         })
         .collect();
-    let compared = Report::build(&s, &e, DATE)
-        .with_comparison(&others)
+    let compared = Report::build(&s, &e, volplan::engine::pricing::book(), DATE)
+        .with_comparison(&others, volplan::engine::pricing::book())
         .with_layouts(&[1, 2, 4, 8], pricing::book())
         .map_err(|e| e.to_string())?;
     write(

@@ -216,9 +216,14 @@ pub fn report(args: &ReportArgs) -> ExitCode {
             .iter()
             .map(|f| load(f))
             .collect::<Result<Vec<_>, String>>()?;
-        let mut r = Report::build(&scenario, &evaluation, &crate::store::today_utc());
+        let mut r = Report::build(
+            &scenario,
+            &evaluation,
+            engine::pricing::book(),
+            &crate::store::today_utc(),
+        );
         if !others.is_empty() {
-            r = r.with_comparison(&others);
+            r = r.with_comparison(&others, engine::pricing::book());
         }
         if let Some(counts) = counts {
             r = r
@@ -347,7 +352,7 @@ pub fn import(args: &ImportArgs) -> ExitCode {
     }
 }
 
-use crate::report::format::{self, num};
+use crate::format::{self, num};
 
 /// One measurement as a line of text.
 fn import_line(m: &crate::measure::Measurement) -> String {

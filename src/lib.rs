@@ -5,6 +5,7 @@ pub mod calibrate;
 pub mod cli;
 pub mod engine;
 pub mod estate;
+pub mod format;
 pub mod inventory;
 pub mod measure;
 pub mod mounts;

@@ -5,9 +5,9 @@
 //! the headline and the table always agree.
 
 use super::mechanism;
-use super::words::{money, pct};
 use crate::avs::tco::{Rates, Tco};
 use crate::avs::{AvsPlan, PurchaseTerm};
+use crate::format::{money, share as pct};
 use serde::Serialize;
 
 /// Which option is cheaper.

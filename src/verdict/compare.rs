@@ -11,11 +11,11 @@ use super::Sensitivity;
 use super::SetVerdict;
 use super::mechanism;
 use super::sensitivity::{Change, MAX_ITEMS, capitalised, changes};
-use super::words::{mibps, money, signed_pct};
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::evaluation::Evaluation;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::Scenario;
+use crate::format::{mibps, money, signed_pct};
 
 /// Throughputs within this share of each other tie, %.
 pub const TIE_PCT: f64 = 0.05;
@@ -134,7 +134,7 @@ fn headline(entries: &[Entry], best: Option<usize>) -> String {
             .map(|e| format!("{} {}", e.name, mibps(e.evaluation.throughput_mibps)))
             .collect();
         return format!(
-            "No clear winner: {} (within {} % of each other, at the same cost).",
+            "No clear winner: {} (within {}% of each other, at the same cost).",
             rates.join(", "),
             TIE_PCT
         );
@@ -157,7 +157,7 @@ fn headline(entries: &[Entry], best: Option<usize>) -> String {
         let mut parts = vec![format!(
             "{} is the better choice: it meets every target it sets, at {}/month",
             w.name,
-            money_or(w.evaluation)
+            monthly_cost(w.evaluation)
         )];
         for o in &others {
             parts.push(if !o.evaluation.targets.met {
@@ -231,10 +231,9 @@ fn headline(entries: &[Entry], best: Option<usize>) -> String {
     )
 }
 
-fn money_or(e: &Evaluation) -> String {
-    e.cost
-        .monthly
-        .map_or_else(|| "no list price".to_owned(), |m| money(m, e.cost.currency))
+/// A scenario's monthly cost, or "no list price".
+fn monthly_cost(e: &Evaluation) -> String {
+    crate::format::money_or(e.cost.monthly, e.cost.currency)
 }
 
 /// The verdict on several scenarios, with what decides it.

@@ -3,8 +3,9 @@
 //! and resized, and what the pools save against the simpler plans.
 
 use super::SetVerdict;
-use super::words::{money, pct, plural};
+use super::words::plural;
 use crate::estate::{EstatePlan, EstateRequest, EventKind};
+use crate::format::{money, share as pct};
 use serde::Serialize;
 
 /// An estate plan with its verdict (the answer of `POST /api/v1/estate/optimize`).

@@ -5,10 +5,11 @@
 
 use super::SetVerdict;
 use super::compare::{self, Entry};
-use super::words::{count_x, mibps, money, volume_noun};
+use super::words::{count_x, volume_noun};
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::Scenario;
 use crate::engine::sweep::{self, Layout, NEAR_BEST};
+use crate::format::{mibps, money, num};
 
 /// The two counts a layouts verdict sets side by side: the base scenario's own count and
 /// `versus` (or, without it, the suggested count, else the best other one).
@@ -55,14 +56,14 @@ pub fn layouts(
         let top = &layouts[b];
         statements.push(if g == b {
             format!(
-                "{} give the most: {}; no smaller count comes within {} % of it.",
+                "{} give the most: {}; no smaller count comes within {}% of it.",
                 name(top),
                 mibps(top.evaluation.throughput_mibps),
                 NEAR_BEST * 100.0
             )
         } else {
             format!(
-                "{} give the most: {}. Suggested: {}, the smallest count within {} % of it ({}).",
+                "{} give the most: {}. Suggested: {}, the smallest count within {}% of it ({}).",
                 name(top),
                 mibps(top.evaluation.throughput_mibps),
                 name(&layouts[g]),
@@ -85,7 +86,7 @@ pub fn layouts(
             "Every layout costs {}/month: {} bills the capacity of the pool ({} TiB), not the number of {noun} it is split into.",
             money(c, currency),
             s.storage.service.display(),
-            crate::engine::trace::Num(total_tib, 2)
+            num(total_tib, 2)
         )),
         (true, None) => statements.push(
             "The level has no list price; every layout provisions the same capacity.".to_owned(),

@@ -6,11 +6,17 @@ use super::words::plural;
 use crate::engine::evaluation::{Evaluation, Limit};
 use crate::engine::limits::Applies;
 use crate::engine::scenario::{Placement, Scenario};
-use crate::engine::trace::{Exact, Formula, Num};
+use crate::engine::trace::Formula;
+use crate::format::{exact, num};
 
 /// The binding limit of an evaluation, if it has a row.
 pub fn binding_limit(e: &Evaluation) -> Option<&Limit> {
     e.limits.iter().find(|l| l.id == e.binding)
+}
+
+/// The name of the binding limit ("Volume QoS"), or its id when it has no limit row.
+pub fn binding_name(e: &Evaluation) -> String {
+    binding_limit(e).map_or_else(|| e.binding.to_owned(), |l| l.label.name.to_owned())
 }
 
 /// "Bound by Volume QoS: 4 x 20 TiB x 128 MiB/s per TiB = 10,240 MiB/s; the workload
@@ -26,19 +32,19 @@ pub fn binding(s: &Scenario, e: &Evaluation) -> String {
     };
     let formula = l.label.formula.to_string();
     let mut out = if formula.is_empty() {
-        format!("Bound by {}: {} MiB/s{which}", l.label.name, Exact(l.mibps))
+        format!("Bound by {}: {} MiB/s{which}", l.label.name, exact(l.mibps))
     } else {
         format!(
             "Bound by {}: {formula} = {} MiB/s{which}",
             l.label.name,
-            Exact(l.mibps)
+            exact(l.mibps)
         )
     };
     let share = 100.0 / (1.0 + l.headroom_pct / 100.0);
     if share.is_finite() && share > 0.0 {
         out.push_str(&format!(
-            "; the workload runs at {} % of it",
-            Num(share.min(100.0), 1)
+            "; the workload runs at {}% of it",
+            num(share.min(100.0), 1)
         ));
     }
     out.push('.');
@@ -65,9 +71,9 @@ pub fn cause(e: &Evaluation) -> String {
         } => format!(
             "the busiest of {of} datastores holds {on_busiest} of {units} {unit}, so {} caps it at {} MiB/s",
             l.label.name,
-            Num(l.mibps, 0)
+            num(l.mibps, 0)
         ),
-        _ => format!("{} caps it at {} MiB/s", l.label.name, Num(l.mibps, 0)),
+        _ => format!("{} caps it at {} MiB/s", l.label.name, num(l.mibps, 0)),
     }
 }
 
@@ -116,9 +122,9 @@ pub fn datastore_load(s: &Scenario) -> Option<String> {
     let text = if base == 0 {
         format!(
             "{what}: {} {} one each, the other {} carry no load.",
-            Num(rem as f64, 0),
+            num(rem as f64, 0),
             if rem == 1 { "holds" } else { "hold" },
-            Num((n - rem) as f64, 0)
+            num((n - rem) as f64, 0)
         )
     } else if rem == 0 {
         format!(
@@ -128,10 +134,10 @@ pub fn datastore_load(s: &Scenario) -> Option<String> {
     } else {
         format!(
             "{what}: {} {} {} each, {} {} {} each; the busiest sets the pace for all.",
-            Num(rem as f64, 0),
+            num(rem as f64, 0),
             if rem == 1 { "holds" } else { "hold" },
             base + 1,
-            Num((n - rem) as f64, 0),
+            num((n - rem) as f64, 0),
             if n - rem == 1 { "holds" } else { "hold" },
             base
         )

@@ -155,9 +155,20 @@ pub fn judge(s: &Scenario, e: Evaluation, prices: &PriceBook) -> Judged {
 /// The statements a report prints for one scenario, in reading order: the verdict's
 /// statements, then what decides it.
 pub fn report_statements(v: &Verdict) -> Vec<String> {
-    let mut out = v.statements.clone();
+    with_deciders(&v.statements, &v.sensitivity)
+}
+
+/// The statements a report prints for a set (a comparison, layouts), in reading order:
+/// the set verdict's statements, then what decides it.
+pub fn set_statements(v: &SetVerdict) -> Vec<String> {
+    with_deciders(&v.statements, &v.sensitivity)
+}
+
+/// `statements`, then each decider as "What decides it: ...".
+fn with_deciders(statements: &[String], deciders: &[Sensitivity]) -> Vec<String> {
+    let mut out = statements.to_vec();
     out.extend(
-        v.sensitivity
+        deciders
             .iter()
             .map(|x| format!("What decides it: {}", x.statement)),
     );

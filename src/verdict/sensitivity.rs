@@ -7,14 +7,14 @@
 //! decides it" of comparisons and layouts, where a change flips which one wins.
 
 use super::mechanism;
-use super::words::{count_x, level, mibps, signed_pct};
+use super::words::{count_x, level};
 use super::{Sensitivity, TargetKind, Verdict};
 use crate::engine::evaluate::{evaluate_in, evaluate_without_sizing};
 use crate::engine::evaluation::Evaluation;
 use crate::engine::plan::quota_range;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{Level, MAX_AVS_HOSTS, Placement, Protocol, Scenario, Service};
-use crate::engine::trace::Num;
+use crate::format::{capacity, mibps, monthly, num, signed_pct};
 use serde_json::{Value, json};
 
 /// A throughput change without targets that counts as deciding, in percent.
@@ -94,7 +94,7 @@ impl Change {
             ),
             Change::Clients(n) => format!("with {n} client VM{}", if n == 1 { "" } else { "s" }),
             Change::Nconnect(n) => format!("with nconnect {n}"),
-            Change::IoSize(k) => format!("at {} KiB", Num(k, 1)),
+            Change::IoSize(k) => format!("at {} KiB", num(k, 1)),
             Change::Level(l) => format!("at {}", level(s.storage.service, l)),
         }
     }
@@ -284,7 +284,8 @@ pub fn sensitivity(
                 })
             })
             .collect();
-        let new_rec = ev.sizing.iter().find(|r| r.cheapest).map(|r| r.level);
+        let new_row = ev.sizing.iter().find(|r| r.cheapest);
+        let new_rec = new_row.map(|r| r.level);
         let rec_flip = has_targets && new_rec != rec_level;
         let figures = format!(
             "{} ({}); {}",
@@ -295,10 +296,12 @@ pub fn sensitivity(
         let statement = if !flips.is_empty() {
             format!("{phrase}, {}: {figures}.", flips.join(" and "))
         } else if rec_flip {
-            match new_rec {
-                Some(l) => format!(
-                    "{phrase}, the cheapest level that meets every target is {}: {figures}.",
-                    level(s.storage.service, l)
+            match new_row {
+                Some(r) => format!(
+                    "{phrase}, the cheapest level that meets every target is {} at {} ({}); as entered: {figures}.",
+                    level(s.storage.service, r.level),
+                    capacity(r.quota_tib),
+                    monthly(r.monthly, ev.cost.currency)
                 ),
                 None => format!("{phrase}, no level meets every target: {figures}."),
             }

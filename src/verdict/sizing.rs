@@ -6,13 +6,15 @@
 //! so its statement quotes the figures a user gets after applying it.
 
 use super::mechanism;
-use super::words::{count_x, level, mibps, monthly, ms, plural, tib, volume_noun};
+use super::words::{count_x, level, plural, volume_noun};
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::evaluation::{Evaluation, Sizing, SizingBasis};
 use crate::engine::plan::quota_range;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{Level, Qos, Scenario, VolumeGroup};
+use crate::format::{capacity as tib, mibps, millis as ms, monthly, num};
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// Why one sizing row meets the targets or not.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -20,6 +22,12 @@ pub struct RowVerdict {
     pub level: Level,
     pub meets: bool,
     pub cheapest: bool,
+    /// MiB/s the row's provisioning achieves, evaluated as a scenario of its own (the
+    /// figure the statement gives); null when it cannot be evaluated.
+    pub throughput_mibps: Option<f64>,
+    /// Monthly cost of the row's provisioning, evaluated the same way; null without a
+    /// list price.
+    pub monthly: Option<f64>,
     /// "Ultra, 1 x 50 TiB: reaches 4,337 MiB/s but takes 4.7 ms per IO at 4,000 MiB/s,
     /// above the 2 ms target."
     pub statement: String,
@@ -76,7 +84,15 @@ pub fn sized(s: &Scenario, e: &Evaluation, prices: &PriceBook) -> Sized {
     let mut recommendation = None;
     for row in &e.sizing {
         let applied = row.applied_to(s);
-        let ev = evaluate_without_sizing(&applied, prices).ok();
+        // The scenario's own provisioning is judged by the scenario's own figures, so the
+        // row, the recommendation and the cost section give one figure for it.
+        let ev = if same_provisioning(s, &applied) {
+            Some(Cow::Borrowed(e))
+        } else {
+            evaluate_without_sizing(&applied, prices)
+                .ok()
+                .map(Cow::Owned)
+        };
         let name = row_name(s, &applied);
         let statement = match &ev {
             Some(ev) if row.meets => {
@@ -107,6 +123,8 @@ pub fn sized(s: &Scenario, e: &Evaluation, prices: &PriceBook) -> Sized {
             level: row.level,
             meets: row.meets,
             cheapest: row.cheapest,
+            throughput_mibps: ev.as_ref().map(|ev| ev.throughput_mibps),
+            monthly: ev.as_ref().and_then(|ev| ev.cost.monthly),
             statement,
         });
     }
@@ -154,10 +172,7 @@ fn why_not(s: &Scenario, row: &Sizing, ev: &Evaluation, current_mibps: f64) -> S
     if rate_short {
         let target = match (w.target_mibps, ev.targets.mibps_headroom_pct) {
             (Some(t), Some(h)) if h < -1e-9 => mibps(t),
-            _ => format!(
-                "{} IOPS",
-                crate::engine::trace::Num(w.target_iops.unwrap_or(0.0), 0)
-            ),
+            _ => format!("{} IOPS", num(w.target_iops.unwrap_or(0.0), 0)),
         };
         return format!(
             "reaches only {} of the {target} target even at its largest: {cause}",
@@ -199,13 +214,14 @@ fn recommend(
     let current = same_provisioning(s, applied);
     let g = &st.volumes[0];
     let rate = match g.throughput_mibps {
-        Some(t) => format!(" at {}", mibps(t * f64::from(g.count))),
+        Some(t) => format!(" with {} assigned", mibps(t * f64::from(g.count))),
         None => String::new(),
     };
     let what = format!(
-        "{}, {}{rate}, {}",
+        "{}, {}{rate}: reaches {}, {}",
         level(st.service, st.level),
         count_x(g.count, g.quota_tib),
+        mibps(ev.throughput_mibps),
         monthly(ev.cost.monthly, currency)
     );
     let was = format!("as entered, {}", monthly(e.cost.monthly, currency));

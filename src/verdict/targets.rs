@@ -8,12 +8,12 @@
 //! rest.
 
 use super::mechanism::binding_limit;
-use super::words::{mibps, ms, pct, plural, signed_pct, tib};
+use super::words::plural;
 use super::{TargetKind, TargetVerdict};
 use crate::engine::evaluation::Evaluation;
 use crate::engine::scenario::Scenario;
-use crate::engine::trace::{Exact, Num};
 use crate::engine::units::mibps_to_iops;
+use crate::format::{capacity as tib, exact, mibps, millis as ms, num, share as pct, signed_pct};
 use serde::Serialize;
 
 /// Relative noise below which a figure counts as equal to its target.
@@ -107,16 +107,16 @@ fn rate(
     let statement = if met {
         format!(
             "{what}: {} {unit} achievable for the {} {unit} target ({}); {bound} sets the ceiling.",
-            Exact(got),
-            Num(target, 0),
+            exact(got),
+            num(target, 0),
             signed_pct(headroom)
         )
     } else {
         format!(
             "{what}: {} {unit} achievable, {} short of the {} {unit} target: {bound} caps it.",
-            Exact(got),
+            exact(got),
             pct(headroom),
-            Num(target, 0)
+            num(target, 0)
         )
     };
     TargetVerdict {
@@ -133,9 +133,9 @@ fn target_rate(s: &Scenario) -> Option<String> {
     let w = &s.workload;
     let from_mibps = w.target_mibps.map(|t| mibps_to_iops(t, w.io_size_kib));
     match (from_mibps, w.target_iops) {
-        (Some(a), Some(b)) if b > a => Some(format!("{} IOPS", Num(b, 0))),
+        (Some(a), Some(b)) if b > a => Some(format!("{} IOPS", num(b, 0))),
         (Some(_), _) => w.target_mibps.map(mibps),
-        (None, Some(b)) => Some(format!("{} IOPS", Num(b, 0))),
+        (None, Some(b)) => Some(format!("{} IOPS", num(b, 0))),
         (None, None) => None,
     }
 }
@@ -155,7 +155,7 @@ fn latency(s: &Scenario, e: &Evaluation, target: f64, bound: &str) -> TargetVerd
         None => (
             format!(
                 "Latency: the {} ms target cannot be met {at}: that rate is out of reach ({} achievable).",
-                Num(target, 2),
+                num(target, 2),
                 mibps(e.throughput_mibps)
             ),
             f64::NEG_INFINITY,
@@ -222,8 +222,8 @@ pub fn headline_latency(s: &Scenario, e: &Evaluation) -> LatencyVerdict {
     if (asked as f64) > e.flows.outstanding * (1.0 + 1e-9) {
         load = format!(
             "{} in flight: {} asked ({} x {} queue depth x {}), held to that by the NFS slot limits",
-            Num(e.flows.outstanding, 0),
-            Num(asked as f64, 0),
+            num(e.flows.outstanding, 0),
+            num(asked as f64, 0),
             plural(u64::from(w.threads), "thread", "threads"),
             w.queue_depth,
             plural(clients, who.0, who.1)

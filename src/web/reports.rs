@@ -181,13 +181,13 @@ async fn report(
     let built = st
         .renders
         .run("report", Turn::Answer, move || {
-            let mut r = Report::build(&scenario, &evaluation, &today).with_saved_cost(
+            let mut r = Report::build(&scenario, &evaluation, &prices, &today).with_saved_cost(
                 saved.number,
                 &saved.created_at,
                 saved.cost,
             );
             if !others.is_empty() {
-                r = r.with_comparison(&others);
+                r = r.with_comparison(&others, &prices);
             }
             if let Some(counts) = counts {
                 r = r

@@ -40,6 +40,8 @@ mod security;
 mod slow_clients;
 mod store;
 mod stuck_renders;
+mod texts;
 mod tool_pages;
 mod upload_bounds;
 mod verdict;
+mod verdict_outputs;

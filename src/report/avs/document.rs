@@ -3,9 +3,9 @@
 use super::{MAX_PLACEMENT, PlanDoc, options, placement_rows, unit_name};
 use crate::avs::AvsPlan;
 use crate::engine::scenario::Service;
+use crate::format::{count, date_words, num, signed_money, yes_no};
 use crate::report::charts::Chart;
 use crate::report::doc::{Block, Bullet, Cell, Doc, Mark, Row, Table, num_col, text_col};
-use crate::report::format::{count, date_words, num, signed_money, yes_no};
 use crate::report::summary::avs::{drivers, sentences, terms};
 use crate::report::summary::cost::region_name;
 use crate::report::{Edition, sources};

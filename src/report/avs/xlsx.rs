@@ -45,7 +45,7 @@ impl Styles {
             tib: Format::new().set_num_format("#,##0.00"),
             pct: Format::new().set_num_format("0.0"),
             int: Format::new().set_num_format("#,##0"),
-            usd: Format::new().set_num_format(crate::report::format::xlsx_money("USD")),
+            usd: Format::new().set_num_format(crate::format::xlsx_money("USD")),
         }
     }
 }

@@ -6,9 +6,9 @@
 
 use crate::engine::scenario::{Qos, Service};
 use crate::estate::EstatePlan;
+use crate::format::{count, date_words, yes_no};
 use crate::report::charts::Chart;
 use crate::report::doc::{Block, Bullet, Cell, Doc, Mark, Row, Table, num_col, text_col};
-use crate::report::format::{count, date_words, yes_no};
 use crate::report::summary::cost::region_name;
 use crate::report::summary::estate::{event_name, method, sentences};
 use crate::report::summary::storage_name;
@@ -147,14 +147,10 @@ pub fn document(p: &EstatePlan, edition: Edition, date: &str) -> Doc {
                         Some(t) => format!(
                             "{} x {} TiB at {} MiB/s",
                             g.count,
-                            crate::report::format::num(g.quota_tib, 1),
-                            crate::report::format::num(t, 1)
+                            crate::format::num(g.quota_tib, 1),
+                            crate::format::num(t, 1)
                         ),
-                        None => format!(
-                            "{} x {} TiB",
-                            g.count,
-                            crate::report::format::num(g.quota_tib, 1)
-                        ),
+                        None => format!("{} x {} TiB", g.count, crate::format::num(g.quota_tib, 1)),
                     })
                     .collect::<Vec<_>>()
                     .join("; ");

@@ -5,7 +5,7 @@
 use crate::avs::AvsPlan;
 use crate::avs::hosts::HostCount;
 use crate::avs::tco::{OptionCost, Rates, Tco};
-use crate::report::format::{count, money, num, pct, tib};
+use crate::format::{count, money, num, pct, tib};
 use crate::report::summary::cost::region_name;
 use crate::verdict::avs::AvsVerdict;
 

@@ -9,10 +9,10 @@
 use super::{PageError, parse_id, render};
 use crate::avs::{self, AvsPlan, PlaceUnit, PlanRequest, PurchaseTerm};
 use crate::engine::scenario::Level;
+use crate::format;
 use crate::inventory::{self, CapacityBasis, Inventory, Options};
 use crate::report::avs as report_avs;
 use crate::report::charts::Chart;
-use crate::report::format;
 use crate::report::{Edition, Format, RenderOptions};
 use crate::store;
 use crate::store::today_utc;

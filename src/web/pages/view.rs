@@ -6,9 +6,9 @@
 use crate::engine::Limit;
 use crate::engine::scenario::Scenario;
 use crate::engine::{Evaluation, FieldErrors};
-use crate::report::format;
+use crate::format;
 use crate::verdict::compare::TIE_PCT;
-use crate::verdict::{TargetKind, Verdict, words};
+use crate::verdict::{TargetKind, Verdict};
 use crate::web::charts::ChartBlock;
 
 /// The results column: either figures, or the reason there are none.
@@ -286,9 +286,9 @@ impl ResultsView {
 impl Results {
     fn new(s: &Scenario, ev: &Evaluation, v: &Verdict, charts: Vec<ChartBlock>) -> Self {
         let binding = ev.limits.iter().find(|l| l.id == ev.binding);
-        let mut limits: Vec<LimitRow> = ev
-            .limits
-            .iter()
+        // The binding limit first, then the closest ceilings.
+        let limits: Vec<LimitRow> = crate::report::summary::ordered_limits(ev)
+            .into_iter()
             .map(|l| LimitRow {
                 label: l.label.to_string(),
                 scope: l.scope.key(),
@@ -301,15 +301,6 @@ impl Results {
                 binding: l.id == ev.binding,
             })
             .collect();
-        // The binding limit first, then the closest ceilings.
-        let mut order: Vec<usize> = (0..limits.len()).collect();
-        order.sort_by(|&a, &b| {
-            let (la, lb) = (&ev.limits[a], &ev.limits[b]);
-            (lb.id == ev.binding)
-                .cmp(&(la.id == ev.binding))
-                .then(la.headroom_pct.total_cmp(&lb.headroom_pct))
-        });
-        limits = order.into_iter().map(|i| limits[i].clone()).collect();
         let w = &s.workload;
         let current_level = s.storage.level;
         let sizing = ev
@@ -320,15 +311,12 @@ impl Results {
                 level: format!("{} {}", z.service.display(), z.level.display(z.service)),
                 quota_tib: full(z.quota_tib, 2),
                 pool_tib: full(z.pool_tib, 2),
-                throughput: z
+                throughput: why
                     .throughput_mibps
                     .map(format::exact)
                     .unwrap_or_else(|| "-".into()),
-                monthly: format::money_or(
-                    crate::report::summary::cost::sizing_cost(s, ev, z),
-                    ev.cost.currency,
-                ),
-                priced: z.monthly.is_some(),
+                monthly: format::money_or(why.monthly, ev.cost.currency),
+                priced: why.monthly.is_some(),
                 meets: z.meets,
                 cheapest: z.cheapest,
                 current: z.service == s.storage.service && z.level == current_level,
@@ -342,7 +330,7 @@ impl Results {
             read: sig3(ev.read_mibps),
             write: sig3(ev.write_mibps),
             io_size: full(w.io_size_kib, 1),
-            latency: words::ms_figure(v.latency.ms),
+            latency: format::ms(v.latency.ms),
             latency_at: if v.latency.at_target {
                 "at the target rate"
             } else {

@@ -10,8 +10,8 @@ use super::{PageError, render};
 use crate::engine::scenario::Level;
 use crate::engine::sweep::{self, DAYS_PER_MONTH, WhatIf};
 use crate::engine::{FieldError, Scenario};
+use crate::format::Num;
 use crate::report::charts::Chart;
-use crate::report::format::Num;
 use crate::web::AppState;
 use crate::web::auth::CurrentUser;
 use crate::web::charts::ChartBlock;
@@ -84,7 +84,7 @@ impl WhatIfPage {
     }
 }
 
-use crate::report::format::{signed, signed_money};
+use crate::format::{signed, signed_money};
 
 fn pct(new: f64, old: f64) -> String {
     if old > 0.0 {
@@ -108,7 +108,7 @@ fn outcome(s: &Scenario, w: &WhatIf) -> Outcome {
     let new_level = w.level.display(service).to_owned();
     let (b, c) = (&w.base, &w.changed);
     let currency = b.cost.currency;
-    let money = |v: Option<f64>| crate::report::format::money_or(v, currency);
+    let money = |v: Option<f64>| crate::format::money_or(v, currency);
     let lines = vec![
         Line {
             label: "Throughput (MiB/s)",

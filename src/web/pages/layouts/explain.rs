@@ -63,7 +63,7 @@ pub(super) fn explain(
     let cost_text = match (same_cost, costs.first().copied().flatten()) {
         (true, Some(c)) => format!(
             "Every layout costs {} a month: {} bills the provisioned capacity of the capacity pool ({} TiB {level}), not the number of {unit} it is split into.",
-            crate::report::format::money(c, currency),
+            crate::format::money(c, currency),
             s.storage.service.display(),
             Num(total, 2)
         ),
@@ -143,7 +143,7 @@ pub(super) fn explain(
                 .qos_per_volume_mibps
                 .map_or_else(|| "n/a".to_owned(), |q| Num(q, 1).to_string()),
             per_client: r.connections_per_client.to_string(),
-            monthly: crate::report::format::money_or(r.monthly, r.currency),
+            monthly: crate::format::money_or(r.monthly, r.currency),
             cause: cause(&l.evaluation, r.count, unit),
             suggested: Some(i) == suggested,
             highlight: r.count == 4 || r.count == 20,
