@@ -1262,6 +1262,10 @@ async fn every_page_fits_a_phone_and_a_desktop() {
 async fn messages_and_outputs_read_whole() {
     let session = start_session().await;
     let outcome = messages::messages_journey(&session.client, &session.base).await;
+    let outcome = match outcome {
+        Ok(()) => messages::history_journey(&session.client, &session.base).await,
+        e => e,
+    };
     end_session(session, outcome).await;
 }
 

@@ -231,7 +231,7 @@ async fn a_revision_diff_names_what_changed() {
 
     // The planner's history says what each revision changed.
     let html = app.get_text(&format!("/scenarios/{id}")).await;
-    assert!(html.contains("storage.level: ultra → premium"), "{html}");
+    assert!(html.contains("Service level: ultra → premium"), "{html}");
     assert!(html.contains("first save"));
 }
 
@@ -875,7 +875,7 @@ async fn five_wrong_fields_come_in_one_422() {
             region
                 .as_str()
                 .unwrap()
-                .contains("Did you mean westeurope?"),
+                .contains("Did you mean West Europe (westeurope)?"),
             "{region}"
         );
     }

@@ -1182,10 +1182,15 @@ async fn five_wrong_inputs_are_marked_in_one_post() {
         ("workload.read_pct", "from 0 to 100"),
         ("clients.nconnect", "from 1 to 16"),
         ("clients.vm_size", "Standard_E32s_v9"),
-        ("region", "Did you mean westeurope?"),
+        ("region", "Did you mean West Europe (westeurope)?"),
     ] {
         let (_, message) = field_error(&html, field);
         assert!(message.contains(says), "{field}: {message}");
+        // Quoted as prose quotes, with no API path: the page speaks to a person.
+        assert!(
+            !message.contains('`') && !message.contains("/api/"),
+            "{field}: {message}"
+        );
     }
 }
 

@@ -18,8 +18,8 @@ pub(super) fn resolve_avs(a: &Avs, checks: &mut Checks) -> Option<AvsPlan> {
         checks.push(FieldError::new(
             "clients.avs.host_sku",
             format!(
-                "`{}` is not an AVS host SKU; use AV36, AV36P, AV52, AV64 or AV48.{}",
-                a.host_sku,
+                "{} is not an AVS host SKU; use AV36, AV36P, AV52, AV64 or AV48.{}",
+                quoted_prefix(&a.host_sku),
                 did_you_mean(&closest(&a.host_sku, skus))
             ),
         ));
@@ -74,10 +74,16 @@ pub(super) fn resolve_vm(c: &Clients, checks: &mut Checks) -> Option<&'static Vm
 /// when the service is ANF (the regions' features and prices are compiled in).
 pub(super) fn check_regions(s: &Scenario, checks: &mut Checks) {
     let unknown = |r: &str| {
+        // Suggested by name and id, as every page names a region: "West Europe (westeurope)".
+        let like: Vec<String> = closest(r, pricing::anf_regions())
+            .into_iter()
+            .map(pricing::region_label)
+            .collect();
+        let like: Vec<&str> = like.iter().map(String::as_str).collect();
         format!(
-            "{} is not an Azure NetApp Files region.{} The regions page and GET /api/v1/regions list all {}.",
+            "{} is not an Azure NetApp Files region.{} The Regions page lists all {}.",
             quoted_prefix(r),
-            did_you_mean(&closest(r, pricing::anf_regions())),
+            did_you_mean(&like),
             pricing::anf_regions().count()
         )
     };

@@ -60,7 +60,8 @@ pub async fn rows(
         .collect())
 }
 
-/// "storage.level: ultra → premium; workload.threads: 16 → 32; 2 more".
+/// "Service level: ultra → premium; Threads: 16 → 32; 2 more": each input by its
+/// label on the form.
 pub fn summary(changes: &[Change]) -> String {
     if changes.is_empty() {
         return "no change".to_owned();
@@ -68,7 +69,14 @@ pub fn summary(changes: &[Change]) -> String {
     let mut parts: Vec<String> = changes
         .iter()
         .take(SHOWN_CHANGES)
-        .map(|c| format!("{}: {} → {}", c.field, value(&c.before), value(&c.after)))
+        .map(|c| {
+            format!(
+                "{}: {} → {}",
+                super::form::field_label(&c.field),
+                value(&c.before),
+                value(&c.after)
+            )
+        })
         .collect();
     if changes.len() > SHOWN_CHANGES {
         parts.push(format!("{} more", changes.len() - SHOWN_CHANGES));
@@ -113,7 +121,7 @@ mod tests {
         ];
         assert_eq!(
             summary(&c),
-            "storage.level: ultra → premium; workload.threads: 16 → 32; region: none → eastus; 1 more"
+            "Service level: ultra → premium; Threads: 16 → 32; Region: none → eastus; 1 more"
         );
         assert_eq!(summary(&[]), "no change");
     }
