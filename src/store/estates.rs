@@ -8,6 +8,7 @@
 
 use super::access::{Actor, Ownership, Visibility, visible_sql};
 use super::activity::{self, Action, Event, ObjectKind};
+use super::revisions::{History, Revision};
 use super::{Db, DbConn};
 use super::{StoreError, begin_write};
 use crate::engine::Scenario;
@@ -88,16 +89,6 @@ pub async fn visible_estate(
     actor: Actor<'_>,
 ) -> Result<EstateAccess, StoreError> {
     access_on(&mut *pool.acquire().await?, id, actor).await
-}
-
-/// One saved version of an estate.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow)]
-pub struct EstateRevision {
-    pub number: i64,
-    pub name: String,
-    pub created_at: String,
-    /// The user who saved it; `None` in single-user mode.
-    pub author: Option<String>,
 }
 
 fn encode(r: &EstateRequest) -> Result<String, StoreError> {
@@ -343,19 +334,9 @@ pub async fn list_estate_revisions(
     pool: &Db,
     id: i64,
     by: Actor<'_>,
-) -> Result<Vec<EstateRevision>, StoreError> {
+) -> Result<Vec<Revision>, StoreError> {
     visible_estate(pool, id, by).await?;
-    let revisions: Vec<EstateRevision> = sqlx::query_as(
-        "SELECT number, name, created_at, author FROM estate_revisions
-         WHERE estate_id = $1 ORDER BY number DESC",
-    )
-    .bind(id)
-    .fetch_all(pool)
-    .await?;
-    if revisions.is_empty() {
-        return Err(StoreError::NotFound);
-    }
-    Ok(revisions)
+    super::revisions::list(pool, History::Estate, id).await
 }
 
 /// Every estate `by` may see, newest first.

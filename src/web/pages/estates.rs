@@ -11,8 +11,9 @@ use crate::estate::{self, EstatePlan, EstateRequest};
 use crate::format::money;
 use crate::report::estate as report;
 use crate::report::{Edition, Format, RenderOptions};
+use crate::store::Revision;
 use crate::store::Visibility;
-use crate::store::estates::{self as store, EstateRevision, EstateSummary, VisibilityChange};
+use crate::store::estates::{self as store, EstateSummary, VisibilityChange};
 use crate::store::today_utc;
 use crate::web::AppState;
 use crate::web::access;
@@ -69,7 +70,7 @@ struct EstatePage {
     verdict: Vec<String>,
     chart: String,
     body: String,
-    revisions: Vec<EstateRevision>,
+    revisions: Vec<Revision>,
     templates: Vec<Choice>,
     saved: Vec<Choice>,
     problem: Option<String>,
