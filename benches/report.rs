@@ -17,14 +17,19 @@ fn example() -> Scenario {
 fn bench(c: &mut Criterion) {
     let s = example();
     let e = engine::evaluate(&s).expect("example evaluates");
-    let report = Report::build(&s, &e, "2026-01-15");
+    let report = Report::build(&s, &e, volplan::engine::pricing::book(), "2026-01-15");
     let pdf = volplan::report::render(&report, Format::Pdf, RenderOptions::default())
         .expect("PDF renders");
     eprintln!("report pdf contract example: {} bytes", pdf.len());
 
     c.bench_function("report pdf contract example", |b| {
         b.iter(|| {
-            let r = Report::build(black_box(&s), black_box(&e), "2026-01-15");
+            let r = Report::build(
+                black_box(&s),
+                black_box(&e),
+                volplan::engine::pricing::book(),
+                "2026-01-15",
+            );
             volplan::report::render(&r, Format::Pdf, RenderOptions::default())
         })
     });

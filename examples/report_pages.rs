@@ -81,7 +81,7 @@ fn main() -> Result<(), String> {
 
     let s = example();
     let e = engine::evaluate(&s).map_err(|e| e.to_string())?;
-    let r = Report::build(&s, &e, DATE);
+    let r = Report::build(&s, &e, volplan::engine::pricing::book(), DATE);
     write(
         "scenario.pdf",
         report::render(&r, Format::Pdf, opts).map_err(|e| e.to_string())?,
@@ -96,8 +96,8 @@ fn main() -> Result<(), String> {
             (s, e)
         })
         .collect();
-    let compared = Report::build(&s, &e, DATE)
-        .with_comparison(&others)
+    let compared = Report::build(&s, &e, volplan::engine::pricing::book(), DATE)
+        .with_comparison(&others, volplan::engine::pricing::book())
         .with_layouts(&[1, 2, 4, 8], pricing::book())
         .map_err(|e| e.to_string())?;
     write(
@@ -112,12 +112,14 @@ fn main() -> Result<(), String> {
     req.region = Some("northeurope".to_owned());
     req.growth_pct = 20.0;
     let plan = avs_plan::plan(&req, pricing::book()).map_err(|e| e.to_string())?;
+    let verdict = volplan::verdict::avs::verdict(&plan, Default::default());
     let doc = PlanDoc {
         origin: "vinfo.csv",
         inventory: &inv,
         basis: CapacityBasis::InUse,
         plan: &plan,
         date: DATE,
+        verdict: &verdict,
     };
     write(
         "avs.pdf",

@@ -56,13 +56,25 @@ fn lines(errors: &engine::FieldErrors) -> String {
     each.join("\nerror: ")
 }
 
-/// `volplan evaluate FILE`: Scenario JSON in, Evaluation JSON out.
-pub fn evaluate(file: &str) -> ExitCode {
+/// `volplan evaluate FILE`: Scenario JSON in, Evaluation JSON with its verdict out, or
+/// with `statements` the verdict's statements as lines of text.
+pub fn evaluate(file: &str, statements: bool) -> ExitCode {
+    let book = engine::pricing::book();
     let result = read_input(file)
         .and_then(|text| parse_scenario(&text))
-        .and_then(|s| engine::evaluate(&s).map_err(|e| lines(&e)));
+        .and_then(|s| {
+            engine::evaluate_in(&s, book)
+                .map(|e| crate::verdict::judge(&s, e, book))
+                .map_err(|e| lines(&e))
+        });
     match result {
-        Ok(ev) => match serde_json::to_string_pretty(&ev) {
+        Ok(judged) if statements => {
+            for line in crate::verdict::report_statements(&judged.verdict) {
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
+        Ok(judged) => match serde_json::to_string_pretty(&judged) {
             Ok(json) => {
                 println!("{json}");
                 ExitCode::SUCCESS
@@ -204,9 +216,14 @@ pub fn report(args: &ReportArgs) -> ExitCode {
             .iter()
             .map(|f| load(f))
             .collect::<Result<Vec<_>, String>>()?;
-        let mut r = Report::build(&scenario, &evaluation, &crate::store::today_utc());
+        let mut r = Report::build(
+            &scenario,
+            &evaluation,
+            engine::pricing::book(),
+            &crate::store::today_utc(),
+        );
         if !others.is_empty() {
-            r = r.with_comparison(&others);
+            r = r.with_comparison(&others, engine::pricing::book());
         }
         if let Some(counts) = counts {
             r = r
@@ -335,7 +352,7 @@ pub fn import(args: &ImportArgs) -> ExitCode {
     }
 }
 
-use crate::report::format::{self, num};
+use crate::format::{self, num};
 
 /// One measurement as a line of text.
 fn import_line(m: &crate::measure::Measurement) -> String {

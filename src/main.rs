@@ -23,10 +23,15 @@ struct Cli {
 enum Command {
     /// Serve the web UI and JSON API (the default without a subcommand).
     Serve(volplan::web::config::Config),
-    /// Read one Scenario JSON (FILE or - for stdin) and print its Evaluation JSON.
+    /// Read one Scenario JSON (FILE or - for stdin) and print its Evaluation JSON with
+    /// its verdict; --statements prints the verdict's statements as text instead.
     Evaluate {
         /// Scenario JSON file, or - for standard input.
         file: String,
+        /// Print the verdict's statements (targets, recommendation, what binds, the
+        /// latency, what decides it), one per line.
+        #[arg(long)]
+        statements: bool,
     },
     /// Write the sizing report of one Scenario JSON (FILE or - for stdin) as HTML,
     /// Markdown, PDF, CSV, XLSX or JSON.
@@ -74,7 +79,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Evaluate { file }) => volplan::cli::evaluate(&file),
+        Some(Command::Evaluate { file, statements }) => volplan::cli::evaluate(&file, statements),
         Some(Command::Report(args)) => volplan::cli::report(&args),
         Some(Command::Import(args)) => volplan::cli::import(&args),
         Some(Command::AdviseMounts {
@@ -115,7 +120,11 @@ fn serve(config: volplan::web::config::Config) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(volplan::web::run(config)) {
+    let served = runtime.block_on(volplan::web::run(config));
+    // A render given up after its timeout may still run on a blocking thread: the
+    // process ends without waiting for it.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("{e}");

@@ -251,6 +251,12 @@ async fn journeys(c: &Client, base: &str) -> Res {
     let saved_url = c.current_url().await?;
     let status = c.find(Locator::Id("plan-status")).await?.text().await?;
     assert!(status.contains("Saved"), "{status}");
+    wait_for(
+        c,
+        "document.activeElement && document.activeElement.id === 'plan-status'",
+        "the save confirmation to take the focus",
+    )
+    .await?;
 
     // Reload: the change persisted.
     c.refresh().await?;
@@ -578,7 +584,7 @@ async fn charts_journey(c: &Client, base: &str) -> Res {
         .await?;
     wait_for(
         c,
-        "[...document.querySelectorAll('#results .targets li')].some(li => li.textContent.includes('50 ms latency target'))",
+        "[...document.querySelectorAll('#results .targets li')].some(li => li.textContent.includes('the 50 ms target'))",
         "the latency target's verdict",
     )
     .await?;
@@ -627,7 +633,9 @@ async fn save_scenario(base: &str, scenario: &serde_json::Value) -> Res<i64> {
         .await?
         .json()
         .await?;
-    Ok(saved["id"].as_i64().ok_or("no id")?)
+    Ok(saved["id"]
+        .as_i64()
+        .ok_or_else(|| format!("no id: {saved}"))?)
 }
 
 /// Measured vs predicted: drop a fio JSON result on a saved scenario and see its point on
@@ -1254,6 +1262,10 @@ async fn every_page_fits_a_phone_and_a_desktop() {
 async fn messages_and_outputs_read_whole() {
     let session = start_session().await;
     let outcome = messages::messages_journey(&session.client, &session.base).await;
+    let outcome = match outcome {
+        Ok(()) => messages::history_journey(&session.client, &session.base).await,
+        e => e,
+    };
     end_session(session, outcome).await;
 }
 

@@ -79,11 +79,17 @@ pub fn pack(items: &[Item], order: &[u32], n: u32) -> Packing {
     Packing { of_item, bins }
 }
 
-/// Quota of a datastore holding `bin`, TiB: its capacity with `headroom_pct` on top, at
-/// least what `mibps_per_tib` needs for its throughput, at least `min_tib`, rounded up
-/// to whole GiB.
-pub fn quota_tib(bin: &Bin, headroom_pct: f64, mibps_per_tib: f64, min_tib: f64) -> f64 {
-    let cap = bin.tib * (1.0 + headroom_pct / 100.0);
+/// Quota of a datastore holding `bin`, TiB: its capacity with `headroom_pct` on top and
+/// `free_pct` of the quota kept free, at least what `mibps_per_tib` needs for its
+/// throughput, at least `min_tib`, rounded up to whole GiB.
+pub fn quota_tib(
+    bin: &Bin,
+    headroom_pct: f64,
+    free_pct: f64,
+    mibps_per_tib: f64,
+    min_tib: f64,
+) -> f64 {
+    let cap = bin.tib * (1.0 + headroom_pct / 100.0) / (1.0 - free_pct / 100.0);
     let perf = if mibps_per_tib > 0.0 {
         bin.mibps / mibps_per_tib
     } else {
@@ -128,13 +134,15 @@ mod tests {
             items: 1,
         };
         // Premium: 64 MiB/s per TiB -> 15.625 TiB for 1,000 MiB/s.
-        assert_eq!(quota_tib(&b, 20.0, 64.0, 0.05), 15.625);
+        assert_eq!(quota_tib(&b, 20.0, 0.0, 64.0, 0.05), 15.625);
         // Ultra: capacity with 20 % headroom (2.4 TiB) beats 7.8125 TiB? No: throughput wins.
-        assert_eq!(quota_tib(&b, 20.0, 128.0, 0.05), 7.8125);
+        assert_eq!(quota_tib(&b, 20.0, 0.0, 128.0, 0.05), 7.8125);
         let idle = Bin { mibps: 0.0, ..b };
         assert_eq!(
-            quota_tib(&idle, 20.0, 128.0, 0.05),
+            quota_tib(&idle, 20.0, 0.0, 128.0, 0.05),
             (2.4f64 * 1024.0).ceil() / 1024.0
         );
+        // 20 % kept free: 2.4 TiB used fills 80 % of 3 TiB.
+        assert_eq!(quota_tib(&idle, 20.0, 20.0, 128.0, 0.05), 3.0);
     }
 }

@@ -15,7 +15,7 @@ pub mod tco;
 #[cfg(test)]
 mod tests;
 
-pub use request::{PlaceUnit, PlanRequest};
+pub use request::{DEFAULT_FREE_SPACE_PCT, PlaceUnit, PlanRequest, PurchaseTerm, skus_in};
 
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::evaluation::Evaluation;
@@ -289,11 +289,14 @@ fn work(req: &PlanRequest) -> Work {
             });
         }
     }
+    // The figures the saved scenarios carry: whole KiB, whole MiB/s and IOPS (rounded
+    // up), as a user would enter them.
     let io_size_kib = req.io_size_kib.unwrap_or(if mibps > 0.0 && iops > 0.0 {
-        (mibps * 1024.0 / iops).clamp(4.0, 1024.0)
+        (mibps * 1024.0 / iops).clamp(4.0, 1024.0).round()
     } else {
         64.0
     });
+    let (mibps, iops) = (mibps.ceil(), iops.ceil());
     let order = layout::order(&items);
     let vms = inv.vms.len().max(1);
     Work {
@@ -373,13 +376,32 @@ fn build(
     let quotas: Vec<f64> = packing
         .bins
         .iter()
-        .map(|b| layout::quota_tib(b, req.growth_pct, per_tib, anf.regular_volume.min_tib))
+        .map(|b| {
+            layout::quota_tib(
+                b,
+                req.growth_pct,
+                req.free_space_pct,
+                per_tib,
+                anf.regular_volume.min_tib,
+            )
+        })
         .collect();
+    // A datastore without performance figures gets its share of the throughput the
+    // Flexible pool includes (128 MiB/s by quota), never a token 1 MiB/s.
+    let total_quota: f64 = quotas.iter().sum();
     let mut assigned: Option<Vec<f64>> = flexible.then(|| {
         packing
             .bins
             .iter()
-            .map(|b| b.mibps.ceil().max(anf.manual_qos.min_mibps))
+            .zip(&quotas)
+            .map(|(b, q)| {
+                let demand = if b.mibps > 0.0 {
+                    b.mibps
+                } else {
+                    anf.flexible.pool_min_mibps * q / total_quota.max(1e-9)
+                };
+                demand.ceil().max(anf.manual_qos.min_mibps)
+            })
             .collect()
     });
     if let Some((d, q)) = quotas
@@ -523,6 +545,13 @@ fn scenario(
         })
         .collect();
     let n = volumes.len();
+    // The capacity the datastores hold: what the VMs use with growth, rounded up to the
+    // GiB; a cluster of empty VMs needs the smallest datastores (capacity is above 0).
+    let capacity_tib = if capacity_tib > 0.0 {
+        ((capacity_tib * 1024.0) - 1e-6).ceil() / 1024.0
+    } else {
+        volumes.iter().map(|v| v.quota_tib).sum()
+    };
     Scenario {
         id: None,
         meta: None,
@@ -540,8 +569,8 @@ fn scenario(
             files: Files::Many,
             metadata_heavy: false,
             capacity_tib,
-            target_mibps: (mibps > 0.0).then_some(mibps),
-            target_iops: (iops > 0.0 && mibps <= 0.0).then_some(iops),
+            target_mibps: (mibps > 0.0).then(|| mibps.ceil()),
+            target_iops: (iops > 0.0 && mibps <= 0.0).then(|| iops.ceil()),
             target_latency_ms: None,
             confidence: Default::default(),
         },
@@ -705,9 +734,21 @@ fn finish(
             b.level.key()
         ));
     }
+    let without = inv
+        .vms
+        .iter()
+        .filter(|v| v.mibps.is_none() && v.iops.is_none())
+        .count();
+    let defaulted = req.default_mibps_per_vm.is_some() || req.default_iops_per_vm.is_some();
     if work.targets.mibps <= 0.0 && work.targets.iops <= 0.0 {
-        warnings
-            .push("no performance figures: the datastores are sized on capacity alone".to_owned());
+        warnings.push(
+            "no performance figures: the datastores are sized on capacity alone (Flexible datastores get their share of the pool's included 128 MiB/s); give a performance file or a default per VM to size the throughput".to_owned(),
+        );
+    } else if without > 0 && !defaulted {
+        warnings.push(format!(
+            "{without} of {} VMs have no performance figures and count 0 MiB/s; give a performance file or a default per VM (default_mibps_per_vm, default_iops_per_vm) for them",
+            inv.vms.len()
+        ));
     }
     let flagged = inv.vms.iter().filter(|v| !v.flags.is_empty()).count();
     if flagged > 0 {

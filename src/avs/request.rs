@@ -3,8 +3,9 @@
 use super::DEFAULT_MAX_DATASTORES;
 use super::hosts::{self, HostModel, HostSpec};
 use crate::engine::pricing::{HostPrice, PriceBook};
-use crate::engine::scenario::{FieldError, Level};
-use crate::inventory::model::{MAX_DISKS_PER_VM, MAX_NAME, MAX_VMS};
+use crate::engine::scenario::{FieldError, Level, Service};
+use crate::engine::scenario::{MAX_HOST_SKU_CHARS, MAX_REGION_CHARS};
+use crate::inventory::model::{MAX_DISKS_PER_VM, MAX_VMS};
 use crate::inventory::{CapacityBasis, Inventory};
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +20,58 @@ pub enum PlaceUnit {
     Disk,
 }
 
+/// How the hosts (and reserved ANF capacity) are bought: the term the TCO headline and
+/// its verdict follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
+pub enum PurchaseTerm {
+    /// Pay as you go.
+    #[serde(rename = "payg")]
+    Payg,
+    /// One-year reservation.
+    #[serde(rename = "1y")]
+    OneYear,
+    /// Three-year reservation: how AVS hosts are almost always bought.
+    #[default]
+    #[serde(rename = "3y")]
+    ThreeYears,
+}
+
+impl PurchaseTerm {
+    /// Every term, in the order the verdict lists them.
+    pub const ALL: [PurchaseTerm; 3] = [
+        PurchaseTerm::Payg,
+        PurchaseTerm::OneYear,
+        PurchaseTerm::ThreeYears,
+    ];
+
+    /// The JSON name.
+    pub fn key(self) -> &'static str {
+        match self {
+            PurchaseTerm::Payg => "payg",
+            PurchaseTerm::OneYear => "1y",
+            PurchaseTerm::ThreeYears => "3y",
+        }
+    }
+
+    /// Years the term's total covers: the reservation's length (3 for pay as you go, so
+    /// that it compares with the usual reservation).
+    pub fn years(self) -> u32 {
+        match self {
+            PurchaseTerm::OneYear => 1,
+            _ => 3,
+        }
+    }
+
+    /// "pay as you go", "1-year reserved", "3-year reserved".
+    pub fn display(self) -> &'static str {
+        match self {
+            PurchaseTerm::Payg => "pay as you go",
+            PurchaseTerm::OneYear => "1-year reserved",
+            PurchaseTerm::ThreeYears => "3-year reserved",
+        }
+    }
+}
+
 /// A plan request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -26,9 +79,13 @@ pub struct PlanRequest {
     /// The answer of `POST /api/v1/avs/inventory`.
     pub inventory: Inventory,
     #[serde(default = "av36")]
+    #[schema(max_length = 32)]
     pub host_sku: String,
-    /// Azure `armRegionName`; null = the first region that prices the host SKU.
+    /// Azure `armRegionName`; null = the price book's reference region for ANF. A region
+    /// without a price for the host SKU still gets its hosts planned; their cost is
+    /// marked missing.
     #[serde(default)]
+    #[schema(max_length = 40)]
     pub region: Option<String>,
     /// ANF level of the datastores (standard, premium, ultra, or flexible where the price
     /// book prices it); null = the cheapest that meets the targets.
@@ -42,6 +99,13 @@ pub struct PlanRequest {
     #[serde(default)]
     #[schema(minimum = 0, maximum = 1000)]
     pub growth_pct: f64,
+    /// Share of each datastore kept free, % (like the slack vSAN keeps on its side).
+    #[serde(default = "free_space_pct")]
+    #[schema(minimum = 0, maximum = 90, default = 20)]
+    pub free_space_pct: f64,
+    /// The purchase term the TCO headline follows (`payg`, `1y`, `3y`).
+    #[serde(default)]
+    pub term: PurchaseTerm,
     #[serde(default)]
     pub unit: PlaceUnit,
     #[serde(default)]
@@ -89,6 +153,12 @@ fn read_pct() -> f64 {
 fn outstanding() -> u32 {
     8
 }
+fn free_space_pct() -> f64 {
+    DEFAULT_FREE_SPACE_PCT
+}
+
+/// Share of each datastore kept free unless the request says otherwise, %.
+pub const DEFAULT_FREE_SPACE_PCT: f64 = 20.0;
 
 impl PlanRequest {
     /// A request with the defaults for `inventory`.
@@ -100,6 +170,8 @@ impl PlanRequest {
             level: None,
             datastores: None,
             growth_pct: 0.0,
+            free_space_pct: DEFAULT_FREE_SPACE_PCT,
+            term: PurchaseTerm::default(),
             unit: PlaceUnit::Vm,
             capacity_basis: CapacityBasis::InUse,
             nconnect: 1,
@@ -114,12 +186,23 @@ impl PlanRequest {
     }
 }
 
+/// Every host SKU with whether the price book prices it in `region`: the page offers
+/// the priced ones and marks the others.
+pub fn skus_in(book: &PriceBook, region: &str) -> Vec<(&'static str, bool)> {
+    hosts::HOSTS
+        .iter()
+        .map(|h| (h.sku, book.avs_host(region, h.sku).is_some()))
+        .collect()
+}
+
 /// A checked request's host, region and prices.
 pub struct Context<'b> {
     pub spec: &'static HostSpec,
     pub region: String,
     pub region_name: String,
-    pub host_price: &'b HostPrice,
+    /// `None` when the price book has no price for the host SKU in the region: the
+    /// hosts are planned and their cost is marked missing.
+    pub host_price: Option<&'b HostPrice>,
     pub book: &'b PriceBook,
 }
 
@@ -138,7 +221,12 @@ impl PlanRequest {
     /// Checks every field and finds the host, region and prices.
     pub fn resolve<'b>(&self, book: &'b PriceBook) -> Result<Context<'b>, FieldError> {
         self.check_inventory()?;
+        crate::engine::field_error::text("host_sku", &self.host_sku, MAX_HOST_SKU_CHARS, false)?;
+        if let Some(r) = &self.region {
+            crate::engine::field_error::text("region", r, MAX_REGION_CHARS, false)?;
+        }
         range("growth_pct", self.growth_pct, 0.0, 1000.0)?;
+        range("free_space_pct", self.free_space_pct, 0.0, 90.0)?;
         range("read_pct", self.read_pct, 0.0, 100.0)?;
         if let Some(v) = self.io_size_kib {
             range("io_size_kib", v, 4.0, 1024.0)?;
@@ -202,42 +290,20 @@ impl PlanRequest {
                 ),
             )
         })?;
-        let priced: Vec<&str> = book
-            .avs
-            .iter()
-            .filter(|(r, p)| p.hosts.contains_key(spec.sku) && book.anf(r).is_some())
-            .map(|(r, _)| r.as_str())
-            .collect();
         let region = match self.region.as_deref().map(str::trim) {
-            None | Some("") => priced.first().map(|r| (*r).to_owned()).ok_or_else(|| {
-                FieldError::new(
-                    "host_sku",
-                    format!("{} has no public price in any region", spec.sku),
-                )
-            })?,
+            None | Some("") => book.reference_region(Service::Anf).to_owned(),
             Some(r) => r.to_ascii_lowercase(),
         };
-        let host_price = book.avs_host(&region, spec.sku).ok_or_else(|| {
-            FieldError::new(
-                "region",
-                format!(
-                    "{} has no price in `{}`; regions that price it: {}",
-                    spec.sku,
-                    clip(&region),
-                    if priced.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        priced.join(", ")
-                    }
-                ),
-            )
-        })?;
         let Some((_, anf)) = book.anf(&region) else {
             return Err(FieldError::new(
                 "region",
-                format!("`{}` has no ANF prices", clip(&region)),
+                format!(
+                    "`{}` is not a region the price book prices Azure NetApp Files in; choose one from the list (GET /api/v1/regions)",
+                    clip(&region)
+                ),
             ));
         };
+        let host_price = book.avs_host(&region, spec.sku);
         let region_name = book
             .avs
             .get(&region)
@@ -252,7 +318,7 @@ impl PlanRequest {
     }
 
     /// The inventory's VMs: at least one, at most [`MAX_VMS`], figures finite and not
-    /// negative, names short.
+    /// negative, names short ([`Inventory::check_text`](crate::inventory::Inventory::check_text)) and unique.
     fn check_inventory(&self) -> Result<(), FieldError> {
         let vms = &self.inventory.vms;
         if vms.is_empty() {
@@ -267,39 +333,15 @@ impl PlanRequest {
                 format!("at most {MAX_VMS} VMs, not {}", vms.len()),
             ));
         }
+        self.inventory.check_text()?;
         let mut names = std::collections::HashSet::with_capacity(vms.len());
         for (i, v) in vms.iter().enumerate() {
             let f = |name: &str| format!("inventory.vms[{i}].{name}");
-            let name_ok = |s: &str| {
-                !s.trim().is_empty()
-                    && s.chars().count() <= MAX_NAME
-                    && !s.chars().any(char::is_control)
-            };
-            if !name_ok(&v.vm) {
-                return Err(FieldError::new(
-                    f("vm"),
-                    format!("a VM name has 1 to {MAX_NAME} characters without control characters"),
-                ));
-            }
             if !names.insert(v.vm.as_str()) {
                 return Err(FieldError::new(
                     f("vm"),
                     format!("`{}` occurs twice; VM names must be unique", clip(&v.vm)),
                 ));
-            }
-            for (name, s) in [
-                ("cluster", &v.cluster),
-                ("host", &v.host),
-                ("datastore", &v.datastore),
-            ] {
-                if let Some(s) = s
-                    && !name_ok(s)
-                {
-                    return Err(FieldError::new(
-                        f(name),
-                        format!("1 to {MAX_NAME} characters without control characters"),
-                    ));
-                }
             }
             range(&f("memory_mib"), v.memory_mib, 0.0, 64.0 * 1024.0 * 1024.0)?;
             range(&f("provisioned_mib"), v.provisioned_mib, 0.0, 1e10)?;
@@ -329,12 +371,6 @@ impl PlanRequest {
                     0.0,
                     1e10,
                 )?;
-                if !name_ok(&d.disk) {
-                    return Err(FieldError::new(
-                        f(&format!("disks[{k}].disk")),
-                        format!("1 to {MAX_NAME} characters without control characters"),
-                    ));
-                }
             }
         }
         Ok(())

@@ -73,6 +73,9 @@ pub struct Tco {
     pub host_price_date: String,
     pub anf_price_date: String,
     pub hours_per_month: f64,
+    /// False when the price book has no price for the host SKU in the region: the host
+    /// figures are then 0 and every total leaves the hosts out.
+    pub hosts_priced: bool,
     pub vsan_only: OptionCost,
     pub with_anf: OptionCost,
     pub saving: Saving,
@@ -103,9 +106,9 @@ fn add(a: Rates, b: Rates) -> Rates {
 
 fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCost {
     let book = ctx.book;
-    let p = ctx.host_price;
     let d = book.avs_reserved_discount_pct;
-    let hour = Rates {
+    // Without a host price the hosts count 0 and the plan says the cost is missing.
+    let hour = ctx.host_price.map_or(Rates::default(), |p| Rates {
         payg: p.payg_hour,
         reserved_1y: p
             .ri_1y_hour
@@ -113,7 +116,7 @@ fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCos
         reserved_3y: p
             .ri_3y_hour
             .unwrap_or(p.payg_hour * (1.0 - d.three_years / 100.0)),
-    };
+    });
     let n = f64::from(hosts.hosts) * book.hours_per_month;
     let hosts_monthly = Rates {
         payg: hour.payg * n,
@@ -204,6 +207,7 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
         host_price_date: ctx.book.avs_date.clone(),
         anf_price_date: ctx.book.date.to_string(),
         hours_per_month: ctx.book.hours_per_month,
+        hosts_priced: ctx.host_price.is_some(),
         vsan_only: a,
         with_anf: b,
         saving,

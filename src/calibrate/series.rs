@@ -104,7 +104,15 @@ pub struct SeriesPoint {
 impl SeriesFile {
     /// Parses the fixture and checks every scenario resolves.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let f: SeriesFile = serde_json::from_str(text).map_err(|e| format!("series file: {e}"))?;
+        let mut f: SeriesFile =
+            serde_json::from_str(text).map_err(|e| format!("series file: {e}"))?;
+        // Points written before Flexible required manual QoS keep their meaning.
+        for p in f.series.iter_mut().flat_map(|s| s.points.iter_mut()) {
+            p.scenario.upgrade();
+            if let Some(v) = p.versus.as_mut() {
+                v.upgrade();
+            }
+        }
         let params = Params::start();
         for s in &f.series {
             for p in &s.points {

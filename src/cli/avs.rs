@@ -25,9 +25,17 @@ pub struct PlanArgs {
     /// AV36, AV36P, AV52 or AV64.
     #[arg(long, default_value = "AV36")]
     pub host_sku: String,
-    /// Azure region (armRegionName); default the first that prices the SKU.
+    /// Azure region (armRegionName); default the price book's reference region. A
+    /// region without a price for the SKU still plans the hosts and marks their cost
+    /// missing.
     #[arg(long)]
     pub region: Option<String>,
+    /// The purchase term the TCO headline follows: payg, 1y or 3y.
+    #[arg(long, default_value = "3y")]
+    pub term: String,
+    /// Share of each datastore kept free, %.
+    #[arg(long, default_value_t = avs::DEFAULT_FREE_SPACE_PCT)]
+    pub free_space_pct: f64,
     /// standard, premium, ultra or flexible; default the cheapest that meets the targets.
     #[arg(long)]
     pub level: Option<String>,
@@ -129,6 +137,9 @@ pub fn plan(args: &PlanArgs) -> Result<String, String> {
     req.unit = choice::<PlaceUnit>("unit", &args.unit)?;
     req.capacity_basis = choice::<CapacityBasis>("capacity-basis", &args.capacity_basis)?;
     req.nconnect = args.nconnect;
+    req.term = choice::<avs::PurchaseTerm>("term", &args.term)?;
+    req.free_space_pct = args.free_space_pct;
     let plan = avs::plan(&req, pricing::book()).map_err(|e| e.to_string())?;
-    serde_json::to_string_pretty(&plan).map_err(|e| format!("cannot write the plan: {e}"))
+    let judged = crate::verdict::avs::judge(plan, req.term);
+    serde_json::to_string_pretty(&judged).map_err(|e| format!("cannot write the plan: {e}"))
 }

@@ -21,9 +21,11 @@ pub enum EstateCommand {
 /// Runs an estate command; bad input: message on stderr, exit 2.
 pub fn run(cmd: &EstateCommand) -> ExitCode {
     let EstateCommand::Optimize { file } = cmd;
-    let planned = read_input(file)
-        .and_then(|t| parse(&t))
-        .and_then(|req| estate::optimize(&req, pricing::book()).map_err(|e| e.to_string()));
+    let planned = read_input(file).and_then(|t| parse(&t)).and_then(|req| {
+        estate::optimize(&req, pricing::book())
+            .map(|plan| crate::verdict::estate::judge(plan, &req))
+            .map_err(|e| e.to_string())
+    });
     match planned {
         Ok(p) => match serde_json::to_string_pretty(&p) {
             Ok(json) => {

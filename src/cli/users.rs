@@ -180,8 +180,8 @@ fn add(args: &AddArgs) -> ExitCode {
             let mut what = vec![format!("{} is {role}", args.name)];
             if hash.is_some() {
                 what.push(format!(
-                    "the password is changed and {} session(s) ended",
-                    saved.sessions_ended
+                    "the password is changed, {} session(s) ended and {} API token(s) revoked",
+                    saved.sessions_ended, saved.tokens_revoked
                 ));
             }
             eprintln!("{}", what.join("; "));

@@ -114,7 +114,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
             formula: Formula::Times {
                 n: u64::from(a.hosts),
                 each: iops_to_mibps(host, p.io_kib),
-                what: "per host, measured on AV36",
+                what: "per host, fitted to AV36 measurements",
             },
         },
         scope: Scope::Host,
@@ -181,7 +181,7 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
             formula: Formula::Times {
                 n: vms as u64,
                 each: iops_to_mibps(vm, p.io_kib),
-                what: "per VM, measured with a 16 vCPU guest",
+                what: "per VM, fitted to measurements with a 16 vCPU guest",
             },
         },
         scope: Scope::Vm,

@@ -71,6 +71,12 @@ impl Distribution {
         self.spread
     }
 
+    /// When the units do not divide evenly over the loaded volumes: how many the
+    /// busiest holds and how many there are (64 VMDKs over 20 datastores: 4 of 64).
+    pub fn unequal(&self) -> Option<(u64, u64)> {
+        (self.units > 0 && self.rem > 0).then_some((self.base + 1, self.units))
+    }
+
     /// How many equally loaded volumes the busiest one is worth (for labels).
     pub fn effective_count(&self) -> u32 {
         self.spread.round().max(1.0) as u32

@@ -6,7 +6,7 @@ use super::limits::{Applies, CeilingKind, Scope};
 use super::model::curve::LatencyCurve;
 pub use super::pricing::PriceBookRef;
 pub use super::range::Confidence;
-use super::scenario::{Level, Service};
+use super::scenario::{Level, Scenario, Service, VolumeGroup};
 use super::trace::Label;
 use arrayvec::ArrayVec;
 use serde::Serialize;
@@ -114,10 +114,15 @@ pub struct Limit {
     pub headroom_pct: f64,
 }
 
-/// Whether the targets are met.
+/// Whether the targets are met: capacity, throughput, IOPS and latency.
 #[derive(Debug, Clone, Copy, Serialize, utoipa::ToSchema)]
 pub struct Targets {
+    /// Every target met, the capacity among them.
     pub met: bool,
+    /// Whether the volumes hold `workload.capacity_tib`.
+    pub capacity_met: bool,
+    /// (total quota / capacity - 1) x 100.
+    pub capacity_headroom_pct: f64,
     /// (achievable / target - 1) x 100; null without a target.
     pub mibps_headroom_pct: Option<f64>,
     pub iops_headroom_pct: Option<f64>,
@@ -190,6 +195,10 @@ pub struct Sizing {
     pub pool_tib: f64,
     /// Provisioned throughput for levels that provision it separately.
     pub throughput_mibps: Option<f64>,
+    /// Provisioned IOPS for levels that provision them separately (Azure Files
+    /// provisioned v2, GCNV Flex custom); absent elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iops: Option<f64>,
     /// The monthly cost in USD; null when the level has no list price or the cost is
     /// in another currency.
     pub monthly_usd: Option<f64>,
@@ -202,6 +211,28 @@ pub struct Sizing {
     pub cheapest: bool,
     /// What the row sizes for.
     pub basis: SizingBasis,
+}
+
+impl Sizing {
+    /// `s` provisioned as this row: its volumes become as many equal volumes, each a
+    /// share of the row's quota (whole GiB, rounded up) and provisioned throughput (whole
+    /// MiB/s, rounded up), at the row's level (manual QoS for Flexible) in the smallest
+    /// pool. What "apply" does, and how every statement about a row is checked.
+    pub fn applied_to(&self, s: &Scenario) -> Scenario {
+        let n = s.storage.volume_count();
+        let nf = f64::from(n);
+        let gib = |tib: f64| ((tib * 1024.0) - 1e-6).ceil() / 1024.0;
+        let mut v = s.clone();
+        v.storage.set_level(self.level);
+        v.storage.pool_tib = None;
+        v.storage.volumes = vec![VolumeGroup {
+            count: n,
+            quota_tib: gib(self.quota_tib / nf),
+            throughput_mibps: self.throughput_mibps.map(|t| (t / nf - 1e-6).ceil()),
+            iops: self.iops.map(|i| (i / nf - 1e-6).ceil()),
+        }];
+        v
+    }
 }
 
 /// The goal of reverse sizing.

@@ -204,34 +204,42 @@ impl Checks {
     }
 
     /// Text of at most `max` characters without control characters (but line breaks
-    /// and tabs where `multiline`) or Unicode noncharacters.
+    /// and tabs where `multiline`) or Unicode noncharacters ([`text`]).
     pub fn text(&mut self, field: &str, v: &str, max: usize, multiline: bool) {
-        // A text of at most `max` bytes has at most `max` characters: count only longer.
-        if v.len() > max && v.chars().count() > max {
-            self.push(FieldError::new(
-                field,
-                format!(
-                    "must be at most {max} characters long, not {}",
-                    v.chars().count()
-                ),
-            ));
-            return;
-        }
-        let allowed = |c: char| multiline && matches!(c, '\n' | '\r' | '\t');
-        if v.chars().any(|c| c.is_control() && !allowed(c)) {
-            let what = if multiline {
-                "must not contain control characters other than line breaks and tabs"
-            } else {
-                "must not contain control characters (tabs, line breaks, NUL and the like)"
-            };
-            self.push(FieldError::new(field, what));
-        } else if v.chars().any(is_noncharacter) {
-            self.push(FieldError::new(
-                field,
-                "must not contain Unicode noncharacters (U+FFFE, U+FFFF, U+FDD0 to U+FDEF and the like): they are not text, and SVG, XLSX and PDF cannot carry them",
-            ));
-        }
+        self.check(text(field, v, max, multiline));
     }
+}
+
+/// Text of at most `max` characters without control characters (but line breaks and
+/// tabs where `multiline`) or Unicode noncharacters: the check of every free-text
+/// field, for the inputs that stop at their first error.
+pub fn text(field: &str, v: &str, max: usize, multiline: bool) -> Result<(), FieldError> {
+    // A text of at most `max` bytes has at most `max` characters: count only longer.
+    if v.len() > max && v.chars().count() > max {
+        return Err(FieldError::new(
+            field,
+            format!(
+                "must be at most {max} characters long, not {}",
+                v.chars().count()
+            ),
+        ));
+    }
+    let allowed = |c: char| multiline && matches!(c, '\n' | '\r' | '\t');
+    if v.chars().any(|c| c.is_control() && !allowed(c)) {
+        let what = if multiline {
+            "must not contain control characters other than line breaks and tabs"
+        } else {
+            "must not contain control characters (tabs, line breaks, NUL and the like)"
+        };
+        return Err(FieldError::new(field, what));
+    }
+    if v.chars().any(is_noncharacter) {
+        return Err(FieldError::new(
+            field,
+            "must not contain Unicode noncharacters (U+FFFE, U+FFFF, U+FDD0 to U+FDEF and the like): they are not text, and SVG, XLSX and PDF cannot carry them",
+        ));
+    }
+    Ok(())
 }
 
 /// The 66 code points Unicode reserves as never being text: U+FDD0 to U+FDEF and the

@@ -37,6 +37,7 @@ pub mod range;
 pub mod regions;
 pub mod scaling;
 pub mod scenario;
+pub mod scenario_diff;
 pub mod security;
 pub mod service;
 pub mod solve;

@@ -40,7 +40,11 @@ fn scenario(
         storage: Storage {
             service,
             level,
-            qos: Qos::Auto,
+            qos: if level == Level::Flexible {
+                Qos::Manual
+            } else {
+                Qos::Auto
+            },
             volume_kind: VolumeKind::Regular,
             volumes: vec![VolumeGroup {
                 count,
@@ -203,7 +207,7 @@ proptest! {
         let mut last = 0.0;
         for level in order {
             let mut v = s.clone();
-            v.storage.level = level;
+            v.storage.set_level(level);
             let t = evaluate(&v).unwrap().throughput_mibps;
             prop_assert!(t >= last * (1.0 - 1e-9), "{level:?}: {last} -> {t}");
             last = t;
@@ -248,7 +252,7 @@ proptest! {
         for row in ev.sizing.iter().filter(|r| r.meets) {
             prop_assert!(row.quota_tib >= s.workload.capacity_tib * (1.0 - 1e-9));
             let mut sized = s.clone();
-            sized.storage.level = row.level;
+            sized.storage.set_level(row.level);
             sized.storage.volumes[0].quota_tib = row.quota_tib / f64::from(count);
             sized.storage.volumes[0].throughput_mibps = row.throughput_mibps.map(|m| m / f64::from(count));
             sized.storage.pool_tib = Some(row.pool_tib);
@@ -268,7 +272,7 @@ proptest! {
         let (s, ev) = targeted(s, target);
         for row in ev.sizing.iter().filter(|r| !r.meets && !matches!(r.level, Level::Flexible | Level::Flex)) {
             let mut largest = s.clone();
-            largest.storage.level = row.level;
+            largest.storage.set_level(row.level);
             largest.storage.volumes[0].quota_tib = 100.0;
             largest.workload.capacity_tib = largest.workload.capacity_tib.max(100.0 * f64::from(s.storage.volumes[0].count));
             let best = evaluate(&largest).unwrap().throughput_mibps;

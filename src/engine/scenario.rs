@@ -24,6 +24,7 @@ pub struct Scenario {
     pub clients: Clients,
     /// Azure `armRegionName` or GCP region; null = the price book's reference region.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 40)]
     pub region: Option<String>,
     /// Currency, discount and reservation of the cost.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -34,6 +35,49 @@ pub struct Scenario {
     /// Customer, project, author and notes, printed on reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<super::meta::Meta>,
+}
+
+impl Scenario {
+    /// Reads a scenario saved before two rules with the meaning it was saved with
+    /// (resolved on read: the store, share links and the calibration series call it).
+    ///
+    /// - A Flexible pool was accepted with auto QoS, which the engine always treated as
+    ///   manual (assigned throughput, bounded by the pool): it becomes manual.
+    /// - A capacity of 0 TiB meant "what the volumes hold" (reverse sizing sized for
+    ///   the total quota): it becomes the total quota, so the capacity target is met
+    ///   exactly as before.
+    pub fn upgrade(&mut self) {
+        if self.storage.service == Service::Anf && self.storage.level == Level::Flexible {
+            self.storage.qos = Qos::Manual;
+        }
+        if self.workload.capacity_tib == 0.0 {
+            self.workload.capacity_tib = self.storage.total_quota_tib();
+        }
+    }
+}
+
+impl Storage {
+    /// How many volumes there are (at least 1, for shares of a total).
+    pub fn volume_count(&self) -> u32 {
+        self.volumes.iter().map(|g| g.count).sum::<u32>().max(1)
+    }
+
+    /// Sum of the volumes' quotas, TiB.
+    pub fn total_quota_tib(&self) -> f64 {
+        self.volumes
+            .iter()
+            .map(|g| f64::from(g.count) * g.quota_tib)
+            .sum()
+    }
+
+    /// Switches to `level`, with manual QoS for ANF Flexible (its pools have no auto
+    /// QoS): what every sweep and form that changes the level uses.
+    pub fn set_level(&mut self, level: Level) {
+        self.level = level;
+        if self.service == Service::Anf && level == Level::Flexible {
+            self.qos = Qos::Manual;
+        }
+    }
 }
 
 /// Snapshot reserve, backup and replication (contract: `data_protection`).
@@ -53,6 +97,7 @@ pub struct DataProtection {
     #[serde(default)]
     pub replication: Replication,
     #[serde(default)]
+    #[schema(max_length = 40)]
     pub replication_region: Option<String>,
 }
 
@@ -89,7 +134,9 @@ pub enum Replication {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Pricing {
+    /// `USD`, the currency of the price book.
     #[serde(default = "usd")]
+    #[schema(max_length = 3)]
     pub currency: String,
     #[serde(default)]
     #[schema(minimum = 0, maximum = 100)]
@@ -594,3 +641,10 @@ pub const MAX_QUOTA_TIB: f64 = 3072.0;
 
 /// Largest total quota of a scenario: [`MAX_VOLUMES`] volumes of [`MAX_QUOTA_TIB`].
 pub const MAX_TOTAL_TIB: f64 = MAX_VOLUMES as f64 * MAX_QUOTA_TIB;
+
+/// Longest region name (`armRegionName` or GCP region), in characters.
+pub const MAX_REGION_CHARS: usize = 40;
+/// Longest VM size name, in characters.
+pub const MAX_VM_SIZE_CHARS: usize = 64;
+/// Longest AVS host SKU, in characters.
+pub const MAX_HOST_SKU_CHARS: usize = 32;

@@ -297,6 +297,7 @@ fn size_level(
         quota_tib: quota * nf,
         pool_tib: plan.pool_tib,
         throughput_mibps: mibps.map(|m| m * nf),
+        iops: iops.map(|i| i * nf),
         monthly_usd: monthly.filter(|_| plan.prices.currency == "USD"),
         monthly,
         meets: fits && met,

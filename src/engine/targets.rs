@@ -29,7 +29,7 @@ pub fn rate_needed_iops(p: &Plan) -> f64 {
 
 /// Whether `total` MiB/s at the plan's IO size, with `latency_ms` per IO at the target
 /// rate (at the achievable load when only a latency target is set; `None` when the rate
-/// is out of reach), meets the plan's targets, and the headroom.
+/// is out of reach), and the volumes' quota meet the plan's targets, and the headroom.
 pub fn targets(p: &Plan, total: f64, latency_ms: Option<f64>) -> Targets {
     let iops = mibps_to_iops(total, p.io_kib);
     let mibps_headroom_pct = p.target_mibps.map(|t| (total / t - 1.0) * 100.0);
@@ -38,9 +38,18 @@ pub fn targets(p: &Plan, total: f64, latency_ms: Option<f64>) -> Targets {
     let latency_met = p
         .target_latency_ms
         .map(|t| latency_ms.is_some_and(|l| l <= t * (1.0 + 1e-9)));
-    let met = ok(mibps_headroom_pct) && ok(iops_headroom_pct) && latency_met != Some(false);
+    // Capacity: the volumes hold what the workload stores (quotas are set in GiB, so a
+    // relative tolerance absorbs float noise only).
+    let capacity_headroom_pct = (p.total_quota_tib / p.capacity_tib - 1.0) * 100.0;
+    let capacity_met = p.total_quota_tib >= p.capacity_tib * (1.0 - 1e-9);
+    let met = capacity_met
+        && ok(mibps_headroom_pct)
+        && ok(iops_headroom_pct)
+        && latency_met != Some(false);
     Targets {
         met,
+        capacity_met,
+        capacity_headroom_pct,
         mibps_headroom_pct,
         iops_headroom_pct,
         latency_met,

@@ -57,6 +57,18 @@ pub enum Formula {
     },
     /// A fixed sentence.
     Text(&'static str),
+    /// A per-volume ceiling `each` (from `quota_tib x rate` when `rate > 0`) on the
+    /// busiest of `of` unequally loaded volumes: it holds `on_busiest` of `units`
+    /// (VMDKs or VMs), so the total it allows is `each x units / on_busiest`.
+    Busiest {
+        each: f64,
+        quota_tib: f64,
+        rate: f64,
+        of: u32,
+        on_busiest: u64,
+        units: u64,
+        unit: &'static str,
+    },
 }
 
 /// Formats a number with thousands separators and at most `decimals` decimals,
@@ -227,6 +239,37 @@ impl Formula {
                 w.write_str(" MiB/s")
             }
             Formula::Text(t) => w.write_str(t),
+            Formula::Busiest {
+                each,
+                quota_tib,
+                rate,
+                of,
+                on_busiest,
+                units,
+                unit,
+            } => {
+                if rate > 0.0 {
+                    Num(quota_tib, 4).write_to(w)?;
+                    w.write_str(" TiB x ")?;
+                    Num(rate, 2).write_to(w)?;
+                    w.write_str(" MiB/s per TiB = ")?;
+                }
+                Num(each, 1).write_to(w)?;
+                w.write_str(" MiB/s on the busiest of ")?;
+                write_int(w, u64::from(of))?;
+                w.write_str(" datastores, which holds ")?;
+                write_int(w, on_busiest)?;
+                w.write_str(" of ")?;
+                write_int(w, units)?;
+                w.write_char(' ')?;
+                w.write_str(unit)?;
+                w.write_str(": ")?;
+                Num(each, 1).write_to(w)?;
+                w.write_str(" x ")?;
+                write_int(w, units)?;
+                w.write_str(" / ")?;
+                write_int(w, on_busiest)
+            }
         }
     }
 }

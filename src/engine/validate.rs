@@ -6,8 +6,9 @@
 use super::field_error::{Checks, FieldError};
 use super::meta::{MAX_META_CHARS, MAX_NOTES_CHARS, Meta};
 use super::scenario::{
-    Level, MAX_AVS_HOSTS, MAX_QUOTA_TIB, MAX_VOLUMES, MIN_AVS_HOSTS, NfsClient, Protocol,
-    Replication, Scenario, Sec, Service, SmbSecurity, Term, VolumeKind,
+    Level, MAX_AVS_HOSTS, MAX_HOST_SKU_CHARS, MAX_QUOTA_TIB, MAX_REGION_CHARS, MAX_VM_SIZE_CHARS,
+    MAX_VOLUMES, MIN_AVS_HOSTS, NfsClient, Protocol, Qos, Replication, Scenario, Sec, Service,
+    SmbSecurity, Term, VolumeKind,
 };
 
 /// Longest name of a scenario, in characters.
@@ -22,6 +23,7 @@ impl Scenario {
         if let Some(m) = &self.meta {
             m.check_into(c);
         }
+        self.check_text(c);
         self.check_workload(c);
         self.check_storage(c);
         self.check_clients(c);
@@ -30,19 +32,58 @@ impl Scenario {
         self.check_data_protection(c);
     }
 
+    /// The lengths and characters of the free-text fields other than the name, before
+    /// any later check looks them up (and quotes them).
+    fn check_text(&self, c: &mut Checks) {
+        let cl = &self.clients;
+        let fields = [
+            ("region", self.region.as_deref(), MAX_REGION_CHARS),
+            ("clients.vm_size", cl.vm_size.as_deref(), MAX_VM_SIZE_CHARS),
+            (
+                "clients.avs.host_sku",
+                cl.avs.as_ref().map(|a| a.host_sku.as_str()),
+                MAX_HOST_SKU_CHARS,
+            ),
+            (
+                "pricing.currency",
+                self.pricing.as_ref().map(|p| p.currency.as_str()),
+                3,
+            ),
+            (
+                "data_protection.replication_region",
+                self.data_protection
+                    .as_ref()
+                    .and_then(|d| d.replication_region.as_deref()),
+                MAX_REGION_CHARS,
+            ),
+        ];
+        for (field, value, max) in fields {
+            if let Some(v) = value {
+                c.text(field, v, max, false);
+            }
+        }
+    }
+
     fn check_workload(&self, c: &mut Checks) {
         let w = &self.workload;
         c.range("workload.io_size_kib", w.io_size_kib, 0.5, 16384.0, "KiB");
         c.range("workload.read_pct", w.read_pct, 0.0, 100.0, "%");
         c.range_u("workload.threads", w.threads, 1, 1024);
         c.range_u("workload.queue_depth", w.queue_depth, 1, 1024);
-        c.range(
-            "workload.capacity_tib",
-            w.capacity_tib,
-            0.0,
-            1_000_000.0,
-            "TiB",
-        );
+        // Capacity is a target like the rates: the volumes must hold it, so 0 is no
+        // capacity at all (saved scenarios with 0 are read as their volumes' quota,
+        // `Scenario::upgrade`).
+        if w.capacity_tib.is_finite() && w.capacity_tib <= 0.0 {
+            c.push(FieldError::new(
+                "workload.capacity_tib",
+                format!(
+                    "give the capacity the workload stores, above 0 TiB (the volumes must hold it), not {}",
+                    w.capacity_tib
+                ),
+            ));
+        } else {
+            c.above_zero("workload.capacity_tib", w.capacity_tib, 1_000_000.0, "TiB");
+        }
         c.rate(
             "workload.target_mibps",
             w.target_mibps,
@@ -172,6 +213,12 @@ impl Scenario {
     /// service offers.
     fn check_rules(&self, c: &mut Checks) {
         let (st, cl) = (&self.storage, &self.clients);
+        if st.service == Service::Anf && st.level == Level::Flexible && st.qos == Qos::Auto {
+            c.push(FieldError::new(
+                "storage.qos",
+                "Flexible capacity pools use manual QoS only: choose manual and give each volume its throughput (MiB/s), or choose Standard, Premium or Ultra for auto QoS",
+            ));
+        }
         let service = st.service.display();
         let mut anf_only = |field: &str, feature: &str| {
             c.push(FieldError::new(
@@ -243,6 +290,7 @@ impl Scenario {
     /// the region is for resolving the plan to say).
     fn check_pricing(&self, c: &mut Checks) {
         if let Some(r) = &self.region
+            && !c.has("region")
             && !well_formed_region(r)
         {
             c.push(FieldError::new(
@@ -252,7 +300,7 @@ impl Scenario {
         }
         let Some(p) = &self.pricing else { return };
         // Whether the book has prices in that currency is for resolving the plan to say.
-        if super::price_key::currency_code(&p.currency).is_none() {
+        if !c.has("pricing.currency") && super::price_key::currency_code(&p.currency).is_none() {
             c.push(FieldError::new(
                 "pricing.currency",
                 "give the currency as its ISO 4217 code, three capital letters such as USD or EUR",
@@ -335,7 +383,7 @@ impl Meta {
 /// letters, digits and dashes.
 pub fn well_formed_region(r: &str) -> bool {
     !r.is_empty()
-        && r.len() <= 40
+        && r.len() <= MAX_REGION_CHARS
         && r.bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
 }

@@ -236,16 +236,19 @@ fn evaluated(
 
 /// Monthly cost of each workload outside the ANF pools at month 0 (Azure Files and
 /// GCNV workloads as given; AVS hosts), filled into its assignment row; the first of
-/// each pair scales with the workload's capacity, the second does not.
+/// each pair scales with the workload's capacity, the second does not. Also the
+/// workloads without a list price, which the totals leave out.
 pub fn outside_pools(
     workloads: &[Scenario],
     prices: &PriceBook,
     rows: &mut [Assignment],
-) -> Vec<(f64, f64)> {
-    workloads
+) -> (Vec<(f64, f64)>, Vec<usize>) {
+    let mut unpriced = Vec::new();
+    let fixed = workloads
         .iter()
         .zip(rows.iter_mut())
-        .map(|(w, row)| {
+        .enumerate()
+        .map(|(i, (w, row))| {
             let Ok(e) = evaluate_without_sizing(w, prices) else {
                 return (0.0, 0.0);
             };
@@ -260,6 +263,7 @@ pub fn outside_pools(
                 (Service::Anf, _) => 0.0,
                 (_, Some(m)) => m - hosts,
                 (service, None) => {
+                    unpriced.push(i);
                     row.note = Some(format!(
                         "{} {} has no list price in {}: not counted in the estate's cost",
                         service.display(),
@@ -274,7 +278,8 @@ pub fn outside_pools(
             }
             (storage, hosts)
         })
-        .collect()
+        .collect();
+    (fixed, unpriced)
 }
 
 /// "Premium manual pool of 14 TiB: log and data share 896 MiB/s, data gets 704 ..."

@@ -8,7 +8,7 @@ use super::request::EstateRequest;
 use crate::engine::evaluate::{evaluate_in, evaluate_without_sizing};
 use crate::engine::evaluation::{Evaluation, Sizing};
 use crate::engine::pricing::PriceBook;
-use crate::engine::scenario::{Level, Protocol, Qos, Scenario, Service, VolumeGroup, VolumeKind};
+use crate::engine::scenario::{Level, Protocol, Qos, Scenario, Service, VolumeKind};
 use serde::Serialize;
 
 /// One service and level for one workload.
@@ -217,25 +217,7 @@ fn variant(w: &Scenario, service: Service, req: &EstateRequest) -> Result<Scenar
 
 /// One sizing row with its binding limit from an evaluation of the sized volumes.
 fn option(v: &Scenario, e: &Evaluation, row: &Sizing, prices: &PriceBook) -> FitOption {
-    let n: u32 = v
-        .storage
-        .volumes
-        .iter()
-        .map(|g| g.count)
-        .sum::<u32>()
-        .max(1);
-    let nf = f64::from(n);
-    let mut sized = v.clone();
-    sized.storage.level = row.level;
-    if row.level == Level::Flexible {
-        sized.storage.qos = Qos::Manual;
-    }
-    sized.storage.volumes = vec![VolumeGroup {
-        count: n,
-        quota_tib: row.quota_tib / nf,
-        throughput_mibps: row.throughput_mibps.map(|t| t / nf),
-        iops: None,
-    }];
+    let sized = row.applied_to(v);
     let region = Some(e.cost.region.clone());
     let (binding, label, why) = match evaluate_without_sizing(&sized, prices) {
         Ok(s) => {

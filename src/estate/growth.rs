@@ -1,8 +1,10 @@
-//! The estate month by month: quotas and throughput grow, the pools are resized each
-//! month (1 TiB steps), a volume that outgrows a regular volume becomes a large
-//! volume, and the pools are re-planned from the current ones whenever another level
-//! or grouping costs less than keeping them (a level change that pays). One-month
-//! what-ifs (a workload on another level for a month) are priced on the same months.
+//! The estate month by month: quotas and throughput grow, the pools are resized in
+//! planned steps (every `resize_every_months`, sized for the end of the period, 1 TiB
+//! steps), a volume that outgrows a regular volume becomes a large volume, and the
+//! pools are re-planned from the current ones when another level or grouping saves more
+//! than the migration threshold and no workload would move again within its minimum
+//! dwell. One-month what-ifs (a workload on another level for a month) are priced on
+//! the same months.
 
 use super::demand::{Demand, Unit, slot};
 use super::pool::{self, PoolType, Rates, Sums};
@@ -90,74 +92,98 @@ fn keep(current: &Solution, sums: &[Sums], rates: &Rates) -> Option<Solution> {
 }
 
 /// The timeline and its events.
+///
+/// Pools are resized at the start of each resize period (`resize_every_months`), each
+/// time for the demand at the end of the period, so they grow in planned steps with
+/// headroom. At those points the pools are also re-planned, but only when the new plan
+/// saves more than `migration_threshold_usd_month` a month and no workload it moves has
+/// moved within the last `min_dwell_months` (a plan that no longer holds its workloads
+/// is re-planned regardless).
 pub fn timeline(req: &EstateRequest, e: &Estate) -> (Vec<Month>, Vec<Event>) {
     let months = req.years * 12;
+    let every = req.resize_every_months.max(1);
+    let threshold = req.migration_threshold_usd_month.max(0.01);
+    let max_pools = req.max_pools as usize;
     let mut current = e.start.clone();
     let mut last: Vec<Option<Unit>> = vec![None; e.active.len()];
+    let mut moved_at: Vec<Option<u32>> = vec![None; e.active.len()];
     let mut unmet = vec![false; e.active.len()];
     let mut out = Vec::with_capacity(months as usize);
     let mut events = Vec::new();
+    let mut units: Vec<Unit> = Vec::new();
+    let mut sums: Vec<Sums> = Vec::new();
     for m in 0..months {
-        let units: Vec<Unit> = e
-            .active
-            .iter()
-            .enumerate()
-            .map(|(a, &i)| {
-                let w = e.demands[i].workload;
-                let (fc, ft) = req.factors(w, m, e.capacity[w]);
-                let u = e.demands[i].at(fc, ft, e.allowed[i]);
-                if pool::cheapest(&u.sums, e.rates).is_some() {
-                    return u;
-                }
-                // Grown beyond every pool: held at its last size, reported once.
-                if !unmet[a] {
-                    unmet[a] = true;
-                    events.push(Event {
-                        month: m,
-                        kind: EventKind::Unmet,
-                        workload: Some(e.demands[i].workload),
-                        message: format!(
-                            "Month {m}: {} outgrows every allowed level and pool; it is held at its last size",
-                            e.names[e.demands[i].workload]
-                        ),
-                    });
-                }
-                last[a]
-                    .clone()
-                    .unwrap_or_else(|| e.demands[i].at(1.0, 1.0, e.allowed[i]))
-            })
-            .collect();
-        let sums: Vec<Sums> = units.iter().map(|u| u.sums).collect();
-        if m > 0 {
-            let kept = keep(&current, &sums, e.rates);
-            let best = search::solve(&sums, e.rates, Some(&current.pool_of));
-            let replan = kept
-                .as_ref()
-                .is_none_or(|k| best.monthly < k.monthly - 0.01);
-            if replan {
-                for (a, &i) in e.active.iter().enumerate() {
-                    let was = current.pools[current.pool_of[a]].0;
-                    let now = best.pools[best.pool_of[a]].0;
-                    if was != now {
-                        let why = match &kept {
-                            Some(k) => format!(
-                                "the pools cost ${:.0}/month less than keeping the plan",
-                                k.monthly - best.monthly
-                            ),
-                            None => "its pool type no longer holds it".to_owned(),
-                        };
+        let period_start = m % every == 0;
+        if period_start {
+            let h = req.horizon(m);
+            units = e
+                .active
+                .iter()
+                .enumerate()
+                .map(|(a, &i)| {
+                    let w = e.demands[i].workload;
+                    let (fc, ft) = req.factors(w, h, e.capacity[w]);
+                    let u = e.demands[i].at(fc, ft, e.allowed[i]);
+                    if pool::cheapest(&u.sums, e.rates).is_some() {
+                        return u;
+                    }
+                    // Grown beyond every pool: held at its last size, reported once.
+                    if !unmet[a] {
+                        unmet[a] = true;
                         events.push(Event {
                             month: m,
-                            kind: EventKind::LevelChange,
-                            workload: Some(e.demands[i].workload),
+                            kind: EventKind::Unmet,
+                            workload: Some(w),
                             message: format!(
-                                "Month {m}: {} moves from {} to {}; {why}",
-                                e.names[e.demands[i].workload],
-                                was.display(),
-                                now.display()
+                                "Month {m}: {} outgrows every allowed level and pool; it is held at its last size",
+                                e.names[w]
                             ),
                         });
                     }
+                    last[a]
+                        .clone()
+                        .unwrap_or_else(|| e.demands[i].at(1.0, 1.0, e.allowed[i]))
+                })
+                .collect();
+            sums = units.iter().map(|u| u.sums).collect();
+        }
+        if m > 0 && period_start {
+            let kept = keep(&current, &sums, e.rates);
+            let best = search::solve(&sums, e.rates, Some(&current.pool_of), max_pools);
+            let moves: Vec<usize> = (0..e.active.len())
+                .filter(|&a| current.pools[current.pool_of[a]].0 != best.pools[best.pool_of[a]].0)
+                .collect();
+            let settled = moves
+                .iter()
+                .all(|&a| moved_at[a].is_none_or(|t| m - t >= req.min_dwell_months));
+            let replan = match &kept {
+                None => true,
+                Some(k) => settled && best.monthly < k.monthly - threshold,
+            };
+            if replan {
+                for &a in &moves {
+                    let i = e.active[a];
+                    let was = current.pools[current.pool_of[a]].0;
+                    let now = best.pools[best.pool_of[a]].0;
+                    let why = match &kept {
+                        Some(k) => format!(
+                            "the pools cost ${:.0}/month less than keeping the plan",
+                            k.monthly - best.monthly
+                        ),
+                        None => "its pool type no longer holds it".to_owned(),
+                    };
+                    moved_at[a] = Some(m);
+                    events.push(Event {
+                        month: m,
+                        kind: EventKind::LevelChange,
+                        workload: Some(e.demands[i].workload),
+                        message: format!(
+                            "Month {m}: {} moves from {} to {}; {why}",
+                            e.names[e.demands[i].workload],
+                            was.display(),
+                            now.display()
+                        ),
+                    });
                 }
                 current = best;
             } else if let Some(k) = kept {
@@ -168,11 +194,12 @@ pub fn timeline(req: &EstateRequest, e: &Estate) -> (Vec<Month>, Vec<Event>) {
                             kind: EventKind::PoolGrows,
                             workload: None,
                             message: format!(
-                                "Month {m}: the {} pool of {} grows from {} to {} TiB",
+                                "Month {m}: the {} pool of {} grows from {} to {} TiB, sized for month {}",
                                 t.display(),
                                 members(&k, p, e),
                                 old.size_tib,
-                                new.size_tib
+                                new.size_tib,
+                                req.horizon(m)
                             ),
                         });
                     }
@@ -180,22 +207,24 @@ pub fn timeline(req: &EstateRequest, e: &Estate) -> (Vec<Month>, Vec<Event>) {
                 current = k;
             }
         }
-        for (a, u) in units.iter().enumerate() {
-            let k = slot(current.pools[current.pool_of[a]].0);
-            let was = last[a].as_ref().map(|l| l.kind[k]);
-            if was == Some(VolumeKind::Regular) && u.kind[k] == VolumeKind::Large {
-                let w = e.demands[e.active[a]].workload;
-                events.push(Event {
-                    month: m,
-                    kind: EventKind::LargeVolume,
-                    workload: Some(w),
-                    message: format!(
-                        "Month {m}: {}'s volumes become large volumes (over a regular volume's size or throughput)",
-                        e.names[w]
-                    ),
-                });
+        if period_start {
+            for (a, u) in units.iter().enumerate() {
+                let k = slot(current.pools[current.pool_of[a]].0);
+                let was = last[a].as_ref().map(|l| l.kind[k]);
+                if was == Some(VolumeKind::Regular) && u.kind[k] == VolumeKind::Large {
+                    let w = e.demands[e.active[a]].workload;
+                    events.push(Event {
+                        month: m,
+                        kind: EventKind::LargeVolume,
+                        workload: Some(w),
+                        message: format!(
+                            "Month {m}: {}'s volumes become large volumes (over a regular volume's size or throughput)",
+                            e.names[w]
+                        ),
+                    });
+                }
+                last[a] = Some(u.clone());
             }
-            last[a] = Some(u.clone());
         }
         let outside: f64 = e
             .fixed
@@ -229,7 +258,7 @@ pub fn timeline(req: &EstateRequest, e: &Estate) -> (Vec<Month>, Vec<Event>) {
                 });
                 continue;
             }
-            let s = search::solve(&moved, e.rates, Some(&current.pool_of));
+            let s = search::solve(&moved, e.rates, Some(&current.pool_of), max_pools);
             let delta = s.monthly - current.monthly;
             events.push(Event {
                 month: m,

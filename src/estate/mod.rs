@@ -18,7 +18,10 @@ pub mod search;
 pub use allocate::{Assignment, PoolPlan};
 pub use fit::{Fit, FitOption};
 pub use growth::{Event, EventKind, Month};
-pub use request::{EstateRequest, MAX_WORKLOADS, WhatIf, WorkloadGrowth};
+pub use request::{
+    DEFAULT_MAX_POOLS, DEFAULT_MIGRATION_THRESHOLD_USD_MONTH, DEFAULT_MIN_DWELL_MONTHS,
+    DEFAULT_RESIZE_EVERY_MONTHS, EstateRequest, MAX_WORKLOADS, WhatIf, WorkloadGrowth,
+};
 
 use crate::engine::field_error::FieldErrors;
 use crate::engine::plan::Plan;
@@ -50,6 +53,15 @@ pub struct Baseline {
     pub saving_pct: Option<f64>,
 }
 
+/// A workload the headline totals leave out, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Excluded {
+    pub workload: usize,
+    pub name: String,
+    /// `no_list_price` or `no_pool` (no allowed ANF level and pool holds it).
+    pub reason: &'static str,
+}
+
 /// The planned estate (contract: the answer of `POST /api/v1/estate/optimize`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EstatePlan {
@@ -75,6 +87,11 @@ pub struct EstatePlan {
     pub fit: Vec<Fit>,
     /// The resize schedule and the what-if months.
     pub events: Vec<Event>,
+    /// The account's capacity-pool limit the plan respects (more pools only when the
+    /// workloads cannot share them).
+    pub max_pools: u32,
+    /// Workloads the totals leave out (no list price, or no pool holds them).
+    pub excluded: Vec<Excluded>,
 }
 
 /// Plans an estate priced from `prices`; a bad value gives the field and what to fix.
@@ -91,32 +108,59 @@ pub fn optimize(req: &EstateRequest, prices: &PriceBook) -> Result<EstatePlan, F
         }
     }
     let allowed = vec![req.allowed(); demands.len()];
+    // The first pools are sized for the end of the first resize period; a workload that
+    // outgrows every pool by then starts at today's size (the timeline reports it).
+    let first = req.horizon(0);
     let units: Vec<demand::Unit> = demands
         .iter()
         .zip(&allowed)
-        .map(|(d, &a)| d.at(1.0, 1.0, a))
+        .map(|(d, &a)| {
+            let base = workloads[d.workload].storage.total_quota_tib();
+            let (fc, ft) = req.factors(d.workload, first, base);
+            let u = d.at(fc, ft, a);
+            if pool::cheapest(&u.sums, &rates).is_some() {
+                u
+            } else {
+                d.at(1.0, 1.0, a)
+            }
+        })
         .collect();
     // Workloads no pool type can hold are reported, not pooled.
     let active: Vec<usize> = (0..units.len())
         .filter(|&i| pool::cheapest(&units[i].sums, &rates).is_some())
         .collect();
     let sums: Vec<pool::Sums> = active.iter().map(|&i| units[i].sums).collect();
-    let solution = search::solve(&sums, &rates, None);
+    let max_pools = req.max_pools as usize;
+    let solution = search::solve(&sums, &rates, None, max_pools);
     let (pools, mut assignments) = allocate::allocate(
         &workloads, &demands, &units, &active, &solution, &rates, prices,
     );
-    let fixed = allocate::outside_pools(&workloads, prices, &mut assignments);
+    let (fixed, unpriced) = allocate::outside_pools(&workloads, prices, &mut assignments);
+    let mut excluded: Vec<Excluded> = unpriced
+        .into_iter()
+        .map(|w| Excluded {
+            workload: w,
+            name: workloads[w].name.clone(),
+            reason: "no_list_price",
+        })
+        .collect();
+    excluded.extend(
+        demands
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !active.contains(i))
+            .map(|(_, d)| Excluded {
+                workload: d.workload,
+                name: workloads[d.workload].name.clone(),
+                reason: "no_pool",
+            }),
+    );
+    excluded.sort_by_key(|x| x.workload);
     let baselines = baselines(&sums, &rates, solution.monthly);
     let names: Vec<String> = workloads.iter().map(|w| w.name.clone()).collect();
     let capacity: Vec<f64> = workloads
         .iter()
-        .map(|w| {
-            w.storage
-                .volumes
-                .iter()
-                .map(|g| f64::from(g.count) * g.quota_tib)
-                .sum()
-        })
+        .map(|w| w.storage.total_quota_tib())
         .collect();
     let (timeline, events) = growth::timeline(
         req,
@@ -163,6 +207,8 @@ pub fn optimize(req: &EstateRequest, prices: &PriceBook) -> Result<EstatePlan, F
         baselines,
         fit,
         events,
+        max_pools: req.max_pools,
+        excluded,
     })
 }
 

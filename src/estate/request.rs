@@ -52,7 +52,46 @@ pub struct EstateRequest {
     /// One-month service-level changes to place on the timeline.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub what_if: Vec<WhatIf>,
+    /// A re-plan (workloads moving to another level or pool) happens only when it saves
+    /// more than this a month, USD.
+    #[serde(default = "migration_threshold")]
+    pub migration_threshold_usd_month: f64,
+    /// A workload that moved stays put at least this many months.
+    #[serde(default = "min_dwell")]
+    pub min_dwell_months: u32,
+    /// Capacity pools the NetApp account may hold (25 unless raised by request).
+    #[serde(default = "max_pools")]
+    pub max_pools: u32,
+    /// Pools are resized every this many months, each time for the demand at the end
+    /// of the period (3 = quarterly).
+    #[serde(default = "resize_every")]
+    pub resize_every_months: u32,
 }
+
+fn migration_threshold() -> f64 {
+    DEFAULT_MIGRATION_THRESHOLD_USD_MONTH
+}
+
+fn min_dwell() -> u32 {
+    DEFAULT_MIN_DWELL_MONTHS
+}
+
+fn max_pools() -> u32 {
+    DEFAULT_MAX_POOLS
+}
+
+fn resize_every() -> u32 {
+    DEFAULT_RESIZE_EVERY_MONTHS
+}
+
+/// Saving a month below which the estate is not re-planned, USD.
+pub const DEFAULT_MIGRATION_THRESHOLD_USD_MONTH: f64 = 100.0;
+/// Months a workload stays after a move.
+pub const DEFAULT_MIN_DWELL_MONTHS: u32 = 6;
+/// Capacity pools per NetApp account by default (service-limits: 25, more by request).
+pub const DEFAULT_MAX_POOLS: u32 = 25;
+/// Months between planned pool resizes.
+pub const DEFAULT_RESIZE_EVERY_MONTHS: u32 = 3;
 
 fn three() -> u32 {
     3
@@ -106,6 +145,28 @@ fn pct(field: String, v: f64, hi: f64) -> Result<(), FieldError> {
 }
 
 impl EstateRequest {
+    /// A request for `workloads` with every other field at its default.
+    pub fn new(workloads: Vec<Scenario>) -> EstateRequest {
+        EstateRequest {
+            name: None,
+            workloads,
+            region: None,
+            gcp_region: None,
+            years: three(),
+            growth_pct_per_year: 0.0,
+            throughput_growth_pct_per_year: None,
+            growth: Vec::new(),
+            levels: None,
+            discount_pct: 0.0,
+            reservation: Term::None,
+            what_if: Vec::new(),
+            migration_threshold_usd_month: DEFAULT_MIGRATION_THRESHOLD_USD_MONTH,
+            min_dwell_months: DEFAULT_MIN_DWELL_MONTHS,
+            max_pools: DEFAULT_MAX_POOLS,
+            resize_every_months: DEFAULT_RESIZE_EVERY_MONTHS,
+        }
+    }
+
     /// Checks the request's own fields (each workload is checked when it is planned)
     /// and returns the Azure region it is priced in.
     pub fn validate(&self, prices: &PriceBook) -> Result<String, FieldError> {
@@ -118,13 +179,18 @@ impl EstateRequest {
                 ),
             ));
         }
-        if let Some(n) = &self.name
-            && (n.chars().count() > 200 || n.chars().any(char::is_control))
-        {
-            return Err(FieldError::new(
-                "name",
-                "use at most 200 characters without control characters",
-            ));
+        if let Some(n) = &self.name {
+            crate::engine::field_error::text("name", n, 200, false)?;
+        }
+        for (field, r) in [("region", &self.region), ("gcp_region", &self.gcp_region)] {
+            if let Some(r) = r {
+                crate::engine::field_error::text(
+                    field,
+                    r,
+                    crate::engine::scenario::MAX_REGION_CHARS,
+                    false,
+                )?;
+            }
         }
         let region = match self.region.as_deref().map(str::trim) {
             None | Some("") => prices.reference_region(Service::Anf).to_owned(),
@@ -155,6 +221,41 @@ impl EstateRequest {
             pct("throughput_growth_pct_per_year".into(), t, MAX_GROWTH_PCT)?;
         }
         pct("discount_pct".into(), self.discount_pct, 100.0)?;
+        if !(self.migration_threshold_usd_month.is_finite()
+            && (0.0..=1e9).contains(&self.migration_threshold_usd_month))
+        {
+            return Err(FieldError::new(
+                "migration_threshold_usd_month",
+                format!(
+                    "must be 0 or more USD a month (0 re-plans whenever it saves anything), not {}",
+                    self.migration_threshold_usd_month
+                ),
+            ));
+        }
+        if self.min_dwell_months > 60 {
+            return Err(FieldError::new(
+                "min_dwell_months",
+                format!("must be 0 to 60 months, not {}", self.min_dwell_months),
+            ));
+        }
+        if !(1..=500).contains(&self.max_pools) {
+            return Err(FieldError::new(
+                "max_pools",
+                format!(
+                    "an account holds 1 to 500 capacity pools (25 by default); got {}",
+                    self.max_pools
+                ),
+            ));
+        }
+        if !(1..=12).contains(&self.resize_every_months) {
+            return Err(FieldError::new(
+                "resize_every_months",
+                format!(
+                    "resize every 1 to 12 months (3 = quarterly); got {}",
+                    self.resize_every_months
+                ),
+            ));
+        }
         let n = self.workloads.len();
         let months = (self.years * 12) as usize;
         for (i, g) in self.growth.iter().enumerate() {
@@ -271,6 +372,12 @@ impl EstateRequest {
             .clone()
             .filter(|n| !n.trim().is_empty())
             .unwrap_or_else(|| format!("Estate of {} workloads", self.workloads.len()))
+    }
+
+    /// The month a pool resize at month `m` sizes for: the last month of its period.
+    pub fn horizon(&self, m: u32) -> u32 {
+        let every = self.resize_every_months.max(1);
+        (m - m % every + every - 1).min(self.years * 12 - 1)
     }
 
     /// Capacity and throughput factors of workload `w` at month `m` against month 0;

@@ -33,14 +33,16 @@ pub struct Solution {
     pub lower_bound: f64,
 }
 
-/// The cheapest pools for `units` (each must fit some pool alone): exact up to
+/// The cheapest pools for `units` (each must fit some pool alone) in at most
+/// `max_pools` pools (the NetApp account's capacity-pool limit): exact up to
 /// [`EXACT_MAX`] workloads, else the heuristic from `start` (a grouping to improve) or
-/// from scratch.
-pub fn solve(units: &[Sums], r: &Rates, start: Option<&[usize]>) -> Solution {
+/// from scratch. When the workloads cannot share pools enough to fit the limit, the
+/// answer has more pools than it and says so by its length.
+pub fn solve(units: &[Sums], r: &Rates, start: Option<&[usize]>, max_pools: usize) -> Solution {
     if units.len() <= EXACT_MAX {
-        exact(units, r)
+        exact(units, r, max_pools)
     } else {
-        heuristic(units, r, start)
+        heuristic(units, r, start, max_pools)
     }
 }
 
@@ -49,8 +51,10 @@ fn block(s: &Sums, r: &Rates) -> f64 {
     pool::cheapest(s, r).map_or(f64::INFINITY, |(_, p)| p.monthly)
 }
 
-/// Dynamic programming over subsets: exact.
-pub fn exact(units: &[Sums], r: &Rates) -> Solution {
+/// Dynamic programming over subsets: exact. Without a binding pool limit one layer
+/// (any number of blocks); with one, a layer per pool allowed (the best partition of
+/// each subset into at most k blocks).
+pub fn exact(units: &[Sums], r: &Rates, max_pools: usize) -> Solution {
     let n = units.len();
     let full = (1usize << n) - 1;
     let mut sums = vec![Sums::EMPTY; full + 1];
@@ -60,32 +64,53 @@ pub fn exact(units: &[Sums], r: &Rates) -> Solution {
         sums[m] = sums[m & (m - 1)].plus(&units[low]);
         cost[m] = block(&sums[m], r);
     }
-    let mut best = vec![f64::INFINITY; full + 1];
-    let mut choice = vec![0usize; full + 1];
-    best[0] = 0.0;
-    for m in 1..=full {
-        let low = m & m.wrapping_neg();
-        let rest = m ^ low;
-        choice[m] = low;
-        let mut sub = rest;
-        loop {
-            let b = sub | low;
-            let c = cost[b] + best[m ^ b];
-            if c < best[m] - 1e-9 {
-                best[m] = c;
-                choice[m] = b;
+    let limited = max_pools.max(1) < n;
+    let layers = if limited { max_pools.max(1) } else { 1 };
+    // best[k][m]: the cheapest partition of m into at most k + 1 blocks (any number when
+    // not limited); choice[k][m]: its block holding m's lowest member.
+    let mut best = vec![vec![f64::INFINITY; full + 1]; layers];
+    let mut choice = vec![vec![0usize; full + 1]; layers];
+    for k in 0..layers {
+        best[k][0] = 0.0;
+        for m in 1..=full {
+            let low = m & m.wrapping_neg();
+            let rest = m ^ low;
+            choice[k][m] = low;
+            let mut sub = rest;
+            loop {
+                let b = sub | low;
+                let before = match (limited, k) {
+                    (_, _) if m ^ b == 0 => 0.0,
+                    (true, 0) => f64::INFINITY,
+                    (true, _) => best[k - 1][m ^ b],
+                    (false, _) => best[k][m ^ b],
+                };
+                let c = cost[b] + before;
+                if c < best[k][m] - 1e-9 {
+                    best[k][m] = c;
+                    choice[k][m] = b;
+                }
+                if sub == 0 {
+                    break;
+                }
+                sub = (sub - 1) & rest;
             }
-            if sub == 0 {
-                break;
-            }
-            sub = (sub - 1) & rest;
         }
     }
     let mut blocks = Vec::new();
     let mut m = full;
+    let mut k = layers - 1;
+    // No partition within the limit: the best without it (more pools than allowed).
+    if !best[k][full].is_finite() && limited {
+        return exact(units, r, n);
+    }
     while m != 0 {
-        blocks.push(choice[m]);
-        m ^= choice[m];
+        let b = choice[k][m];
+        blocks.push(b);
+        m ^= b;
+        if limited {
+            k = k.saturating_sub(1);
+        }
     }
     let mut pool_of = vec![0; n];
     for (i, &b) in blocks.iter().enumerate() {
@@ -122,8 +147,9 @@ fn assemble(units: &[Sums], r: &Rates, pool_of: Vec<usize>) -> Solution {
     }
 }
 
-/// Merge, then move: see the module documentation.
-pub fn heuristic(units: &[Sums], r: &Rates, start: Option<&[usize]>) -> Solution {
+/// Merge, then move: see the module documentation; then, while there are more than
+/// `max_pools` pools, the merge that costs least.
+pub fn heuristic(units: &[Sums], r: &Rates, start: Option<&[usize]>, max_pools: usize) -> Solution {
     let n = units.len();
     // Groups as member lists with their sums and cost.
     let mut groups: Vec<(Vec<usize>, Sums, f64)> = Vec::new();
@@ -170,6 +196,25 @@ pub fn heuristic(units: &[Sums], r: &Rates, start: Option<&[usize]>) -> Solution
         groups[i].1 = s;
         groups[i].2 = c;
     }
+    // Within the pool limit: the merges that cost least, while a merge fits a pool.
+    while groups.len() > max_pools.max(1) {
+        let mut best: Option<(usize, usize, Sums, f64, f64)> = None;
+        for i in 0..groups.len() {
+            for j in i + 1..groups.len() {
+                let s = groups[i].1.plus(&groups[j].1);
+                let c = block(&s, r);
+                let extra = c - groups[i].2 - groups[j].2;
+                if c.is_finite() && best.as_ref().is_none_or(|b| extra < b.4) {
+                    best = Some((i, j, s, c, extra));
+                }
+            }
+        }
+        let Some((i, j, s, c, _)) = best else { break };
+        let (mj, _, _) = groups.swap_remove(j);
+        groups[i].0.extend(mj);
+        groups[i].1 = s;
+        groups[i].2 = c;
+    }
     // Move single workloads while a move saves.
     let mut group_of = vec![0; n];
     for (g, (m, _, _)) in groups.iter().enumerate() {
@@ -189,8 +234,14 @@ pub fn heuristic(units: &[Sums], r: &Rates, start: Option<&[usize]>) -> Solution
                 block(&rest_sums, r)
             };
             let gain = groups[g].2 - rest_cost;
-            // The best place for u: a new pool, or another group.
-            let mut target = (None, block(&units[u], r));
+            // The best place for u: a new pool (within the limit), or another group.
+            let open = groups.iter().filter(|g| !g.0.is_empty()).count();
+            let alone = if open < max_pools.max(1) || groups[g].0.len() == 1 {
+                block(&units[u], r)
+            } else {
+                f64::INFINITY
+            };
+            let mut target = (None, alone);
             for (h, (_, s, c)) in groups.iter().enumerate() {
                 if h != g && !groups[h].0.is_empty() {
                     let add = block(&s.plus(&units[u]), r) - c;

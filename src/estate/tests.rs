@@ -169,7 +169,8 @@ fn a_volume_becomes_a_large_volume_in_month_7() {
     // 90 x 1.2^(6/12) = 98.6, 90 x 1.2^(7/12) = 100.1.
     let p = plan(json!({
         "workloads": [workload("archive", 90.0, Some(100.0), None)],
-        "region": "eastus", "years": 1, "growth_pct_per_year": 20, "levels": ["standard"]
+        "region": "eastus", "years": 1, "growth_pct_per_year": 20, "levels": ["standard"],
+        "resize_every_months": 1
     }));
     let large: Vec<&Event> = p
         .events
@@ -190,7 +191,8 @@ fn moving_to_premium_pays_from_month_16() {
         "workloads": [workload("db", 2.0, Some(512.0), None)],
         "region": "eastus", "years": 2, "growth_pct_per_year": 100,
         "throughput_growth_pct_per_year": 0, "levels": ["premium", "ultra"],
-        "what_if": [{"workload": 0, "level": "premium", "month": 3}]
+        "what_if": [{"workload": 0, "level": "premium", "month": 3}],
+        "resize_every_months": 1, "migration_threshold_usd_month": 0
     }));
     assert_eq!(p.pools[0].level, Level::Ultra);
     let changes: Vec<&Event> = p
@@ -349,11 +351,20 @@ fn a_capacity_table_drives_the_timeline() {
     // last value holds): the Premium pool is 3, 3, 6, 6, then 13 TiB.
     let p = plan(json!({
         "workloads": [workload("files", 3.0, Some(10.0), None)],
-        "region": "eastus", "years": 1, "levels": ["premium"],
+        "region": "eastus", "years": 1, "levels": ["premium"], "resize_every_months": 1,
         "growth": [{"workload": 0, "capacity_tib_by_month": [3.0, 3.0, 5.5, 5.5, 12.2]}]
     }));
     let sizes: Vec<f64> = p.timeline.iter().map(|m| m.pool_tib).collect();
     assert_eq!(&sizes[..6], &[3.0, 3.0, 6.0, 6.0, 13.0, 13.0]);
+    // Resized quarterly (the default), each time for the quarter's last month: 6 TiB
+    // for months 0-2 (5.5 TiB in month 2), 13 TiB for months 3-5.
+    let quarterly = plan(json!({
+        "workloads": [workload("files", 3.0, Some(10.0), None)],
+        "region": "eastus", "years": 1, "levels": ["premium"],
+        "growth": [{"workload": 0, "capacity_tib_by_month": [3.0, 3.0, 5.5, 5.5, 12.2]}]
+    }));
+    let sizes: Vec<f64> = quarterly.timeline.iter().map(|m| m.pool_tib).collect();
+    assert_eq!(&sizes[..6], &[6.0, 6.0, 6.0, 13.0, 13.0, 13.0]);
     // A table that starts above today's capacity still plans from month 0.
     let q = plan(json!({
         "workloads": [workload("files", 3.0, Some(10.0), None)],
@@ -435,4 +446,64 @@ fn a_reserved_pool_pays_its_band_and_is_bought_up_to_it_when_that_costs_less() {
     assert!((p.monthly - 1100.0 * premium * 0.78).abs() < 1e-6);
     // The lower bound still holds with the bands.
     assert!(p.lower_bound <= p.monthly + 1e-6);
+}
+
+/// Each workload's moves for a saving (not because its pool stopped holding it), in
+/// month order, with the saving the event states.
+fn savings_moves(p: &EstatePlan) -> Vec<(usize, u32, f64)> {
+    p.events
+        .iter()
+        .filter(|e| e.kind == EventKind::LevelChange)
+        .filter_map(|e| {
+            let saving = e.message.split("the pools cost $").nth(1)?;
+            let saving: f64 = saving.split('/').next()?.parse().ok()?;
+            Some((e.workload?, e.month, saving))
+        })
+        .collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(24))]
+
+    /// Estates whose fixed throughput and growing capacity keep tipping the cheaper
+    /// level between Premium and Ultra, re-planned every month over three years: a
+    /// workload that moved for a saving had stayed at least the minimum dwell, and
+    /// every such move saves more than the migration threshold.
+    #[test]
+    fn no_move_is_reversed_within_the_minimum_dwell(
+        loads in proptest::collection::vec((0.5f64..6.0, 128.0f64..1500.0), 1..=4),
+        growth in 30.0f64..150.0,
+        dwell in 1u32..=12,
+        threshold in 0.0f64..50.0,
+    ) {
+        let workloads: Vec<_> = loads
+            .iter()
+            .enumerate()
+            .map(|(i, &(quota, target))| workload(&format!("w{i}"), quota, None, Some(target)))
+            .collect();
+        let p = plan(json!({
+            "workloads": workloads, "region": "eastus", "years": 3,
+            "growth_pct_per_year": growth, "throughput_growth_pct_per_year": 0,
+            "levels": ["premium", "ultra"], "resize_every_months": 1,
+            "min_dwell_months": dwell, "migration_threshold_usd_month": threshold
+        }));
+        let moves = savings_moves(&p);
+        // The stated saving is rounded to the dollar.
+        for &(_, _, saving) in &moves {
+            proptest::prop_assert!(saving + 0.5 >= threshold, "{moves:?}");
+        }
+        let mut last: std::collections::HashMap<usize, u32> = Default::default();
+        for e in p.events.iter().filter(|e| e.kind == EventKind::LevelChange) {
+            let w = e.workload.unwrap();
+            let for_saving = moves.iter().any(|m| m.0 == w && m.1 == e.month);
+            if let (Some(&before), true) = (last.get(&w), for_saving) {
+                proptest::prop_assert!(
+                    e.month - before >= dwell,
+                    "workload {w} moved in month {before} and again in {}", e.month
+                );
+            }
+            last.insert(w, e.month);
+        }
+        assert_sound(&p);
+    }
 }

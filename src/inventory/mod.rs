@@ -8,6 +8,7 @@
 //! column that was expected.
 
 pub mod anonymise;
+pub mod bounds;
 pub mod model;
 pub mod perf;
 mod rvtools;
@@ -38,15 +39,6 @@ pub struct InventoryError {
 }
 
 impl InventoryError {
-    /// A problem with the file as a whole.
-    pub fn file(message: impl Into<String>) -> InventoryError {
-        InventoryError {
-            sheet: None,
-            column: None,
-            message: message.into(),
-        }
-    }
-
     /// A problem with one sheet.
     pub fn sheet(sheet: &str, message: impl Into<String>) -> InventoryError {
         InventoryError {

@@ -1,6 +1,9 @@
 //! The inventory as volplan reads it: the VMs that move, the ones left out with the
 //! reason, and a summary (contract: the answer of `POST /api/v1/avs/inventory`).
 
+use crate::engine::FieldError;
+use crate::engine::field_error::is_noncharacter;
+use crate::engine::field_error::text;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -10,6 +13,10 @@ pub const MAX_VMS: usize = 100_000;
 pub const MAX_DISKS_PER_VM: usize = 256;
 /// Longest name kept (VM, cluster, host, datastore, disk), in characters.
 pub const MAX_NAME: usize = 200;
+/// Longest sentence of a summary (a warning, the capacity unit), in characters.
+pub const MAX_SENTENCE: usize = 1000;
+/// Longest key of a summary (`source`, `dialect`, a reason), in characters.
+pub const MAX_KEY: usize = 32;
 
 /// An imported inventory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -29,15 +36,19 @@ pub struct Inventory {
 #[serde(deny_unknown_fields)]
 pub struct Vm {
     /// The VM's name (or its anonymised stand-in).
+    #[schema(max_length = 200)]
     pub vm: String,
     #[serde(default)]
     pub powerstate: PowerState,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 200)]
     pub cluster: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 200)]
     pub host: Option<String>,
     /// The datastore of the VM's configuration file today (`vInfo` `Path`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 200)]
     pub datastore: Option<String>,
     #[serde(default)]
     pub vcpus: u32,
@@ -70,9 +81,11 @@ pub struct Vm {
 #[serde(deny_unknown_fields)]
 pub struct Disk {
     /// The disk's label (`Hard disk 1`).
+    #[schema(max_length = 200)]
     pub disk: String,
     /// The datastore the disk sits on today (`vDisk` `Disk Path`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 200)]
     pub datastore: Option<String>,
     pub capacity_mib: f64,
     /// A raw device mapping.
@@ -121,6 +134,7 @@ impl Flag {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Excluded {
+    #[schema(max_length = 200)]
     pub vm: String,
     pub reason: Reason,
 }
@@ -158,18 +172,22 @@ impl Reason {
 pub struct Summary {
     /// `rvtools`, `live_optics` or `csv`.
     #[serde(default)]
+    #[schema(max_length = 32)]
     pub source: String,
     /// How capacities were labelled: `MiB` (RVTools 4.x), `MB` (RVTools 3.x),
     /// `prefixed` (CSV export headers such as `vInfoInUse`).
     #[serde(default)]
+    #[schema(max_length = 32)]
     pub dialect: String,
     /// The unit the capacity figures were read in, as a sentence: RVTools 4.x `MiB`;
     /// RVTools 3.x `MB`, which are vSphere's binary megabytes and read as MiB (1 MB =
     /// 1 MiB, the same figures 4.x labels MiB); `GB`/`GiB` and `TB`/`TiB` times 1024
     /// and 1024²; unlabelled CSV-export headers as MiB.
     #[serde(default)]
+    #[schema(max_length = 1000)]
     pub capacity_unit: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 200)]
     pub rvtools_version: Option<String>,
     /// VM rows read.
     #[serde(default)]
@@ -180,6 +198,7 @@ pub struct Summary {
     pub excluded: u32,
     /// Excluded VMs by reason key.
     #[serde(default)]
+    #[schema(schema_with = counts_by_key)]
     pub excluded_by_reason: BTreeMap<String, u32>,
     /// Powered-off VMs kept (when they are included by choice).
     #[serde(default)]
@@ -227,7 +246,90 @@ pub struct Summary {
     pub anonymised: bool,
     /// What could not be read, or was read with an assumption.
     #[serde(default)]
+    #[schema(schema_with = sentences)]
     pub warnings: Vec<String>,
+}
+
+/// The schema of `excluded_by_reason`: counts by keys of at most [`MAX_KEY`] characters.
+fn counts_by_key() -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .property_names(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .max_length(Some(MAX_KEY)),
+        ))
+        .additional_properties(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0)),
+        ))
+        .build()
+}
+
+/// The schema of `warnings`: sentences of at most [`MAX_SENTENCE`] characters.
+fn sentences() -> utoipa::openapi::schema::Array {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+    ArrayBuilder::new()
+        .items(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .max_length(Some(MAX_SENTENCE)),
+        )
+        .build()
+}
+
+impl Inventory {
+    /// The free-text fields within their lengths and without control characters (or
+    /// Unicode noncharacters): an inventory sent back to be planned or given figures is
+    /// checked before its names are used or quoted. The field paths start at
+    /// `inventory`, as the requests that carry one name it.
+    pub fn check_text(&self) -> Result<(), FieldError> {
+        let name = |field: String, v: &str| {
+            if v.trim().is_empty() {
+                return Err(FieldError::new(field, "must not be empty"));
+            }
+            text(&field, v, MAX_NAME, false)
+        };
+        for (i, v) in self.vms.iter().enumerate() {
+            let f = |n: &str| format!("inventory.vms[{i}].{n}");
+            name(f("vm"), &v.vm)?;
+            for (n, s) in [
+                ("cluster", &v.cluster),
+                ("host", &v.host),
+                ("datastore", &v.datastore),
+            ] {
+                if let Some(s) = s {
+                    name(f(n), s)?;
+                }
+            }
+            for (k, d) in v.disks.iter().enumerate() {
+                name(f(&format!("disks[{k}].disk")), &d.disk)?;
+                if let Some(ds) = &d.datastore {
+                    name(f(&format!("disks[{k}].datastore")), ds)?;
+                }
+            }
+        }
+        for (i, e) in self.excluded.iter().enumerate() {
+            name(format!("inventory.excluded[{i}].vm"), &e.vm)?;
+        }
+        let s = &self.summary;
+        let f = |n: &str| format!("inventory.summary.{n}");
+        text(&f("source"), &s.source, MAX_KEY, false)?;
+        text(&f("dialect"), &s.dialect, MAX_KEY, false)?;
+        text(&f("capacity_unit"), &s.capacity_unit, MAX_SENTENCE, false)?;
+        if let Some(v) = &s.rvtools_version {
+            text(&f("rvtools_version"), v, MAX_NAME, false)?;
+        }
+        for key in s.excluded_by_reason.keys() {
+            text(&f("excluded_by_reason"), key, MAX_KEY, false)?;
+        }
+        for (i, w) in s.warnings.iter().enumerate() {
+            text(&f(&format!("warnings[{i}]")), w, MAX_SENTENCE, false)?;
+        }
+        Ok(())
+    }
 }
 
 impl Vm {
@@ -297,6 +399,15 @@ impl Inventory {
         s.in_use_tib = used / MIB_PER_TIB;
         s.iops = iops;
         s.mibps = mibps;
+        // A warning quotes what the file holds (a sheet name, a header): kept within
+        // the length an inventory sent back may carry.
+        for w in &mut s.warnings {
+            if let Some((cut, _)) = w.char_indices().nth(MAX_SENTENCE - 1) {
+                w.truncate(cut);
+                w.push('…');
+            }
+            w.retain(|c| !c.is_control() && !is_noncharacter(c));
+        }
     }
 }
 

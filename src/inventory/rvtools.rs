@@ -11,6 +11,7 @@ use super::table::{Cell, Column, Table, Workbook};
 use super::{
     Disk, Excluded, Flag, Inventory, InventoryError, Options, PowerState, Reason, Summary, Vm,
 };
+use crate::engine::field_error::is_noncharacter;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
@@ -110,10 +111,11 @@ fn shown(headers: &[String]) -> String {
     s.join(", ")
 }
 
-/// A name cut to [`MAX_NAME`] characters, control characters dropped.
+/// A name cut to [`MAX_NAME`] characters, control characters and Unicode noncharacters
+/// (which no report format can carry) dropped.
 fn clip(s: &str) -> String {
     s.chars()
-        .filter(|c| !c.is_control())
+        .filter(|c| !c.is_control() && !is_noncharacter(*c))
         .take(MAX_NAME)
         .collect::<String>()
         .trim()

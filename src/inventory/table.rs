@@ -4,7 +4,9 @@
 //! space-stripped variants.
 
 use super::InventoryError;
-use calamine::{Data, Reader};
+use super::bounds::{self, SheetBudget};
+use calamine::{DataRef, Reader};
+use std::collections::BTreeMap;
 use std::io::Cursor;
 
 /// One cell.
@@ -188,24 +190,21 @@ pub struct Workbook {
 }
 
 impl Workbook {
-    /// Opens an xlsx workbook from its bytes.
+    /// Opens an xlsx workbook from its bytes, once its container is within
+    /// [`bounds`]' limits.
     pub fn open(bytes: &[u8]) -> Result<Workbook, InventoryError> {
+        bounds::check_container(bytes)?;
         let book: calamine::Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes.to_vec()))
-            .map_err(|e| {
-                InventoryError::sheet(
-                    "vInfo",
-                    format!(
-                        "cannot open the workbook ({e}): expected an RVTools export (.xlsx with a \
-                         `vInfo` sheet) or its vInfo CSV"
-                    ),
-                )
-            })?;
+            .map_err(bounds::cannot_open)?;
         let sheets = book.sheet_names();
         Ok(Workbook { sheets, book })
     }
 
     /// The sheet whose name, normalised, is `key` or ends with it (`tabvInfo`), read as a
     /// table whose first non-blank row is the header.
+    ///
+    /// The cells are read one by one within the sheet's [`SheetBudget`]: only the rows
+    /// that hold a value take memory, never a grid up to the farthest cell.
     pub fn table(&mut self, key: &str) -> Result<Option<Table>, InventoryError> {
         let Some(name) = self
             .sheets
@@ -218,13 +217,37 @@ impl Workbook {
         else {
             return Ok(None);
         };
-        let range = self.book.worksheet_range(&name).map_err(|e| {
+        let unreadable = |e: calamine::XlsxError| {
             InventoryError::sheet(&name, format!("cannot read sheet `{name}`: {e}"))
-        })?;
-        let mut rows = range.rows().map(|r| r.iter().map(cell).collect::<Vec<_>>());
+        };
+        let mut budget = SheetBudget::new(&name);
+        let mut rows: BTreeMap<u32, Vec<Cell>> = BTreeMap::new();
+        let mut reader = self
+            .book
+            .worksheet_cells_reader(&name)
+            .map_err(unreadable)?;
+        while let Some(c) = reader.next_cell().map_err(unreadable)? {
+            let value = cell(c.get_value());
+            if value == Cell::Empty {
+                continue;
+            }
+            let (r, col) = c.get_position();
+            budget.place(r, col)?;
+            if let Cell::Text(t) = &value {
+                budget.text(t.len())?;
+            }
+            let row = rows.entry(r).or_default();
+            let col = col as usize;
+            if row.len() <= col {
+                budget.cells(col + 1 - row.len())?;
+                row.resize(col + 1, Cell::Empty);
+            }
+            row[col] = value;
+        }
+        drop(reader);
+        let mut rows = rows.into_values();
         let headers = rows
-            .by_ref()
-            .find(|r| r.iter().any(|c| *c != Cell::Empty))
+            .next()
             .unwrap_or_default()
             .iter()
             .map(|c| c.text().unwrap_or_default())
@@ -233,15 +256,17 @@ impl Workbook {
     }
 }
 
-fn cell(d: &Data) -> Cell {
+fn cell(d: &DataRef<'_>) -> Cell {
     match d {
-        Data::Empty | Data::Error(_) => Cell::Empty,
-        Data::Int(i) => Cell::Num(*i as f64),
-        Data::Float(f) => Cell::Num(*f),
-        Data::Bool(b) => Cell::Bool(*b),
-        Data::String(s) => Cell::Text(s.clone()),
-        Data::DateTimeIso(s) | Data::DurationIso(s) => Cell::Text(s.clone()),
-        Data::DateTime(d) => Cell::Num(d.as_f64()),
+        DataRef::Empty | DataRef::Error(_) => Cell::Empty,
+        DataRef::Int(i) => Cell::Num(*i as f64),
+        DataRef::Float(f) => Cell::Num(*f),
+        DataRef::Bool(b) => Cell::Bool(*b),
+        DataRef::String(s) | DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => {
+            Cell::Text(s.clone())
+        }
+        DataRef::SharedString(s) => Cell::Text((*s).to_owned()),
+        DataRef::DateTime(d) => Cell::Num(d.as_f64()),
     }
 }
 
@@ -302,20 +327,29 @@ pub fn csv_table(name: &str, bytes: &[u8]) -> Result<Table, InventoryError> {
         .from_reader(text.as_bytes());
     let mut rows = Vec::new();
     let mut headers = None;
-    for record in reader.records() {
+    let mut budget = SheetBudget::new(name);
+    for (line, record) in reader.records().enumerate() {
         let record = record.map_err(|e| InventoryError::sheet(name, format!("CSV: {e}")))?;
+        // Trailing empty fields hold nothing: they neither count nor widen the row.
+        let used = (0..record.len())
+            .rev()
+            .find(|&i| !record[i].trim().is_empty())
+            .map_or(0, |last| last + 1);
+        if used == 0 {
+            continue;
+        }
+        let last = u32::try_from(used - 1).unwrap_or(u32::MAX);
+        budget.place(u32::try_from(line).unwrap_or(u32::MAX), last)?;
+        budget.cells(used)?;
+        budget.text(record.as_slice().len())?;
+        let fields = record.iter().take(used).map(str::trim);
         if headers.is_none() {
-            if record.iter().all(|f| f.trim().is_empty()) {
-                continue;
-            }
-            headers = Some(record.iter().map(|f| f.trim().to_owned()).collect());
+            headers = Some(fields.map(str::to_owned).collect());
             continue;
         }
         rows.push(
-            record
-                .iter()
+            fields
                 .map(|f| {
-                    let f = f.trim();
                     if f.is_empty() {
                         Cell::Empty
                     } else {

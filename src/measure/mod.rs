@@ -13,6 +13,7 @@ pub mod fio;
 pub mod infer;
 mod latency;
 pub mod points;
+pub mod ranges;
 pub mod testplan;
 mod text;
 
@@ -20,6 +21,7 @@ pub use compare::{Comparison, GapClass, compare};
 pub use infer::scenario_from;
 pub use points::{MeasuredPoint, measured_point};
 
+use crate::engine::field_error::{Checks, FieldErrors};
 use crate::engine::scenario::Access;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -132,6 +134,19 @@ pub enum ImportError {
     Invalid { format: Format, problem: String },
     /// Several files that cannot be combined into one test.
     Mismatch { problem: String },
+    /// Figures outside their physical ranges ([`ranges`]), every one of every run,
+    /// each named by the answer's field (`measurements[0].iops`).
+    OutOfRange { format: Format, errors: FieldErrors },
+}
+
+impl ImportError {
+    /// The answer's field the error is about (the first of them), if one.
+    pub fn field(&self) -> Option<String> {
+        match self {
+            ImportError::OutOfRange { errors, .. } => Some(errors.first().field.clone()),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for ImportError {
@@ -150,6 +165,10 @@ impl fmt::Display for ImportError {
             ImportError::Mismatch { problem } => {
                 write!(f, "these files cannot be combined into one test: {problem}")
             }
+            ImportError::OutOfRange { format, errors } => {
+                let problems: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+                write!(f, "{}: {}", format.display(), problems.join("; "))
+            }
         }
     }
 }
@@ -159,19 +178,40 @@ impl std::error::Error for ImportError {}
 /// Largest input the parsers accept (fio json+ with histograms stays well below).
 pub const MAX_INPUT_BYTES: usize = 64 * 1024 * 1024;
 
-/// Detects the format of one result file and parses it.
+/// Detects the format of one result file and parses it; a figure outside its physical
+/// range refuses the file.
 pub fn parse(bytes: &[u8]) -> Result<ParsedResult, ImportError> {
     let text = text::decode(bytes)?;
-    match detect(&text)? {
+    in_range(match detect(&text)? {
         Format::FioJson => fio::parse(&text),
         Format::DiskspdXml => diskspd::parse(&text),
         Format::ElbenchoCsv => elbencho::parse(&text),
+    }?)
+}
+
+/// The result, or every figure of its runs outside its range ([`ranges::check`]).
+fn in_range(parsed: ParsedResult) -> Result<ParsedResult, ImportError> {
+    let mut checks = Checks::default();
+    for (run, m) in parsed.measurements.iter().enumerate() {
+        checks.extend(ranges::check(m).map_err(|e| e.within(&format!("measurements[{run}]"))));
+    }
+    match checks.finish() {
+        Ok(()) => Ok(parsed),
+        Err(errors) => Err(ImportError::OutOfRange {
+            format: parsed.format,
+            errors,
+        }),
     }
 }
 
 /// Parses several result files of one test (one per client machine, run at the same time)
-/// and adds them up: run `i` of every file is one run on `files.len()` clients.
+/// and adds them up: run `i` of every file is one run on `files.len()` clients. The sums
+/// are checked against the physical ranges as [`parse`] checks one file.
 pub fn parse_many(files: &[&[u8]]) -> Result<ParsedResult, ImportError> {
+    in_range(parse_and_add(files)?)
+}
+
+fn parse_and_add(files: &[&[u8]]) -> Result<ParsedResult, ImportError> {
     let many = files.len() > 1;
     let prefix_file = |i: usize, e: ImportError| if many { prefix_file(i, e) } else { e };
     let mut texts = Vec::with_capacity(files.len());

@@ -51,11 +51,12 @@ pub fn measured_point(m: &Measurement, scenario: &Scenario) -> MeasuredPoint {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::measure::Tool;
 
-    fn run() -> Measurement {
+    /// A plain 64 KiB read run, for the tests of this module and its siblings.
+    pub(in crate::measure) fn run() -> Measurement {
         Measurement {
             tool: Tool::Fio,
             label: "r".to_owned(),

@@ -9,6 +9,8 @@ use std::fmt;
 
 /// Most non-empty lines a request may hold (keeps answers bounded).
 pub const MAX_LINES: usize = 1000;
+/// Longest distribution and release, in characters.
+pub const MAX_DISTRO_CHARS: usize = 64;
 
 /// Largest nconnect the Linux kernel accepts (`NFS_MAX_CONNECTIONS`).
 pub const NCONNECT_MAX: u32 = 16;
@@ -157,6 +159,14 @@ impl MountRequest {
             return Err(InputError {
                 field: "text",
                 message: format!("{lines} lines; at most {MAX_LINES} are checked at once"),
+            });
+        }
+        if let Some(d) = &self.distro
+            && d.chars().nth(MAX_DISTRO_CHARS).is_some()
+        {
+            return Err(InputError {
+                field: "distro",
+                message: format!("at most {MAX_DISTRO_CHARS} characters, e.g. `rhel 8.3`"),
             });
         }
         if let Some(d) = &self.distro

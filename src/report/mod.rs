@@ -1,9 +1,10 @@
 //! The one presentation path: how an evaluation, an AVS plan or an estate looks on a
 //! page, on paper and in files.
 //!
-//! - [`format`]: the one formatter of numbers, money and units; [`escape`]: one escaper
-//!   per output language.
-//! - [`summary`]: every conclusion a report states, composed in one place.
+//! - [`escape`]: one escaper per output language (figures are written by
+//!   [`crate::format`], the one formatter).
+//! - [`summary`]: the report's words around the verdict's statements: chart captions,
+//!   latency and cost in words, the AVS plan's and the estate's summaries.
 //! - [`charts`]: every chart, one plotters draw per chart for SVG, PNG and PDF.
 //! - [`doc`]: a report as a document, and one writer per language for it (HTML,
 //!   Markdown, the PDF layouter, a workbook).
@@ -20,7 +21,6 @@ pub mod escape;
 pub mod estate;
 #[cfg(test)]
 pub(crate) mod fixture;
-pub mod format;
 pub mod model;
 pub mod scenario;
 pub mod sources;

@@ -2,7 +2,8 @@
 //!
 //! Each event is written with [`record`] on the transaction of the change it records,
 //! so a failed change leaves no event and every event's change happened. Events on a
-//! scenario (and its measurements) are seen by the users who may see the scenario.
+//! scenario (and its measurements) are seen by the users who may see the scenario,
+//! events on an estate by those who may see the estate.
 
 use super::access::{Actor, Ownership, Visibility};
 use super::{Db, DbConn, StoreError};
@@ -64,8 +65,11 @@ pub struct Event<'a> {
     pub action: Action,
     pub kind: ObjectKind,
     pub object_id: Option<i64>,
-    /// The scenario the object belongs to, with its ownership (who may see the event).
-    pub scenario: Option<(i64, &'a Ownership)>,
+    /// The scenario the object belongs to (scenario and measurement events).
+    pub scenario_id: Option<i64>,
+    /// The ownership that decides who sees the event: its scenario's, or the estate's;
+    /// `None` for events every user sees (prices).
+    pub seen_as: Option<&'a Ownership>,
     /// The revision the change made, where it made one.
     pub revision: Option<i64>,
     /// A short description, e.g. the object's name.
@@ -77,13 +81,12 @@ const SUMMARY_CHARS: usize = 300;
 
 /// Writes `event` on `conn` (the change's own transaction), stamped now.
 pub async fn record(conn: &mut DbConn, event: &Event<'_>) -> Result<(), StoreError> {
-    let (scenario_id, owner, private) = match event.scenario {
-        Some((id, o)) => (
-            Some(id),
+    let (owner, private) = match event.seen_as {
+        Some(o) => (
             o.owner.as_deref(),
             i64::from(o.visibility == Visibility::Private),
         ),
-        None => (None, None, 0),
+        None => (None, 0),
     };
     let summary: String = event.summary.chars().take(SUMMARY_CHARS).collect();
     sqlx::query(
@@ -96,7 +99,7 @@ pub async fn record(conn: &mut DbConn, event: &Event<'_>) -> Result<(), StoreErr
     .bind(event.action.key())
     .bind(event.kind.key())
     .bind(event.object_id)
-    .bind(scenario_id)
+    .bind(event.scenario_id)
     .bind(event.revision)
     .bind(summary)
     .bind(owner)

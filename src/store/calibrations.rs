@@ -35,7 +35,8 @@ pub async fn save_calibration(
         action: Action::Changed,
         kind: ObjectKind::Scenario,
         object_id: Some(scenario_id),
-        scenario: Some((scenario_id, &ownership)),
+        scenario_id: Some(scenario_id),
+        seen_as: Some(&ownership),
         revision: None,
         summary: format!("calibrated to {} measured run(s)", note.measurements),
     };

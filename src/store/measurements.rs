@@ -4,7 +4,7 @@
 use super::access::{Actor, ownership_on};
 use super::activity::{self, Action, Event, ObjectKind};
 use super::{Db, StoreError, begin_write};
-use crate::measure::{Format, MeasuredPoint, Measurement, measured_point};
+use crate::measure::{Format, MeasuredPoint, Measurement, measured_point, ranges};
 use serde::Serialize;
 
 /// A measurement as stored.
@@ -107,7 +107,8 @@ pub async fn add_measurements(
         action: Action::Imported,
         kind: ObjectKind::Measurement,
         object_id: out.first().map(|m: &StoredMeasurement| m.id),
-        scenario: Some((scenario_id, &ownership)),
+        scenario_id: Some(scenario_id),
+        seen_as: Some(&ownership),
         revision: Some(revision),
         summary: format!(
             "{} run(s) from {format_text}: {}",
@@ -120,7 +121,8 @@ pub async fn add_measurements(
     Ok(out)
 }
 
-/// Every measurement of scenario `id`, oldest first; `NotFound` if there is no such scenario.
+/// Every readable measurement of scenario `id`, oldest first; `NotFound` if there is no
+/// such scenario.
 pub async fn list_measurements(
     pool: &Db,
     scenario_id: i64,
@@ -139,7 +141,23 @@ pub async fn list_measurements(
     .bind(scenario_id)
     .fetch_all(pool)
     .await?;
-    rows.into_iter().map(StoredMeasurement::try_from).collect()
+    Ok(rows.into_iter().filter_map(readable).collect())
+}
+
+/// A stored run as the charts and comparisons may use it: one that does not decode, or
+/// whose figures are outside the importer's ranges (stored before they were checked,
+/// or changed by hand), is left out with a warning in the log, never answered as an
+/// error; it can still be deleted by its id.
+fn readable(row: Row) -> Option<StoredMeasurement> {
+    let id = row.id;
+    let checked = StoredMeasurement::try_from(row).and_then(|m| {
+        ranges::check(&m.measurement)
+            .map(|()| m)
+            .map_err(|e| corrupt(id, "body", e.to_string()))
+    });
+    checked
+        .inspect_err(|e| tracing::warn!("left out an unreadable stored run: {e}"))
+        .ok()
 }
 
 /// Deletes measurement `id` of scenario `scenario_id`, by `by`; `NotFound` if there is
@@ -164,7 +182,8 @@ pub async fn delete_measurement(
         action: Action::Deleted,
         kind: ObjectKind::Measurement,
         object_id: Some(id),
-        scenario: Some((scenario_id, &ownership)),
+        scenario_id: Some(scenario_id),
+        seen_as: Some(&ownership),
         revision: None,
         summary: label,
     };

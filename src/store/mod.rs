@@ -18,6 +18,7 @@ mod connect;
 pub mod estates;
 pub mod measurements;
 pub mod prices;
+pub mod revisions;
 mod scenarios;
 pub mod sessions;
 pub mod tokens;
@@ -26,11 +27,12 @@ mod visibility;
 
 pub use access::{Actor, Ownership, Visibility, visible_scenario};
 pub use connect::{Backend, backend, connect, redacted};
+pub use revisions::Revision;
 pub use scenarios::{
-    ListedScenario, MAX_PAGE, PricedRevision, Revision, ScenarioPage, ScenarioSummary,
-    StoredScenario, binding_label, create_scenario, create_scenario_by, delete_scenario,
-    delete_scenario_by, get_revision, get_scenario, list_page, list_revisions, list_scenarios,
-    list_scenarios_for, priced_revision, restore_revision, restore_revision_by, update_scenario,
+    ListedScenario, MAX_PAGE, PricedRevision, ScenarioPage, ScenarioSummary, StoredScenario,
+    binding_label, create_scenario, create_scenario_by, delete_scenario, delete_scenario_by,
+    get_revision, get_scenario, list_page, list_revisions, list_scenarios, list_scenarios_for,
+    priced_revision, restore_revision, restore_revision_by, revision_bodies, update_scenario,
     update_scenario_by,
 };
 pub use visibility::set_visibility;

@@ -105,7 +105,8 @@ pub async fn store(
         action,
         kind: ObjectKind::Prices,
         object_id: None,
-        scenario: None,
+        scenario_id: None,
+        seen_as: None,
         revision: None,
         summary: format!("{} price row(s): {source}", rows.len()),
     };

@@ -1,7 +1,8 @@
 //! Users of team mode: a unique name, an argon2id password hash and a role.
 //!
-//! Changing a user's password ends all of that user's sessions in the same
-//! transaction; removing a user removes its sessions and API tokens with it.
+//! Changing a user's password ends all of that user's sessions and revokes its API
+//! tokens in the same transaction (a password change is how a leaked credential is
+//! answered); removing a user removes its sessions and API tokens with it.
 
 use super::{Db, StoreError, begin_write, now_utc};
 
@@ -34,6 +35,8 @@ pub struct Saved {
     pub created: bool,
     /// Sessions ended because the password changed.
     pub sessions_ended: u64,
+    /// API tokens revoked because the password changed.
+    pub tokens_revoked: u64,
 }
 
 /// Why [`save_user`] refused.
@@ -79,7 +82,8 @@ pub async fn find_user(db: &Db, name: &str) -> Result<Option<Credentials>, Store
 }
 
 /// Creates user `name`, or changes the password hash and/or role of the existing one
-/// (`None` keeps what is stored). A changed password ends the user's sessions.
+/// (`None` keeps what is stored). A changed password ends the user's sessions and
+/// revokes its API tokens.
 pub async fn save_user(
     db: &Db,
     name: &str,
@@ -110,6 +114,7 @@ pub async fn save_user(
             Saved {
                 created: true,
                 sessions_ended: 0,
+                tokens_revoked: 0,
             }
         }
         Some((id,)) => {
@@ -122,7 +127,7 @@ pub async fn save_user(
                     .await
                     .map_err(StoreError::from)?;
             }
-            let mut sessions_ended = 0;
+            let (mut sessions_ended, mut tokens_revoked) = (0, 0);
             if let Some(hash) = password_hash {
                 sqlx::query("UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3")
                     .bind(hash)
@@ -137,10 +142,17 @@ pub async fn save_user(
                     .await
                     .map_err(StoreError::from)?
                     .rows_affected();
+                tokens_revoked = sqlx::query("DELETE FROM api_tokens WHERE user_id = $1")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(StoreError::from)?
+                    .rows_affected();
             }
             Saved {
                 created: false,
                 sessions_ended,
+                tokens_revoked,
             }
         }
     };

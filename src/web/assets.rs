@@ -6,6 +6,7 @@
 //! and the binary serves correctly from any working directory.
 
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use axum::Router;
 use axum::extract::{Path, Query};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -55,7 +56,7 @@ pub fn url(path: &str) -> String {
 
 /// `/static/*`.
 pub fn router() -> Router<AppState> {
-    Router::new().route("/static/{*path}", get(serve))
+    Router::new().route("/static/{*path}", get(serve).public())
 }
 
 #[derive(Deserialize)]

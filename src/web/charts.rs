@@ -13,10 +13,12 @@ use crate::engine::{self, Evaluation, Scenario};
 use crate::measure::MeasuredPoint;
 use crate::report::charts::{Chart, ChartError, ChartName, ChartTable, LatencyRun};
 use crate::store::{self, StoreError};
+use crate::web::AppState;
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson};
 use crate::web::page_error::PageError;
-use crate::web::{AppState, RenderLimit};
+use crate::web::render_pool::{Refused, RenderPool, Turn};
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -28,8 +30,8 @@ use serde::Deserialize;
 /// Chart routes.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/scenarios/{id}/charts/{file}", get(saved))
-        .route("/charts/{file}", get(shared).post(posted))
+        .route("/scenarios/{id}/charts/{file}", get(saved).read_write())
+        .route("/charts/{file}", get(shared).post(posted).compute())
 }
 
 /// A chart as a page shows it: inline SVG, a one-sentence summary, its data table
@@ -108,9 +110,32 @@ impl MeasuredRuns {
     }
 }
 
-/// A planner chart with the saved scenario's measured runs, drawn for the results
-/// column; `None` (and a log line) if it cannot be drawn, so the figures still show.
-pub fn planner_chart(
+/// The planner's charts (ceilings and latency) with the saved scenario's measured runs,
+/// drawn in the render pool for the results column. Those that cannot be drawn are left
+/// out (and logged), and all of them when the pool is busy, so the figures still show.
+pub async fn planner_charts(
+    renders: &RenderPool,
+    s: Scenario,
+    e: Evaluation,
+    measured: MeasuredRuns,
+) -> Vec<ChartBlock> {
+    let drawn = renders
+        .run("planner chart", Turn::Extra, move || {
+            [ChartName::Ceilings, ChartName::Latency]
+                .into_iter()
+                .filter_map(|name| planner_chart(name, &s, &e, &measured))
+                .collect()
+        })
+        .await;
+    drawn.unwrap_or_else(|refused| {
+        tracing::warn!("planner without its charts: {refused}");
+        Vec::new()
+    })
+}
+
+/// One planner chart, drawn narrower than the download; `None` (and a log line) if it
+/// cannot be drawn.
+fn planner_chart(
     name: ChartName,
     s: &Scenario,
     e: &Evaluation,
@@ -276,9 +301,9 @@ fn respond(headers: &HeaderMap, f: Failure) -> Response {
     }
 }
 
-/// Evaluates and draws off the async workers; a PNG first waits for a render permit.
+/// Evaluates and draws in the render pool.
 async fn draw(
-    renders: &RenderLimit,
+    renders: &RenderPool,
     scenario: Scenario,
     name: ChartName,
     format: Format,
@@ -292,12 +317,7 @@ async fn draw(
         field: None,
         message,
     })?;
-    let permit = match format {
-        Format::Png => Some(renders.admit().await.map_err(Failure::Busy)?),
-        Format::Svg => None,
-    };
     let work = move || -> Result<Response, Failure> {
-        let _permit = permit;
         let evaluation = engine::evaluate(&scenario).map_err(ChartError::from)?;
         let chart = measured.drawn_on(Chart::of(name, &scenario, &evaluation)?);
         let (body, mime) = match format {
@@ -314,16 +334,18 @@ async fn draw(
         };
         let disposition = format!("inline; filename=\"{filename}\"");
         let mut res = ([(header::CONTENT_TYPE, mime)], body).into_response();
-        let h = res.headers_mut();
-        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
         if let Ok(v) = HeaderValue::from_str(&disposition) {
-            h.insert(header::CONTENT_DISPOSITION, v);
+            res.headers_mut().insert(header::CONTENT_DISPOSITION, v);
         }
         Ok(res)
     };
-    tokio::task::spawn_blocking(work)
+    renders
+        .run("chart", Turn::Answer, work)
         .await
-        .map_err(|e| Failure::Internal(format!("chart task failed: {e}")))?
+        .map_err(|r| match r {
+            Refused::Failed(_) => Failure::Internal(r.to_string()),
+            _ => Failure::Busy(r.to_string()),
+        })?
 }
 
 /// The query string, or a 422 saying what is wrong with it.

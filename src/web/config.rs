@@ -12,6 +12,8 @@ pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
 pub const DEFAULT_DATABASE_URL: &str = "sqlite:volplan.db";
 /// Most connections served at once when nothing else is said.
 pub const DEFAULT_MAX_CONNECTIONS: u32 = 1024;
+/// Most connections from one client address when nothing else is said.
+pub const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: u32 = 256;
 
 /// Settings of `volplan serve`; each flag also reads an environment variable.
 #[derive(Debug, Clone, PartialEq, Eq, Parser)]
@@ -63,8 +65,14 @@ pub struct Config {
     /// Most client connections served at once; more wait to be accepted.
     #[arg(long = "max-connections", env = "VOLPLAN_MAX_CONNECTIONS", default_value_t = DEFAULT_MAX_CONNECTIONS, value_parser = clap::value_parser!(u32).range(1..=1_000_000), value_name = "N")]
     pub max_connections: u32,
-    /// Most PDF, PNG and XLSX renders at once (default: the number of cores, at most 4);
-    /// more wait up to 20 s, then get 503.
+    /// Most connections from one client address, more are closed at once; of those
+    /// still without their first request's headers after a second, a quarter at most.
+    /// Behind a reverse proxy every client has the proxy's address: raise it to
+    /// --max-connections.
+    #[arg(long = "max-connections-per-address", env = "VOLPLAN_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, value_parser = clap::value_parser!(u32).range(1..=1_000_000), value_name = "N")]
+    pub max_connections_per_address: u32,
+    /// Most renders (page charts, charts, reports) and inventory imports at once
+    /// (default: the number of cores, at most 4); more wait up to 20 s, then get 503.
     #[arg(long = "render-concurrency", env = "VOLPLAN_RENDER_CONCURRENCY", value_parser = clap::value_parser!(u32).range(1..=256), value_name = "N")]
     pub render_concurrency: Option<u32>,
     /// Log lines on standard error as `text` (for people) or `json` (one object per

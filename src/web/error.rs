@@ -162,32 +162,65 @@ impl IntoResponse for ApiError {
         if let ApiError::Internal(cause) = &self {
             tracing::error!(%cause, "request failed");
         }
-        let error = self.to_string();
-        let (field, errors) = match self {
-            ApiError::Invalid { field, message } => {
-                (field.clone(), vec![ErrorItem { field, message }])
-            }
+        let error = bounded(&self.to_string()).into_owned();
+        // Field paths may hold a map key the client chose, messages quote the input.
+        let item = |field: Option<String>, message: String| ErrorItem {
+            field: field
+                .filter(|f| !f.is_empty())
+                .map(|f| f.chars().take(MAX_FIELD_CHARS).collect()),
+            message: bounded(&message).into_owned(),
+        };
+        let errors: Vec<ErrorItem> = match self {
+            ApiError::Invalid { field, message } => vec![item(field, message)],
             // An empty field path is the input as a whole.
-            ApiError::InvalidFields(errors) => (
-                Some(errors.first().field.clone()).filter(|f| !f.is_empty()),
-                errors
-                    .into_vec()
-                    .into_iter()
-                    .map(|e| ErrorItem {
-                        field: Some(e.field).filter(|f| !f.is_empty()),
-                        message: e.message,
-                    })
-                    .collect(),
-            ),
-            _ => (None, Vec::new()),
+            ApiError::InvalidFields(errors) => errors
+                .into_vec()
+                .into_iter()
+                .map(|e| item(Some(e.field), e.message))
+                .collect(),
+            _ => Vec::new(),
         };
         let body = ErrorBody {
             error,
-            field,
+            field: errors.first().and_then(|e| e.field.clone()),
             errors,
         };
         (status, axum::Json(body)).into_response()
     }
+}
+
+/// Longest piece of the input an error message quotes (between backticks), in
+/// characters; longer ones are cut to their start.
+pub const MAX_QUOTE_CHARS: usize = 60;
+/// Longest error message, in characters.
+pub const MAX_MESSAGE_CHARS: usize = 1000;
+/// Longest field path of an error (a path may hold a map key the client chose).
+const MAX_FIELD_CHARS: usize = 200;
+
+/// An error message as it is sent: each quoted piece (between backticks, as every
+/// message quotes the input it refuses) at most [`MAX_QUOTE_CHARS`] characters, the
+/// whole at most [`MAX_MESSAGE_CHARS`], so that no input comes back whole.
+pub fn bounded(message: &str) -> std::borrow::Cow<'_, str> {
+    if message.len() <= MAX_QUOTE_CHARS {
+        return std::borrow::Cow::Borrowed(message);
+    }
+    let mut out = String::with_capacity(message.len().min(4 * MAX_MESSAGE_CHARS));
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        if i % 2 == 1 && part.chars().nth(MAX_QUOTE_CHARS).is_some() {
+            out.extend(part.chars().take(MAX_QUOTE_CHARS - 1));
+            out.push('…');
+        } else {
+            out.push_str(part);
+        }
+    }
+    if let Some((cut, _)) = out.char_indices().nth(MAX_MESSAGE_CHARS - 1) {
+        out.truncate(cut);
+        out.push('…');
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// A JSON body whose failures answer with the contract's error body.
@@ -302,6 +335,24 @@ fn without_position(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_quote_only_the_start_of_long_input() {
+        let long = "x".repeat(900_000);
+        let m = format!("`{long}` is not in the catalog; use `Standard_E32s_v5`");
+        let b = bounded(&m);
+        assert!(
+            b.starts_with(&format!("`{}…`", "x".repeat(MAX_QUOTE_CHARS - 1))),
+            "{b}"
+        );
+        assert!(b.ends_with("use `Standard_E32s_v5`"), "{b}");
+        let unquoted = "y".repeat(5000);
+        let b = bounded(&unquoted);
+        assert_eq!(b.chars().count(), MAX_MESSAGE_CHARS);
+        assert_eq!(bounded("short `one`"), "short `one`");
+        let body = ApiError::invalid("a".repeat(500), m).into_response();
+        assert_eq!(body.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    }
 
     #[derive(Debug, serde::Deserialize)]
     #[serde(deny_unknown_fields)]

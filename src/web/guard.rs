@@ -274,7 +274,9 @@ pub async fn csrf(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> 
 /// equal to the `volplan_csrf` cookie; 403 otherwise. (A route layer, so a method no
 /// route takes still gets its 405.)
 pub async fn require_form_token(req: Request, next: Next) -> Response {
-    if !state_changing(req.method()) || !form_like(req.headers()) {
+    // A method no route serves is answered 405 by the routes behind this layer.
+    let served = crate::web::served_method(req.method());
+    if !served || !state_changing(req.method()) || !form_like(req.headers()) {
         return next.run(req).await;
     }
     let path = req.uri().path().to_owned();

@@ -18,6 +18,7 @@ pub mod metrics;
 pub mod page_error;
 pub mod pages;
 pub mod price_cache;
+pub mod render_pool;
 pub mod reports;
 pub mod scenario_templates;
 
@@ -27,20 +28,23 @@ use crate::store::{self, StoreError};
 use crate::web::config::Config;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::State;
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use guard::Guard;
+use hyper::service::Service as _;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use price_cache::PriceCache;
+use render_pool::RenderPool;
 use std::any::Any;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::Semaphore;
 use tower_http::add_extension::AddExtension;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -85,8 +89,8 @@ impl std::ops::Deref for AppState {
 /// The parts of [`AppState`].
 pub struct Shared {
     pub db: Db,
-    /// Admission to the expensive renders (PDF, PNG, XLSX).
-    pub renders: Arc<RenderLimit>,
+    /// The bounded, timed pool every render runs in (page charts, charts, reports).
+    pub renders: Arc<RenderPool>,
     /// The price book in force (compiled book plus the prices stored in `db`).
     pub prices: Arc<PriceCache>,
     /// Request and evaluation counters (`GET /metrics`).
@@ -100,9 +104,10 @@ impl AppState {
     pub fn new(db: Db, settings: &ServerSettings, prices: PriceBook) -> AppState {
         AppState(Arc::new(Shared {
             db,
-            renders: Arc::new(RenderLimit::new(
+            renders: Arc::new(RenderPool::new(
                 settings.render_permits,
                 settings.render_wait,
+                settings.render_timeout,
             )),
             prices: Arc::new(PriceCache::new(prices)),
             metrics: Arc::default(),
@@ -113,46 +118,6 @@ impl AppState {
     /// The price book in force.
     pub fn book(&self) -> Arc<PriceBook> {
         self.prices.current()
-    }
-}
-
-/// Bounds the renders that need tens of megabytes each (PDF, PNG, XLSX): at most
-/// `permits` run at once; the others queue for at most `wait`, then get 503.
-#[derive(Debug)]
-pub struct RenderLimit {
-    permits: Arc<Semaphore>,
-    total: usize,
-    wait: Duration,
-}
-
-impl RenderLimit {
-    pub fn new(permits: usize, wait: Duration) -> RenderLimit {
-        RenderLimit {
-            permits: Arc::new(Semaphore::new(permits.max(1))),
-            total: permits.max(1),
-            wait,
-        }
-    }
-
-    /// Most renders at once.
-    pub fn permits(&self) -> usize {
-        self.total
-    }
-
-    /// Renders running now (permits held).
-    pub fn in_use(&self) -> usize {
-        self.total.saturating_sub(self.permits.available_permits())
-    }
-
-    /// A permit to render, held until dropped; `Err` (a sentence) when the wait runs out.
-    pub async fn admit(&self) -> Result<OwnedSemaphorePermit, String> {
-        match tokio::time::timeout(self.wait, self.permits.clone().acquire_owned()).await {
-            Ok(Ok(permit)) => Ok(permit),
-            _ => Err(format!(
-                "the server is busy with other reports and images (waited {} s); try again in a moment",
-                self.wait.as_secs()
-            )),
-        }
     }
 }
 
@@ -168,10 +133,15 @@ pub struct ServerSettings {
     pub idle_timeout: Duration,
     /// Most connections served at once; more wait in the listen backlog.
     pub max_connections: usize,
+    /// Most connections from one client address (more are closed at once); a quarter
+    /// of them at most may wait over a second for their first request's headers.
+    pub max_connections_per_address: usize,
     /// Most expensive renders at once.
     pub render_permits: usize,
     /// How long a render waits for its turn before 503.
     pub render_wait: Duration,
+    /// How long a render may run before its request gets 503.
+    pub render_timeout: Duration,
     /// Accounts, sessions, tokens and the proxy header.
     pub auth: auth::AuthSettings,
 }
@@ -182,6 +152,9 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(60);
 /// Default wait of a render for its turn.
 pub const RENDER_WAIT: Duration = Duration::from_secs(20);
+/// Default longest run of a render (a PDF report takes about a second); with the wait,
+/// within [`REQUEST_TIMEOUT`].
+pub const RENDER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Renders at once by default: one per core, at most 4 (a 4000 x 4000 PNG or a PDF
 /// report takes about 50 MB while it renders, so 4 keep the server under 300 MB).
@@ -196,9 +169,11 @@ impl ServerSettings {
             guard: Guard::for_bind(addr),
             header_timeout: HEADER_TIMEOUT,
             idle_timeout: IDLE_TIMEOUT,
-            max_connections: crate::web::config::DEFAULT_MAX_CONNECTIONS as usize,
+            max_connections: config::DEFAULT_MAX_CONNECTIONS as usize,
+            max_connections_per_address: config::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS as usize,
             render_permits: default_render_permits(),
             render_wait: RENDER_WAIT,
+            render_timeout: RENDER_TIMEOUT,
             auth: auth::AuthSettings::for_bind(addr),
         }
     }
@@ -214,6 +189,7 @@ impl ServerSettings {
                 public_origin: config.public_origin()?,
             },
             max_connections: config.max_connections as usize,
+            max_connections_per_address: config.max_connections_per_address as usize,
             render_permits: config
                 .render_concurrency
                 .map_or_else(default_render_permits, |n| n as usize),
@@ -229,7 +205,7 @@ pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
         |name, value| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
     let metrics = state.metrics.clone();
     let authenticated = state.clone();
-    Router::new()
+    let routes = Router::new()
         .merge(api::router())
         .merge(pages::router())
         .merge(charts::router())
@@ -237,16 +213,22 @@ pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
         .merge(auth::login::router())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
-        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(CatchPanicLayer::custom(panic_response));
+    routes
+        .clone()
         .layer(axum::middleware::from_fn_with_state(
             authenticated,
-            auth::layer::authenticate,
+            auth::layer::attach_state,
         ))
         .layer(axum::middleware::from_fn_with_state(
             guard.clone(),
             guard::csrf,
         ))
         .layer(axum::middleware::from_fn(guard::check_body))
+        .layer(axum::middleware::from_fn_with_state(
+            routes,
+            unknown_methods,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             guard,
             guard::check_host,
@@ -260,12 +242,41 @@ pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
         .layer(header(header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .layer(header(header::X_FRAME_OPTIONS, "DENY"))
         .layer(header(header::REFERRER_POLICY, "same-origin"))
+        .layer(header(header::CACHE_CONTROL, "private, no-store"))
         .layer(header(header::CONTENT_SECURITY_POLICY, CSP))
         .layer(TraceLayer::new_for_http())
         .layer(axum::middleware::from_fn_with_state(
             metrics,
             metrics::track,
         ))
+}
+
+/// Whether any route serves `method`; others (TRACE, OPTIONS, PATCH, ...) are a 405.
+pub fn served_method(method: &Method) -> bool {
+    matches!(
+        *method,
+        Method::GET | Method::HEAD | Method::POST | Method::PUT | Method::DELETE
+    )
+}
+
+/// The `Allow` header of a path no route serves.
+pub const SERVED_METHODS: &str = "GET, HEAD, POST, PUT, DELETE";
+
+/// A method no route serves goes straight to the routes, past the body, form-token and
+/// role checks, so that every path answers it 405 with its `Allow` header, admin paths
+/// included (no handler runs: the routes answer 405, the fallbacks say so too).
+async fn unknown_methods(
+    State(routes): State<Router>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if served_method(req.method()) {
+        return next.run(req).await;
+    }
+    match tower::ServiceExt::oneshot(routes, req).await {
+        Ok(res) => res,
+        Err(never) => match never {},
+    }
 }
 
 /// The timeout layer answers an empty 408; under `/api` give it the contract's error body.
@@ -306,7 +317,7 @@ pub async fn serve(
 /// for in-flight requests (bounded by [`REQUEST_TIMEOUT`]) and closes the database.
 ///
 /// Each connection is HTTP/1.1 with a header-read timeout and an idle timeout; at most
-/// `max_connections` are served at once.
+/// `max_connections` are served at once, `max_connections_per_address` from one client.
 pub async fn serve_with(
     listener: TcpListener,
     pool: Db,
@@ -316,10 +327,23 @@ pub async fn serve_with(
     let prices = store::prices::book_in_force(&pool)
         .await
         .map_err(std::io::Error::other)?;
-    let state = AppState::new(pool.clone(), &settings, prices);
+    let state = AppState::new(pool, &settings, prices);
+    serve_state(listener, state, settings, shutdown).await
+}
+
+/// Serves the app with `state` (its database, render pool and caches) on `listener`,
+/// as [`serve_with`] does.
+pub async fn serve_state(
+    listener: TcpListener,
+    state: AppState,
+    settings: ServerSettings,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let pool = state.db.clone();
     tokio::spawn(metrics::upkeep(Arc::downgrade(&state.metrics)));
     let router = app(state, Arc::new(settings.guard.clone()));
     let slots = Arc::new(Semaphore::new(settings.max_connections.max(1)));
+    let per_address = Arc::new(conn::PerAddress::new(settings.max_connections_per_address));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -346,14 +370,25 @@ pub async fn serve_with(
             },
             () = &mut shutdown => break,
         };
+        // One address at its limit is closed at once, its slot free for others.
+        let Some(counted) = per_address.admit(peer.ip()) else {
+            tracing::debug!("{} is at its connection limit; closed", peer.ip());
+            continue;
+        };
+        let counted = Arc::new(counted);
         let _ = stream.set_nodelay(true);
         let activity = Arc::new(conn::Activity::new());
         let io = TokioIo::new(conn::Tracked::new(stream, activity.clone()));
         // The peer's address for the proxy-header check and the login rate limit.
-        let service = TowerToHyperService::new(AddExtension::new(
+        let inner = TowerToHyperService::new(AddExtension::new(
             router.clone(),
             axum::extract::ConnectInfo(peer),
         ));
+        let arrived = counted.clone();
+        let service = hyper::service::service_fn(move |req| {
+            arrived.headers_arrived();
+            inner.call(req)
+        });
         let connection = graceful.watch(http.serve_connection(io, service));
         let idle = settings.idle_timeout;
         tokio::spawn(async move {
@@ -363,6 +398,10 @@ pub async fn serve_with(
                     tracing::debug!("connection ended: {e}");
                 },
                 () = activity.idle_for(idle) => tracing::debug!("idle connection closed"),
+                () = counted.too_slow() => tracing::debug!(
+                    "closed one of too many connections from {} still sending their headers",
+                    peer.ip()
+                ),
             }
         });
     }
@@ -476,21 +515,4 @@ pub async fn shutdown_signal() {
         () = terminate => {},
     }
     tracing::info!("shutting down");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn renders_queue_then_get_busy() {
-        let limit = RenderLimit::new(1, Duration::from_millis(50));
-        let first = limit.admit().await.expect("a free permit");
-        assert_eq!(limit.in_use(), 1);
-        let busy = limit.admit().await.unwrap_err();
-        assert!(busy.contains("busy"), "{busy}");
-        drop(first);
-        assert_eq!(limit.in_use(), 0);
-        assert!(limit.admit().await.is_ok());
-    }
 }

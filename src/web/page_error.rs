@@ -69,14 +69,15 @@ impl IntoResponse for PageError {
                 )
             }
         };
+        let message = crate::web::error::bounded(message).into_owned();
         let page = ErrorPage {
             status: status.as_u16(),
             title,
-            message,
+            message: &message,
         };
         match page.render() {
             Ok(body) => (status, Html(body)).into_response(),
-            Err(_) => (status, message.to_owned()).into_response(),
+            Err(_) => (status, message).into_response(),
         }
     }
 }

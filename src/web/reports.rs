@@ -7,6 +7,7 @@
 
 use super::AppState;
 use super::pages::PageError;
+use super::render_pool::Turn;
 use crate::engine::pricing::PriceBook;
 use crate::engine::{self, Evaluation, Scenario};
 use crate::report::model::{self, Report};
@@ -14,6 +15,7 @@ use crate::report::{self, Edition, Format, Paper, RenderOptions};
 use crate::store;
 use crate::web::access;
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -24,6 +26,10 @@ use serde::Deserialize;
 
 /// Most scenarios a report compares with.
 pub const MAX_COMPARE: usize = 15;
+/// Longest `compare` or `layouts` option, in characters.
+pub const MAX_OPTION_CHARS: usize = 2000;
+/// Longest `download` option, in characters (`1`, `true` or `yes`).
+pub const MAX_DOWNLOAD_CHARS: usize = 8;
 
 /// The report routes, one per format.
 pub fn router() -> Router<AppState> {
@@ -44,7 +50,8 @@ pub fn router() -> Router<AppState> {
                         ))),
                     }
                 },
-            ),
+            )
+            .read_write(),
         );
     }
     router
@@ -117,6 +124,17 @@ async fn report(
     format: Format,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
+    for (name, value, max) in [
+        ("compare", &q.compare, MAX_OPTION_CHARS),
+        ("layouts", &q.layouts, MAX_OPTION_CHARS),
+        ("download", &q.download, MAX_DOWNLOAD_CHARS),
+    ] {
+        if value.as_ref().is_some_and(|v| v.chars().count() > max) {
+            return Err(unprocessable(format!(
+                "The {name} option is longer than {max} characters."
+            )));
+        }
+    }
     let paper = match q.paper.as_deref() {
         None | Some("") => Paper::A4,
         Some(p) => Paper::parse(p).map_err(|e| unprocessable(format!("The {e}.")))?,
@@ -160,42 +178,27 @@ async fn report(
     let evaluation = evaluate(&scenario, &prices)?;
     let today = crate::store::today_utc();
 
-    // PDF and XLSX take tens of megabytes each: they wait for a render permit.
-    let permit = match format {
-        Format::Pdf | Format::Xlsx => {
-            Some(
-                st.renders
-                    .admit()
-                    .await
-                    .map_err(|message| PageError::Status {
-                        status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                        message: format!("The {message}."),
-                    })?,
-            )
-        }
-        _ => None,
-    };
-    let built = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        let mut r = Report::build(&scenario, &evaluation, &today).with_saved_cost(
-            saved.number,
-            &saved.created_at,
-            saved.cost,
-        );
-        if !others.is_empty() {
-            r = r.with_comparison(&others);
-        }
-        if let Some(counts) = counts {
-            r = r
-                .with_layouts(&counts, &prices)
-                .map_err(|e| unprocessable(format!("The layouts cannot be evaluated: {e}.")))?;
-        }
-        let bytes = report::render(&r, format, RenderOptions { paper, edition })
-            .map_err(|e| PageError::Internal(e.to_string()))?;
-        Ok::<_, PageError>((r.slug(), bytes))
-    })
-    .await
-    .map_err(|e| PageError::Internal(format!("report task: {e}")))?;
+    let built = st
+        .renders
+        .run("report", Turn::Answer, move || {
+            let mut r = Report::build(&scenario, &evaluation, &prices, &today).with_saved_cost(
+                saved.number,
+                &saved.created_at,
+                saved.cost,
+            );
+            if !others.is_empty() {
+                r = r.with_comparison(&others, &prices);
+            }
+            if let Some(counts) = counts {
+                r = r
+                    .with_layouts(&counts, &prices)
+                    .map_err(|e| unprocessable(format!("The layouts cannot be evaluated: {e}.")))?;
+            }
+            let bytes = report::render(&r, format, RenderOptions { paper, edition })
+                .map_err(|e| PageError::Internal(e.to_string()))?;
+            Ok::<_, PageError>((r.slug(), bytes))
+        })
+        .await?;
     let (slug, bytes) = built?;
 
     let attachment =

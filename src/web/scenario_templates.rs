@@ -110,7 +110,12 @@ mod tests {
             ev.advice.iter().all(|a| a.code != "nconnect"),
             "no nconnect advice with Direct NFS"
         );
-        let report = crate::report::model::Report::build(&s, &ev, "2026-01-02");
+        let report = crate::report::model::Report::build(
+            &s,
+            &ev,
+            crate::engine::pricing::book(),
+            "2026-01-02",
+        );
         let md = String::from_utf8(
             crate::report::render(
                 &report,

@@ -17,6 +17,13 @@
   var copyShare = document.getElementById("copy-share");
   var endpoint = form.getAttribute("data-results");
 
+  // After a save, restore, import or visibility change the confirmation takes the
+  // focus, so a keyboard or screen-reader user hears what happened and goes on from it.
+  if (status && /[?&](saved|restored|imported|visibility)=/.test(location.search)) {
+    status.setAttribute("tabindex", "-1");
+    status.focus();
+  }
+
   // ---- Which inputs apply -------------------------------------------------
 
   function val(name) {
@@ -248,8 +255,43 @@
     });
   }
 
+  // ---- Phone: the answer stays in view while editing --------------------------
+  //
+  // A line at the bottom of a phone's screen repeats the throughput, the monthly cost
+  // and the targets while the results are out of view (CSS shows it on narrow screens).
+
+  var phone = document.getElementById("phone-summary");
+  var resultsInView = false;
+
+  function summarise() {
+    if (!phone) return;
+    var mibps = document.getElementById("kpi-mibps");
+    if (!mibps || resultsInView) {
+      phone.hidden = true;
+      return;
+    }
+    var parts = [mibps.textContent.trim() + " MiB/s"];
+    var monthly = document.getElementById("kpi-monthly");
+    if (monthly) parts.push(monthly.textContent.trim() + " a month");
+    var met = results.querySelectorAll("ul.targets li.met").length;
+    var missed = results.querySelectorAll("ul.targets li.missed").length;
+    if (missed) parts.push("✘ " + missed + " of " + (met + missed) + " targets missed");
+    else if (met) parts.push("✔ targets met");
+    phone.textContent = parts.join(" · ");
+    phone.hidden = false;
+  }
+
+  if (phone && "IntersectionObserver" in window) {
+    new IntersectionObserver(function (entries) {
+      resultsInView = entries[0].isIntersecting;
+      summarise();
+    }).observe(results);
+  }
+  summarise();
+
   function apply(data) {
     results.innerHTML = data.html;
+    summarise();
     // Time from the last keystroke to the new figures, for the browser test's report.
     if (lastInput) results.setAttribute("data-recalc-ms", String(Math.round(performance.now() - lastInput)));
     results.setAttribute("data-recalcs", String(++recalcs));
@@ -338,6 +380,13 @@
   form.addEventListener("change", function (e) {
     if (!e.target.name) return;
     changed();
+    // Flexible pools take manual QoS only: choosing Flexible switches QoS to manual
+    // (the assigned MiB/s inputs then show).
+    var qos = form.elements.namedItem("storage.qos");
+    if (e.target.name === "storage.level" && qos && val("storage.service") === "anf" &&
+        val("storage.level") === "flexible") {
+      qos.value = "manual";
+    }
     if (e.target.tagName === "SELECT" || e.target.type === "checkbox") {
       applyVisibility();
       schedule(0);

@@ -1,6 +1,7 @@
 //! Messages and outputs as a user meets them: a pasted over-long name gets the same
-//! message box as every other input and is not cut; the advisor's fstab shows its
-//! first line whole.
+//! message box as every other input and is not cut; a region typo gets a "did you
+//! mean" with the region's name; the advisor's fstab shows its first line whole; the
+//! history says what each revision changed.
 
 use super::{Res, js, wait_for};
 use fantoccini::{Client, Locator};
@@ -46,6 +47,25 @@ pub async fn messages_journey(c: &Client, base: &str) -> Res {
     .await?;
     assert_eq!(marked[0], marked[1], "the same mark before both messages");
 
+    // A region typo: "did you mean" with the region's name and id, quoted as prose.
+    js(
+        c,
+        "(() => { const r = document.getElementById('f-region'); r.value = 'westeurop'; r.dispatchEvent(new Event('input', { bubbles: true })); return true; })()",
+    )
+    .await?;
+    wait_for(
+        c,
+        "document.getElementById('e-region').textContent.includes('Did you mean West Europe (westeurope)?')",
+        "the region's did-you-mean",
+    )
+    .await?;
+    let said = js(c, "document.getElementById('e-region').textContent").await?;
+    let said = said.as_str().unwrap_or_default();
+    assert!(
+        said.contains("“westeurop”") && !said.contains('`') && !said.contains("/api/"),
+        "{said}"
+    );
+
     // The advisor's recommended fstab at a phone's width: the first line is there,
     // whole and in view.
     c.set_window_size(390, 900).await?;
@@ -77,5 +97,70 @@ pub async fn messages_journey(c: &Client, base: &str) -> Res {
         serde_json::json!(true),
         "the first line is whole in view"
     );
+    Ok(())
+}
+
+/// Saves a scenario, changes the IO size and saves again: the history's newest row
+/// says what changed, and the revision diff API gives the same change.
+pub async fn history_journey(c: &Client, base: &str) -> Res {
+    c.set_window_size(1400, 900).await?;
+    c.goto(&format!("{base}/scenarios/new?template=avs-datastores"))
+        .await?;
+    c.wait().for_element(Locator::Css("#kpi-mibps")).await?;
+    let save = "button[formaction=\"/scenarios\"]";
+    c.find(Locator::Css(save)).await?.click().await?;
+    wait_for(
+        c,
+        "/\\/scenarios\\/\\d+/.test(location.pathname)",
+        "the saved scenario's page",
+    )
+    .await?;
+    let path = js(c, "location.pathname").await?;
+    let path = path.as_str().unwrap_or_default().to_owned();
+    let io = c
+        .find(Locator::Css("[name=\"workload.io_size_kib\"]"))
+        .await?;
+    io.clear().await?;
+    io.send_keys("8").await?;
+    wait_for(
+        c,
+        "!document.getElementById('results').classList.contains('stale')",
+        "the results of the edit",
+    )
+    .await?;
+    // Saving an existing scenario adds a revision.
+    c.find(Locator::Css(&format!("button[formaction=\"{path}\"]")))
+        .await?
+        .click()
+        .await?;
+    wait_for(
+        c,
+        "document.getElementById('plan-status') && document.getElementById('plan-status').textContent.includes('Saved')",
+        "the second save",
+    )
+    .await?;
+    c.find(Locator::Css("#history summary"))
+        .await?
+        .click()
+        .await?;
+    let newest = js(
+        c,
+        "document.querySelector('#history tbody tr .changes').textContent",
+    )
+    .await?;
+    let newest = newest.as_str().unwrap_or_default().to_owned();
+    assert!(newest.contains("IO size"), "the newest row: {newest}");
+    assert!(newest.contains('8'), "the newest row: {newest}");
+    // The same change through the API.
+    let id = path.trim_start_matches("/scenarios/");
+    let diff = js(
+        c,
+        &format!(
+            "(async () => {{ const r = await fetch('/api/v1/scenarios/{id}/revisions/2/diff'); return JSON.stringify(await r.json()); }})()"
+        ),
+    )
+    .await?;
+    let diff = diff.as_str().unwrap_or_default();
+    assert!(diff.contains("workload.io_size_kib"), "{diff}");
     Ok(())
 }

@@ -15,6 +15,11 @@ const FITS: &str = "document.documentElement.scrollWidth <= document.documentEle
 /// A synthetic `beforeunload`: true when the page asks before it is left.
 const ASKS: &str = "(() => { const e = new Event('beforeunload', { cancelable: true }); window.dispatchEvent(e); return e.defaultPrevented; })()";
 
+/// Interactive elements smaller than 24 x 24 px (WCAG 2.2, 2.5.8), as `tag name WxH`;
+/// a link inside running text (a sentence, a caption, a label) is exempt, as the
+/// criterion's inline exception says, and so is a screen-reader-only control.
+const SMALL_TARGETS: &str = "(() => [...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')].filter(e => { const r = e.getBoundingClientRect(); if (r.width <= 1 || r.height <= 1) return false; if (getComputedStyle(e).visibility === 'hidden') return false; if (e.tagName === 'A' && e.closest('p, li, caption, figcaption, label, h1, h2, h3, dd, .meta, .note, .menu-note, footer, pre')) return false; return r.width < 23.5 || r.height < 23.5; }).slice(0, 8).map(e => { const r = e.getBoundingClientRect(); return e.tagName.toLowerCase() + ' ' + (e.name || e.id || e.textContent.trim().slice(0, 24)) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height); }).join(', '))()";
+
 /// The pages and what each must show before it is measured.
 fn pages(a: i64, b: i64, protected: i64) -> Vec<(&'static str, String, &'static str)> {
     let planner = "#kpi-mibps";
@@ -48,6 +53,9 @@ fn pages(a: i64, b: i64, protected: i64) -> Vec<(&'static str, String, &'static 
         ),
         ("what-if", "/whatif".to_owned(), "main"),
         ("advisor", "/advisor".to_owned(), "main"),
+        ("estates", "/estates".to_owned(), "#new-estate"),
+        ("AVS", "/avs".to_owned(), "#avs-upload"),
+        ("prices", "/prices".to_owned(), "main"),
         ("measurements", format!("/scenarios/{a}"), "#m-drop"),
         (
             "planner (backup, replication)",
@@ -75,12 +83,41 @@ pub async fn widths_journey(c: &Client, base: &str) -> Res {
     let protected = save_protected(base).await?;
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
     std::fs::create_dir_all(&docs)?;
+    let mut small = Vec::new();
     for width in [390u32, 1400] {
         c.set_window_size(width, 900).await?;
         for (name, path, ready) in pages(a, b, protected) {
             c.goto(&format!("{base}{path}")).await?;
             c.wait().for_element(Locator::Css(ready)).await?;
             wait_for(c, "document.readyState === 'complete'", "the page loads").await?;
+            if width == 390 && name == "planner (ANF)" {
+                // Editing at the top: the answer sits at the bottom of the screen; once
+                // the results come into view it steps aside.
+                js(c, "(window.scrollTo(0, 0), true)").await?;
+                wait_for(
+                    c,
+                    "(() => { const p = document.getElementById('phone-summary'); if (!p || p.hidden) return false; const r = p.getBoundingClientRect(); return /MiB\\/s/.test(p.textContent) && /a month/.test(p.textContent) && Math.abs(r.bottom - window.innerHeight) < 2; })()",
+                    "the phone summary at the bottom of the screen",
+                )
+                .await?;
+                js(
+                    c,
+                    "(document.getElementById('results').scrollIntoView(), true)",
+                )
+                .await?;
+                wait_for(
+                    c,
+                    "document.getElementById('phone-summary').hidden",
+                    "the phone summary to step aside for the results",
+                )
+                .await?;
+            }
+            if width == 390 && !name.starts_with("sizing report") {
+                let found = js(c, SMALL_TARGETS).await?;
+                if found != serde_json::json!("") {
+                    small.push(format!("{name}: {found}"));
+                }
+            }
             if wait_for(c, FITS, "no sideways scrolling").await.is_err() {
                 let culprits = js(c, OVERFLOW).await?;
                 // The elements whose removal ends the sideways scroll, innermost last.
@@ -117,6 +154,12 @@ pub async fn widths_journey(c: &Client, base: &str) -> Res {
         }
     }
 
+    assert!(
+        small.is_empty(),
+        "tap targets under 24 x 24 px at 390 px:\n{}",
+        small.join("\n")
+    );
+
     // Leaving the planner: no question without edits, a question with them; saving is
     // not leaving.
     c.set_window_size(1400, 1000).await?;
@@ -128,6 +171,16 @@ pub async fn widths_journey(c: &Client, base: &str) -> Res {
         .send_keys("0")
         .await?;
     wait_for(c, ASKS, "the unsaved-changes question").await?;
+
+    // The estate form asks too, once something is typed into it.
+    c.goto(&format!("{base}/estates")).await?;
+    c.wait().for_element(Locator::Css("#new-estate")).await?;
+    assert_eq!(js(c, ASKS).await?, false, "an untouched estate form");
+    c.find(Locator::Css("#estate-name"))
+        .await?
+        .send_keys("Estate draft")
+        .await?;
+    wait_for(c, ASKS, "the estate form's unsaved-changes question").await?;
     Ok(())
 }
 
@@ -137,7 +190,7 @@ async fn save_protected(base: &str) -> Res<i64> {
     let scenario = serde_json::json!({
         "name": "Width check protected", "region": "westeurope",
         "workload": { "io_size_kib": 64, "read_pct": 70, "capacity_tib": 40 },
-        "storage": { "service": "anf", "level": "flexible",
+        "storage": { "service": "anf", "level": "flexible", "qos": "manual",
                      "cool_access": { "cool_data_pct": 50, "cool_read_pct": 5 },
                      "volumes": [ { "count": 1, "quota_tib": 50, "throughput_mibps": 1024 } ] },
         "clients": { "count": 1, "vm_size": "Standard_E32s_v5", "protocol": "nfsv3", "nconnect": 4 },

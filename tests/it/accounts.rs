@@ -267,17 +267,35 @@ async fn tokens_work_until_revoked_or_their_user_is_removed() {
 }
 
 #[tokio::test]
-async fn a_password_change_ends_the_sessions_and_logout_ends_one() {
+async fn a_password_change_ends_the_sessions_and_tokens_and_logout_ends_one() {
     let app = spawn_app().await;
     add_user(&app, "alice", "first-password", "editor").await;
+    add_user(&app, "bob", "bobs-password", "editor").await;
     let before = login(&app, "alice", "first-password").await;
     let other = login(&app, "alice", "first-password").await;
+    let token = add_token(&app, "alice-ci", "alice").await;
+    let bobs = add_token(&app, "bob-ci", "bob").await;
     assert_eq!(get_as(&app, &before, "/").await.status(), StatusCode::OK);
     let hash = hash_password("second-password").unwrap();
     let saved = users::save_user(&app.db, "alice", Some(&hash), None)
         .await
         .unwrap();
-    assert_eq!(saved.sessions_ended, 2);
+    assert_eq!((saved.sessions_ended, saved.tokens_revoked), (2, 1));
+    let res = get_with_token(&app, &token, "/api/v1/scenarios").await;
+    assert_eq!(
+        res.status(),
+        StatusCode::UNAUTHORIZED,
+        "her token is revoked"
+    );
+    let res = get_with_token(&app, &bobs, "/api/v1/scenarios").await;
+    assert_eq!(res.status(), StatusCode::OK, "another user's token is not");
+    // A role change alone keeps the tokens.
+    let token = add_token(&app, "alice-ci", "alice").await;
+    users::save_user(&app.db, "alice", None, Some("viewer"))
+        .await
+        .unwrap();
+    let res = get_with_token(&app, &token, "/api/v1/scenarios").await;
+    assert_eq!(res.status(), StatusCode::OK);
     for stale in [&before, &other] {
         let res = get_as(&app, stale, "/").await;
         assert_eq!(res.status(), StatusCode::SEE_OTHER);

@@ -74,27 +74,38 @@ async fn users_add_reads_the_password_from_stdin_and_tokens_act_as_their_user() 
         "{listed}"
     );
 
-    let call = || {
+    let call = |token: &str| {
         app.client
             .get(app.url("/api/v1/scenarios"))
             .header(AUTHORIZATION, format!("Bearer {token}"))
             .send()
     };
-    assert_eq!(call().await.unwrap().status(), StatusCode::OK);
+    assert_eq!(call(&token).await.unwrap().status(), StatusCode::OK);
     assert_eq!(
         app.get("/api/v1/scenarios").await.status(),
         StatusCode::UNAUTHORIZED
     );
 
+    // A new password revokes the user's tokens.
     let out = volplan(&["users", "add", "alice"], &url, "alice-password-2\n");
     assert!(
-        text(&out.stderr).contains("0 session(s) ended"),
+        text(&out.stderr).contains("0 session(s) ended and 1 API token(s) revoked"),
         "{}",
         text(&out.stderr)
     );
+    assert_eq!(
+        call(&token).await.unwrap().status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let out = volplan(&["tokens", "create", "ci", "--user", "alice"], &url, "");
+    let token = text(&out.stdout).trim().to_owned();
+    assert_eq!(call(&token).await.unwrap().status(), StatusCode::OK);
     let out = volplan(&["tokens", "revoke", "ci"], &url, "");
     assert!(out.status.success());
-    assert_eq!(call().await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        call(&token).await.unwrap().status(),
+        StatusCode::UNAUTHORIZED
+    );
     assert_eq!(
         volplan(&["tokens", "revoke", "ci"], &url, "").status.code(),
         Some(2)

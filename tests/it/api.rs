@@ -191,6 +191,50 @@ async fn revisions_list_and_restore_as_new_revision() {
     );
 }
 
+#[tokio::test]
+async fn a_revision_diff_names_what_changed() {
+    let app = spawn_app().await;
+    let id = app.create(&named("first")).await;
+    let path = format!("/api/v1/scenarios/{id}");
+    let mut second = named("second");
+    second["storage"]["level"] = json!("premium");
+    assert_eq!(app.put_json(&path, &second).await.status(), 200);
+
+    let diff = get_json(&app, &format!("{path}/revisions/2/diff")).await;
+    assert_eq!(
+        (&diff["from"], &diff["to"]),
+        (&json!(1), &json!(2)),
+        "{diff}"
+    );
+    assert_eq!(
+        diff["changes"],
+        json!([
+            {"field": "name", "before": "first", "after": "second"},
+            {"field": "storage.level", "before": "ultra", "after": "premium"},
+        ])
+    );
+    // Against another base, and the first revision, which has nothing before it.
+    let back = get_json(&app, &format!("{path}/revisions/1/diff?base=2")).await;
+    assert_eq!(back["changes"][1]["after"], "ultra", "{back}");
+    let first = get_json(&app, &format!("{path}/revisions/1/diff")).await;
+    assert_eq!(first, json!({"from": null, "to": 1, "changes": []}));
+    for missing in ["revisions/9/diff", "revisions/2/diff?base=9"] {
+        let res = app.get(&format!("{path}/{missing}")).await;
+        assert_eq!(res.status(), 404, "{missing}");
+    }
+    assert_eq!(
+        app.get(&format!("{path}/revisions/2/diff?base=x"))
+            .await
+            .status(),
+        400
+    );
+
+    // The planner's history says what each revision changed.
+    let html = app.get_text(&format!("/scenarios/{id}")).await;
+    assert!(html.contains("Service level: ultra → premium"), "{html}");
+    assert!(html.contains("first save"));
+}
+
 /// GETs `path` and reads the answer as JSON.
 async fn get_json(app: &crate::helpers::TestApp, path: &str) -> Value {
     app.get(path).await.json().await.unwrap()
@@ -831,7 +875,7 @@ async fn five_wrong_fields_come_in_one_422() {
             region
                 .as_str()
                 .unwrap()
-                .contains("Did you mean westeurope?"),
+                .contains("Did you mean West Europe (westeurope)?"),
             "{region}"
         );
     }

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The rooms from the top down: a room may import only rooms after it.
-const LAYERS: [&str; 16] = [
+const LAYERS: [&str; 17] = [
     "main",
     "lib",
     "alloc",
@@ -24,6 +24,7 @@ const LAYERS: [&str; 16] = [
     "prices",
     "inventory",
     "calibrate",
+    "format",
     "engine",
 ];
 

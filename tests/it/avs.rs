@@ -601,16 +601,34 @@ async fn api_refuses_what_is_not_an_inventory() {
     let res = app
         .post_json(
             "/api/v1/avs/plan",
-            &json!({"inventory": one, "region": "eastus", "host_sku": "AV36"}),
+            &json!({"inventory": one, "region": "atlantis", "host_sku": "AV36"}),
         )
         .await;
     assert_eq!(res.status(), 422);
     let body: Value = res.json().await.unwrap();
     assert_error_body(&body, Some("region"));
     assert!(
-        body["error"].as_str().unwrap().contains("westus2"),
+        body["error"].as_str().unwrap().contains("/api/v1/regions"),
         "{body}"
     );
+    // A region without a price for the host still plans the hosts; the verdict says
+    // the host cost is missing and calls no option cheaper.
+    let res = app
+        .post_json(
+            "/api/v1/avs/plan",
+            &json!({"inventory": one, "region": "eastus", "host_sku": "AV36"}),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["tco"]["hosts_priced"], false);
+    assert!(body["tco"]["vsan_only"]["hosts"]["hosts"].as_u64().unwrap() >= 3);
+    let headline = body["verdict"]["statement"].as_str().unwrap();
+    assert!(
+        headline.starts_with("No host cost: the price book has no AV36 price in "),
+        "{headline}"
+    );
+    assert_eq!(body["verdict"]["terms"], json!([]));
     app.stop().await;
 }
 
@@ -659,9 +677,37 @@ async fn the_page_imports_plans_at_another_level_saves_and_downloads_the_pdf() {
         .await;
     assert!(found.contains("1 matching"), "{found}");
 
-    let bad = app.get(&format!("{path}?region=eastus")).await;
+    // No host price in East US: the page still plans and says the host cost is missing.
+    let unpriced = app.get_text(&format!("{path}?region=eastus")).await;
+    assert!(unpriced.contains("<b>No host cost: "), "{unpriced}");
+    let bad = app.get(&format!("{path}?region=atlantis")).await;
     assert_eq!(bad.status(), 422);
-    assert!(bad.text().await.unwrap().contains("regions that price it"));
+    assert!(bad.text().await.unwrap().contains("/api/v1/regions"));
+
+    // The cost headline follows the term bought (3-year reserved unless chosen) and is
+    // the verdict's statement, as the JSON download carries it.
+    for (term, words) in [
+        ("", "At 3-year reserved: "),
+        ("payg", "At pay as you go: "),
+        ("1y", "At 1-year reserved: "),
+    ] {
+        let q = format!("region=westus2&level=ultra&term={term}");
+        let page = app.get_text(&format!("{path}?{q}")).await;
+        let headline = page
+            .split("<p id=\"avs-saving\"><b>")
+            .nth(1)
+            .and_then(|t| t.split("</b>").next())
+            .expect("the cost headline");
+        assert!(headline.starts_with(words), "{headline}");
+        let plan: Value = app
+            .get(&format!("{path}/plan.json?{q}"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(plan["verdict"]["statement"].as_str(), Some(headline));
+        assert!(!page.contains("Saving "), "no headline of its own");
+    }
 
     let pdf = app
         .get(&format!("{path}/plan.pdf?region=westus2&level=ultra"))

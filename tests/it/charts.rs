@@ -1057,3 +1057,31 @@ fn ceiling_values_sit_on_their_own_box_over_the_lines() {
         );
     }
 }
+
+/// A share link up to its longest, in the widest characters, still reaches the handler
+/// (a URL over 65,534 bytes would be refused by the HTTP layer with no body), and one
+/// past it is refused with a message.
+#[tokio::test]
+async fn the_longest_share_link_gets_an_answer_with_a_message() {
+    let app = spawn_app().await;
+    let max = volplan::web::pages::share::MAX_LEN;
+    for (n, what) in [(max, "the longest"), (max + 1, "one past the longest")] {
+        let s = "😍".repeat(n);
+        let res = app
+            .get(&format!("/charts/ceilings.svg?w=800&h=600&s={s}"))
+            .await;
+        let status = res.status().as_u16();
+        assert!(
+            (400..500).contains(&status) && status != 414 && status != 431,
+            "{what}: {status}"
+        );
+        let body: Value = res
+            .json()
+            .await
+            .unwrap_or_else(|e| panic!("{what}: JSON body ({e})"));
+        assert!(
+            body["error"].as_str().is_some_and(|m| !m.is_empty()),
+            "{what}: {body}"
+        );
+    }
+}

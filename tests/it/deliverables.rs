@@ -4,77 +4,18 @@
 //! job copied out of the PDF runs.
 
 use crate::helpers::{sample_scenario, spawn_app};
+use crate::texts::{html_text, md_text, pdf_layout, xlsx_cells};
 use std::process::Command;
 use volplan::avs as avs_plan;
 use volplan::engine::{self, Evaluation, Scenario, pricing};
 use volplan::estate::{self, EstateRequest};
+use volplan::format::{money, sig};
 use volplan::inventory::{self, CapacityBasis, Options};
 use volplan::report::avs::PlanDoc;
-use volplan::report::format::{money, sig};
 use volplan::report::{self, Edition, Format, RenderOptions, Report};
 use volplan::web::scenario_templates::TEMPLATES;
 
 const DATE: &str = "2026-01-15";
-
-/// Text of a PDF through `pdftotext -layout` (poppler-utils): lines as drawn.
-fn pdf_text(pdf: &[u8]) -> String {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("report.pdf");
-    std::fs::write(&path, pdf).expect("write PDF");
-    let out = Command::new("pdftotext")
-        .arg("-layout")
-        .arg(&path)
-        .arg("-")
-        .output()
-        .expect("pdftotext runs: install poppler-utils");
-    assert!(out.status.success(), "pdftotext failed");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// Every cell of a workbook, one a line.
-fn xlsx_cells(bytes: &[u8]) -> String {
-    use calamine::{Reader, Xlsx};
-    let mut book: Xlsx<_> = Xlsx::new(std::io::Cursor::new(bytes.to_vec())).expect("workbook");
-    let mut cells = Vec::new();
-    for (_, range) in book.worksheets() {
-        cells.extend(range.cells().map(|(_, _, c)| c.to_string()));
-    }
-    cells.join("\n")
-}
-
-/// The visible text of an HTML document: tags, styles and SVG markup left out.
-fn html_text(html: &str) -> String {
-    let body = html.split("</style>").last().unwrap_or(html);
-    let mut out = String::with_capacity(body.len());
-    let mut in_tag = false;
-    for c in body.chars() {
-        match c {
-            '<' => {
-                in_tag = true;
-                out.push(' ');
-            }
-            '>' => in_tag = false,
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out
-}
-
-/// Markdown as it reads: its escapes undone, its embedded images' data left out.
-fn md_text(md: &str) -> String {
-    md.replace('\\', "")
-        .split("data:image/png;base64,")
-        .enumerate()
-        .map(|(i, part)| {
-            if i == 0 {
-                part
-            } else {
-                part.split_once(')').map_or("", |(_, rest)| rest)
-            }
-        })
-        .collect()
-}
 
 /// The text a reader sees in each document format.
 fn texts(render: impl Fn(Format) -> Vec<u8>) -> Vec<(Format, String)> {
@@ -83,7 +24,7 @@ fn texts(render: impl Fn(Format) -> Vec<u8>) -> Vec<(Format, String)> {
         .map(|f| {
             let bytes = render(f);
             let text = match f {
-                Format::Pdf => pdf_text(&bytes),
+                Format::Pdf => pdf_layout(&bytes),
                 Format::Xlsx => xlsx_cells(&bytes),
                 Format::Html => html_text(&String::from_utf8(bytes).expect("UTF-8")),
                 _ => md_text(&String::from_utf8(bytes).expect("UTF-8")),
@@ -211,10 +152,10 @@ fn every_report(edition: Edition) -> Vec<(String, Format, String)> {
         })
         .collect();
     for (i, (s, e)) in evaluated.iter().enumerate() {
-        let mut r = Report::build(s, e, DATE);
+        let mut r = Report::build(s, e, volplan::engine::pricing::book(), DATE);
         if i == 0 {
             r = r
-                .with_comparison(&evaluated[1..3])
+                .with_comparison(&evaluated[1..3], volplan::engine::pricing::book())
                 .with_layouts(&[1, 2, 4], pricing::book())
                 .expect("layouts");
         }
@@ -223,12 +164,14 @@ fn every_report(edition: Edition) -> Vec<(String, Format, String)> {
         }
     }
     let (inv, plan) = example_avs();
+    let verdict = volplan::verdict::avs::verdict(&plan, Default::default());
     let doc = PlanDoc {
         origin: "vinfo.csv",
         inventory: &inv,
         basis: CapacityBasis::InUse,
         plan: &plan,
         date: DATE,
+        verdict: &verdict,
     };
     for (f, text) in texts(|f| report::avs::render(&doc, f, opts).expect("renders")) {
         out.push(("AVS plan".to_owned(), f, text));
@@ -292,7 +235,7 @@ async fn the_same_figure_reads_the_same_in_every_format() {
     let page = app.get_text(&format!("/scenarios/{id}")).await;
     assert_eq!(kpi(&page, "kpi-mibps"), mibps, "the planner's headline");
     assert!(
-        page.contains(&format!("<dd>{cost}</dd>")),
+        page.contains(&format!("<dd id=\"kpi-monthly\">{cost}</dd>")),
         "the planner's cost {cost}"
     );
 
@@ -339,11 +282,14 @@ async fn the_same_figure_reads_the_same_in_every_format() {
                     styles.contains("formatCode=\"&quot;$&quot;#,##0.00\""),
                     "the money format: {styles}"
                 );
-                assert!(cells.contains(&format!("It achieves {mibps} MiB/s")));
+                let v = volplan::verdict::evaluation(&s, &e, volplan::engine::pricing::book());
+                for statement in volplan::verdict::report_statements(&v) {
+                    assert!(cells.contains(&statement), "xlsx: {statement}");
+                }
             }
             _ => {
                 let text = match ext {
-                    "pdf" => pdf_text(&bytes),
+                    "pdf" => pdf_layout(&bytes),
                     _ => String::from_utf8(bytes).expect("UTF-8"),
                 };
                 assert!(text.contains(&cost), "{ext}: {cost}");
@@ -372,12 +318,12 @@ fn a_fio_job_copied_from_the_pdf_runs() {
         let s = t.scenario();
         let e = engine::evaluate(&s).expect("evaluates");
         let pdf = report::render(
-            &Report::build(&s, &e, DATE),
+            &Report::build(&s, &e, volplan::engine::pricing::book(), DATE),
             Format::Pdf,
             RenderOptions::default(),
         )
         .expect("PDF");
-        let text = pdf_text(&pdf);
+        let text = pdf_layout(&pdf);
         let start = text.find("fio job file").expect("the fio job in the PDF");
         let job: Vec<&str> = text[start..]
             .lines()

@@ -182,3 +182,58 @@ async fn a_reservation_chosen_on_the_page_prices_the_pools_in_their_bands() {
     assert_eq!(res.status(), 422);
     assert!(res.text().await.unwrap().contains("not none, 1y or 3y"));
 }
+
+/// The `<li>` texts of list `id` in `html`.
+fn list_items(html: &str, id: &str) -> Vec<String> {
+    html.split(&format!("<ul id=\"{id}\">"))
+        .nth(1)
+        .and_then(|t| t.split("</ul>").next())
+        .unwrap_or_else(|| panic!("no list {id}"))
+        .split("<li>")
+        .skip(1)
+        .map(|li| li.trim_end_matches("</li>").replace("&#39;", "'"))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_estate_page_prints_the_verdict_the_api_gives() {
+    let app = spawn_app().await;
+    let mut ids = Vec::new();
+    let mut workloads = Vec::new();
+    for (name, level) in [("Files A", "premium"), ("Files B", "ultra")] {
+        let mut s = crate::helpers::named(name);
+        s["storage"]["level"] = json!(level);
+        s["clients"]["avs"] = Value::Null;
+        ids.push(app.create(&s).await.to_string());
+        workloads.push(s);
+    }
+    let mut pairs = vec![
+        ("name", "Pair"),
+        ("region", "eastus"),
+        ("years", "1"),
+        ("growth_pct_per_year", "0"),
+    ];
+    pairs.extend(ids.iter().map(|id| ("scenario", id.as_str())));
+    let res = app.post_pairs("/estates", &pairs).await;
+    assert_eq!(res.status(), 303, "{}", res.text().await.unwrap());
+    let location = res.headers()["location"].to_str().unwrap().to_owned();
+    let page = app.get_text(&location).await;
+    let api: Value = app
+        .post_json(
+            "/api/v1/estate/optimize",
+            &json!({"name": "Pair", "workloads": workloads, "region": "eastus", "years": 1}),
+        )
+        .await
+        .json()
+        .await
+        .unwrap();
+    let statements: Vec<String> = api["verdict"]["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_owned())
+        .collect();
+    assert!(!statements.is_empty());
+    assert_eq!(list_items(&page, "estate-verdict"), statements);
+    app.stop().await;
+}

@@ -415,3 +415,35 @@ pub fn assert_error_body(body: &Value, field: Option<&str>) {
         None => assert!(obj["field"].is_null(), "field is null in {body}"),
     }
 }
+
+/// The `volplan serve` binary running on its own SQLite file in `dir`, on a free
+/// loopback port, with `args` added: the child (killed on drop) and its address
+/// (`127.0.0.1:PORT`). Its log lines are read and dropped. For checks of the process
+/// itself (its memory, its connections), which an in-process server would share with
+/// the tests.
+pub async fn serve_binary(dir: &std::path::Path, args: &[&str]) -> (tokio::process::Child, String) {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_volplan"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--database-url"])
+        .arg(format!("sqlite:{}", dir.join("volplan.db").display()))
+        .args(args)
+        .env("RUST_LOG", "info")
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start volplan serve");
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = tokio::time::timeout(std::time::Duration::from_secs(30), lines.next_line())
+        .await
+        .expect("the server logs within 30 s")
+        .expect("stderr reads")
+        .expect("a first log line");
+    let addr = first
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("the first log line names the address: {first}"))
+        .to_owned();
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, addr)
+}

@@ -2,7 +2,7 @@
 //! standalone draft 2020-12 documents of the server's own types.
 
 use crate::helpers::{sample_scenario, spawn_app};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::collections::HashSet;
 
 fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
@@ -12,6 +12,20 @@ fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
             .unwrap_or_else(|| panic!("{r} resolves")),
         None => schema,
     }
+}
+
+/// The properties of an object schema, with those of every `allOf` part (how a
+/// flattened field is documented).
+fn properties(doc: &Value, schema: &Value) -> serde_json::Map<String, Value> {
+    let schema = resolve(doc, schema);
+    let mut out = schema["properties"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    for part in schema["allOf"].as_array().into_iter().flatten() {
+        out.extend(properties(doc, part));
+    }
+    out
 }
 
 #[tokio::test]
@@ -88,7 +102,7 @@ async fn bodies_have_full_schemas_with_ranges_and_enums() {
     assert!(level.as_array().unwrap().iter().any(|l| l == "ssd_v2"));
     let protocol = &schemas["Protocol"]["enum"];
     assert!(protocol.as_array().unwrap().iter().any(|p| p == "nfsv4.1"));
-    let answer = resolve(
+    let answer = properties(
         &doc,
         &evaluate["responses"]["200"]["content"]["application/json"]["schema"],
     );
@@ -98,12 +112,22 @@ async fn bodies_have_full_schemas_with_ranges_and_enums() {
         "limits",
         "latency_curve",
         "cost",
+        "verdict",
     ] {
-        assert!(
-            answer["properties"][field].is_object(),
-            "Evaluation.{field}"
-        );
+        assert!(answer[field].is_object(), "Evaluation.{field}");
     }
+    // The verdict object of the contract: targets, recommendation, sensitivity and
+    // statements, each target naming what decides it.
+    let verdict = properties(&doc, &answer["verdict"]);
+    for field in ["targets", "recommendation", "sensitivity", "statements"] {
+        assert!(verdict.contains_key(field), "Verdict.{field}: {verdict:?}");
+    }
+    let target = properties(&doc, &verdict["targets"]["items"]);
+    for field in ["target", "met", "margin_pct", "decided_by", "statement"] {
+        assert!(target.contains_key(field), "TargetVerdict.{field}");
+    }
+    let kinds = &schemas["TargetKind"]["enum"];
+    assert_eq!(kinds, &json!(["capacity", "throughput", "iops", "latency"]));
     assert!(schemas["Scope"]["enum"].as_array().unwrap().len() >= 8);
     let error = &schemas["ErrorBody"];
     assert!(error["properties"]["error"].is_object() && error["properties"]["field"].is_object());
@@ -111,6 +135,18 @@ async fn bodies_have_full_schemas_with_ranges_and_enums() {
     let with_performance = &schemas["Summary"]["properties"]["with_performance"];
     assert_eq!(with_performance["format"], "int64");
     assert_eq!(with_performance["maximum"], u64::from(u32::MAX));
+    // A value of any JSON type says no type (a number is not an "object").
+    for (schema, field) in [
+        ("Sensitivity", "value"),
+        ("Change", "before"),
+        ("Change", "after"),
+    ] {
+        let p = &schemas[schema]["properties"][field];
+        assert!(
+            p.is_object() && p.get("type").is_none(),
+            "{schema}.{field}: {p}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -156,4 +192,89 @@ async fn the_schema_endpoints_are_standalone_draft_2020_12() {
     for key in sample_scenario().as_object().unwrap().keys() {
         assert!(schema["properties"][key].is_object(), "{key}");
     }
+}
+
+/// The schemas below `schema` (properties, items, map values and keys, alternatives),
+/// each with the path it is reached by; `seen` stops at a `$ref` already walked.
+fn walk<'a>(
+    doc: &'a Value,
+    schema: &'a Value,
+    path: String,
+    seen: &mut HashSet<String>,
+    out: &mut Vec<(String, &'a Value)>,
+) {
+    if let Some(r) = schema["$ref"].as_str()
+        && !seen.insert(r.to_owned())
+    {
+        return;
+    }
+    let schema = resolve(doc, schema);
+    out.push((path.clone(), schema));
+    if let Some(props) = schema["properties"].as_object() {
+        for (k, v) in props {
+            walk(doc, v, format!("{path}.{k}"), seen, out);
+        }
+    }
+    for key in ["items", "additionalProperties", "propertyNames"] {
+        if schema[key].is_object() {
+            walk(doc, &schema[key], format!("{path}[{key}]"), seen, out);
+        }
+    }
+    for key in ["oneOf", "anyOf", "allOf", "prefixItems"] {
+        for (i, v) in schema[key].as_array().into_iter().flatten().enumerate() {
+            walk(doc, v, format!("{path}/{key}[{i}]"), seen, out);
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_free_text_input_has_a_max_length() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let is_string = |s: &Value| {
+        s["type"] == "string"
+            || s["type"]
+                .as_array()
+                .is_some_and(|t| t.iter().any(|t| t == "string"))
+    };
+    // An anchored pattern without repetition bounds the length too (`paper`).
+    let bounded_pattern = |s: &Value| {
+        s["pattern"]
+            .as_str()
+            .is_some_and(|p| p.starts_with('^') && p.ends_with('$') && !p.contains(['*', '+', '{']))
+    };
+    let (mut unbounded, mut checked) = (Vec::new(), 0);
+    for (route, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let mut inputs: Vec<(String, &Value)> = Vec::new();
+            for p in op["parameters"].as_array().into_iter().flatten() {
+                inputs.push((format!("{}", p["name"]), &p["schema"]));
+            }
+            for (mime, content) in op["requestBody"]["content"]
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
+                if mime.contains("json") {
+                    inputs.push(("body".to_owned(), &content["schema"]));
+                }
+            }
+            for (name, schema) in inputs {
+                let mut found = Vec::new();
+                walk(&doc, schema, name, &mut HashSet::new(), &mut found);
+                for (path, s) in found.into_iter().filter(|(_, s)| is_string(s)) {
+                    checked += 1;
+                    if s["maxLength"].is_null()
+                        && s["enum"].is_null()
+                        && s["const"].is_null()
+                        && !bounded_pattern(s)
+                    {
+                        unbounded.push(format!("{method} {route} {path}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} text inputs found");
+    assert!(unbounded.is_empty(), "{unbounded:#?}");
 }

@@ -11,14 +11,14 @@ use serde_json::{Value, json};
 const USER_HEADER: &str = "x-test-user";
 
 /// A team-mode server with the accounts of [`ALICE`], [`BOB`] and [`CAROL`].
-struct Team {
-    base: String,
+pub struct Team {
+    pub base: String,
     client: reqwest::Client,
     db: volplan::store::Db,
     _app: TestApp,
 }
 
-async fn team() -> Team {
+pub async fn team() -> Team {
     let app = spawn_app_with(tempfile::tempdir().unwrap(), |s| {
         s.auth.proxy_header = Some(USER_HEADER.parse().unwrap());
         s.auth.proxy_from = vec!["127.0.0.1".parse().unwrap()];
@@ -35,22 +35,25 @@ async fn team() -> Team {
     }
 }
 
-const ALICE: &str = "alice";
-const BOB: &str = "bob";
-const CAROL: &str = "carol";
+/// An editor.
+pub const ALICE: &str = "alice";
+/// Another editor.
+pub const BOB: &str = "bob";
+/// An admin.
+pub const CAROL: &str = "carol";
 
 impl Team {
-    fn req(&self, who: &str, method: Method, path: &str) -> RequestBuilder {
+    pub fn req(&self, who: &str, method: Method, path: &str) -> RequestBuilder {
         self.client
             .request(method, format!("{}{path}", self.base))
             .header(USER_HEADER, who)
     }
 
-    async fn get(&self, who: &str, path: &str) -> reqwest::Response {
+    pub async fn get(&self, who: &str, path: &str) -> reqwest::Response {
         self.req(who, Method::GET, path).send().await.unwrap()
     }
 
-    async fn json(&self, who: &str, path: &str) -> Value {
+    pub async fn json(&self, who: &str, path: &str) -> Value {
         let res = self.get(who, path).await;
         assert_eq!(res.status(), 200, "GET {path} as {who}");
         res.json().await.unwrap()
@@ -66,7 +69,7 @@ impl Team {
     }
 
     /// Saves `name` as `who` and returns its id.
-    async fn create(&self, who: &str, name: &str, visibility: &str) -> i64 {
+    pub async fn create(&self, who: &str, name: &str, visibility: &str) -> i64 {
         let res = self
             .req(
                 who,
@@ -82,7 +85,12 @@ impl Team {
     }
 
     /// Posts a form as the site's own page would (with the form token).
-    async fn post_form(&self, who: &str, path: &str, pairs: &[(&str, &str)]) -> reqwest::Response {
+    pub async fn post_form(
+        &self,
+        who: &str,
+        path: &str,
+        pairs: &[(&str, &str)],
+    ) -> reqwest::Response {
         let body = form_urlencoded::Serializer::new(String::new())
             .extend_pairs(pairs)
             .append_pair("csrf", FORM_TOKEN)
@@ -97,7 +105,7 @@ impl Team {
     }
 
     /// The activity feed as `who` sees it.
-    async fn events(&self, who: &str) -> Vec<Value> {
+    pub async fn events(&self, who: &str) -> Vec<Value> {
         self.json(who, "/api/v1/activity?limit=500").await["events"]
             .as_array()
             .unwrap()
@@ -178,7 +186,8 @@ async fn estate_revisions_record_their_author_and_the_log_has_them() {
     let res = t.post_form(BOB, &location, &[("years", "2")]).await;
     assert_eq!(res.status(), 303);
     let id: i64 = location.rsplit('/').next().unwrap().parse().unwrap();
-    let revisions = volplan::store::estates::list_estate_revisions(&t.db, id)
+    let everyone = volplan::store::Actor::SINGLE_USER;
+    let revisions = volplan::store::estates::list_estate_revisions(&t.db, id, everyone)
         .await
         .unwrap();
     let authors: Vec<Option<&str>> = revisions.iter().map(|r| r.author.as_deref()).collect();

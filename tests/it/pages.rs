@@ -33,7 +33,7 @@ fn urlencoded(pairs: &[(String, String)]) -> Vec<u8> {
 
 /// The planner's inputs for a Scenario JSON, named by JSON path as the page names them;
 /// unticked checkboxes and `avs: null` are left out, as a browser does.
-fn form_pairs(scenario: &Value) -> Vec<(String, String)> {
+pub(crate) fn form_pairs(scenario: &Value) -> Vec<(String, String)> {
     fn walk(prefix: &str, v: &Value, out: &mut Vec<(String, String)>) {
         match v {
             Value::Object(map) => {
@@ -70,7 +70,7 @@ fn form_pairs(scenario: &Value) -> Vec<(String, String)> {
     out
 }
 
-fn set(pairs: &mut [(String, String)], name: &str, value: &str) {
+pub(crate) fn set(pairs: &mut [(String, String)], name: &str, value: &str) {
     let slot = pairs
         .iter_mut()
         .find(|(k, _)| k == name)
@@ -78,7 +78,11 @@ fn set(pairs: &mut [(String, String)], name: &str, value: &str) {
     slot.1 = value.to_owned();
 }
 
-async fn post_form(app: &TestApp, path: &str, pairs: &[(String, String)]) -> reqwest::Response {
+pub(crate) async fn post_form(
+    app: &TestApp,
+    path: &str,
+    pairs: &[(String, String)],
+) -> reqwest::Response {
     // The token of the test's cookie replaces any the page rendered.
     let mut pairs: Vec<(String, String)> =
         pairs.iter().filter(|(k, _)| k != "csrf").cloned().collect();
@@ -89,6 +93,17 @@ async fn post_form(app: &TestApp, path: &str, pairs: &[(String, String)]) -> req
         urlencoded(&pairs),
     )
     .await
+}
+
+/// The scenario id of a Save's redirect, `/scenarios/{id}?saved=1`.
+pub(crate) fn saved_id(location: &str) -> i64 {
+    location
+        .trim_start_matches("/scenarios/")
+        .split('?')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 /// Where the message box of input `field` starts in `html`, and its text.
@@ -520,13 +535,7 @@ async fn save_update_copy_history_and_restore_through_the_form() {
     let res = post_form(&app, "/scenarios", &pairs).await;
     assert_eq!(res.status(), 303);
     let loc = res.headers()[header::LOCATION].to_str().unwrap().to_owned();
-    let id: i64 = loc
-        .trim_start_matches("/scenarios/")
-        .split('?')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let id = saved_id(&loc);
     let (_, html) = page(&app, &loc).await;
     assert!(html.contains("Saved as revision 1."));
 
@@ -809,10 +818,20 @@ async fn results_show_latency_at_the_load_and_the_target() {
         .await
         .unwrap();
     assert!(html.contains("id=\"kpi-latency\""));
-    assert!(html.contains("ms per IO at this load"));
-    assert!(html.contains("ms at the target rate"));
+    // With a rate target the headline is the latency at that rate, and the note says
+    // what the achievable load is and the concurrency behind it.
+    assert!(html.contains("ms per IO at the target rate"));
+    let note = html
+        .split("id=\"latency-note\">")
+        .nth(1)
+        .and_then(|t| t.split("</p>").next())
+        .expect("the latency note");
     assert!(
-        html.contains("5 ms latency target met"),
+        note.contains("at the target rate (8,000 MiB/s)") && note.contains("in flight ("),
+        "{note}"
+    );
+    assert!(
+        html.contains("at 8,000 MiB/s meets the 5 ms target."),
         "in the targets summary"
     );
     assert!(
@@ -829,7 +848,7 @@ async fn results_show_latency_at_the_load_and_the_target() {
         .await
         .unwrap();
     assert!(html.contains("ms per IO at this load"));
-    assert!(!html.contains("ms at the target rate"));
+    assert!(!html.contains("at the target rate"));
     assert!(html.contains("id=\"chart-latency\""));
 }
 
@@ -1163,10 +1182,15 @@ async fn five_wrong_inputs_are_marked_in_one_post() {
         ("workload.read_pct", "from 0 to 100"),
         ("clients.nconnect", "from 1 to 16"),
         ("clients.vm_size", "Standard_E32s_v9"),
-        ("region", "Did you mean westeurope?"),
+        ("region", "Did you mean West Europe (westeurope)?"),
     ] {
         let (_, message) = field_error(&html, field);
         assert!(message.contains(says), "{field}: {message}");
+        // Quoted as prose quotes, with no API path: the page speaks to a person.
+        assert!(
+            !message.contains('`') && !message.contains("/api/"),
+            "{field}: {message}"
+        );
     }
 }
 

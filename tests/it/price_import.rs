@@ -25,6 +25,9 @@ fn volume(level: &str, region: &str) -> Value {
     let mut s = sample_scenario();
     s["clients"]["avs"] = Value::Null;
     s["storage"]["level"] = json!(level);
+    if level == "flexible" {
+        s["storage"]["qos"] = json!("manual");
+    }
     s["storage"]["volumes"] = json!([{"count": 1, "quota_tib": 4,
         "throughput_mibps": if level == "flexible" { json!(256) } else { Value::Null }}]);
     s["workload"]["capacity_tib"] = json!(4);

@@ -9,6 +9,9 @@ fn anf(level: &str, tib: f64, region: &str) -> Value {
     let mut s = sample_scenario();
     s["clients"]["avs"] = Value::Null;
     s["storage"]["level"] = json!(level);
+    if level == "flexible" {
+        s["storage"]["qos"] = json!("manual");
+    }
     s["storage"]["volumes"] = json!([{"count": 1, "quota_tib": tib, "throughput_mibps": if level == "flexible" { json!(640) } else { Value::Null }}]);
     s["workload"]["capacity_tib"] = json!(tib);
     s["region"] = json!(region);

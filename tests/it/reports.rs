@@ -1,6 +1,7 @@
 //! Sizing reports: every format read back, over HTTP and from the CLI.
 
 use crate::helpers::{named, spawn_app};
+use crate::texts::pdf_text;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use volplan::engine::{self, Evaluation, Scenario};
@@ -28,28 +29,6 @@ fn binding_name(e: &Evaluation) -> &'static str {
         .find(|l| l.id == e.binding)
         .map(|l| l.label.name)
         .expect("the binding limit is listed")
-}
-
-/// Text of a PDF through `pdftotext` (poppler-utils, installed by `.ci/run`), with all
-/// whitespace collapsed so wrapped lines read as one.
-fn pdf_text(pdf: &[u8]) -> String {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("report.pdf");
-    std::fs::write(&path, pdf).expect("write PDF");
-    let out = Command::new("pdftotext")
-        .arg(&path)
-        .arg("-")
-        .output()
-        .expect("pdftotext runs: install poppler-utils (apt-get install -y poppler-utils)");
-    assert!(
-        out.status.success(),
-        "pdftotext failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn header<'a>(res: &'a reqwest::Response, name: &str) -> &'a str {
@@ -331,7 +310,7 @@ fn the_test_plan_is_in_every_report_but_the_csv() {
     // Linux clients over NFS: the fio job and the mount options, no DiskSpd.
     s.clients.avs = None;
     let e = engine::evaluate(&s).expect("evaluates");
-    let r = Report::build(&s, &e, FIXED_DATE);
+    let r = Report::build(&s, &e, volplan::engine::pricing::book(), FIXED_DATE);
     let render = |f| volplan::report::render(&r, f, RenderOptions::default()).expect("renders");
     let needles = ["rwmixread=70", "--output-format=json"];
 
@@ -437,7 +416,7 @@ fn without_image_data(text: &str) -> String {
 fn markdown_matches_the_committed_snapshot() {
     let (s, e) = contract();
     let bytes = volplan::report::render(
-        &Report::build(&s, &e, FIXED_DATE),
+        &Report::build(&s, &e, volplan::engine::pricing::book(), FIXED_DATE),
         Format::Md,
         RenderOptions::default(),
     )
@@ -471,7 +450,7 @@ fn every_starter_template_reports_in_every_format() {
     for t in volplan::web::scenario_templates::TEMPLATES {
         let s = t.scenario();
         let e = engine::evaluate(&s).unwrap_or_else(|err| panic!("{}: {err}", t.key));
-        let r = Report::build(&s, &e, FIXED_DATE);
+        let r = Report::build(&s, &e, volplan::engine::pricing::book(), FIXED_DATE);
         for f in Format::ALL {
             let bytes = volplan::report::render(&r, f, RenderOptions::default())
                 .unwrap_or_else(|err| panic!("{} as {f}: {err}", t.key));
@@ -488,7 +467,7 @@ fn an_avs_estate_larger_than_one_volume_reports_in_every_format() {
     s.storage.volumes[0].count = 8;
     s.workload.capacity_tib = 160.0;
     let e = engine::evaluate(&s).expect("evaluates");
-    let r = Report::build(&s, &e, FIXED_DATE);
+    let r = Report::build(&s, &e, volplan::engine::pricing::book(), FIXED_DATE);
     for f in Format::ALL {
         let bytes = volplan::report::render(&r, f, RenderOptions::default())
             .unwrap_or_else(|err| panic!("as {f}: {err}"));
@@ -527,7 +506,7 @@ fn a_thousand_volumes_report_as_a_spreadsheet() {
         ))
         .expect("scenario parses");
         let e = engine::evaluate(&s).expect("evaluates");
-        let r = Report::build(&s, &e, FIXED_DATE);
+        let r = Report::build(&s, &e, volplan::engine::pricing::book(), FIXED_DATE);
         let bytes = volplan::report::render(&r, Format::Xlsx, RenderOptions::default())
             .unwrap_or_else(|err| panic!("{protocol} as xlsx: {err}"));
         let mut book: calamine::Xlsx<_> =
@@ -546,7 +525,7 @@ fn a_thousand_volumes_report_as_a_spreadsheet() {
 fn first_pdf_page_renders_to_png() {
     let (s, e) = contract();
     let pdf = volplan::report::render(
-        &Report::build(&s, &e, FIXED_DATE),
+        &Report::build(&s, &e, volplan::engine::pricing::book(), FIXED_DATE),
         Format::Pdf,
         RenderOptions {
             paper: Paper::A4,
@@ -674,27 +653,31 @@ fn the_latency_section_is_in_every_report() {
     let (mut s, _) = contract();
     s.workload.target_latency_ms = Some(5.0);
     let e = engine::evaluate(&s).expect("evaluates");
-    let r = Report::build(&s, &e, FIXED_DATE);
-    assert!(r.latency.starts_with("Latency is "), "{}", r.latency);
+    let r = Report::build(&s, &e, volplan::engine::pricing::book(), FIXED_DATE);
+    // The section prints the verdict's headline latency; the target's verdict is one of
+    // the target lines; the binding sentence is the verdict's.
     assert!(
-        r.latency.contains("The 5 ms latency target is"),
+        r.latency.starts_with(&r.verdict.latency.statement),
         "{}",
         r.latency
     );
+    let latency_target = r
+        .verdict
+        .targets
+        .iter()
+        .find(|t| t.target == volplan::verdict::TargetKind::Latency)
+        .expect("the latency target is judged");
     assert!(
-        r.binding.sentence.contains("; the workload runs at "),
+        latency_target.statement.contains("5 ms"),
+        "{}",
+        latency_target.statement
+    );
+    assert!(r.targets.iter().any(|t| t.text == latency_target.statement));
+    assert_eq!(r.binding.sentence, r.verdict.binding);
+    assert!(
+        r.binding.sentence.contains("the workload runs at "),
         "{}",
         r.binding.sentence
-    );
-    assert!(
-        r.binding.sentence.contains(" ms per IO"),
-        "{}",
-        r.binding.sentence
-    );
-    assert!(
-        r.targets
-            .as_ref()
-            .is_some_and(|t| t.text.contains("5 ms latency target"))
     );
     let render = |f| volplan::report::render(&r, f, RenderOptions::default()).expect("renders");
 
@@ -712,14 +695,14 @@ fn the_latency_section_is_in_every_report() {
     );
 
     let pdf = pdf_text(&render(Format::Pdf));
-    assert!(pdf.contains("Latency Latency is "), "the section: {pdf}");
+    assert!(pdf.contains("Latency Latency: "), "the section: {pdf}");
     assert!(
         pdf.contains("Latency per IO against load"),
         "the chart's text"
     );
 
     let md = String::from_utf8(render(Format::Md)).expect("UTF-8");
-    assert!(md.contains("## Latency\n\nLatency is "));
+    assert!(md.contains("## Latency\n\nLatency: "));
     assert!(md.contains("| Load (% of achievable) | IOPS | MiB/s | Latency (ms) |"));
     assert!(md.contains("| 100 (achievable) | "));
 

@@ -81,6 +81,11 @@ async fn compare_shows_the_inputs_that_differ_against_a_chosen_baseline() {
     assert!(!list.contains("anf premium"));
 
     let html = app.get_text(&format!("/compare?id={a}&id={b}")).await;
+    // The verdict of the pair: which is better and why, each one's cause, what decides it.
+    let verdict = &html[html.find("id=\"compare-verdict\"").expect("the verdict")..];
+    let verdict = &verdict[..verdict.find("</ul>").unwrap()];
+    assert!(verdict.matches("<li>").count() >= 3, "{verdict}");
+    assert!(verdict.contains("Premium variant"), "{verdict}");
     let inputs = &html[html.find("id=\"compare-inputs\"").expect("input rows")..];
     let level = inputs
         .split("<tr")

@@ -52,6 +52,21 @@ pub struct Advice {
 /// How many changes the `target_unreachable` advice tries.
 pub const UNREACHABLE_TRIES: usize = 4;
 
+/// One change the `target_unreachable` advice tried, at the best level and largest
+/// volume.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Try {
+    /// The change, e.g. "twice the volumes" (empty: not tried).
+    pub what: &'static str,
+    /// The achievable MiB/s.
+    pub mibps: f64,
+    /// The latency the latency target is judged by (at the target rate), ms; `None`
+    /// when the rate is out of reach.
+    pub latency_ms: Option<f64>,
+    /// Whether it meets the rate and latency targets.
+    pub meets: bool,
+}
+
 /// The text of a piece of advice with the numbers it cites, formatted when shown.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Message {
@@ -78,14 +93,27 @@ pub enum Message {
         vmdks_per_vm: u32,
         dedicated: bool,
     },
-    /// No level meets the targets with this layout: what would.
+    /// No level meets the targets with this layout: which target fails, and what
+    /// would meet them.
     TargetUnreachable {
         need_mibps: f64,
         /// The latency target and the round trip without queueing (ms), when a
         /// latency target is set.
         latency: Option<(f64, f64)>,
-        /// Changes tried, with the MiB/s each reaches at the best level.
-        tried: [(&'static str, f64); UNREACHABLE_TRIES],
+        /// The scenario's own layout at the best level and largest volume.
+        as_is: Try,
+        /// Changes tried, each at the best level and largest volume.
+        tried: [Try; UNREACHABLE_TRIES],
+        /// When the capacity does not fit the volumes at any level: the capacity (TiB),
+        /// the number of volumes and the largest volume (TiB).
+        too_big: Option<(f64, u32, f64)>,
+    },
+    /// The volumes hold less than the workload stores.
+    CapacityShort {
+        have_tib: f64,
+        need_tib: f64,
+        /// The largest volume of the scenario's kind, TiB.
+        max_quota_tib: f64,
     },
     /// More nconnect would lift the connection ceiling.
     Nconnect {
@@ -188,6 +216,22 @@ impl fmt::Display for Message {
                 binding,
                 sizable,
             } => {
+                let rate_met = target_mibps.is_none_or(|t| mibps >= t * (1.0 - 1e-9))
+                    && target_iops.is_none_or(|t| iops >= t * (1.0 - 1e-9));
+                if let (true, Some(t), Some(l)) = (rate_met, target_latency_ms, latency_ms) {
+                    return write!(
+                        f,
+                        "Latency target missed: {} ms per IO at the target rate against {} ms. The rate itself is reached ({} MiB/s achievable); the IOs queue at {binding} near its ceiling, so provision headroom above the target rate.{}",
+                        Num(l, 2),
+                        Num(t, 2),
+                        Num(mibps, 0),
+                        if sizable {
+                            " The sizing table shows a level and quota that meet both."
+                        } else {
+                            ""
+                        }
+                    );
+                }
                 f.write_str("Targets missed: ")?;
                 let mut sep = "";
                 if let Some(t) = target_mibps {
@@ -244,8 +288,23 @@ impl fmt::Display for Message {
             Message::TargetUnreachable {
                 need_mibps,
                 latency,
+                as_is,
                 tried,
+                too_big,
             } => {
+                if let Some((cap, n, largest)) = too_big {
+                    write!(
+                        f,
+                        "No level holds the {} TiB needed in {n} volume{} of at most {} TiB each: add volumes, or use large volumes.",
+                        Num(cap, 2),
+                        if n == 1 { "" } else { "s" },
+                        Num(largest, 0)
+                    )?;
+                    if as_is.meets {
+                        return Ok(());
+                    }
+                    f.write_str(" ")?;
+                }
                 if let Some((target, floor)) = latency.filter(|(t, fl)| t < fl) {
                     return write!(
                         f,
@@ -254,41 +313,75 @@ impl fmt::Display for Message {
                         Num(floor, 2)
                     );
                 }
-                write!(
-                    f,
-                    "No level meets {} MiB/s with this layout, even at the largest volume.",
-                    Num(need_mibps, 0)
-                )?;
-                let meets: Vec<_> = tried
+                // The rate is reached at the best level, so the latency target is the
+                // one that fails: say so, with the latency at the target rate.
+                match (latency, as_is.latency_ms) {
+                    (Some((target, _)), Some(l)) if as_is.mibps >= need_mibps * (1.0 - 1e-9) => {
+                        write!(
+                            f,
+                            "No level meets {} ms per IO at {} MiB/s with this layout: at the best level and the largest volume it reaches {} MiB/s, but takes {} ms per IO at {} MiB/s, where the IOs queue near the ceiling.",
+                            Num(target, 2),
+                            Num(need_mibps, 0),
+                            Num(as_is.mibps, 0),
+                            Num(l, 2),
+                            Num(need_mibps, 0)
+                        )?;
+                    }
+                    _ => write!(
+                        f,
+                        "No level meets {} MiB/s with this layout, even at the largest volume (it reaches {} MiB/s).",
+                        Num(need_mibps, 0),
+                        Num(as_is.mibps, 0)
+                    )?,
+                }
+                let shown = |t: &Try| match (latency, t.latency_ms) {
+                    (Some(_), Some(l)) => format!("{} MiB/s, {} ms", Num(t.mibps, 0), Num(l, 2)),
+                    _ => format!("{} MiB/s", Num(t.mibps, 0)),
+                };
+                let meets: Vec<&Try> = tried
                     .iter()
-                    .filter(|(w, m)| !w.is_empty() && *m >= need_mibps)
+                    .filter(|t| !t.what.is_empty() && t.meets)
                     .collect();
                 if meets.is_empty() {
                     let best = tried
                         .iter()
-                        .filter(|(w, _)| !w.is_empty())
-                        .max_by(|a, b| a.1.total_cmp(&b.1));
-                    if let Some((w, m)) = best {
+                        .filter(|t| !t.what.is_empty())
+                        .max_by(|a, b| a.mibps.total_cmp(&b.mibps));
+                    if let Some(t) = best {
                         write!(
                             f,
-                            " The best single change tried, {w}, reaches {} MiB/s: combine changes, or use another service.",
-                            Num(*m, 0)
+                            " No single change tried meets every target; the best, {}, gives {}: combine changes, or use another service.",
+                            t.what,
+                            shown(t)
                         )?;
                     }
                     Ok(())
                 } else {
                     f.write_str(" What would meet it:")?;
-                    for (i, (w, m)) in meets.iter().enumerate() {
+                    for (i, t) in meets.iter().enumerate() {
                         write!(
                             f,
-                            "{} {w} ({} MiB/s)",
+                            "{} {} ({})",
                             if i == 0 { "" } else { ";" },
-                            Num(*m, 0)
+                            t.what,
+                            shown(t)
                         )?;
                     }
                     f.write_str(".")
                 }
             }
+            Message::CapacityShort {
+                have_tib,
+                need_tib,
+                max_quota_tib,
+            } => write!(
+                f,
+                "The volumes hold {} TiB, {} TiB short of the {} TiB the workload stores: raise the quotas or add volumes (one volume of this kind holds up to {} TiB); the sizing table sizes every level for the capacity.",
+                Num(have_tib, 2),
+                Num(need_tib - have_tib, 2),
+                Num(need_tib, 2),
+                Num(max_quota_tib, 0)
+            ),
             Message::Nconnect {
                 current,
                 suggested,

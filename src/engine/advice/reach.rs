@@ -1,17 +1,20 @@
 //! What would meet a target that no level reaches with the scenario's layout: each
-//! change is evaluated with the whole model at the best level and largest volume.
+//! change is evaluated with the whole model at the best level and largest volume, and
+//! judged by every target (the rate and, when one is set, the latency at that rate), so
+//! the advice names the target that really fails.
 
-use super::{Message, UNREACHABLE_TRIES};
+use super::{Message, Try, UNREACHABLE_TRIES};
 use crate::engine::limits::LimitSet;
 use crate::engine::model_step::core;
 use crate::engine::plan::{Plan, quota_range};
 use crate::engine::scenario::{Level, Protocol};
-use crate::engine::targets::target_iops;
+use crate::engine::targets::{judged_latency, target_iops, targets};
 use crate::engine::units::iops_to_mibps;
 
-/// The achievable MiB/s of `p` at its service's best level with `count` volumes at the
-/// largest quota.
-fn best(p: &Plan, count: u32) -> f64 {
+/// `p` at its service's best level with `count` volumes at the largest quota: the
+/// achievable MiB/s, the latency the latency target is judged by, and whether it meets
+/// the rate and latency targets.
+fn best(p: &Plan, count: u32) -> Try {
     let level = *Level::of(p.service)
         .iter()
         .rev()
@@ -20,16 +23,28 @@ fn best(p: &Plan, count: u32) -> f64 {
     let (_, hi, _) = quota_range(p.service, level, p.kind);
     let mut alt = *p;
     alt.set_uniform(level, count, hi, None, None);
-    core(&alt, &mut LimitSet::default()).total
+    let mut set = LimitSet::default();
+    let c = core(&alt, &mut set);
+    let latency_ms = judged_latency(&alt, c.latency_ms(), c.latency_at_target_ms(&alt));
+    let t = targets(&alt, c.total, latency_ms);
+    let rate_met = t.mibps_headroom_pct.is_none_or(|h| h >= -1e-9)
+        && t.iops_headroom_pct.is_none_or(|h| h >= -1e-9);
+    Try {
+        what: "",
+        mibps: c.total,
+        latency_ms,
+        meets: rate_met && t.latency_met != Some(false),
+    }
 }
 
 /// Tries more volumes, more clients (or AVS hosts), more VMDKs per VM, and more
-/// outstanding IOs, one at a time.
+/// outstanding IOs, one at a time; `as_is` is the scenario's own layout at the best level.
 pub fn what_would_meet(p: &Plan) -> Message {
     let need = target_iops(p).map_or(0.0, |i| iops_to_mibps(i, p.io_kib));
     let n = p.n_volumes.max(1);
-    let mut tried = [("", 0.0); UNREACHABLE_TRIES];
-    tried[0] = (
+    let named = |what: &'static str, t: Try| Try { what, ..t };
+    let mut tried = [Try::default(); UNREACHABLE_TRIES];
+    tried[0] = named(
         if p.avs.is_some() {
             "twice the datastores"
         } else {
@@ -43,39 +58,48 @@ pub fn what_would_meet(p: &Plan) -> Message {
         a.hosts = (a.hosts * 2).min(16);
         more.avs = Some(a);
         more.clients = a.hosts * a.vms_per_host;
-        tried[1] = ("twice the hosts (up to 16)", best(&more, n));
+        tried[1] = named("twice the hosts (up to 16)", best(&more, n));
         let mut wide = *p;
         a = p.avs.expect("AVS plan");
         // The scenario format's own bounds (Scenario::validate).
         a.vmdks_per_vm = (a.vmdks_per_vm * 4).min(256);
         wide.avs = Some(a);
-        tried[2] = ("four times the VMDKs per VM", best(&wide, n));
+        tried[2] = named("four times the VMDKs per VM", best(&wide, n));
     } else {
         more.clients = p.clients.saturating_mul(2);
-        tried[1] = ("twice the client VMs", best(&more, n));
+        tried[1] = named("twice the client VMs", best(&more, n));
         let mut conn = *p;
         if p.protocol == Protocol::Smb3 {
             conn.smb_multichannel = true;
             conn.smb_channels = 4;
-            tried[2] = ("SMB multichannel with 4 channels", best(&conn, n));
+            tried[2] = named("SMB multichannel with 4 channels", best(&conn, n));
         } else {
             // nconnect allows up to 16 connections per endpoint (domain.md 6).
             conn.nconnect = 16;
-            tried[2] = ("nconnect=16", best(&conn, n));
+            tried[2] = named("nconnect=16", best(&conn, n));
         }
     }
     let mut deep = *p;
     // At most the format's queue depth (Scenario::validate).
     deep.queue_depth = (p.queue_depth * 4).min(1024);
-    tried[3] = ("four times the queue depth", best(&deep, n));
+    tried[3] = named("four times the queue depth", best(&deep, n));
     let latency = p.target_latency_ms.map(|t| {
         let mut set = LimitSet::default();
         (t, core(p, &mut set).network.unloaded_s() * 1000.0)
     });
+    // The capacity alone may not fit the volumes at any level.
+    let largest = Level::of(p.service)
+        .iter()
+        .map(|&l| quota_range(p.service, l, p.kind).1)
+        .fold(0.0, f64::max);
+    let too_big =
+        (p.capacity_tib / f64::from(n) > largest + 1e-9).then_some((p.capacity_tib, n, largest));
     Message::TargetUnreachable {
         need_mibps: need,
         latency,
+        as_is: best(p, n),
         tried,
+        too_big,
     }
 }
 

@@ -267,7 +267,7 @@ mod tests {
     fn flexible_large_volumes_and_avs_datastores() {
         let mut a = region_advice(
             "newzealandnorth",
-            json!({"level": "flexible", "volume_kind": "large",
+            json!({"level": "flexible", "qos": "manual", "volume_kind": "large",
                    "volumes": [{"count": 4, "quota_tib": 50, "throughput_mibps": 1000}]}),
             json!({}),
         );

@@ -32,7 +32,22 @@ pub fn advise(
             message,
         });
     };
-    if !targets.met {
+    if !targets.capacity_met {
+        let (_, max_quota_tib, _) = p.quota_range();
+        add(
+            "capacity_short",
+            Severity::Warn,
+            Message::CapacityShort {
+                have_tib: p.total_quota_tib,
+                need_tib: p.capacity_tib,
+                max_quota_tib,
+            },
+        );
+    }
+    let perf_met = targets.mibps_headroom_pct.is_none_or(|h| h >= -1e-9)
+        && targets.iops_headroom_pct.is_none_or(|h| h >= -1e-9)
+        && targets.latency_met != Some(false);
+    if !perf_met {
         // Without a sizing table (a layouts row) nothing is claimed about other levels.
         let sizable = sizing.is_some_and(|rows| rows.iter().any(|r| r.meets));
         add(

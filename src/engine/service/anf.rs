@@ -59,13 +59,22 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
     let lv = catalog::anf_level(p.level);
     let (qos_total, g) = dist.bound(p, |g| volume_qos_mibps(p, g));
     let count = dist.effective_count();
-    let formula = match (p.level, p.qos, g.mibps) {
-        (Level::Flexible, _, _) | (_, Qos::Manual, Some(_)) => Formula::Times {
+    let assigned = matches!(
+        (p.level, p.qos, g.mibps),
+        (Level::Flexible, _, _) | (_, Qos::Manual, Some(_))
+    );
+    let formula = match (busiest(p, dist), assigned) {
+        (Some(b), assigned) => b(
+            volume_qos_mibps(p, g),
+            if assigned { 0.0 } else { g.quota_tib },
+            if assigned { 0.0 } else { lv.mibps_per_tib },
+        ),
+        (None, true) => Formula::Times {
             n: u64::from(count),
             each: volume_qos_mibps(p, g),
             what: "assigned per volume",
         },
-        _ => Formula::QuotaRate {
+        (None, false) => Formula::QuotaRate {
             count,
             quota_tib: g.quota_tib,
             rate: lv.mibps_per_tib,
@@ -95,10 +104,13 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
                 VolumeKind::Large => "Large volume maximum",
                 VolumeKind::Breakthrough => "Breakthrough-mode volume maximum",
             },
-            formula: Formula::Times {
-                n: u64::from(count),
-                each: cap,
-                what: "per volume",
+            formula: match busiest(p, dist) {
+                Some(b) => b(cap, 0.0, 0.0),
+                None => Formula::Times {
+                    n: u64::from(count),
+                    each: cap,
+                    what: "per volume",
+                },
             },
         },
         scope: Scope::Volume,
@@ -174,6 +186,28 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             queue: Queue::Limiter,
         });
     }
+}
+
+/// AVS datastores loaded unequally by the VMDK placement (64 VMDKs over 20 datastores):
+/// the formula of a per-datastore ceiling on the busiest one, from its value, quota and
+/// rate. `None` when every loaded datastore carries the same share.
+fn busiest(p: &Plan, dist: &Distribution) -> Option<impl Fn(f64, f64, f64) -> Formula> {
+    let a = p.avs?;
+    let (on_busiest, units) = dist.unequal()?;
+    let unit = match a.placement {
+        crate::engine::scenario::Placement::Dedicated => "VMs",
+        _ => "VMDKs",
+    };
+    let of = p.n_volumes;
+    Some(move |each, quota_tib, rate| Formula::Busiest {
+        each,
+        quota_tib,
+        rate,
+        of,
+        on_busiest,
+        units,
+        unit,
+    })
 }
 
 /// Where the metadata-heavy operation ceilings come from.

@@ -34,12 +34,7 @@ pub(super) fn large_where_needed(s: &mut Scenario) {
 
 /// Total provisioned quota of the scenario's volumes, in TiB.
 pub fn total_quota_tib(scenario: &Scenario) -> f64 {
-    scenario
-        .storage
-        .volumes
-        .iter()
-        .map(|v| f64::from(v.count) * v.quota_tib)
-        .sum()
+    scenario.storage.total_quota_tib()
 }
 
 /// The scenario with its volumes replaced by `count` x `total_tib / count`.
@@ -67,6 +62,22 @@ pub fn with_layout(scenario: &Scenario, count: u32, total_tib: f64) -> Scenario 
         iops: None,
     }];
     s
+}
+
+/// The scenario of one layout of the sweep: its volumes replaced by `count` x
+/// `total_tib / count`, each with the first group's assigned throughput and IOPS, in the
+/// smallest pool.
+pub fn layout_variant(s: &Scenario, count: u32, total_tib: f64) -> Scenario {
+    let mut variant = s.clone();
+    let template = s.storage.volumes.first();
+    variant.storage.volumes = vec![VolumeGroup {
+        count,
+        quota_tib: total_tib / f64::from(count),
+        throughput_mibps: template.and_then(|v| v.throughput_mibps),
+        iops: template.and_then(|v| v.iops),
+    }];
+    variant.storage.pool_tib = None;
+    variant
 }
 
 /// One layout of the sweep.
@@ -102,7 +113,6 @@ pub fn layouts(
         );
     }
     let mut out = Vec::with_capacity(counts.len());
-    let mut variant = s.clone();
     for (i, &count) in counts.iter().enumerate() {
         if !(1..=1024).contains(&count) {
             return Err(FieldError::new(
@@ -112,14 +122,7 @@ pub fn layouts(
             .into());
         }
         let quota_tib = total_tib / f64::from(count);
-        let template = s.storage.volumes.first();
-        variant.storage.volumes = vec![VolumeGroup {
-            count,
-            quota_tib,
-            throughput_mibps: template.and_then(|v| v.throughput_mibps),
-            iops: template.and_then(|v| v.iops),
-        }];
-        variant.storage.pool_tib = None;
+        let variant = layout_variant(s, count, total_tib);
         let evaluation = evaluate_without_sizing(&variant, prices).map_err(|e| {
             e.about(
                 &format!("counts[{i}]"),
@@ -172,6 +175,7 @@ pub fn layout_rows(layouts: &[Layout]) -> Vec<LayoutRow> {
                         Formula::QuotaRate {
                             quota_tib, rate, ..
                         } => quota_tib * rate,
+                        Formula::Busiest { each, .. } => each,
                         _ => x.mibps / f64::from(l.count.max(1)),
                     });
             LayoutRow {

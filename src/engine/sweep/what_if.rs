@@ -42,7 +42,7 @@ pub fn what_if(
     }
     let base = evaluate_in(scenario, prices)?;
     let mut s = scenario.clone();
-    s.storage.level = level;
+    s.storage.set_level(level);
     let changed = evaluate_in(&s, prices).map_err(|e| {
         e.map(|e| {
             if e.field == "storage.level" {

@@ -93,11 +93,11 @@ proptest! {
         term in arb_term(),
     ) {
         let r = rates_with(term);
-        let s = exact(&units, &r);
+        let s = exact(&units, &r, usize::MAX);
         let b = brute_force(&units, &r);
         prop_assert!((s.monthly - b).abs() < 1e-6, "exact {} brute force {}", s.monthly, b);
         // The heuristic never beats the optimum, and the bound never exceeds it.
-        let h = heuristic(&units, &r, None);
+        let h = heuristic(&units, &r, None, usize::MAX);
         prop_assert!(h.monthly >= b - 1e-6);
         prop_assert!(lower_bound(&units, &r) <= b + 1e-6);
     }
@@ -109,10 +109,10 @@ proptest! {
         term in arb_term(),
     ) {
         let r = rates_with(term);
-        let before = exact(&units, &r).monthly;
+        let before = exact(&units, &r, usize::MAX).monthly;
         let mut more = units.clone();
         more.push(extra);
-        let after = exact(&more, &r).monthly;
+        let after = exact(&more, &r, usize::MAX).monthly;
         prop_assert!(after >= before - 1e-6, "{} -> {}", before, after);
     }
 }
@@ -130,7 +130,7 @@ fn the_sap_example_shares_one_manual_ultra_pool() {
             u
         })
         .collect();
-    let s = exact(&units, &r);
+    let s = exact(&units, &r, usize::MAX);
     assert_eq!(s.pools.len(), 1);
     let (t, p) = s.pools[0];
     assert_eq!(t, PoolType::Manual(Level::Ultra));
@@ -152,7 +152,7 @@ fn small_flexible_workloads_each_keep_their_included_128() {
     let r = rates();
     let mut a = unit(1, 0.5, 120.0);
     a.types = PoolType::Flexible.bit();
-    let s = exact(&[a, a], &r);
+    let s = exact(&[a, a], &r, usize::MAX);
     let one = one_flexible(&[a, a], &r).unwrap();
     let two = 2.0 * r.flex_tib.unwrap();
     assert!((one - (r.flex_tib.unwrap() + 112.0 * r.flex_mibps.unwrap())).abs() < 1e-6);
@@ -173,7 +173,7 @@ fn the_heuristic_stays_within_its_bound_on_a_large_estate() {
             )
         })
         .collect();
-    let s = solve(&units, &r, None);
+    let s = solve(&units, &r, None, usize::MAX);
     assert!(!s.exact);
     assert!(s.lower_bound > 0.0 && s.lower_bound <= s.monthly);
     // Merging everything per level only ever costs the same or more.

@@ -140,9 +140,14 @@ impl Fields<'_> {
         }
     }
 
-    /// A string field; `required` ones must be present and not null.
+    /// A string field of at most [`MAX_TEXT_CHARS`]; `required` ones must be present
+    /// and not null.
     fn text(&self, field: &str, required: bool) -> Result<String, RetailError> {
         match self.map.get(field) {
+            Some(Value::String(s)) if s.chars().nth(MAX_TEXT_CHARS).is_some() => Err(self.err(
+                field,
+                format!("`{field}` is at most {MAX_TEXT_CHARS} characters"),
+            )),
             Some(Value::String(s)) => Ok(s.clone()),
             None | Some(Value::Null) if !required => Ok(String::new()),
             None | Some(Value::Null) => Err(self.err(field, format!("`{field}` is missing"))),
@@ -198,6 +203,9 @@ fn kind(v: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+/// Longest string field of an item, in characters (the API's are names of tens).
+pub const MAX_TEXT_CHARS: usize = 200;
 
 /// The string fields of the documented list every item must have.
 pub const REQUIRED_TEXT: [&str; 7] = [

@@ -3,10 +3,10 @@
 use super::{MAX_PLACEMENT, PlanDoc, options, placement_rows, unit_name};
 use crate::avs::AvsPlan;
 use crate::engine::scenario::Service;
+use crate::format::{count, date_words, num, signed_money, yes_no};
 use crate::report::charts::Chart;
 use crate::report::doc::{Block, Bullet, Cell, Doc, Mark, Row, Table, num_col, text_col};
-use crate::report::format::{count, date_words, num, signed_money, yes_no};
-use crate::report::summary::avs::{break_even, drivers, sentences, terms};
+use crate::report::summary::avs::{drivers, sentences, terms};
 use crate::report::summary::cost::region_name;
 use crate::report::{Edition, sources};
 
@@ -42,7 +42,7 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
     let t = &p.tco;
     let mut b = vec![
         Block::Heading("Executive summary".into()),
-        Block::Summary(sentences(p, doc.origin, s.included as usize)),
+        Block::Summary(sentences(p, doc.verdict, doc.origin, s.included as usize)),
     ];
 
     b.push(Block::Heading("Cost by purchase term".into()));
@@ -76,7 +76,6 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
             })
             .collect(),
     }));
-    b.extend(by_term.first().map(|x| Block::Para(break_even(t, x))));
     b.push(Block::Table(Table {
         name: "Totals".into(),
         columns: vec![

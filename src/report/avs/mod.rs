@@ -19,6 +19,7 @@ use crate::avs::AvsPlan;
 use crate::inventory::model::MIB_PER_TIB;
 use crate::inventory::{CapacityBasis, Flag, Inventory};
 use crate::report::{Format, RenderOptions, ReportError, render_doc};
+use crate::verdict::avs::AvsVerdict;
 use std::collections::HashMap;
 
 /// Placement rows the text formats (PDF, Markdown, HTML) list before they refer to the
@@ -35,6 +36,16 @@ pub struct PlanDoc<'a> {
     pub plan: &'a AvsPlan,
     /// The date of the report (YYYY-MM-DD).
     pub date: &'a str,
+    /// The verdict every format prints (the cheaper option at the chosen term).
+    pub verdict: &'a AvsVerdict,
+}
+
+/// The JSON download: the plan with its verdict, as `POST /api/v1/avs/plan` answers.
+#[derive(serde::Serialize)]
+struct Answer<'a> {
+    #[serde(flatten)]
+    plan: &'a AvsPlan,
+    verdict: &'a AvsVerdict,
 }
 
 /// The plan in `format`.
@@ -42,7 +53,11 @@ pub fn render(doc: &PlanDoc, format: Format, opts: RenderOptions) -> Result<Vec<
     match format {
         Format::Csv => csv::render(doc),
         Format::Xlsx => xlsx::render(doc),
-        Format::Json => serde_json::to_vec(doc.plan).map_err(|e| ReportError::Json(e.to_string())),
+        Format::Json => serde_json::to_vec(&Answer {
+            plan: doc.plan,
+            verdict: doc.verdict,
+        })
+        .map_err(|e| ReportError::Json(e.to_string())),
         _ => render_doc(&document(doc, opts.edition), format, opts.paper),
     }
 }

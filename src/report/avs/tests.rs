@@ -13,6 +13,7 @@ use proptest::prelude::*;
 /// Every format of `doc`, each read back: the number of placement rows each lists.
 fn check_every_format(doc: &PlanDoc) {
     let placed = doc.plan.placement.len();
+    let headline = doc.verdict.statement.as_str();
     for f in Format::ALL {
         let bytes =
             render(doc, f, RenderOptions::default()).unwrap_or_else(|e| panic!("{f:?}: {e}"));
@@ -40,6 +41,13 @@ fn check_every_format(doc: &PlanDoc) {
                     .count();
                 assert_eq!(rows - 1, placed.min(super::MAX_PLACEMENT));
                 assert!(!text.contains("<script>"));
+                let texts: Vec<&str> = xml.descendants().filter_map(|n| n.text()).collect();
+                for statement in &doc.verdict.statements {
+                    assert!(
+                        texts.iter().any(|t| t.contains(statement.as_str())),
+                        "the verdict's {statement:?} in the HTML"
+                    );
+                }
             }
             Format::Csv => {
                 let mut r = ::csv::Reader::from_reader(&bytes[..]);
@@ -55,11 +63,19 @@ fn check_every_format(doc: &PlanDoc) {
                     calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).unwrap();
                 let range = book.worksheet_range("Placement").unwrap();
                 assert_eq!(range.rows().count() - 1, placed);
+                let summary = book.worksheet_range("Summary").unwrap();
+                assert!(
+                    summary
+                        .cells()
+                        .any(|(_, _, c)| matches!(c, calamine::Data::String(s) if s == headline)),
+                    "{headline}"
+                );
             }
             Format::Json => {
                 let back: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
                 assert_eq!(back["placement"].as_array().map(Vec::len), Some(placed));
                 assert_eq!(back["level"], doc.plan.level.key());
+                assert_eq!(back["verdict"]["statement"], headline);
             }
         }
     }
@@ -98,7 +114,8 @@ proptest! {
         req.growth_pct = growth;
         // A plan the engine refuses is the API's 422; every accepted one renders.
         if let Ok(p) = plan(&req, book()) {
-            let doc = PlanDoc { origin: "<i>file</i>.xlsx", inventory: &inv, basis: req.capacity_basis, plan: &p, date: "2026-01-02" };
+            let verdict = crate::verdict::avs::verdict(&p, Default::default());
+            let doc = PlanDoc { origin: "<i>file</i>.xlsx", inventory: &inv, basis: req.capacity_basis, plan: &p, date: "2026-01-02", verdict: &verdict };
             check_every_format(&doc);
         }
     }
@@ -107,12 +124,14 @@ proptest! {
 #[test]
 fn disk_rows_share_their_vm_capacity_and_figures() {
     let (inv, p) = planned(3);
+    let verdict = crate::verdict::avs::verdict(&p, Default::default());
     let doc = PlanDoc {
         origin: "x",
         inventory: &inv,
         basis: CapacityBasis::InUse,
         plan: &p,
         date: "2026-01-02",
+        verdict: &verdict,
     };
     let rows = super::placement_rows(&doc);
     assert_eq!(rows.len(), 6);
@@ -144,12 +163,14 @@ fn markdown_escapes_the_file_and_vm_names() {
     let mut req = PlanRequest::new(inv.clone());
     req.region = Some("westus2".to_owned());
     let p = plan(&req, book()).unwrap();
+    let verdict = crate::verdict::avs::verdict(&p, Default::default());
     let doc = PlanDoc {
         origin: "<script>alert(1)</script>|[x](javascript:1).csv",
         inventory: &inv,
         basis: CapacityBasis::InUse,
         plan: &p,
         date: "2026-01-02",
+        verdict: &verdict,
     };
     let md =
         String::from_utf8(render(&doc, Format::Md, RenderOptions::default()).unwrap()).unwrap();

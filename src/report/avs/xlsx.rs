@@ -45,7 +45,7 @@ impl Styles {
             tib: Format::new().set_num_format("#,##0.00"),
             pct: Format::new().set_num_format("0.0"),
             int: Format::new().set_num_format("#,##0"),
-            usd: Format::new().set_num_format(crate::report::format::xlsx_money("USD")),
+            usd: Format::new().set_num_format(crate::format::xlsx_money("USD")),
         }
     }
 }
@@ -94,7 +94,7 @@ fn summary(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxErro
         ws.write_string(row, 1, clip(value))?;
         row += 1;
     }
-    let numbers: [(&str, f64, &Format); 14] = [
+    let numbers: [(&str, f64, &Format); 13] = [
         ("VM rows read", f64::from(s.rows), &st.int),
         ("VMs kept", f64::from(s.included), &st.int),
         ("VMs left out", f64::from(s.excluded), &st.int),
@@ -116,7 +116,6 @@ fn summary(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxErro
             f64::from(p.tco.vsan_only.hosts.hosts),
             &st.int,
         ),
-        ("Saving a month at PAYG", p.tco.saving.monthly_payg, &st.usd),
     ];
     for (label, v, f) in numbers {
         ws.write_string_with_format(row, 0, label, &st.header)?;
@@ -128,11 +127,12 @@ fn summary(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxErro
     ws.write_string_with_format(row + 1, 0, "Names anonymised", &st.header)?;
     ws.write_string(row + 1, 1, if s.anonymised { "yes" } else { "no" })?;
     row += 3;
-    let notes = s
-        .warnings
+    let notes = doc
+        .verdict
+        .statements
         .iter()
-        .chain(&p.warnings)
-        .chain([&p.tco.saving.drivers]);
+        .chain(&s.warnings)
+        .chain(&p.warnings);
     for w in notes {
         ws.write_string_with_format(row, 1, clip(w), &st.wrap)?;
         row += 1;
@@ -341,12 +341,14 @@ mod tests {
         // Four VMs of two disks each: eight rows, three a sheet.
         let (inv, plan) = crate::report::fixture::avs_plan(4);
         assert_eq!(plan.placement.len(), 8);
+        let verdict = crate::verdict::avs::verdict(&plan, Default::default());
         let doc = PlanDoc {
             origin: "x.csv",
             inventory: &inv,
             basis: Default::default(),
             plan: &plan,
             date: "2026-01-02",
+            verdict: &verdict,
         };
         let bytes = render_rows(&doc, 3).unwrap();
         let mut book: calamine::Xlsx<_> =

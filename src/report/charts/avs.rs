@@ -7,8 +7,8 @@ use super::style::{DrawResult, FONT, OI_BLACK, OI_BLUE, OI_GREEN, OI_ORANGE, cap
 use super::{Chart, ChartTable, Kind};
 use crate::avs::AvsPlan;
 use crate::avs::tco::Tco;
+use crate::format::{money, money_tick, num, pct, tick};
 use crate::report::escape;
-use crate::report::format::{money, money_tick, num, pct, tick};
 use crate::report::summary;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;

@@ -9,8 +9,8 @@ use super::style::{
 };
 use super::{Chart, ChartTable, Kind, mix_text, name};
 use crate::engine::{Evaluation, Scenario};
+use crate::format::{num, pct};
 use crate::measure::MeasuredPoint;
-use crate::report::format::{num, pct};
 use crate::report::{sources, summary};
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
@@ -199,7 +199,7 @@ pub(super) fn draw<DB: DrawingBackend>(
         .disable_y_mesh()
         .x_labels(x.labels)
         .y_labels(n.min(50))
-        .x_label_formatter(&|v| crate::report::format::tick(*v))
+        .x_label_formatter(&|v| crate::format::tick(*v))
         .y_label_formatter(&|_| String::new())
         .x_desc(format!(
             "Ceiling (MiB/s at {} KiB IO size)",

@@ -9,8 +9,8 @@ use super::style::{
 use super::{Chart, ChartTable, Kind, name};
 use crate::engine::Scenario;
 use crate::engine::sweep::{self, IoSizeSweep};
+use crate::format::{num, tick};
 use crate::measure::MeasuredPoint;
-use crate::report::format::{num, tick};
 use crate::report::summary;
 use plotters::coord::Shift;
 use plotters::coord::combinators::{LogCoord, WithKeyPoints};

@@ -6,7 +6,7 @@ use super::legend::{LegendItem, draw_key_row, key_row_height};
 use super::style::{DrawResult, FONT, OI_BLACK, OI_BLUE, OI_GREEN, OI_ORANGE, caption_style, mesh};
 use super::{Chart, ChartTable, Kind};
 use crate::engine::sweep::LayoutRow;
-use crate::report::format::{NOT_PRICED, money, num, tick};
+use crate::format::{NOT_PRICED, money, num, tick};
 use crate::report::summary;
 use plotters::coord::Shift;
 use plotters::prelude::*;

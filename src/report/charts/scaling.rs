@@ -11,8 +11,8 @@ use super::style::{
 use super::{Chart, ChartTable, Kind, mix_text, name};
 use crate::engine::Scenario;
 use crate::engine::sweep::{Axis, Metric, Published, ScalingSweep};
+use crate::format::{num, tick};
 use crate::measure::MeasuredPoint;
-use crate::report::format::{num, tick};
 use crate::report::{sources, summary};
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -10,7 +10,7 @@ pub mod pdf;
 pub mod xlsx;
 
 use super::charts::Chart;
-use super::format;
+use crate::format;
 
 /// A whole document.
 #[derive(Debug, Clone)]

@@ -6,9 +6,9 @@
 
 use crate::engine::scenario::{Qos, Service};
 use crate::estate::EstatePlan;
+use crate::format::{count, date_words, yes_no};
 use crate::report::charts::Chart;
 use crate::report::doc::{Block, Bullet, Cell, Doc, Mark, Row, Table, num_col, text_col};
-use crate::report::format::{count, date_words, yes_no};
 use crate::report::summary::cost::region_name;
 use crate::report::summary::estate::{event_name, method, sentences};
 use crate::report::summary::storage_name;
@@ -147,14 +147,10 @@ pub fn document(p: &EstatePlan, edition: Edition, date: &str) -> Doc {
                         Some(t) => format!(
                             "{} x {} TiB at {} MiB/s",
                             g.count,
-                            crate::report::format::num(g.quota_tib, 1),
-                            crate::report::format::num(t, 1)
+                            crate::format::num(g.quota_tib, 1),
+                            crate::format::num(t, 1)
                         ),
-                        None => format!(
-                            "{} x {} TiB",
-                            g.count,
-                            crate::report::format::num(g.quota_tib, 1)
-                        ),
+                        None => format!("{} x {} TiB", g.count, crate::format::num(g.quota_tib, 1)),
                     })
                     .collect::<Vec<_>>()
                     .join("; ");
@@ -316,15 +312,20 @@ fn fit(p: &EstatePlan, edition: Edition, b: &mut Vec<Block>) {
     }
 }
 
-/// What the estate page shows: the timeline chart as inline SVG, and the report's
-/// sections (its tables and words, the chart left out) as an HTML fragment.
-pub fn page(p: &EstatePlan, date: &str) -> Result<(String, String), ReportError> {
+/// The report's sections as the estate page shows them (its tables and words, the
+/// chart left out) as an HTML fragment; the page draws the chart on its own
+/// ([`page_chart`]) in the render pool.
+pub fn page_sections(p: &EstatePlan, date: &str) -> Result<String, ReportError> {
     let mut d = document(p, Edition::Customer, date);
     d.blocks.retain(|b| !matches!(b, Block::Chart(_)));
-    let chart = Chart::estate_timeline(p)
+    crate::report::doc::html::fragment(&d)
+}
+
+/// The estate page's timeline chart as inline SVG.
+pub fn page_chart(p: &EstatePlan) -> Result<String, ReportError> {
+    Chart::estate_timeline(p)
         .svg_inline()
-        .map_err(|e| ReportError::Chart("estate-timeline", e.to_string()))?;
-    Ok((chart, crate::report::doc::html::fragment(&d)?))
+        .map_err(|e| ReportError::Chart("estate-timeline", e.to_string()))
 }
 
 /// CSV: each table of the document as a block of rows, its first column the table's

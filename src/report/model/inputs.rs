@@ -5,8 +5,9 @@ use crate::engine::Scenario;
 use crate::engine::scenario::{
     Access, Files, NfsClient, Placement, Protocol, Qos, Replication, Service, VolumeKind,
 };
-use crate::report::format::Num;
-use crate::report::summary::{noun, storage_name};
+use crate::format::Num;
+use crate::report::summary::storage_name;
+use crate::verdict::words::volume_noun;
 
 /// One row of the inputs table.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,7 +24,7 @@ pub struct InputRow {
 }
 
 fn yes_no(b: bool) -> String {
-    crate::report::format::yes_no(b).to_owned()
+    crate::format::yes_no(b).to_owned()
 }
 
 fn row(section: &'static str, label: &str, value: String, unit: &'static str) -> InputRow {
@@ -361,6 +362,6 @@ pub fn subtitle(s: &Scenario) -> String {
         "{}, {} {}",
         storage_name(s.storage.service, s.storage.level),
         groups.join(" + "),
-        noun(s)
+        volume_noun(s, true)
     )
 }

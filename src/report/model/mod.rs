@@ -1,8 +1,9 @@
 //! A scenario's sizing report as data: everything every format shows, built once from
 //! a scenario and its evaluation (and, when asked for, other scenarios to compare with
-//! and volume layouts), so the formats cannot disagree about a number. Its sentences
-//! come from [`crate::report::summary`]; the writers are elsewhere, and the model
-//! holds no clock: the caller passes the date (see [`today_utc`]).
+//! and volume layouts), so the formats cannot disagree about a number. Its conclusions
+//! are the verdict's ([`crate::verdict`]), printed as they are; its other words come
+//! from [`crate::report::summary`]. The writers are elsewhere, and the model holds no
+//! clock: the caller passes the date (see [`today_utc`]).
 
 mod inputs;
 mod plan;
@@ -23,6 +24,7 @@ use crate::prices::reprice::CostSnapshot;
 use crate::report::charts::ChartName;
 use crate::report::sources::{self, Document};
 use crate::report::summary;
+use crate::verdict::{self, SetVerdict, Verdict};
 
 /// The cost a saved revision was saved with.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,8 +41,10 @@ pub struct SavedCost {
 pub struct Comparison {
     /// This scenario first, then the others.
     pub rows: Vec<CompareRow>,
-    /// The others with their evaluations, for the chart and the summary.
+    /// The others with their evaluations, for the chart.
     pub others: Vec<(Scenario, Evaluation)>,
+    /// The verdict on the scenarios together.
+    pub verdict: SetVerdict,
 }
 
 /// The same capacity over different volume counts.
@@ -49,6 +53,8 @@ pub struct Layouts {
     pub rows: Vec<LayoutRow>,
     /// The same layouts as the layouts chart draws them.
     pub sweep: Vec<sweep::LayoutRow>,
+    /// The verdict on the layouts.
+    pub verdict: SetVerdict,
 }
 
 /// The whole report.
@@ -70,11 +76,14 @@ pub struct Report {
     pub price_date: String,
     pub inputs: Vec<InputRow>,
     pub headline: Vec<Figure>,
-    pub targets: Option<TargetLine>,
+    /// Each target the scenario sets, met or missed (the verdict's statements).
+    pub targets: Vec<TargetLine>,
     pub binding: Binding,
-    /// Latency in words: at the achievable load, where it doubles, at the target rate,
-    /// and the latency target's verdict (the curve is `evaluation.latency_curve`).
+    /// Latency in words: the verdict's headline latency, then how the curve rises (the
+    /// curve is `evaluation.latency_curve`).
     pub latency: String,
+    /// The verdict on the scenario: every conclusion the report states.
+    pub verdict: Verdict,
     /// Every limit, binding first, then by headroom.
     pub limits: Vec<LimitRow>,
     pub sizing: Vec<SizingRow>,
@@ -102,8 +111,10 @@ pub fn catalog_version() -> &'static str {
 }
 
 impl Report {
-    /// Builds the report of one scenario; `today` is the generation date (YYYY-MM-DD).
-    pub fn build(s: &Scenario, e: &Evaluation, today: &str) -> Report {
+    /// Builds the report of one scenario priced from `prices` (the book `e` was priced
+    /// from); `today` is the generation date (YYYY-MM-DD).
+    pub fn build(s: &Scenario, e: &Evaluation, prices: &PriceBook, today: &str) -> Report {
+        let verdict = verdict::evaluation(s, e, prices);
         let sizing_basis = match e.sizing.first().map(|z| z.basis) {
             Some(SizingBasis::Current) => {
                 "No targets are set: each level is sized for the capacity and the throughput this scenario achieves now."
@@ -121,11 +132,18 @@ impl Report {
             price_date: e.cost.price_date.clone(),
             inputs: input_rows(s),
             headline: rows::headline(e),
-            targets: summary::targets(s, e).map(|(met, text)| TargetLine { met, text }),
-            binding: rows::binding(s, e),
-            latency: summary::latency::summary(s, e),
+            targets: verdict
+                .targets
+                .iter()
+                .map(|t| TargetLine {
+                    met: t.met,
+                    text: t.statement.clone(),
+                })
+                .collect(),
+            binding: rows::binding(e, &verdict),
+            latency: summary::latency::summary(e, &verdict),
             limits: rows::limit_rows(e),
-            sizing: rows::sizing_rows(s, e),
+            sizing: rows::sizing_rows(s, e, &verdict),
             advice: rows::advice_rows(e),
             charts: vec![
                 ChartName::Ceilings,
@@ -139,31 +157,51 @@ impl Report {
             test_plan: TestPlan::of(s),
             scenario: s.clone(),
             evaluation: e.clone(),
+            verdict,
         }
     }
 
-    /// The executive summary: the recommendation, the achievable rate, the targets,
-    /// what binds, and the comparison and layouts asked for.
+    /// The executive summary: the verdict's statements in its order (targets, the
+    /// recommendation, what binds, latency, what decides it), then the verdicts on the
+    /// comparison and the layouts asked for.
     pub fn summary(&self) -> Vec<String> {
-        let mut out = summary::sentences(&self.scenario, &self.evaluation);
-        if let Some(c) = &self.comparison {
-            let mut all = vec![(&self.scenario, &self.evaluation)];
-            all.extend(c.others.iter().map(|(s, e)| (s, e)));
-            out.extend(summary::comparison(&all));
-        }
-        if let Some(l) = &self.layouts {
-            out.extend(summary::layouts(&self.scenario, &l.sweep));
+        let mut out = verdict::report_statements(&self.verdict);
+        for set in [
+            self.comparison.as_ref().map(|c| &c.verdict),
+            self.layouts.as_ref().map(|l| &l.verdict),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            out.extend(verdict::set_statements(set));
         }
         out
     }
 
-    /// Adds a comparison of this scenario (first) with `others`, each with its evaluation.
-    pub fn with_comparison(mut self, others: &[(Scenario, Evaluation)]) -> Report {
+    /// Adds a comparison of this scenario (first) with `others`, each with its
+    /// evaluation, judged with `prices`.
+    pub fn with_comparison(
+        mut self,
+        others: &[(Scenario, Evaluation)],
+        prices: &PriceBook,
+    ) -> Report {
         let mut rows = vec![rows::compare_row(&self.scenario, &self.evaluation)];
         rows.extend(others.iter().map(|(s, e)| rows::compare_row(s, e)));
+        let mut all = vec![(&self.scenario, &self.evaluation)];
+        all.extend(others.iter().map(|(s, e)| (s, e)));
+        let entries: Vec<verdict::compare::Entry> = all
+            .iter()
+            .map(|(s, e)| verdict::compare::Entry {
+                name: &s.name,
+                scenario: s,
+                evaluation: e,
+            })
+            .collect();
+        let verdict = verdict::compare::compare(&entries, prices);
         self.comparison = Some(Comparison {
             rows,
             others: others.to_vec(),
+            verdict,
         });
         self
     }
@@ -187,12 +225,13 @@ impl Report {
                     iops: l.evaluation.iops,
                     connections: l.evaluation.flows.connections,
                     binding: l.evaluation.binding,
-                    binding_label: summary::binding_label(&l.evaluation),
+                    binding_label: verdict::mechanism::binding_name(&l.evaluation),
                     monthly: l.evaluation.cost.monthly,
                     met: l.evaluation.targets.met,
                 })
                 .collect(),
             sweep: sweep::layout_rows(&layouts),
+            verdict: verdict::layouts::layouts(&self.scenario, total, &layouts, None, prices),
         });
         Ok(self)
     }
@@ -274,30 +313,6 @@ pub fn slug(title: &str) -> String {
     }
 }
 
-/// The civil date (YYYY-MM-DD, proleptic Gregorian) of a Unix timestamp in seconds.
-pub fn civil_date(unix_secs: i64) -> String {
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = unix_secs.div_euclid(86_400) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
-}
-
-/// Today's date in UTC, for the web and command-line layers.
-pub fn today_utc() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    civil_date(secs)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -306,14 +321,6 @@ mod tests {
     use crate::measure::testplan;
     use crate::report::fixture;
     use crate::report::{Format, Paper};
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_date(0), "1970-01-01");
-        assert_eq!(civil_date(951_782_400), "2000-02-29");
-        assert_eq!(civil_date(1_796_083_200), "2026-12-01");
-        assert_eq!(civil_date(-86_400), "1969-12-31");
-    }
 
     #[test]
     fn slugs_are_safe_file_names() {
@@ -354,7 +361,7 @@ mod tests {
     #[test]
     fn test_plan_holds_the_fio_job_and_the_diskspd_command() {
         let (s, e) = fixture::example();
-        let r = Report::build(&s, &e, "2026-01-02");
+        let r = Report::build(&s, &e, crate::engine::pricing::book(), "2026-01-02");
         assert!(r.test_plan.fio.contains("--output-format=json"));
         assert!(r.test_plan.fio.contains("direct=1"));
         assert!(r.test_plan.diskspd.contains("-Rxml"));
@@ -370,7 +377,12 @@ mod tests {
         );
         let mut nfs = s.clone();
         nfs.clients.avs = None;
-        let r = Report::build(&nfs, &evaluate(&nfs).unwrap(), "2026-01-02");
+        let r = Report::build(
+            &nfs,
+            &evaluate(&nfs).unwrap(),
+            crate::engine::pricing::book(),
+            "2026-01-02",
+        );
         assert_eq!(r.test_plan.mount_options, testplan::mount_options(&nfs));
         assert!(r.test_plan.mount_options.contains("vers=3"));
         assert!(

@@ -3,9 +3,10 @@
 
 use crate::engine::advice::Severity;
 use crate::engine::{Evaluation, Scenario};
-use crate::report::format::{self, NOT_PRICED};
+use crate::format::{self, NOT_PRICED};
 use crate::report::summary::{self, cost, storage_name};
 use crate::report::{Edition, sources};
+use crate::verdict::Verdict;
 
 /// One headline figure.
 #[derive(Debug, Clone, PartialEq)]
@@ -200,15 +201,15 @@ pub fn limit_rows(e: &Evaluation) -> Vec<LimitRow> {
         .collect()
 }
 
-/// The binding limit and its sentence.
-pub fn binding(s: &Scenario, e: &Evaluation) -> Binding {
+/// The binding limit with the verdict's sentence on it.
+pub fn binding(e: &Evaluation, v: &Verdict) -> Binding {
     let l = e.limits.iter().find(|l| l.id == e.binding);
     Binding {
         id: e.binding,
         label: l.map_or_else(|| e.binding.to_owned(), |l| l.label.to_string()),
         mibps: l.map_or(e.throughput_mibps, |l| l.mibps),
         iops: l.map_or(e.iops, |l| l.iops),
-        sentence: summary::binding(s, e),
+        sentence: v.binding.clone(),
     }
 }
 
@@ -228,17 +229,19 @@ pub struct SizingRow {
     pub current: bool,
 }
 
-/// Every level's sizing; the scenario's own provisioning costs what the scenario costs.
-pub fn sizing_rows(s: &Scenario, e: &Evaluation) -> Vec<SizingRow> {
+/// Every level's sizing, with the figures the verdict judged each row by (so a row, the
+/// recommendation and the cost section agree on one figure).
+pub fn sizing_rows(s: &Scenario, e: &Evaluation, v: &Verdict) -> Vec<SizingRow> {
     e.sizing
         .iter()
-        .map(|z| SizingRow {
+        .zip(&v.sizing)
+        .map(|(z, why)| SizingRow {
             name: storage_name(z.service, z.level),
             level: z.level.key(),
             quota_tib: z.quota_tib,
             pool_tib: z.pool_tib,
-            throughput_mibps: z.throughput_mibps,
-            monthly: cost::sizing_cost(s, e, z),
+            throughput_mibps: why.throughput_mibps,
+            monthly: why.monthly,
             meets: z.meets,
             cheapest: z.cheapest,
             current: cost::is_current(s, z),
@@ -293,7 +296,7 @@ pub fn compare_row(s: &Scenario, e: &Evaluation) -> CompareRow {
         iops: e.iops,
         latency_ms: e.latency_ms,
         binding: e.binding,
-        binding_label: summary::binding_label(e),
+        binding_label: crate::verdict::mechanism::binding_name(e),
         monthly: e.cost.monthly,
         currency: e.cost.currency,
         met: e.targets.met,

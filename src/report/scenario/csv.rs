@@ -173,9 +173,12 @@ fn rows(r: &Report, edition: Edition) -> Vec<Row> {
         binding: r.binding.id.to_owned(),
         ..summary("binding", "Bound by", text(&r.binding.label), "")
     });
-    if let Some(t) = &r.targets {
-        out.push(summary("targets_met", "Targets met", b(t.met), ""));
-    }
+    out.push(summary(
+        "targets_met",
+        "Targets met",
+        b(r.verdict.met()),
+        "",
+    ));
     if let Some(at) = r.evaluation.latency_at_target_ms {
         out.push(summary(
             "latency_at_target_ms",
@@ -293,7 +296,7 @@ mod tests {
     fn summary_then_one_row_per_limit() {
         let (mut s, e) = fixture::example();
         s.name = "=HYPERLINK(\"x\")".to_owned();
-        let r = Report::build(&s, &e, "2026-01-02");
+        let r = Report::build(&s, &e, crate::engine::pricing::book(), "2026-01-02");
         let bytes = render(&r, Edition::Customer).unwrap();
         let mut rd = csv::Reader::from_reader(bytes.as_slice());
         assert_eq!(rd.headers().unwrap().iter().collect::<Vec<_>>(), COLUMNS);

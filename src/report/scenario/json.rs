@@ -66,7 +66,8 @@ mod tests {
     #[test]
     fn has_the_four_contract_keys() {
         let (s, e) = fixture::example();
-        let r = Report::build(&s, &e, "2026-01-02").with_comparison(&[(s.clone(), e.clone())]);
+        let r = Report::build(&s, &e, crate::engine::pricing::book(), "2026-01-02")
+            .with_comparison(&[(s.clone(), e.clone())], crate::engine::pricing::book());
         let v: Value = serde_json::from_slice(&render(&r).unwrap()).unwrap();
         assert_eq!(v["scenario"]["name"], "AVS 4 x 20 TiB Ultra");
         assert_eq!(v["evaluation"]["binding"], e.binding);

@@ -10,11 +10,11 @@ pub mod json;
 mod trace;
 pub mod xlsx;
 
+use crate::format::{date_words, yes_no};
 use crate::report::charts::{Chart, ChartName};
 use crate::report::doc::{
     Block, Bullet, Cell, Doc, Kpi, Mark, Row, Table, Tone, num_col, text_col,
 };
-use crate::report::format::{date_words, yes_no};
 use crate::report::model::{Report, TestPlan, plan_for_edition};
 use crate::report::{Edition, summary};
 
@@ -42,12 +42,10 @@ pub fn document(r: &Report, edition: Edition) -> Doc {
             })
             .collect(),
     ));
-    if let Some(t) = &r.targets {
-        b.push(Block::Verdict {
-            met: t.met,
-            text: t.text.clone(),
-        });
-    }
+    b.extend(r.targets.iter().map(|t| Block::Verdict {
+        met: t.met,
+        text: t.text.clone(),
+    }));
 
     b.push(Block::Heading("Bound by".into()));
     b.push(Block::Callout(r.binding.sentence.clone()));

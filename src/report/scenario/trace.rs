@@ -4,8 +4,8 @@
 
 use crate::engine::catalog;
 use crate::engine::model::params::INFO;
+use crate::format::{num, unit_price};
 use crate::report::doc::{Block, Cell, Row, Table, num_col, text_col};
-use crate::report::format::{num, unit_price};
 use crate::report::model::Report;
 
 /// Appends the model trace to an engineer's report.

@@ -2,9 +2,9 @@
 //! and Test plan (plus Comparison and Layouts when asked for), numbers stored as numbers with
 //! unit formats, and the charts as PNG images on the Summary sheet.
 
+use crate::format::{self, NOT_PRICED};
 use crate::report::charts::Chart;
 use crate::report::doc::xlsx::line_height;
-use crate::report::format::{self, NOT_PRICED};
 use crate::report::model::{Report, TestPlan, plan_for_edition};
 use crate::report::{Edition, ReportError};
 use rust_xlsxwriter::{
@@ -168,11 +168,8 @@ fn summary(
     // Sentences span both columns, wrapped, with the row as tall as the text.
     let cost = r.cost_paragraph(edition);
     let summary = r.summary();
+    // The summary holds the verdict's statements (targets, what binds); the cost follows.
     let mut sentences: Vec<&str> = summary.iter().map(String::as_str).collect();
-    sentences.push(r.binding.sentence.as_str());
-    if let Some(t) = &r.targets {
-        sentences.push(&t.text);
-    }
     sentences.push(&cost);
     for text in sentences {
         ws.merge_range(row, 0, row, 1, text, &st.wrap)?;

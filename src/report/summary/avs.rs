@@ -5,8 +5,9 @@
 use crate::avs::AvsPlan;
 use crate::avs::hosts::HostCount;
 use crate::avs::tco::{OptionCost, Rates, Tco};
-use crate::report::format::{count, money, num, pct, tib};
+use crate::format::{count, money, num, pct, tib};
 use crate::report::summary::cost::region_name;
+use crate::verdict::avs::AvsVerdict;
 
 /// Picks a purchase term's figure of a [`Rates`].
 pub type Pick = fn(&Rates) -> f64;
@@ -113,8 +114,8 @@ pub fn break_even(t: &Tco, term: &Term) -> String {
     text
 }
 
-/// The plan's executive summary.
-pub fn sentences(p: &AvsPlan, origin: &str, vms: usize) -> Vec<String> {
+/// The plan's executive summary: what is planned, the verdict's statements, the hosts.
+pub fn sentences(p: &AvsPlan, verdict: &AvsVerdict, origin: &str, vms: usize) -> Vec<String> {
     let t = &p.tco;
     let quota: f64 = p.datastores.iter().map(|d| d.quota_tib).sum();
     let mut out = vec![format!(
@@ -139,34 +140,8 @@ pub fn sentences(p: &AvsPlan, origin: &str, vms: usize) -> Vec<String> {
             "a cluster misses its targets"
         }
     )];
-    let terms = terms(t);
-    if let Some(payg) = terms.first() {
-        let diff = payg.vsan_only - payg.with_anf;
-        out.push(if diff >= 0.0 {
-            format!(
-                "ANF datastores cost {} a month against {} for vSAN only at pay as you go: {} less ({}).",
-                money(payg.with_anf, "USD"),
-                money(payg.vsan_only, "USD"),
-                money(diff, "USD"),
-                pct(t.saving.pct_payg, 1)
-            )
-        } else {
-            format!(
-                "ANF datastores cost {} a month against {} for vSAN only at pay as you go: {} more.",
-                money(payg.with_anf, "USD"),
-                money(payg.vsan_only, "USD"),
-                money(-diff, "USD")
-            )
-        });
-    }
-    let cheaper: Vec<String> = terms
-        .iter()
-        .map(|x| format!("{} on {}", x.cheaper(), x.name))
-        .collect();
-    out.push(format!("Cheaper option by term: {}.", cheaper.join("; ")));
-    if let Some(payg) = terms.first() {
-        out.push(break_even(t, payg));
-    }
+    // The cost comparison is the verdict's, in the term the user chose.
+    out.extend(verdict.statements.iter().cloned());
     out.push(format!(
         "Hosts: vSAN only needs {}; with ANF datastores, {}.",
         drivers(&t.vsan_only.hosts),

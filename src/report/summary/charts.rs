@@ -5,7 +5,7 @@ use super::latency;
 use crate::engine::model::curve::CurvePoint;
 use crate::engine::sweep::{IoSizeSweep, LayoutRow, MetricRow, ScalingSweep};
 use crate::engine::{Evaluation, Scenario};
-use crate::report::format::{ms, num};
+use crate::format::{ms, num};
 
 /// The ceilings chart: what binds, how close the workload runs to it, and how far the
 /// next ceiling sits above it.

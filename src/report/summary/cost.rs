@@ -1,50 +1,17 @@
 //! Cost in words: what the prices are (in plain words for a customer, with the price
 //! book for an engineer), the cost paragraph with its lines, the cost a saved revision
-//! was saved with, and the one figure a sizing row of the scenario's own provisioning
-//! shows.
+//! was saved with.
 
 use crate::engine::evaluation::Sizing;
 use crate::engine::scenario::Service;
 use crate::engine::{Evaluation, Scenario, regions};
+use crate::format::{date_words, money, money_or, num, unit_price};
 use crate::prices::reprice::CostSnapshot;
 use crate::report::Edition;
-use crate::report::format::{date_words, money, money_or, num, unit_price};
-
-/// GiB in a TiB: quotas are provisioned in whole GiB.
-const GIB_PER_TIB: f64 = 1024.0;
 
 /// Whether a sizing row is for the scenario's own service and level.
 pub fn is_current(s: &Scenario, z: &Sizing) -> bool {
     z.service == s.storage.service && z.level == s.storage.level
-}
-
-/// Whether a sizing row provisions what the scenario does: its level, and its quota
-/// and pool within the one GiB per volume that the sizing rounds quotas to.
-pub fn is_own(s: &Scenario, z: &Sizing) -> bool {
-    let volumes: u32 = s.storage.volumes.iter().map(|g| g.count).sum();
-    let total = crate::engine::sweep::total_quota_tib(s);
-    let slack = f64::from(volumes.max(1)) / GIB_PER_TIB + 1e-9;
-    let pool_same = match s.storage.pool_tib {
-        Some(p) => (z.pool_tib - p).abs() <= slack.max(1.0),
-        None => true,
-    };
-    is_current(s, z)
-        && (z.quota_tib - total).abs() <= slack
-        && pool_same
-        && s.storage
-            .volumes
-            .iter()
-            .all(|g| g.throughput_mibps.is_none() && g.iops.is_none())
-}
-
-/// The monthly cost a sizing row shows: the scenario's own cost when the row provisions
-/// what the scenario does, so the same configuration has one figure everywhere.
-pub fn sizing_cost(s: &Scenario, e: &Evaluation, z: &Sizing) -> Option<f64> {
-    if is_own(s, z) {
-        e.cost.monthly
-    } else {
-        z.monthly
-    }
 }
 
 /// The cloud whose list prices price `service`.
@@ -179,23 +146,5 @@ mod tests {
         assert!(engineer.contains(&*e.cost.price_book.id), "{engineer}");
         let text = paragraph(&e, Edition::Customer, None);
         assert_eq!(text.matches("list prices").count(), 1, "{text}");
-    }
-
-    #[test]
-    fn the_scenarios_own_row_costs_what_the_scenario_costs() {
-        // Azure Files shares of a fractional GiB: the sizing rounds the quota up a GiB.
-        let s: Scenario = serde_json::from_str(
-            r#"{"workload": {"io_size_kib": 8, "read_pct": 95, "access": "random", "threads": 7,
-                "queue_depth": 16, "capacity_tib": 261.21243390104803},
-                "storage": {"service": "azure_files", "level": "ssd_v1",
-                  "volumes": [{"count": 4, "quota_tib": 65.30310847526201}]},
-                "clients": {"count": 18, "vm_size": "L48s_v3", "protocol": "smb3",
-                  "smb_multichannel": true}}"#,
-        )
-        .unwrap();
-        let e = crate::engine::evaluate(&s).unwrap();
-        let own = e.sizing.iter().find(|z| is_current(&s, z)).unwrap();
-        assert!(is_own(&s, own));
-        assert_eq!(sizing_cost(&s, &e, own), e.cost.monthly);
     }
 }

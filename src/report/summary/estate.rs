@@ -3,7 +3,7 @@
 //! in plain words.
 
 use crate::estate::{EstatePlan, EventKind, Method};
-use crate::report::format::{count, money, num};
+use crate::format::{count, money, num};
 use crate::report::summary::cost::region_name;
 
 /// An event of the resize schedule as a reader names it.

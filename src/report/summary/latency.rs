@@ -1,11 +1,12 @@
 //! Latency in words, shared by the planner, the charts and every report format: how
-//! close the workload runs to its binding limit, the latency at the achievable load and
-//! at the target rate, whether the latency target is met, and where the curve's knee is.
+//! close the workload runs to its binding limit, the target rate, and where the curve's
+//! knee is. Whether the latency target is met is the verdict's to say.
 
 use crate::engine::model::curve::CurvePoint;
 use crate::engine::units::mibps_to_iops;
 use crate::engine::{Evaluation, Limit, Scenario};
-use crate::report::format::{Num, ms};
+use crate::format::{Num, ms};
+use crate::verdict::Verdict;
 
 /// How close the workload runs to the binding limit `l`: "runs at 90% of it (9,210 of
 /// 10,240 MiB/s); latency 3.47 ms per IO". A limit on reads or writes only is compared
@@ -38,23 +39,6 @@ pub fn target_iops(s: &Scenario) -> Option<f64> {
         (Some(a), Some(b)) => Some(a.max(b)),
         (a, b) => a.or(b),
     }
-}
-
-/// The latency target's verdict, e.g. (true, "2 ms latency target met: 1.9 ms per IO at
-/// the target rate"); `None` without a latency target.
-pub fn target_verdict(s: &Scenario, e: &Evaluation) -> Option<(bool, String)> {
-    let target = s.workload.target_latency_ms?;
-    let met = e.targets.latency_met.unwrap_or(false);
-    let word = if met { "met" } else { "missed" };
-    let why = match (target_iops(s), e.latency_at_target_ms) {
-        (Some(_), Some(at)) => format!("{} ms per IO at the target rate", ms(at)),
-        (Some(_), None) => "the target rate is out of reach".to_owned(),
-        (None, _) => format!("{} ms per IO at the achievable load", ms(e.latency_ms)),
-    };
-    Some((
-        met,
-        format!("{} ms latency target {word}: {why}", ms(target)),
-    ))
 }
 
 /// The point where the curve's latency has doubled from its light-load value (the
@@ -91,40 +75,18 @@ pub fn shape(points: &[CurvePoint]) -> String {
     }
 }
 
-/// The latency section in words: at the achievable load, how the curve rises, at the
-/// target rate, and the latency target's verdict.
-pub fn summary(s: &Scenario, e: &Evaluation) -> String {
+/// The latency section in words: the verdict's headline latency, then how the curve
+/// rises ("It doubles from 0.312 ms at light load by 40% load (3,684 MiB/s).").
+pub fn summary(e: &Evaluation, v: &Verdict) -> String {
     let points: Vec<CurvePoint> = e.latency_curve.points().collect();
-    let mut text = format!(
-        "Latency is {} ms per IO at the achievable {} MiB/s ({} IOPS){}",
-        ms(e.latency_ms),
-        Num(e.throughput_mibps, 0),
-        Num(e.iops, 0),
-        shape(&points)
-    );
-    if let (Some(rate), Some(at)) = (target_iops(s), e.latency_at_target_ms) {
-        text.push_str(&format!(
-            " At the target rate of {} IOPS it is {} ms.",
-            Num(rate, 0),
-            ms(at)
-        ));
-    }
-    if let Some(target) = s.workload.target_latency_ms {
-        let verdict = match (
-            target_iops(s),
-            e.latency_at_target_ms,
-            e.targets.latency_met,
-        ) {
-            (Some(_), None, _) => "missed: the target rate is out of reach",
-            (_, _, Some(true)) => "met",
-            _ => "missed",
-        };
-        text.push_str(&format!(
-            " The {} ms latency target is {verdict}.",
-            ms(target)
-        ));
-    }
-    text
+    let rest = shape(&points);
+    let rest = rest.trim_start_matches("; ");
+    let mut chars = rest.chars();
+    let curve = match chars.next() {
+        Some(c) if c != '.' => format!(" {}{}", c.to_uppercase(), chars.as_str()),
+        _ => String::new(),
+    };
+    format!("{}{curve}", v.latency.statement)
 }
 
 #[cfg(test)]
@@ -171,12 +133,14 @@ mod tests {
     }
 
     #[test]
-    fn the_summary_names_the_target_verdict() {
+    fn the_section_prints_the_verdicts_latency_then_the_curve() {
         let (mut s, _) = fixture::example();
         s.workload.target_latency_ms = Some(50.0);
         let e = crate::engine::evaluate(&s).unwrap();
-        let text = summary(&s, &e);
-        assert!(text.contains("At the target rate of"), "{text}");
-        assert!(text.ends_with("The 50 ms latency target is met."), "{text}");
+        let v = crate::verdict::evaluation(&s, &e, crate::engine::pricing::book());
+        let text = summary(&e, &v);
+        assert!(text.starts_with(&v.latency.statement), "{text}");
+        assert!(text.len() > v.latency.statement.len() + 10, "{text}");
+        assert!(!text.contains(". ;") && !text.contains(".."), "{text}");
     }
 }

@@ -7,6 +7,7 @@
 
 use super::access::{Actor, Ownership, Visibility, ownership_on};
 use super::activity::{self, Action, Event, ObjectKind};
+use super::revisions::{History, Revision};
 use super::{Db, DbConn};
 use super::{StoreError, begin_write, prices};
 use crate::engine::pricing::PriceBook;
@@ -48,18 +49,6 @@ pub struct ScenarioSummary {
     pub owner: Option<String>,
     /// `shared` (every user sees it) or `private` (its owner and admins).
     pub visibility: String,
-}
-
-/// One saved version of a scenario.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, sqlx::FromRow, utoipa::ToSchema)]
-pub struct Revision {
-    /// 1 for the first save, then counting up.
-    pub number: i64,
-    /// The scenario's name in that revision.
-    pub name: String,
-    pub created_at: String,
-    /// The user who saved it; null in single-user mode.
-    pub author: Option<String>,
 }
 
 /// The label of the limit that binds `s`, or why it cannot be evaluated, as the list
@@ -170,6 +159,8 @@ fn encode(s: &Scenario) -> Result<String, StoreError> {
 fn decode(id: i64, body: &str) -> Result<Scenario, StoreError> {
     let mut s: Scenario = serde_json::from_str(body)
         .map_err(|e| StoreError::Corrupt(format!("scenario {id}: {e}")))?;
+    // Rows saved before the capacity and Flexible QoS rules read as they meant.
+    s.upgrade();
     s.id = Some(id);
     Ok(s)
 }
@@ -306,7 +297,8 @@ fn scenario_event<'a>(
         action,
         kind: ObjectKind::Scenario,
         object_id: Some(id),
-        scenario: Some((id, ownership)),
+        scenario_id: Some(id),
+        seen_as: Some(ownership),
         revision,
         summary,
     }
@@ -426,17 +418,22 @@ pub async fn delete_scenario_by(pool: &Db, id: i64, by: Actor<'_>) -> Result<(),
 
 /// Every revision of scenario `id`, newest first; `NotFound` if there is no such scenario.
 pub async fn list_revisions(pool: &Db, id: i64) -> Result<Vec<Revision>, StoreError> {
-    let revisions: Vec<Revision> = sqlx::query_as(
-        "SELECT number, name, created_at, author FROM scenario_revisions
-         WHERE scenario_id = $1 ORDER BY number DESC",
+    super::revisions::list(pool, History::Scenario, id).await
+}
+
+/// Every revision of scenario `id` with its body, oldest first (for the history's
+/// "what changed"); revisions whose body no longer reads are left out.
+pub async fn revision_bodies(pool: &Db, id: i64) -> Result<Vec<(i64, Scenario)>, StoreError> {
+    let rows: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT number, body FROM scenario_revisions WHERE scenario_id = $1 ORDER BY number",
     )
     .bind(id)
     .fetch_all(pool)
     .await?;
-    if revisions.is_empty() {
-        return Err(StoreError::NotFound);
-    }
-    Ok(revisions)
+    Ok(rows
+        .into_iter()
+        .filter_map(|(n, body)| decode(id, &body).ok().map(|s| (n, s)))
+        .collect())
 }
 
 /// Revision `number` of scenario `id`, with `id` set.

@@ -4,6 +4,7 @@ use crate::store::activity::{self, ActivityEvent};
 use crate::web::AppState;
 use crate::web::access::actor;
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ErrorBody};
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
@@ -15,7 +16,7 @@ use utoipa_axum::routes;
 
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list))
+    OpenApiRouter::new().routes(routes!(list).read_write())
 }
 
 /// Events per page unless `?limit=` says otherwise.

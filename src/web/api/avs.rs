@@ -5,9 +5,11 @@
 //! HTML form cannot send, as for benchmark results.
 
 use super::blocking;
-use crate::avs::{self, AvsPlan, PlanRequest};
+use crate::avs::{self, PlanRequest};
 use crate::inventory::{self, Inventory, Options};
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
+use crate::web::render_pool::Turn;
 use crate::web::{AVS_BODY_LIMIT, AppState};
 use axum::Json;
 use axum::body::Bytes;
@@ -22,9 +24,9 @@ use utoipa_axum::routes;
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(import))
-        .routes(routes!(performance))
-        .routes(routes!(plan))
+        .routes(routes!(import).compute())
+        .routes(routes!(performance).compute())
+        .routes(routes!(plan).compute())
         .layer(DefaultBodyLimit::max(AVS_BODY_LIMIT))
 }
 
@@ -96,6 +98,7 @@ fn invalid(e: inventory::InventoryError) -> ApiError {
     )
 )]
 pub async fn import(
+    State(st): State<AppState>,
     headers: HeaderMap,
     q: Result<Query<ImportQuery>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
@@ -106,7 +109,11 @@ pub async fn import(
         include_powered_off: q.include_powered_off.unwrap_or(false),
         anonymise: q.anonymise.unwrap_or(false),
     };
-    let inv = blocking("inventory", move || inventory::parse(&bytes, opts))
+    let inv = st
+        .renders
+        .run("inventory import", Turn::Answer, move || {
+            inventory::parse(&bytes, opts)
+        })
         .await?
         .map_err(invalid)?;
     Ok(Json(inv))
@@ -117,7 +124,9 @@ pub async fn import(
 #[serde(deny_unknown_fields)]
 pub struct PerformanceRequest {
     pub inventory: Inventory,
-    /// The performance CSV's text: `VM`, `IOPS`, `MiB/s` columns (Live Optics names too).
+    /// The performance CSV's text: `VM`, `IOPS`, `MiB/s` columns (Live Optics names too);
+    /// as long as the body may be.
+    #[schema(max_length = 33554432)]
     pub csv: String,
 }
 
@@ -131,10 +140,18 @@ pub struct PerformanceRequest {
     )
 )]
 pub async fn performance(
+    State(st): State<AppState>,
     ApiJson(req): ApiJson<PerformanceRequest>,
 ) -> Result<Json<Inventory>, ApiError> {
-    let mut inv = req.inventory;
-    inventory::perf::merge(&mut inv, req.csv.as_bytes()).map_err(invalid)?;
+    req.inventory.check_text()?;
+    let inv = st
+        .renders
+        .run("performance import", Turn::Answer, move || {
+            let mut inv = req.inventory;
+            inventory::perf::merge(&mut inv, req.csv.as_bytes()).map(|()| inv)
+        })
+        .await?
+        .map_err(invalid)?;
     Ok(Json(inv))
 }
 
@@ -144,7 +161,7 @@ pub async fn performance(
     post, path = "/api/v1/avs/plan", tag = "avs", operation_id = "avs_plan",
     request_body(content = PlanRequest),
     responses(
-        (status = 200, description = "`{\"datastores\", \"placement\": [{\"vm\", \"datastore\"}], \"evaluation\": Evaluation, \"tco\": {\"vsan_only\", \"with_anf\"}, ...}`", body = AvsPlan),
+        (status = 200, description = "`{\"datastores\", \"placement\": [{\"vm\", \"datastore\"}], \"evaluation\": Evaluation, \"tco\": {\"vsan_only\", \"with_anf\"}, ..., \"verdict\"}`: the verdict says which option is cheaper at each purchase term, the break-even, and the headline at the request's `term`", body = crate::verdict::avs::JudgedPlan),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 422, description = "A value fails validation; `field` names it", body = ErrorBody),
     )
@@ -152,8 +169,9 @@ pub async fn performance(
 pub async fn plan(
     State(st): State<AppState>,
     ApiJson(req): ApiJson<PlanRequest>,
-) -> Result<Json<AvsPlan>, ApiError> {
+) -> Result<Json<crate::verdict::avs::JudgedPlan>, ApiError> {
     let book = st.book();
+    let term = req.term;
     let plan = blocking("plan", move || avs::plan(&req, &book)).await??;
-    Ok(Json(plan))
+    Ok(Json(crate::verdict::avs::judge(plan, term)))
 }

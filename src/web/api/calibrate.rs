@@ -9,7 +9,7 @@ use crate::engine::{self, catalog};
 use crate::measure::calibrate::{self, Run};
 use crate::store::{self, calibrations};
 use crate::web::AppState;
-use crate::web::auth::CurrentUser;
+use crate::web::auth::{CurrentUser, Declare};
 use crate::web::error::{ApiError, ErrorBody};
 use axum::Json;
 use axum::extract::rejection::PathRejection;
@@ -20,7 +20,7 @@ use utoipa_axum::routes;
 
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(calibrate))
+    OpenApiRouter::new().routes(routes!(calibrate).read_write())
 }
 
 /// Answer of a calibration (contract: `{"parameters": [{"name", "before", "after"}],

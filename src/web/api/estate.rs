@@ -1,8 +1,9 @@
 //! `POST /api/v1/estate/optimize`: plan an estate (nothing is saved).
 
 use super::blocking;
-use crate::estate::{self, EstatePlan, EstateRequest};
+use crate::estate::{self, EstateRequest};
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
 use axum::extract::State;
@@ -11,16 +12,16 @@ use utoipa_axum::routes;
 
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(optimize))
+    OpenApiRouter::new().routes(routes!(optimize).compute())
 }
 
 /// Groups the workloads into capacity pools at the least cost, sizes each workload on
 /// every service, and follows the estate over its growth.
 #[utoipa::path(
     post, path = "/api/v1/estate/optimize", tag = "sizing", operation_id = "estate_optimize",
-    request_body(content = Object, description = "`{\"workloads\": [Scenario, ...], \"region\", \"years\": 1..5, \"growth_pct_per_year\": 0..}`; optional `name`, `gcp_region`, `throughput_growth_pct_per_year`, `growth` (per workload: `capacity_pct_per_year`, `throughput_pct_per_year` or `capacity_tib_by_month`), `levels`, `discount_pct`, `reservation` (`none`, `1y`, `3y`), `what_if` (`[{\"workload\", \"level\", \"month\"}]`)"),
+    request_body(content = Object, description = "`{\"workloads\": [Scenario, ...], \"region\", \"years\": 1..5, \"growth_pct_per_year\": 0..}`; optional `name`, `gcp_region`, `throughput_growth_pct_per_year`, `growth` (per workload: `capacity_pct_per_year`, `throughput_pct_per_year` or `capacity_tib_by_month`), `levels`, `discount_pct`, `reservation` (`none`, `1y`, `3y`), `what_if` (`[{\"workload\", \"level\", \"month\"}]`), `migration_threshold_usd_month` (default 100: a re-plan must save more a month), `min_dwell_months` (default 6: a moved workload stays at least this long), `max_pools` (default 25: the account's capacity-pool limit), `resize_every_months` (default 3: pools resize quarterly, for the demand at the end of the quarter)"),
     responses(
-        (status = 200, description = "`{\"pools\", \"assignments\", \"timeline\", \"monthly\", \"total\", \"cost_by_year\", \"method\", \"lower_bound\", \"gap_pct\", \"baselines\", \"fit\", \"events\"}`", body = Object),
+        (status = 200, description = "`{\"pools\", \"assignments\", \"timeline\", \"monthly\", \"total\", \"cost_by_year\", \"method\", \"lower_bound\", \"gap_pct\", \"baselines\", \"fit\", \"events\", \"max_pools\", \"excluded\", \"verdict\"}`: `excluded` lists the workloads the totals leave out; `verdict.statements` says so, with the pool count, the re-plans and the resizes", body = Object),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as application/json", body = ErrorBody),
@@ -30,8 +31,11 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub async fn optimize(
     State(st): State<AppState>,
     ApiJson(req): ApiJson<EstateRequest>,
-) -> Result<Json<EstatePlan>, ApiError> {
+) -> Result<Json<crate::verdict::estate::JudgedEstate>, ApiError> {
     let book = st.book();
-    let plan = blocking("estate", move || estate::optimize(&req, &book)).await??;
-    Ok(Json(plan))
+    let answer = blocking("estate", move || {
+        estate::optimize(&req, &book).map(|plan| crate::verdict::estate::judge(plan, &req))
+    })
+    .await??;
+    Ok(Json(answer))
 }

@@ -2,8 +2,10 @@
 
 use super::blocking;
 use crate::engine::sweep::{self, Layout};
-use crate::engine::{self, Evaluation, Scenario};
+use crate::engine::{self, Scenario};
+use crate::verdict::{self, Judged, SetVerdict};
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
 use axum::extract::State;
@@ -17,9 +19,9 @@ pub const MAX_COMPARE: usize = 16;
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(evaluate))
-        .routes(routes!(compare))
-        .routes(routes!(layouts))
+        .routes(routes!(evaluate).compute())
+        .routes(routes!(compare).compute())
+        .routes(routes!(layouts).compute())
 }
 
 /// Evaluates one scenario.
@@ -27,7 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     post, path = "/api/v1/evaluate", tag = "sizing", operation_id = "evaluate",
     request_body(content = Scenario, description = "A Scenario (contract: Scenario JSON)", example = super::example_scenario),
     responses(
-        (status = 200, description = "The Evaluation (contract: Evaluation JSON)", body = Evaluation),
+        (status = 200, description = "The Evaluation (contract: Evaluation JSON) with its `verdict`: every target met or missed and what decides it, the recommendation, what binds, the latency, why each sizing row meets or not, and the inputs that change the answer", body = Judged),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as application/json", body = ErrorBody),
@@ -37,10 +39,15 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub async fn evaluate(
     State(st): State<AppState>,
     ApiJson(scenario): ApiJson<Scenario>,
-) -> Result<Json<Evaluation>, ApiError> {
-    let e = engine::evaluate_in(&scenario, &st.book())?;
+) -> Result<Json<Judged>, ApiError> {
+    let book = st.book();
+    // The verdict evaluates neighbours and sizing rows: off the async workers.
+    let judged = blocking("evaluation", move || {
+        engine::evaluate_in(&scenario, &book).map(|e| verdict::judge(&scenario, e, &book))
+    })
+    .await??;
     st.metrics.evaluated(1);
-    Ok(Json(e))
+    Ok(Json(judged))
 }
 
 /// Body of `POST /api/v1/compare`.
@@ -51,10 +58,14 @@ pub struct CompareRequest {
     pub scenarios: Vec<Scenario>,
 }
 
-/// Answer of `POST /api/v1/compare`: one Evaluation per scenario, in order.
+/// Answer of `POST /api/v1/compare`: one Evaluation (with its verdict) per scenario, in
+/// order, and the verdict on them together.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct CompareResponse {
-    pub results: Vec<Evaluation>,
+    pub results: Vec<Judged>,
+    /// Which is better and why, each one's mechanism, and the inputs (changed in every
+    /// scenario alike) that flip the answer.
+    pub verdict: SetVerdict,
 }
 
 /// Evaluates 1 to 16 scenarios side by side.
@@ -62,7 +73,7 @@ pub struct CompareResponse {
     post, path = "/api/v1/compare", tag = "sizing", operation_id = "compare",
     request_body(content = CompareRequest, description = "`{\"scenarios\": [Scenario, ...]}` with 1 to 16 scenarios", example = super::example_compare),
     responses(
-        (status = 200, description = "`{\"results\": [Evaluation, ...]}` in the order sent", body = CompareResponse),
+        (status = 200, description = "`{\"results\": [Evaluation, ...], \"verdict\"}` in the order sent", body = CompareResponse),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as application/json", body = ErrorBody),
@@ -82,8 +93,9 @@ pub async fn compare(
     }
     // The outer `?` is a task that panicked, the inner one the engine's answer.
     let book = st.book();
-    let results = blocking("evaluation", move || {
-        req.scenarios
+    let answer = blocking("evaluation", move || {
+        let evals = req
+            .scenarios
             .iter()
             .enumerate()
             .map(|(i, s)| {
@@ -91,11 +103,39 @@ pub async fn compare(
                     .map_err(ApiError::from)
                     .map_err(|e| e.within(&format!("scenarios[{i}]")))
             })
-            .collect::<Result<Vec<_>, _>>()
+            .collect::<Result<Vec<_>, _>>()?;
+        let names: Vec<String> = req
+            .scenarios
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("“{}” ({})", s.name, i + 1))
+            .collect();
+        let entries: Vec<verdict::compare::Entry> = req
+            .scenarios
+            .iter()
+            .zip(&evals)
+            .zip(&names)
+            .map(|((scenario, evaluation), name)| verdict::compare::Entry {
+                name,
+                scenario,
+                evaluation,
+            })
+            .collect();
+        let together = verdict::compare::compare(&entries, &book);
+        let results = req
+            .scenarios
+            .iter()
+            .zip(evals)
+            .map(|(s, e)| verdict::judge(s, e, &book))
+            .collect();
+        Ok::<_, ApiError>(CompareResponse {
+            results,
+            verdict: together,
+        })
     })
     .await??;
-    st.metrics.evaluated(results.len());
-    Ok(Json(CompareResponse { results }))
+    st.metrics.evaluated(answer.results.len());
+    Ok(Json(answer))
 }
 
 /// Body of `POST /api/v1/layouts`.
@@ -107,20 +147,27 @@ pub struct LayoutsRequest {
     pub total_tib: f64,
     /// Volume counts to try, 1 to 256 of them, each 1 to 1024.
     pub counts: Vec<u32>,
+    /// The count the verdict sets beside the scenario's own (default: the suggested
+    /// count, else the best other one).
+    #[serde(default)]
+    pub versus: Option<u32>,
 }
 
 /// Answer of `POST /api/v1/layouts`.
 #[derive(Debug, Serialize)]
 pub struct LayoutsResponse {
     pub layouts: Vec<Layout>,
+    /// The best layout, the suggestion, the cost, the scenario's own layout against
+    /// `versus`, and the inputs that flip which of the two wins.
+    pub verdict: SetVerdict,
 }
 
 /// Splits one capacity into 1..N volumes and evaluates each layout.
 #[utoipa::path(
     post, path = "/api/v1/layouts", tag = "sizing", operation_id = "layouts",
-    request_body(content = Object, description = "`{\"scenario\": Scenario, \"total_tib\": f64, \"counts\": [u32, ...]}`: the scenario's volumes are replaced by `count` x `total_tib / count`", example = super::example_layouts),
+    request_body(content = Object, description = "`{\"scenario\": Scenario, \"total_tib\": f64, \"counts\": [u32, ...], \"versus\": u32 | null}`: the scenario's volumes are replaced by `count` x `total_tib / count`", example = super::example_layouts),
     responses(
-        (status = 200, description = "`{\"layouts\": [{\"count\", \"quota_tib\", \"evaluation\"}, ...]}` in the order of `counts`", body = Object),
+        (status = 200, description = "`{\"layouts\": [{\"count\", \"quota_tib\", \"evaluation\"}, ...], \"verdict\": {\"best\", \"statements\", \"sensitivity\"}}` in the order of `counts`", body = Object),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as application/json", body = ErrorBody),
@@ -135,10 +182,13 @@ pub async fn layouts(
     crate::engine::check(&req.scenario, &st.book())
         .map_err(|e| ApiError::from(e).within("scenario"))?;
     let book = st.book();
-    let layouts = blocking("evaluation", move || {
-        sweep::layouts(&req.scenario, req.total_tib, &req.counts, &book)
+    let answer = blocking("evaluation", move || {
+        let layouts = sweep::layouts(&req.scenario, req.total_tib, &req.counts, &book)?;
+        let verdict =
+            verdict::layouts::layouts(&req.scenario, req.total_tib, &layouts, req.versus, &book);
+        Ok::<_, engine::FieldErrors>(LayoutsResponse { layouts, verdict })
     })
     .await??;
-    st.metrics.evaluated(layouts.len());
-    Ok(Json(LayoutsResponse { layouts }))
+    st.metrics.evaluated(answer.layouts.len());
+    Ok(Json(answer))
 }

@@ -14,6 +14,7 @@ use crate::store::measurements::{self as stored, StoredMeasurement};
 use crate::store::{self, StoreError};
 use crate::web::AppState;
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ErrorBody};
 use axum::Json;
 use axum::body::Bytes;
@@ -32,12 +33,12 @@ use utoipa_axum::routes;
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(parse))
-        .routes(routes!(scenario_from_result))
-        .routes(routes!(list, add))
-        .routes(routes!(remove))
-        .routes(routes!(scenario_from_stored))
-        .routes(routes!(testplan))
+        .routes(routes!(parse).compute())
+        .routes(routes!(scenario_from_result).compute())
+        .routes(routes!(list, add).read_write())
+        .routes(routes!(remove).read_write())
+        .routes(routes!(scenario_from_stored).read_write())
+        .routes(routes!(testplan).read_write())
 }
 
 /// Content types a result file may come with.
@@ -79,9 +80,12 @@ fn body_bytes(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Resul
 async fn parse_body(bytes: Bytes) -> Result<ParsedResult, ApiError> {
     blocking("parse", move || measure::parse(&bytes))
         .await?
-        .map_err(|e| ApiError::Invalid {
-            field: None,
-            message: e.to_string(),
+        .map_err(|e| match e {
+            measure::ImportError::OutOfRange { errors, .. } => ApiError::InvalidFields(errors),
+            e => ApiError::Invalid {
+                field: e.field(),
+                message: e.to_string(),
+            },
         })
 }
 
@@ -390,6 +394,7 @@ pub async fn scenario_from_stored(
 #[into_params(parameter_in = Query)]
 pub struct PlanQuery {
     /// `fio` (default; Linux, NFS) or `diskspd` (Windows, SMB).
+    #[param(max_length = 8)]
     pub tool: Option<String>,
 }
 

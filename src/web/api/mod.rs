@@ -23,6 +23,7 @@ pub mod visibility;
 use crate::store::StoreError;
 use crate::web::AppState;
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ErrorBody};
 use axum::Router;
 use axum::extract::Path;
@@ -57,7 +58,7 @@ struct ApiDoc;
 /// All `/api` routes, `/healthz`, `/readyz`, `/metrics` and `/api/openapi.json`; unknown `/api` paths answer 404 JSON.
 pub fn router() -> Router<AppState> {
     let (router, doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .routes(routes!(healthz))
+        .routes(routes!(healthz).public())
         .merge(ops::router())
         .merge(estate::router())
         .merge(avs::router())
@@ -82,17 +83,20 @@ pub fn router() -> Router<AppState> {
         get(move || async move { ([(header::CONTENT_TYPE, ct)], text) })
     };
     router
-        .route("/api/openapi.json", json_doc(&doc, "application/json"))
+        .route(
+            "/api/openapi.json",
+            json_doc(&doc, "application/json").read_write(),
+        )
         .route(
             "/api/v1/schema/scenario.json",
-            json_doc(&scenario, "application/schema+json"),
+            json_doc(&scenario, "application/schema+json").read_write(),
         )
         .route(
             "/api/v1/schema/evaluation.json",
-            json_doc(&evaluation, "application/schema+json"),
+            json_doc(&evaluation, "application/schema+json").read_write(),
         )
-        .route("/api", any(unknown_endpoint))
-        .route("/api/{*rest}", any(unknown_endpoint))
+        .route("/api", any(unknown_endpoint).public())
+        .route("/api/{*rest}", any(unknown_endpoint).public())
         .layer(axum::middleware::map_response(json_method_not_allowed))
 }
 
@@ -182,11 +186,16 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::internal(format!("{what} task failed: {e}")))
 }
 
-async fn unknown_endpoint(method: Method, uri: axum::http::Uri) -> ApiError {
+async fn unknown_endpoint(method: Method, uri: axum::http::Uri) -> Response {
+    if !crate::web::served_method(&method) {
+        let allow = [(header::ALLOW, crate::web::SERVED_METHODS)];
+        return (allow, ApiError::MethodNotAllowed).into_response();
+    }
     ApiError::NotFound(format!(
         "no API endpoint {method} {}; see /api/openapi.json for the list",
-        uri.path()
+        uri.path().chars().take(200).collect::<String>()
     ))
+    .into_response()
 }
 
 /// axum answers a known path with the wrong method by an empty 405; give it the error body.

@@ -2,6 +2,7 @@
 
 use crate::mounts::{self, MountAdvice, MountRequest};
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
 use utoipa_axum::router::OpenApiRouter;
@@ -9,7 +10,7 @@ use utoipa_axum::routes;
 
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(advise_mounts))
+    OpenApiRouter::new().routes(routes!(advise_mounts).compute())
 }
 
 /// Checks fstab lines and `mount` commands (in mount order) and answers each mount's

@@ -80,16 +80,16 @@ fn extra_paths() -> Vec<(&'static str, Value)> {
                   "schema": { "type": "string", "enum": ["html", "md", "pdf", "csv", "xlsx", "json"] } },
                 { "name": "compare", "in": "query", "required": false,
                   "description": "Comma-separated ids of up to 15 saved scenarios to compare with",
-                  "schema": { "type": "string" } },
+                  "schema": { "type": "string", "maxLength": crate::web::reports::MAX_OPTION_CHARS } },
                 { "name": "layouts", "in": "query", "required": false,
                   "description": "Comma-separated volume counts for a layouts section, e.g. 1,2,4,8",
-                  "schema": { "type": "string" } },
+                  "schema": { "type": "string", "maxLength": crate::web::reports::MAX_OPTION_CHARS } },
                 { "name": "paper", "in": "query", "required": false,
                   "description": "PDF paper: a4 (default, also when empty) or letter, in any case",
                   "schema": { "type": "string", "pattern": "^([aA]4|[lL][eE][tT][tT][eE][rR])?$" } },
                 { "name": "download", "in": "query", "required": false,
                   "description": "1, true or yes to download the HTML report instead of opening it (anything else opens it)",
-                  "schema": { "type": "string" } },
+                  "schema": { "type": "string", "maxLength": crate::web::reports::MAX_DOWNLOAD_CHARS } },
                 { "name": "edition", "in": "query", "required": false,
                   "description": "Who the report is for: customer (default, also when empty: no file paths, commits, internal ids or series names; prices in plain words; sources as an appendix) or engineer (everything, with the model trace, the fitted parameters and the price book's id and source), in any case",
                   "schema": { "type": "string", "pattern": "^([cC][uU][sS][tT][oO][mM][eE][rR]|[eE][nN][gG][iI][nN][eE][eE][rR])?$" } }
@@ -107,7 +107,7 @@ fn extra_paths() -> Vec<(&'static str, Value)> {
                 "400": { "description": "A bad option, or a saved scenario that no longer validates", "content": { "text/html": { "schema": { "type": "string" } } } },
                 "404": { "description": "No such scenario", "content": { "text/html": { "schema": { "type": "string" } } } },
                 "422": { "description": "An option the report cannot use (paper, edition, layouts, compare): the page says what to send", "content": { "text/html": { "schema": { "type": "string" } } } },
-                "503": { "description": "Too many PDF and XLSX renders at once; try again", "content": { "text/html": { "schema": { "type": "string" } } } },
+                "503": { "description": "Too many renders at once, or one that took too long; try again", "content": { "text/html": { "schema": { "type": "string" } } } },
                 "default": page_default()
             }
         }
@@ -123,7 +123,7 @@ fn extra_paths() -> Vec<(&'static str, Value)> {
                 "200": chart_ok(),
                 "404": { "description": "No such scenario", "content": { "application/json": { "schema": error_ref() } } },
                 "422": { "description": "A size out of range, or a scenario that no longer validates", "content": { "application/json": { "schema": error_ref() } } },
-                "503": { "description": "Too many PNG renders at once; try again", "content": { "application/json": { "schema": error_ref() } } },
+                "503": { "description": "Too many renders at once, or one that took too long; try again", "content": { "application/json": { "schema": error_ref() } } },
                 "default": page_default()
             }
         }
@@ -131,7 +131,7 @@ fn extra_paths() -> Vec<(&'static str, Value)> {
     let mut shared_params = chart_params();
     shared_params.push(json!({ "name": "s", "in": "query", "required": true,
         "description": "The share-link encoding of an unsaved scenario (the `s` of a /plan link)",
-        "schema": { "type": "string" } }));
+        "schema": { "type": "string", "maxLength": crate::web::pages::share::MAX_LEN } }));
     let unsaved_chart = json!({
         "get": {
             "tags": ["charts"], "operationId": "shared_chart",
@@ -216,6 +216,7 @@ fn scenario_links() -> Value {
 /// and fuzzers then pick real VM sizes and AVS hosts, and any other string stays allowed
 /// by the schema (the server answers 422 naming the field for one it does not know).
 fn catalog_keys(doc: &mut Value) {
+    use crate::engine::scenario::{MAX_HOST_SKU_CHARS, MAX_VM_SIZE_CHARS};
     let vm: Vec<Value> = crate::engine::catalog::vm_sizes()
         .iter()
         .map(|v| Value::String(v.display_name()))
@@ -226,8 +227,8 @@ fn catalog_keys(doc: &mut Value) {
         .iter()
         .map(|h| Value::String(h.sku.clone()))
         .collect();
-    let keys = |names: Vec<Value>, what: &str, nullable: bool| {
-        let mut other = json!({ "type": "string", "description": format!("Any other {what}: 422 unless the catalog has it (names match case-insensitively, `Standard_` optional)") });
+    let keys = |names: Vec<Value>, what: &str, nullable: bool, max: usize| {
+        let mut other = json!({ "type": "string", "maxLength": max, "description": format!("Any other {what}: 422 unless the catalog has it (names match case-insensitively, `Standard_` optional)") });
         if nullable {
             other["type"] = json!(["string", "null"]);
         }
@@ -235,13 +236,13 @@ fn catalog_keys(doc: &mut Value) {
     };
     if let Some(p) = doc.pointer_mut("/components/schemas/Clients/properties/vm_size") {
         let description = p.get("description").cloned();
-        *p = keys(vm, "VM size", true);
+        *p = keys(vm, "VM size", true, MAX_VM_SIZE_CHARS);
         if let Some(d) = description {
             p["description"] = d;
         }
     }
     if let Some(p) = doc.pointer_mut("/components/schemas/Avs/properties/host_sku") {
-        *p = keys(hosts, "AVS host SKU", false);
+        *p = keys(hosts, "AVS host SKU", false, MAX_HOST_SKU_CHARS);
     }
 }
 
@@ -249,14 +250,20 @@ fn catalog_keys(doc: &mut Value) {
 /// its items, with exactly the checks the parser makes (other fields are allowed).
 fn retail_import_schema() -> Value {
     use crate::prices::retail::{
-        DATE_PATTERN, MAX_ITEMS, OPTIONAL_AMOUNTS, OPTIONAL_TEXT, REQUIRED_TEXT,
+        DATE_PATTERN, MAX_ITEMS, MAX_TEXT_CHARS, OPTIONAL_AMOUNTS, OPTIONAL_TEXT, REQUIRED_TEXT,
     };
     let mut properties = Map::new();
     for f in REQUIRED_TEXT {
-        properties.insert(f.into(), json!({ "type": "string" }));
+        properties.insert(
+            f.into(),
+            json!({ "type": "string", "maxLength": MAX_TEXT_CHARS }),
+        );
     }
     for f in OPTIONAL_TEXT {
-        properties.insert(f.into(), json!({ "type": ["string", "null"] }));
+        properties.insert(
+            f.into(),
+            json!({ "type": ["string", "null"], "maxLength": MAX_TEXT_CHARS }),
+        );
     }
     for f in OPTIONAL_AMOUNTS {
         properties.insert(
@@ -270,7 +277,7 @@ fn retail_import_schema() -> Value {
     );
     properties.insert(
         "effectiveStartDate".into(),
-        json!({ "type": "string", "pattern": DATE_PATTERN, "description": "A date, e.g. 2025-09-01T00:00:00Z" }),
+        json!({ "type": "string", "pattern": DATE_PATTERN, "maxLength": MAX_TEXT_CHARS, "description": "A date, e.g. 2025-09-01T00:00:00Z" }),
     );
     properties.insert(
         "isPrimaryMeterRegion".into(),
@@ -320,6 +327,12 @@ pub fn complete(doc: &mut Value) {
             if !responses.contains_key("default") {
                 responses.insert("default".to_owned(), api_default());
             }
+            // The HTTP layer's own refusals, before any handler, with no body.
+            for (status, description) in TOO_LARGE {
+                responses
+                    .entry(status.to_owned())
+                    .or_insert_with(|| json!({ "description": description }));
+            }
             if path == "/api/v1/scenarios"
                 && method == "post"
                 && let Some(created) = responses.get_mut("201").and_then(Value::as_object_mut)
@@ -335,6 +348,18 @@ pub fn complete(doc: &mut Value) {
         tags.push(json!({ "name": "schema", "description": "This document and the JSON Schemas of the bodies" }));
     }
 }
+
+/// What the HTTP layer answers, with no body, for a request too large to read.
+const TOO_LARGE: [(&str, &str); 2] = [
+    (
+        "414",
+        "The URL is longer than 65,534 bytes (refused before any handler, no body)",
+    ),
+    (
+        "431",
+        "The request head is larger than the server reads (refused before any handler, no body)",
+    ),
+];
 
 /// utoipa writes a Rust `u32` as `format: int32, minimum: 0`, which claims an upper bound
 /// of 2^31 - 1 that the server does not keep (serde reads up to 2^32 - 1). Every unsigned

@@ -2,6 +2,7 @@
 //! metrics (`/metrics`).
 
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ErrorBody};
 use crate::web::metrics;
 use axum::extract::State;
@@ -18,8 +19,8 @@ pub const READY_TIMEOUT: Duration = Duration::from_secs(2);
 /// `/readyz` and `/metrics`.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(readyz))
-        .routes(routes!(metrics_text))
+        .routes(routes!(readyz).public())
+        .routes(routes!(metrics_text).public())
 }
 
 /// Answer of `GET /readyz` when the server can serve.

@@ -8,6 +8,7 @@ use crate::prices::sheet::SheetOutcome;
 use crate::store;
 use crate::store::today_utc;
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
 use axum::body::Bytes;
@@ -23,10 +24,10 @@ use utoipa_axum::routes;
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list))
-        .routes(routes!(csv))
-        .routes(routes!(import))
-        .routes(routes!(sheet))
+        .routes(routes!(list).read_write())
+        .routes(routes!(csv).read_write())
+        .routes(routes!(import).admin_writes())
+        .routes(routes!(sheet).admin_writes())
 }
 
 /// Which rows to list: both filters are optional and exact.
@@ -35,14 +36,28 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[into_params(parameter_in = Query)]
 pub struct RowsQuery {
     /// `anf`, `avs`, `azure_files` or `gcnv`; empty = all.
+    #[param(max_length = 16)]
     pub service: Option<String>,
     /// An `armRegionName` or GCP region, e.g. `westeurope`; empty = all.
+    #[param(max_length = 40)]
     pub region: Option<String>,
 }
 
 impl RowsQuery {
     /// The rows of the book in force that the filters keep.
     fn rows(&self, st: &AppState) -> Result<Vec<PriceRow>, ApiError> {
+        let max = crate::engine::scenario::MAX_REGION_CHARS;
+        for (name, value, max) in [
+            ("service", &self.service, 16),
+            ("region", &self.region, max),
+        ] {
+            if value.as_ref().is_some_and(|v| v.chars().count() > max) {
+                return Err(ApiError::invalid(
+                    name,
+                    format!("`{name}` is at most {max} characters"),
+                ));
+            }
+        }
         let service = match self.service.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(s) => Some(PricedService::from_key(s).ok_or_else(|| {
@@ -57,6 +72,7 @@ impl RowsQuery {
             .as_deref()
             .map(str::trim)
             .filter(|r| !r.is_empty());
+
         Ok(st
             .book()
             .rows()

@@ -2,6 +2,7 @@
 
 use crate::engine::pricing::RegionInfo;
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -10,7 +11,7 @@ use utoipa_axum::routes;
 
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(regions))
+    OpenApiRouter::new().routes(routes!(regions).read_write())
 }
 
 /// Every region the price book prices, with its display name, what is priced there

@@ -5,6 +5,7 @@ use super::scenario_id;
 use crate::prices::reprice::{self, CostSnapshot, Repricing};
 use crate::store::{self, StoreError};
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ErrorBody};
 use crate::web::{AppState, access};
 use axum::Json;
@@ -17,7 +18,7 @@ use utoipa_axum::routes;
 
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(reprice))
+    OpenApiRouter::new().routes(routes!(reprice).compute())
 }
 
 /// Which revision to re-price.

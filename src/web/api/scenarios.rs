@@ -6,6 +6,7 @@ use crate::store::{self, Revision, ScenarioSummary, StoreError, Visibility};
 use crate::web::AppState;
 use crate::web::access::actor;
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
 use axum::extract::rejection::{PathRejection, QueryRejection};
@@ -20,11 +21,13 @@ use utoipa_axum::routes;
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list, create))
-        .routes(routes!(show, update, remove))
-        .routes(routes!(revisions))
-        .routes(routes!(revision))
-        .routes(routes!(restore))
+        .routes(routes!(list, create).read_write())
+        .routes(routes!(show, update, remove).read_write())
+        .routes(routes!(evaluation).read_write())
+        .routes(routes!(revisions).read_write())
+        .routes(routes!(revision).read_write())
+        .routes(routes!(revision_diff).read_write())
+        .routes(routes!(restore).read_write())
         .merge(super::visibility::router())
 }
 
@@ -43,7 +46,8 @@ pub const DEFAULT_LIMIT: u32 = 50;
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct ListQuery {
-    /// Text to search for (case-insensitive).
+    /// Text to search for (case-insensitive), at most 200 characters.
+    #[param(max_length = 200)]
     pub q: Option<String>,
     /// Rows per page, 1 to 500 (default 50).
     #[param(minimum = 1, maximum = 500)]
@@ -88,6 +92,9 @@ pub async fn list(
     let offset = query.offset.unwrap_or(0);
     if offset > i64::MAX as u64 {
         return Err(ApiError::invalid("offset", "`offset` is too large"));
+    }
+    if query.q.as_ref().is_some_and(|q| q.chars().count() > 200) {
+        return Err(ApiError::invalid("q", "`q` is at most 200 characters"));
     }
     let q = query.q.as_deref().filter(|q| !q.trim().is_empty());
     let page = store::list_page(&state.db, q, limit, offset, actor(&user)).await?;
@@ -190,6 +197,35 @@ pub async fn show(
         .await
         .map_err(not_found_as(id))?;
     Ok(Json(stored.scenario))
+}
+
+/// The newest revision evaluated with the price book in force, with its verdict.
+#[utoipa::path(
+    get, path = "/api/v1/scenarios/{id}/evaluation", tag = "scenarios", operation_id = "evaluate_saved",
+    params(("id" = i64, Path, description = "Scenario id")),
+    responses(
+        (status = 200, description = "The Evaluation with its `verdict`, as `POST /api/v1/evaluate` answers it", body = crate::verdict::Judged),
+        (status = 404, description = "No such scenario", body = ErrorBody),
+    )
+)]
+pub async fn evaluation(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    id: Result<Path<String>, PathRejection>,
+) -> Result<Json<crate::verdict::Judged>, ApiError> {
+    let id = scenario_id(id)?;
+    visible(&state, &user, id).await?;
+    let stored = store::get_scenario(&state.db, id)
+        .await
+        .map_err(not_found_as(id))?;
+    let book = state.book();
+    let judged = super::blocking("evaluation", move || {
+        crate::engine::evaluate_in(&stored.scenario, &book)
+            .map(|e| crate::verdict::judge(&stored.scenario, e, &book))
+    })
+    .await??;
+    state.metrics.evaluated(1);
+    Ok(Json(judged))
 }
 
 /// Saves a scenario as its next revision.
@@ -319,6 +355,64 @@ pub async fn revision(
         Ok(s) => Ok(Json(s)),
         Err(e) => Err(missing_revision(&state, &user, id, n, e).await),
     }
+}
+
+/// Which revision a diff starts from.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DiffQuery {
+    /// The revision to compare with (default: the one before `n`).
+    #[param(maximum = 9_007_199_254_740_991_i64, minimum = 1)]
+    pub base: Option<i64>,
+}
+
+/// What changed between two revisions.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RevisionDiff {
+    /// The revision compared with; null for the first revision, which has none before it.
+    pub from: Option<i64>,
+    pub to: i64,
+    /// Every input that differs, by its path in the scenario's JSON.
+    pub changes: Vec<crate::engine::scenario_diff::Change>,
+}
+
+/// What changed in revision `n`: every input that differs from the revision before it
+/// (or from `?base=m`), with its value before and after.
+#[utoipa::path(
+    get, path = "/api/v1/scenarios/{id}/revisions/{n}/diff", tag = "scenarios", operation_id = "diff_revision",
+    params(("id" = i64, Path, description = "Scenario id"), ("n" = i64, Path, description = "Revision number"), DiffQuery),
+    responses(
+        (status = 200, description = "`from`, `to` and the `changes` (`field`, `before`, `after`)", body = RevisionDiff),
+        (status = 400, description = "Malformed query string", body = ErrorBody),
+        (status = 404, description = "No such scenario or revision", body = ErrorBody),
+    )
+)]
+pub async fn revision_diff(
+    State(state): State<AppState>,
+    user: CurrentUser,
+    ids: Result<Path<(String, String)>, PathRejection>,
+    q: Result<Query<DiffQuery>, QueryRejection>,
+) -> Result<Json<RevisionDiff>, ApiError> {
+    let (id, n) = revision_ids(ids)?;
+    let Query(q) = q.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    visible(&state, &user, id).await?;
+    let to = match store::get_revision(&state.db, id, n).await {
+        Ok(s) => s,
+        Err(e) => return Err(missing_revision(&state, &user, id, n, e).await),
+    };
+    let base = q.base.or_else(|| (n > 1).then_some(n - 1));
+    let changes = match base {
+        Some(m) => match store::get_revision(&state.db, id, m).await {
+            Ok(from) => crate::engine::scenario_diff::diff(&from, &to),
+            Err(e) => return Err(missing_revision(&state, &user, id, m, e).await),
+        },
+        None => Vec::new(),
+    };
+    Ok(Json(RevisionDiff {
+        from: base,
+        to: n,
+        changes,
+    }))
 }
 
 /// Makes an old revision the newest one, as a new revision (nothing is overwritten).

@@ -5,6 +5,7 @@ use crate::store::StoreError;
 use crate::store::tokens::{self, Created};
 use crate::store::users::name_problem;
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use crate::web::auth::secret::{digest, new_api_token};
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
@@ -17,8 +18,8 @@ use utoipa_axum::routes;
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list, create))
-        .routes(routes!(revoke))
+        .routes(routes!(list, create).admin())
+        .routes(routes!(revoke).admin())
 }
 
 /// A token as listed: never its secret.
@@ -37,8 +38,10 @@ pub struct ListedToken {
 #[serde(deny_unknown_fields)]
 pub struct NewToken {
     /// 1 to 64 letters, digits, `.`, `_`, `-` or `@`; unique.
+    #[schema(min_length = 1, max_length = 64)]
     pub name: String,
-    /// The user the token acts as.
+    /// The user the token acts as (a user name: 1 to 64 of the same characters).
+    #[schema(min_length = 1, max_length = 64)]
     pub user: String,
 }
 
@@ -93,6 +96,9 @@ pub async fn create(
     if let Some(problem) = name_problem("the token name", &req.name) {
         return Err(ApiError::invalid("name", problem));
     }
+    if let Some(problem) = name_problem("the user name", &req.user) {
+        return Err(ApiError::invalid("user", problem));
+    }
     let token = new_api_token().map_err(ApiError::internal)?;
     match tokens::create_token(&st.db, &req.name, &req.user, &digest(&token)).await? {
         Created::Created => Ok((
@@ -115,10 +121,6 @@ pub async fn create(
             format!(
                 "there is no user `{}`; add it with `volplan users add`",
                 req.user
-                    .chars()
-                    .filter(|c| !c.is_control())
-                    .take(100)
-                    .collect::<String>()
             ),
         )),
     }
@@ -127,7 +129,7 @@ pub async fn create(
 /// Revokes a token (admin only): requests with it get 401 from now on.
 #[utoipa::path(
     delete, path = "/api/v1/tokens/{name}", tag = "accounts", operation_id = "revoke_token",
-    params(("name" = String, Path, description = "Token name")),
+    params(("name" = String, Path, max_length = 64, description = "Token name")),
     responses(
         (status = 204, description = "Revoked"),
         (status = 401, description = "No credentials", body = ErrorBody),

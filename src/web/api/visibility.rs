@@ -6,6 +6,7 @@ use crate::store::{self, Ownership, Visibility};
 use crate::web::AppState;
 use crate::web::access::{self, actor};
 use crate::web::auth::CurrentUser;
+use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
 use axum::Json;
 use axum::extract::rejection::PathRejection;
@@ -18,7 +19,7 @@ use utoipa_axum::routes;
 
 /// Routes of this module, with their OpenAPI descriptions.
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(show, change))
+    OpenApiRouter::new().routes(routes!(show, change).read_write())
 }
 
 /// Body of a visibility change.

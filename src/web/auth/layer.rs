@@ -10,7 +10,7 @@
 
 use super::limit::LoginLimiter;
 use super::secret::digest;
-use super::{Principal, Role, rules};
+use super::{Principal, Role};
 use crate::store::{self, Db, StoreError};
 use crate::web::AppState;
 use crate::web::error::ApiError;
@@ -295,11 +295,24 @@ fn unavailable(path: &str, cause: StoreError) -> Response {
     )
 }
 
-/// The layer: resolves the principal, then admits, asks for credentials or refuses.
-pub async fn authenticate(State(st): State<AppState>, mut req: Request, next: Next) -> Response {
+/// The application state, for the route layers of the access module (which are built
+/// before the state exists): a layer in front of every route puts it into the request.
+pub async fn attach_state(State(st): State<AppState>, mut req: Request, next: Next) -> Response {
+    req.extensions_mut().insert(st);
+    next.run(req).await
+}
+
+/// Resolves the principal, then admits a request that `needed` allows, asks for
+/// credentials or refuses (the route layer of every non-public route).
+pub async fn authenticate(needed: Role, mut req: Request, next: Next) -> Response {
     let path = req.uri().path().to_owned();
-    let Some(needed) = rules::required_role(req.method(), &path) else {
-        return next.run(req).await;
+    let Some(st) = req.extensions().get::<AppState>().cloned() else {
+        tracing::error!("the application state is missing from the request");
+        return refuse(
+            &path,
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the server is misconfigured".into(),
+        );
     };
     let auth = st.auth.clone();
     let enabled = match auth.enabled(&st.db).await {

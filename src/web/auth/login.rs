@@ -5,6 +5,7 @@ use super::layer::{SESSION_COOKIE, SESSION_LIFETIME, cookie, peer_ip};
 use super::secret::{decoy_hash, digest, random_secret, verify_password};
 use crate::store;
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use crate::web::page_error::PageError;
 use askama::Template;
 use axum::Router;
@@ -18,8 +19,8 @@ use serde::Deserialize;
 /// The login and logout routes, behind the form-token check.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/login", get(page).post(login))
-        .route("/logout", post(logout))
+        .route("/login", get(page).post(login).public())
+        .route("/logout", post(logout).public())
         .route_layer(axum::middleware::from_fn(
             crate::web::guard::require_form_token,
         ))

@@ -5,12 +5,13 @@
 //! configured and the server listens on loopback): everything is allowed and nothing
 //! is attributed.
 
+pub mod access;
 pub mod layer;
 pub mod limit;
 pub mod login;
-pub mod rules;
 pub mod secret;
 
+pub use access::{Access, Declare};
 pub use layer::{Auth, AuthSettings, signed_in};
 
 use axum::extract::FromRequestParts;

@@ -16,6 +16,7 @@ use crate::mounts::{
     self, Finding, InputError, MountAdvice, MountRequest, Setting, Severity, Workload,
 };
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use askama::Template;
 use axum::Router;
 use axum::extract::{Query, State};
@@ -31,8 +32,8 @@ type Pairs = axum::Form<Vec<(String, String)>>;
 /// `/advisor` (GET form or pre-filled, POST check) and `/advisor/from-plan`.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/advisor", get(show).post(check))
-        .route("/advisor/from-plan", post(from_plan))
+        .route("/advisor", get(show).post(check).compute())
+        .route("/advisor/from-plan", post(from_plan).compute())
 }
 
 /// Query of `GET /advisor`: a scenario to start from, or the form's fields.

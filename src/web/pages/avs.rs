@@ -7,16 +7,18 @@
 //! the request, calls them, and shapes the figures for the template.
 
 use super::{PageError, parse_id, render};
-use crate::avs::{self, AvsPlan, PlaceUnit, PlanRequest};
+use crate::avs::{self, AvsPlan, PlaceUnit, PlanRequest, PurchaseTerm};
 use crate::engine::scenario::Level;
+use crate::format;
 use crate::inventory::{self, CapacityBasis, Inventory, Options};
 use crate::report::avs as report_avs;
 use crate::report::charts::Chart;
-use crate::report::format;
-use crate::report::model::today_utc;
 use crate::report::{Edition, Format, RenderOptions};
 use crate::store;
+use crate::store::today_utc;
+use crate::verdict::avs::AvsVerdict;
 use crate::web::AppState;
+use crate::web::render_pool::Turn;
 use askama::Template;
 use axum::extract::{Multipart, Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -34,6 +36,8 @@ pub struct PlanQuery {
     pub unit: Option<String>,
     pub basis: Option<String>,
     pub nconnect: Option<String>,
+    /// The purchase term the TCO verdict follows: `payg`, `1y` or `3y` (default).
+    pub term: Option<String>,
     pub q: Option<String>,
     /// `customer` (default) or `engineer`: who a download is for.
     pub edition: Option<String>,
@@ -60,6 +64,8 @@ pub struct AvsPage {
     pub origin: String,
     pub inventory: Option<Inventory>,
     pub plan: Option<AvsPlan>,
+    /// The plan's verdict at the chosen term (what the page says about the cost).
+    pub verdict: Option<AvsVerdict>,
     pub plan_error: String,
     pub query: PlanQuery,
     /// The choices as a query string, for the PDF link and the save form.
@@ -82,6 +88,7 @@ impl AvsPage {
             origin: String::new(),
             inventory: None,
             plan: None,
+            verdict: None,
             plan_error: String::new(),
             query: PlanQuery::default(),
             query_string: String::new(),
@@ -122,6 +129,7 @@ impl AvsPage {
             "unit" => q.unit.as_deref().unwrap_or("vm"),
             "basis" => q.basis.as_deref().unwrap_or("in_use"),
             "nconnect" => q.nconnect.as_deref().unwrap_or("1"),
+            "term" => self.verdict.as_ref().map_or("3y", |v| v.term.key()),
             _ => "",
         };
         cur.eq_ignore_ascii_case(v)
@@ -197,12 +205,13 @@ pub async fn upload(State(st): State<AppState>, mp: Multipart) -> Result<Respons
     } else {
         up.origin
     };
-    let parsed = tokio::task::spawn_blocking(move || {
-        let perf = (!up.performance.is_empty()).then_some(up.performance.as_slice());
-        inventory::import(&up.file, perf, up.opts).map(|inv| (inv, origin))
-    })
-    .await
-    .map_err(|e| PageError::Internal(format!("inventory task failed: {e}")))?;
+    let parsed = st
+        .renders
+        .run("inventory import", Turn::Answer, move || {
+            let perf = (!up.performance.is_empty()).then_some(up.performance.as_slice());
+            inventory::import(&up.file, perf, up.opts).map(|inv| (inv, origin))
+        })
+        .await?;
     let (inv, origin) = match parsed {
         Ok(x) => x,
         Err(e) => {
@@ -261,6 +270,12 @@ fn request(inv: Inventory, q: &PlanQuery) -> Result<PlanRequest, String> {
             .parse()
             .map_err(|_| format!("nconnect must be 1 or 4, not `{n}`."))?;
     }
+    if let Some(t) = text(&q.term) {
+        r.term = PurchaseTerm::ALL
+            .into_iter()
+            .find(|k| k.key().eq_ignore_ascii_case(&t))
+            .ok_or_else(|| format!("Term must be payg, 1y or 3y, not `{t}`."))?;
+    }
     Ok(r)
 }
 
@@ -276,6 +291,7 @@ fn query_string(q: &PlanQuery) -> String {
         ("unit", &q.unit),
         ("basis", &q.basis),
         ("nconnect", &q.nconnect),
+        ("term", &q.term),
     ] {
         if let Some(v) = v.as_deref().filter(|v| !v.trim().is_empty()) {
             s.append_pair(k, v);
@@ -323,12 +339,14 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
         Ok((plan, req)) => {
             let needle = q.q.as_deref().unwrap_or("").trim().to_lowercase();
             let today = today_utc();
+            let verdict = crate::verdict::avs::verdict(&plan, req.term);
             let doc = report_avs::PlanDoc {
                 origin: &page.origin,
                 inventory: &req.inventory,
                 basis: req.capacity_basis,
                 plan: &plan,
                 date: &today,
+                verdict: &verdict,
             };
             let mut rows = Vec::new();
             let mut matching = 0;
@@ -354,15 +372,8 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
             }
             page.rows = rows;
             page.matching = matching;
-            let inline = |c: Chart| {
-                c.svg_inline().unwrap_or_else(|e| {
-                    tracing::error!(error = %e, "AVS chart failed");
-                    String::new()
-                })
-            };
-            page.fill_chart = inline(Chart::avs_fill(&plan));
-            page.tco_chart = inline(Chart::avs_tco(&plan.tco));
             page.plan = Some(plan);
+            page.verdict = Some(verdict);
             page.basis = req.capacity_basis;
         }
         Err(e) => page.plan_error = e.to_string(),
@@ -377,7 +388,29 @@ pub async fn show(
     Path(raw): Path<String>,
     Query(q): Query<PlanQuery>,
 ) -> Result<Response, PageError> {
-    let page = planned(&st, &raw, q).await?;
+    let mut page = planned(&st, &raw, q).await?;
+    if let Some(plan) = page.plan.clone() {
+        let charts = st
+            .renders
+            .run("AVS chart", Turn::Extra, move || {
+                let inline = |c: Chart| {
+                    c.svg_inline().unwrap_or_else(|e| {
+                        tracing::error!(error = %e, "AVS chart failed");
+                        String::new()
+                    })
+                };
+                (
+                    inline(Chart::avs_fill(&plan)),
+                    inline(Chart::avs_tco(&plan.tco)),
+                )
+            })
+            .await;
+        // Busy or slow: the page shows its tables without the charts.
+        match charts {
+            Ok((fill, tco)) => (page.fill_chart, page.tco_chart) = (fill, tco),
+            Err(e) => tracing::warn!("AVS page without charts: {e}"),
+        }
+    }
     let status = if page.plan_error.is_empty() {
         StatusCode::OK
     } else {
@@ -423,45 +456,33 @@ async fn download(
     let edition = Edition::parse(q.edition.as_deref().unwrap_or(""))
         .map_err(|e| PageError::BadRequest(format!("The {e}.")))?;
     let page = planned(&st, &raw, q).await?;
-    let (Some(plan), Some(inv)) = (page.plan, page.inventory) else {
+    let (Some(plan), Some(verdict), Some(inv)) = (page.plan, page.verdict, page.inventory) else {
         return Err(PageError::Status {
             status: StatusCode::UNPROCESSABLE_ENTITY,
             message: page.plan_error,
         });
     };
-    let permit = if format.heavy() {
-        Some(
-            st.renders
-                .admit()
-                .await
-                .map_err(|message| PageError::Status {
-                    status: StatusCode::SERVICE_UNAVAILABLE,
-                    message: format!("The {message}."),
-                })?,
-        )
-    } else {
-        None
-    };
     let (origin, basis) = (page.origin, page.basis);
-    let bytes = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        let today = today_utc();
-        let doc = report_avs::PlanDoc {
-            origin: &origin,
-            inventory: &inv,
-            basis,
-            plan: &plan,
-            date: &today,
-        };
-        let opts = RenderOptions {
-            edition,
-            ..RenderOptions::default()
-        };
-        report_avs::render(&doc, format, opts)
-    })
-    .await
-    .map_err(|e| PageError::Internal(format!("report task failed: {e}")))?
-    .map_err(|e| PageError::Internal(e.to_string()))?;
+    let bytes = st
+        .renders
+        .run("report", Turn::Answer, move || {
+            let today = today_utc();
+            let doc = report_avs::PlanDoc {
+                origin: &origin,
+                inventory: &inv,
+                basis,
+                plan: &plan,
+                date: &today,
+                verdict: &verdict,
+            };
+            let opts = RenderOptions {
+                edition,
+                ..RenderOptions::default()
+            };
+            report_avs::render(&doc, format, opts)
+        })
+        .await?
+        .map_err(|e| PageError::Internal(e.to_string()))?;
     let disposition = if format == Format::Html {
         "inline; filename=\"volplan-avs-plan.html\"".to_owned()
     } else {

@@ -11,13 +11,15 @@ use super::{PageError, render};
 use crate::engine::pricing::PriceBook;
 use crate::engine::sweep::{self, Better, MetricRow};
 use crate::engine::{self, Evaluation, Scenario};
+use crate::format::{self, Num, exact, signed};
 use crate::report::charts::Chart;
-use crate::report::format::{self, Num, exact, signed};
 use crate::store;
+use crate::verdict;
 use crate::web::AppState;
 use crate::web::access;
 use crate::web::auth::CurrentUser;
 use crate::web::charts::ChartBlock;
+use crate::web::render_pool::Turn;
 use askama::Template;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
@@ -114,6 +116,8 @@ struct Compared {
     /// Report links when every scenario is saved: the first one's report URL without
     /// the extension, and the `?compare=` query naming the others.
     report: Option<(String, String)>,
+    /// The verdict's statements: which is better and why, and what decides it.
+    verdict: Vec<String>,
 }
 
 #[derive(Template)]
@@ -139,8 +143,14 @@ fn format_value(key: &str, v: f64, currency: &str) -> String {
     }
 }
 
-/// The rows of a comparison, each column's cost and the chart.
-type Comparison = (Vec<MetricRow>, Vec<ColumnCost>, Option<ChartBlock>);
+/// The rows of a comparison, each column's cost, the chart and the verdict's statements
+/// (with what decides it).
+type Comparison = (
+    Vec<MetricRow>,
+    Vec<ColumnCost>,
+    Option<ChartBlock>,
+    Vec<String>,
+);
 
 /// The money each column's cost states, in its own currency.
 struct ColumnCost {
@@ -246,6 +256,23 @@ fn compare_all(
             engine::evaluate_in(s, prices).map_err(|e| format!("“{n}” cannot be evaluated: {e}"))
         })
         .collect::<Result<_, _>>()?;
+    let quoted: Vec<String> = names.iter().map(|n| format!("“{n}”")).collect();
+    let entries: Vec<verdict::compare::Entry> = scenarios
+        .iter()
+        .zip(&evals)
+        .zip(&quoted)
+        .map(|((scenario, evaluation), name)| verdict::compare::Entry {
+            name,
+            scenario,
+            evaluation,
+        })
+        .collect();
+    let together = verdict::compare::compare(&entries, prices);
+    let statements = together
+        .statements
+        .into_iter()
+        .chain(together.sensitivity.into_iter().map(|s| s.statement))
+        .collect();
     let refs: Vec<&Evaluation> = evals.iter().collect();
     let rows = sweep::compare(&refs);
     let costs = evals
@@ -264,7 +291,7 @@ fn compare_all(
             None
         }
     };
-    Ok((rows, costs, block))
+    Ok((rows, costs, block, statements))
 }
 
 /// `GET /compare`.
@@ -473,12 +500,14 @@ async fn build(
                 .collect();
             let work_names = names.clone();
             let prices = st.book();
-            let outcome =
-                tokio::task::spawn_blocking(move || compare_all(&scenarios, &work_names, &prices))
-                    .await
-                    .map_err(|e| PageError::Internal(format!("compare task failed: {e}")))?;
+            let outcome = st
+                .renders
+                .run("compare page", Turn::Answer, move || {
+                    compare_all(&scenarios, &work_names, &prices)
+                })
+                .await?;
             match outcome {
-                Ok((rows, costs, chart)) => {
+                Ok((rows, costs, chart, verdict)) => {
                     let report = (shared.is_empty() && !report_ids.is_empty()).then(|| {
                         let others: Vec<String> =
                             report_ids[1..].iter().map(i64::to_string).collect();
@@ -495,6 +524,7 @@ async fn build(
                         rows: rows_view(&rows, &costs),
                         chart,
                         report,
+                        verdict,
                     })
                 }
                 Err(m) => problems.push(m),

@@ -3,18 +3,22 @@
 //! schedule) with its edit form and revision history, two revisions side by side, and
 //! the report downloads. Planning is the engine's; the store keeps every revision.
 
+use super::planner::OwnershipView;
 use super::{PageError, parse_id, render};
 use crate::engine::Scenario;
 use crate::engine::scenario::Term;
 use crate::estate::{self, EstatePlan, EstateRequest};
+use crate::format::money;
 use crate::report::estate as report;
-use crate::report::format::money;
-use crate::report::model::today_utc;
 use crate::report::{Edition, Format, RenderOptions};
-use crate::store::estates::{self as store, EstateRevision, EstateSummary};
+use crate::store::Revision;
+use crate::store::Visibility;
+use crate::store::estates::{self as store, EstateSummary, VisibilityChange};
+use crate::store::today_utc;
 use crate::web::AppState;
 use crate::web::access;
 use crate::web::auth::CurrentUser;
+use crate::web::render_pool::Turn;
 use crate::web::scenario_templates::TEMPLATES;
 use askama::Template;
 use axum::body::Bytes;
@@ -27,12 +31,16 @@ use std::collections::HashMap;
 pub struct Choice {
     pub value: String,
     pub name: String,
+    /// A private scenario: adding it makes the estate private.
+    pub private: bool,
 }
 
 #[derive(Template)]
 #[template(path = "pages/estates.html")]
 struct ListPage {
     estates: Vec<EstateSummary>,
+    /// Team mode: the form offers a visibility and the list names owners.
+    team: bool,
     request_name: Option<String>,
     region_value: String,
     years_value: u32,
@@ -57,12 +65,17 @@ struct EstatePage {
     newest: i64,
     request: EstateRequest,
     plan: Option<EstatePlan>,
+    /// The plan's verdict: pools within the account's limit, what the totals leave out,
+    /// the re-plans and resizes.
+    verdict: Vec<String>,
     chart: String,
     body: String,
-    revisions: Vec<EstateRevision>,
+    revisions: Vec<Revision>,
     templates: Vec<Choice>,
     saved: Vec<Choice>,
     problem: Option<String>,
+    /// Who owns it and who sees it (team mode).
+    ownership: Option<OwnershipView>,
 }
 
 #[derive(Template)]
@@ -84,6 +97,7 @@ async fn choices(
         .map(|t| Choice {
             value: t.key.to_owned(),
             name: t.name.to_owned(),
+            private: false,
         })
         .collect();
     let saved = crate::store::list_scenarios_for(&st.db, None, access::actor(user))
@@ -91,6 +105,7 @@ async fn choices(
         .into_iter()
         .map(|s| Choice {
             value: s.id.to_string(),
+            private: s.visibility == Visibility::Private.key(),
             name: s.name,
         })
         .collect();
@@ -112,7 +127,8 @@ async fn list_with(
     render(
         status,
         &ListPage {
-            estates: store::list_estates(&st.db).await?,
+            estates: store::list_estates(&st.db, access::actor(user)).await?,
+            team: user.0.is_some(),
             request_name: None,
             region_value: String::new(),
             years_value: 3,
@@ -153,13 +169,16 @@ fn parse_form(body: &[u8]) -> EstateForm {
     f
 }
 
-/// Applies the form to `req`: settings, workloads removed, workloads added.
+/// Applies the form to `req`: settings, workloads removed, workloads added. Whether a
+/// private scenario's inputs were added, which only one who may put them in this
+/// estate (`may_take_private`: its owner) may do.
 async fn apply(
     st: &AppState,
     user: &CurrentUser,
     f: &EstateForm,
     req: &mut EstateRequest,
-) -> Result<(), String> {
+    may_take_private: bool,
+) -> Result<bool, String> {
     let text = |k: &str| f.one.get(k).map(|v| v.trim().to_owned());
     if let Some(n) = text("name") {
         req.name = (!n.is_empty()).then_some(n);
@@ -205,18 +224,36 @@ async fn apply(
             .ok_or_else(|| format!("there is no template `{key}`"))?;
         req.workloads.push(t.scenario());
     }
+    let mut took_private = false;
     for raw in &f.scenarios {
         let id: i64 = raw
             .parse()
-            .map_err(|_| format!("`{raw}` is not a scenario id"))?;
-        let s = access::stored_scenario(&st.db, user, id)
+            .map_err(|_| format!("`{}` is not a scenario id", short(raw)))?;
+        let missing = |_| format!("there is no saved scenario {id}");
+        let ownership = access::scenario(&st.db, user, id).await.map_err(missing)?;
+        let s = crate::store::get_scenario(&st.db, id)
             .await
-            .map_err(|_| format!("there is no saved scenario {id}"))?;
+            .map_err(missing)?;
+        if ownership.visibility == Visibility::Private {
+            if !may_take_private {
+                return Err(format!(
+                    "“{}” is private: only its owner's own estates may hold it (they become \
+                     private); add it to an estate of yours, or make the scenario shared",
+                    s.scenario.name
+                ));
+            }
+            took_private = true;
+        }
         let mut w: Scenario = s.scenario;
         w.id = None;
         req.workloads.push(w);
     }
-    Ok(())
+    Ok(took_private)
+}
+
+/// A value cut for a message.
+fn short(v: &str) -> String {
+    v.chars().take(40).collect()
 }
 
 /// Plans the request with the book in force, on a blocking thread.
@@ -236,29 +273,22 @@ pub async fn create(
     body: Bytes,
 ) -> Result<Response, PageError> {
     let f = parse_form(&body);
-    let mut req = EstateRequest {
-        name: None,
-        workloads: Vec::new(),
-        region: None,
-        gcp_region: None,
-        years: 3,
-        growth_pct_per_year: 0.0,
-        throughput_growth_pct_per_year: None,
-        growth: Vec::new(),
-        levels: None,
-        discount_pct: 0.0,
-        reservation: Term::None,
-        what_if: Vec::new(),
-    };
-    let checked = match apply(&st, &user, &f, &mut req).await {
-        Ok(()) => plan(&st, &req).await.map(|_| ()),
+    let mut req = EstateRequest::new(Vec::new());
+    // The new estate's owner is the user: it may take the user's private scenarios.
+    let checked = match apply(&st, &user, &f, &mut req, true).await {
+        Ok(private) => plan(&st, &req).await.map(|_| private),
         Err(e) => Err(e),
     };
-    if let Err(e) = checked {
-        let msg = format!("{e}. Nothing was saved.");
-        return list_with(&st, &user, Some(msg), StatusCode::UNPROCESSABLE_ENTITY).await;
-    }
-    let id = store::create_estate(&st.db, &req, access::actor(&user)).await?;
+    let took_private = match checked {
+        Ok(private) => private,
+        Err(e) => {
+            let msg = format!("{e}. Nothing was saved.");
+            return list_with(&st, &user, Some(msg), StatusCode::UNPROCESSABLE_ENTITY).await;
+        }
+    };
+    let visibility = Visibility::of_key(f.one.get("visibility").map_or("", String::as_str));
+    let by = access::actor(&user);
+    let id = store::create_estate(&st.db, &req, by, visibility, took_private).await?;
     Ok(Redirect::to(&format!("/estates/{id}")).into_response())
 }
 
@@ -270,7 +300,7 @@ pub async fn show(
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
-    let (rev, req, newest) = revision(&st, id, q.get("rev")).await?;
+    let (rev, req, newest) = revision(&st, &user, id, q.get("rev")).await?;
     let at = Shown {
         id,
         revision: rev,
@@ -281,13 +311,15 @@ pub async fn show(
 
 async fn revision(
     st: &AppState,
+    user: &CurrentUser,
     id: i64,
     rev: Option<&String>,
 ) -> Result<(i64, EstateRequest, i64), PageError> {
-    let stored = store::get_estate(&st.db, id).await.map_err(not_found)?;
+    let by = access::actor(user);
+    let stored = store::get_estate(&st.db, id, by).await.map_err(not_found)?;
     match rev.and_then(|r| r.parse::<i64>().ok()) {
         Some(n) if n != stored.revision => {
-            let req = store::get_estate_revision(&st.db, id, n)
+            let req = store::get_estate_revision(&st.db, id, n, by)
                 .await
                 .map_err(not_found)?;
             Ok((n, req, stored.revision))
@@ -329,13 +361,44 @@ async fn page(
         Err(e) => (None, Some(problem.unwrap_or(e))),
     };
     let (chart, body) = match &plan {
-        Some(p) => report::page(p, &today_utc()).unwrap_or_else(|e| {
-            tracing::error!(error = %e, "estate page sections failed");
-            (String::new(), String::new())
-        }),
+        Some(p) => {
+            let drawn = p.clone();
+            let chart = st
+                .renders
+                .run("estate chart", Turn::Extra, move || {
+                    report::page_chart(&drawn)
+                })
+                .await;
+            // Busy, slow or failed: the page shows its tables without the chart.
+            let chart = match chart {
+                Ok(Ok(svg)) => svg,
+                Ok(Err(e)) => {
+                    tracing::error!("estate chart failed: {e}");
+                    String::new()
+                }
+                Err(e) => {
+                    tracing::warn!("estate page without its chart: {e}");
+                    String::new()
+                }
+            };
+            let sections = report::page_sections(p, &today_utc()).unwrap_or_else(|e| {
+                tracing::error!(error = %e, "estate page sections failed");
+                String::new()
+            });
+            (chart, sections)
+        }
         None => (String::new(), String::new()),
     };
+    let verdict = plan
+        .as_ref()
+        .map(|p| crate::verdict::estate::verdict(p, &request).statements)
+        .unwrap_or_default();
     let (templates, saved) = choices(st, user).await?;
+    let by = access::actor(user);
+    let ownership = store::visible_estate(&st.db, id, by)
+        .await
+        .map_err(not_found)?
+        .ownership;
     let region = request.region.clone().unwrap_or_default();
     render(
         status,
@@ -351,14 +414,19 @@ async fn page(
             newest,
             request,
             plan,
+            verdict,
             chart,
             body,
-            revisions: store::list_estate_revisions(&st.db, id)
+            revisions: store::list_estate_revisions(&st.db, id, by)
                 .await
                 .map_err(not_found)?,
             templates,
             saved,
             problem,
+            ownership: user
+                .0
+                .is_some()
+                .then(|| OwnershipView::of(&ownership, user)),
         },
     )
 }
@@ -371,37 +439,48 @@ pub async fn save(
     body: Bytes,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
-    let stored = store::get_estate(&st.db, id).await.map_err(not_found)?;
+    let by = access::actor(&user);
+    let stored = store::get_estate(&st.db, id, by).await.map_err(not_found)?;
+    let may_take_private = store::visible_estate(&st.db, id, by)
+        .await
+        .map_err(not_found)?
+        .may_take_private(by);
     let f = parse_form(&body);
     let mut req = stored.request.clone();
-    let checked = match apply(&st, &user, &f, &mut req).await {
-        Ok(()) => plan(&st, &req).await.map(|_| ()),
+    let checked = match apply(&st, &user, &f, &mut req, may_take_private).await {
+        Ok(private) => plan(&st, &req).await.map(|_| private),
         Err(e) => Err(e),
     };
-    if let Err(e) = checked {
-        let msg = format!("{e}. Nothing was saved.");
-        let at = Shown {
-            id,
-            revision: stored.revision,
-            newest: stored.revision,
-        };
-        return page(
-            &st,
-            &user,
-            at,
-            stored.request,
-            Some(msg),
-            StatusCode::UNPROCESSABLE_ENTITY,
-        )
-        .await;
-    }
-    store::update_estate(&st.db, id, &req, access::actor(&user)).await?;
+    let took_private = match checked {
+        Ok(private) => private,
+        Err(e) => {
+            let msg = format!("{e}. Nothing was saved.");
+            let at = Shown {
+                id,
+                revision: stored.revision,
+                newest: stored.revision,
+            };
+            return page(
+                &st,
+                &user,
+                at,
+                stored.request,
+                Some(msg),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await;
+        }
+    };
+    store::update_estate(&st.db, id, &req, by, took_private)
+        .await
+        .map_err(not_found)?;
     Ok(Redirect::to(&format!("/estates/{id}")).into_response())
 }
 
 /// `GET /estates/{id}/report.{ext}?rev=N`.
 pub async fn download(
     State(st): State<AppState>,
+    user: CurrentUser,
     Path((raw, file)): Path<(String, String)>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Response, PageError> {
@@ -416,15 +495,18 @@ pub async fn download(
         })?;
     let edition = Edition::parse(q.get("edition").map_or("", String::as_str))
         .map_err(|e| PageError::BadRequest(format!("The {e}.")))?;
-    let (_, req, _) = revision(&st, id, q.get("rev")).await?;
+    let (_, req, _) = revision(&st, &user, id, q.get("rev")).await?;
     let p = plan(&st, &req).await.map_err(PageError::BadRequest)?;
     let opts = RenderOptions {
         edition,
         ..RenderOptions::default()
     };
-    let bytes = tokio::task::spawn_blocking(move || report::render(&p, format, opts, &today_utc()))
-        .await
-        .map_err(|e| PageError::Internal(e.to_string()))?
+    let bytes = st
+        .renders
+        .run("estate report", Turn::Answer, move || {
+            report::render(&p, format, opts, &today_utc())
+        })
+        .await?
         .map_err(|e| PageError::Internal(e.to_string()))?;
     let name = format!("attachment; filename=\"estate-{id}.{}\"", &file[7..]);
     Ok((
@@ -440,18 +522,20 @@ pub async fn download(
 /// `GET /estates/{id}/compare?a=N&b=M`: two revisions side by side.
 pub async fn compare(
     State(st): State<AppState>,
+    user: CurrentUser,
     Path(raw): Path<String>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
-    let stored = store::get_estate(&st.db, id).await.map_err(not_found)?;
+    let by = access::actor(&user);
+    let stored = store::get_estate(&st.db, id, by).await.map_err(not_found)?;
     let n = |k: &str| q.get(k).and_then(|v| v.parse::<i64>().ok());
     let b = n("b").unwrap_or(stored.revision);
     let a = n("a").unwrap_or((b - 1).max(1));
-    let ra = store::get_estate_revision(&st.db, id, a)
+    let ra = store::get_estate_revision(&st.db, id, a, by)
         .await
         .map_err(not_found)?;
-    let rb = store::get_estate_revision(&st.db, id, b)
+    let rb = store::get_estate_revision(&st.db, id, b, by)
         .await
         .map_err(not_found)?;
     let pa = plan(&st, &ra).await.map_err(PageError::BadRequest)?;
@@ -487,4 +571,39 @@ pub async fn compare(
             rows,
         },
     )
+}
+
+/// `POST /estates/{id}/visibility`: the owner (or an admin) chooses who sees the estate.
+pub async fn set_visibility(
+    State(st): State<AppState>,
+    user: CurrentUser,
+    Path(raw): Path<String>,
+    body: Bytes,
+) -> Result<Response, PageError> {
+    let id = parse_id(&raw)?;
+    let f = parse_form(&body);
+    let visibility = match f.one.get("visibility").map(String::as_str) {
+        Some(v @ ("shared" | "private")) => Visibility::of_key(v),
+        _ => {
+            return Err(PageError::BadRequest(
+                "Choose who sees the estate: shared or private.".into(),
+            ));
+        }
+    };
+    match store::set_estate_visibility(&st.db, id, visibility, access::actor(&user))
+        .await
+        .map_err(not_found)?
+    {
+        VisibilityChange::Done(_) => Ok(Redirect::to(&format!("/estates/{id}")).into_response()),
+        VisibilityChange::NotAllowed => Err(PageError::Status {
+            status: StatusCode::FORBIDDEN,
+            message: "Only the estate's owner or an admin may change who sees it.".into(),
+        }),
+        VisibilityChange::HoldsPrivate => Err(PageError::Status {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            message: "This estate holds the inputs of a private scenario, so it stays \
+                      private; build a new estate from shared scenarios to share one."
+                .into(),
+        }),
+    }
 }

@@ -4,7 +4,7 @@ use super::planner::describe_json_error;
 use super::{PageError, parse_id, render};
 use crate::engine::FieldErrors;
 use crate::engine::scenario::{Level, Scenario, Service};
-use crate::report::format::count;
+use crate::format::count;
 use crate::store;
 use crate::web::AppState;
 use crate::web::access::{self, actor};

@@ -13,6 +13,7 @@ mod compare;
 mod compare_inputs;
 mod estates;
 pub mod form;
+mod history;
 mod home;
 mod layouts;
 mod planner;
@@ -24,65 +25,85 @@ pub mod view;
 mod whatif;
 
 use crate::web::AppState;
+use crate::web::auth::Declare;
 use askama::Template;
 use axum::Router;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 
 /// Page routes, with `/static/*`.
 pub fn router() -> Router<AppState> {
     Router::new()
-        .route("/", get(home::index))
-        .route("/import", post(home::import))
-        .route("/scenarios/new", get(planner::new))
-        .route("/scenarios", post(planner::save_new))
-        .route("/scenarios/copy", post(planner::save_copy))
-        .route("/scenarios/evaluate", post(planner::evaluate))
-        .route("/scenarios/results", post(planner::results))
-        .route("/scenarios/scenario.json", post(planner::download_form))
-        .route("/plan", get(planner::shared))
-        .route("/scenarios/{id}", get(planner::show).post(planner::save))
+        .route("/", get(home::index).read_write())
+        .route("/import", post(home::import).read_write())
+        .route("/scenarios/new", get(planner::new).read_write())
+        .route("/scenarios", post(planner::save_new).read_write())
+        .route("/scenarios/copy", post(planner::save_copy).read_write())
+        .route("/scenarios/evaluate", post(planner::evaluate).compute())
+        .route("/scenarios/results", post(planner::results).compute())
+        .route(
+            "/scenarios/scenario.json",
+            post(planner::download_form).compute(),
+        )
+        .route("/plan", get(planner::shared).read_write())
+        .route(
+            "/scenarios/{id}",
+            get(planner::show).post(planner::save).read_write(),
+        )
         .route(
             "/scenarios/{id}/scenario.json",
-            get(planner::download_saved),
+            get(planner::download_saved).read_write(),
         )
         .route(
             "/scenarios/{id}/delete",
-            get(home::confirm_delete).post(home::delete),
+            get(home::confirm_delete).post(home::delete).read_write(),
         )
         .route(
             "/scenarios/{id}/revisions/{n}/restore",
-            post(planner::restore),
+            post(planner::restore).read_write(),
         )
-        .route("/scenarios/{id}/reprice", post(reprice::reprice))
-        .route("/scenarios/{id}/visibility", post(planner::set_visibility))
-        .route("/activity", get(activity::page))
-        .route("/compare", get(compare::page))
-        .route("/compare.csv", get(compare::csv))
-        .route("/compare.md", get(compare::markdown))
-        .route("/estates", get(estates::list).post(estates::create))
-        .route("/estates/{id}", get(estates::show).post(estates::save))
-        .route("/estates/{id}/compare", get(estates::compare))
-        .route("/estates/{id}/{file}", get(estates::download))
-        .route("/layouts", get(layouts::page))
-        .route("/layouts.csv", get(layouts::csv))
-        .route("/layouts.md", get(layouts::markdown))
-        .route("/whatif", get(whatif::page))
-        .route("/avs", get(avs::page).post(avs::upload))
-        .route("/avs/{id}", get(avs::show))
-        .route("/avs/{id}/save", post(avs::save))
-        .route("/avs/{id}/plan.pdf", get(avs::pdf))
-        .route("/avs/{id}/plan.md", get(avs::markdown))
-        .route("/avs/{id}/plan.html", get(avs::html))
-        .route("/avs/{id}/plan.csv", get(avs::csv))
-        .route("/avs/{id}/plan.xlsx", get(avs::xlsx))
-        .route("/avs/{id}/plan.json", get(avs::json))
-        .route("/prices", get(prices::page))
-        .route("/prices/preview", post(prices::preview))
-        .route("/prices/accept", post(prices::accept))
-        .route("/prices/enter", post(prices::enter))
-        .route("/prices/sheet", post(prices::sheet))
+        .route("/scenarios/{id}/reprice", post(reprice::reprice).compute())
+        .route(
+            "/scenarios/{id}/visibility",
+            post(planner::set_visibility).read_write(),
+        )
+        .route("/activity", get(activity::page).read_write())
+        .route("/compare", get(compare::page).read_write())
+        .route("/compare.csv", get(compare::csv).read_write())
+        .route("/compare.md", get(compare::markdown).read_write())
+        .route(
+            "/estates",
+            get(estates::list).post(estates::create).read_write(),
+        )
+        .route(
+            "/estates/{id}",
+            get(estates::show).post(estates::save).read_write(),
+        )
+        .route("/estates/{id}/compare", get(estates::compare).read_write())
+        .route(
+            "/estates/{id}/visibility",
+            post(estates::set_visibility).read_write(),
+        )
+        .route("/estates/{id}/{file}", get(estates::download).read_write())
+        .route("/layouts", get(layouts::page).read_write())
+        .route("/layouts.csv", get(layouts::csv).read_write())
+        .route("/layouts.md", get(layouts::markdown).read_write())
+        .route("/whatif", get(whatif::page).read_write())
+        .route("/avs", get(avs::page).post(avs::upload).read_write())
+        .route("/avs/{id}", get(avs::show).read_write())
+        .route("/avs/{id}/save", post(avs::save).read_write())
+        .route("/avs/{id}/plan.pdf", get(avs::pdf).read_write())
+        .route("/avs/{id}/plan.md", get(avs::markdown).read_write())
+        .route("/avs/{id}/plan.html", get(avs::html).read_write())
+        .route("/avs/{id}/plan.csv", get(avs::csv).read_write())
+        .route("/avs/{id}/plan.xlsx", get(avs::xlsx).read_write())
+        .route("/avs/{id}/plan.json", get(avs::json).read_write())
+        .route("/prices", get(prices::page).read_write())
+        .route("/prices/preview", post(prices::preview).admin_writes())
+        .route("/prices/accept", post(prices::accept).admin_writes())
+        .route("/prices/enter", post(prices::enter).admin_writes())
+        .route("/prices/sheet", post(prices::sheet).admin_writes())
         .merge(advisor::router())
         .route_layer(axum::middleware::from_fn(
             crate::web::guard::require_form_token,
@@ -91,12 +112,21 @@ pub fn router() -> Router<AppState> {
         .fallback(not_found)
 }
 
-/// Any path no route knows (`/api/*` answers its own JSON 404): an HTML 404 page.
-async fn not_found(uri: axum::http::Uri) -> PageError {
+/// Any path no route knows (`/api/*` answers its own JSON 404): an HTML 404 page, or a
+/// 405 for a method no route serves.
+async fn not_found(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    if !crate::web::served_method(&method) {
+        let page = PageError::Status {
+            status: StatusCode::METHOD_NOT_ALLOWED,
+            message: format!("This server does not take {method} requests."),
+        };
+        return ([(header::ALLOW, crate::web::SERVED_METHODS)], page).into_response();
+    }
     PageError::NotFound(format!(
         "There is no page at {}. The scenarios are listed on the home page.",
-        uri.path()
+        uri.path().chars().take(200).collect::<String>()
     ))
+    .into_response()
 }
 
 /// Renders a template with a status, turning a template failure into a 500 page.

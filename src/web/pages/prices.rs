@@ -10,11 +10,11 @@
 use super::{PageError, render};
 use crate::engine::pricing::{self, PriceBook};
 use crate::engine::scenario::{Level, Service};
+use crate::format::price_digits;
 use crate::prices::retail::diff::RowChange;
 use crate::prices::retail::{self, ImportPlan, PlannedRow};
 use crate::prices::rows::{self, Override, PriceRow, PricedService, RowKey};
 use crate::prices::sheet;
-use crate::report::format::price_digits;
 use crate::store;
 use crate::store::activity::Action;
 use crate::store::today_utc;

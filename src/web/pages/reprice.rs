@@ -46,9 +46,8 @@ pub struct RepriceView {
 
 /// "+$12.34", "-$5.00", "±$0.00" (the formatter's); empty without a figure.
 fn signed(v: Option<f64>) -> String {
-    v.filter(|v| v.is_finite()).map_or_else(String::new, |d| {
-        crate::report::format::signed_money(d, "USD")
-    })
+    v.filter(|v| v.is_finite())
+        .map_or_else(String::new, |d| crate::format::signed_money(d, "USD"))
 }
 
 fn line(l: &RepriceLine) -> LineView {
@@ -60,7 +59,7 @@ fn line(l: &RepriceLine) -> LineView {
     let detail = shown.map_or_else(String::new, |s| {
         let price = s.unit_price.map_or_else(
             || "no public price".to_owned(),
-            |u| crate::report::format::unit_price(u, "USD"),
+            |u| crate::format::unit_price(u, "USD"),
         );
         format!("{} {} at {price}", super::view::sig3(s.quantity), s.unit)
     });

@@ -4,8 +4,11 @@ use crate::engine::Scenario;
 use base64::Engine;
 use base64::engine::general_purpose::{URL_SAFE_NO_PAD, URL_SAFE_NO_PAD_INDIFFERENT};
 
-/// Longest `s` accepted (about 48 KiB of JSON; a real scenario is well under 2 KiB).
-const MAX_LEN: usize = 64 * 1024;
+/// Longest `s` accepted: about 4 KiB of JSON (a real scenario is well under 2 KiB). A
+/// URL holds at most 65,534 bytes (hyper's limit, answered 414 with no body), and a
+/// character of `s` takes up to 12 bytes percent-encoded, so any `s` up to this length
+/// reaches the handler and gets its own message.
+pub const MAX_LEN: usize = 5_400;
 
 /// The share link of a scenario (its id is left out: the link is not the saved copy).
 pub fn link(scenario: &Scenario) -> String {
@@ -24,7 +27,7 @@ pub enum ShareError {
         "This link has no scenario in it: it should end in ?s= followed by the encoded scenario."
     )]
     Missing,
-    #[error("This link is too long to be a scenario ({0} characters; at most 65,536).")]
+    #[error("This link is too long to be a scenario ({0} characters; at most 5,400).")]
     TooLong(usize),
     #[error(
         "This link is damaged: the part after ?s= is not base64url. Copy the whole link again."
@@ -62,6 +65,8 @@ pub fn decode(s: Option<&str>) -> Result<Scenario, ShareError> {
         })
     })?;
     scenario.id = None;
+    // Links made before the capacity and Flexible QoS rules open as they meant.
+    scenario.upgrade();
     Ok(scenario)
 }
 

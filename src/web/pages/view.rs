@@ -6,11 +6,10 @@
 use crate::engine::Limit;
 use crate::engine::scenario::Scenario;
 use crate::engine::{Evaluation, FieldErrors};
-use crate::report::charts::ChartName;
-use crate::report::format;
-use crate::report::summary::TIE_PCT;
-use crate::report::summary::latency;
-use crate::web::charts::{ChartBlock, MeasuredRuns, planner_chart};
+use crate::format;
+use crate::verdict::compare::TIE_PCT;
+use crate::verdict::{TargetKind, Verdict};
+use crate::web::charts::ChartBlock;
 
 /// The results column: either figures, or the reason there are none.
 #[derive(Debug, Clone)]
@@ -57,18 +56,21 @@ pub struct Results {
     pub read: String,
     pub write: String,
     pub io_size: String,
-    /// Mean latency per IO at the achievable load, ms.
+    /// The headline latency (at the target rate when there is one), ms per IO.
     pub latency: String,
+    /// The likely range of the headline latency, "0.9-1.3".
     pub latency_range: String,
     /// What sets the ranges' width, and the assumptions that widen them.
     pub range_basis: String,
     /// Which model parameters a calibration to the scenario's own measurements moved.
     pub calibration: Option<CalibrationView>,
-    /// Mean latency per IO at the target rate, ms; `None` without a rate target or
-    /// when it is out of reach.
-    pub latency_at_target: Option<String>,
-    pub targets: Option<TargetsView>,
-    /// "Bound by ..." sentence, with how close the workload runs to the limit.
+    /// Where the headline latency is: "at the target rate" or "at this load".
+    pub latency_at: &'static str,
+    /// The verdict's latency sentence: the concurrency behind the figure.
+    pub latency_note: String,
+    /// The verdict's statements as the page shows them.
+    pub verdict: VerdictView,
+    /// "Bound by ..." sentence: the verdict's, with the mechanism.
     pub bound_by: String,
     pub limits: Vec<LimitRow>,
     pub connections: String,
@@ -124,17 +126,52 @@ fn range(r: [f64; 2]) -> String {
     format!("{}-{}", sig3(r[0]), sig3(r[1]))
 }
 
+/// The headline latency's likely range: the evaluation's band (a factor either side of
+/// the latency at the achievable load) around the headline figure.
+fn latency_range(ev: &Evaluation, v: &Verdict) -> String {
+    let [lo, hi] = ev
+        .latency_ms_range
+        .map(|r| r / ev.latency_ms * v.latency.ms);
+    format!("{}-{}", format::ms(lo), format::ms(hi))
+}
+
+/// "Likely ranges are 80 % intervals: <basis>. Widened for: <assumptions>."
+fn range_basis(c: &crate::engine::evaluation::Confidence) -> String {
+    let mut s = format!("Likely ranges are 80 % intervals: {}.", c.basis);
+    if !c.assumptions.is_empty() {
+        s.push_str(" Widened for what rests on an assumption: ");
+        s.push_str(&c.assumptions.join("; "));
+        s.push('.');
+    }
+    s
+}
+
+/// The verdict at the top of the results: every target with ✔ or ✘, the
+/// recommendation (with what Apply fills in), and what decides it.
 #[derive(Debug, Clone)]
-pub struct TargetsView {
+pub struct VerdictView {
+    /// Every target met.
     pub met: bool,
-    /// One line per target: "10,000 MiB/s target met, +27.6% headroom", "2 ms latency
-    /// target met: 1.9 ms per IO at the target rate".
-    pub lines: Vec<TargetLine>,
+    /// One line per target, capacity first.
+    pub targets: Vec<TargetLine>,
+    /// The recommendation's statement.
+    pub recommendation: Option<String>,
+    /// Whether Apply is offered: the scenario is not already the recommendation (Apply
+    /// posts the form; the server fills in the recommendation, unsaved).
+    pub apply: bool,
+    /// Why no level meets every target, when none does.
+    pub none_meets: Option<String>,
+    /// What decides the answer.
+    pub sensitivity: Vec<String>,
+    /// The sticky summary's targets mark: "targets ✔" or "targets ✘".
+    pub mark: &'static str,
 }
 
 #[derive(Debug, Clone)]
 pub struct TargetLine {
     pub met: bool,
+    /// "capacity", "throughput", "IOPS", "latency".
+    pub kind: &'static str,
     pub text: String,
 }
 
@@ -215,6 +252,8 @@ pub struct SizingRow {
     pub cheapest: bool,
     /// The level the scenario uses.
     pub current: bool,
+    /// Why the row meets every target or not (the verdict's).
+    pub why: String,
 }
 
 #[derive(Debug, Clone)]
@@ -267,15 +306,17 @@ pub fn short_time(iso: &str) -> String {
 }
 
 impl ResultsView {
-    /// Results of a valid scenario.
+    /// Results of a valid scenario, with its verdict and its charts as drawn (see
+    /// [`planner_charts`](crate::web::charts::planner_charts)).
     pub fn evaluated(
         scenario: &Scenario,
         ev: &Evaluation,
+        verdict: &Verdict,
         share_url: String,
-        measured: &MeasuredRuns,
+        charts: Vec<ChartBlock>,
     ) -> Self {
         Self {
-            ok: Some(Results::new(scenario, ev, measured)),
+            ok: Some(Results::new(scenario, ev, verdict, charts)),
             problem: None,
             errors: Vec::new(),
             share_url,
@@ -315,11 +356,11 @@ impl ResultsView {
 }
 
 impl Results {
-    fn new(s: &Scenario, ev: &Evaluation, measured: &MeasuredRuns) -> Self {
+    fn new(s: &Scenario, ev: &Evaluation, v: &Verdict, charts: Vec<ChartBlock>) -> Self {
         let binding = ev.limits.iter().find(|l| l.id == ev.binding);
-        let mut limits: Vec<LimitRow> = ev
-            .limits
-            .iter()
+        // The binding limit first, then the closest ceilings.
+        let limits: Vec<LimitRow> = crate::report::summary::ordered_limits(ev)
+            .into_iter()
             .map(|l| LimitRow {
                 label: l.label.to_string(),
                 scope: l.scope.key(),
@@ -332,87 +373,26 @@ impl Results {
                 binding: l.id == ev.binding,
             })
             .collect();
-        // The binding limit first, then the closest ceilings.
-        let mut order: Vec<usize> = (0..limits.len()).collect();
-        order.sort_by(|&a, &b| {
-            let (la, lb) = (&ev.limits[a], &ev.limits[b]);
-            (lb.id == ev.binding)
-                .cmp(&(la.id == ev.binding))
-                .then(la.headroom_pct.total_cmp(&lb.headroom_pct))
-        });
-        limits = order.into_iter().map(|i| limits[i].clone()).collect();
-
-        let bound_by = match ev.limits.iter().find(|l| l.id == ev.binding) {
-            Some(l) => {
-                let which = match l.applies.key() {
-                    "read" => " for reads",
-                    "write" => " for writes",
-                    _ => "",
-                };
-                // "Volume QoS: 4 x 20 TiB x 128 MiB/s per TiB = 10,240 MiB/s (163,840 IOPS)."
-                let formula = l.label.formula.to_string();
-                let lhs = if formula.is_empty() {
-                    format!("{}:", l.label.name)
-                } else {
-                    format!("{}: {formula} =", l.label.name)
-                };
-                let load = latency::binding_load(l, ev.latency_ms);
-                let load = if load.is_empty() {
-                    load
-                } else {
-                    format!("; {load}")
-                };
-                let datastores = crate::report::summary::datastores_sentence(ev)
-                    .map(|d| format!(" {d}"))
-                    .unwrap_or_default();
-                format!(
-                    "Bound by {lhs} {} MiB/s ({} IOPS){which}{load}.{datastores}",
-                    format::exact(l.mibps),
-                    format::exact(l.iops)
-                )
-            }
-            None => format!("Bound by {}.", ev.binding),
-        };
-
         let w = &s.workload;
-        let mut lines = Vec::new();
-        if let (Some(t), Some(h)) = (w.target_mibps, ev.targets.mibps_headroom_pct) {
-            lines.push(target_line(t, "MiB/s", h));
-        }
-        if let (Some(t), Some(h)) = (w.target_iops, ev.targets.iops_headroom_pct) {
-            lines.push(target_line(t, "IOPS", h));
-        }
-        if let Some((met, text)) = latency::target_verdict(s, ev) {
-            lines.push(TargetLine { met, text });
-        }
-        if (w.target_mibps.is_some() || w.target_iops.is_some()) && lines.iter().all(|l| l.met) {
-            lines.push(low_end_line(ev));
-        }
-        let targets = (!lines.is_empty()).then_some(TargetsView {
-            met: ev.targets.met,
-            lines,
-        });
-
         let current_level = s.storage.level;
         let sizing = ev
             .sizing
             .iter()
-            .map(|z| SizingRow {
+            .zip(&v.sizing)
+            .map(|(z, why)| SizingRow {
                 level: format!("{} {}", z.service.display(), z.level.display(z.service)),
                 quota_tib: full(z.quota_tib, 2),
                 pool_tib: full(z.pool_tib, 2),
-                throughput: z
+                throughput: why
                     .throughput_mibps
                     .map(format::exact)
                     .unwrap_or_else(|| "-".into()),
-                monthly: format::money_or(
-                    crate::report::summary::cost::sizing_cost(s, ev, z),
-                    ev.cost.currency,
-                ),
-                priced: z.monthly.is_some(),
+                monthly: format::money_or(why.monthly, ev.cost.currency),
+                priced: why.monthly.is_some(),
                 meets: z.meets,
                 cheapest: z.cheapest,
                 current: z.service == s.storage.service && z.level == current_level,
+                why: why.statement.clone(),
             })
             .collect();
 
@@ -424,17 +404,18 @@ impl Results {
             read: sig3(ev.read_mibps),
             write: sig3(ev.write_mibps),
             io_size: full(w.io_size_kib, 1),
-            latency: format::ms(ev.latency_ms),
-            latency_range: format!(
-                "{}-{}",
-                format::ms(ev.latency_ms_range[0]),
-                format::ms(ev.latency_ms_range[1])
-            ),
+            latency: format::ms(v.latency.ms),
+            latency_range: latency_range(ev, v),
             range_basis: range_basis(&ev.confidence),
             calibration: ev.calibration.as_ref().map(CalibrationView::of),
-            latency_at_target: ev.latency_at_target_ms.map(format::ms),
-            targets,
-            bound_by,
+            latency_at: if v.latency.at_target {
+                "at the target rate"
+            } else {
+                "at this load"
+            },
+            latency_note: v.latency.statement.clone(),
+            verdict: VerdictView::of(v),
+            bound_by: v.binding.clone(),
             limits,
             connections: full(ev.flows.connections as f64, 0),
             per_client: full(ev.flows.per_client as f64, 0),
@@ -458,10 +439,7 @@ impl Results {
                 }),
             },
             sizing,
-            charts: [ChartName::Ceilings, ChartName::Latency]
-                .into_iter()
-                .filter_map(|name| planner_chart(name, s, ev, measured))
-                .collect(),
+            charts,
             advice: ev
                 .advice
                 .iter()
@@ -481,48 +459,43 @@ impl Results {
     }
 }
 
-/// "Likely ranges are 80 % intervals: <basis>. Widened for: <assumptions>."
-fn range_basis(c: &crate::engine::evaluation::Confidence) -> String {
-    let mut s = format!("Likely ranges are 80 % intervals: {}.", c.basis);
-    if !c.assumptions.is_empty() {
-        s.push_str(" Widened for what rests on an assumption: ");
-        s.push_str(&c.assumptions.join("; "));
-        s.push('.');
+impl VerdictView {
+    /// The verdict as the results column shows it.
+    pub fn of(v: &Verdict) -> Self {
+        let met = v.met();
+        let apply = v.recommendation.as_ref().is_some_and(|r| !r.current);
+        VerdictView {
+            met,
+            targets: v
+                .targets
+                .iter()
+                .map(|t| TargetLine {
+                    met: t.met,
+                    kind: match t.target {
+                        TargetKind::Capacity => "capacity",
+                        TargetKind::Throughput => "throughput",
+                        TargetKind::Iops => "iops",
+                        TargetKind::Latency => "latency",
+                    },
+                    text: t.statement.clone(),
+                })
+                .collect(),
+            recommendation: v.recommendation.as_ref().map(|r| r.statement.clone()),
+            apply,
+            none_meets: v
+                .recommendation
+                .is_none()
+                .then(|| {
+                    v.statements
+                        .iter()
+                        .find(|x| x.starts_with("No level meets"))
+                        .cloned()
+                })
+                .flatten(),
+            sensitivity: v.sensitivity.iter().map(|x| x.statement.clone()).collect(),
+            mark: if met { "targets ✔" } else { "targets ✘" },
+        }
     }
-    s
-}
-
-/// Whether the rate targets, met at the central estimate, are also met at the low end
-/// of the likely range.
-fn low_end_line(ev: &Evaluation) -> TargetLine {
-    let low = sig3(ev.throughput_mibps_range[0]);
-    let met = ev.targets.met_at_low_end;
-    let text = if met {
-        format!("Met at the low end of the likely range too ({low} MiB/s)")
-    } else {
-        format!(
-            "Met at the central estimate only: the likely range's low end, {low} MiB/s, falls short"
-        )
-    };
-    TargetLine { met, text }
-}
-
-fn target_line(target: f64, unit: &str, headroom: f64) -> TargetLine {
-    let met = headroom >= 0.0;
-    let text = if met {
-        format!(
-            "{} {unit} target met, {} headroom",
-            full(target, 1),
-            pct(headroom)
-        )
-    } else {
-        format!(
-            "{} {unit} target missed by {}%",
-            full(target, 1),
-            format::num(-headroom, 1)
-        )
-    };
-    TargetLine { met, text }
 }
 
 #[cfg(test)]
@@ -551,9 +524,5 @@ mod tests {
         assert_eq!(pct(71_790.66), "+71,791%");
         assert_eq!(short_time("2026-11-30T13:04:39Z"), "2026-11-30 13:04");
         assert_eq!(short_time("yesterday"), "yesterday");
-        assert_eq!(
-            target_line(400.0, "MiB/s", -12.5).text,
-            "400 MiB/s target missed by 12.5%"
-        );
     }
 }

@@ -10,11 +10,12 @@ use super::{PageError, render};
 use crate::engine::scenario::Level;
 use crate::engine::sweep::{self, DAYS_PER_MONTH, WhatIf};
 use crate::engine::{FieldError, Scenario};
+use crate::format::Num;
 use crate::report::charts::Chart;
-use crate::report::format::Num;
 use crate::web::AppState;
 use crate::web::auth::CurrentUser;
 use crate::web::charts::ChartBlock;
+use crate::web::render_pool::Turn;
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::response::Response;
@@ -83,7 +84,7 @@ impl WhatIfPage {
     }
 }
 
-use crate::report::format::{signed, signed_money};
+use crate::format::{signed, signed_money};
 
 fn pct(new: f64, old: f64) -> String {
     if old > 0.0 {
@@ -107,7 +108,7 @@ fn outcome(s: &Scenario, w: &WhatIf) -> Outcome {
     let new_level = w.level.display(service).to_owned();
     let (b, c) = (&w.base, &w.changed);
     let currency = b.cost.currency;
-    let money = |v: Option<f64>| crate::report::format::money_or(v, currency);
+    let money = |v: Option<f64>| crate::format::money_or(v, currency);
     let lines = vec![
         Line {
             label: "Throughput (MiB/s)",
@@ -189,7 +190,7 @@ pub async fn page(
     let mut errors = Vec::new();
     match q.from.as_deref().filter(|t| !t.trim().is_empty()) {
         Some(raw) => match parse_level(&s, raw) {
-            Ok(l) => s.storage.level = l,
+            Ok(l) => s.storage.set_level(l),
             Err(e) => errors.push(FieldError::new("from", e.message)),
         },
         // The fiscal-year-end example: Premium all month, Ultra for the busy days.
@@ -220,11 +221,12 @@ pub async fn page(
     if errors.is_empty() {
         let scenario = s.clone();
         let prices = st.book();
-        let work = tokio::task::spawn_blocking(move || {
-            sweep::what_if(&scenario, level, days, &prices).map(|w| outcome(&scenario, &w))
-        })
-        .await
-        .map_err(|e| PageError::Internal(format!("what-if task failed: {e}")))?;
+        let work = st
+            .renders
+            .run("what-if page", Turn::Answer, move || {
+                sweep::what_if(&scenario, level, days, &prices).map(|w| outcome(&scenario, &w))
+            })
+            .await?;
         match work {
             Ok(o) => result = Some(o),
             Err(e) => errors.extend(tool_errors(e, &["days", "level"])),

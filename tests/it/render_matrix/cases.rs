@@ -143,18 +143,19 @@ pub fn boundaries() -> Vec<Case> {
 fn smallest_rates() -> Value {
     json!({
         "name": "Smallest rates",
-        "workload": { "io_size_kib": 0.5, "read_pct": 0.001, "capacity_tib": 0 },
+        "workload": { "io_size_kib": 0.5, "read_pct": 0.001, "capacity_tib": 0.001 },
         "storage": { "service": "gcnv", "level": "flex", "volumes": [{ "count": 1, "quota_tib": 0.001 }] },
         "clients": { "protocol": "smb3", "egress_mibps": 0.001, "ingress_mibps": 0.001 }
     })
 }
 
-/// Every lower bound of the contract at once; the volume is ANF's smallest (50 GiB).
+/// Every lower bound of the contract at once (a capacity just above 0); the volume is
+/// ANF's smallest (50 GiB).
 fn smallest() -> Value {
     json!({
         "name": "Smallest",
         "workload": { "io_size_kib": 0.5, "read_pct": 0, "access": "random", "threads": 1,
-                      "queue_depth": 1, "capacity_tib": 0 },
+                      "queue_depth": 1, "capacity_tib": 0.001 },
         "storage": { "service": "anf", "level": "standard",
                      "volumes": [{ "count": 1, "quota_tib": 0.048828125 }] },
         "clients": { "count": 1, "vm_size": "Standard_D2s_v5", "protocol": "nfsv3" }

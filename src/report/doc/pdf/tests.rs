@@ -158,14 +158,16 @@ fn powershell_continues_with_a_backtick() {
 #[test]
 fn example_reports_fill_every_page_but_the_last() {
     let (s, e) = fixture::example();
-    let r = Report::build(&s, &e, "2026-01-02");
+    let r = Report::build(&s, &e, crate::engine::pricing::book(), "2026-01-02");
     let (inv, plan) = fixture::avs_plan(12);
+    let verdict = crate::verdict::avs::verdict(&plan, Default::default());
     let avs = crate::report::avs::PlanDoc {
         origin: "inventory.csv",
         inventory: &inv,
         basis: Default::default(),
         plan: &plan,
         date: "2026-01-02",
+        verdict: &verdict,
     };
     let estate = fixture::estate_plan();
     for (name, d) in [
@@ -200,8 +202,10 @@ fn example_reports_fill_every_page_but_the_last() {
 #[test]
 fn writes_a_pdf_on_letter_with_bookmarks() {
     let (s, e) = fixture::example();
-    let d =
-        crate::report::scenario::document(&Report::build(&s, &e, "2026-01-02"), Edition::Customer);
+    let d = crate::report::scenario::document(
+        &Report::build(&s, &e, crate::engine::pricing::book(), "2026-01-02"),
+        Edition::Customer,
+    );
     let pdf = render(&d, Paper::Letter).unwrap();
     assert!(pdf.starts_with(b"%PDF-"));
     let text = String::from_utf8_lossy(&pdf);

@@ -19,6 +19,7 @@ pub fn field_label(name: &str) -> String {
     }
     let label = match name {
         "name" => "Scenario name",
+        "region" => "Region",
         "workload.io_size_kib" => "IO size",
         "workload.read_pct" => "Reads",
         "workload.access" => "Access",
@@ -68,7 +69,7 @@ pub fn field_label(name: &str) -> String {
 }
 
 /// An engine message in the form's words: the inputs by their labels, not by the
-/// API's field names.
+/// API's field names, and quoted as prose quotes (“westeurop”), not in backticks.
 pub(super) fn form_message(e: &FieldError) -> String {
     if e.field == "clients.vm_size" {
         let how = "choose one from the VM size list (start typing to search, e.g. Standard_E32s_v5 for Azure or n2-standard-32 for Google Cloud), or leave VM size empty and give the “Egress limit override” in MiB/s";
@@ -82,7 +83,17 @@ pub(super) fn form_message(e: &FieldError) -> String {
             None => format!("VM size is needed to know the client's network limit: {how}"),
         };
     }
-    let mut m = e.message.clone();
+    // The API quotes what it refuses between backticks; a page quotes as prose does.
+    let mut m: String = e
+        .message
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| match i {
+            0 => part.to_owned(),
+            i if i % 2 == 1 => format!("“{part}"),
+            _ => format!("”{part}"),
+        })
+        .collect();
     for (api, input) in [
         ("egress_mibps", "clients.egress_mibps"),
         ("ingress_mibps", "clients.ingress_mibps"),

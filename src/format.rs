@@ -1,5 +1,6 @@
-//! The one formatter: how a figure reads on every page, in every report format, on
-//! every chart axis and on the command line.
+//! The one formatter: how a figure reads in the verdict's statements, on every page, in
+//! every report format, on every chart axis and on the command line. A room of its own
+//! just above the engine, so the verdict and the reports write figures alike.
 //!
 //! Each kind of figure has one function here, so the same figure gives the same text
 //! wherever it is shown (a monthly cost is "$20,659.26" in the planner, the HTML, PDF
@@ -63,6 +64,26 @@ pub fn ms(v: f64) -> String {
     Num(v, ms_decimals(v)).to_string()
 }
 
+/// A rate with its unit, exact to the unit: "4,337 MiB/s", "6.25 MiB/s".
+pub fn mibps(v: f64) -> String {
+    format!("{} MiB/s", exact(v))
+}
+
+/// A latency with its unit: "4.69 ms", "0.312 ms", "12.6 ms".
+pub fn millis(v: f64) -> String {
+    format!("{} ms", ms(v))
+}
+
+/// A capacity with its unit: "50 TiB", "1.25 TiB".
+pub fn capacity(v: f64) -> String {
+    format!("{} TiB", tib(v))
+}
+
+/// A share without its sign, whole percent from 10 up: "8.4%", "20%".
+pub fn share(v: f64) -> String {
+    pct(v.abs(), if v.abs() >= 10.0 { 0 } else { 1 })
+}
+
 /// The decimals [`ms`] writes `v` with.
 pub fn ms_decimals(v: f64) -> usize {
     match v.abs() {
@@ -124,6 +145,14 @@ pub fn money_tick(v: f64, currency: &str) -> String {
 /// An amount or [`NOT_PRICED`] without a price.
 pub fn money_or(v: Option<f64>, currency: &str) -> String {
     v.map_or_else(|| NOT_PRICED.to_owned(), |v| money(v, currency))
+}
+
+/// A monthly amount: "$14,446.20/month", or [`NOT_PRICED`] without a price.
+pub fn monthly(v: Option<f64>, currency: &str) -> String {
+    match v {
+        Some(v) if v.is_finite() => format!("{}/month", money(v, currency)),
+        _ => NOT_PRICED.to_owned(),
+    }
 }
 
 /// A difference in money with its sign: "+$12.00", "-$3.50", "±$0.00".

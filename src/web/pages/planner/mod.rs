@@ -6,6 +6,7 @@
 //! [`form::parse`] and [`assess`].
 
 use super::form::{self, FormState};
+use super::history::{HistoryRow, you_or};
 use super::view::{ErrorItem, ResultsView};
 use super::{PageError, parse_id, render, share};
 use crate::engine::evaluation::CalibrationNote;
@@ -18,7 +19,8 @@ use crate::store::{self, Ownership, Visibility};
 use crate::web::AppState;
 use crate::web::access::{self, actor};
 use crate::web::auth::CurrentUser;
-use crate::web::charts::MeasuredRuns;
+use crate::web::charts::{MeasuredRuns, planner_charts};
+use crate::web::render_pool::RenderPool;
 use crate::web::scenario_templates;
 use askama::Template;
 use axum::Json;
@@ -29,6 +31,12 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::{Arc, LazyLock};
+
+mod download;
+mod saving;
+
+pub use download::{download_form, download_saved};
+pub use saving::{restore, save, save_copy, save_new, set_visibility};
 
 /// A service with its levels, for the selects.
 pub struct ServiceOpt {
@@ -115,9 +123,10 @@ struct ResultsFragment {
 }
 
 /// Evaluates a parsed form with the book in force (and the saved scenario's
-/// calibration to its own measurements, if it has one): figures, or the reasons there
-/// are none (recorded on the form).
-fn assess(
+/// calibration to its own measurements, if it has one): figures with their charts
+/// (drawn in the render pool), or the reasons there are none (recorded on the form).
+async fn assess(
+    renders: &RenderPool,
     form: &mut FormState,
     scenario: Option<&Scenario>,
     id: Option<i64>,
@@ -141,7 +150,10 @@ fn assess(
             match evaluated {
                 Ok(ev) => {
                     form.add_warnings(&ev.advice);
-                    ResultsView::evaluated(&s, &ev, url, measured)
+                    let v = crate::verdict::evaluation(&s, &ev, prices);
+                    let charts =
+                        planner_charts(renders, s.clone(), ev.clone(), measured.clone()).await;
+                    ResultsView::evaluated(&s, &ev, &v, url, charts)
                 }
                 Err(e) => {
                     form.add_field_errors(&e);
@@ -160,17 +172,7 @@ fn assess(
     }
 }
 
-/// One revision in the planner's history.
-pub struct HistoryRow {
-    pub number: i64,
-    pub name: String,
-    /// Short UTC time.
-    pub created_at: String,
-    /// "you", the author's name, or empty (single-user mode).
-    pub by: String,
-}
-
-/// The owner and visibility as the planner shows them.
+/// The owner and visibility as the planner and the estate page show them.
 pub struct OwnershipView {
     /// "you", the owner's name, or empty (created in single-user mode).
     pub owner: String,
@@ -180,21 +182,12 @@ pub struct OwnershipView {
 }
 
 impl OwnershipView {
-    fn of(o: &Ownership, user: &CurrentUser) -> OwnershipView {
+    pub(super) fn of(o: &Ownership, user: &CurrentUser) -> OwnershipView {
         OwnershipView {
             owner: you_or(o.owner.as_deref(), user),
             private: o.visibility == Visibility::Private,
             may_change: o.may_change_visibility(actor(user)),
         }
-    }
-}
-
-/// "you" when `name` is the signed-in user, else the name (empty for none).
-fn you_or(name: Option<&str>, user: &CurrentUser) -> String {
-    match name {
-        Some(n) if Some(n) == user.name() => "you".to_owned(),
-        Some(n) => n.to_owned(),
-        None => String::new(),
     }
 }
 
@@ -231,15 +224,22 @@ impl Context {
     }
 }
 
-fn page(mut form: FormState, scenario: Option<&Scenario>, ctx: Context) -> PlannerPage {
+async fn page(
+    renders: &RenderPool,
+    mut form: FormState,
+    scenario: Option<&Scenario>,
+    ctx: Context,
+) -> PlannerPage {
     let r = assess(
+        renders,
         &mut form,
         scenario,
         ctx.id,
         &ctx.measured,
         ctx.calibration.as_ref(),
         &ctx.prices,
-    );
+    )
+    .await;
     PlannerPage {
         form,
         r,
@@ -288,7 +288,13 @@ pub async fn new(
     let form = FormState::from_scenario(&scenario);
     render(
         StatusCode::OK,
-        &page(form, Some(&scenario), Context::unsaved(&st, &user, status)),
+        &page(
+            &st.renders,
+            form,
+            Some(&scenario),
+            Context::unsaved(&st, &user, status),
+        )
+        .await,
     )
 }
 
@@ -314,17 +320,7 @@ async fn saved_context(
     status: String,
 ) -> Result<Context, PageError> {
     let ownership = access::scenario(&st.db, user, id).await?;
-    let mut revisions = store::list_revisions(&st.db, id).await?;
-    revisions.sort_by_key(|r| std::cmp::Reverse(r.number));
-    let revisions = revisions
-        .into_iter()
-        .map(|r| HistoryRow {
-            by: you_or(r.author.as_deref(), user),
-            number: r.number,
-            name: r.name,
-            created_at: super::view::short_time(&r.created_at),
-        })
-        .collect();
+    let revisions = super::history::rows(st, user, id).await?;
     Ok(Context {
         id: Some(id),
         status,
@@ -419,7 +415,10 @@ pub async fn show(
     };
     let ctx = saved_context(&st, &user, id, stored.revision, status).await?;
     let form = FormState::from_scenario(&scenario);
-    render(StatusCode::OK, &page(form, Some(&scenario), ctx))
+    render(
+        StatusCode::OK,
+        &page(&st.renders, form, Some(&scenario), ctx).await,
+    )
 }
 
 #[derive(Deserialize)]
@@ -448,7 +447,7 @@ pub async fn shared(
         &user,
         "Opened from a share link: not saved. Save to keep a copy.",
     );
-    render(StatusCode::OK, &page(form, valid, ctx))
+    render(StatusCode::OK, &page(&st.renders, form, valid, ctx).await)
 }
 
 /// Form pairs as posted; every value is a string.
@@ -486,7 +485,10 @@ async fn invalid_page(
     status: &str,
 ) -> Result<Response, PageError> {
     let ctx = context_for(st, user, id, status).await?;
-    render(StatusCode::UNPROCESSABLE_ENTITY, &page(form, None, ctx))
+    render(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &page(&st.renders, form, None, ctx).await,
+    )
 }
 
 /// `POST /scenarios/evaluate`: the planner without JavaScript.
@@ -496,23 +498,33 @@ pub async fn evaluate(
     axum::Form(pairs): Pairs,
 ) -> Result<Response, PageError> {
     let id = form_id(&pairs);
-    let add_group = pairs.iter().any(|(k, v)| k == "action" && v == "add_group");
-    let (mut form, scenario) = form::parse(&pairs, &st.book());
-    if add_group {
+    let action = |name: &str| pairs.iter().any(|(k, v)| k == "action" && v == name);
+    let (mut form, mut scenario) = form::parse(&pairs, &st.book());
+    if action("add_group") {
         form.add_group();
     }
-    let status = if id.is_some() {
+    let mut status = if id.is_some() {
         "Recalculated: changes not saved yet."
     } else {
         "Not saved yet."
     };
+    // Apply without script: the recommendation filled into the form, not saved.
+    if action("apply_recommendation")
+        && let Some(s) = scenario.as_mut()
+        && let Ok(ev) = engine::evaluate_in(s, &st.book())
+        && let Some(r) = crate::verdict::evaluation(s, &ev, &st.book()).recommendation
+    {
+        r.apply_to(s);
+        form = FormState::from_scenario(s);
+        status = "Applied the recommendation: not saved yet. Save to keep it.";
+    }
     let ctx = context_for(&st, &user, id, status).await?;
     let code = if scenario.is_some() {
         StatusCode::OK
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     };
-    render(code, &page(form, scenario.as_ref(), ctx))
+    render(code, &page(&st.renders, form, scenario.as_ref(), ctx).await)
 }
 
 /// The answer to a live recalculation.
@@ -564,13 +576,15 @@ pub async fn results(
     let measured = measured_for(&st, &user, id).await?;
     let calibration = calibration_for(&st, &user, id).await?;
     let r = assess(
+        &st.renders,
         &mut form,
         scenario.as_ref(),
         id,
         &measured,
         calibration.as_ref(),
         &st.book(),
-    );
+    )
+    .await;
     let share_url = r.share_url.clone();
     let html = ResultsFragment { r }.render()?;
     let live = LiveResults {
@@ -609,216 +623,16 @@ async fn results_for_json(
     let measured = measured_for(st, user, scenario.id).await?;
     let calibration = calibration_for(st, user, scenario.id).await?;
     let r = assess(
+        &st.renders,
         &mut form,
         valid,
         scenario.id,
         &measured,
         calibration.as_ref(),
         &st.book(),
-    );
-    Ok((status, Html(ResultsFragment { r }.render()?)).into_response())
-}
-
-/// `POST /scenarios`: save a new scenario.
-pub async fn save_new(
-    State(st): State<AppState>,
-    user: CurrentUser,
-    axum::Form(pairs): Pairs,
-) -> Result<Response, PageError> {
-    let (form, scenario) = form::parse(&pairs, &st.book());
-    let Some(scenario) = scenario else {
-        let status = "Not saved: fix the marked inputs first.";
-        return invalid_page(&st, &user, form, None, status).await;
-    };
-    let id = create(&st, &user, &scenario, form_visibility(&pairs)).await?;
-    Ok(Redirect::to(&format!("/scenarios/{id}?saved=1")).into_response())
-}
-
-/// `POST /scenarios/copy`: save the form as a new scenario named "... (copy)".
-pub async fn save_copy(
-    State(st): State<AppState>,
-    user: CurrentUser,
-    axum::Form(pairs): Pairs,
-) -> Result<Response, PageError> {
-    let id = form_id(&pairs);
-    let (form, scenario) = form::parse(&pairs, &st.book());
-    let Some(mut scenario) = scenario else {
-        return invalid_page(
-            &st,
-            &user,
-            form,
-            id,
-            "Copy not saved: fix the marked inputs first.",
-        )
-        .await;
-    };
-    if !scenario.name.ends_with("(copy)") {
-        scenario.name = format!("{} (copy)", scenario.name);
-        scenario.name = scenario.name.chars().take(200).collect();
-    }
-    scenario.id = None;
-    let new_id = create(&st, &user, &scenario, form_visibility(&pairs)).await?;
-    Ok(Redirect::to(&format!("/scenarios/{new_id}?saved=1")).into_response())
-}
-
-/// `POST /scenarios/{id}`: save the form as a new revision.
-pub async fn save(
-    State(st): State<AppState>,
-    user: CurrentUser,
-    Path(raw): Path<String>,
-    axum::Form(pairs): Pairs,
-) -> Result<Response, PageError> {
-    let id = parse_id(&raw)?;
-    let (form, scenario) = form::parse(&pairs, &st.book());
-    let Some(mut scenario) = scenario else {
-        return invalid_page(
-            &st,
-            &user,
-            form,
-            Some(id),
-            "Not saved: fix the marked inputs first.",
-        )
-        .await;
-    };
-    scenario.id = None;
-    let rev = store::update_scenario_by(&st.db, id, &scenario, actor(&user)).await?;
-    Ok(Redirect::to(&format!("/scenarios/{id}?saved={rev}")).into_response())
-}
-
-/// `POST /scenarios/{id}/revisions/{n}/restore`: copy revision n into a new revision.
-pub async fn restore(
-    State(st): State<AppState>,
-    user: CurrentUser,
-    Path((raw, n)): Path<(String, String)>,
-) -> Result<Response, PageError> {
-    let id = parse_id(&raw)?;
-    let n: i64 = n
-        .parse()
-        .map_err(|_| PageError::NotFound(format!("There is no revision \"{n}\".")))?;
-    access::scenario(&st.db, &user, id).await?;
-    store::restore_revision_by(&st.db, id, n, actor(&user))
-        .await
-        .map_err(|e| match e {
-            store::StoreError::NotFound => {
-                PageError::NotFound(format!("Scenario {id} has no revision {n}."))
-            }
-            other => other.into(),
-        })?;
-    Ok(Redirect::to(&format!("/scenarios/{id}?restored={n}")).into_response())
-}
-
-/// The visibility chosen on the form (`visibility=private`), shared otherwise.
-fn form_visibility(pairs: &[(String, String)]) -> Visibility {
-    pairs
-        .iter()
-        .find(|(k, _)| k == "visibility")
-        .map_or(Visibility::Shared, |(_, v)| Visibility::of_key(v))
-}
-
-/// Saves a new scenario owned by the user.
-async fn create(
-    st: &AppState,
-    user: &CurrentUser,
-    scenario: &Scenario,
-    visibility: Visibility,
-) -> Result<i64, PageError> {
-    let created = store::activity::Action::Created;
-    Ok(store::create_scenario_by(&st.db, scenario, actor(user), visibility, created).await?)
-}
-
-/// `POST /scenarios/{id}/visibility`: make the scenario private or shared (its owner
-/// and admins only).
-pub async fn set_visibility(
-    State(st): State<AppState>,
-    user: CurrentUser,
-    Path(raw): Path<String>,
-    axum::Form(pairs): Pairs,
-) -> Result<Response, PageError> {
-    let id = parse_id(&raw)?;
-    let visibility = match pairs.iter().find(|(k, _)| k == "visibility") {
-        Some((_, v)) if v == "shared" || v == "private" => Visibility::of_key(v),
-        _ => {
-            return Err(PageError::BadRequest(
-                "Choose who sees the scenario: shared or private.".into(),
-            ));
-        }
-    };
-    match store::set_visibility(&st.db, id, visibility, actor(&user)).await? {
-        Some(_) => Ok(Redirect::to(&format!("/scenarios/{id}?visibility=1")).into_response()),
-        None => Err(PageError::Status {
-            status: StatusCode::FORBIDDEN,
-            message: "Only the scenario's owner or an admin may change who sees it.".into(),
-        }),
-    }
-}
-
-/// A file name from a scenario name: `SAP HANA on ANF` -> `sap-hana-on-anf.json`.
-fn file_name(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    let out = out.trim_end_matches('-');
-    let out: String = out.chars().take(80).collect();
-    if out.is_empty() {
-        "scenario.json".into()
-    } else {
-        format!("{out}.json")
-    }
-}
-
-fn json_download(scenario: &Scenario) -> Result<Response, PageError> {
-    let mut s = scenario.clone();
-    s.id = None;
-    let body = serde_json::to_string_pretty(&s)
-        .map_err(|e| PageError::Internal(format!("scenario JSON: {e}")))?;
-    let disposition = format!("attachment; filename=\"{}\"", file_name(&s.name));
-    Ok((
-        [
-            (header::CONTENT_TYPE, "application/json".to_owned()),
-            (header::CONTENT_DISPOSITION, disposition),
-        ],
-        body + "\n",
     )
-        .into_response())
-}
-
-/// `POST /scenarios/scenario.json`: the form as a Scenario JSON file.
-pub async fn download_form(
-    State(st): State<AppState>,
-    user: CurrentUser,
-    axum::Form(pairs): Pairs,
-) -> Result<Response, PageError> {
-    let id = form_id(&pairs);
-    let (form, scenario) = form::parse(&pairs, &st.book());
-    match scenario {
-        Some(s) => json_download(&s),
-        None => {
-            invalid_page(
-                &st,
-                &user,
-                form,
-                id,
-                "Not downloaded: fix the marked inputs first.",
-            )
-            .await
-        }
-    }
-}
-
-/// `GET /scenarios/{id}/scenario.json`: the newest revision as a Scenario JSON file.
-pub async fn download_saved(
-    State(st): State<AppState>,
-    user: CurrentUser,
-    Path(raw): Path<String>,
-) -> Result<Response, PageError> {
-    let id = parse_id(&raw)?;
-    let stored = access::stored_scenario(&st.db, &user, id).await?;
-    json_download(&stored.scenario)
+    .await;
+    Ok((status, Html(ResultsFragment { r }.render()?)).into_response())
 }
 
 /// Scenario JSON that failed to parse: the message says where. Syntax errors are
@@ -845,6 +659,7 @@ pub(super) fn describe_json_error(e: serde_path_to_error::Error<serde_json::Erro
 
 #[cfg(test)]
 mod tests {
+    use super::download::file_name;
     use super::*;
 
     #[test]

@@ -1,0 +1,270 @@
+//! vSAN only against hosts with ANF datastores: which is cheaper at each purchase term
+//! (pay as you go, 1 and 3 years reserved), by how much a month and over the term,
+//! where another term changes the answer, and the break-even (what the ANF datastores
+//! may cost for the two to cost the same). The figures are the plan's TCO table's, so
+//! the headline and the table always agree.
+
+use super::mechanism;
+use crate::avs::tco::{Rates, Tco};
+use crate::avs::{AvsPlan, PurchaseTerm};
+use crate::format::{money, share as pct};
+use serde::Serialize;
+
+/// Which option is cheaper.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Cheaper {
+    VsanOnly,
+    WithAnf,
+    /// Within a cent a month.
+    Neither,
+}
+
+/// The comparison at one purchase term.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct TermVerdict {
+    pub term: PurchaseTerm,
+    pub cheaper: Cheaper,
+    pub vsan_only_monthly: f64,
+    pub with_anf_monthly: f64,
+    /// |vSAN only - with ANF| a month.
+    pub monthly_difference: f64,
+    /// Years the total covers (the reservation's length; 3 at pay as you go).
+    pub years: u32,
+    /// The monthly difference over `years`.
+    pub total_difference: f64,
+    pub statement: String,
+}
+
+/// What the ANF datastores may cost for both options to cost the same at a term.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct BreakEven {
+    pub term: PurchaseTerm,
+    /// The datastores' monthly cost in the plan.
+    pub anf_monthly: f64,
+    /// Their monthly cost at which both options cost the same; null when no price
+    /// closes the gap (the hosts with ANF alone cost more than vSAN only).
+    pub anf_monthly_at_break_even: Option<f64>,
+    pub statement: String,
+}
+
+/// The verdict on an AVS plan (contract: the AVS plan's `verdict`).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct AvsVerdict {
+    /// The term the headline follows.
+    pub term: PurchaseTerm,
+    /// Every term, pay as you go first.
+    pub terms: Vec<TermVerdict>,
+    pub break_even: Option<BreakEven>,
+    /// The headline: the chosen term's comparison.
+    pub statement: String,
+    /// Every statement in reading order.
+    pub statements: Vec<String>,
+}
+
+/// An AVS plan with its verdict (the answer of `POST /api/v1/avs/plan`).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct JudgedPlan {
+    #[serde(flatten)]
+    pub plan: AvsPlan,
+    pub verdict: AvsVerdict,
+}
+
+/// `plan` with its verdict at `term`.
+pub fn judge(plan: AvsPlan, term: PurchaseTerm) -> JudgedPlan {
+    let verdict = verdict(&plan, term);
+    JudgedPlan { plan, verdict }
+}
+
+/// A monthly figure at one term.
+fn at(r: &Rates, term: PurchaseTerm) -> f64 {
+    match term {
+        PurchaseTerm::Payg => r.payg,
+        PurchaseTerm::OneYear => r.reserved_1y,
+        PurchaseTerm::ThreeYears => r.reserved_3y,
+    }
+}
+
+/// The comparison at `term`.
+fn term_verdict(t: &Tco, term: PurchaseTerm) -> TermVerdict {
+    let c = |v: f64| money(v, "USD");
+    let vsan = at(&t.vsan_only.monthly, term);
+    let anf = at(&t.with_anf.monthly, term);
+    let diff = (vsan - anf).abs();
+    let years = term.years();
+    let total = diff * 12.0 * f64::from(years);
+    let cheaper = if diff <= 0.01 {
+        Cheaper::Neither
+    } else if anf < vsan {
+        Cheaper::WithAnf
+    } else {
+        Cheaper::VsanOnly
+    };
+    let over = format!(
+        "{} over {years} year{}",
+        c(total),
+        if years == 1 { "" } else { "s" }
+    );
+    let statement = match cheaper {
+        Cheaper::WithAnf => format!(
+            "At {}: ANF datastores save {}/month against vSAN only ({} less: {} against {}), {over}.",
+            term.display(),
+            c(diff),
+            pct(diff / vsan * 100.0),
+            c(anf),
+            c(vsan)
+        ),
+        Cheaper::VsanOnly => format!(
+            "At {}: vSAN only is cheaper by {}/month ({} against {} with ANF datastores), {over}.",
+            term.display(),
+            c(diff),
+            c(vsan),
+            c(anf)
+        ),
+        Cheaper::Neither => format!(
+            "At {}: both options cost {}/month.",
+            term.display(),
+            c(vsan)
+        ),
+    };
+    TermVerdict {
+        term,
+        cheaper,
+        vsan_only_monthly: vsan,
+        with_anf_monthly: anf,
+        monthly_difference: diff,
+        years,
+        total_difference: total,
+        statement,
+    }
+}
+
+fn break_even(t: &Tco, term: PurchaseTerm) -> BreakEven {
+    let c = |v: f64| money(v, "USD");
+    let vsan = at(&t.vsan_only.monthly, term);
+    let hosts = at(&t.with_anf.hosts_monthly, term);
+    let now = at(&t.with_anf.anf_monthly, term);
+    let even = vsan - hosts;
+    let statement = if even <= 0.0 {
+        format!(
+            "No break-even at {}: the {} hosts with ANF datastores alone cost {}/month, at least as much as vSAN only ({}).",
+            term.display(),
+            t.with_anf.hosts.hosts,
+            c(hosts),
+            c(vsan)
+        )
+    } else if now <= even {
+        format!(
+            "Break-even at {}: the ANF datastores could cost up to {}/month before vSAN only is cheaper ({}/month now, {} below it).",
+            term.display(),
+            c(even),
+            c(now),
+            pct(if even > 0.0 {
+                (even - now) / even * 100.0
+            } else {
+                0.0
+            })
+        )
+    } else {
+        format!(
+            "Break-even at {}: the ANF datastores would have to cost {}/month ({} less than the {}/month now) for both options to cost the same.",
+            term.display(),
+            c(even),
+            pct((now - even) / now * 100.0),
+            c(now)
+        )
+    };
+    BreakEven {
+        term,
+        anf_monthly: now,
+        anf_monthly_at_break_even: (even > 0.0).then_some(even),
+        statement,
+    }
+}
+
+/// The verdict on `plan`, its headline at `term`.
+pub fn verdict(plan: &AvsPlan, term: PurchaseTerm) -> AvsVerdict {
+    let t = &plan.tco;
+    let mut statements = vec![format!(
+        "{} {} datastores on {} {} hosts with ANF, against {} hosts with vSAN only; {}.",
+        plan.datastores.len(),
+        plan.level.display(crate::engine::scenario::Service::Anf),
+        t.with_anf.hosts.hosts,
+        plan.host_sku,
+        t.vsan_only.hosts.hosts,
+        if plan.met {
+            "every cluster meets its throughput targets"
+        } else {
+            "the busiest cluster misses its throughput targets"
+        }
+    )];
+    statements.push(format!(
+        "Busiest cluster: {}.",
+        mechanism::cause(&plan.evaluation)
+    ));
+    if !t.hosts_priced {
+        let statement = format!(
+            "No host cost: the price book has no {} price in {}. The hosts are planned ({} with vSAN only, {} with ANF datastores); the costs cover the ANF datastores only ({}/month), so no option is called cheaper.",
+            plan.host_sku,
+            t.region_name,
+            t.vsan_only.hosts.hosts,
+            t.with_anf.hosts.hosts,
+            money(at(&t.with_anf.anf_monthly, term), "USD")
+        );
+        statements.push(statement.clone());
+        return AvsVerdict {
+            term,
+            terms: Vec::new(),
+            break_even: None,
+            statement,
+            statements,
+        };
+    }
+    let terms: Vec<TermVerdict> = PurchaseTerm::ALL
+        .iter()
+        .map(|&k| term_verdict(t, k))
+        .collect();
+    let chosen = terms
+        .iter()
+        .find(|v| v.term == term)
+        .expect("every term is judged");
+    let statement = chosen.statement.clone();
+    statements.push(statement.clone());
+    let others: Vec<&TermVerdict> = terms
+        .iter()
+        .filter(|v| v.term != term && v.cheaper != chosen.cheaper)
+        .collect();
+    statements.push(if others.is_empty() {
+        match chosen.cheaper {
+            Cheaper::WithAnf => "ANF datastores are cheaper at every term.".to_owned(),
+            Cheaper::VsanOnly => "vSAN only is cheaper at every term.".to_owned(),
+            Cheaper::Neither => "The options cost the same at every term.".to_owned(),
+        }
+    } else {
+        let names: Vec<&str> = others.iter().map(|v| v.term.display()).collect();
+        let who = match others[0].cheaper {
+            Cheaper::WithAnf => "ANF datastores are cheaper",
+            Cheaper::VsanOnly => "vSAN only is cheaper",
+            Cheaper::Neither => "the options cost the same",
+        };
+        format!(
+            "The answer changes with the term: {who} only at {} ({}).",
+            names.join(" and "),
+            others
+                .iter()
+                .map(|v| v.statement.trim_end_matches('.').to_owned())
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    });
+    let be = break_even(t, term);
+    statements.push(be.statement.clone());
+    statements.push(format!("{}.", t.saving.drivers));
+    AvsVerdict {
+        term,
+        terms,
+        break_even: Some(be),
+        statement,
+        statements,
+    }
+}

@@ -1,0 +1,155 @@
+//! An estate plan's conclusions: how many pools within the account's limit, what the
+//! headline totals cover and what they leave out, how often the estate is re-planned
+//! and resized, and what the pools save against the simpler plans.
+
+use super::SetVerdict;
+use super::words::plural;
+use crate::estate::{EstatePlan, EstateRequest, EventKind};
+use crate::format::{money, share as pct};
+use serde::Serialize;
+
+/// An estate plan with its verdict (the answer of `POST /api/v1/estate/optimize`).
+#[derive(Debug, Clone, Serialize)]
+pub struct JudgedEstate {
+    #[serde(flatten)]
+    pub plan: EstatePlan,
+    pub verdict: SetVerdict,
+}
+
+/// `plan` (planned from `req`) with its verdict.
+pub fn judge(plan: EstatePlan, req: &EstateRequest) -> JudgedEstate {
+    let verdict = verdict(&plan, req);
+    JudgedEstate { plan, verdict }
+}
+
+/// "a, b and c".
+fn join(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The verdict on `plan`, planned from `req`.
+pub fn verdict(plan: &EstatePlan, req: &EstateRequest) -> SetVerdict {
+    let c = |v: f64| money(v, plan.currency);
+    let pooled: usize = plan.pools.iter().map(|p| p.workloads.len()).sum();
+    let mut statements = Vec::new();
+    let pools = plan.pools.len();
+    statements.push(if pools as u32 > plan.max_pools {
+        format!(
+            "{} for {}: more than the account's limit of {}, because the workloads cannot share fewer; ask for a higher capacity-pool limit or split the estate over accounts.",
+            plural(pools as u64, "capacity pool", "capacity pools"),
+            plural(pooled as u64, "ANF workload", "ANF workloads"),
+            plan.max_pools
+        )
+    } else {
+        format!(
+            "{} for {}, within the account's limit of {}.",
+            plural(pools as u64, "capacity pool", "capacity pools"),
+            plural(pooled as u64, "ANF workload", "ANF workloads"),
+            plan.max_pools
+        )
+    });
+    let mut left_out = Vec::new();
+    for (reason, what) in [
+        (
+            "no_list_price",
+            (
+                "workload with no list price",
+                "workloads with no list price",
+            ),
+        ),
+        (
+            "no_pool",
+            (
+                "workload no allowed pool holds",
+                "workloads no allowed pool holds",
+            ),
+        ),
+    ] {
+        let names: Vec<&str> = plan
+            .excluded
+            .iter()
+            .filter(|x| x.reason == reason)
+            .map(|x| x.name.as_str())
+            .collect();
+        if !names.is_empty() {
+            left_out.push(format!(
+                "{} ({})",
+                plural(names.len() as u64, what.0, what.1),
+                join(&names)
+            ));
+        }
+    }
+    let excluding = if left_out.is_empty() {
+        String::new()
+    } else {
+        format!(", excluding {}", left_out.join(" and "))
+    };
+    statements.push(format!(
+        "Cost: {}/month now and {} over {} year{}{excluding}.",
+        c(plan.monthly),
+        c(plan.total),
+        req.years,
+        if req.years == 1 { "" } else { "s" }
+    ));
+    let moves = plan
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::LevelChange)
+        .count();
+    let replans: std::collections::BTreeSet<u32> = plan
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::LevelChange)
+        .map(|e| e.month)
+        .collect();
+    let threshold = c(req.migration_threshold_usd_month);
+    statements.push(if replans.is_empty() {
+        format!(
+            "No re-plan: no other level or grouping saves more than {threshold}/month over the timeline."
+        )
+    } else {
+        format!(
+            "Re-planned {} ({} in all), each time to save more than {threshold}/month (or because a pool no longer holds its workloads), and no workload moves again within {} of its last move.",
+            plural(replans.len() as u64, "time", "times"),
+            plural(moves as u64, "move", "moves"),
+            plural(u64::from(req.min_dwell_months), "month", "months")
+        )
+    });
+    let resizes = plan
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::PoolGrows)
+        .count();
+    statements.push(format!(
+        "Pools are resized every {}, each time for the demand at the end of the period ({} over the timeline).",
+        plural(u64::from(req.resize_every_months), "month", "months"),
+        plural(resizes as u64, "resize", "resizes")
+    ));
+    for b in &plan.baselines {
+        if let (Some(m), Some(save)) = (b.monthly, b.saving_pct) {
+            statements.push(if save > 0.05 {
+                format!(
+                    "Against {} ({}/month), the pools save {}.",
+                    b.description,
+                    c(m),
+                    pct(save)
+                )
+            } else {
+                format!(
+                    "{} ({}/month) costs the same as the pools.",
+                    super::sensitivity::capitalised(b.description),
+                    c(m)
+                )
+            });
+        }
+    }
+    SetVerdict {
+        best: None,
+        statements,
+        sensitivity: Vec::new(),
+    }
+}

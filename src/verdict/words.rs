@@ -1,0 +1,55 @@
+//! How the verdict names things: levels, volumes, layouts and counts. Figures are
+//! written by [`crate::format`], the one formatter, as everywhere else.
+
+use crate::engine::scenario::{Level, Scenario, Service};
+use crate::format::{capacity, count};
+
+/// A service level as the vendor writes it: "Flexible", "SSD provisioned v2".
+pub fn level(service: Service, level: Level) -> &'static str {
+    level.display(service)
+}
+
+/// What one volume is called for a scenario: "datastore", "share" or "volume".
+pub fn volume_noun(s: &Scenario, plural: bool) -> &'static str {
+    match (s.clients.avs.is_some(), s.storage.service, plural) {
+        (true, _, false) => "datastore",
+        (true, _, true) => "datastores",
+        (false, Service::AzureFiles, false) => "share",
+        (false, Service::AzureFiles, true) => "shares",
+        (false, _, false) => "volume",
+        (false, _, true) => "volumes",
+    }
+}
+
+/// The volumes as laid out: "4 x 20 TiB", "1 x 50 TiB + 2 x 1 TiB".
+pub fn layout(s: &Scenario) -> String {
+    s.storage
+        .volumes
+        .iter()
+        .map(|g| count_x(g.count, g.quota_tib))
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// "4 x 20 TiB".
+pub fn count_x(count: u32, quota_tib: f64) -> String {
+    format!("{count} x {}", capacity(quota_tib))
+}
+
+/// "1 client VM", "4 client VMs".
+pub fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", count(n), if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts_and_counts_read_as_people_write_them() {
+        assert_eq!(count_x(20, 4.0), "20 x 4 TiB");
+        assert_eq!(count_x(1, 1.25), "1 x 1.25 TiB");
+        assert_eq!(plural(1, "host", "hosts"), "1 host");
+        assert_eq!(plural(1_200, "VM", "VMs"), "1,200 VMs");
+    }
+}

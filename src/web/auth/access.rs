@@ -1,0 +1,114 @@
+//! Who may call a route, declared where the route is registered: every `.route(...)` and
+//! `.routes(...)` of the web layer wraps its method router in one of [`Declare`]'s
+//! methods (`public`, `compute`, `read_write`, `admin_writes`, `admin`). The declared
+//! [`Access`] becomes a route layer that authenticates the request (the authentication
+//! layer) and checks the role the method needs; a public route has no such layer.
+//!
+//! A test reads the web layer's source and fails on a route registered without one.
+
+use super::Role;
+use super::layer::authenticate;
+use crate::web::AppState;
+use axum::extract::Request;
+use axum::http::Method;
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::MethodRouter;
+use utoipa_axum::router::UtoipaMethodRouter;
+
+/// Who may call a route.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Reads (GET, HEAD) for viewers, changes for editors: a saved resource.
+    ReadWrite,
+    /// Any method for viewers: a computation that saves nothing (sizing, comparing,
+    /// sweeping, re-pricing, parsing an upload, a chart or a preview).
+    Compute,
+    /// Reads for viewers, changes for admins: the price book.
+    AdminWrites,
+    /// Admins only, reads included: the API tokens.
+    Admin,
+}
+
+impl Access {
+    /// The least role that may send `method`.
+    pub fn needed(self, method: &Method) -> Role {
+        let reads = matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
+        match self {
+            Access::Compute => Role::Viewer,
+            Access::ReadWrite if reads => Role::Viewer,
+            Access::ReadWrite => Role::Editor,
+            Access::AdminWrites if reads => Role::Viewer,
+            Access::AdminWrites | Access::Admin => Role::Admin,
+        }
+    }
+}
+
+/// The route layer of `access`: authenticate, then check the role.
+fn guarded(router: MethodRouter<AppState>, access: Access) -> MethodRouter<AppState> {
+    router.route_layer(middleware::from_fn(move |req: Request, next: Next| {
+        check(access, req, next)
+    }))
+}
+
+async fn check(access: Access, req: Request, next: Next) -> Response {
+    let needed = access.needed(req.method());
+    authenticate(needed, req, next).await
+}
+
+/// Declares who may call a route (see the module doc).
+pub trait Declare: Sized {
+    /// Applies `access` to the route.
+    fn access(self, access: Access) -> Self;
+
+    /// Anyone, signed in or not: probes, metrics, static files, the login page.
+    fn public(self) -> Self {
+        self
+    }
+    /// See [`Access::Compute`].
+    fn compute(self) -> Self {
+        self.access(Access::Compute)
+    }
+    /// See [`Access::ReadWrite`].
+    fn read_write(self) -> Self {
+        self.access(Access::ReadWrite)
+    }
+    /// See [`Access::AdminWrites`].
+    fn admin_writes(self) -> Self {
+        self.access(Access::AdminWrites)
+    }
+    /// See [`Access::Admin`].
+    fn admin(self) -> Self {
+        self.access(Access::Admin)
+    }
+}
+
+impl Declare for MethodRouter<AppState> {
+    fn access(self, access: Access) -> Self {
+        guarded(self, access)
+    }
+}
+
+impl Declare for UtoipaMethodRouter<AppState> {
+    fn access(self, access: Access) -> Self {
+        let (schemas, paths, router) = self;
+        (schemas, paths, guarded(router, access))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_by_access_and_method() {
+        let (get, post, delete) = (Method::GET, Method::POST, Method::DELETE);
+        assert_eq!(Access::ReadWrite.needed(&get), Role::Viewer);
+        assert_eq!(Access::ReadWrite.needed(&post), Role::Editor);
+        assert_eq!(Access::ReadWrite.needed(&delete), Role::Editor);
+        assert_eq!(Access::Compute.needed(&post), Role::Viewer);
+        assert_eq!(Access::AdminWrites.needed(&get), Role::Viewer);
+        assert_eq!(Access::AdminWrites.needed(&post), Role::Admin);
+        assert_eq!(Access::Admin.needed(&get), Role::Admin);
+    }
+}
