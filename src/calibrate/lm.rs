@@ -5,6 +5,9 @@
 //! 2nd ed., section 10.3). Deterministic: the same inputs give the same iterates (the
 //! Jacobian's columns are computed on several threads, each column on its own).
 
+/// Consecutive steps that each gain less than 1e-7 of the cost before the fit stops.
+const SMALL_STEPS: usize = 5;
+
 /// How a fit ended.
 #[derive(Debug, Clone)]
 pub struct Solution {
@@ -38,6 +41,7 @@ pub fn minimise(
     let mut jac = vec![0.0; m * n];
     let mut rh = Vec::with_capacity(m);
     let mut iterations = 0;
+    let mut small = 0;
     let threads = std::thread::available_parallelism().map_or(1, |p| p.get().min(8));
     while iterations < max_iterations {
         iterations += 1;
@@ -112,7 +116,14 @@ pub fn minimise(
                 cost = cn;
                 lambda = (lambda / 3.0).max(1e-12);
                 improved = true;
-                if gain <= 1e-7 * cost.max(1e-12) {
+                // One tiny step can be a crawl along a valley of the piecewise
+                // objective (min of ceilings, bands): stop only after several in a row.
+                small = if gain <= 1e-7 * cost.max(1e-12) {
+                    small + 1
+                } else {
+                    0
+                };
+                if small >= SMALL_STEPS {
                     return Solution {
                         x,
                         cost,

@@ -25,6 +25,10 @@ pub struct CalibrateArgs {
     /// Also print each withheld point's prediction (after the table).
     #[arg(long)]
     pub withheld_points: bool,
+    /// Withhold only these series (comma-separated ids): their rows of the table, not
+    /// the overall figures, likely ranges or coverage (a quick check of one change).
+    #[arg(long, value_delimiter = ',')]
+    pub loso_series: Vec<String>,
 }
 
 /// Runs the command; exit 2 when the series file cannot be read.
@@ -78,8 +82,28 @@ pub fn run(args: &CalibrateArgs) -> ExitCode {
         }
     }
     let mut likely = None;
-    if !args.no_loso {
-        let rows = leave_one_out(&file, &full.params);
+    if !args.loso_series.is_empty() {
+        let mut only = Vec::new();
+        for id in &args.loso_series {
+            match file.series.iter().position(|s| &s.id == id) {
+                Some(i) => only.push(i),
+                None => {
+                    eprintln!("error: no series {id} in {}", args.series);
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        let rows = leave_one_out(&file, &full.params, Some(&only));
+        out.push('\n');
+        out.push_str(&loso_table(&rows));
+        if args.withheld_points {
+            out.push_str("\nresiduals (withheld):\n");
+            for e in rows.iter().flat_map(|r| &r.errors) {
+                push_residual(&mut out, e);
+            }
+        }
+    } else if !args.no_loso {
+        let rows = leave_one_out(&file, &full.params, None);
         out.push('\n');
         out.push_str(&loso_table(&rows));
         let r = ranges::ranges(&file, &full.params, &rows);

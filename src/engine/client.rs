@@ -158,9 +158,16 @@ struct PathTimes {
 impl PathTimes {
     fn of(p: &Plan) -> Self {
         let m = p.params;
+        // Oracle Direct NFS runs its own NFS client in user space: the kernel client's
+        // per-op work shrinks to the fitted share, the per-KiB copy stays.
+        let op = if p.nfs_client == NfsClient::Dnfs {
+            m.dnfs_op_factor
+        } else {
+            1.0
+        };
         let anf_client = (
-            OpTime::new(m.client_read_a_us, m.client_read_b_us_per_kib),
-            OpTime::new(m.client_write_a_us, m.client_write_b_us_per_kib),
+            OpTime::new(m.client_read_a_us * op, m.client_read_b_us_per_kib),
+            OpTime::new(m.client_write_a_us * op, m.client_write_b_us_per_kib),
         );
         if p.protocol == Protocol::Smb3 {
             // An SMB channel's requests are processed by the one CPU its flow is
