@@ -107,7 +107,7 @@ pub fn datastore_load(s: &Scenario) -> Option<String> {
         Placement::Dedicated => (
             vms,
             format!(
-                "{}, each on its own datastore in turn over {}",
+                "{}, all of each VM's VMDKs on one datastore, dealt in turn over {}",
                 plural(vms, "VM", "VMs"),
                 ds(n)
             ),
