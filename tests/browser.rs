@@ -17,6 +17,8 @@ use tokio::sync::oneshot;
 mod login;
 #[path = "browser/messages.rs"]
 mod messages;
+#[path = "browser/verdict.rs"]
+mod verdict;
 #[path = "browser/widths.rs"]
 mod widths;
 
@@ -517,8 +519,13 @@ async fn charts_journey(c: &Client, base: &str) -> Res {
         width.as_f64().is_some_and(|w| w > 300.0),
         "the chart is drawn: {width}"
     );
-    let text = c.find(Locator::Css(".explain")).await?.text().await?;
-    assert!(text.contains("capacity pool"), "{text}");
+    let verdict = js(c, "document.getElementById('layouts-verdict').textContent").await?;
+    assert!(
+        verdict
+            .as_str()
+            .is_some_and(|v| v.contains("capacity of the pool")),
+        "{verdict}"
+    );
     std::fs::write(docs.join("layouts.png"), c.screenshot().await?)?;
 
     // Two saved scenarios: the example at Ultra and at Premium.
@@ -1243,6 +1250,11 @@ async fn planner_journeys_in_chromium() {
     };
     let outcome = if outcome.is_ok() {
         avs_journey(client, base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        verdict::verdict_journey(client, base).await
     } else {
         outcome
     };

@@ -99,6 +99,8 @@ struct PlannerPage {
     r: ResultsView,
     id: Option<i64>,
     status: String,
+    /// See [`Context::edited`].
+    edited: bool,
     save_action: String,
     revisions: Vec<HistoryRow>,
     current_revision: i64,
@@ -182,6 +184,10 @@ impl OwnershipView {
 struct Context {
     id: Option<i64>,
     status: String,
+    /// The form holds inputs that are not saved (a recalculation or an applied
+    /// recommendation posted without saving, or inputs from a link): the page marks
+    /// them unsaved and asks before leaving.
+    edited: bool,
     revisions: Vec<HistoryRow>,
     current_revision: i64,
     show_authors: bool,
@@ -198,6 +204,7 @@ impl Context {
         Self {
             id: None,
             status: status.into(),
+            edited: false,
             revisions: Vec::new(),
             current_revision: 0,
             show_authors: user.0.is_some(),
@@ -232,6 +239,7 @@ async fn page(
         },
         id: ctx.id,
         status: ctx.status,
+        edited: ctx.edited,
         revisions: ctx.revisions,
         current_revision: ctx.current_revision,
         show_authors: ctx.show_authors,
@@ -293,6 +301,9 @@ pub struct ShowQuery {
     imported: Option<u8>,
     /// Just changed who sees it.
     visibility: Option<u8>,
+    /// Inputs to show instead of the saved ones, as an unsaved edit (a share link's
+    /// `s`, e.g. from the layouts page's "Use this layout").
+    s: Option<String>,
 }
 
 async fn saved_context(
@@ -307,6 +318,7 @@ async fn saved_context(
     Ok(Context {
         id: Some(id),
         status,
+        edited: false,
         revisions,
         current_revision,
         show_authors: user.0.is_some(),
@@ -380,12 +392,43 @@ pub async fn show(
             (stored.scenario, status)
         }
     };
+    if q.s.is_some() {
+        let scenario =
+            share::decode(q.s.as_deref()).map_err(|e| PageError::BadRequest(e.to_string()))?;
+        let status = format!(
+            "Revision {}, with the inputs from a link: not saved yet. Save to keep them.",
+            stored.revision
+        );
+        let mut ctx = saved_context(&st, &user, id, stored.revision, status).await?;
+        ctx.edited = true;
+        return linked(&st, scenario, ctx).await;
+    }
     let ctx = saved_context(&st, &user, id, stored.revision, status).await?;
     let form = FormState::from_scenario(&scenario);
     render(
         StatusCode::OK,
         &page(&st.renders, form, Some(&scenario), ctx).await,
     )
+}
+
+/// The form of a scenario from outside the form (a link, JSON), its values marked where
+/// they fail validation; whether they pass.
+fn checked_form(st: &AppState, scenario: &Scenario) -> (FormState, bool) {
+    let mut form = FormState::from_scenario(scenario);
+    match crate::engine::check(scenario, &st.book()) {
+        Ok(()) => (form, true),
+        Err(e) => {
+            form.add_field_errors(&e);
+            (form, false)
+        }
+    }
+}
+
+/// The planner with a scenario from a link.
+async fn linked(st: &AppState, scenario: Scenario, ctx: Context) -> Result<Response, PageError> {
+    let (form, valid) = checked_form(st, &scenario);
+    let valid = valid.then_some(&scenario);
+    render(StatusCode::OK, &page(&st.renders, form, valid, ctx).await)
 }
 
 #[derive(Deserialize)]
@@ -401,20 +444,12 @@ pub async fn shared(
 ) -> Result<Response, PageError> {
     let scenario =
         share::decode(q.s.as_deref()).map_err(|e| PageError::BadRequest(e.to_string()))?;
-    let mut form = FormState::from_scenario(&scenario);
-    let valid = match crate::engine::check(&scenario, &st.book()) {
-        Ok(()) => Some(&scenario),
-        Err(e) => {
-            form.add_field_errors(&e);
-            None
-        }
-    };
     let ctx = Context::unsaved(
         &st,
         &user,
         "Opened from a share link: not saved. Save to keep a copy.",
     );
-    render(StatusCode::OK, &page(&st.renders, form, valid, ctx).await)
+    linked(&st, scenario, ctx).await
 }
 
 /// Form pairs as posted; every value is a string.
@@ -451,7 +486,8 @@ async fn invalid_page(
     id: Option<i64>,
     status: &str,
 ) -> Result<Response, PageError> {
-    let ctx = context_for(st, user, id, status).await?;
+    let mut ctx = context_for(st, user, id, status).await?;
+    ctx.edited = true;
     render(
         StatusCode::UNPROCESSABLE_ENTITY,
         &page(&st.renders, form, None, ctx).await,
@@ -485,7 +521,8 @@ pub async fn evaluate(
         form = FormState::from_scenario(s);
         status = "Applied the recommendation: not saved yet. Save to keep it.";
     }
-    let ctx = context_for(&st, &user, id, status).await?;
+    let mut ctx = context_for(&st, &user, id, status).await?;
+    ctx.edited = true;
     let code = if scenario.is_some() {
         StatusCode::OK
     } else {
@@ -572,14 +609,8 @@ async fn results_for_json(
         let path = e.path().to_string();
         PageError::BadRequest(format!("Scenario JSON, at {path}: {}", e.into_inner()))
     })?;
-    let mut form = FormState::from_scenario(&scenario);
-    let valid = match crate::engine::check(&scenario, &st.book()) {
-        Ok(()) => Some(&scenario),
-        Err(e) => {
-            form.add_field_errors(&e);
-            None
-        }
-    };
+    let (mut form, valid) = checked_form(st, &scenario);
+    let valid = valid.then_some(&scenario);
     let status = if valid.is_some() {
         StatusCode::OK
     } else {
