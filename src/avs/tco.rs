@@ -150,17 +150,18 @@ fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCos
 }
 
 /// What drives a host count, in words.
-fn driver(h: &HostCount) -> String {
+pub fn driver(h: &HostCount) -> String {
     let d = h.drivers;
     let what = match h.binding {
         "storage" => format!(
-            "storage ({} hosts at {:.2} TiB usable vSAN each)",
+            "storage ({} hosts at {} usable vSAN each)",
             d.storage.unwrap_or(0),
-            h.vsan_usable_tib_per_host
+            crate::format::capacity(h.vsan_usable_tib_per_host)
         ),
         "memory" => format!(
-            "memory ({} hosts at {:.1} GiB each)",
-            d.memory, h.memory_gib_per_host
+            "memory ({} hosts at {} GiB each)",
+            d.memory,
+            crate::format::num(h.memory_gib_per_host, 1)
         ),
         "cpu" => format!("CPU ({} hosts)", d.cpu),
         _ => "the 3-host minimum per cluster".to_owned(),
@@ -192,12 +193,12 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
             })
             .collect(),
         drivers: format!(
-            "vSAN only: {}; with ANF datastores: {}, plus {:.1} TiB of {} datastores at {:.0} USD a month",
+            "vSAN only: {}; with ANF datastores: {}, plus {} of {} datastores at {} a month",
             driver(vsan),
             driver(with),
-            anf.tib,
-            anf.level.key(),
-            anf.monthly
+            crate::format::capacity(anf.tib),
+            anf.level.display(crate::engine::scenario::Service::Anf),
+            crate::format::money(anf.monthly, ctx.book.currency)
         ),
     };
     Tco {

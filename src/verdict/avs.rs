@@ -20,6 +20,17 @@ pub enum Cheaper {
     Neither,
 }
 
+impl Cheaper {
+    /// "vSAN only", "ANF datastores", "neither".
+    pub fn display(self) -> &'static str {
+        match self {
+            Cheaper::VsanOnly => "vSAN only",
+            Cheaper::WithAnf => "ANF datastores",
+            Cheaper::Neither => "neither",
+        }
+    }
+}
+
 /// The comparison at one purchase term.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct TermVerdict {

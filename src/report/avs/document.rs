@@ -2,13 +2,14 @@
 
 use super::{MAX_PLACEMENT, PlanDoc, options, placement_rows, unit_name};
 use crate::avs::AvsPlan;
+use crate::avs::tco::driver;
 use crate::engine::scenario::Service;
 use crate::format::{count, date_words, num, signed_money, yes_no};
 use crate::report::charts::Chart;
 use crate::report::doc::{Block, Bullet, Cell, Doc, Mark, Row, Table, num_col, text_col};
-use crate::report::summary::avs::{drivers, sentences, terms};
 use crate::report::summary::cost::region_name;
 use crate::report::{Edition, sources};
+use crate::verdict::avs::Cheaper;
 
 /// A limit's name from its id, as the plan's evaluation labels it.
 fn limit_name(p: &AvsPlan, id: &str) -> String {
@@ -42,40 +43,43 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
     let t = &p.tco;
     let mut b = vec![
         Block::Heading("Executive summary".into()),
-        Block::Summary(sentences(p, doc.verdict, doc.origin, s.included as usize)),
+        Block::Summary(doc.verdict.statements.clone()),
     ];
 
     b.push(Block::Heading("Cost by purchase term".into()));
-    let by_term = terms(t);
-    b.push(Block::Table(Table {
-        name: "Cost by term".into(),
-        columns: vec![
-            text_col("Purchase term", 1.6),
-            num_col("vSAN only a month", 1.4),
-            num_col("ANF datastores a month", 1.6),
-            num_col("Difference", 1.3),
-            text_col("Cheaper", 1.3),
-        ],
-        rows: by_term
-            .iter()
-            .map(|x| {
-                Row::marked(
-                    vec![
-                        x.name.into(),
-                        Cell::money(Some(x.vsan_only), "USD"),
-                        Cell::money(Some(x.with_anf), "USD"),
-                        signed_money(x.with_anf - x.vsan_only, "USD").into(),
-                        x.cheaper().into(),
-                    ],
-                    if x.with_anf < x.vsan_only {
-                        Mark::Best
-                    } else {
-                        Mark::None
-                    },
-                )
-            })
-            .collect(),
-    }));
+    if !doc.verdict.terms.is_empty() {
+        b.push(Block::Table(Table {
+            name: "Cost by term".into(),
+            columns: vec![
+                text_col("Purchase term", 1.6),
+                num_col("vSAN only a month", 1.4),
+                num_col("ANF datastores a month", 1.6),
+                num_col("Difference", 1.3),
+                text_col("Cheaper", 1.3),
+            ],
+            rows: doc
+                .verdict
+                .terms
+                .iter()
+                .map(|x| {
+                    Row::marked(
+                        vec![
+                            x.term.display().into(),
+                            Cell::money(Some(x.vsan_only_monthly), "USD"),
+                            Cell::money(Some(x.with_anf_monthly), "USD"),
+                            signed_money(x.with_anf_monthly - x.vsan_only_monthly, "USD").into(),
+                            x.cheaper.display().into(),
+                        ],
+                        if x.cheaper == Cheaper::WithAnf {
+                            Mark::Best
+                        } else {
+                            Mark::None
+                        },
+                    )
+                })
+                .collect(),
+        }));
+    }
     b.push(Block::Table(Table {
         name: "Totals".into(),
         columns: vec![
@@ -151,8 +155,8 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
     }));
     b.push(Block::Para(format!(
         "vSAN only: {}. With ANF datastores: {}.",
-        drivers(&t.vsan_only.hosts),
-        drivers(&t.with_anf.hosts)
+        driver(&t.vsan_only.hosts),
+        driver(&t.with_anf.hosts)
     )));
 
     b.push(Block::Heading("Datastore layout".into()));
