@@ -5,7 +5,8 @@
 
 use super::hosts::HostCount;
 use super::request::Context;
-use crate::engine::scenario::Level;
+use crate::engine::scenario::{Level, Service};
+use crate::engine::trace::Num;
 use serde::Serialize;
 
 /// A figure at pay as you go and on each reservation term.
@@ -73,6 +74,8 @@ pub struct Tco {
     pub host_price_date: String,
     pub anf_price_date: String,
     pub hours_per_month: f64,
+    /// The currency of every figure (the price book's, `USD` for the compiled one).
+    pub currency: &'static str,
     /// False when the price book has no price for the host SKU in the region: the host
     /// figures are then 0 and every total leaves the hosts out.
     pub hosts_priced: bool,
@@ -192,12 +195,13 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
             })
             .collect(),
         drivers: format!(
-            "vSAN only: {}; with ANF datastores: {}, plus {:.1} TiB of {} datastores at {:.0} USD a month",
+            "vSAN only: {}; with ANF datastores: {}, plus {} TiB of {} datastores at {} {} a month",
             driver(vsan),
             driver(with),
-            anf.tib,
-            anf.level.key(),
-            anf.monthly
+            Num(anf.tib, 1),
+            anf.level.display(Service::Anf),
+            Num(anf.monthly, 0),
+            ctx.book.currency
         ),
     };
     Tco {
@@ -207,6 +211,7 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
         host_price_date: ctx.book.avs_date.clone(),
         anf_price_date: ctx.book.date.to_string(),
         hours_per_month: ctx.book.hours_per_month,
+        currency: ctx.book.currency,
         hosts_priced: ctx.host_price.is_some(),
         vsan_only: a,
         with_anf: b,
