@@ -1073,7 +1073,7 @@ async fn region_warning_journey(c: &Client, base: &str) -> Res {
 /// An estate from three templates: optimise, read the timeline, download the report.
 async fn estate_journey(c: &Client, base: &str) -> Res {
     c.goto(&format!("{base}/estates")).await?;
-    c.find(Locator::Css("#estate-name"))
+    c.find(Locator::Css("#f-name"))
         .await?
         .send_keys("Three systems")
         .await?;
@@ -1085,7 +1085,7 @@ async fn estate_journey(c: &Client, base: &str) -> Res {
         .click()
         .await?;
     }
-    let growth = c.find(Locator::Css("#estate-growth")).await?;
+    let growth = c.find(Locator::Css("#f-growth_pct_per_year")).await?;
     growth.clear().await?;
     growth.send_keys("30").await?;
     c.find(Locator::Css("#new-estate button[type=\"submit\"]"))

@@ -176,7 +176,7 @@ pub async fn widths_journey(c: &Client, base: &str) -> Res {
     c.goto(&format!("{base}/estates")).await?;
     c.wait().for_element(Locator::Css("#new-estate")).await?;
     assert_eq!(js(c, ASKS).await?, false, "an untouched estate form");
-    c.find(Locator::Css("#estate-name"))
+    c.find(Locator::Css("#f-name"))
         .await?
         .send_keys("Estate draft")
         .await?;
