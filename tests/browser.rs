@@ -13,6 +13,8 @@ use tokio::net::TcpListener;
 use tokio::process::{Child, Command};
 use tokio::sync::oneshot;
 
+#[path = "browser/avs.rs"]
+mod avs;
 #[path = "browser/login.rs"]
 mod login;
 #[path = "browser/messages.rs"]
@@ -706,7 +708,6 @@ async fn measurements_journey(c: &Client, base: &str) -> Res {
 /// AVS from the inventory: upload an RVTools vInfo CSV, choose the region and the
 /// level, see the layout and the TCO, and fetch the plan's PDF.
 async fn avs_journey(c: &Client, base: &str) -> Res {
-    let csv = std::env::temp_dir().join(format!("volplan-rvtools-{}.csv", free_port()));
     let mut text = String::from(
         "vInfoVMName,vInfoPowerstate,vInfoTemplate,vInfoCPUs,vInfoMemory,vInfoProvisioned,vInfoInUse,vInfoPath\n",
     );
@@ -715,20 +716,8 @@ async fn avs_journey(c: &Client, base: &str) -> Res {
             &format!("app{i:02},poweredOn,False,4,16384,204800,102400,[ds1] app{i:02}/app.vmx\n");
     }
     text += "vCLS-1,poweredOn,False,1,128,2048,512,[ds1] vCLS/vCLS.vmx\n";
-    std::fs::write(&csv, text)?;
     c.goto(&format!("{base}/avs")).await?;
-    c.find(Locator::Css("#avs-file"))
-        .await?
-        .send_keys(&csv.display().to_string())
-        .await?;
-    c.find(Locator::Css("#avs-import")).await?.click().await?;
-    wait_for(
-        c,
-        "!!document.getElementById('avs-summary')",
-        "the inventory summary",
-    )
-    .await?;
-    let _ = std::fs::remove_file(&csv);
+    avs::upload(c, &text).await?;
     let summary = js(c, "document.getElementById('avs-summary').textContent").await?;
     let summary = summary.as_str().unwrap_or_default().to_owned();
     assert!(
@@ -737,13 +726,13 @@ async fn avs_journey(c: &Client, base: &str) -> Res {
     );
     js(
         c,
-        "(document.getElementById('avs-region').value = 'westus2', document.getElementById('avs-level').value = 'ultra', true)",
+        "(document.getElementById('f-region').value = 'westus2', document.getElementById('f-level').value = 'ultra', true)",
     )
     .await?;
     c.find(Locator::Css("#avs-plan")).await?.click().await?;
     wait_for(
         c,
-        "(document.getElementById('avs-headline') || {textContent: ''}).textContent.includes('ultra')",
+        "(document.getElementById('avs-headline') || {textContent: ''}).textContent.includes('Ultra')",
         "the plan at Ultra",
     )
     .await?;
@@ -1080,7 +1069,7 @@ async fn region_warning_journey(c: &Client, base: &str) -> Res {
 /// An estate from three templates: optimise, read the timeline, download the report.
 async fn estate_journey(c: &Client, base: &str) -> Res {
     c.goto(&format!("{base}/estates")).await?;
-    c.find(Locator::Css("#estate-name"))
+    c.find(Locator::Css("#f-name"))
         .await?
         .send_keys("Three systems")
         .await?;
@@ -1092,7 +1081,7 @@ async fn estate_journey(c: &Client, base: &str) -> Res {
         .click()
         .await?;
     }
-    let growth = c.find(Locator::Css("#estate-growth")).await?;
+    let growth = c.find(Locator::Css("#f-growth_pct_per_year")).await?;
     growth.clear().await?;
     growth.send_keys("30").await?;
     c.find(Locator::Css("#new-estate button[type=\"submit\"]"))
@@ -1255,6 +1244,11 @@ async fn planner_journeys_in_chromium() {
     };
     let outcome = if outcome.is_ok() {
         verdict::verdict_journey(client, base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        avs::avs_form_journey(client, base).await
     } else {
         outcome
     };

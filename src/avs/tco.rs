@@ -5,7 +5,7 @@
 
 use super::hosts::HostCount;
 use super::request::Context;
-use crate::engine::scenario::Level;
+use crate::engine::scenario::{Level, Service};
 use serde::Serialize;
 
 /// A figure at pay as you go and on each reservation term.
@@ -73,6 +73,8 @@ pub struct Tco {
     pub host_price_date: String,
     pub anf_price_date: String,
     pub hours_per_month: f64,
+    /// The currency of every figure (the price book's, `USD` for the compiled one).
+    pub currency: &'static str,
     /// False when the price book has no price for the host SKU in the region: the host
     /// figures are then 0 and every total leaves the hosts out.
     pub hosts_priced: bool,
@@ -197,7 +199,7 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
             driver(vsan),
             driver(with),
             crate::format::capacity(anf.tib),
-            anf.level.display(crate::engine::scenario::Service::Anf),
+            anf.level.display(Service::Anf),
             crate::format::money(anf.monthly, ctx.book.currency)
         ),
     };
@@ -208,6 +210,7 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
         host_price_date: ctx.book.avs_date.clone(),
         anf_price_date: ctx.book.date.to_string(),
         hours_per_month: ctx.book.hours_per_month,
+        currency: ctx.book.currency,
         hosts_priced: ctx.host_price.is_some(),
         vsan_only: a,
         with_anf: b,

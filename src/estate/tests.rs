@@ -294,6 +294,26 @@ fn bad_requests_name_the_field() {
         bad(json!({"workloads": [w, broken]})),
         "workloads[1].workload.read_pct"
     );
+    // Every wrong field of the request at once.
+    let req: EstateRequest = serde_json::from_value(json!({"workloads": [], "region": "mars",
+        "years": 9, "growth_pct_per_year": -1, "what_if": [{"workload": 0, "level": "ultra", "month": 99}]}))
+    .unwrap();
+    let all: Vec<String> = optimize(&req, pricing::book())
+        .unwrap_err()
+        .iter()
+        .map(|e| e.field.clone())
+        .collect();
+    assert_eq!(
+        all,
+        [
+            "workloads",
+            "region",
+            "years",
+            "growth_pct_per_year",
+            "what_if[0].workload",
+            "what_if[0].month"
+        ]
+    );
 }
 
 #[test]

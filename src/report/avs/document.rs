@@ -11,15 +11,6 @@ use crate::report::summary::cost::region_name;
 use crate::report::{Edition, sources};
 use crate::verdict::avs::Cheaper;
 
-/// A limit's name from its id, as the plan's evaluation labels it.
-fn limit_name(p: &AvsPlan, id: &str) -> String {
-    p.evaluation
-        .limits
-        .iter()
-        .find(|l| l.id == id)
-        .map_or_else(|| id.replace('_', " "), |l| l.label.name.to_owned())
-}
-
 /// Public documents behind the plan: the datastore pages and the evaluation's limits.
 fn documents(p: &AvsPlan) -> Vec<(String, String)> {
     const PAGES: [&str; 3] = [
@@ -65,9 +56,10 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
                     Row::marked(
                         vec![
                             x.term.display().into(),
-                            Cell::money(Some(x.vsan_only_monthly), "USD"),
-                            Cell::money(Some(x.with_anf_monthly), "USD"),
-                            signed_money(x.with_anf_monthly - x.vsan_only_monthly, "USD").into(),
+                            Cell::money(Some(x.vsan_only_monthly), t.currency),
+                            Cell::money(Some(x.with_anf_monthly), t.currency),
+                            signed_money(x.with_anf_monthly - x.vsan_only_monthly, t.currency)
+                                .into(),
                             x.cheaper.display().into(),
                         ],
                         if x.cheaper == Cheaper::WithAnf {
@@ -101,9 +93,9 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
                         if a.years == 1 { "" } else { "s" }
                     )
                     .into(),
-                    Cell::money(Some(a.reserved), "USD"),
-                    Cell::money(Some(w.reserved), "USD"),
-                    Cell::money(Some(a.reserved - w.reserved), "USD"),
+                    Cell::money(Some(a.reserved), t.currency),
+                    Cell::money(Some(w.reserved), t.currency),
+                    Cell::money(Some(a.reserved - w.reserved), t.currency),
                 ])
             })
             .collect(),
@@ -141,14 +133,8 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
                     h.drivers
                         .storage
                         .map_or_else(|| "-".into(), |x| Cell::num(f64::from(x), 0)),
-                    match h.binding {
-                        "cpu" => "CPU",
-                        "memory" => "memory",
-                        "storage" => "storage",
-                        _ => "the 3-host minimum",
-                    }
-                    .into(),
-                    Cell::money(Some(o.hosts_monthly.payg), "USD"),
+                    h.driver_name().into(),
+                    Cell::money(Some(o.hosts_monthly.payg), t.currency),
                 ])
             })
             .collect(),
@@ -214,7 +200,7 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
                     Cell::num(f64::from(c.datastores), 0),
                     Cell::num(f64::from(c.vms), 0),
                     Cell::exact(c.throughput_mibps),
-                    limit_name(p, c.binding).into(),
+                    p.limit_name(c.binding).into(),
                     c.mibps_headroom_pct
                         .map_or_else(|| "-".into(), |h| Cell::pct(h, 0)),
                     yes_no(c.met).into(),
@@ -373,7 +359,7 @@ fn trace(doc: &PlanDoc, b: &mut Vec<Block>) {
                     c.level.key().into(),
                     Cell::num(f64::from(c.datastores), 0),
                     yes_no(c.met).into(),
-                    Cell::money(c.anf_monthly, "USD"),
+                    Cell::money(c.anf_monthly, p.tco.currency),
                     c.infeasible.clone().unwrap_or_default().into(),
                 ])
             })
