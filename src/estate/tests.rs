@@ -349,7 +349,7 @@ fn unreachable_and_non_anf_workloads_are_reported_outside_the_pools() {
     assert!(p.timeline[11].monthly > p.timeline[0].monthly);
     for f in crate::report::Format::ALL {
         let opts = crate::report::RenderOptions::default();
-        let bytes = crate::report::estate::render(&p, f, opts, "2026-01-02").unwrap();
+        let bytes = crate::report::estate::render(&p, &[], f, opts, "2026-01-02").unwrap();
         assert!(!bytes.is_empty());
     }
     // Where the price book has no Azure Files price the share is named, not counted.

@@ -394,10 +394,11 @@ pub async fn download(
         edition,
         ..RenderOptions::default()
     };
+    let statements = crate::verdict::estate::verdict(&p, &req).statements;
     let bytes = st
         .renders
         .run("estate report", Turn::Answer, move || {
-            report::render(&p, format, opts, &today_utc())
+            report::render(&p, &statements, format, opts, &today_utc())
         })
         .await?
         .map_err(|e| PageError::Internal(e.to_string()))?;
