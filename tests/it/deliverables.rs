@@ -123,6 +123,22 @@ fn example_avs() -> (inventory::Inventory, avs_plan::AvsPlan) {
     (inv, plan)
 }
 
+/// The AVS plan's report document for the example inventory.
+fn plan_doc<'a>(
+    inv: &'a volplan::inventory::Inventory,
+    plan: &'a volplan::avs::AvsPlan,
+    verdict: &'a volplan::verdict::avs::AvsVerdict,
+) -> PlanDoc<'a> {
+    PlanDoc {
+        origin: "vinfo.csv",
+        inventory: inv,
+        basis: CapacityBasis::InUse,
+        plan,
+        date: DATE,
+        verdict,
+    }
+}
+
 /// The example estate's plan with its verdict's statements.
 fn example_estate() -> (volplan::estate::EstatePlan, Vec<String>) {
     let request = EstateRequest {
@@ -168,14 +184,7 @@ fn every_report(edition: Edition) -> Vec<(String, Format, String)> {
     }
     let (inv, plan) = example_avs();
     let verdict = volplan::verdict::avs::verdict(&plan, Default::default());
-    let doc = PlanDoc {
-        origin: "vinfo.csv",
-        inventory: &inv,
-        basis: CapacityBasis::InUse,
-        plan: &plan,
-        date: DATE,
-        verdict: &verdict,
-    };
+    let doc = plan_doc(&inv, &plan, &verdict);
     for (f, text) in texts(|f| report::avs::render(&doc, f, opts).expect("renders")) {
         out.push(("AVS plan".to_owned(), f, text));
     }
@@ -372,14 +381,7 @@ fn the_estate_and_avs_reports_print_their_verdict() {
     }
     let (inv, plan) = example_avs();
     let verdict = volplan::verdict::avs::verdict(&plan, Default::default());
-    let doc = PlanDoc {
-        origin: "vinfo.csv",
-        inventory: &inv,
-        basis: CapacityBasis::InUse,
-        plan: &plan,
-        date: DATE,
-        verdict: &verdict,
-    };
+    let doc = plan_doc(&inv, &plan, &verdict);
     for (f, text) in
         texts(|f| report::avs::render(&doc, f, RenderOptions::default()).expect("renders"))
     {
