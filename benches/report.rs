@@ -1,4 +1,5 @@
-//! Report speed: the whole PDF of the contract's example scenario (model, four charts
+//! Report speed: the report model with its verdict (the neighbours the verdict
+//! evaluates included), the whole PDF of the contract's example scenario (model, four charts
 //! drawn as SVG and placed as vectors, laid out and written with embedded font
 //! subsets; its size is printed), and the other formats.
 
@@ -22,6 +23,16 @@ fn bench(c: &mut Criterion) {
         .expect("PDF renders");
     eprintln!("report pdf contract example: {} bytes", pdf.len());
 
+    c.bench_function("report model with its verdict contract example", |b| {
+        b.iter(|| {
+            Report::build(
+                black_box(&s),
+                black_box(&e),
+                volplan::engine::pricing::book(),
+                "2026-01-15",
+            )
+        })
+    });
     c.bench_function("report pdf contract example", |b| {
         b.iter(|| {
             let r = Report::build(

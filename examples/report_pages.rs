@@ -141,7 +141,14 @@ fn main() -> Result<(), String> {
     let p = estate::optimize(&request, pricing::book()).map_err(|e| e.to_string())?;
     write(
         "estate.pdf",
-        report::estate::render(&p, Format::Pdf, opts, DATE).map_err(|e| e.to_string())?,
+        report::estate::render(
+            &p,
+            &volplan::verdict::estate::verdict(&p, &request).statements,
+            Format::Pdf,
+            opts,
+            DATE,
+        )
+        .map_err(|e| e.to_string())?,
     )?;
     Ok(())
 }

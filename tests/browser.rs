@@ -13,10 +13,14 @@ use tokio::net::TcpListener;
 use tokio::process::{Child, Command};
 use tokio::sync::oneshot;
 
+#[path = "browser/avs.rs"]
+mod avs;
 #[path = "browser/login.rs"]
 mod login;
 #[path = "browser/messages.rs"]
 mod messages;
+#[path = "browser/verdict.rs"]
+mod verdict;
 #[path = "browser/widths.rs"]
 mod widths;
 
@@ -517,8 +521,13 @@ async fn charts_journey(c: &Client, base: &str) -> Res {
         width.as_f64().is_some_and(|w| w > 300.0),
         "the chart is drawn: {width}"
     );
-    let text = c.find(Locator::Css(".explain")).await?.text().await?;
-    assert!(text.contains("capacity pool"), "{text}");
+    let verdict = js(c, "document.getElementById('layouts-verdict').textContent").await?;
+    assert!(
+        verdict
+            .as_str()
+            .is_some_and(|v| v.contains("capacity of the pool")),
+        "{verdict}"
+    );
     std::fs::write(docs.join("layouts.png"), c.screenshot().await?)?;
 
     // Two saved scenarios: the example at Ultra and at Premium.
@@ -699,7 +708,6 @@ async fn measurements_journey(c: &Client, base: &str) -> Res {
 /// AVS from the inventory: upload an RVTools vInfo CSV, choose the region and the
 /// level, see the layout and the TCO, and fetch the plan's PDF.
 async fn avs_journey(c: &Client, base: &str) -> Res {
-    let csv = std::env::temp_dir().join(format!("volplan-rvtools-{}.csv", free_port()));
     let mut text = String::from(
         "vInfoVMName,vInfoPowerstate,vInfoTemplate,vInfoCPUs,vInfoMemory,vInfoProvisioned,vInfoInUse,vInfoPath\n",
     );
@@ -708,20 +716,8 @@ async fn avs_journey(c: &Client, base: &str) -> Res {
             &format!("app{i:02},poweredOn,False,4,16384,204800,102400,[ds1] app{i:02}/app.vmx\n");
     }
     text += "vCLS-1,poweredOn,False,1,128,2048,512,[ds1] vCLS/vCLS.vmx\n";
-    std::fs::write(&csv, text)?;
     c.goto(&format!("{base}/avs")).await?;
-    c.find(Locator::Css("#avs-file"))
-        .await?
-        .send_keys(&csv.display().to_string())
-        .await?;
-    c.find(Locator::Css("#avs-import")).await?.click().await?;
-    wait_for(
-        c,
-        "!!document.getElementById('avs-summary')",
-        "the inventory summary",
-    )
-    .await?;
-    let _ = std::fs::remove_file(&csv);
+    avs::upload(c, &text).await?;
     let summary = js(c, "document.getElementById('avs-summary').textContent").await?;
     let summary = summary.as_str().unwrap_or_default().to_owned();
     assert!(
@@ -730,13 +726,13 @@ async fn avs_journey(c: &Client, base: &str) -> Res {
     );
     js(
         c,
-        "(document.getElementById('avs-region').value = 'westus2', document.getElementById('avs-level').value = 'ultra', true)",
+        "(document.getElementById('f-region').value = 'westus2', document.getElementById('f-level').value = 'ultra', true)",
     )
     .await?;
     c.find(Locator::Css("#avs-plan")).await?.click().await?;
     wait_for(
         c,
-        "(document.getElementById('avs-headline') || {textContent: ''}).textContent.includes('ultra')",
+        "(document.getElementById('avs-headline') || {textContent: ''}).textContent.includes('Ultra')",
         "the plan at Ultra",
     )
     .await?;
@@ -1073,7 +1069,7 @@ async fn region_warning_journey(c: &Client, base: &str) -> Res {
 /// An estate from three templates: optimise, read the timeline, download the report.
 async fn estate_journey(c: &Client, base: &str) -> Res {
     c.goto(&format!("{base}/estates")).await?;
-    c.find(Locator::Css("#estate-name"))
+    c.find(Locator::Css("#f-name"))
         .await?
         .send_keys("Three systems")
         .await?;
@@ -1085,7 +1081,7 @@ async fn estate_journey(c: &Client, base: &str) -> Res {
         .click()
         .await?;
     }
-    let growth = c.find(Locator::Css("#estate-growth")).await?;
+    let growth = c.find(Locator::Css("#f-growth_pct_per_year")).await?;
     growth.clear().await?;
     growth.send_keys("30").await?;
     c.find(Locator::Css("#new-estate button[type=\"submit\"]"))
@@ -1243,6 +1239,16 @@ async fn planner_journeys_in_chromium() {
     };
     let outcome = if outcome.is_ok() {
         avs_journey(client, base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        verdict::verdict_journey(client, base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        avs::avs_form_journey(client, base).await
     } else {
         outcome
     };

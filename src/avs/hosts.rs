@@ -174,6 +174,19 @@ pub struct HostCount {
     pub vsan_usable_tib_per_host: f64,
 }
 
+impl HostCount {
+    /// What drives the count, in words: "CPU", "memory", "storage" or "the 3-host
+    /// minimum".
+    pub fn driver_name(&self) -> &'static str {
+        match self.binding {
+            "cpu" => "CPU",
+            "memory" => "memory",
+            "storage" => "storage",
+            _ => "the 3-host minimum",
+        }
+    }
+}
+
 impl HostModel {
     /// Usable vSAN TiB per host: raw GB x on-disk x (1 - slack) x (1 - policy) / 1024 x
     /// dedup (about 8.14 for AV36 with the defaults).

@@ -118,6 +118,18 @@ pub struct AvsPlan {
     pub warnings: Vec<String>,
 }
 
+impl AvsPlan {
+    /// A limit as users read it ("Volume QoS"), from the id a cluster names
+    /// (`volume_qos`): the evaluation's label for it, else the id in words.
+    pub fn limit_name(&self, id: &str) -> String {
+        self.evaluation
+            .limits
+            .iter()
+            .find(|l| l.id == id)
+            .map_or_else(|| id.replace('_', " "), |l| l.label.name.to_owned())
+    }
+}
+
 /// Datastores per cluster unless the request says otherwise (the benchmark page's
 /// figure; the attach page says 8 by default and up to 256 by support request).
 pub const DEFAULT_MAX_DATASTORES: u32 = 64;

@@ -2,6 +2,7 @@
 
 use super::DEFAULT_MAX_DATASTORES;
 use super::hosts::{self, HostModel, HostSpec};
+use crate::engine::field_error::{Checks, FieldErrors, closest, did_you_mean};
 use crate::engine::pricing::{HostPrice, PriceBook};
 use crate::engine::scenario::{FieldError, Level, Service};
 use crate::engine::scenario::{MAX_HOST_SKU_CHARS, MAX_REGION_CHARS};
@@ -218,50 +219,47 @@ fn range(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), FieldError> {
 }
 
 impl PlanRequest {
-    /// Checks every field and finds the host, region and prices.
-    pub fn resolve<'b>(&self, book: &'b PriceBook) -> Result<Context<'b>, FieldError> {
+    /// Checks every field, reporting every wrong one at once, and finds the host,
+    /// region and prices.
+    pub fn resolve<'b>(&self, book: &'b PriceBook) -> Result<Context<'b>, FieldErrors> {
         self.check_inventory()?;
-        crate::engine::field_error::text("host_sku", &self.host_sku, MAX_HOST_SKU_CHARS, false)?;
+        let mut c = Checks::default();
+        c.text("host_sku", &self.host_sku, MAX_HOST_SKU_CHARS, false);
         if let Some(r) = &self.region {
-            crate::engine::field_error::text("region", r, MAX_REGION_CHARS, false)?;
+            c.text("region", r, MAX_REGION_CHARS, false);
         }
-        range("growth_pct", self.growth_pct, 0.0, 1000.0)?;
-        range("free_space_pct", self.free_space_pct, 0.0, 90.0)?;
-        range("read_pct", self.read_pct, 0.0, 100.0)?;
+        c.check(range("growth_pct", self.growth_pct, 0.0, 1000.0));
+        c.check(range("free_space_pct", self.free_space_pct, 0.0, 90.0));
+        c.check(range("read_pct", self.read_pct, 0.0, 100.0));
         if let Some(v) = self.io_size_kib {
-            range("io_size_kib", v, 4.0, 1024.0)?;
+            c.check(range("io_size_kib", v, 4.0, 1024.0));
         }
         if let Some(v) = self.default_iops_per_vm {
-            range("default_iops_per_vm", v, 0.0, 1e6)?;
+            c.check(range("default_iops_per_vm", v, 0.0, 1e6));
         }
         if let Some(v) = self.default_mibps_per_vm {
-            range("default_mibps_per_vm", v, 0.0, 1e5)?;
+            c.check(range("default_mibps_per_vm", v, 0.0, 1e5));
         }
         if !matches!(self.nconnect, 1 | 4) {
-            return Err(FieldError::new(
+            c.push(FieldError::new(
                 "nconnect",
                 format!("must be 1 or 4, not {}", self.nconnect),
             ));
         }
         if !(1..=1024).contains(&self.outstanding_per_vm) {
-            return Err(FieldError::new(
+            c.push(FieldError::new(
                 "outstanding_per_vm",
                 "must be a whole number from 1 to 1024",
             ));
         }
         if !(1..=256).contains(&self.max_datastores) {
-            return Err(FieldError::new(
+            c.push(FieldError::new(
                 "max_datastores",
                 "must be a whole number from 1 to 256",
             ));
         }
-        if let Some(n) = self.datastores
-            && !(1..=4096).contains(&n)
-        {
-            return Err(FieldError::new(
-                "datastores",
-                format!("must be a whole number from 1 to 4096, not {n}"),
-            ));
+        if let Some(n) = self.datastores {
+            c.range_u("datastores", n, 1, 4096);
         }
         if let Some(l) = self.level
             && !matches!(
@@ -269,7 +267,7 @@ impl PlanRequest {
                 Level::Standard | Level::Premium | Level::Ultra | Level::Flexible
             )
         {
-            return Err(FieldError::new(
+            c.push(FieldError::new(
                 "level",
                 format!(
                     "AVS datastores are planned at standard, premium, ultra or flexible, not {}",
@@ -277,31 +275,39 @@ impl PlanRequest {
                 ),
             ));
         }
-        self.hosts
-            .validate()
-            .map_err(|(f, m)| FieldError::new(format!("hosts.{f}"), m))?;
-        let spec = hosts::spec(&self.host_sku).ok_or_else(|| {
-            FieldError::new(
+        if let Err((f, m)) = self.hosts.validate() {
+            c.push(FieldError::new(format!("hosts.{f}"), m));
+        }
+        let spec = hosts::spec(&self.host_sku);
+        if spec.is_none() && !c.has("host_sku") {
+            c.push(FieldError::new(
                 "host_sku",
                 format!(
-                    "`{}` is not an AVS host SKU; use one of {}",
+                    "`{}` is not an AVS host SKU; use one of {}.{}",
                     clip(&self.host_sku),
-                    hosts::HOSTS.map(|h| h.sku).join(", ")
+                    hosts::HOSTS.map(|h| h.sku).join(", "),
+                    did_you_mean(&closest(&self.host_sku, hosts::HOSTS.map(|h| h.sku)))
                 ),
-            )
-        })?;
+            ));
+        }
         let region = match self.region.as_deref().map(str::trim) {
             None | Some("") => book.reference_region(Service::Anf).to_owned(),
             Some(r) => r.to_ascii_lowercase(),
         };
-        let Some((_, anf)) = book.anf(&region) else {
-            return Err(FieldError::new(
+        let anf = book.anf(&region);
+        if anf.is_none() && !c.has("region") {
+            c.push(FieldError::new(
                 "region",
                 format!(
-                    "`{}` is not a region the price book prices Azure NetApp Files in; choose one from the list (GET /api/v1/regions)",
-                    clip(&region)
+                    "`{}` is not a region the price book prices Azure NetApp Files in.{} Choose one from the list (GET /api/v1/regions).",
+                    clip(&region),
+                    did_you_mean(&closest(&region, book.anf.keys().map(String::as_str)))
                 ),
             ));
+        }
+        c.finish()?;
+        let (Some(spec), Some((_, anf))) = (spec, anf) else {
+            unreachable!("a missing host or region is a recorded error");
         };
         let host_price = book.avs_host(&region, spec.sku);
         let region_name = book

@@ -5,7 +5,7 @@
 
 use super::hosts::HostCount;
 use super::request::Context;
-use crate::engine::scenario::Level;
+use crate::engine::scenario::{Level, Service};
 use serde::Serialize;
 
 /// A figure at pay as you go and on each reservation term.
@@ -73,6 +73,8 @@ pub struct Tco {
     pub host_price_date: String,
     pub anf_price_date: String,
     pub hours_per_month: f64,
+    /// The currency of every figure (the price book's, `USD` for the compiled one).
+    pub currency: &'static str,
     /// False when the price book has no price for the host SKU in the region: the host
     /// figures are then 0 and every total leaves the hosts out.
     pub hosts_priced: bool,
@@ -150,17 +152,18 @@ fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCos
 }
 
 /// What drives a host count, in words.
-fn driver(h: &HostCount) -> String {
+pub fn driver(h: &HostCount) -> String {
     let d = h.drivers;
     let what = match h.binding {
         "storage" => format!(
-            "storage ({} hosts at {:.2} TiB usable vSAN each)",
+            "storage ({} hosts at {} usable vSAN each)",
             d.storage.unwrap_or(0),
-            h.vsan_usable_tib_per_host
+            crate::format::capacity(h.vsan_usable_tib_per_host)
         ),
         "memory" => format!(
-            "memory ({} hosts at {:.1} GiB each)",
-            d.memory, h.memory_gib_per_host
+            "memory ({} hosts at {} GiB each)",
+            d.memory,
+            crate::format::num(h.memory_gib_per_host, 1)
         ),
         "cpu" => format!("CPU ({} hosts)", d.cpu),
         _ => "the 3-host minimum per cluster".to_owned(),
@@ -192,12 +195,12 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
             })
             .collect(),
         drivers: format!(
-            "vSAN only: {}; with ANF datastores: {}, plus {:.1} TiB of {} datastores at {:.0} USD a month",
+            "vSAN only: {}; with ANF datastores: {}, plus {} of {} datastores at {} a month",
             driver(vsan),
             driver(with),
-            anf.tib,
-            anf.level.key(),
-            anf.monthly
+            crate::format::capacity(anf.tib),
+            anf.level.display(Service::Anf),
+            crate::format::money(anf.monthly, ctx.book.currency)
         ),
     };
     Tco {
@@ -207,6 +210,7 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
         host_price_date: ctx.book.avs_date.clone(),
         anf_price_date: ctx.book.date.to_string(),
         hours_per_month: ctx.book.hours_per_month,
+        currency: ctx.book.currency,
         hosts_priced: ctx.host_price.is_some(),
         vsan_only: a,
         with_anf: b,

@@ -254,3 +254,59 @@ fn flexible_is_searched_where_it_is_priced_and_wins_when_it_is_cheapest() {
         e.first().message
     );
 }
+
+#[test]
+fn every_wrong_choice_is_reported_at_once() {
+    let mut req = request(vec![vm(0, 4, 16.0, 0.5, None)], "AV366");
+    req.region = Some("westeurop".to_owned());
+    req.datastores = Some(0);
+    req.growth_pct = -1.0;
+    req.free_space_pct = 95.0;
+    req.nconnect = 3;
+    let errors = plan(&req, book()).expect_err("five wrong choices");
+    let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        [
+            "growth_pct",
+            "free_space_pct",
+            "nconnect",
+            "datastores",
+            "host_sku",
+            "region"
+        ]
+    );
+    let said = |f: &str| {
+        errors
+            .iter()
+            .find(|e| e.field == f)
+            .unwrap()
+            .message
+            .clone()
+    };
+    assert!(
+        said("region").contains("Did you mean westeurope?"),
+        "{errors}"
+    );
+    assert!(said("host_sku").contains("Did you mean AV36"), "{errors}");
+}
+
+#[test]
+fn a_region_without_the_hosts_price_plans_them_and_says_the_currency() {
+    let mut req = request(vec![vm(0, 4, 16.0, 0.5, None)], "AV36");
+    req.region = Some("westeurope".to_owned());
+    let p = plan(&req, book()).expect("planned without a host price");
+    assert!(!p.tco.hosts_priced);
+    assert!(p.tco.vsan_only.hosts.hosts >= 3);
+    assert_eq!(p.tco.vsan_only.monthly.payg, 0.0);
+    assert!(
+        p.tco.with_anf.monthly.payg > 0.0,
+        "the datastores still cost"
+    );
+    assert_eq!(p.tco.currency, book().currency);
+    assert!(
+        !p.tco.saving.drivers.contains(p.level.key()),
+        "the level by its name: {}",
+        p.tco.saving.drivers
+    );
+}

@@ -1,6 +1,7 @@
 //! The estate request (contract: `POST /api/v1/estate/optimize`) and its validation.
 
 use super::pool::{ALL_TYPES, PoolType};
+use crate::engine::field_error::{Checks, FieldErrors};
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{FieldError, Level, Scenario, Service, Term};
 use serde::{Deserialize, Serialize};
@@ -167,11 +168,13 @@ impl EstateRequest {
         }
     }
 
-    /// Checks the request's own fields (each workload is checked when it is planned)
-    /// and returns the Azure region it is priced in.
-    pub fn validate(&self, prices: &PriceBook) -> Result<String, FieldError> {
+    /// Checks the request's own fields, reporting every wrong one at once (each
+    /// workload is checked when it is planned), and returns the Azure region it is
+    /// priced in.
+    pub fn validate(&self, prices: &PriceBook) -> Result<String, FieldErrors> {
+        let mut c = Checks::default();
         if self.workloads.is_empty() || self.workloads.len() > MAX_WORKLOADS {
-            return Err(FieldError::new(
+            c.push(FieldError::new(
                 "workloads",
                 format!(
                     "an estate holds 1 to {MAX_WORKLOADS} workloads; got {}",
@@ -180,31 +183,28 @@ impl EstateRequest {
             ));
         }
         if let Some(n) = &self.name {
-            crate::engine::field_error::text("name", n, 200, false)?;
+            c.text("name", n, 200, false);
         }
         for (field, r) in [("region", &self.region), ("gcp_region", &self.gcp_region)] {
             if let Some(r) = r {
-                crate::engine::field_error::text(
-                    field,
-                    r,
-                    crate::engine::scenario::MAX_REGION_CHARS,
-                    false,
-                )?;
+                c.text(field, r, crate::engine::scenario::MAX_REGION_CHARS, false);
             }
         }
         let region = match self.region.as_deref().map(str::trim) {
-            None | Some("") => prices.reference_region(Service::Anf).to_owned(),
-            Some(r) => prices.anf(r).map(|(k, _)| k.to_owned()).ok_or_else(|| {
-                FieldError::new(
-                    "region",
-                    format!(
-                        "`{r}` is not an Azure region the price book prices Azure NetApp Files in; use an armRegionName such as eastus or westeurope"
-                    ),
-                )
-            })?,
+            None | Some("") => Some(prices.reference_region(Service::Anf).to_owned()),
+            Some(r) => prices.anf(r).map(|(k, _)| k.to_owned()),
         };
+        if region.is_none() && !c.has("region") {
+            let r = self.region.as_deref().unwrap_or_default().trim();
+            c.push(FieldError::new(
+                "region",
+                format!(
+                    "`{r}` is not an Azure region the price book prices Azure NetApp Files in; use an armRegionName such as eastus or westeurope"
+                ),
+            ));
+        }
         if !(1..=MAX_YEARS).contains(&self.years) {
-            return Err(FieldError::new(
+            c.push(FieldError::new(
                 "years",
                 format!(
                     "the timeline runs 1 to {MAX_YEARS} years; got {}",
@@ -212,19 +212,23 @@ impl EstateRequest {
                 ),
             ));
         }
-        pct(
+        c.check(pct(
             "growth_pct_per_year".into(),
             self.growth_pct_per_year,
             MAX_GROWTH_PCT,
-        )?;
+        ));
         if let Some(t) = self.throughput_growth_pct_per_year {
-            pct("throughput_growth_pct_per_year".into(), t, MAX_GROWTH_PCT)?;
+            c.check(pct(
+                "throughput_growth_pct_per_year".into(),
+                t,
+                MAX_GROWTH_PCT,
+            ));
         }
-        pct("discount_pct".into(), self.discount_pct, 100.0)?;
+        c.check(pct("discount_pct".into(), self.discount_pct, 100.0));
         if !(self.migration_threshold_usd_month.is_finite()
             && (0.0..=1e9).contains(&self.migration_threshold_usd_month))
         {
-            return Err(FieldError::new(
+            c.push(FieldError::new(
                 "migration_threshold_usd_month",
                 format!(
                     "must be 0 or more USD a month (0 re-plans whenever it saves anything), not {}",
@@ -233,13 +237,13 @@ impl EstateRequest {
             ));
         }
         if self.min_dwell_months > 60 {
-            return Err(FieldError::new(
+            c.push(FieldError::new(
                 "min_dwell_months",
                 format!("must be 0 to 60 months, not {}", self.min_dwell_months),
             ));
         }
         if !(1..=500).contains(&self.max_pools) {
-            return Err(FieldError::new(
+            c.push(FieldError::new(
                 "max_pools",
                 format!(
                     "an account holds 1 to 500 capacity pools (25 by default); got {}",
@@ -248,7 +252,7 @@ impl EstateRequest {
             ));
         }
         if !(1..=12).contains(&self.resize_every_months) {
-            return Err(FieldError::new(
+            c.push(FieldError::new(
                 "resize_every_months",
                 format!(
                     "resize every 1 to 12 months (3 = quarterly); got {}",
@@ -256,57 +260,69 @@ impl EstateRequest {
                 ),
             ));
         }
+        self.check_growth(&mut c);
+        self.check_levels(&mut c);
+        c.finish()?;
+        Ok(region.expect("a missing region is a recorded error"))
+    }
+
+    /// Per-workload growth: each names a workload, its rates and monthly capacities in
+    /// range.
+    fn check_growth(&self, c: &mut Checks) {
         let n = self.workloads.len();
-        let months = (self.years * 12) as usize;
+        let months = (self.years.clamp(1, MAX_YEARS) * 12) as usize;
         for (i, g) in self.growth.iter().enumerate() {
             if g.workload >= n {
-                return Err(FieldError::new(
+                c.push(FieldError::new(
                     format!("growth[{i}].workload"),
-                    format!("name a workload by its index, 0 to {}", n - 1),
+                    format!("name a workload by its index, 0 to {}", n.saturating_sub(1)),
                 ));
             }
             if let Some(v) = g.capacity_pct_per_year {
-                pct(
+                c.check(pct(
                     format!("growth[{i}].capacity_pct_per_year"),
                     v,
                     MAX_GROWTH_PCT,
-                )?;
+                ));
             }
             if let Some(v) = g.throughput_pct_per_year {
-                pct(
+                c.check(pct(
                     format!("growth[{i}].throughput_pct_per_year"),
                     v,
                     MAX_GROWTH_PCT,
-                )?;
+                ));
             }
             if let Some(t) = &g.capacity_tib_by_month {
                 let field = format!("growth[{i}].capacity_tib_by_month");
                 if t.is_empty() || t.len() > months + 1 {
-                    return Err(FieldError::new(
+                    c.push(FieldError::new(
                         field,
                         format!("give 1 to {} monthly capacities", months + 1),
                     ));
-                }
-                if let Some(v) = t
+                } else if let Some(v) = t
                     .iter()
                     .find(|v| !(v.is_finite() && **v > 0.0 && **v <= 1e6))
                 {
-                    return Err(FieldError::new(
+                    c.push(FieldError::new(
                         field,
                         format!("each capacity is above 0 and at most 1,000,000 TiB; got {v}"),
                     ));
                 }
             }
         }
+    }
+
+    /// The levels the pools may use, and the one-month what-ifs.
+    fn check_levels(&self, c: &mut Checks) {
         if let Some(levels) = &self.levels {
             if levels.is_empty() {
-                return Err(FieldError::new(
+                c.push(FieldError::new(
                     "levels",
                     "name at least one ANF level, or leave it null for all",
                 ));
             }
             if let Some(l) = levels.iter().find(|l| !Level::of(Service::Anf).contains(l)) {
-                return Err(FieldError::new(
+                c.push(FieldError::new(
                     "levels",
                     format!(
                         "`{}` is not an ANF level; use standard, premium, ultra or flexible",
@@ -315,27 +331,28 @@ impl EstateRequest {
                 ));
             }
         }
+        let n = self.workloads.len();
+        let months = self.years.clamp(1, MAX_YEARS) * 12;
         for (i, w) in self.what_if.iter().enumerate() {
             if w.workload >= n || self.workloads[w.workload].storage.service != Service::Anf {
-                return Err(FieldError::new(
+                c.push(FieldError::new(
                     format!("what_if[{i}].workload"),
                     "name an Azure NetApp Files workload by its index",
                 ));
             }
             if !Level::of(Service::Anf).contains(&w.level) {
-                return Err(FieldError::new(
+                c.push(FieldError::new(
                     format!("what_if[{i}].level"),
                     "use standard, premium, ultra or flexible",
                 ));
             }
-            if w.month as usize >= months {
-                return Err(FieldError::new(
+            if w.month >= months {
+                c.push(FieldError::new(
                     format!("what_if[{i}].month"),
                     format!("the timeline has months 0 to {}", months - 1),
                 ));
             }
         }
-        Ok(region)
     }
 
     /// The workloads with the estate's regions in place of their own.

@@ -294,6 +294,26 @@ fn bad_requests_name_the_field() {
         bad(json!({"workloads": [w, broken]})),
         "workloads[1].workload.read_pct"
     );
+    // Every wrong field of the request at once.
+    let req: EstateRequest = serde_json::from_value(json!({"workloads": [], "region": "mars",
+        "years": 9, "growth_pct_per_year": -1, "what_if": [{"workload": 0, "level": "ultra", "month": 99}]}))
+    .unwrap();
+    let all: Vec<String> = optimize(&req, pricing::book())
+        .unwrap_err()
+        .iter()
+        .map(|e| e.field.clone())
+        .collect();
+    assert_eq!(
+        all,
+        [
+            "workloads",
+            "region",
+            "years",
+            "growth_pct_per_year",
+            "what_if[0].workload",
+            "what_if[0].month"
+        ]
+    );
 }
 
 #[test]
@@ -329,7 +349,7 @@ fn unreachable_and_non_anf_workloads_are_reported_outside_the_pools() {
     assert!(p.timeline[11].monthly > p.timeline[0].monthly);
     for f in crate::report::Format::ALL {
         let opts = crate::report::RenderOptions::default();
-        let bytes = crate::report::estate::render(&p, f, opts, "2026-01-02").unwrap();
+        let bytes = crate::report::estate::render(&p, &[], f, opts, "2026-01-02").unwrap();
         assert!(!bytes.is_empty());
     }
     // Where the price book has no Azure Files price the share is named, not counted.

@@ -20,6 +20,17 @@ pub enum Cheaper {
     Neither,
 }
 
+impl Cheaper {
+    /// "vSAN only", "ANF datastores", "neither".
+    pub fn display(self) -> &'static str {
+        match self {
+            Cheaper::VsanOnly => "vSAN only",
+            Cheaper::WithAnf => "ANF datastores",
+            Cheaper::Neither => "neither",
+        }
+    }
+}
+
 /// The comparison at one purchase term.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct TermVerdict {
@@ -87,7 +98,7 @@ fn at(r: &Rates, term: PurchaseTerm) -> f64 {
 
 /// The comparison at `term`.
 fn term_verdict(t: &Tco, term: PurchaseTerm) -> TermVerdict {
-    let c = |v: f64| money(v, "USD");
+    let c = |v: f64| money(v, t.currency);
     let vsan = at(&t.vsan_only.monthly, term);
     let anf = at(&t.with_anf.monthly, term);
     let diff = (vsan - anf).abs();
@@ -140,7 +151,7 @@ fn term_verdict(t: &Tco, term: PurchaseTerm) -> TermVerdict {
 }
 
 fn break_even(t: &Tco, term: PurchaseTerm) -> BreakEven {
-    let c = |v: f64| money(v, "USD");
+    let c = |v: f64| money(v, t.currency);
     let vsan = at(&t.vsan_only.monthly, term);
     let hosts = at(&t.with_anf.hosts_monthly, term);
     let now = at(&t.with_anf.anf_monthly, term);
@@ -209,7 +220,7 @@ pub fn verdict(plan: &AvsPlan, term: PurchaseTerm) -> AvsVerdict {
             t.region_name,
             t.vsan_only.hosts.hosts,
             t.with_anf.hosts.hosts,
-            money(at(&t.with_anf.anf_monthly, term), "USD")
+            money(at(&t.with_anf.anf_monthly, term), t.currency)
         );
         statements.push(statement.clone());
         return AvsVerdict {

@@ -4,7 +4,7 @@
 //!
 //! The better one: among those that meet every target they set, the cheapest (ties go
 //! to the faster); when none sets a target, the faster, unless they tie within
-//! [`TIE_PCT`], when the cheaper. Every "cheaper" or "costs less" in the statements is
+//! [`SAME_RATE_PCT`], when the cheaper. Every "cheaper" or "costs less" in the statements is
 //! the difference of the two monthly figures it names.
 
 use super::Sensitivity;
@@ -17,8 +17,13 @@ use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::Scenario;
 use crate::format::{mibps, money, signed_pct};
 
-/// Throughputs within this share of each other tie, %.
+/// Limits within this share of each other tie, %: both must rise to gain anything.
 pub const TIE_PCT: f64 = 0.05;
+
+/// Scenarios whose throughputs lie within this share of each other give the same
+/// throughput, %: the model's figures are not sharper than that, so a smaller gap is
+/// never called a win.
+pub const SAME_RATE_PCT: f64 = 1.0;
 
 /// Monthly costs within this many currency units are the same cost.
 const SAME_COST: f64 = 0.005;
@@ -78,7 +83,7 @@ pub fn better(entries: &[(&Scenario, &Evaluation)]) -> Option<usize> {
     let Some(&second) = order.get(1) else {
         return Some(first);
     };
-    let tie_rate = (rate(first) - rate(second)).abs() <= TIE_PCT / 100.0 * rate(first);
+    let tie_rate = (rate(first) - rate(second)).abs() <= SAME_RATE_PCT / 100.0 * rate(first);
     let tie_cost = (cost(first) - cost(second)).abs() <= SAME_COST
         || (cost(first).is_infinite() && cost(second).is_infinite());
     match (by_cost, tie_rate, tie_cost) {
@@ -136,7 +141,7 @@ fn headline(entries: &[Entry], best: Option<usize>) -> String {
         return format!(
             "No clear winner: {} (within {}% of each other, at the same cost).",
             rates.join(", "),
-            TIE_PCT
+            SAME_RATE_PCT
         );
     };
     let w = &entries[b];
@@ -155,9 +160,9 @@ fn headline(entries: &[Entry], best: Option<usize>) -> String {
             );
         }
         let mut parts = vec![format!(
-            "{} is the better choice: it meets every target it sets, at {}/month",
+            "{} is the better choice: it meets every target it sets, at {}",
             w.name,
-            monthly_cost(w.evaluation)
+            crate::format::monthly(w.evaluation.cost.monthly, w.evaluation.cost.currency)
         )];
         for o in &others {
             parts.push(if !o.evaluation.targets.met {
@@ -193,7 +198,7 @@ fn headline(entries: &[Entry], best: Option<usize>) -> String {
     if entries.len() == 2 {
         let o = others[0];
         let (x, y) = (w.evaluation.throughput_mibps, o.evaluation.throughput_mibps);
-        if (x - y).abs() <= TIE_PCT / 100.0 * x.max(y) {
+        if (x - y).abs() <= SAME_RATE_PCT / 100.0 * x.max(y) {
             return format!(
                 "{} and {} give the same throughput ({} and {}), {}.",
                 w.name,
@@ -229,11 +234,6 @@ fn headline(entries: &[Entry], best: Option<usize>) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     )
-}
-
-/// A scenario's monthly cost, or "no list price".
-fn monthly_cost(e: &Evaluation) -> String {
-    crate::format::money_or(e.cost.monthly, e.cost.currency)
 }
 
 /// The verdict on several scenarios, with what decides it.

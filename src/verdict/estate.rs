@@ -119,6 +119,15 @@ pub fn verdict(plan: &EstatePlan, req: &EstateRequest) -> SetVerdict {
             plural(u64::from(req.min_dwell_months), "month", "months")
         )
     });
+    let unmet = plan.assignments.iter().filter(|a| !a.targets_met).count();
+    statements.push(if unmet == 0 {
+        "Every workload meets its targets as placed.".to_owned()
+    } else {
+        format!(
+            "{} targets as placed: see the allocation table.",
+            plural(unmet as u64, "workload misses its", "workloads miss their")
+        )
+    });
     let resizes = plan
         .events
         .iter()

@@ -1,15 +1,41 @@
 //! One capacity over several volume (datastore) counts: which layout gives the most,
 //! the suggestion (the smallest count within 5 % of the best), what the layouts cost,
 //! and a pair set side by side (the base scenario's own count against another) with
-//! the mechanism of each and the inputs that flip which of the two wins.
+//! the mechanism of each and the inputs that flip which of the two wins; and why each
+//! layout gets its result.
 
 use super::SetVerdict;
 use super::compare::{self, Entry};
+use super::mechanism;
+use super::sensitivity::capitalised;
 use super::words::{count_x, volume_noun};
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::Scenario;
 use crate::engine::sweep::{self, Layout, NEAR_BEST};
 use crate::format::{mibps, money, num};
+use serde::Serialize;
+
+/// The verdict on a layouts sweep: what the layouts API answers as `verdict` and the
+/// layouts page and its downloads print.
+#[derive(Debug, Clone, Default, Serialize, utoipa::ToSchema)]
+pub struct LayoutsVerdict {
+    /// The best layout (`best`), the statements in reading order and what decides
+    /// which of the pair wins (`sensitivity`).
+    #[serde(flatten)]
+    pub set: SetVerdict,
+    /// The two layouts set side by side, as indices into the layouts: the scenario's
+    /// own count first.
+    pub pair: Option<[usize; 2]>,
+    /// Why each layout gets its result, in the order of the layouts: what binds it and,
+    /// on AVS, how its datastores share the load.
+    pub why: Vec<String>,
+}
+
+/// Why one layout gets its result: "The busiest of 20 datastores holds 4 of 64 VMDKs,
+/// so Volume QoS caps it at 8,192 MiB/s".
+pub fn why(l: &Layout) -> String {
+    capitalised(&mechanism::cause(&l.evaluation))
+}
 
 /// The two counts a layouts verdict sets side by side: the base scenario's own count and
 /// `versus` (or, without it, the suggested count, else the best other one).
@@ -40,7 +66,7 @@ pub fn layouts(
     layouts: &[Layout],
     versus: Option<u32>,
     prices: &PriceBook,
-) -> SetVerdict {
+) -> LayoutsVerdict {
     let rows = sweep::layout_rows(layouts);
     let noun = volume_noun(s, true);
     let name = |l: &Layout| format!("{} {noun}", count_x(l.count, l.quota_tib));
@@ -97,7 +123,8 @@ pub fn layouts(
         )),
     }
     let mut sensitivity = Vec::new();
-    if let Some((a, b)) = pair(s, layouts, versus) {
+    let pair = pair(s, layouts, versus);
+    if let Some((a, b)) = pair {
         let scenarios = [
             sweep::layout_variant(s, layouts[a].count, total_tib),
             sweep::layout_variant(s, layouts[b].count, total_tib),
@@ -119,9 +146,13 @@ pub fn layouts(
         statements.extend(v.statements);
         sensitivity = v.sensitivity;
     }
-    SetVerdict {
-        best,
-        statements,
-        sensitivity,
+    LayoutsVerdict {
+        set: SetVerdict {
+            best,
+            statements,
+            sensitivity,
+        },
+        pair: pair.map(|(a, b)| [a, b]),
+        why: layouts.iter().map(why).collect(),
     }
 }

@@ -4,7 +4,7 @@
 
 use super::words::plural;
 use crate::engine::evaluation::{Evaluation, Limit};
-use crate::engine::limits::Applies;
+use crate::engine::limits::{Applies, Scope};
 use crate::engine::scenario::{Placement, Scenario};
 use crate::engine::trace::Formula;
 use crate::format::{exact, num};
@@ -55,25 +55,48 @@ pub fn binding(s: &Scenario, e: &Evaluation) -> String {
     out
 }
 
-/// A short cause for comparisons: "the busiest of 20 datastores holds 4 of 64 VMDKs, so
-/// Volume QoS caps it at 8,192 MiB/s", or "Volume QoS caps it at 10,240 MiB/s".
+/// A short cause for comparisons and layouts: the binding limit with its value and, on
+/// AVS where it is a per-datastore ceiling, how the datastores share the load: "the
+/// busiest of 20 datastores holds 4 of 64 VMDKs, so Volume QoS caps it at 8,192
+/// MiB/s", "16 of 20 datastores carry load, so ...", "the load spreads evenly over all
+/// 20 datastores, so ...", or "Volume QoS caps it at 10,240 MiB/s".
 pub fn cause(e: &Evaluation) -> String {
     let Some(l) = binding_limit(e) else {
         return format!("bound by {}", e.binding);
     };
-    match l.label.formula {
-        Formula::Busiest {
-            of,
-            on_busiest,
-            units,
-            unit,
-            ..
-        } => format!(
-            "the busiest of {of} datastores holds {on_busiest} of {units} {unit}, so {} caps it at {} MiB/s",
-            l.label.name,
-            num(l.mibps, 0)
+    let caps = format!("{} caps it at {} MiB/s", l.label.name, num(l.mibps, 0));
+    let per_datastore = matches!(l.scope, Scope::Volume | Scope::Datastore);
+    match (
+        l.label.formula,
+        e.flows.datastores,
+        e.flows.loaded_datastores,
+    ) {
+        (
+            Formula::Busiest {
+                of,
+                on_busiest,
+                units,
+                unit,
+                ..
+            },
+            _,
+            _,
+        ) if on_busiest > 1 => {
+            format!(
+                "the busiest of {of} datastores holds {on_busiest} of {units} {unit}, so {caps}"
+            )
+        }
+        (_, Some(total), Some(loaded)) if per_datastore && loaded < total => format!(
+            "{loaded} of {total} datastores {} load, so {caps}",
+            if loaded == 1 { "carries" } else { "carry" }
         ),
-        _ => format!("{} caps it at {} MiB/s", l.label.name, num(l.mibps, 0)),
+        (_, Some(2), Some(_)) if per_datastore => {
+            format!("the load spreads evenly over both datastores, so {caps}")
+        }
+        (_, Some(total), Some(_)) if per_datastore && total > 2 => {
+            format!("the load spreads evenly over all {total} datastores, so {caps}")
+        }
+        _ => caps,
     }
 }
 
@@ -107,7 +130,7 @@ pub fn datastore_load(s: &Scenario) -> Option<String> {
         Placement::Dedicated => (
             vms,
             format!(
-                "{}, each on its own datastore in turn over {}",
+                "{}, all of each VM's VMDKs on one datastore, dealt in turn over {}",
                 plural(vms, "VM", "VMs"),
                 ds(n)
             ),
@@ -178,6 +201,11 @@ mod tests {
         assert!(!text.contains("16 x 4 TiB"), "{text}");
         assert!(cause(&e).starts_with("the busiest of 20 datastores holds 4 of 64 VMDKs"));
         let even = avs(20, 4.0, 5);
+        let e = crate::engine::evaluate(&even).unwrap();
+        assert_eq!(
+            cause(&e),
+            "the load spreads evenly over all 20 datastores, so Volume QoS caps it at 10,240 MiB/s"
+        );
         assert!(
             datastore_load(&even)
                 .unwrap()
@@ -185,5 +213,21 @@ mod tests {
             "{:?}",
             datastore_load(&even)
         );
+    }
+
+    #[test]
+    fn idle_datastores_are_named_not_a_busiest_of_one() {
+        for (placement, starts) in [
+            (
+                Placement::Dedicated,
+                "16 of 20 datastores carry load, so Volume QoS caps it at",
+            ),
+            (Placement::Single, "1 of 20 datastores carries load, so"),
+        ] {
+            let mut s = avs(20, 4.0, 4);
+            s.clients.avs.as_mut().unwrap().placement = placement;
+            let text = cause(&crate::engine::evaluate(&s).unwrap());
+            assert!(text.starts_with(starts), "{text}");
+        }
     }
 }

@@ -81,7 +81,7 @@ fn twenty_small_datastores_name_the_imbalance() {
 
 #[test]
 fn four_by_twenty_beats_twenty_by_four_until_five_vmdks_per_vm() {
-    for (vmdks, winner) in [(4, "4 x 20 TiB"), (5, "20 x 4 TiB")] {
+    for vmdks in [4, 5] {
         let (a, b) = (avs(4, vmdks), avs(20, vmdks));
         let (ea, eb) = (evaluate(&a).unwrap(), evaluate(&b).unwrap());
         let entries = [
@@ -97,24 +97,32 @@ fn four_by_twenty_beats_twenty_by_four_until_five_vmdks_per_vm() {
             },
         ];
         let v = compare::compare(&entries, book());
-        assert!(
-            v.statements[0].starts_with(&format!("{winner} beats")),
-            "{vmdks}: {:?}",
-            v.statements
-        );
         if vmdks == 4 {
-            // What decides it: one more VMDK per VM flips the answer.
+            assert!(
+                v.statements[0].starts_with("4 x 20 TiB beats"),
+                "{:?}",
+                v.statements
+            );
+            // What decides it: one more VMDK per VM evens the load, and the gap closes.
             let flip = v
                 .sensitivity
                 .iter()
                 .find(|x| x.input == "clients.avs.vmdks_per_vm")
                 .expect("VMDKs per VM decide it");
             assert!(
-                flip.statement
-                    .starts_with("With 5 VMDKs per VM, 20 x 4 TiB wins"),
+                flip.statement.starts_with("With 5 VMDKs per VM, they tie"),
                 "{}",
                 flip.statement
             );
+        } else {
+            // 80 VMDKs spread evenly: both reach the same QoS within the model's
+            // precision, so neither is called the winner.
+            assert!(
+                v.statements[0].starts_with("No clear winner"),
+                "{:?}",
+                v.statements
+            );
+            assert_eq!(v.best, None);
         }
     }
 }

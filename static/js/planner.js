@@ -216,7 +216,9 @@
   var timer = null;
   var seq = 0;
   var inflight = null;
-  var dirty = false;
+  // The server marks a page whose form holds unsaved inputs (an applied
+  // recommendation, inputs from a link): leaving it asks first, as after typing.
+  var dirty = !!status && status.classList.contains("dirty");
   var lastInput = 0;
   var recalcs = 0;
 

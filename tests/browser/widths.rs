@@ -7,10 +7,11 @@ use std::path::Path;
 
 /// The elements that stick out past the viewport's right edge, as `tag.class#id` (the
 /// first few), so a failure names what to fix.
-const OVERFLOW: &str = "(() => { const cw = document.documentElement.clientWidth; const clipped = e => { for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) { if (getComputedStyle(p).overflowX !== 'visible') return true; } return false; }; return [...document.querySelectorAll('body *')].filter(e => { const r = e.getBoundingClientRect(); return r.right > cw + 0.5 && (!clipped(e) || getComputedStyle(e).position === 'absolute'); }).slice(0, 8).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className ? '.' + e.className.trim().replace(/ +/g, '.') : '') + ' ' + Math.round(e.getBoundingClientRect().right) + (e.parentElement ? ' in ' + e.parentElement.tagName.toLowerCase() + '.' + e.parentElement.className : '')).join(', '); })()";
+pub const OVERFLOW: &str = "(() => { const cw = document.documentElement.clientWidth; const clipped = e => { for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) { if (getComputedStyle(p).overflowX !== 'visible') return true; } return false; }; return [...document.querySelectorAll('body *')].filter(e => { const r = e.getBoundingClientRect(); return r.right > cw + 0.5 && (!clipped(e) || getComputedStyle(e).position === 'absolute'); }).slice(0, 8).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (typeof e.className === 'string' && e.className ? '.' + e.className.trim().replace(/ +/g, '.') : '') + ' ' + Math.round(e.getBoundingClientRect().right) + (e.parentElement ? ' in ' + e.parentElement.tagName.toLowerCase() + '.' + e.parentElement.className : '')).join(', '); })()";
 
 /// True when the page does not scroll sideways.
-const FITS: &str = "document.documentElement.scrollWidth <= document.documentElement.clientWidth";
+pub const FITS: &str =
+    "document.documentElement.scrollWidth <= document.documentElement.clientWidth";
 
 /// A synthetic `beforeunload`: true when the page asks before it is left.
 const ASKS: &str = "(() => { const e = new Event('beforeunload', { cancelable: true }); window.dispatchEvent(e); return e.defaultPrevented; })()";
@@ -18,7 +19,7 @@ const ASKS: &str = "(() => { const e = new Event('beforeunload', { cancelable: t
 /// Interactive elements smaller than 24 x 24 px (WCAG 2.2, 2.5.8), as `tag name WxH`;
 /// a link inside running text (a sentence, a caption, a label) is exempt, as the
 /// criterion's inline exception says, and so is a screen-reader-only control.
-const SMALL_TARGETS: &str = "(() => [...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')].filter(e => { const r = e.getBoundingClientRect(); if (r.width <= 1 || r.height <= 1) return false; if (getComputedStyle(e).visibility === 'hidden') return false; if (e.tagName === 'A' && e.closest('p, li, caption, figcaption, label, h1, h2, h3, dd, .meta, .note, .menu-note, footer, pre')) return false; return r.width < 23.5 || r.height < 23.5; }).slice(0, 8).map(e => { const r = e.getBoundingClientRect(); return e.tagName.toLowerCase() + ' ' + (e.name || e.id || e.textContent.trim().slice(0, 24)) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height); }).join(', '))()";
+pub const SMALL_TARGETS: &str = "(() => [...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')].filter(e => { const r = e.getBoundingClientRect(); if (r.width <= 1 || r.height <= 1) return false; if (getComputedStyle(e).visibility === 'hidden') return false; if (e.tagName === 'A' && e.closest('p, li, caption, figcaption, label, h1, h2, h3, dd, .meta, .note, .menu-note, footer, pre')) return false; return r.width < 23.5 || r.height < 23.5; }).slice(0, 8).map(e => { const r = e.getBoundingClientRect(); return e.tagName.toLowerCase() + ' ' + (e.name || e.id || e.textContent.trim().slice(0, 24)) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height); }).join(', '))()";
 
 /// The pages and what each must show before it is measured.
 fn pages(a: i64, b: i64, protected: i64) -> Vec<(&'static str, String, &'static str)> {
@@ -176,7 +177,7 @@ pub async fn widths_journey(c: &Client, base: &str) -> Res {
     c.goto(&format!("{base}/estates")).await?;
     c.wait().for_element(Locator::Css("#new-estate")).await?;
     assert_eq!(js(c, ASKS).await?, false, "an untouched estate form");
-    c.find(Locator::Css("#estate-name"))
+    c.find(Locator::Css("#f-name"))
         .await?
         .send_keys("Estate draft")
         .await?;

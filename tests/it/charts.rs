@@ -571,9 +571,8 @@ async fn layouts_page_opens_with_the_example_and_explains_it() {
     let html = res.text().await.unwrap();
     assert!(html.contains("id=\"layouts-table\""));
     assert!(html.contains("<svg"));
-    assert!(html.contains("capacity pool"));
-    assert!(html.contains("4 x 20 TiB:"));
-    assert!(html.contains("Suggested:"));
+    assert!(html.contains("id=\"layouts-verdict\""));
+    assert!(html.contains("Use this layout"));
     let res = app.get("/layouts?counts=4%2C+x").await;
     assert_eq!(res.status(), 422);
     assert!(res.text().await.unwrap().contains("is not a whole number"));

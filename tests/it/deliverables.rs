@@ -123,7 +123,24 @@ fn example_avs() -> (inventory::Inventory, avs_plan::AvsPlan) {
     (inv, plan)
 }
 
-fn example_estate() -> volplan::estate::EstatePlan {
+/// The AVS plan's report document for the example inventory.
+fn plan_doc<'a>(
+    inv: &'a volplan::inventory::Inventory,
+    plan: &'a volplan::avs::AvsPlan,
+    verdict: &'a volplan::verdict::avs::AvsVerdict,
+) -> PlanDoc<'a> {
+    PlanDoc {
+        origin: "vinfo.csv",
+        inventory: inv,
+        basis: CapacityBasis::InUse,
+        plan,
+        date: DATE,
+        verdict,
+    }
+}
+
+/// The example estate's plan with its verdict's statements.
+fn example_estate() -> (volplan::estate::EstatePlan, Vec<String>) {
     let request = EstateRequest {
         name: Some("Estate".to_owned()),
         workloads: TEMPLATES.iter().take(3).map(|t| t.scenario()).collect(),
@@ -132,7 +149,9 @@ fn example_estate() -> volplan::estate::EstatePlan {
         growth_pct_per_year: 20.0,
         ..serde_json::from_str(r#"{"workloads": []}"#).expect("an empty request")
     };
-    estate::optimize(&request, pricing::book()).expect("estate")
+    let plan = estate::optimize(&request, pricing::book()).expect("estate");
+    let statements = volplan::verdict::estate::verdict(&plan, &request).statements;
+    (plan, statements)
 }
 
 /// Every report of the product in `edition`: each template's, with the others compared
@@ -165,19 +184,14 @@ fn every_report(edition: Edition) -> Vec<(String, Format, String)> {
     }
     let (inv, plan) = example_avs();
     let verdict = volplan::verdict::avs::verdict(&plan, Default::default());
-    let doc = PlanDoc {
-        origin: "vinfo.csv",
-        inventory: &inv,
-        basis: CapacityBasis::InUse,
-        plan: &plan,
-        date: DATE,
-        verdict: &verdict,
-    };
+    let doc = plan_doc(&inv, &plan, &verdict);
     for (f, text) in texts(|f| report::avs::render(&doc, f, opts).expect("renders")) {
         out.push(("AVS plan".to_owned(), f, text));
     }
-    let p = example_estate();
-    for (f, text) in texts(|f| report::estate::render(&p, f, opts, DATE).expect("renders")) {
+    let (p, statements) = example_estate();
+    for (f, text) in
+        texts(|f| report::estate::render(&p, &statements, f, opts, DATE).expect("renders"))
+    {
         out.push(("estate".to_owned(), f, text));
     }
     out
@@ -348,5 +362,31 @@ fn a_fio_job_copied_from_the_pdf_runs() {
             String::from_utf8_lossy(&out.stderr),
             job.join("\n")
         );
+    }
+}
+
+/// The estate and AVS reports print their verdict's statements word for word, in every
+/// document format (compared without whitespace, as a PDF breaks lines).
+#[test]
+fn the_estate_and_avs_reports_print_their_verdict() {
+    let squeeze = |t: &str| t.replace('\\', "").split_whitespace().collect::<String>();
+    let (p, statements) = example_estate();
+    assert!(statements.len() >= 4, "{statements:?}");
+    for (f, text) in texts(|f| {
+        report::estate::render(&p, &statements, f, RenderOptions::default(), DATE).expect("renders")
+    }) {
+        for s in &statements {
+            assert!(squeeze(&text).contains(&squeeze(s)), "estate as {f}: {s}");
+        }
+    }
+    let (inv, plan) = example_avs();
+    let verdict = volplan::verdict::avs::verdict(&plan, Default::default());
+    let doc = plan_doc(&inv, &plan, &verdict);
+    for (f, text) in
+        texts(|f| report::avs::render(&doc, f, RenderOptions::default()).expect("renders"))
+    {
+        for s in &verdict.statements {
+            assert!(squeeze(&text).contains(&squeeze(s)), "AVS plan as {f}: {s}");
+        }
     }
 }

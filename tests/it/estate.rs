@@ -1,7 +1,7 @@
 //! Estates over real HTTP: the optimize endpoint, the pages (create from templates,
 //! edit as a new revision, compare revisions) and every report format.
 
-use crate::helpers::{sample_scenario, spawn_app};
+use crate::helpers::{field_message as message, sample_scenario, spawn_app};
 use serde_json::{Value, json};
 
 #[tokio::test]
@@ -235,5 +235,106 @@ async fn the_estate_page_prints_the_verdict_the_api_gives() {
         .collect();
     assert!(!statements.is_empty());
     assert_eq!(list_items(&page, "estate-verdict"), statements);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn every_wrong_estate_input_is_marked_beside_it_at_once_and_keeps_what_was_typed() {
+    let app = spawn_app().await;
+    let res = app
+        .post_pairs(
+            "/estates",
+            &[
+                ("name", "Typed"),
+                ("region", "mars"),
+                ("years", "9"),
+                ("growth_pct_per_year", "abc"),
+                ("reservation", "none"),
+                ("template", "sap-hana"),
+                ("template", "nope"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    let page = res.text().await.unwrap();
+    for (name, says) in [
+        ("region", "`mars` is not an Azure region"),
+        ("years", "the timeline runs 1 to 5 years; got 9"),
+        ("growth_pct_per_year", "enter a number, not &#34;abc&#34;"),
+        ("template", "there is no template `nope`"),
+    ] {
+        assert!(
+            message(&page, name).contains(says),
+            "{name}: {}",
+            message(&page, name)
+        );
+    }
+    assert_eq!(message(&page, "name"), "");
+    for (name, typed) in [
+        ("region", "mars"),
+        ("years", "9"),
+        ("growth_pct_per_year", "abc"),
+    ] {
+        assert!(
+            page.contains(&format!("id=\"f-{name}\" name=\"{name}\""))
+                && page.contains(&format!("value=\"{typed}\"")),
+            "{name} keeps {typed}"
+        );
+        assert!(
+            page.contains(&format!("<label for=\"f-{name}\">")),
+            "{name} is labelled"
+        );
+    }
+    assert!(
+        page.contains("<input type=\"checkbox\" name=\"template\" value=\"sap-hana\" checked>")
+    );
+    assert!(page.contains("Nothing was saved"));
+    assert!(
+        !app.get_text("/estates").await.contains("href=\"/estates/"),
+        "nothing saved"
+    );
+
+    // The edit form: the wrong value beside its input, the saved plan still shown.
+    let res = app
+        .post_pairs(
+            "/estates",
+            &[("name", "Kept"), ("years", "2"), ("template", "sap-hana")],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let location = res.headers()["location"].to_str().unwrap().to_owned();
+    let res = app
+        .post_pairs(&location, &[("years", "0"), ("growth_pct_per_year", "-5")])
+        .await;
+    assert_eq!(res.status(), 422);
+    let page = res.text().await.unwrap();
+    assert!(message(&page, "years").contains("1 to 5 years; got 0"));
+    assert!(message(&page, "growth_pct_per_year").contains("from 0 to 1000 %, not -5"));
+    assert!(
+        page.contains("value=\"Kept\""),
+        "a setting not sent keeps the saved one"
+    );
+    assert!(
+        page.contains("id=\"estate-plan\""),
+        "the saved revision's plan"
+    );
+    assert!(!app.get_text(&location).await.contains("Revision 2"));
+
+    // The API reports every wrong field at once too.
+    let res = app
+        .post_json(
+            "/api/v1/estate/optimize",
+            &json!({"workloads": [sample_scenario()], "years": 9, "region": "mars"}),
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    let e: Value = res.json().await.unwrap();
+    let fields: Vec<&str> = e["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|x| x["field"].as_str())
+        .collect();
+    assert_eq!(fields, ["region", "years"]);
     app.stop().await;
 }

@@ -447,3 +447,11 @@ pub async fn serve_binary(dir: &std::path::Path, args: &[&str]) -> (tokio::proce
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     (child, addr)
 }
+
+/// The message a page shows beside input `name` (its `e-NAME` span; empty when fine).
+pub fn field_message<'h>(html: &'h str, name: &str) -> &'h str {
+    html.split_once(&format!("<span class=\"error\" id=\"e-{name}\">"))
+        .and_then(|(_, rest)| rest.split_once("</span>"))
+        .map(|(m, _)| m)
+        .unwrap_or_else(|| panic!("no message beside {name}"))
+}

@@ -68,7 +68,26 @@ pub fn html_text(html: &str) -> String {
             _ => {}
         }
     }
-    out
+    unescape_html(&out)
+}
+
+/// The character references an HTML writer uses, undone.
+pub fn unescape_html(text: &str) -> String {
+    [
+        ("&#39;", "'"),
+        ("&#x27;", "'"),
+        ("&quot;", "\""),
+        ("&#34;", "\""),
+        ("&#x22;", "\""),
+        ("&lt;", "<"),
+        ("&#60;", "<"),
+        ("&gt;", ">"),
+        ("&#62;", ">"),
+        ("&amp;", "&"),
+        ("&#38;", "&"),
+    ]
+    .iter()
+    .fold(text.to_owned(), |t, (from, to)| t.replace(from, to))
 }
 
 /// Markdown as it reads: its escapes undone, its embedded images' data left out.

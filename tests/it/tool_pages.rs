@@ -5,7 +5,7 @@
 use crate::helpers::{sample_scenario, spawn_app};
 use serde_json::json;
 
-/// The text of the "Why" cell of the layouts row with `count` volumes.
+/// The text of the "Why" cell of the layouts row with `count` volumes (before its link).
 fn why(html: &str, count: u32) -> String {
     let row = html
         .split(&format!("<tr data-count=\"{count}\""))
@@ -13,7 +13,7 @@ fn why(html: &str, count: u32) -> String {
         .unwrap_or_else(|| panic!("a row of {count}"));
     row.split("<td class=\"why\">")
         .nth(1)
-        .and_then(|c| c.split("</td>").next())
+        .and_then(|c| c.split("<a class=\"use-layout\"").next())
         .unwrap_or_default()
         .trim()
         .to_owned()
@@ -34,7 +34,8 @@ async fn layouts_take_the_inputs_that_decide_them_and_say_why() {
     }
     let wide = why(&html, 20);
     assert!(
-        wide.contains("carry load") && wide.contains("caps it at"),
+        wide.contains("busiest of 20 datastores holds 4 of 64 VMDKs")
+            && wide.contains("caps it at"),
         "{wide}"
     );
 
@@ -62,6 +63,109 @@ async fn layouts_take_the_inputs_that_decide_them_and_say_why() {
     );
     let res = app.get("/layouts?placement=sideways").await;
     assert_eq!(res.status(), 422);
+}
+
+/// A text as the browser reads it (askama escapes `"&'<>` numerically).
+fn unescape(html: &str) -> String {
+    [
+        ("&#34;", "\""),
+        ("&#39;", "'"),
+        ("&#60;", "<"),
+        ("&#62;", ">"),
+        ("&#38;", "&"),
+    ]
+    .into_iter()
+    .fold(html.to_owned(), |t, (code, ch)| t.replace(code, ch))
+}
+
+/// The `<li>` texts of the list inside the element with `id`.
+fn items(html: &str, id: &str) -> Vec<String> {
+    let list = html
+        .split(&format!("id=\"{id}\""))
+        .nth(1)
+        .and_then(|t| t.split("</ul>").next())
+        .unwrap_or_else(|| panic!("#{id}"));
+    list.split("<li>")
+        .skip(1)
+        .map(|li| unescape(li.split("</li>").next().unwrap()))
+        .collect()
+}
+
+/// The texts of a JSON array of strings, or of one field of each object in it.
+fn texts(v: &serde_json::Value, field: Option<&str>) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| field.map_or(x, |f| &x[f]).as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn the_layouts_page_prints_the_verdict_the_layouts_api_answers() {
+    let app = spawn_app().await;
+    let example: serde_json::Value = serde_json::from_str(include_str!(
+        "../../src/web/scenario_templates/avs-datastores.json"
+    ))
+    .unwrap();
+    for vmdks in [4, 5] {
+        let mut s = example.clone();
+        s["clients"]["avs"]["vmdks_per_vm"] = json!(vmdks);
+        let api = app
+            .post_json(
+                "/api/v1/layouts",
+                &json!({"scenario": s, "total_tib": 80, "counts": [1, 4, 20], "versus": 20}),
+            )
+            .await;
+        assert_eq!(api.status(), 200);
+        let v: serde_json::Value = api.json().await.unwrap();
+        let v = &v["verdict"];
+        // The example sets its own 4 x 20 TiB beside 20 x 4 TiB unless told otherwise.
+        let html = app
+            .get_text(&format!("/layouts?counts=1,4,20&vmdks_per_vm={vmdks}"))
+            .await;
+        assert_eq!(
+            items(&html, "layouts-verdict"),
+            texts(&v["statements"], None)
+        );
+        assert_eq!(
+            items(&html, "layouts-deciders"),
+            texts(&v["sensitivity"], Some("statement"))
+        );
+        let whys: Vec<String> = [1, 4, 20].map(|n| unescape(&why(&html, n))).to_vec();
+        assert_eq!(whys, texts(&v["why"], None));
+        assert_eq!(v["pair"], json!([1, 2]));
+        assert!(html.contains("<tr data-count=\"20\" class=\" highlight\">"));
+    }
+
+    // "Use this layout" opens a saved base scenario with the layout as an unsaved edit.
+    let id = app.create(&example).await;
+    let html = app
+        .get_text(&format!("/layouts?base={id}&counts=4,20"))
+        .await;
+    let row = html.split("<tr data-count=\"20\"").nth(1).unwrap();
+    let href = row
+        .split("class=\"use-layout\" href=\"")
+        .nth(1)
+        .and_then(|h| h.split('"').next())
+        .unwrap();
+    let href = unescape(href);
+    assert!(href.starts_with(&format!("/scenarios/{id}?s=")), "{href}");
+    let planner = app.get_text(&href).await;
+    assert!(planner.contains("class=\"plan-status dirty\""));
+    assert!(planner.contains("with the inputs from a link: not saved yet"));
+    let value = |name: &str| {
+        planner
+            .split(&format!("name=\"{name}\""))
+            .nth(1)
+            .and_then(|r| r.split("value=\"").nth(1))
+            .and_then(|v| v.split('"').next())
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(value("storage.volumes[0].count"), "20");
+    assert_eq!(value("storage.volumes[0].quota_tib"), "4");
+    assert!(planner.contains(&format!("name=\"scenario_id\" value=\"{id}\"")));
+    app.stop().await;
 }
 
 #[tokio::test]

@@ -2,22 +2,14 @@
 
 use super::{MAX_PLACEMENT, PlanDoc, options, placement_rows, unit_name};
 use crate::avs::AvsPlan;
+use crate::avs::tco::driver;
 use crate::engine::scenario::Service;
 use crate::format::{count, date_words, num, signed_money, yes_no};
 use crate::report::charts::Chart;
 use crate::report::doc::{Block, Bullet, Cell, Doc, Mark, Row, Table, num_col, text_col};
-use crate::report::summary::avs::{drivers, sentences, terms};
 use crate::report::summary::cost::region_name;
 use crate::report::{Edition, sources};
-
-/// A limit's name from its id, as the plan's evaluation labels it.
-fn limit_name(p: &AvsPlan, id: &str) -> String {
-    p.evaluation
-        .limits
-        .iter()
-        .find(|l| l.id == id)
-        .map_or_else(|| id.replace('_', " "), |l| l.label.name.to_owned())
-}
+use crate::verdict::avs::Cheaper;
 
 /// Public documents behind the plan: the datastore pages and the evaluation's limits.
 fn documents(p: &AvsPlan) -> Vec<(String, String)> {
@@ -42,40 +34,44 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
     let t = &p.tco;
     let mut b = vec![
         Block::Heading("Executive summary".into()),
-        Block::Summary(sentences(p, doc.verdict, doc.origin, s.included as usize)),
+        Block::Summary(doc.verdict.statements.clone()),
     ];
 
     b.push(Block::Heading("Cost by purchase term".into()));
-    let by_term = terms(t);
-    b.push(Block::Table(Table {
-        name: "Cost by term".into(),
-        columns: vec![
-            text_col("Purchase term", 1.6),
-            num_col("vSAN only a month", 1.4),
-            num_col("ANF datastores a month", 1.6),
-            num_col("Difference", 1.3),
-            text_col("Cheaper", 1.3),
-        ],
-        rows: by_term
-            .iter()
-            .map(|x| {
-                Row::marked(
-                    vec![
-                        x.name.into(),
-                        Cell::money(Some(x.vsan_only), "USD"),
-                        Cell::money(Some(x.with_anf), "USD"),
-                        signed_money(x.with_anf - x.vsan_only, "USD").into(),
-                        x.cheaper().into(),
-                    ],
-                    if x.with_anf < x.vsan_only {
-                        Mark::Best
-                    } else {
-                        Mark::None
-                    },
-                )
-            })
-            .collect(),
-    }));
+    if !doc.verdict.terms.is_empty() {
+        b.push(Block::Table(Table {
+            name: "Cost by term".into(),
+            columns: vec![
+                text_col("Purchase term", 1.6),
+                num_col("vSAN only a month", 1.4),
+                num_col("ANF datastores a month", 1.6),
+                num_col("Difference", 1.3),
+                text_col("Cheaper", 1.3),
+            ],
+            rows: doc
+                .verdict
+                .terms
+                .iter()
+                .map(|x| {
+                    Row::marked(
+                        vec![
+                            x.term.display().into(),
+                            Cell::money(Some(x.vsan_only_monthly), t.currency),
+                            Cell::money(Some(x.with_anf_monthly), t.currency),
+                            signed_money(x.with_anf_monthly - x.vsan_only_monthly, t.currency)
+                                .into(),
+                            x.cheaper.display().into(),
+                        ],
+                        if x.cheaper == Cheaper::WithAnf {
+                            Mark::Best
+                        } else {
+                            Mark::None
+                        },
+                    )
+                })
+                .collect(),
+        }));
+    }
     b.push(Block::Table(Table {
         name: "Totals".into(),
         columns: vec![
@@ -97,9 +93,9 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
                         if a.years == 1 { "" } else { "s" }
                     )
                     .into(),
-                    Cell::money(Some(a.reserved), "USD"),
-                    Cell::money(Some(w.reserved), "USD"),
-                    Cell::money(Some(a.reserved - w.reserved), "USD"),
+                    Cell::money(Some(a.reserved), t.currency),
+                    Cell::money(Some(w.reserved), t.currency),
+                    Cell::money(Some(a.reserved - w.reserved), t.currency),
                 ])
             })
             .collect(),
@@ -137,22 +133,16 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
                     h.drivers
                         .storage
                         .map_or_else(|| "-".into(), |x| Cell::num(f64::from(x), 0)),
-                    match h.binding {
-                        "cpu" => "CPU",
-                        "memory" => "memory",
-                        "storage" => "storage",
-                        _ => "the 3-host minimum",
-                    }
-                    .into(),
-                    Cell::money(Some(o.hosts_monthly.payg), "USD"),
+                    h.driver_name().into(),
+                    Cell::money(Some(o.hosts_monthly.payg), t.currency),
                 ])
             })
             .collect(),
     }));
     b.push(Block::Para(format!(
         "vSAN only: {}. With ANF datastores: {}.",
-        drivers(&t.vsan_only.hosts),
-        drivers(&t.with_anf.hosts)
+        driver(&t.vsan_only.hosts),
+        driver(&t.with_anf.hosts)
     )));
 
     b.push(Block::Heading("Datastore layout".into()));
@@ -210,7 +200,7 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
                     Cell::num(f64::from(c.datastores), 0),
                     Cell::num(f64::from(c.vms), 0),
                     Cell::exact(c.throughput_mibps),
-                    limit_name(p, c.binding).into(),
+                    p.limit_name(c.binding).into(),
                     c.mibps_headroom_pct
                         .map_or_else(|| "-".into(), |h| Cell::pct(h, 0)),
                     yes_no(c.met).into(),
@@ -369,7 +359,7 @@ fn trace(doc: &PlanDoc, b: &mut Vec<Block>) {
                     c.level.key().into(),
                     Cell::num(f64::from(c.datastores), 0),
                     yes_no(c.met).into(),
-                    Cell::money(c.anf_monthly, "USD"),
+                    Cell::money(c.anf_monthly, p.tco.currency),
                     c.infeasible.clone().unwrap_or_default().into(),
                 ])
             })

@@ -27,11 +27,12 @@ struct Styles {
     tib: Format,
     pct: Format,
     int: Format,
-    usd: Format,
+    /// Money in the plan's currency.
+    money: Format,
 }
 
 impl Styles {
-    fn new() -> Styles {
+    fn new(currency: &str) -> Styles {
         Styles {
             header: Format::new()
                 .set_bold()
@@ -45,7 +46,7 @@ impl Styles {
             tib: Format::new().set_num_format("#,##0.00"),
             pct: Format::new().set_num_format("0.0"),
             int: Format::new().set_num_format("#,##0"),
-            usd: Format::new().set_num_format(crate::format::xlsx_money("USD")),
+            money: Format::new().set_num_format(crate::format::xlsx_money(currency)),
         }
     }
 }
@@ -191,7 +192,7 @@ fn hosts_tco(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxEr
         .into_iter()
         .chain(o.totals.iter().map(|t| t.reserved));
         for (c, v) in money.enumerate() {
-            ws.write_number_with_format(r, 7 + c as u16, v, &st.usd)?;
+            ws.write_number_with_format(r, 7 + c as u16, v, &st.money)?;
         }
     }
     let t = &doc.plan.tco;
@@ -306,7 +307,7 @@ fn placement(
 /// Writes the workbook, the placement `per_sheet` rows a sheet.
 fn render_rows(doc: &PlanDoc, per_sheet: usize) -> Result<Vec<u8>, ReportError> {
     let err = |e: XlsxError| ReportError::Xlsx(e.to_string());
-    let st = Styles::new();
+    let st = Styles::new(doc.plan.tco.currency);
     let mut wb = Workbook::new();
     wb.set_properties(
         &DocProperties::new()

@@ -89,7 +89,7 @@ pub(super) fn tco(t: &Tco) -> Chart {
     }
     Chart {
         title: "Monthly cost by purchase term: vSAN only against ANF datastores".to_owned(),
-        summary: summary::avs::tco_caption(t),
+        summary: summary::avs::tco_caption(),
         size: (780, 400),
         measured: Vec::new(),
         kind: Kind::AvsTco(TcoData {

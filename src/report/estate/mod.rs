@@ -10,18 +10,20 @@ use crate::format::{count, date_words, yes_no};
 use crate::report::charts::Chart;
 use crate::report::doc::{Block, Bullet, Cell, Doc, Mark, Row, Table, num_col, text_col};
 use crate::report::summary::cost::region_name;
-use crate::report::summary::estate::{event_name, method, sentences};
+use crate::report::summary::estate::{event_name, facts, method};
 use crate::report::summary::storage_name;
 use crate::report::{Edition, Format, RenderOptions, ReportError, escape, render_doc};
 
-/// The report in `format`; `date` is the report's date (YYYY-MM-DD).
+/// The report in `format`, its conclusions the verdict's `statements`; `date` is the
+/// report's date (YYYY-MM-DD).
 pub fn render(
     p: &EstatePlan,
+    statements: &[String],
     format: Format,
     opts: RenderOptions,
     date: &str,
 ) -> Result<Vec<u8>, ReportError> {
-    let d = document(p, opts.edition, date);
+    let d = document(p, statements, opts.edition, date);
     match format {
         Format::Csv => csv(&d),
         Format::Json => serde_json::to_vec_pretty(p).map_err(|e| ReportError::Json(e.to_string())),
@@ -47,13 +49,14 @@ fn limit_name(p: &EstatePlan, w: usize, id: &str) -> String {
         .unwrap_or_else(|| id.replace('_', " "))
 }
 
-/// The estate as a document for `edition`; `date` is the report's date.
-pub fn document(p: &EstatePlan, edition: Edition, date: &str) -> Doc {
+/// The estate as a document for `edition`: the verdict's `statements` first, then the
+/// facts behind them; `date` is the report's date.
+pub fn document(p: &EstatePlan, statements: &[String], edition: Edition, date: &str) -> Doc {
     let cur = p.currency;
     let money = |v: f64| Cell::money(Some(v), cur);
     let mut b = vec![
         Block::Heading("Executive summary".into()),
-        Block::Summary(sentences(p)),
+        Block::Summary(statements.iter().cloned().chain(facts(p)).collect()),
         Block::Heading("Cost over time".into()),
         Block::Chart(Box::new(Chart::estate_timeline(p))),
         Block::Table(Table {
@@ -313,10 +316,10 @@ fn fit(p: &EstatePlan, edition: Edition, b: &mut Vec<Block>) {
 }
 
 /// The report's sections as the estate page shows them (its tables and words, the
-/// chart left out) as an HTML fragment; the page draws the chart on its own
-/// ([`page_chart`]) in the render pool.
+/// chart left out, the verdict's statements too: the page lists them above) as an HTML
+/// fragment; the page draws the chart on its own ([`page_chart`]) in the render pool.
 pub fn page_sections(p: &EstatePlan, date: &str) -> Result<String, ReportError> {
-    let mut d = document(p, Edition::Customer, date);
+    let mut d = document(p, &[], Edition::Customer, date);
     d.blocks.retain(|b| !matches!(b, Block::Chart(_)));
     crate::report::doc::html::fragment(&d)
 }

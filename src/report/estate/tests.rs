@@ -7,7 +7,8 @@ use crate::report::fixture::estate_plan as plan;
 fn every_format_renders_the_pools_timeline_and_fit() {
     let p = plan();
     let md =
-        String::from_utf8(render(&p, Format::Md, RenderOptions::default(), DATE).unwrap()).unwrap();
+        String::from_utf8(render(&p, &[], Format::Md, RenderOptions::default(), DATE).unwrap())
+            .unwrap();
     assert!(
         md.contains("## Pools") && md.contains("Ultra manual pool of"),
         "{md}"
@@ -15,12 +16,13 @@ fn every_format_renders_the_pools_timeline_and_fit() {
     assert!(md.contains("## Timeline") && md.contains("## Where each workload fits best"));
     assert!(md.contains("\\<b\\>SAP"), "markup escaped");
 
-    let html = String::from_utf8(render(&p, Format::Html, RenderOptions::default(), DATE).unwrap())
-        .unwrap();
+    let html =
+        String::from_utf8(render(&p, &[], Format::Html, RenderOptions::default(), DATE).unwrap())
+            .unwrap();
     assert!(html.contains("<svg") && html.contains("&#60;b&#62;SAP&#60;/b&#62;"));
     assert!(!html.contains("<i>"));
 
-    let csv = render(&p, Format::Csv, RenderOptions::default(), DATE).unwrap();
+    let csv = render(&p, &[], Format::Csv, RenderOptions::default(), DATE).unwrap();
     let mut rd = ::csv::ReaderBuilder::new()
         .flexible(true)
         .has_headers(false)
@@ -30,7 +32,7 @@ fn every_format_renders_the_pools_timeline_and_fit() {
     // A name that would be a formula is quoted.
     assert!(rows.iter().any(|r| r.iter().any(|c| c == "'=data")));
 
-    let xlsx = render(&p, Format::Xlsx, RenderOptions::default(), DATE).unwrap();
+    let xlsx = render(&p, &[], Format::Xlsx, RenderOptions::default(), DATE).unwrap();
     let mut wb: calamine::Xlsx<_> =
         calamine::open_workbook_from_rs(std::io::Cursor::new(xlsx)).unwrap();
     use calamine::Reader;
@@ -39,13 +41,14 @@ fn every_format_renders_the_pools_timeline_and_fit() {
     let timeline = wb.worksheet_range("Timeline").unwrap();
     assert_eq!(timeline.height(), p.timeline.len() + 1);
 
-    let pdf = render(&p, Format::Pdf, RenderOptions::default(), DATE).unwrap();
+    let pdf = render(&p, &[], Format::Pdf, RenderOptions::default(), DATE).unwrap();
     let doc = lopdf::Document::load_mem(&pdf).unwrap();
     assert!(doc.get_pages().len() >= 2);
 
-    let json: serde_json::Value =
-        serde_json::from_slice(&render(&p, Format::Json, RenderOptions::default(), DATE).unwrap())
-            .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(
+        &render(&p, &[], Format::Json, RenderOptions::default(), DATE).unwrap(),
+    )
+    .unwrap();
     for key in ["pools", "assignments", "timeline", "monthly", "total"] {
         assert!(json.get(key).is_some(), "{key}");
     }

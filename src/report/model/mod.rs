@@ -53,8 +53,8 @@ pub struct Layouts {
     pub rows: Vec<LayoutRow>,
     /// The same layouts as the layouts chart draws them.
     pub sweep: Vec<sweep::LayoutRow>,
-    /// The verdict on the layouts.
-    pub verdict: SetVerdict,
+    /// The verdict on the layouts, with why each gets its result.
+    pub verdict: verdict::layouts::LayoutsVerdict,
 }
 
 /// The whole report.
@@ -168,7 +168,7 @@ impl Report {
         let mut out = verdict::report_statements(&self.verdict);
         for set in [
             self.comparison.as_ref().map(|c| &c.verdict),
-            self.layouts.as_ref().map(|l| &l.verdict),
+            self.layouts.as_ref().map(|l| &l.verdict.set),
         ]
         .into_iter()
         .flatten()
@@ -215,10 +215,12 @@ impl Report {
     ) -> Result<Report, FieldErrors> {
         let total = sweep::total_quota_tib(&self.scenario);
         let layouts = sweep::layouts(&self.scenario, total, counts, prices)?;
+        let verdict = verdict::layouts::layouts(&self.scenario, total, &layouts, None, prices);
         self.layouts = Some(Layouts {
             rows: layouts
                 .iter()
-                .map(|l| LayoutRow {
+                .zip(&verdict.why)
+                .map(|(l, why)| LayoutRow {
                     count: l.count,
                     quota_tib: l.quota_tib,
                     throughput_mibps: l.evaluation.throughput_mibps,
@@ -226,12 +228,13 @@ impl Report {
                     connections: l.evaluation.flows.connections,
                     binding: l.evaluation.binding,
                     binding_label: verdict::mechanism::binding_name(&l.evaluation),
+                    why: why.clone(),
                     monthly: l.evaluation.cost.monthly,
                     met: l.evaluation.targets.met,
                 })
                 .collect(),
             sweep: sweep::layout_rows(&layouts),
-            verdict: verdict::layouts::layouts(&self.scenario, total, &layouts, None, prices),
+            verdict,
         });
         Ok(self)
     }

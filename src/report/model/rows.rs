@@ -313,6 +313,8 @@ pub struct LayoutRow {
     pub connections: u64,
     pub binding: &'static str,
     pub binding_label: String,
+    /// Why the layout gets its result, as the verdict says it.
+    pub why: String,
     pub monthly: Option<f64>,
     pub met: bool,
 }

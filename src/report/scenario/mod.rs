@@ -331,7 +331,7 @@ fn layouts(r: &Report, b: &mut Vec<Block>) {
             num_col("MiB/s", 1.1),
             num_col("IOPS", 1.1),
             num_col("Connections", 1.0),
-            text_col("Bound by", 2.6),
+            text_col("Why", 3.2),
             num_col("Monthly cost", 1.4),
             text_col("Targets met", 0.8),
         ],
@@ -345,7 +345,7 @@ fn layouts(r: &Report, b: &mut Vec<Block>) {
                     Cell::exact(x.throughput_mibps),
                     Cell::exact(x.iops),
                     Cell::num(x.connections as f64, 0),
-                    x.binding_label.clone().into(),
+                    x.why.clone().into(),
                     Cell::money(x.monthly, currency),
                     yes_no(x.met).into(),
                 ])

@@ -1,10 +1,9 @@
-//! An estate's conclusions in words: the executive summary (cost, pools, what the plan
-//! saves, where it is heading), the timeline's caption and the resize schedule's events
-//! in plain words.
+//! An estate's words around its verdict: the timeline and how the pools were found,
+//! the timeline's caption and the resize schedule's events in plain words. What the
+//! plan costs, saves and leaves out is the verdict's ([`crate::verdict::estate`]).
 
 use crate::estate::{EstatePlan, EventKind, Method};
 use crate::format::{count, money, num};
-use crate::report::summary::cost::region_name;
 
 /// An event of the resize schedule as a reader names it.
 pub fn event_name(kind: EventKind) -> &'static str {
@@ -29,48 +28,11 @@ pub fn method(p: &EstatePlan) -> String {
     }
 }
 
-/// The executive summary's sentences.
-pub fn sentences(p: &EstatePlan) -> Vec<String> {
-    let months = p.timeline.len();
-    let mut out = vec![format!(
-        "{} workload{} in {}: {} pool{} for the Azure NetApp Files workloads; the first month costs {}, and {} over {} months.",
-        count(p.assignments.len() as u64),
-        if p.assignments.len() == 1 { "" } else { "s" },
-        region_name(&p.region),
-        count(p.pools.len() as u64),
-        if p.pools.len() == 1 { "" } else { "s" },
-        money(p.monthly, p.currency),
-        money(p.total, p.currency),
-        count(months as u64)
-    )];
-    let savings: Vec<String> = p
-        .baselines
-        .iter()
-        .filter_map(|b| match (b.monthly, b.saving_pct) {
-            (Some(m), Some(s)) => Some(format!(
-                "{}% against {} ({} a month)",
-                num(s, 1),
-                b.description,
-                money(m, p.currency)
-            )),
-            _ => None,
-        })
-        .collect();
-    if !savings.is_empty() {
-        out.push(format!("The plan saves {}.", savings.join("; ")));
-    }
-    let unmet = p.assignments.iter().filter(|a| !a.targets_met).count();
-    out.push(if unmet == 0 {
-        "Every workload meets its targets as placed.".to_owned()
-    } else {
-        format!(
-            "{} workload{} miss{} {} targets as placed: see the allocation table.",
-            count(unmet as u64),
-            if unmet == 1 { "" } else { "s" },
-            if unmet == 1 { "es" } else { "" },
-            if unmet == 1 { "its" } else { "their" }
-        )
-    });
+/// What the executive summary adds to the verdict's statements: facts, not
+/// conclusions: how the pools and the cost move over the timeline, and how the pools
+/// were found.
+pub fn facts(p: &EstatePlan) -> Vec<String> {
+    let mut out = Vec::new();
     if let (Some(first), Some(last)) = (p.timeline.first(), p.timeline.last()) {
         let events = p.events.len();
         out.push(format!(

@@ -163,7 +163,7 @@ pub async fn performance(
     responses(
         (status = 200, description = "`{\"datastores\", \"placement\": [{\"vm\", \"datastore\"}], \"evaluation\": Evaluation, \"tco\": {\"vsan_only\", \"with_anf\"}, ..., \"verdict\"}`: the verdict says which option is cheaper at each purchase term, the break-even, and the headline at the request's `term`", body = crate::verdict::avs::JudgedPlan),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 422, description = "A value fails validation; `field` names it", body = ErrorBody),
+        (status = 422, description = "Values fail validation: `errors` lists every one (host SKU and region with did-you-mean), `field` the first", body = ErrorBody),
     )
 )]
 pub async fn plan(

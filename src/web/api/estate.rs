@@ -25,7 +25,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as application/json", body = ErrorBody),
-        (status = 422, description = "A value fails validation; `field` names it, e.g. `workloads[2].workload.threads`", body = ErrorBody),
+        (status = 422, description = "Values fail validation: `errors` lists every wrong field of the request, `field` the first, e.g. `workloads[2].workload.threads`", body = ErrorBody),
     )
 )]
 pub async fn optimize(

@@ -3,6 +3,7 @@
 use super::blocking;
 use crate::engine::sweep::{self, Layout};
 use crate::engine::{self, Scenario};
+use crate::verdict::layouts::LayoutsVerdict;
 use crate::verdict::{self, Judged, SetVerdict};
 use crate::web::AppState;
 use crate::web::auth::Declare;
@@ -158,8 +159,9 @@ pub struct LayoutsRequest {
 pub struct LayoutsResponse {
     pub layouts: Vec<Layout>,
     /// The best layout, the suggestion, the cost, the scenario's own layout against
-    /// `versus`, and the inputs that flip which of the two wins.
-    pub verdict: SetVerdict,
+    /// `versus`, the inputs that flip which of the two wins, and why each layout gets
+    /// its result.
+    pub verdict: LayoutsVerdict,
 }
 
 /// Splits one capacity into 1..N volumes and evaluates each layout.
@@ -167,7 +169,7 @@ pub struct LayoutsResponse {
     post, path = "/api/v1/layouts", tag = "sizing", operation_id = "layouts",
     request_body(content = Object, description = "`{\"scenario\": Scenario, \"total_tib\": f64, \"counts\": [u32, ...], \"versus\": u32 | null}`: the scenario's volumes are replaced by `count` x `total_tib / count`", example = super::example_layouts),
     responses(
-        (status = 200, description = "`{\"layouts\": [{\"count\", \"quota_tib\", \"evaluation\"}, ...], \"verdict\": {\"best\", \"statements\", \"sensitivity\"}}` in the order of `counts`", body = Object),
+        (status = 200, description = "`{\"layouts\": [{\"count\", \"quota_tib\", \"evaluation\"}, ...], \"verdict\": {\"best\", \"statements\", \"sensitivity\", \"pair\", \"why\"}}` in the order of `counts` (`verdict.pair`: the indices of the two layouts set side by side; `verdict.why`: why each layout gets its result)", body = Object),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as application/json", body = ErrorBody),

@@ -1,14 +1,21 @@
 //! The AVS page: upload an inventory, see what was kept, and the plan for the choices
-//! in the address (host SKU, region, level, datastores, growth): host counts, TCO,
-//! datastores, the VM-to-datastore table with search, charts; save the plan's clusters
-//! as scenarios.
+//! in the address (region, host SKU, level, datastores, growth, free space): host
+//! counts, TCO, datastores, the VM-to-datastore table with search, charts; save the
+//! plan's clusters as scenarios.
 //!
 //! Parsing and planning are the inventory module's and the engine's; this module reads
-//! the request, calls them, and shapes the figures for the template.
+//! the request ([`choices`]), calls them, and shapes the figures for the template. The
+//! forms are the planner's components: every wrong choice gets its message beside it,
+//! all in one round, and keeps what was typed.
 
+mod choices;
+
+pub use choices::PlanQuery;
+
+use super::form::FormState;
 use super::{PageError, parse_id, render};
-use crate::avs::{self, AvsPlan, PlaceUnit, PlanRequest, PurchaseTerm};
-use crate::engine::scenario::Level;
+use crate::avs::{self, AvsPlan, PurchaseTerm};
+use crate::engine::scenario::Service;
 use crate::format;
 use crate::inventory::{self, CapacityBasis, Inventory, Options};
 use crate::report::avs as report_avs;
@@ -23,25 +30,7 @@ use askama::Template;
 use axum::extract::{Multipart, Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use serde::Deserialize;
-
-/// The plan choices, as the options form sends them (every field optional).
-#[derive(Debug, Default, Clone, Deserialize)]
-pub struct PlanQuery {
-    pub host_sku: Option<String>,
-    pub region: Option<String>,
-    pub level: Option<String>,
-    pub datastores: Option<String>,
-    pub growth_pct: Option<String>,
-    pub unit: Option<String>,
-    pub basis: Option<String>,
-    pub nconnect: Option<String>,
-    /// The purchase term the TCO verdict follows: `payg`, `1y` or `3y` (default).
-    pub term: Option<String>,
-    pub q: Option<String>,
-    /// `customer` (default) or `engineer`: who a download is for.
-    pub edition: Option<String>,
-}
+use choices::{HostOption, RegionOption};
 
 /// Most VM rows the page lists at once (the search narrows them).
 const MAX_ROWS: usize = 500;
@@ -56,22 +45,39 @@ pub struct VmRow {
     pub flags: String,
 }
 
+/// A row of the hosts and TCO table, its figures formatted.
+pub struct OptionRow {
+    pub name: &'static str,
+    pub hosts: u32,
+    pub cpu: u32,
+    pub memory: u32,
+    pub storage: String,
+    pub driver: &'static str,
+    /// Monthly at pay as you go and 3 years reserved, then the 1, 3 and 5-year totals;
+    /// "no host price" where the hosts are all the figure would hold.
+    pub money: Vec<String>,
+}
+
 #[derive(Template)]
 #[template(path = "pages/avs.html")]
 pub struct AvsPage {
-    pub error: String,
+    /// Both forms as typed, with a message beside each wrong input (the upload's too).
+    pub form: FormState,
     pub id: i64,
     pub origin: String,
     pub inventory: Option<Inventory>,
     pub plan: Option<AvsPlan>,
-    /// The plan's verdict at the chosen term (what the page says about the cost).
+    /// The plan's verdict at the chosen term: the headline and what the page says
+    /// about the cost.
     pub verdict: Option<AvsVerdict>,
+    /// An error of the plan that names no input of the form (the inventory's).
     pub plan_error: String,
-    pub query: PlanQuery,
-    /// The choices as a query string, for the PDF link and the save form.
+    /// The choices as a query string, for the downloads and the save form.
     pub query_string: String,
-    pub skus: Vec<&'static str>,
-    pub regions: Vec<(String, String)>,
+    pub hosts: Vec<HostOption>,
+    /// Regions with AVS host prices, and the others (hosts planned, cost missing).
+    pub regions_priced: Vec<RegionOption>,
+    pub regions_unpriced: Vec<RegionOption>,
     pub rows: Vec<VmRow>,
     pub matching: usize,
     pub fill_chart: String,
@@ -83,17 +89,17 @@ pub struct AvsPage {
 impl AvsPage {
     fn empty() -> AvsPage {
         AvsPage {
-            error: String::new(),
+            form: FormState::default(),
             id: 0,
             origin: String::new(),
             inventory: None,
             plan: None,
             verdict: None,
             plan_error: String::new(),
-            query: PlanQuery::default(),
             query_string: String::new(),
-            skus: avs::hosts::HOSTS.iter().map(|h| h.sku).collect(),
-            regions: Vec::new(),
+            hosts: Vec::new(),
+            regions_priced: Vec::new(),
+            regions_unpriced: Vec::new(),
             rows: Vec::new(),
             matching: 0,
             fill_chart: String::new(),
@@ -102,13 +108,75 @@ impl AvsPage {
         }
     }
 
-    /// The two options of the TCO table.
-    pub fn options(&self) -> Vec<(&'static str, &avs::tco::OptionCost)> {
-        self.plan.as_ref().map_or_else(Vec::new, |p| {
-            vec![
-                ("vSAN only", &p.tco.vsan_only),
-                ("With ANF datastores", &p.tco.with_anf),
-            ]
+    /// The two rows of the TCO table. Without a host price the vSAN-only costs are
+    /// missing and the ANF option's are its datastores' alone (the page says so above
+    /// the table).
+    pub fn options(&self) -> Vec<OptionRow> {
+        let Some(p) = &self.plan else {
+            return Vec::new();
+        };
+        let t = &p.tco;
+        let row = |name, o: &avs::tco::OptionCost, priced: bool| {
+            let h = &o.hosts;
+            let figures = [o.monthly.payg, o.monthly.reserved_3y]
+                .into_iter()
+                .chain(o.totals.iter().map(|y| y.reserved));
+            OptionRow {
+                name,
+                hosts: h.hosts,
+                cpu: h.drivers.cpu,
+                memory: h.drivers.memory,
+                storage: h.drivers.storage.map_or("-".to_owned(), |s| s.to_string()),
+                driver: h.driver_name(),
+                money: figures
+                    .map(|v| {
+                        if priced {
+                            format::money(v, t.currency)
+                        } else {
+                            "no host price".to_owned()
+                        }
+                    })
+                    .collect(),
+            }
+        };
+        vec![
+            row("vSAN only", &t.vsan_only, t.hosts_priced),
+            row("With ANF datastores", &t.with_anf, true),
+        ]
+    }
+
+    /// The verdict's first statement: what was planned and whether it meets the
+    /// targets.
+    pub fn headline(&self) -> &str {
+        self.verdict
+            .as_ref()
+            .and_then(|v| v.statements.first())
+            .map_or("", String::as_str)
+    }
+
+    /// The verdict's statements after the headline and the cost statement.
+    pub fn details(&self) -> Vec<&str> {
+        self.verdict.as_ref().map_or_else(Vec::new, |v| {
+            v.statements
+                .iter()
+                .skip(1)
+                .filter(|s| **s != v.statement)
+                .map(String::as_str)
+                .collect()
+        })
+    }
+
+    /// The plan's level as users read it ("Ultra").
+    pub fn level(&self) -> &'static str {
+        self.plan
+            .as_ref()
+            .map_or("", |p| p.level.display(Service::Anf))
+    }
+
+    /// The plan's region as every page names it ("West Europe (westeurope)").
+    pub fn region(&self) -> String {
+        self.plan.as_ref().map_or_else(String::new, |p| {
+            crate::engine::pricing::region_label(&p.region)
         })
     }
 
@@ -119,20 +187,61 @@ impl AvsPage {
             .collect()
     }
 
-    /// Whether option `v` of select `field` is the chosen one.
-    pub fn chosen(&self, field: &str, v: &str) -> bool {
-        let q = &self.query;
-        let cur = match field {
-            "host_sku" => q.host_sku.as_deref().unwrap_or("AV36"),
-            "region" => self.plan.as_ref().map_or("", |p| p.region.as_str()),
-            "level" => q.level.as_deref().unwrap_or(""),
-            "unit" => q.unit.as_deref().unwrap_or("vm"),
-            "basis" => q.basis.as_deref().unwrap_or("in_use"),
-            "nconnect" => q.nconnect.as_deref().unwrap_or("1"),
-            "term" => self.verdict.as_ref().map_or("3y", |v| v.term.key()),
-            _ => "",
-        };
-        cur.eq_ignore_ascii_case(v)
+    /// The level's options.
+    pub fn levels(&self) -> Vec<(&'static str, &'static str)> {
+        choices::levels()
+    }
+
+    /// The purchase terms, the usual one (3 years reserved) first.
+    pub fn terms(&self) -> Vec<(&'static str, &'static str)> {
+        PurchaseTerm::ALL
+            .iter()
+            .rev()
+            .map(|t| (t.key(), t.display()))
+            .collect()
+    }
+
+    /// Whether host `sku` is the one chosen (typed in any case).
+    pub fn is_host(&self, sku: &str) -> bool {
+        self.form.value("host_sku").trim().eq_ignore_ascii_case(sku)
+    }
+
+    /// A region typed that the list does not hold: shown as typed, beside its message.
+    pub fn stray_region(&self) -> Option<&str> {
+        let typed = self.form.value("region");
+        let listed = self
+            .regions_priced
+            .iter()
+            .chain(&self.regions_unpriced)
+            .any(|r| r.key == typed);
+        (!typed.is_empty() && !listed).then_some(typed)
+    }
+
+    /// A host typed that the list does not hold, shown as typed.
+    pub fn stray_host(&self) -> Option<&str> {
+        let typed = self.form.value("host_sku");
+        let listed = self.hosts.iter().any(|h| self.is_host(h.sku));
+        (!typed.trim().is_empty() && !listed).then_some(typed)
+    }
+
+    /// The label of an options input.
+    pub fn label(&self, name: &str) -> &'static str {
+        choices::label(name).unwrap_or_default()
+    }
+
+    /// Every message of the forms, "Growth: must be ...", for a download or a save
+    /// that cannot be made.
+    fn problems(&self) -> String {
+        let mut all: Vec<String> = self
+            .form
+            .errors()
+            .iter()
+            .map(|(field, m)| format!("{}: {m}", choices::label(field).unwrap_or(field)))
+            .collect();
+        if !self.plan_error.is_empty() {
+            all.push(self.plan_error.clone());
+        }
+        all.join("; ")
     }
 }
 
@@ -149,18 +258,24 @@ struct Upload {
     opts: Options,
 }
 
-async fn read_upload(mut mp: Multipart) -> Result<Upload, String> {
+async fn read_upload(mut mp: Multipart, form: &mut FormState) -> Option<Upload> {
     let mut up = Upload {
         file: Vec::new(),
         origin: "an uploaded file".to_owned(),
         performance: Vec::new(),
         opts: Options::default(),
     };
+    let unreadable = |e: axum::extract::multipart::MultipartError| {
+        format!("the upload could not be read ({e}); try again")
+    };
     loop {
         let field = match mp.next_field().await {
             Ok(Some(f)) => f,
             Ok(None) => break,
-            Err(e) => return Err(format!("The upload could not be read ({e}). Try again.")),
+            Err(e) => {
+                form.add_error("file", unreadable(e));
+                return None;
+            }
         };
         let name = field.name().unwrap_or("").to_owned();
         if name == "file"
@@ -171,10 +286,13 @@ async fn read_upload(mut mp: Multipart) -> Result<Upload, String> {
                 up.origin = n;
             }
         }
-        let bytes = field
-            .bytes()
-            .await
-            .map_err(|e| format!("The upload could not be read ({e}). Try again."))?;
+        let bytes = match field.bytes().await {
+            Ok(b) => b,
+            Err(e) => {
+                form.add_error("file", unreadable(e));
+                return None;
+            }
+        };
         match name.as_str() {
             "file" => up.file = bytes.to_vec(),
             "performance" => up.performance = bytes.to_vec(),
@@ -183,21 +301,28 @@ async fn read_upload(mut mp: Multipart) -> Result<Upload, String> {
             _ => {}
         }
     }
-    if up.file.is_empty() {
-        return Err("Choose an RVTools export (.xlsx or its vInfo .csv), then Import.".to_owned());
+    // The boxes stay as they were ticked.
+    for (name, on) in [
+        ("include_powered_off", up.opts.include_powered_off),
+        ("anonymise", up.opts.anonymise),
+    ] {
+        form.default_value(name, if on { "on" } else { "" });
     }
-    Ok(up)
+    if up.file.is_empty() {
+        form.add_error(
+            "file",
+            "choose an RVTools export (.xlsx or its vInfo .csv), then Import",
+        );
+        return None;
+    }
+    Some(up)
 }
 
 /// `POST /avs`: imports the uploaded inventory and shows its plan.
 pub async fn upload(State(st): State<AppState>, mp: Multipart) -> Result<Response, PageError> {
     let mut page = AvsPage::empty();
-    let up = match read_upload(mp).await {
-        Ok(u) => u,
-        Err(msg) => {
-            page.error = msg;
-            return render(StatusCode::BAD_REQUEST, &page);
-        }
+    let Some(up) = read_upload(mp, &mut page.form).await else {
+        return render(StatusCode::BAD_REQUEST, &page);
     };
     // An anonymised inventory keeps no file name either: it may name the customer.
     let origin = if up.opts.anonymise {
@@ -215,7 +340,13 @@ pub async fn upload(State(st): State<AppState>, mp: Multipart) -> Result<Respons
     let (inv, origin) = match parsed {
         Ok(x) => x,
         Err(e) => {
-            page.error = format!("The file was not imported: {}", e.message);
+            let field = if e.field().is_some_and(|f| f.starts_with("performance")) {
+                "performance"
+            } else {
+                "file"
+            };
+            page.form
+                .add_error(field, format!("not imported: {}", e.message));
             return render(StatusCode::UNPROCESSABLE_ENTITY, &page);
         }
     };
@@ -223,86 +354,24 @@ pub async fn upload(State(st): State<AppState>, mp: Multipart) -> Result<Respons
     Ok(Redirect::to(&format!("/avs/{id}")).into_response())
 }
 
-/// The plan request for an inventory and the page's choices; a choice that does not
-/// read is a sentence saying which.
-fn request(inv: Inventory, q: &PlanQuery) -> Result<PlanRequest, String> {
-    let mut r = PlanRequest::new(inv);
-    let text = |v: &Option<String>| {
-        v.as_deref()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-    };
-    if let Some(s) = text(&q.host_sku) {
-        r.host_sku = s;
-    }
-    r.region = text(&q.region);
-    r.level = match text(&q.level) {
-        None => None,
-        Some(l) => Some(
-            serde_json::from_value::<Level>(serde_json::Value::String(l.to_ascii_lowercase()))
-                .map_err(|_| format!("Level `{l}` is not standard, premium, ultra or flexible."))?,
-        ),
-    };
-    if let Some(n) = text(&q.datastores) {
-        r.datastores = Some(
-            n.parse()
-                .map_err(|_| format!("Datastores must be a whole number, not `{n}`."))?,
-        );
-    }
-    if let Some(g) = text(&q.growth_pct) {
-        r.growth_pct = g
-            .parse()
-            .map_err(|_| format!("Growth must be a number of %, not `{g}`."))?;
-    }
-    r.unit = if text(&q.unit).as_deref() == Some("disk") {
-        PlaceUnit::Disk
-    } else {
-        PlaceUnit::Vm
-    };
-    r.capacity_basis = if text(&q.basis).as_deref() == Some("provisioned") {
-        CapacityBasis::Provisioned
-    } else {
-        CapacityBasis::InUse
-    };
-    if let Some(n) = text(&q.nconnect) {
-        r.nconnect = n
-            .parse()
-            .map_err(|_| format!("nconnect must be 1 or 4, not `{n}`."))?;
-    }
-    if let Some(t) = text(&q.term) {
-        r.term = PurchaseTerm::ALL
-            .into_iter()
-            .find(|k| k.key().eq_ignore_ascii_case(&t))
-            .ok_or_else(|| format!("Term must be payg, 1y or 3y, not `{t}`."))?;
-    }
-    Ok(r)
+/// What a request wants of the choices.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// The page: without any choice (the first visit) it asks for the region.
+    Page,
+    /// A plan (a download, a save): a missing region is an error.
+    Plan,
 }
 
-/// The choices as a query string.
-fn query_string(q: &PlanQuery) -> String {
-    let mut s = form_urlencoded::Serializer::new(String::new());
-    for (k, v) in [
-        ("host_sku", &q.host_sku),
-        ("region", &q.region),
-        ("level", &q.level),
-        ("datastores", &q.datastores),
-        ("growth_pct", &q.growth_pct),
-        ("unit", &q.unit),
-        ("basis", &q.basis),
-        ("nconnect", &q.nconnect),
-        ("term", &q.term),
-    ] {
-        if let Some(v) = v.as_deref().filter(|v| !v.trim().is_empty()) {
-            s.append_pair(k, v);
-        }
-    }
-    s.finish()
-}
-
-/// Plans inventory `id` with the choices `q`: the page's figures, or the plan's 422
-/// sentence in the page.
-async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, PageError> {
+/// Plans inventory `id` with the choices `q`: the page's figures, or the messages
+/// beside the choices that are wrong. Without a region (the first visit) the page asks
+/// for one and plans nothing.
+async fn planned(
+    st: &AppState,
+    raw: &str,
+    q: PlanQuery,
+    asked: Asked,
+) -> Result<AvsPage, PageError> {
     let id = parse_id(raw)?;
     let (origin, inv) = store::avs::get_inventory(&st.db, id)
         .await
@@ -316,28 +385,29 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
     let mut page = AvsPage::empty();
     page.id = id;
     page.origin = origin;
-    page.query_string = query_string(&q);
-    page.regions = book
-        .avs
-        .iter()
-        .map(|(k, r)| (k.clone(), r.name.clone()))
-        .collect();
-    let req = request(inv.clone(), &q);
+    page.query_string = q.query_string();
+    (page.regions_priced, page.regions_unpriced) = choices::regions(&book);
+    page.form = q.form();
+    let sent = asked == Asked::Plan || q.submitted();
+    let req = choices::read(inv.clone(), &mut page.form, sent);
+    page.hosts = choices::hosts(&book, req.region.as_deref(), &req.host_sku);
     page.inventory = Some(inv);
-    let req = match req {
-        Ok(r) => r,
-        Err(msg) => {
-            page.plan_error = msg;
-            page.query = q;
-            return Ok(page);
+    if req.region.is_none() {
+        return Ok(page);
+    }
+    if page.form.has_errors() {
+        // The plan's own checks of the other choices, in the same round.
+        if let Err(e) = req.resolve(&book) {
+            page.plan_error = choices::place_errors(&mut page.form, &e);
         }
-    };
+        return Ok(page);
+    }
     let result = tokio::task::spawn_blocking(move || avs::plan(&req, &book).map(|p| (p, req)))
         .await
         .map_err(|e| PageError::Internal(format!("plan task failed: {e}")))?;
     match result {
         Ok((plan, req)) => {
-            let needle = q.q.as_deref().unwrap_or("").trim().to_lowercase();
+            let needle = page.form.value("q").trim().to_lowercase();
             let today = today_utc();
             let verdict = crate::verdict::avs::verdict(&plan, req.term);
             let doc = report_avs::PlanDoc {
@@ -376,9 +446,8 @@ async fn planned(st: &AppState, raw: &str, q: PlanQuery) -> Result<AvsPage, Page
             page.verdict = Some(verdict);
             page.basis = req.capacity_basis;
         }
-        Err(e) => page.plan_error = e.to_string(),
+        Err(e) => page.plan_error = choices::place_errors(&mut page.form, &e),
     }
-    page.query = q;
     Ok(page)
 }
 
@@ -388,7 +457,7 @@ pub async fn show(
     Path(raw): Path<String>,
     Query(q): Query<PlanQuery>,
 ) -> Result<Response, PageError> {
-    let mut page = planned(&st, &raw, q).await?;
+    let mut page = planned(&st, &raw, q, Asked::Page).await?;
     if let Some(plan) = page.plan.clone() {
         let charts = st
             .renders
@@ -411,10 +480,10 @@ pub async fn show(
             Err(e) => tracing::warn!("AVS page without charts: {e}"),
         }
     }
-    let status = if page.plan_error.is_empty() {
-        StatusCode::OK
-    } else {
+    let status = if page.form.has_errors() || !page.plan_error.is_empty() {
         StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
     };
     render(status, &page)
 }
@@ -426,11 +495,12 @@ pub async fn save(
     Path(raw): Path<String>,
     Query(q): Query<PlanQuery>,
 ) -> Result<Response, PageError> {
-    let page = planned(&st, &raw, q).await?;
+    let page = planned(&st, &raw, q, Asked::Plan).await?;
+    let message = page.problems();
     let Some(plan) = page.plan else {
         return Err(PageError::Status {
             status: StatusCode::UNPROCESSABLE_ENTITY,
-            message: page.plan_error,
+            message,
         });
     };
     let mut first = None;
@@ -455,11 +525,12 @@ async fn download(
 ) -> Result<Response, PageError> {
     let edition = Edition::parse(q.edition.as_deref().unwrap_or(""))
         .map_err(|e| PageError::BadRequest(format!("The {e}.")))?;
-    let page = planned(&st, &raw, q).await?;
+    let page = planned(&st, &raw, q, Asked::Plan).await?;
+    let message = page.problems();
     let (Some(plan), Some(verdict), Some(inv)) = (page.plan, page.verdict, page.inventory) else {
         return Err(PageError::Status {
             status: StatusCode::UNPROCESSABLE_ENTITY,
-            message: page.plan_error,
+            message,
         });
     };
     let (origin, basis) = (page.origin, page.basis);

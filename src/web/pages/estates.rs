@@ -1,12 +1,14 @@
 //! Estate pages: the list with a "new estate" form (workloads from templates and
 //! saved scenarios), one estate's plan (pools, allocation, fit, timeline, resize
 //! schedule) with its edit form and revision history, two revisions side by side, and
-//! the report downloads. Planning is the engine's; the store keeps every revision.
+//! the report downloads. Planning is the engine's; the store keeps every revision; the
+//! forms ([`form`]) are the planner's components, each message beside its input.
+
+mod form;
 
 use super::planner::OwnershipView;
 use super::{PageError, parse_id, render};
-use crate::engine::Scenario;
-use crate::engine::scenario::Term;
+use crate::engine::FieldErrors;
 use crate::estate::{self, EstatePlan, EstateRequest};
 use crate::format::money;
 use crate::report::estate as report;
@@ -18,22 +20,15 @@ use crate::store::today_utc;
 use crate::web::AppState;
 use crate::web::access;
 use crate::web::auth::CurrentUser;
+use crate::web::pages::form::FormState;
 use crate::web::render_pool::Turn;
-use crate::web::scenario_templates::TEMPLATES;
 use askama::Template;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
+use form::{Choice, EstateForm, RESERVATIONS};
 use std::collections::HashMap;
-
-/// One checkbox of the workload chooser.
-pub struct Choice {
-    pub value: String,
-    pub name: String,
-    /// A private scenario: adding it makes the estate private.
-    pub private: bool,
-}
 
 #[derive(Template)]
 #[template(path = "pages/estates.html")]
@@ -41,26 +36,25 @@ struct ListPage {
     estates: Vec<EstateSummary>,
     /// Team mode: the form offers a visibility and the list names owners.
     team: bool,
-    request_name: Option<String>,
-    region_value: String,
-    years_value: u32,
-    growth_value: f64,
-    reservation_value: &'static str,
+    /// The new estate's settings as typed, each message beside its input.
+    form: FormState,
+    regions: Vec<(String, String)>,
     templates: Vec<Choice>,
     saved: Vec<Choice>,
     problem: Option<String>,
+}
+
+impl ListPage {
+    fn reservations(&self) -> &'static [(&'static str, &'static str)] {
+        &RESERVATIONS
+    }
 }
 
 #[derive(Template)]
 #[template(path = "pages/estate.html")]
 struct EstatePage {
     id: i64,
-    request_name: Option<String>,
     request_name_or: String,
-    region_value: String,
-    years_value: u32,
-    growth_value: f64,
-    reservation_value: &'static str,
     revision: i64,
     newest: i64,
     request: EstateRequest,
@@ -71,11 +65,20 @@ struct EstatePage {
     chart: String,
     body: String,
     revisions: Vec<Revision>,
+    /// The edit form's settings as typed, each message beside its input.
+    form: FormState,
+    regions: Vec<(String, String)>,
     templates: Vec<Choice>,
     saved: Vec<Choice>,
     problem: Option<String>,
     /// Who owns it and who sees it (team mode).
     ownership: Option<OwnershipView>,
+}
+
+impl EstatePage {
+    fn reservations(&self) -> &'static [(&'static str, &'static str)] {
+        &RESERVATIONS
+    }
 }
 
 #[derive(Template)]
@@ -88,182 +91,87 @@ struct ComparePage {
     rows: Vec<(String, String, String)>,
 }
 
-async fn choices(
-    st: &AppState,
-    user: &CurrentUser,
-) -> Result<(Vec<Choice>, Vec<Choice>), PageError> {
-    let templates = TEMPLATES
-        .iter()
-        .map(|t| Choice {
-            value: t.key.to_owned(),
-            name: t.name.to_owned(),
-            private: false,
-        })
-        .collect();
-    let saved = crate::store::list_scenarios_for(&st.db, None, access::actor(user))
-        .await?
+/// The ANF regions for the region field's suggestions (key, display name).
+fn regions(st: &AppState) -> Vec<(String, String)> {
+    st.book()
+        .regions()
         .into_iter()
-        .map(|s| Choice {
-            value: s.id.to_string(),
-            private: s.visibility == Visibility::Private.key(),
-            name: s.name,
-        })
-        .collect();
-    Ok((templates, saved))
+        .map(|r| (r.region.to_owned(), r.name.to_owned()))
+        .collect()
 }
 
 /// `GET /estates`.
 pub async fn list(State(st): State<AppState>, user: CurrentUser) -> Result<Response, PageError> {
-    list_with(&st, &user, None, StatusCode::OK).await
+    let blank = EstateForm::of_request(&EstateRequest::new(Vec::new()));
+    list_with(&st, &user, blank, None, StatusCode::OK).await
 }
 
 async fn list_with(
     st: &AppState,
     user: &CurrentUser,
+    f: EstateForm,
     problem: Option<String>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
-    let (templates, saved) = choices(st, user).await?;
     render(
         status,
         &ListPage {
             estates: store::list_estates(&st.db, access::actor(user)).await?,
             team: user.0.is_some(),
-            request_name: None,
-            region_value: String::new(),
-            years_value: 3,
-            growth_value: 0.0,
-            reservation_value: Term::None.key(),
-            templates,
-            saved,
+            regions: regions(st),
+            templates: f.templates(),
+            saved: f.saved(st, user).await?,
+            form: f.state,
             problem,
         },
     )
 }
 
-/// The form's fields; `template` and `scenario` and `remove` repeat.
-struct EstateForm {
-    one: HashMap<String, String>,
-    templates: Vec<String>,
-    scenarios: Vec<String>,
-    remove: Vec<usize>,
-}
-
-fn parse_form(body: &[u8]) -> EstateForm {
-    let mut f = EstateForm {
-        one: HashMap::new(),
-        templates: Vec::new(),
-        scenarios: Vec::new(),
-        remove: Vec::new(),
-    };
-    for (k, v) in form_urlencoded::parse(body) {
-        match k.as_ref() {
-            "template" => f.templates.push(v.into_owned()),
-            "scenario" => f.scenarios.push(v.into_owned()),
-            "remove" => f.remove.extend(v.parse::<usize>().ok()),
-            _ => {
-                f.one.insert(k.into_owned(), v.into_owned());
-            }
-        }
-    }
-    f
-}
-
-/// Applies the form to `req`: settings, workloads removed, workloads added. Whether a
-/// private scenario's inputs were added, which only one who may put them in this
-/// estate (`may_take_private`: its owner) may do.
-async fn apply(
-    st: &AppState,
-    user: &CurrentUser,
-    f: &EstateForm,
-    req: &mut EstateRequest,
-    may_take_private: bool,
-) -> Result<bool, String> {
-    let text = |k: &str| f.one.get(k).map(|v| v.trim().to_owned());
-    if let Some(n) = text("name") {
-        req.name = (!n.is_empty()).then_some(n);
-    }
-    if let Some(r) = text("region") {
-        req.region = (!r.is_empty()).then_some(r);
-    }
-    if let Some(y) = text("years") {
-        req.years = y
-            .parse()
-            .map_err(|_| format!("years: `{y}` is not a whole number from 1 to 5"))?;
-    }
-    if let Some(g) = text("growth_pct_per_year") {
-        req.growth_pct_per_year = if g.is_empty() {
-            0.0
-        } else {
-            g.parse()
-                .map_err(|_| format!("growth: `{g}` is not a number of % per year"))?
-        };
-    }
-    if let Some(t) = text("reservation") {
-        req.reservation = match t.as_str() {
-            "none" | "" => Term::None,
-            "1y" => Term::OneYear,
-            "3y" => Term::ThreeYears,
-            other => return Err(format!("reservation: `{other}` is not none, 1y or 3y")),
-        };
-    }
-    let mut keep = Vec::with_capacity(req.workloads.len());
-    for (i, w) in req.workloads.drain(..).enumerate() {
-        if !f.remove.contains(&i) {
-            keep.push(w);
-        }
-    }
-    req.workloads = keep;
-    // Per-workload growth and what-ifs name workloads by index: drop them on removal.
-    if !f.remove.is_empty() {
-        req.growth.clear();
-        req.what_if.clear();
-    }
-    for key in &f.templates {
-        let t = crate::web::scenario_templates::find(key)
-            .ok_or_else(|| format!("there is no template `{key}`"))?;
-        req.workloads.push(t.scenario());
-    }
-    let mut took_private = false;
-    for raw in &f.scenarios {
-        let id: i64 = raw
-            .parse()
-            .map_err(|_| format!("`{}` is not a scenario id", short(raw)))?;
-        let missing = |_| format!("there is no saved scenario {id}");
-        let ownership = access::scenario(&st.db, user, id).await.map_err(missing)?;
-        let s = crate::store::get_scenario(&st.db, id)
-            .await
-            .map_err(missing)?;
-        if ownership.visibility == Visibility::Private {
-            if !may_take_private {
-                return Err(format!(
-                    "“{}” is private: only its owner's own estates may hold it (they become \
-                     private); add it to an estate of yours, or make the scenario shared",
-                    s.scenario.name
-                ));
-            }
-            took_private = true;
-        }
-        let mut w: Scenario = s.scenario;
-        w.id = None;
-        req.workloads.push(w);
-    }
-    Ok(took_private)
-}
-
-/// A value cut for a message.
-fn short(v: &str) -> String {
-    v.chars().take(40).collect()
-}
-
 /// Plans the request with the book in force, on a blocking thread.
-async fn plan(st: &AppState, req: &EstateRequest) -> Result<EstatePlan, String> {
+async fn plan(
+    st: &AppState,
+    req: &EstateRequest,
+) -> Result<Result<EstatePlan, FieldErrors>, PageError> {
     let book = st.book();
     let req = req.clone();
     tokio::task::spawn_blocking(move || estate::optimize(&req, &book))
         .await
-        .map_err(|e| format!("planning failed: {e}"))?
-        .map_err(|e| e.to_string())
+        .map_err(|e| PageError::Internal(format!("planning failed: {e}")))
+}
+
+/// Reads form `f` into `req` (settings, workloads removed and added) and checks the
+/// result: every message goes beside its input; what names no input is returned for
+/// the top of the page. Whether a private scenario was added.
+async fn read(
+    st: &AppState,
+    user: &CurrentUser,
+    f: &mut EstateForm,
+    req: &mut EstateRequest,
+    may_take_private: bool,
+) -> Result<(bool, Option<String>), PageError> {
+    f.read_settings(req);
+    let took_private = f.apply_workloads(st, user, req, may_take_private).await;
+    // The request's own checks run in the same round as the form's, so every wrong
+    // input is marked at once; a request that passes them is planned.
+    let checked = match req.validate(&st.book()) {
+        Ok(_) if !f.has_errors() => plan(st, req).await?.map(|_| ()),
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    };
+    let problem = checked.err().and_then(|e| f.place_errors(&e, req));
+    Ok((took_private, problem))
+}
+
+/// The sentence above a form that was not saved: what names no input, and that the
+/// marked inputs need a change; `None` when there is nothing to say (it saves).
+fn unsaved(f: &EstateForm, problem: Option<String>) -> Option<String> {
+    match problem {
+        Some(p) => Some(format!("{p} Nothing was saved.")),
+        None if f.has_errors() => {
+            Some("Nothing was saved: the marked fields need a change.".to_owned())
+        }
+        None => None,
+    }
 }
 
 /// `POST /estates`: a new estate from the chosen workloads.
@@ -272,21 +180,21 @@ pub async fn create(
     user: CurrentUser,
     body: Bytes,
 ) -> Result<Response, PageError> {
-    let f = parse_form(&body);
+    let mut f = EstateForm::parse(&body);
     let mut req = EstateRequest::new(Vec::new());
     // The new estate's owner is the user: it may take the user's private scenarios.
-    let checked = match apply(&st, &user, &f, &mut req, true).await {
-        Ok(private) => plan(&st, &req).await.map(|_| private),
-        Err(e) => Err(e),
-    };
-    let took_private = match checked {
-        Ok(private) => private,
-        Err(e) => {
-            let msg = format!("{e}. Nothing was saved.");
-            return list_with(&st, &user, Some(msg), StatusCode::UNPROCESSABLE_ENTITY).await;
-        }
-    };
-    let visibility = Visibility::of_key(f.one.get("visibility").map_or("", String::as_str));
+    let (took_private, problem) = read(&st, &user, &mut f, &mut req, true).await?;
+    if let Some(problem) = unsaved(&f, problem) {
+        return list_with(
+            &st,
+            &user,
+            f,
+            Some(problem),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+    }
+    let visibility = Visibility::of_key(f.state.value("visibility"));
     let by = access::actor(&user);
     let id = store::create_estate(&st.db, &req, by, visibility, took_private).await?;
     Ok(Redirect::to(&format!("/estates/{id}")).into_response())
@@ -306,7 +214,8 @@ pub async fn show(
         revision: rev,
         newest,
     };
-    page(&st, &user, at, req, None, StatusCode::OK).await
+    let f = EstateForm::of_request(&req);
+    page(&st, &user, at, req, f, None, StatusCode::OK).await
 }
 
 async fn revision(
@@ -353,12 +262,13 @@ async fn page(
         newest,
     }: Shown,
     request: EstateRequest,
+    f: EstateForm,
     problem: Option<String>,
     status: StatusCode,
 ) -> Result<Response, PageError> {
-    let (plan, problem) = match plan(st, &request).await {
+    let (plan, problem) = match plan(st, &request).await? {
         Ok(p) => (Some(p), problem),
-        Err(e) => (None, Some(problem.unwrap_or(e))),
+        Err(e) => (None, Some(problem.unwrap_or(e.to_string()))),
     };
     let (chart, body) = match &plan {
         Some(p) => {
@@ -393,23 +303,20 @@ async fn page(
         .as_ref()
         .map(|p| crate::verdict::estate::verdict(p, &request).statements)
         .unwrap_or_default();
-    let (templates, saved) = choices(st, user).await?;
     let by = access::actor(user);
     let ownership = store::visible_estate(&st.db, id, by)
         .await
         .map_err(not_found)?
         .ownership;
-    let region = request.region.clone().unwrap_or_default();
     render(
         status,
         &EstatePage {
             id,
-            request_name: request.name.clone(),
             request_name_or: request.display_name(),
-            region_value: region.clone(),
-            years_value: request.years,
-            growth_value: request.growth_pct_per_year,
-            reservation_value: request.reservation.key(),
+            regions: regions(st),
+            templates: f.templates(),
+            saved: f.saved(st, user).await?,
+            form: f.state,
             revision,
             newest,
             request,
@@ -420,8 +327,6 @@ async fn page(
             revisions: store::list_estate_revisions(&st.db, id, by)
                 .await
                 .map_err(not_found)?,
-            templates,
-            saved,
             problem,
             ownership: user
                 .0
@@ -445,32 +350,18 @@ pub async fn save(
         .await
         .map_err(not_found)?
         .may_take_private(by);
-    let f = parse_form(&body);
+    let mut f = EstateForm::parse(&body);
     let mut req = stored.request.clone();
-    let checked = match apply(&st, &user, &f, &mut req, may_take_private).await {
-        Ok(private) => plan(&st, &req).await.map(|_| private),
-        Err(e) => Err(e),
-    };
-    let took_private = match checked {
-        Ok(private) => private,
-        Err(e) => {
-            let msg = format!("{e}. Nothing was saved.");
-            let at = Shown {
-                id,
-                revision: stored.revision,
-                newest: stored.revision,
-            };
-            return page(
-                &st,
-                &user,
-                at,
-                stored.request,
-                Some(msg),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-            .await;
-        }
-    };
+    let (took_private, problem) = read(&st, &user, &mut f, &mut req, may_take_private).await?;
+    if let Some(problem) = unsaved(&f, problem) {
+        let at = Shown {
+            id,
+            revision: stored.revision,
+            newest: stored.revision,
+        };
+        let status = StatusCode::UNPROCESSABLE_ENTITY;
+        return page(&st, &user, at, stored.request, f, Some(problem), status).await;
+    }
     store::update_estate(&st.db, id, &req, by, took_private)
         .await
         .map_err(not_found)?;
@@ -496,15 +387,18 @@ pub async fn download(
     let edition = Edition::parse(q.get("edition").map_or("", String::as_str))
         .map_err(|e| PageError::BadRequest(format!("The {e}.")))?;
     let (_, req, _) = revision(&st, &user, id, q.get("rev")).await?;
-    let p = plan(&st, &req).await.map_err(PageError::BadRequest)?;
+    let p = plan(&st, &req)
+        .await?
+        .map_err(|e| PageError::BadRequest(e.to_string()))?;
     let opts = RenderOptions {
         edition,
         ..RenderOptions::default()
     };
+    let statements = crate::verdict::estate::verdict(&p, &req).statements;
     let bytes = st
         .renders
         .run("estate report", Turn::Answer, move || {
-            report::render(&p, format, opts, &today_utc())
+            report::render(&p, &statements, format, opts, &today_utc())
         })
         .await?
         .map_err(|e| PageError::Internal(e.to_string()))?;
@@ -538,8 +432,9 @@ pub async fn compare(
     let rb = store::get_estate_revision(&st.db, id, b, by)
         .await
         .map_err(not_found)?;
-    let pa = plan(&st, &ra).await.map_err(PageError::BadRequest)?;
-    let pb = plan(&st, &rb).await.map_err(PageError::BadRequest)?;
+    let unplanned = |e: FieldErrors| PageError::BadRequest(e.to_string());
+    let pa = plan(&st, &ra).await?.map_err(unplanned)?;
+    let pb = plan(&st, &rb).await?.map_err(unplanned)?;
     let row = |label: &str, f: &dyn Fn(&EstatePlan) -> String| (label.to_owned(), f(&pa), f(&pb));
     let mut rows = vec![
         row("Workloads", &|p| p.assignments.len().to_string()),
@@ -581,8 +476,8 @@ pub async fn set_visibility(
     body: Bytes,
 ) -> Result<Response, PageError> {
     let id = parse_id(&raw)?;
-    let f = parse_form(&body);
-    let visibility = match f.one.get("visibility").map(String::as_str) {
+    let f = EstateForm::parse(&body);
+    let visibility = match Some(f.state.value("visibility")) {
         Some(v @ ("shared" | "private")) => Visibility::of_key(v),
         _ => {
             return Err(PageError::BadRequest(

@@ -12,10 +12,16 @@ pub const MAX_LEN: usize = 5_400;
 
 /// The share link of a scenario (its id is left out: the link is not the saved copy).
 pub fn link(scenario: &Scenario) -> String {
+    link_at("/plan", scenario)
+}
+
+/// `path?s=...`: the page at `path` opened with `scenario`'s inputs (the share link at
+/// `/plan`; a saved scenario's page `/scenarios/{id}` takes them as an unsaved edit).
+pub fn link_at(path: &str, scenario: &Scenario) -> String {
     let mut s = scenario.clone();
     s.id = None;
     match serde_json::to_vec(&s) {
-        Ok(json) => format!("/plan?s={}", URL_SAFE_NO_PAD.encode(json)),
+        Ok(json) => format!("{path}?s={}", URL_SAFE_NO_PAD.encode(json)),
         Err(_) => "/scenarios/new".into(),
     }
 }

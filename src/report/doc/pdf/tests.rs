@@ -182,7 +182,7 @@ fn example_reports_fill_every_page_but_the_last() {
         ("avs", crate::report::avs::document(&avs, Edition::Customer)),
         (
             "estate",
-            crate::report::estate::document(&estate, Edition::Customer, "2026-01-02"),
+            crate::report::estate::document(&estate, &[], Edition::Customer, "2026-01-02"),
         ),
     ] {
         let fill = page_fill(&d, Paper::A4).unwrap();

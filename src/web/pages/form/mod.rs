@@ -170,6 +170,47 @@ impl FormState {
         }
     }
 
+    /// A form of the values as typed, by input name (a tool page's form: AVS, estates).
+    /// A repeated name keeps its first value, as a browser's `FormData.get()`.
+    pub fn of_values(values: impl IntoIterator<Item = (String, String)>) -> Self {
+        let mut form = Self::default();
+        for (k, v) in values {
+            form.values.entry(k).or_insert(v);
+        }
+        form
+    }
+
+    /// Shows `value` in input `name` when nothing was typed there.
+    pub fn default_value(&mut self, name: &str, value: &str) {
+        self.values
+            .entry(name.to_owned())
+            .or_insert_with(|| value.to_owned());
+    }
+
+    /// Input `name` read as a number: none when empty; one that does not read gets its
+    /// message beside the input and counts as none.
+    pub fn number(&mut self, name: &str) -> Option<f64> {
+        let typed = self.value(name).trim();
+        if typed.is_empty() {
+            return None;
+        }
+        parse::parse_number(typed)
+            .map_err(|m| self.add_error(name, m))
+            .ok()
+    }
+
+    /// Input `name` read as a whole number, like [`FormState::number`].
+    pub fn whole(&mut self, name: &str) -> Option<u32> {
+        let v = self.number(name)?;
+        if v.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&v) {
+            Some(v as u32)
+        } else {
+            let typed = self.value(name).trim().to_owned();
+            self.add_error(name, format!("enter a whole number, not \"{typed}\""));
+            None
+        }
+    }
+
     /// The value of an input as typed (empty when absent).
     pub fn value(&self, name: &str) -> &str {
         self.values.get(name).map(String::as_str).unwrap_or("")

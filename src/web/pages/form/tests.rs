@@ -154,3 +154,24 @@ fn sparse_groups_are_renumbered() {
     assert_eq!(parsed.storage.volumes[0].count, 20);
     assert_eq!(form.value("storage.volumes[0].count"), "20");
 }
+
+#[test]
+fn a_tool_form_reads_numbers_and_keeps_what_was_typed() {
+    let mut form = FormState::of_values([
+        ("growth".to_owned(), "1,000".to_owned()),
+        ("count".to_owned(), "2.5".to_owned()),
+        ("free".to_owned(), "abc".to_owned()),
+        ("growth".to_owned(), "7".to_owned()),
+    ]);
+    form.default_value("free", "20");
+    form.default_value("years", "3");
+    assert_eq!(form.number("growth"), Some(1000.0), "the first of a name");
+    assert_eq!(form.number("empty"), None);
+    assert!(!form.has_errors());
+    assert_eq!(form.whole("count"), None);
+    assert_eq!(form.number("free"), None);
+    assert_eq!(form.whole("years"), Some(3));
+    assert!(form.error("count").unwrap().contains("whole number"));
+    assert!(form.error("free").unwrap().contains("\"abc\""));
+    assert_eq!(form.value("free"), "abc", "what was typed stays");
+}

@@ -11,6 +11,8 @@ pub struct LayoutsQuery {
     pub(super) level: Option<String>,
     pub(super) hosts: Option<String>,
     pub(super) counts: Option<String>,
+    /// The count set beside the base scenario's own (empty: the suggested one).
+    pub(super) versus: Option<String>,
     pub(super) vms_per_host: Option<String>,
     pub(super) vmdks_per_vm: Option<String>,
     pub(super) placement: Option<String>,

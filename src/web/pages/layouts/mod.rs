@@ -3,12 +3,13 @@
 //! One capacity split into 1, 2, 4, ... volumes (AVS datastores): the same price,
 //! since billing is by capacity pool, and different performance, since QoS is per
 //! volume and every volume is its own set of flows. Opens with the 4 x 20 TiB vs
-//! 20 x 4 TiB Ultra AVS example.
+//! 20 x 4 TiB Ultra AVS example. The statements are the verdict's
+//! ([`crate::verdict::layouts`]), as the layouts API answers them.
 
 use super::table_file::{Table, TableFile, TableFormat};
 use super::{PageError, render};
 use crate::engine::scenario::{Level, Placement};
-use crate::engine::sweep::{self, Layout, LayoutRow};
+use crate::engine::sweep::{self, Layout};
 use crate::engine::{Evaluation, FieldError, FieldErrors, Scenario};
 use crate::format::Num;
 use crate::report::charts::Chart;
@@ -25,18 +26,22 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
 
-mod explain;
 mod inputs;
+mod view;
 
-pub(super) use explain::*;
 pub use inputs::LayoutsQuery;
 pub(super) use inputs::*;
+pub(super) use view::*;
 
 /// Counts swept when the user gives none.
 pub const DEFAULT_COUNTS: [u32; 8] = [1, 2, 4, 8, 16, 20, 32, 64];
 
 /// The starter template the explorer and the what-if page open with.
 pub(super) const EXAMPLE: &str = "avs-datastores";
+
+/// The count the example's own 4 x 20 TiB is set beside when the user picks none: its
+/// template compares 4 x 20 TiB with 20 x 4 TiB.
+const EXAMPLE_VERSUS: u32 = 20;
 
 struct RowView {
     count: u32,
@@ -46,11 +51,15 @@ struct RowView {
     qos: String,
     per_client: String,
     monthly: String,
-    /// Why the row gets its result: loaded datastores and the binding limit.
+    /// Why the row gets its result (the verdict's).
     cause: String,
     suggested: bool,
-    /// The 4 and 20 of the mission's example.
+    /// One of the two layouts the verdict sets side by side.
     highlight: bool,
+    /// "20 x 4 TiB", for the link's accessible name.
+    name: String,
+    /// The planner with this layout: the saved base as an unsaved edit, or a new one.
+    use_href: String,
 }
 
 struct Explored {
@@ -60,10 +69,10 @@ struct Explored {
     client: &'static str,
     rows: Vec<RowView>,
     chart: Option<ChartBlock>,
-    verdict: String,
-    cost_text: String,
-    perf_text: String,
-    pair: Option<String>,
+    /// The verdict's statements, in reading order.
+    statements: Vec<String>,
+    /// What decides which of the two layouts set side by side wins.
+    deciders: Vec<String>,
 }
 
 #[derive(Template)]
@@ -77,6 +86,8 @@ struct LayoutsPage {
     /// `None` when the base scenario has no AVS hosts.
     hosts: Option<String>,
     counts: String,
+    /// The count set beside the base scenario's own.
+    versus: Vec<Opt>,
     /// AVS only: VMs per host, VMDKs per VM and their placement.
     avs: Option<AvsFields>,
     io_size_kib: String,
@@ -179,11 +190,11 @@ async fn download(
     };
     let file = TableFile {
         title: format!("Datastore layouts, {} TiB in total", page.total_tib),
-        text: [&r.verdict, &r.cost_text, &r.perf_text]
-            .into_iter()
-            .chain(r.pair.as_ref())
-            .filter(|t| !t.is_empty())
+        text: r
+            .statements
+            .iter()
             .cloned()
+            .chain(r.deciders.iter().map(|d| format!("What decides it: {d}")))
             .collect(),
         tables: vec![Table {
             caption: format!("Layouts by {} count", r.one),
@@ -291,6 +302,28 @@ async fn build(
         DEFAULT_COUNTS.to_vec()
     });
 
+    let base_id = selected.parse::<i64>().ok();
+    let versus = match given(&q.versus) {
+        Some(raw) => whole("versus", raw, 1, 1024, "a count")
+            .map(Some)
+            .unwrap_or_else(|e| {
+                errors.push(e);
+                None
+            }),
+        None => base_id.is_none().then_some(EXAMPLE_VERSUS),
+    };
+    let versus_options = std::iter::once(Opt {
+        value: String::new(),
+        label: "The suggested count, else the fastest".to_owned(),
+        selected: versus.is_none(),
+    })
+    .chain(counts.iter().map(|c| Opt {
+        value: c.to_string(),
+        label: c.to_string(),
+        selected: versus == Some(*c),
+    }))
+    .collect();
+
     let mut result = None;
     if errors.is_empty() {
         let scenario = s.clone();
@@ -300,9 +333,9 @@ async fn build(
             .run("layouts page", Turn::Answer, move || {
                 crate::engine::check(&scenario, &prices)?;
                 let layouts = sweep::layouts(&scenario, total, &counts, &prices)?;
-                let rows = sweep::layout_rows(&layouts);
-                let suggested = sweep::suggest_layout(&rows);
-                Ok::<_, FieldErrors>(explain(&scenario, total, &layouts, &rows, suggested))
+                let verdict =
+                    crate::verdict::layouts::layouts(&scenario, total, &layouts, versus, &prices);
+                Ok::<_, FieldErrors>(view(&scenario, total, &layouts, verdict, base_id))
             })
             .await?;
         match outcome {
@@ -331,6 +364,7 @@ async fn build(
             .as_ref()
             .map(|a| given(&q.hosts).map_or_else(|| a.hosts.to_string(), str::to_owned)),
         counts: counts_text,
+        versus: versus_options,
         avs: s.clients.avs.as_ref().map(|a| AvsFields {
             vms_per_host: given(&q.vms_per_host)
                 .map_or_else(|| a.vms_per_host.to_string(), str::to_owned),
@@ -357,26 +391,5 @@ mod tests {
         assert_eq!(parse_counts("1, 2,4  8").unwrap(), vec![1, 2, 4, 8]);
         assert_eq!(parse_counts("4 x").unwrap_err().field, "counts");
         assert_eq!(parse_counts(" , ").unwrap_err().field, "counts");
-    }
-
-    #[test]
-    fn the_example_explains_cost_and_performance() {
-        let s = scenario_templates::find(EXAMPLE).unwrap().scenario();
-        let layouts = sweep::layouts(&s, 80.0, &[4, 20], crate::engine::pricing::book()).unwrap();
-        let rows = sweep::layout_rows(&layouts);
-        let x = explain(&s, 80.0, &layouts, &rows, sweep::suggest_layout(&rows));
-        assert!(x.cost_text.contains("capacity pool"), "{}", x.cost_text);
-        assert!(
-            x.perf_text.contains("2,560 MiB/s for 20 TiB"),
-            "{}",
-            x.perf_text
-        );
-        assert!(
-            x.perf_text.contains("512 MiB/s for 4 TiB"),
-            "{}",
-            x.perf_text
-        );
-        assert!(x.pair.unwrap().starts_with("4 x 20 TiB"));
-        assert!(x.verdict.starts_with("Suggested:"));
     }
 }

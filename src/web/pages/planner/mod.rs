@@ -23,19 +23,18 @@ use crate::web::charts::{MeasuredRuns, planner_charts};
 use crate::web::render_pool::RenderPool;
 use crate::web::scenario_templates;
 use askama::Template;
-use axum::Json;
-use axum::body::Bytes;
-use axum::extract::{FromRequest, Path, Query, Request, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
-use axum::response::{Html, IntoResponse, Redirect, Response};
-use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use axum::response::{IntoResponse, Redirect, Response};
+use serde::Deserialize;
 use std::sync::{Arc, LazyLock};
 
 mod download;
+mod live;
 mod saving;
 
 pub use download::{download_form, download_saved};
+pub use live::results;
 pub use saving::{restore, save, save_copy, save_new, set_visibility};
 
 /// A service with its levels, for the selects.
@@ -102,6 +101,8 @@ struct PlannerPage {
     r: ResultsView,
     id: Option<i64>,
     status: String,
+    /// See [`Context::edited`].
+    edited: bool,
     save_action: String,
     revisions: Vec<HistoryRow>,
     current_revision: i64,
@@ -195,6 +196,10 @@ impl OwnershipView {
 struct Context {
     id: Option<i64>,
     status: String,
+    /// The form holds inputs that are not saved (a recalculation or an applied
+    /// recommendation posted without saving, or inputs from a link): the page marks
+    /// them unsaved and asks before leaving.
+    edited: bool,
     revisions: Vec<HistoryRow>,
     current_revision: i64,
     show_authors: bool,
@@ -213,6 +218,7 @@ impl Context {
         Self {
             id: None,
             status: status.into(),
+            edited: false,
             revisions: Vec::new(),
             current_revision: 0,
             show_authors: user.0.is_some(),
@@ -249,6 +255,7 @@ async fn page(
         },
         id: ctx.id,
         status: ctx.status,
+        edited: ctx.edited,
         revisions: ctx.revisions,
         current_revision: ctx.current_revision,
         show_authors: ctx.show_authors,
@@ -310,6 +317,9 @@ pub struct ShowQuery {
     imported: Option<u8>,
     /// Just changed who sees it.
     visibility: Option<u8>,
+    /// Inputs to show instead of the saved ones, as an unsaved edit (a share link's
+    /// `s`, e.g. from the layouts page's "Use this layout").
+    s: Option<String>,
 }
 
 async fn saved_context(
@@ -324,6 +334,7 @@ async fn saved_context(
     Ok(Context {
         id: Some(id),
         status,
+        edited: false,
         revisions,
         current_revision,
         show_authors: user.0.is_some(),
@@ -413,12 +424,43 @@ pub async fn show(
             (stored.scenario, status)
         }
     };
+    if q.s.is_some() {
+        let scenario =
+            share::decode(q.s.as_deref()).map_err(|e| PageError::BadRequest(e.to_string()))?;
+        let status = format!(
+            "Revision {}, with the inputs from a link: not saved yet. Save to keep them.",
+            stored.revision
+        );
+        let mut ctx = saved_context(&st, &user, id, stored.revision, status).await?;
+        ctx.edited = true;
+        return linked(&st, scenario, ctx).await;
+    }
     let ctx = saved_context(&st, &user, id, stored.revision, status).await?;
     let form = FormState::from_scenario(&scenario);
     render(
         StatusCode::OK,
         &page(&st.renders, form, Some(&scenario), ctx).await,
     )
+}
+
+/// The form of a scenario from outside the form (a link, JSON), its values marked where
+/// they fail validation; whether they pass.
+fn checked_form(st: &AppState, scenario: &Scenario) -> (FormState, bool) {
+    let mut form = FormState::from_scenario(scenario);
+    match crate::engine::check(scenario, &st.book()) {
+        Ok(()) => (form, true),
+        Err(e) => {
+            form.add_field_errors(&e);
+            (form, false)
+        }
+    }
+}
+
+/// The planner with a scenario from a link.
+async fn linked(st: &AppState, scenario: Scenario, ctx: Context) -> Result<Response, PageError> {
+    let (form, valid) = checked_form(st, &scenario);
+    let valid = valid.then_some(&scenario);
+    render(StatusCode::OK, &page(&st.renders, form, valid, ctx).await)
 }
 
 #[derive(Deserialize)]
@@ -434,20 +476,12 @@ pub async fn shared(
 ) -> Result<Response, PageError> {
     let scenario =
         share::decode(q.s.as_deref()).map_err(|e| PageError::BadRequest(e.to_string()))?;
-    let mut form = FormState::from_scenario(&scenario);
-    let valid = match crate::engine::check(&scenario, &st.book()) {
-        Ok(()) => Some(&scenario),
-        Err(e) => {
-            form.add_field_errors(&e);
-            None
-        }
-    };
     let ctx = Context::unsaved(
         &st,
         &user,
         "Opened from a share link: not saved. Save to keep a copy.",
     );
-    render(StatusCode::OK, &page(&st.renders, form, valid, ctx).await)
+    linked(&st, scenario, ctx).await
 }
 
 /// Form pairs as posted; every value is a string.
@@ -484,7 +518,8 @@ async fn invalid_page(
     id: Option<i64>,
     status: &str,
 ) -> Result<Response, PageError> {
-    let ctx = context_for(st, user, id, status).await?;
+    let mut ctx = context_for(st, user, id, status).await?;
+    ctx.edited = true;
     render(
         StatusCode::UNPROCESSABLE_ENTITY,
         &page(&st.renders, form, None, ctx).await,
@@ -518,121 +553,14 @@ pub async fn evaluate(
         form = FormState::from_scenario(s);
         status = "Applied the recommendation: not saved yet. Save to keep it.";
     }
-    let ctx = context_for(&st, &user, id, status).await?;
+    let mut ctx = context_for(&st, &user, id, status).await?;
+    ctx.edited = true;
     let code = if scenario.is_some() {
         StatusCode::OK
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     };
     render(code, &page(&st.renders, form, scenario.as_ref(), ctx).await)
-}
-
-/// The answer to a live recalculation.
-#[derive(Serialize)]
-struct LiveResults {
-    /// True when the inputs parse and validate.
-    ok: bool,
-    /// The rendered results column.
-    html: String,
-    /// Message per input name.
-    errors: BTreeMap<String, String>,
-    /// Warning per input name (e.g. a feature the region lacks).
-    warnings: BTreeMap<String, String>,
-    /// `/plan?s=...` for the inputs; empty when they do not parse.
-    share_url: String,
-}
-
-/// `POST /scenarios/results`: the results column for the planner's inputs.
-///
-/// A form body (what the page's script sends) answers JSON with the rendered HTML and
-/// the per-input messages; a Scenario JSON body answers the HTML fragment alone.
-pub async fn results(
-    State(st): State<AppState>,
-    user: CurrentUser,
-    req: Request,
-) -> Result<Response, PageError> {
-    let ctype = req
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_owned();
-    if ctype.starts_with("application/json") {
-        let body = Bytes::from_request(req, &())
-            .await
-            .map_err(|e| PageError::BadRequest(format!("The request body cannot be read: {e}")))?;
-        return results_for_json(&st, &user, &body).await;
-    }
-    if !ctype.starts_with("application/x-www-form-urlencoded") {
-        return Err(PageError::BadRequest(
-            "Send the planner form (application/x-www-form-urlencoded) or Scenario JSON (application/json).".into(),
-        ));
-    }
-    let axum::Form(pairs) = Pairs::from_request(req, &())
-        .await
-        .map_err(|e| PageError::BadRequest(format!("The form data cannot be read: {e}")))?;
-    let id = form_id(&pairs);
-    let (mut form, scenario) = form::parse(&pairs, &st.book());
-    let measured = measured_for(&st, &user, id).await?;
-    let calibration = calibration_for(&st, &user, id).await?;
-    let r = assess(
-        &st.renders,
-        &mut form,
-        scenario.as_ref(),
-        id,
-        &measured,
-        calibration.as_ref(),
-        &st.book(),
-    )
-    .await;
-    let share_url = r.share_url.clone();
-    let html = ResultsFragment { r }.render()?;
-    let live = LiveResults {
-        ok: scenario.is_some() && !form.has_errors(),
-        html,
-        errors: form.errors().clone(),
-        warnings: form.warnings().clone(),
-        share_url,
-    };
-    Ok(Json(live).into_response())
-}
-
-async fn results_for_json(
-    st: &AppState,
-    user: &CurrentUser,
-    body: &[u8],
-) -> Result<Response, PageError> {
-    let de = &mut serde_json::Deserializer::from_slice(body);
-    let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        PageError::BadRequest(format!("Scenario JSON, at {path}: {}", e.into_inner()))
-    })?;
-    let mut form = FormState::from_scenario(&scenario);
-    let valid = match crate::engine::check(&scenario, &st.book()) {
-        Ok(()) => Some(&scenario),
-        Err(e) => {
-            form.add_field_errors(&e);
-            None
-        }
-    };
-    let status = if valid.is_some() {
-        StatusCode::OK
-    } else {
-        StatusCode::UNPROCESSABLE_ENTITY
-    };
-    let measured = measured_for(st, user, scenario.id).await?;
-    let calibration = calibration_for(st, user, scenario.id).await?;
-    let r = assess(
-        &st.renders,
-        &mut form,
-        valid,
-        scenario.id,
-        &measured,
-        calibration.as_ref(),
-        &st.book(),
-    )
-    .await;
-    Ok((status, Html(ResultsFragment { r }.render()?)).into_response())
 }
 
 /// Scenario JSON that failed to parse: the message says where. Syntax errors are

@@ -1,0 +1,285 @@
+//! The AVS options form: the choices in the address as typed, read into a plan request
+//! with a message beside every choice that does not read, and the region and host
+//! lists it offers (regions grouped by whether they price AVS hosts, each host marked
+//! where the chosen region has no price for it).
+
+use crate::avs::{self, PlanRequest, PurchaseTerm};
+use crate::engine::FieldErrors;
+use crate::engine::pricing::PriceBook;
+use crate::engine::scenario::{Level, Service};
+use crate::inventory::{CapacityBasis, Inventory};
+use crate::web::pages::form::FormState;
+use serde::Deserialize;
+
+/// The plan choices, as the options form sends them (every field optional).
+#[derive(Debug, Default, Clone, Deserialize)]
+pub struct PlanQuery {
+    pub host_sku: Option<String>,
+    pub region: Option<String>,
+    pub level: Option<String>,
+    pub datastores: Option<String>,
+    pub growth_pct: Option<String>,
+    /// Share of each datastore kept free, %.
+    pub free_space_pct: Option<String>,
+    pub unit: Option<String>,
+    pub basis: Option<String>,
+    pub nconnect: Option<String>,
+    /// The purchase term the TCO verdict follows: `payg`, `1y` or `3y` (default).
+    pub term: Option<String>,
+    pub q: Option<String>,
+    /// `customer` (default) or `engineer`: who a download is for.
+    pub edition: Option<String>,
+}
+
+impl PlanQuery {
+    /// The choices of the options form, by input name (the plan request's field names).
+    fn choices(&self) -> [(&'static str, &Option<String>); 10] {
+        [
+            ("region", &self.region),
+            ("host_sku", &self.host_sku),
+            ("level", &self.level),
+            ("datastores", &self.datastores),
+            ("growth_pct", &self.growth_pct),
+            ("free_space_pct", &self.free_space_pct),
+            ("unit", &self.unit),
+            ("basis", &self.basis),
+            ("term", &self.term),
+            ("nconnect", &self.nconnect),
+        ]
+    }
+
+    /// True when the options form was sent (any choice given): a missing region is
+    /// then an error beside it, not the first visit's question.
+    pub fn submitted(&self) -> bool {
+        self.choices()
+            .iter()
+            .any(|(_, v)| v.as_deref().is_some_and(|v| !v.trim().is_empty()))
+    }
+
+    /// The choices as a query string, for the downloads and the save form.
+    pub fn query_string(&self) -> String {
+        let mut s = form_urlencoded::Serializer::new(String::new());
+        for (k, v) in self.choices() {
+            if let Some(v) = v.as_deref().filter(|v| !v.trim().is_empty()) {
+                s.append_pair(k, v);
+            }
+        }
+        s.finish()
+    }
+
+    /// The form as typed (and the search).
+    pub fn form(&self) -> FormState {
+        FormState::of_values(
+            self.choices()
+                .into_iter()
+                .chain([("q", &self.q)])
+                .filter_map(|(k, v)| v.clone().map(|v| (k.to_owned(), v))),
+        )
+    }
+}
+
+/// The inputs of the options form by name (the plan request's field names), with
+/// their labels.
+const LABELS: [(&str, &str); 10] = [
+    ("region", "Region"),
+    ("host_sku", "Host"),
+    ("level", "Datastore level"),
+    ("datastores", "Datastores"),
+    ("growth_pct", "Growth"),
+    ("free_space_pct", "Free space"),
+    ("unit", "Place"),
+    ("basis", "Size on"),
+    ("term", "Hosts bought"),
+    ("nconnect", "nconnect"),
+];
+
+/// The label of input `name`; `None` when the form has no such input (a plan error
+/// naming it shows above the form).
+pub fn label(name: &str) -> Option<&'static str> {
+    LABELS.iter().find(|(n, _)| *n == name).map(|(_, l)| *l)
+}
+
+/// A choice from a select: `None` for the empty option, else one of `options` by key; a
+/// value that is none of them gets its message.
+fn pick<T: Copy>(form: &mut FormState, name: &str, options: &[(&str, T)]) -> Option<T> {
+    let typed = form.value(name).trim();
+    if typed.is_empty() {
+        return None;
+    }
+    let found = options
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(typed))
+        .map(|(_, v)| *v);
+    if found.is_none() {
+        let message = format!("\"{typed}\" is not one of the options");
+        form.add_error(name, message);
+    }
+    found
+}
+
+/// The datastore levels offered, by key.
+const LEVELS: [(&str, Level); 4] = [
+    ("standard", Level::Standard),
+    ("premium", Level::Premium),
+    ("ultra", Level::Ultra),
+    ("flexible", Level::Flexible),
+];
+
+/// Reads the form into a plan request for `inv`, first showing the request's defaults
+/// where nothing was typed. Every choice that does not read gets its message beside
+/// its input and the request's default in its place, so that the plan's own checks can
+/// report the others in the same round. A missing region is an error once the form was
+/// sent (`submitted`): the page never prices in a region the user did not choose.
+pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanRequest {
+    let mut r = PlanRequest::new(inv);
+    for (name, value) in [
+        ("host_sku", r.host_sku.clone()),
+        ("unit", "vm".to_owned()),
+        ("basis", "in_use".to_owned()),
+        ("term", r.term.key().to_owned()),
+        ("nconnect", r.nconnect.to_string()),
+        ("growth_pct", r.growth_pct.to_string()),
+        ("free_space_pct", r.free_space_pct.to_string()),
+    ] {
+        form.default_value(name, &value);
+    }
+    let host = form.value("host_sku").trim();
+    if !host.is_empty() {
+        r.host_sku = host.to_owned();
+    }
+    let region = form.value("region").trim();
+    if !region.is_empty() {
+        r.region = Some(region.to_owned());
+    } else if submitted {
+        form.add_error(
+            "region",
+            "choose the region the hosts run in: it sets the prices and which hosts are offered",
+        );
+    }
+    r.level = pick(form, "level", &LEVELS);
+    r.datastores = form.whole("datastores");
+    if let Some(g) = form.number("growth_pct") {
+        r.growth_pct = g;
+    }
+    if let Some(f) = form.number("free_space_pct") {
+        r.free_space_pct = f;
+    }
+    r.unit = pick(
+        form,
+        "unit",
+        &[("vm", avs::PlaceUnit::Vm), ("disk", avs::PlaceUnit::Disk)],
+    )
+    .unwrap_or(r.unit);
+    r.capacity_basis = pick(
+        form,
+        "basis",
+        &[
+            ("in_use", CapacityBasis::InUse),
+            ("provisioned", CapacityBasis::Provisioned),
+        ],
+    )
+    .unwrap_or(r.capacity_basis);
+    let terms = PurchaseTerm::ALL.map(|t| (t.key(), t));
+    r.term = pick(form, "term", &terms).unwrap_or(r.term);
+    if let Some(n) = form.whole("nconnect") {
+        r.nconnect = n;
+    }
+    r
+}
+
+/// Puts the plan's errors beside the inputs they name; the others (the inventory's)
+/// are returned as one sentence for the top of the form.
+pub fn place_errors(form: &mut FormState, errors: &FieldErrors) -> String {
+    let mut rest = Vec::new();
+    for e in errors.iter() {
+        if label(&e.field).is_some() {
+            form.add_error(&e.field, e.message.clone());
+        } else {
+            rest.push(e.to_string());
+        }
+    }
+    rest.join("; ")
+}
+
+/// A region of the list: its key, as every page names it, and its bare name.
+pub struct RegionOption {
+    pub key: String,
+    pub label: String,
+    pub name: String,
+}
+
+/// The regions the plan can price, those with AVS host prices first: the hosts of a
+/// region without them are planned, their cost marked missing.
+pub fn regions(book: &PriceBook) -> (Vec<RegionOption>, Vec<RegionOption>) {
+    let (priced, unpriced): (Vec<_>, Vec<_>) =
+        book.regions().into_iter().partition(|r| r.features.avs);
+    let option = |r: crate::engine::pricing::RegionInfo<'_>| RegionOption {
+        key: r.region.to_owned(),
+        label: book.region_label(r.region),
+        name: r.name.to_owned(),
+    };
+    (
+        priced.into_iter().map(option).collect(),
+        unpriced.into_iter().map(option).collect(),
+    )
+}
+
+/// A host SKU of the list.
+pub struct HostOption {
+    pub sku: &'static str,
+    /// "AV36: 36 cores, 576 GB": what it is, shown where it has a price.
+    pub label: String,
+    /// "AV48 — no price in West Europe" where the chosen region has none, else empty.
+    pub unpriced: String,
+    /// Unpriced and not the current choice: offered but not choosable.
+    pub disabled: bool,
+    /// The regions that price it, space-separated (the page's script marks the list
+    /// again when the region changes).
+    pub priced_in: String,
+}
+
+/// The host SKUs, each marked where `region` (a region of the book) has no price for
+/// it; `chosen` stays choosable so that its plan, hosts without a cost, can be shown.
+pub fn hosts(book: &PriceBook, region: Option<&str>, chosen: &str) -> Vec<HostOption> {
+    let key = region.map(|r| r.trim().to_ascii_lowercase());
+    let known = key.as_deref().filter(|r| book.anf(r).is_some());
+    let marks = known.map(|r| avs::skus_in(book, r));
+    avs::hosts::HOSTS
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let priced = marks.as_ref().is_none_or(|m| m[i].1);
+            let unpriced = match known {
+                Some(r) if !priced => format!("{} — no price in {}", h.sku, book.region_name(r)),
+                _ => String::new(),
+            };
+            HostOption {
+                sku: h.sku,
+                label: format!(
+                    "{}: {} cores, {} GB",
+                    h.sku,
+                    h.cores,
+                    crate::format::num(h.ram_gb, 0)
+                ),
+                disabled: !priced && !h.sku.eq_ignore_ascii_case(chosen),
+                unpriced,
+                priced_in: book
+                    .avs
+                    .iter()
+                    .filter(|(_, r)| r.hosts.contains_key(h.sku))
+                    .map(|(k, _)| k.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            }
+        })
+        .collect()
+}
+
+/// The levels a plan may be fixed at, by key and display name (the form offers the
+/// cheapest that meets the targets before them).
+pub fn levels() -> Vec<(&'static str, &'static str)> {
+    LEVELS
+        .iter()
+        .map(|(k, l)| (*k, l.display(Service::Anf)))
+        .collect()
+}
