@@ -227,6 +227,24 @@ fn log_ratio(a: f64, b: f64) -> f64 {
     }
 }
 
+/// Evaluates `s` priced from `prices`, with the scenario's calibration to its own
+/// measurements (`note`) when it has one: the one way every page, report and API
+/// answer of a saved scenario evaluates it.
+pub fn evaluate(
+    s: &Scenario,
+    prices: &pricing::PriceBook,
+    note: Option<&CalibrationNote>,
+) -> Result<crate::engine::Evaluation, FieldErrors> {
+    match note {
+        Some(note) => {
+            let published = &crate::engine::catalog::catalog().model.params;
+            let params = apply(published, &note.parameters);
+            crate::engine::evaluate::evaluate_calibrated(s, prices, &params, note.clone())
+        }
+        None => crate::engine::evaluate_in(s, prices),
+    }
+}
+
 /// The published parameters with a stored calibration's values applied (parameters
 /// it names that the model no longer has are ignored).
 pub fn apply(published: &Params, moved: &[MovedParameter]) -> Params {

@@ -14,6 +14,7 @@
 //! - [`estate`]: an estate plan's headline and what its totals leave out.
 
 pub mod avs;
+pub mod calibration;
 pub mod compare;
 pub mod estate;
 pub mod layouts;
@@ -121,6 +122,9 @@ pub fn evaluation(s: &Scenario, e: &Evaluation, prices: &PriceBook) -> Verdict {
     }
     statements.push(binding.clone());
     statements.push(latency.statement.clone());
+    if let Some(note) = &e.calibration {
+        statements.push(calibration::statement(note));
+    }
     let mut v = Verdict {
         targets,
         recommendation: sized.recommendation,

@@ -9,7 +9,7 @@ use super::AppState;
 use super::pages::PageError;
 use super::render_pool::Turn;
 use crate::engine::pricing::PriceBook;
-use crate::engine::{self, Evaluation, Scenario};
+use crate::engine::{Evaluation, Scenario};
 use crate::report::model::{self, Report};
 use crate::report::{self, Edition, Format, Paper, RenderOptions};
 use crate::store;
@@ -88,8 +88,12 @@ fn parse_id(raw: &str) -> Result<i64, PageError> {
         .ok_or_else(|| PageError::NotFound(format!("There is no saved scenario with id `{raw}`.")))
 }
 
-fn evaluate(s: &Scenario, prices: &PriceBook) -> Result<Evaluation, PageError> {
-    engine::evaluate_in(s, prices).map_err(|e| {
+fn evaluate(
+    s: &Scenario,
+    prices: &PriceBook,
+    calibration: Option<&crate::engine::evaluation::CalibrationNote>,
+) -> Result<Evaluation, PageError> {
+    crate::measure::calibrate::evaluate(s, prices, calibration).map_err(|e| {
         PageError::BadRequest(format!(
             "The saved scenario \"{}\" does not validate ({e}); open it in the planner and fix it.",
             s.name
@@ -163,8 +167,10 @@ async fn report(
             )));
         }
         for other in ids {
-            let s = load(&st, user, parse_id(other)?).await?;
-            let e = evaluate(&s, &prices)?;
+            let other = parse_id(other)?;
+            let s = load(&st, user, other).await?;
+            let calibration = crate::store::calibrations::get_calibration(&st.db, other).await?;
+            let e = evaluate(&s, &prices, calibration.as_ref())?;
             others.push((s, e));
         }
     }
@@ -175,7 +181,9 @@ async fn report(
         .await
         .map_err(no_scenario(id))?;
     let scenario = saved.scenario;
-    let evaluation = evaluate(&scenario, &prices)?;
+    // The scenario's calibration to its own runs, as the planner and the API use it.
+    let calibration = crate::store::calibrations::get_calibration(&st.db, id).await?;
+    let evaluation = evaluate(&scenario, &prices, calibration.as_ref())?;
     let today = crate::store::today_utc();
 
     let built = st

@@ -106,6 +106,26 @@ async fn a_saved_scenario_refits_to_its_runs_and_the_planner_shows_what_moved() 
         "planner lists the calibration"
     );
     assert!(html.contains("(likely "), "planner shows the likely range");
+
+    // The API's evaluation of the saved scenario and its report give the calibrated
+    // figures too, and the verdict names what moved, word for word in both.
+    let saved = app
+        .get_json(&format!("/api/v1/scenarios/{id}/evaluation"))
+        .await;
+    assert_eq!(saved["throughput_mibps"], ev["throughput_mibps"]);
+    let statement = saved["verdict"]["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .find(|s| s.starts_with("Calibrated to 1 measured run"))
+        .expect("the verdict says the scenario is calibrated")
+        .to_owned();
+    let md = app.get_text(&format!("/scenarios/{id}/report.md")).await;
+    assert!(
+        md.replace('\\', "").contains(&statement),
+        "the report says what moved: {statement}"
+    );
 }
 
 #[tokio::test]

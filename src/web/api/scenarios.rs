@@ -219,8 +219,10 @@ pub async fn evaluation(
         .await
         .map_err(not_found_as(id))?;
     let book = state.book();
+    // The scenario's calibration to its own runs, as the planner and the report use it.
+    let calibration = crate::store::calibrations::get_calibration(&state.db, id).await?;
     let judged = super::blocking("evaluation", move || {
-        crate::engine::evaluate_in(&stored.scenario, &book)
+        crate::measure::calibrate::evaluate(&stored.scenario, &book, calibration.as_ref())
             .map(|e| crate::verdict::judge(&stored.scenario, e, &book))
     })
     .await??;

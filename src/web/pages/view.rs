@@ -94,29 +94,9 @@ pub struct CalibrationView {
 
 impl CalibrationView {
     fn of(note: &crate::engine::evaluation::CalibrationNote) -> Self {
-        let runs = if note.measurements == 1 {
-            "1 measured run".to_owned()
-        } else {
-            format!("{} measured runs", note.measurements)
-        };
-        let moved = note
-            .parameters
-            .iter()
-            .filter(|p| (p.after / p.before - 1.0).abs() >= 0.01)
-            .map(|p| {
-                format!(
-                    "{}: {} to {} {} ({})",
-                    p.about,
-                    sig3(p.before),
-                    sig3(p.after),
-                    p.unit,
-                    pct((p.after / p.before - 1.0) * 100.0)
-                )
-            })
-            .collect();
         Self {
-            title: format!("Calibrated to {runs}"),
-            moved,
+            title: crate::verdict::calibration::title(note),
+            moved: crate::verdict::calibration::moved(note),
         }
     }
 }

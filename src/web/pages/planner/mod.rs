@@ -140,15 +140,7 @@ async fn assess(
             let mut s = s.clone();
             s.id = id;
             let url = share::link(&s);
-            let evaluated = match calibration {
-                Some(note) => {
-                    let published = &engine::catalog::catalog().model.params;
-                    let params = calibrate::apply(published, &note.parameters);
-                    engine::evaluate::evaluate_calibrated(&s, prices, &params, note.clone())
-                }
-                None => engine::evaluate_in(&s, prices),
-            };
-            match evaluated {
+            match calibrate::evaluate(&s, prices, calibration) {
                 Ok(ev) => {
                     form.add_warnings(&ev.advice);
                     let v = crate::verdict::evaluation(&s, &ev, prices);
