@@ -39,15 +39,17 @@ pub fn evaluate_in(scenario: &Scenario, prices: &PriceBook) -> Result<Evaluation
 }
 
 /// Evaluates a scenario with the model parameters `params` instead of the committed
-/// fit: a calibration to the user's own measurements, which `note` describes.
+/// fit: a calibration to the user's own measurements, which `note` describes; without
+/// the per-level reverse sizing when `sizing` is false (as [`evaluate_without_sizing`]).
 pub fn evaluate_calibrated(
     scenario: &Scenario,
     prices: &PriceBook,
     params: &Params,
     note: CalibrationNote,
+    sizing: bool,
 ) -> Result<Evaluation, FieldErrors> {
     let plan = Plan::resolve_with(scenario, params, prices)?;
-    let mut ev = evaluate_with(&plan, true)?;
+    let mut ev = evaluate_with(&plan, sizing)?;
     ev.calibration = Some(note);
     Ok(ev)
 }

@@ -235,13 +235,26 @@ pub fn evaluate(
     prices: &pricing::PriceBook,
     note: Option<&CalibrationNote>,
 ) -> Result<crate::engine::Evaluation, FieldErrors> {
+    evaluate_as(s, prices, note, true)
+}
+
+/// [`evaluate`], without the per-level reverse sizing when `sizing` is false: how the
+/// verdict evaluates the neighbours and sizing rows of a calibrated scenario, so that
+/// what decides it starts from the same parameters as the figure it changes.
+pub fn evaluate_as(
+    s: &Scenario,
+    prices: &pricing::PriceBook,
+    note: Option<&CalibrationNote>,
+    sizing: bool,
+) -> Result<crate::engine::Evaluation, FieldErrors> {
     match note {
         Some(note) => {
             let published = &crate::engine::catalog::catalog().model.params;
             let params = apply(published, &note.parameters);
-            crate::engine::evaluate::evaluate_calibrated(s, prices, &params, note.clone())
+            crate::engine::evaluate::evaluate_calibrated(s, prices, &params, note.clone(), sizing)
         }
-        None => crate::engine::evaluate_in(s, prices),
+        None if sizing => crate::engine::evaluate_in(s, prices),
+        None => crate::engine::evaluate::evaluate_without_sizing(s, prices),
     }
 }
 

@@ -11,11 +11,11 @@ use super::Sensitivity;
 use super::SetVerdict;
 use super::mechanism;
 use super::sensitivity::{Change, MAX_ITEMS, capitalised, changes};
-use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::evaluation::Evaluation;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::Scenario;
 use crate::format::{mibps, money, signed_pct};
+use crate::measure::calibrate::evaluate_as;
 
 /// Limits within this share of each other tie, %: both must rise to gain anything.
 pub const TIE_PCT: f64 = 0.05;
@@ -268,8 +268,11 @@ pub fn deciders(entries: &[Entry], best: Option<usize>, prices: &PriceBook) -> V
         let Some(evals) = entries
             .iter()
             .map(|e| {
-                c.apply(e.scenario)
-                    .and_then(|s| evaluate_without_sizing(&s, prices).ok().map(|v| (s, v)))
+                c.apply(e.scenario).and_then(|s| {
+                    evaluate_as(&s, prices, e.evaluation.calibration.as_ref(), false)
+                        .ok()
+                        .map(|v| (s, v))
+                })
             })
             .collect::<Option<Vec<_>>>()
         else {

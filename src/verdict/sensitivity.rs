@@ -9,12 +9,12 @@
 use super::mechanism;
 use super::words::{count_x, level};
 use super::{Sensitivity, TargetKind, Verdict};
-use crate::engine::evaluate::{evaluate_in, evaluate_without_sizing};
 use crate::engine::evaluation::Evaluation;
 use crate::engine::plan::quota_range;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{Level, MAX_AVS_HOSTS, Placement, Protocol, Scenario, Service};
 use crate::format::{capacity, mibps, monthly, num, signed_pct};
+use crate::measure::calibrate::evaluate_as;
 use serde_json::{Value, json};
 
 /// A throughput change without targets that counts as deciding, in percent.
@@ -263,9 +263,9 @@ pub fn sensitivity(
     for c in changes(s, false) {
         let Some(n) = c.apply(s) else { continue };
         let ev = if has_targets {
-            evaluate_in(&n, prices)
+            evaluate_as(&n, prices, e.calibration.as_ref(), true)
         } else {
-            evaluate_without_sizing(&n, prices)
+            evaluate_as(&n, prices, e.calibration.as_ref(), false)
         };
         let Ok(ev) = ev else { continue };
         let phrase = capitalised(&c.phrase(s));

@@ -7,12 +7,12 @@
 
 use super::mechanism;
 use super::words::{count_x, level, plural, volume_noun};
-use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::evaluation::{Evaluation, Sizing, SizingBasis};
 use crate::engine::plan::quota_range;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{Level, Qos, Scenario, VolumeGroup};
 use crate::format::{capacity as tib, mibps, millis as ms, monthly, num};
+use crate::measure::calibrate::evaluate_as;
 use serde::Serialize;
 use std::borrow::Cow;
 
@@ -89,7 +89,7 @@ pub fn sized(s: &Scenario, e: &Evaluation, prices: &PriceBook) -> Sized {
         let ev = if same_provisioning(s, &applied) {
             Some(Cow::Borrowed(e))
         } else {
-            evaluate_without_sizing(&applied, prices)
+            evaluate_as(&applied, prices, e.calibration.as_ref(), false)
                 .ok()
                 .map(Cow::Owned)
         };

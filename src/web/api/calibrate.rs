@@ -74,8 +74,7 @@ pub async fn calibrate(
             .collect();
         let published = &catalog::catalog().model.params;
         let c = calibrate::calibrate(&scenario, published, &runs)?;
-        let ev =
-            engine::evaluate::evaluate_calibrated(&scenario, &book, &c.params, c.note.clone())?;
+        let ev = calibrate::evaluate(&scenario, &book, Some(&c.note))?;
         Ok::<_, engine::FieldErrors>((c.note, ev))
     })
     .await??;
