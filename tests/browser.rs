@@ -15,6 +15,8 @@ use tokio::sync::oneshot;
 
 #[path = "browser/avs.rs"]
 mod avs;
+#[path = "browser/calibration.rs"]
+mod calibration;
 #[path = "browser/login.rs"]
 mod login;
 #[path = "browser/messages.rs"]
@@ -1214,6 +1216,11 @@ async fn planner_journeys_in_chromium() {
     };
     let outcome = if outcome.is_ok() {
         measurements_journey(client, base).await
+    } else {
+        outcome
+    };
+    let outcome = if outcome.is_ok() {
+        calibration::calibration_journey(client, base).await
     } else {
         outcome
     };
