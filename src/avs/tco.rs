@@ -16,6 +16,17 @@ pub struct Rates {
     pub reserved_3y: f64,
 }
 
+impl Rates {
+    /// The figure at purchase term `term`.
+    pub fn at(&self, term: super::PurchaseTerm) -> f64 {
+        match term {
+            super::PurchaseTerm::Payg => self.payg,
+            super::PurchaseTerm::OneYear => self.reserved_1y,
+            super::PurchaseTerm::ThreeYears => self.reserved_3y,
+        }
+    }
+}
+
 /// The total over a number of years: pay as you go, and reserved for the term that
 /// fits (five years at the three-year rate, as the estimator does).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
@@ -154,21 +165,21 @@ fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCos
 /// What drives a host count, in words.
 pub fn driver(h: &HostCount) -> String {
     let d = h.drivers;
-    let what = match h.binding {
+    let detail = match h.binding {
         "storage" => format!(
-            "storage ({} hosts at {} usable vSAN each)",
+            " ({} hosts at {} usable vSAN each)",
             d.storage.unwrap_or(0),
             crate::format::capacity(h.vsan_usable_tib_per_host)
         ),
         "memory" => format!(
-            "memory ({} hosts at {} GiB each)",
+            " ({} hosts at {} GiB each)",
             d.memory,
             crate::format::num(h.memory_gib_per_host, 1)
         ),
-        "cpu" => format!("CPU ({} hosts)", d.cpu),
-        _ => "the 3-host minimum per cluster".to_owned(),
+        "cpu" => format!(" ({} hosts)", d.cpu),
+        _ => " per cluster".to_owned(),
     };
-    format!("{} hosts, driven by {what}", h.hosts)
+    format!("{} hosts, driven by {}{detail}", h.hosts, h.driver_name())
 }
 
 /// The comparison of the two options.

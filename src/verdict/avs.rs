@@ -5,7 +5,7 @@
 //! the headline and the table always agree.
 
 use super::mechanism;
-use crate::avs::tco::{Rates, Tco};
+use crate::avs::tco::Tco;
 use crate::avs::{AvsPlan, PurchaseTerm};
 use crate::format::{money, share as pct};
 use serde::Serialize;
@@ -87,20 +87,11 @@ pub fn judge(plan: AvsPlan, term: PurchaseTerm) -> JudgedPlan {
     JudgedPlan { plan, verdict }
 }
 
-/// A monthly figure at one term.
-fn at(r: &Rates, term: PurchaseTerm) -> f64 {
-    match term {
-        PurchaseTerm::Payg => r.payg,
-        PurchaseTerm::OneYear => r.reserved_1y,
-        PurchaseTerm::ThreeYears => r.reserved_3y,
-    }
-}
-
 /// The comparison at `term`.
 fn term_verdict(t: &Tco, term: PurchaseTerm) -> TermVerdict {
     let c = |v: f64| money(v, t.currency);
-    let vsan = at(&t.vsan_only.monthly, term);
-    let anf = at(&t.with_anf.monthly, term);
+    let vsan = t.vsan_only.monthly.at(term);
+    let anf = t.with_anf.monthly.at(term);
     let diff = (vsan - anf).abs();
     let years = term.years();
     let total = diff * 12.0 * f64::from(years);
@@ -152,9 +143,9 @@ fn term_verdict(t: &Tco, term: PurchaseTerm) -> TermVerdict {
 
 fn break_even(t: &Tco, term: PurchaseTerm) -> BreakEven {
     let c = |v: f64| money(v, t.currency);
-    let vsan = at(&t.vsan_only.monthly, term);
-    let hosts = at(&t.with_anf.hosts_monthly, term);
-    let now = at(&t.with_anf.anf_monthly, term);
+    let vsan = t.vsan_only.monthly.at(term);
+    let hosts = t.with_anf.hosts_monthly.at(term);
+    let now = t.with_anf.anf_monthly.at(term);
     let even = vsan - hosts;
     let statement = if even <= 0.0 {
         format!(
@@ -220,7 +211,7 @@ pub fn verdict(plan: &AvsPlan, term: PurchaseTerm) -> AvsVerdict {
             t.region_name,
             t.vsan_only.hosts.hosts,
             t.with_anf.hosts.hosts,
-            money(at(&t.with_anf.anf_monthly, term), t.currency)
+            money(t.with_anf.anf_monthly.at(term), t.currency)
         );
         statements.push(statement.clone());
         return AvsVerdict {

@@ -11,6 +11,7 @@ use super::Sensitivity;
 use super::SetVerdict;
 use super::mechanism;
 use super::sensitivity::{Change, MAX_ITEMS, capitalised, changes};
+use super::targets::has_targets;
 use crate::engine::evaluation::Evaluation;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::Scenario;
@@ -35,12 +36,6 @@ pub struct Entry<'a> {
     pub name: &'a str,
     pub scenario: &'a Scenario,
     pub evaluation: &'a Evaluation,
-}
-
-/// Whether a scenario sets a rate or latency target.
-fn has_targets(s: &Scenario) -> bool {
-    let w = &s.workload;
-    w.target_mibps.is_some() || w.target_iops.is_some() || w.target_latency_ms.is_some()
 }
 
 /// The index of the better scenario; `None` for a tie.

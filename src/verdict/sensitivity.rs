@@ -253,10 +253,7 @@ pub fn sensitivity(
     v: &Verdict,
     prices: &PriceBook,
 ) -> Vec<Sensitivity> {
-    let has_targets = {
-        let w = &s.workload;
-        w.target_mibps.is_some() || w.target_iops.is_some() || w.target_latency_ms.is_some()
-    };
+    let has_targets = super::targets::has_targets(s);
     let rec_level = v.recommendation.as_ref().map(|r| r.level);
     // (rank: flips first, then by how much the throughput moves; the item)
     let mut found: Vec<(bool, f64, Sensitivity)> = Vec::new();

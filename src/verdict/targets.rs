@@ -19,6 +19,12 @@ use serde::Serialize;
 /// Relative noise below which a figure counts as equal to its target.
 const EPS: f64 = 1e-9;
 
+/// Whether a scenario sets a rate or latency target.
+pub fn has_targets(s: &Scenario) -> bool {
+    let w = &s.workload;
+    w.target_mibps.is_some() || w.target_iops.is_some() || w.target_latency_ms.is_some()
+}
+
 /// Every target of the scenario, capacity first.
 pub fn targets(s: &Scenario, e: &Evaluation) -> Vec<TargetVerdict> {
     let w = &s.workload;

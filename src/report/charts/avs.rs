@@ -77,13 +77,13 @@ pub(super) fn fill(p: &AvsPlan) -> Chart {
 
 pub(super) fn tco(t: &Tco) -> Chart {
     let mut bars = Vec::new();
-    for (term, pick) in summary::avs::TERMS {
+    for term in crate::avs::PurchaseTerm::ALL {
         for (option, o) in [("vSAN only", &t.vsan_only), ("ANF datastores", &t.with_anf)] {
             bars.push(CostBar {
                 option,
-                term,
-                hosts: pick(&o.hosts_monthly),
-                storage: pick(&o.anf_monthly),
+                term: term.display(),
+                hosts: o.hosts_monthly.at(term),
+                storage: o.anf_monthly.at(term),
             });
         }
     }

@@ -1,20 +1,8 @@
-//! An AVS plan's words around its verdict: the purchase terms as the charts draw them
-//! and the charts' captions. The executive summary, the cheaper option on each term,
+//! An AVS plan's words around its verdict: the charts' captions. The executive summary, the cheaper option on each term,
 //! the break-even and what drives the hosts are the verdict's ([`crate::verdict::avs`]).
 
 use crate::avs::AvsPlan;
-use crate::avs::tco::Rates;
 use crate::format::{count, pct};
-
-/// Picks a purchase term's figure of a [`Rates`].
-pub type Pick = fn(&Rates) -> f64;
-
-/// The purchase terms, as a reader names them, with the rate each picks.
-pub const TERMS: [(&str, Pick); 3] = [
-    ("pay as you go", |r| r.payg),
-    ("1-year reserved", |r| r.reserved_1y),
-    ("3-year reserved", |r| r.reserved_3y),
-];
 
 /// The fill chart's caption.
 pub fn fill_caption(p: &AvsPlan) -> String {

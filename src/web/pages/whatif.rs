@@ -3,8 +3,8 @@
 //! prorated as `days / 30.4` at the new level.
 
 use super::layouts::{
-    Opt, base_options, base_scenario, binding_name, field_error, level_options, page_status,
-    parse_level, tool_errors,
+    Opt, base_options, base_scenario, field_error, level_options, page_status, parse_level,
+    tool_errors,
 };
 use super::{PageError, render};
 use crate::engine::scenario::Level;
@@ -12,6 +12,7 @@ use crate::engine::sweep::{self, DAYS_PER_MONTH, WhatIf};
 use crate::engine::{FieldError, Scenario};
 use crate::format::Num;
 use crate::report::charts::Chart;
+use crate::verdict::mechanism::binding_name;
 use crate::web::AppState;
 use crate::web::auth::CurrentUser;
 use crate::web::charts::ChartBlock;

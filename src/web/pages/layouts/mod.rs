@@ -10,7 +10,7 @@ use super::table_file::{Table, TableFile, TableFormat};
 use super::{PageError, render};
 use crate::engine::scenario::{Level, Placement};
 use crate::engine::sweep::{self, Layout};
-use crate::engine::{Evaluation, FieldError, FieldErrors, Scenario};
+use crate::engine::{FieldError, FieldErrors, Scenario};
 use crate::format::Num;
 use crate::report::charts::Chart;
 use crate::store::{self, StoreError};
@@ -31,7 +31,7 @@ mod view;
 
 pub use inputs::LayoutsQuery;
 pub(super) use inputs::*;
-pub(super) use view::*;
+use view::view;
 
 /// Counts swept when the user gives none.
 pub const DEFAULT_COUNTS: [u32; 8] = [1, 2, 4, 8, 16, 20, 32, 64];

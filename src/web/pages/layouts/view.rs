@@ -7,14 +7,6 @@ use super::*;
 use crate::verdict::layouts::LayoutsVerdict;
 use crate::web::pages::share;
 
-/// The name of the binding limit of an evaluation (its id when it has no limit row).
-pub(in crate::web::pages) fn binding_name(e: &Evaluation) -> String {
-    e.limits
-        .iter()
-        .find(|x| x.id == e.binding)
-        .map_or_else(|| e.binding.to_owned(), |x| x.label.name.to_owned())
-}
-
 /// The page's view of a sweep of `s` (each layout `total / count` per volume) and its
 /// verdict; `base` is the saved scenario the layouts apply to (none for the example).
 pub(super) fn view(

@@ -259,6 +259,17 @@ async fn page(
     }
 }
 
+/// A store error on revision `n` of scenario `id` as the page says it: a missing
+/// revision is a 404 that names it.
+fn no_revision(id: i64, n: i64) -> impl FnOnce(store::StoreError) -> PageError {
+    move |e| match e {
+        store::StoreError::NotFound => {
+            PageError::NotFound(format!("Scenario {id} has no revision {n}."))
+        }
+        other => other.into(),
+    }
+}
+
 #[derive(Deserialize)]
 pub struct NewQuery {
     template: Option<String>,
@@ -382,12 +393,7 @@ pub async fn show(
         Some(n) => {
             let s = store::get_revision(&st.db, id, n)
                 .await
-                .map_err(|e| match e {
-                    store::StoreError::NotFound => {
-                        PageError::NotFound(format!("Scenario {id} has no revision {n}."))
-                    }
-                    other => other.into(),
-                })?;
+                .map_err(no_revision(id, n))?;
             (
                 s,
                 format!(

@@ -82,12 +82,7 @@ pub async fn restore(
     access::scenario(&st.db, &user, id).await?;
     store::restore_revision_by(&st.db, id, n, actor(&user))
         .await
-        .map_err(|e| match e {
-            store::StoreError::NotFound => {
-                PageError::NotFound(format!("Scenario {id} has no revision {n}."))
-            }
-            other => other.into(),
-        })?;
+        .map_err(no_revision(id, n))?;
     Ok(Redirect::to(&format!("/scenarios/{id}?restored={n}")).into_response())
 }
 
