@@ -580,6 +580,7 @@ fn scenario(
             queue_depth: req.outstanding_per_vm,
             files: Files::Many,
             metadata_heavy: false,
+            cached_read_pct: 0.0,
             capacity_tib,
             target_mibps: (mibps > 0.0).then(|| mibps.ceil()),
             target_iops: (iops > 0.0 && mibps <= 0.0).then(|| iops.ceil()),

@@ -219,19 +219,24 @@ impl Sizing {
     /// MiB/s, rounded up), at the row's level (manual QoS for Flexible) in the smallest
     /// pool. What "apply" does, and how every statement about a row is checked.
     pub fn applied_to(&self, s: &Scenario) -> Scenario {
-        let n = s.storage.volume_count();
-        let nf = f64::from(n);
-        let gib = |tib: f64| ((tib * 1024.0) - 1e-6).ceil() / 1024.0;
         let mut v = s.clone();
         v.storage.set_level(self.level);
         v.storage.pool_tib = None;
-        v.storage.volumes = vec![VolumeGroup {
+        v.storage.volumes = vec![self.volume_group(s.storage.volume_count())];
+        v
+    }
+
+    /// The row as `n` equal volumes, each a share of its quota (whole GiB, rounded up)
+    /// and of its provisioned rates (whole MiB/s and IOPS, rounded up).
+    pub fn volume_group(&self, n: u32) -> VolumeGroup {
+        let nf = f64::from(n);
+        let gib = |tib: f64| ((tib * 1024.0) - 1e-6).ceil() / 1024.0;
+        VolumeGroup {
             count: n,
             quota_tib: gib(self.quota_tib / nf),
             throughput_mibps: self.throughput_mibps.map(|t| (t / nf - 1e-6).ceil()),
             iops: self.iops.map(|i| (i / nf - 1e-6).ceil()),
-        }];
-        v
+        }
     }
 }
 

@@ -31,6 +31,7 @@ fn scenario(
             queue_depth: qd,
             files: Files::Many,
             metadata_heavy: false,
+            cached_read_pct: 0.0,
             capacity_tib: quota_tib * f64::from(count),
             target_mibps: None,
             target_iops: None,
@@ -390,6 +391,28 @@ mod queueing {
                 v.storage.cool_access = Some(CoolAccess { cool_data_pct: pct, cool_read_pct: pct, retrieved_pct_per_month: None });
             });
             prop_assert!(non_increasing(&t), "cool reads 0 to 100 %: {t:?}");
+        }
+
+        #[test]
+        fn more_reads_from_the_storage_cache_never_lower_throughput(s in arb_scenario()) {
+            let t = throughputs(&s, [0.0, 25.0, 50.0, 100.0], |v, pct| v.workload.cached_read_pct = pct);
+            prop_assert!(t.windows(2).all(|w| w[1] >= w[0] * (1.0 - 1e-9)), "cached reads 0 to 100 %: {t:?}");
+        }
+
+        #[test]
+        fn applying_the_cheapest_row_keeps_it_the_cheapest(s in arb_scenario(), above in 0.8f64..1.5) {
+            let mut s = s;
+            s.workload.target_mibps = Some(evaluate(&s).unwrap().throughput_mibps * above);
+            let ev = evaluate(&s).unwrap();
+            if let Some(row) = ev.sizing.iter().find(|r| r.cheapest) {
+                let applied = row.applied_to(&s);
+                let again = evaluate(&applied).unwrap();
+                let next = again.sizing.iter().find(|r| r.cheapest);
+                prop_assert!(next.is_some(), "{:?} no longer meets", row.level);
+                let next = next.unwrap();
+                prop_assert_eq!(next.level, row.level);
+                prop_assert_eq!(next.monthly, again.cost.monthly, "applied {:?}, next {:?}", applied.storage.volumes, next);
+            }
         }
 
         #[test]

@@ -198,6 +198,13 @@ pub struct Workload {
     pub files: Files,
     #[serde(default)]
     pub metadata_heavy: bool,
+    /// Share of reads the storage serves from its cache, %: data read again while it is
+    /// still hot (a working set that fits the cache, a benchmark re-reading its file).
+    /// 0 (the default) plans every read from the media, as the published tests without
+    /// cache measured.
+    #[serde(default, skip_serializing_if = "is_default")]
+    #[schema(minimum = 0, maximum = 100, default = 0)]
+    pub cached_read_pct: f64,
     #[schema(minimum = 0, maximum = 1000000)]
     pub capacity_tib: f64,
     #[serde(default)]

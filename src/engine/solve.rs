@@ -72,7 +72,8 @@ pub fn sizing(
     };
     let mut rows = ArrayVec::new();
     for &level in levels {
-        rows.push(size_level(p, &goal, level, bend, &mut work, &mut sizer));
+        let row = size_level(p, &goal, level, bend, &mut work, &mut sizer);
+        rows.push(sizer.own.row_if_cheaper(row).unwrap_or(row));
     }
     let cheapest = rows
         .iter()
@@ -138,6 +139,38 @@ impl Own<'_, '_> {
             && g.quota_tib == quota_tib
             && g.throughput_mibps == mibps
             && g.iops == iops
+    }
+
+    /// The scenario's own provisioning as the row of its level, when it meets the goal
+    /// for no more than the `sized` row costs (within the rate margin): the search starts from the scenario's
+    /// own load, so without this, applying a row could size that level anew, a few
+    /// MiB/s away, and the recommendation would move each time it is applied.
+    fn row_if_cheaper(&self, sized: Sizing) -> Option<Sizing> {
+        let p = self.plan;
+        let (Volumes::Groups([g]), Some(own)) = (p.volumes, self.monthly) else {
+            return None;
+        };
+        // Within the search's own margin, or within one step of the whole GiB, MiB/s and
+        // IOPS that applying the row rounds to, the two are the same answer.
+        let r = sized.volume_group(g.count);
+        let step = |a: Option<f64>, b: Option<f64>| a.zip(b).is_none_or(|(a, b)| a <= b + 1.0);
+        let within_rounding = g.quota_tib <= r.quota_tib + 1.0 / 1024.0
+            && step(g.throughput_mibps, r.throughput_mibps)
+            && step(g.iops, r.iops);
+        let cheaper = !sized.meets
+            || within_rounding
+            || sized.monthly.is_none_or(|m| own <= m * (1.0 + RATE_MARGIN));
+        let n = f64::from(g.count);
+        (sized.level == p.level && self.met && cheaper).then(|| Sizing {
+            quota_tib: g.quota_tib * n,
+            pool_tib: p.pool_tib,
+            throughput_mibps: g.throughput_mibps.map(|t| t * n),
+            iops: g.iops.map(|i| i * n),
+            monthly_usd: Some(own).filter(|_| p.prices.currency == "USD"),
+            monthly: Some(own),
+            meets: true,
+            ..sized
+        })
     }
 
     /// The check of `plan` when it provisions what the scenario does.
@@ -269,6 +302,8 @@ fn size_level(
     let quota = round(per_volume.max(lo));
     // The capacity must fit the volumes; the rate is judged by the search below.
     let fits = capacity / nf <= hi + 1e-9;
+    // No volume holds less than its share of the capacity.
+    let floor = capacity / nf;
     let mut row = Row {
         plan,
         sizer,
@@ -282,7 +317,9 @@ fn size_level(
     } else if mibps.is_some() || iops.is_some() {
         search_rate(&mut row, quota.min(hi), mibps, iops, need)
     } else {
-        search_quota(&mut row, quota.min(hi), hi, need, round)
+        let least = per_tib.map_or(0.0, |r| need / nf / r);
+        let floor = round(floor.max(least).max(lo)).min(hi);
+        search_quota(&mut row, quota.min(hi), floor, hi, need, round)
     };
     plan.set_uniform(level, n, quota, mibps, iops);
     let plan = &*plan;
@@ -386,6 +423,29 @@ fn growth(need: f64, got: f64, margin: f64) -> f64 {
     }
 }
 
+/// Bisection steps that close the gap between a provisioning that meets and the largest
+/// one known (or bound) not to, so that a row is the least that meets, within the rate
+/// margin, wherever the search started.
+const NARROW_STEPS: usize = 8;
+
+/// The least value in `(lo, ok]` for which `meets` holds, to within a quarter of
+/// [`RATE_MARGIN`],
+/// given that `ok` meets (`meets` rounds the value it tries and returns it).
+fn narrow(mut lo: f64, mut ok: f64, mut meets: impl FnMut(f64) -> Option<f64>) -> f64 {
+    for _ in 0..NARROW_STEPS {
+        if ok <= lo * (1.0 + RATE_MARGIN / 4.0) {
+            break;
+        }
+        let mid = (lo * ok).sqrt();
+        match meets(mid) {
+            Some(v) if v < ok => ok = v,
+            Some(_) => break,
+            None => lo = mid,
+        }
+    }
+    ok
+}
+
 /// Most model evaluations a quota search spends beyond the first guess.
 const SEARCH_STEPS: usize = 8;
 
@@ -400,37 +460,59 @@ const GROW_MARGIN: f64 = 0.002;
 fn search_quota(
     row: &mut Row,
     first: f64,
+    floor: f64,
     hi: f64,
     need: f64,
     round: impl Fn(f64) -> f64,
 ) -> (f64, Option<f64>, Option<f64>, bool) {
+    // The least quota that could meet: the capacity's share, and the level's ceiling
+    // reaching the goal.
+    let mut below = floor;
     let check = row.check(first, None, None);
-    if check.met || first >= hi {
-        return (first, None, None, check.met);
+    let (quota, met) = if check.met {
+        (first, true)
+    } else if first >= hi {
+        (first, false)
+    } else {
+        below = below.max(first);
+        let mut got = row.total(&check);
+        // The rate grows a little less than in proportion to the quota (other centres
+        // queue too), so growing by the shortfall approaches the smallest quota that
+        // meets from below, a few steps at most.
+        let mut quota = first;
+        let mut found = None;
+        for _ in 0..SEARCH_STEPS {
+            let factor = growth(need, got, GROW_MARGIN);
+            quota = round((quota * factor).min(hi));
+            let check = row.check(quota, None, None);
+            if check.met {
+                found = Some((quota, true));
+                break;
+            }
+            if quota >= hi {
+                found = Some((quota, false));
+                break;
+            }
+            below = quota;
+            let total = row.total(&check);
+            if total <= got * (1.0 + 1e-3) {
+                // Another limit holds the rate: only the largest volume can still tell.
+                break;
+            }
+            got = total;
+        }
+        found.unwrap_or_else(|| (hi, row.check(hi, None, None).met))
+    };
+    if !met {
+        return (quota, None, None, false);
     }
-    let mut got = row.total(&check);
-    // The rate grows a little less than in proportion to the quota (other centres
-    // queue too), so growing by the shortfall approaches the smallest quota that meets
-    // from below, a few steps at most.
-    let mut quota = first;
-    for _ in 0..SEARCH_STEPS {
-        let factor = growth(need, got, GROW_MARGIN);
-        quota = round((quota * factor).min(hi));
-        let check = row.check(quota, None, None);
-        if check.met {
-            return (quota, None, None, true);
-        }
-        if quota >= hi {
-            return (quota, None, None, false);
-        }
-        let total = row.total(&check);
-        if total <= got * (1.0 + 1e-3) {
-            // Another limit holds the rate: only the largest volume can still tell.
-            break;
-        }
-        got = total;
-    }
-    (hi, None, None, row.check(hi, None, None).met)
+    // The first guess assumed the scenario's own bend below its ceiling, and growth
+    // steps overshoot: narrow down to the least quota that meets.
+    let least = narrow(below, quota, |q| {
+        let q = round(q);
+        row.check(q, None, None).met.then_some(q)
+    });
+    (least, None, None, true)
 }
 
 /// Provisioned-rate levels (Flexible, SSD v2, HDD v2, GCNV Flex): raise the rates
@@ -445,10 +527,12 @@ fn search_rate(
     let mut met = false;
     let mut last = 0.0;
     let mut kept = (mibps, iops);
-    for _ in 0..SEARCH_STEPS / 2 {
+    let mut failed = false;
+    for step in 0..SEARCH_STEPS / 2 {
         let check = row.check(quota, mibps, iops);
         met = check.met;
         if met {
+            failed = step > 0;
             break;
         }
         let total = row.total(&check);
@@ -463,7 +547,24 @@ fn search_rate(
         mibps = mibps.map(|m| m * factor);
         iops = iops.map(|i| i * factor);
     }
-    (quota, mibps, iops, met)
+    if !met {
+        return (quota, mibps, iops, false);
+    }
+    // As for quotas: narrow the rates down by one factor, from the step that did not
+    // meet, or from the goal itself (a provisioned rate below it caps the volume short).
+    let scale = |v: Option<f64>, by: Option<f64>| v.zip(by).map(|(v, by)| v / by);
+    let per_volume_need = need / f64::from(row.n);
+    let below = if failed {
+        scale(kept.0, mibps).or(scale(kept.1, iops)).unwrap_or(0.5)
+    } else {
+        mibps.map_or(0.5, |m| (per_volume_need / m).min(1.0))
+    };
+    let f = narrow(below, 1.0, |f| {
+        row.check(quota, mibps.map(|m| m * f), iops.map(|i| i * f))
+            .met
+            .then_some(f)
+    });
+    (quota, mibps.map(|m| m * f), iops.map(|i| i * f), true)
 }
 
 #[cfg(test)]

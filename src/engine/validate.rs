@@ -68,6 +68,13 @@ impl Scenario {
         let w = &self.workload;
         c.range("workload.io_size_kib", w.io_size_kib, 0.5, 16384.0, "KiB");
         c.range("workload.read_pct", w.read_pct, 0.0, 100.0, "%");
+        c.range(
+            "workload.cached_read_pct",
+            w.cached_read_pct,
+            0.0,
+            100.0,
+            "%",
+        );
         c.range_u("workload.threads", w.threads, 1, 1024);
         c.range_u("workload.queue_depth", w.queue_depth, 1, 1024);
         // Capacity is a target like the rates: the volumes must hold it, so 0 is no

@@ -62,6 +62,7 @@ fn default_base(tool: Tool) -> Scenario {
             queue_depth: 1,
             files: Files::Many,
             metadata_heavy: false,
+            cached_read_pct: 0.0,
             capacity_tib: DEFAULT_CAPACITY_TIB,
             target_mibps: None,
             target_iops: None,

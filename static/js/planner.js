@@ -69,6 +69,8 @@
     piops: function (s) { return provisionedV2(s) || (s.service === "gcnv" && s.level === "flex"); },
     // Large volumes: ANF and NetApp Volumes; Azure Files has shares of one kind.
     "volume-kind": function (s) { return s.service === "anf" || s.service === "gcnv"; },
+    // The volume back end (and so its cache) is modelled for ANF and NetApp Volumes.
+    "back-end": function (s) { return s.service === "anf" || s.service === "gcnv"; },
     "cool-option": function (s) { return s.anf; },
     cool: function (s) { return s.cool; },
     // Azure Files NFS shares speak NFSv4.1 only.
@@ -92,6 +94,7 @@
   // apply: while hidden they are disabled, so the form sends the defaults instead.
   var DROP = {
     "volume-kind": true,
+    "back-end": true,
     "cool-option": true,
     cool: true,
     "nfs-client": true,

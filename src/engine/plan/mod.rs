@@ -132,6 +132,8 @@ pub struct Plan<'a> {
     pub queue_depth: u32,
     pub files: Files,
     pub metadata_heavy: bool,
+    /// Share of reads served from the storage's cache (0-1).
+    pub cached: f64,
     pub capacity_tib: f64,
     pub target_mibps: Option<f64>,
     pub target_iops: Option<f64>,
@@ -304,6 +306,7 @@ impl<'a> Plan<'a> {
             queue_depth: s.workload.queue_depth,
             files: s.workload.files,
             metadata_heavy: s.workload.metadata_heavy,
+            cached: s.workload.cached_read_pct / 100.0,
             capacity_tib: s.workload.capacity_tib,
             target_mibps: s.workload.target_mibps,
             target_iops: s.workload.target_iops,

@@ -8,6 +8,9 @@
 //! the 4 KiB IOPS and the 64 KiB MiB/s figures instead of repeating the 4 KiB IOPS at
 //! every size. Reads and writes share the back end by the mix rule (time per op
 //! `r t_read + (1 - r) t_write`), which also gives the published mix tables their shape.
+//! A read the storage serves from its cache (the workload's `cached_read_pct`) skips the
+//! media and costs a fitted share of a read from it (A4/A5, A1/A2: the same volume re-reading
+//! its data set against reading it once).
 //! The times are fitted jointly with the rest of the model (`model.json`); a published
 //! figure whose clients could have bound the test is only a lower bound on them, which
 //! the fit respects because it predicts each test through its whole path.
@@ -46,6 +49,16 @@ impl Demand {
     /// MiB/s of reads of unbounded size: the limit of the byte part alone.
     pub fn read_mibps_limit(&self) -> f64 {
         iops_to_mibps(1e6 / self.read.b_us_per_kib, 1.0)
+    }
+
+    /// The same back end when a share `cached` (0-1) of reads comes from the storage's
+    /// cache, each costing `factor` of a read from the media.
+    pub fn with_cached_reads(self, cached: f64, factor: f64) -> Self {
+        let f = 1.0 - cached * (1.0 - factor);
+        Self {
+            read: OpTime::new(self.read.a_us * f, self.read.b_us_per_kib * f),
+            ..self
+        }
     }
 
     /// The same back end with every time multiplied by `f`.
@@ -111,6 +124,7 @@ pub fn gcnv(m: &Params, kind: VolumeKind, cap_mibps: f64) -> Demand {
 
 /// Adds the back end `d` of the plan's loaded volumes as the `service_iops` limit.
 pub fn push(p: &Plan, dist: &Distribution, d: &Demand, set: &mut impl Sink) {
+    let d = d.with_cached_reads(p.cached, p.params.cache_read_factor);
     let per_volume = d.iops(p.io_kib, p.r);
     let count = dist.effective_count();
     set.push(RawLimit {
@@ -148,6 +162,21 @@ mod tests {
         // Writes cost more than reads, so a mix lies between them.
         let mix = d.iops(8.0, 0.5);
         assert!(d.iops(8.0, 0.0) < mix && mix < at8);
+    }
+
+    #[test]
+    fn cached_reads_cost_less_and_writes_do_not_change() {
+        let m = &catalog::catalog().model.params;
+        let d = anf(m, VolumeKind::Regular);
+        let hot = d.with_cached_reads(1.0, m.cache_read_factor);
+        assert!(m.cache_read_factor < 1.0);
+        let gain = hot.iops(64.0, 1.0) / d.iops(64.0, 1.0);
+        assert!((gain * m.cache_read_factor - 1.0).abs() < 1e-9, "{gain}");
+        assert_eq!(hot.iops(64.0, 0.0), d.iops(64.0, 0.0));
+        let half = d
+            .with_cached_reads(0.5, m.cache_read_factor)
+            .iops(64.0, 1.0);
+        assert!(d.iops(64.0, 1.0) < half && half < hot.iops(64.0, 1.0));
     }
 
     #[test]

@@ -188,6 +188,7 @@ impl Setup {
                 queue_depth: 32,
                 files: Files::Many,
                 metadata_heavy: false,
+                cached_read_pct: 0.0,
                 capacity_tib: f64::from(volumes.0) * volumes.1,
                 target_mibps: None,
                 target_iops: None,

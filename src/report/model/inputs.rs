@@ -90,6 +90,15 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
         row("Workload", "Metadata heavy", yes_no(w.metadata_heavy), ""),
         num_row("Workload", "Capacity needed", w.capacity_tib, 3, "TiB"),
     ];
+    if s.storage.service != Service::AzureFiles {
+        rows.push(num_row(
+            "Workload",
+            "Reads from the storage cache",
+            w.cached_read_pct,
+            1,
+            "%",
+        ));
+    }
     for (label, v, unit) in [
         ("Target throughput", w.target_mibps, "MiB/s"),
         ("Target IOPS", w.target_iops, "IOPS"),

@@ -27,6 +27,7 @@ pub fn field_label(name: &str) -> String {
         "workload.queue_depth" => "Queue depth",
         "workload.files" => "Files",
         "workload.metadata_heavy" => "Metadata heavy",
+        "workload.cached_read_pct" => "Reads from the storage cache",
         "workload.capacity_tib" => "Capacity needed",
         "workload.target_mibps" => "Target throughput",
         "workload.target_iops" => "Target IOPS",

@@ -91,6 +91,7 @@ impl FormState {
         set("workload.queue_depth", w.queue_depth.to_string());
         set("workload.files", key(&w.files));
         set("workload.metadata_heavy", flag(w.metadata_heavy));
+        set("workload.cached_read_pct", num(w.cached_read_pct));
         set("workload.capacity_tib", num(w.capacity_tib));
         set("workload.target_mibps", opt_num(w.target_mibps));
         set("workload.target_iops", opt_num(w.target_iops));

@@ -190,6 +190,7 @@ impl Parser<'_> {
             queue_depth: self.u32("workload.queue_depth", 1),
             files: self.choice("workload.files", Some(Default::default())),
             metadata_heavy: self.checkbox("workload.metadata_heavy"),
+            cached_read_pct: self.opt_f64("workload.cached_read_pct").unwrap_or_default(),
             capacity_tib: self.f64("workload.capacity_tib"),
             target_mibps: self.opt_f64("workload.target_mibps"),
             target_iops: self.opt_f64("workload.target_iops"),

@@ -49,6 +49,7 @@ fn platform_fields_survive_the_form_round_trip() {
     });
     secured.clients.protocol = Protocol::Nfsv41;
     secured.clients.sec = Sec::Krb5;
+    secured.workload.cached_read_pct = 40.0;
     let mut avs = find_template("avs-datastores");
     if let Some(a) = avs.clients.avs.as_mut() {
         a.cluster_hosts = Some(12);
