@@ -142,9 +142,10 @@ impl Own<'_, '_> {
     }
 
     /// The scenario's own provisioning as the row of its level, when it meets the goal
-    /// for no more than the `sized` row costs (within the rate margin): the search starts from the scenario's
-    /// own load, so without this, applying a row could size that level anew, a few
-    /// MiB/s away, and the recommendation would move each time it is applied.
+    /// for no more than the `sized` row costs (within the rate margin): the search
+    /// starts from the scenario's own load, so without this, applying a row could size
+    /// that level anew, a few MiB/s away, and the recommendation would move each time
+    /// it is applied.
     fn row_if_cheaper(&self, sized: Sizing) -> Option<Sizing> {
         let p = self.plan;
         let (Volumes::Groups([g]), Some(own)) = (p.volumes, self.monthly) else {
@@ -303,7 +304,7 @@ fn size_level(
     // The capacity must fit the volumes; the rate is judged by the search below.
     let fits = capacity / nf <= hi + 1e-9;
     // No volume holds less than its share of the capacity.
-    let floor = capacity / nf;
+    let share = capacity / nf;
     let mut row = Row {
         plan,
         sizer,
@@ -318,7 +319,7 @@ fn size_level(
         search_rate(&mut row, quota.min(hi), mibps, iops, need)
     } else {
         let least = per_tib.map_or(0.0, |r| need / nf / r);
-        let floor = round(floor.max(least).max(lo)).min(hi);
+        let floor = round(share.max(least).max(lo)).min(hi);
         search_quota(&mut row, quota.min(hi), floor, hi, need, round)
     };
     plan.set_uniform(level, n, quota, mibps, iops);
@@ -429,8 +430,8 @@ fn growth(need: f64, got: f64, margin: f64) -> f64 {
 const NARROW_STEPS: usize = 8;
 
 /// The least value in `(lo, ok]` for which `meets` holds, to within a quarter of
-/// [`RATE_MARGIN`],
-/// given that `ok` meets (`meets` rounds the value it tries and returns it).
+/// [`RATE_MARGIN`], given that `ok` meets (`meets` rounds the value it tries and
+/// returns it).
 fn narrow(mut lo: f64, mut ok: f64, mut meets: impl FnMut(f64) -> Option<f64>) -> f64 {
     for _ in 0..NARROW_STEPS {
         if ok <= lo * (1.0 + RATE_MARGIN / 4.0) {
@@ -453,10 +454,10 @@ const SEARCH_STEPS: usize = 8;
 /// meets rather than one just short of it.
 const GROW_MARGIN: f64 = 0.002;
 
-/// The smallest quota in `[first, hi]` that meets (queueing keeps the rate below the
+/// The smallest quota in `[floor, hi]` that meets (queueing keeps the rate below the
 /// ceiling the first guess was sized to): grow by the shortfall until it meets, or try
-/// the largest volume once more quota stops helping. Returns the quota, the rates, and
-/// whether it meets.
+/// the largest volume once more quota stops helping, then narrow down to the least
+/// quota that meets. Returns the quota, the rates, and whether it meets.
 fn search_quota(
     row: &mut Row,
     first: f64,
@@ -516,7 +517,8 @@ fn search_quota(
 }
 
 /// Provisioned-rate levels (Flexible, SSD v2, HDD v2, GCNV Flex): raise the rates
-/// until the targets are met, a few steps at most.
+/// until the targets are met, a few steps at most, then narrow them down to the least
+/// that meets.
 fn search_rate(
     row: &mut Row,
     quota: f64,
