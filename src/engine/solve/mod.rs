@@ -1,0 +1,352 @@
+//! Reverse sizing: targets -> the smallest quota per level, and the cheapest level.
+
+use super::catalog;
+use super::client;
+use super::distribution::Distribution;
+use super::evaluation::{MAX_LEVELS, Sizing, SizingBasis};
+use super::model::RateCheck;
+use super::model_step::{ClientSide, Core};
+use super::plan::{Plan, Volumes, quota_range};
+use super::scenario::{Level, Service, VolumeKind};
+use super::service::{azure_files, gcnv};
+use super::targets::rate_needed_iops;
+use super::units::{GIB_PER_TIB, iops_to_mibps};
+use arrayvec::ArrayVec;
+use search::{Check, Row, search_quota, search_rate};
+use std::borrow::Cow;
+
+mod search;
+
+pub(crate) use search::RATE_MARGIN;
+
+/// For each level of the plan's service: the smallest quota (same number of volumes)
+/// and pool that meet capacity, throughput and IOPS, its cost, and the cheapest that
+/// meets all. Without targets, the goal is the throughput the scenario achieves now
+/// (`current_mibps`), so the table answers "what else would give me this?".
+///
+/// Each row is checked with the whole queueing model (throughput and latency at the
+/// target rate), and raised until it meets or reaches the largest volume.
+///
+/// Only the storage side changes between rows: the plan's client side `client` is
+/// reused for every level with the same [`client::level_key`].
+///
+/// A row whose provisioning is the scenario's own has the scenario's answer: it meets
+/// exactly when the scenario does (`met`) and costs what it does (`monthly`), and
+/// is neither checked nor priced again.
+pub fn sizing(
+    p: &Plan,
+    c: &Core,
+    client: &ClientSide,
+    met: bool,
+    monthly: Option<f64>,
+) -> ArrayVec<Sizing, MAX_LEVELS> {
+    let goal = if p.target_mibps.is_none() && p.target_iops.is_none() {
+        Goal {
+            mibps: Some(c.total),
+            iops: None,
+            basis: SizingBasis::Current,
+        }
+    } else {
+        Goal {
+            mibps: p.target_mibps,
+            iops: p.target_iops,
+            basis: SizingBasis::Targets,
+        }
+    };
+    // How far below its binding ceiling the scenario runs: the first guess of each
+    // level asks its ceiling for the goal divided by this, so that the search usually
+    // ends at the first evaluation.
+    let bend = (c.total / c.ceiling).clamp(0.5, 1.0);
+    // One working copy of the plan, re-pointed at each level in turn.
+    let mut work = *p;
+    work.target_mibps = goal.mibps;
+    work.target_iops = goal.iops;
+    let levels = Level::of(p.service);
+    let mut sizer = Sizer {
+        own: Own {
+            plan: p,
+            total: c.total,
+            met,
+            monthly,
+        },
+        dist: c.dist,
+        key: client::level_key(p),
+        rate: client_rate_check(&work, client),
+        client: Cow::Borrowed(client),
+    };
+    let mut rows = ArrayVec::new();
+    for &level in levels {
+        let row = size_level(p, &goal, level, bend, &mut work, &mut sizer);
+        rows.push(sizer.own.row_if_cheaper(row).unwrap_or(row));
+    }
+    let cheapest = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.meets)
+        .filter_map(|(i, r)| r.monthly.map(|m| (i, m)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i);
+    if let Some(i) = cheapest {
+        rows[i].cheapest = true;
+    }
+    rows
+}
+
+/// What a sizing row must reach: the scenario's targets, or what it achieves now.
+struct Goal {
+    mibps: Option<f64>,
+    iops: Option<f64>,
+    basis: SizingBasis,
+}
+
+impl Goal {
+    /// The throughput the goal implies at IO size `io_kib` (MiB/s), taking the larger
+    /// of the MiB/s and the IOPS goal.
+    fn needed_mibps(&self, io_kib: f64) -> f64 {
+        let t = self.mibps.unwrap_or(0.0);
+        let i = self.iops.map_or(0.0, |i| iops_to_mibps(i, io_kib));
+        t.max(i)
+    }
+}
+
+/// The scenario's own provisioning and its answer.
+struct Own<'o, 'p> {
+    plan: &'o Plan<'p>,
+    /// Its achievable MiB/s.
+    total: f64,
+    /// Whether it meets the goal.
+    met: bool,
+    /// Its monthly cost.
+    monthly: Option<f64>,
+}
+
+impl Own<'_, '_> {
+    /// Whether `plan` (the working copy, after `set_uniform`) provisions what the
+    /// scenario does.
+    fn is(&self, plan: &Plan) -> bool {
+        let p = self.plan;
+        let (
+            Volumes::Groups([g]),
+            Volumes::Uniform {
+                count,
+                quota_tib,
+                mibps,
+                iops,
+            },
+        ) = (p.volumes, plan.volumes)
+        else {
+            return false;
+        };
+        plan.level == p.level
+            && plan.pool_tib == p.pool_tib
+            && g.count == count
+            && g.quota_tib == quota_tib
+            && g.throughput_mibps == mibps
+            && g.iops == iops
+    }
+
+    /// The scenario's own provisioning as the row of its level, when it meets the goal
+    /// for no more than the `sized` row costs (within the rate margin): the search
+    /// starts from the scenario's own load, so without this, applying a row could size
+    /// that level anew, a few MiB/s away, and the recommendation would move each time
+    /// it is applied.
+    fn row_if_cheaper(&self, sized: Sizing) -> Option<Sizing> {
+        let p = self.plan;
+        let (Volumes::Groups([g]), Some(own)) = (p.volumes, self.monthly) else {
+            return None;
+        };
+        // Within the search's own margin, or within one step of the whole GiB, MiB/s and
+        // IOPS that applying the row rounds to, the two are the same answer.
+        let r = sized.volume_group(g.count);
+        let step = |a: Option<f64>, b: Option<f64>| a.zip(b).is_none_or(|(a, b)| a <= b + 1.0);
+        let within_rounding = g.quota_tib <= r.quota_tib + 1.0 / 1024.0
+            && step(g.throughput_mibps, r.throughput_mibps)
+            && step(g.iops, r.iops);
+        let cheaper = !sized.meets
+            || within_rounding
+            || sized.monthly.is_none_or(|m| own <= m * (1.0 + RATE_MARGIN));
+        let n = f64::from(g.count);
+        (sized.level == p.level && self.met && cheaper).then(|| Sizing {
+            quota_tib: g.quota_tib * n,
+            pool_tib: p.pool_tib,
+            throughput_mibps: g.throughput_mibps.map(|t| t * n),
+            iops: g.iops.map(|i| i * n),
+            monthly_usd: Some(own).filter(|_| p.prices.currency == "USD"),
+            monthly: Some(own),
+            meets: true,
+            ..sized
+        })
+    }
+
+    /// The check of `plan` when it provisions what the scenario does.
+    fn answer(&self, plan: &Plan) -> Option<Check> {
+        self.is(plan).then_some(Check {
+            met: self.met,
+            total: Some(self.total),
+        })
+    }
+}
+
+/// What every row of one sizing table shares.
+struct Sizer<'r, 'o, 'p> {
+    own: Own<'o, 'p>,
+    /// How the load spreads over the volumes (the same number of volumes in every row).
+    dist: Distribution,
+    /// The client side, for the levels with the [`client::level_key`] `key`: the
+    /// scenario's own until a level needs another.
+    client: Cow<'r, ClientSide>,
+    key: bool,
+    /// The client side's centres summed at the goal's rate: each check adds only the
+    /// storage side's.
+    rate: RateCheck,
+}
+
+impl Sizer<'_, '_, '_> {
+    /// The client side of `plan` (already at its level) and its part of the rate check,
+    /// recomputed only when the level changes what the client side depends on.
+    fn client(&mut self, plan: &Plan) -> (&ClientSide, RateCheck) {
+        let key = client::level_key(plan);
+        if key != self.key {
+            let client = ClientSide::of(plan, &self.dist);
+            self.rate = client_rate_check(plan, &client);
+            self.client = Cow::Owned(client);
+            self.key = key;
+        }
+        debug_assert_eq!(
+            *self.client,
+            ClientSide::of(plan, &self.dist),
+            "the client side depends on the level only through client::level_key"
+        );
+        (&self.client, self.rate)
+    }
+}
+
+/// The client side's part of the check that a plan reaches its rate goal.
+fn client_rate_check(plan: &Plan, client: &ClientSide) -> RateCheck {
+    client
+        .network
+        .rate_check(client.outstanding, rate_needed_iops(plan))
+}
+
+/// One row of the table: `p` is the scenario's plan, `plan` the working copy to size.
+fn size_level(
+    p: &Plan,
+    goal: &Goal,
+    level: Level,
+    bend: f64,
+    plan: &mut Plan,
+    sizer: &mut Sizer,
+) -> Sizing {
+    let n = p.n_volumes.max(1);
+    let nf = f64::from(n);
+    let need = goal.needed_mibps(p.io_kib);
+    // The ceiling the first guess provisions for; a provisioned rate with the margin
+    // of each step of the rate search, so that the first guess usually meets.
+    let ceiling = need / bend;
+    let rate_ceiling = ceiling * (1.0 + RATE_MARGIN);
+    let capacity = if p.capacity_tib > 0.0 {
+        p.capacity_tib
+    } else {
+        p.total_quota_tib
+    };
+    let (lo, hi, _) = quota_range(p.service, level, p.kind);
+    // At these levels a volume's throughput is its quota times the level's rate.
+    let per_tib = match (p.service, level) {
+        (Service::Anf, l) if l != Level::Flexible => Some(catalog::anf_level(l).mibps_per_tib),
+        (Service::Gcnv, l) if l != Level::Flex => Some(gcnv::level(l).mibps_per_tib),
+        _ => None,
+    };
+    let mut mibps = None;
+    let mut iops = None;
+    let per_volume = match (p.service, level, per_tib) {
+        (_, _, Some(rate)) => (capacity / nf).max(ceiling / nf / rate),
+        // Flexible: a provisioned rate.
+        (Service::Anf, _, None) => {
+            let flex = &catalog::catalog().services.anf.flexible;
+            mibps = Some(rate_ceiling.max(flex.pool_min_mibps) / nf);
+            capacity / nf
+        }
+        (Service::AzureFiles, Level::SsdV1, _) => {
+            let gib_cap = capacity * GIB_PER_TIB / nf;
+            let thr = goal.mibps.map_or(0.0, |t| t / nf);
+            let io = goal.iops.map_or(0.0, |t| t / nf);
+            let mut gib = gib_cap
+                // Inverse of 100 + CEILING(0.04 x GiB) + CEILING(0.06 x GiB) and
+                // 3000 + GiB (SSD v1), refined upwards below for the ceilings.
+                .max((thr - 100.0) / 0.1)
+                .max(io - 3000.0)
+                .max(0.0)
+                .ceil();
+            while gib < hi * GIB_PER_TIB
+                && (azure_files::v1_mibps(gib) < thr || azure_files::v1_iops(gib) < io)
+            {
+                gib += 1.0;
+            }
+            gib / GIB_PER_TIB
+        }
+        (Service::AzureFiles, Level::SsdV2 | Level::HddV2, _) => {
+            mibps = goal.mibps.map(|t| t / nf);
+            iops = goal.iops.map(|t| t / nf);
+            capacity / nf
+        }
+        (Service::AzureFiles, _, _) => capacity / nf,
+        // Flex: a provisioned rate.
+        (Service::Gcnv, _, None) => {
+            mibps = (need > 0.0).then(|| rate_ceiling / nf);
+            capacity / nf
+        }
+    };
+    let round = |q: f64| {
+        if p.service == Service::Anf && p.kind == VolumeKind::Regular {
+            // Quotas are set in GiB.
+            (q * GIB_PER_TIB).ceil() / GIB_PER_TIB
+        } else {
+            q
+        }
+    };
+    let quota = round(per_volume.max(lo));
+    // The capacity must fit the volumes; the rate is judged by the search below.
+    let fits = capacity / nf <= hi + 1e-9;
+    // No volume holds less than its share of the capacity.
+    let share = capacity / nf;
+    let mut row = Row {
+        plan,
+        sizer,
+        level,
+        n,
+    };
+    // Nothing achieves more than the quota-times-rate ceiling: a goal above it at the
+    // largest volumes cannot be met, whatever the rest of the path.
+    let (quota, mibps, iops, met) = if per_tib.is_some_and(|r| need > hi * r * nf) {
+        (hi, None, None, false)
+    } else if mibps.is_some() || iops.is_some() {
+        search_rate(&mut row, quota.min(hi), mibps, iops, need)
+    } else {
+        let least = per_tib.map_or(0.0, |r| need / nf / r);
+        let floor = round(share.max(least).max(lo)).min(hi);
+        search_quota(&mut row, quota.min(hi), floor, hi, need, round)
+    };
+    plan.set_uniform(level, n, quota, mibps, iops);
+    let plan = &*plan;
+    let monthly = if sizer.own.is(plan) {
+        sizer.own.monthly
+    } else {
+        super::cost::monthly(plan)
+    };
+    Sizing {
+        service: p.service,
+        level,
+        quota_tib: quota * nf,
+        pool_tib: plan.pool_tib,
+        throughput_mibps: mibps.map(|m| m * nf),
+        iops: iops.map(|i| i * nf),
+        monthly_usd: monthly.filter(|_| plan.prices.currency == "USD"),
+        monthly,
+        meets: fits && met,
+        cheapest: false,
+        basis: goal.basis,
+    }
+}
+
+#[cfg(test)]
+mod tests;
