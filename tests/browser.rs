@@ -649,10 +649,8 @@ async fn save_scenario(base: &str, scenario: &serde_json::Value) -> Res<i64> {
         .ok_or_else(|| format!("no id: {saved}"))?)
 }
 
-/// Measured vs predicted: drop a fio JSON result on a saved scenario and see its point on
-/// the chart, its row with the reason for the gap, then remove it.
-async fn measurements_journey(c: &Client, base: &str) -> Res {
-    let id = save_volume(base, "Measured plan", "premium", None).await?;
+/// Opens saved scenario `id` and imports the fio fixture through its file input.
+async fn import_fio(c: &Client, base: &str, id: i64) -> Res {
     c.goto(&format!("{base}/scenarios/{id}")).await?;
     wait_for(c, "!!document.getElementById('m-drop')", "the drop zone").await?;
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -661,6 +659,14 @@ async fn measurements_journey(c: &Client, base: &str) -> Res {
         .await?
         .send_keys(&fixture.display().to_string())
         .await?;
+    Ok(())
+}
+
+/// Measured vs predicted: drop a fio JSON result on a saved scenario and see its point on
+/// the chart, its row with the reason for the gap, then remove it.
+async fn measurements_journey(c: &Client, base: &str) -> Res {
+    let id = save_volume(base, "Measured plan", "premium", None).await?;
+    import_fio(c, base, id).await?;
     wait_for(
         c,
         "document.querySelectorAll('#m-chart .measured-point').length === 1",

@@ -28,7 +28,9 @@ use crate::engine::scenario::{Protocol, Scenario, Service};
 use crate::engine::service::azure_files::is_ssd;
 
 /// How far one run's throughput may be from what its setup sustains (log factor, one
-/// standard deviation): repeated fio runs on the same clients differ by about this.
+/// standard deviation). No published document gives the spread of repeated runs, so
+/// this is a stated assumption: about twice the joint fit's in-sample median error
+/// (docs/accuracy.md), so that one run moves a parameter only as far as its evidence.
 pub const RUN_LOG_SD: f64 = 0.10;
 
 /// A run's mean latency weighs half as much as its throughput (it also carries the

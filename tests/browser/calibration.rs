@@ -2,9 +2,8 @@
 //! scenario, refit the model to it, change nconnect and see the prediction and its
 //! likely range move from the refitted parameters, and find what moved in the report.
 
-use super::{Res, js, save_scenario, wait_for};
+use super::{Res, import_fio, js, save_scenario, wait_for};
 use fantoccini::{Client, Locator};
-use std::path::Path;
 
 /// The headline throughput and its likely range as the page shows them.
 async fn headline(c: &Client) -> Res<(String, String)> {
@@ -29,14 +28,7 @@ pub async fn calibration_journey(c: &Client, base: &str) -> Res {
         "clients": { "count": 1, "vm_size": "Standard_E32s_v5", "protocol": "nfsv3", "nconnect": 1 }
     });
     let id = save_scenario(base, &scenario).await?;
-    c.goto(&format!("{base}/scenarios/{id}")).await?;
-    wait_for(c, "!!document.getElementById('m-drop')", "the drop zone").await?;
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/import/fio-3.36-single-job.json");
-    c.find(Locator::Css("#m-file"))
-        .await?
-        .send_keys(&fixture.display().to_string())
-        .await?;
+    import_fio(c, base, id).await?;
     wait_for(
         c,
         "!document.getElementById('m-calibrate').hidden",

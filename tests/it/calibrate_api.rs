@@ -41,19 +41,7 @@ async fn a_saved_scenario_refits_to_its_runs_and_the_planner_shows_what_moved() 
     assert_error_body(&body, Some("measurements"));
     assert!(body["error"].as_str().unwrap().contains("import"), "{body}");
 
-    let fio = std::fs::read(format!(
-        "{}/tests/fixtures/import/fio-3.36-single-job.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .expect("fixture");
-    let res = app
-        .send_raw(
-            reqwest::Method::POST,
-            &format!("/api/v1/scenarios/{id}/measurements"),
-            Some("application/octet-stream"),
-            fio,
-        )
-        .await;
+    let res = app.import_run(id, "fio-3.36-single-job.json").await;
     assert_eq!(res.status(), 201);
 
     let published = app

@@ -811,19 +811,7 @@ fn measured_latencies_are_drawn_at_the_scenario_io_size() {
 async fn the_latency_chart_of_a_saved_scenario_shows_its_measured_runs() {
     let app = spawn_app().await;
     let id = app.create(&sample_scenario()).await;
-    let body = std::fs::read(format!(
-        "{}/tests/fixtures/import/fio-3.36-single-job.json",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .expect("fixture");
-    let res = app
-        .send_raw(
-            reqwest::Method::POST,
-            &format!("/api/v1/scenarios/{id}/measurements"),
-            Some("application/octet-stream"),
-            body,
-        )
-        .await;
+    let res = app.import_run(id, "fio-3.36-single-job.json").await;
     assert_eq!(res.status(), 201);
     let res = app
         .get(&format!("/scenarios/{id}/charts/latency.svg"))

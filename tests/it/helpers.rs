@@ -240,6 +240,22 @@ impl TestApp {
         req.send().await.expect("request")
     }
 
+    /// Imports the benchmark result `tests/fixtures/import/{name}` into saved scenario `id`.
+    pub async fn import_run(&self, id: i64, name: &str) -> reqwest::Response {
+        let body = std::fs::read(format!(
+            "{}/tests/fixtures/import/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .expect("fixture");
+        self.send_raw(
+            reqwest::Method::POST,
+            &format!("/api/v1/scenarios/{id}/measurements"),
+            Some("application/octet-stream"),
+            body,
+        )
+        .await
+    }
+
     /// POSTs a form body (urlencoded or multipart) as this site's own page would: with
     /// the form-token cookie; the body must carry `csrf=FORM_TOKEN` itself.
     pub async fn send_form(
