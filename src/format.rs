@@ -30,6 +30,11 @@ pub fn sig(v: f64) -> String {
     Sig(v).to_string()
 }
 
+/// A likely range with the headline's precision: "3,100-3,900".
+pub fn range([lo, hi]: [f64; 2]) -> String {
+    format!("{}-{}", sig(lo), sig(hi))
+}
+
 /// A rate or count in a table, exact to the unit ("10,001"; "6.25" below 10).
 pub fn exact(v: f64) -> String {
     Exact(v).to_string()

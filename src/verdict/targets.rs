@@ -10,7 +10,7 @@
 use super::mechanism::binding_limit;
 use super::words::plural;
 use super::{TargetKind, TargetVerdict};
-use crate::engine::evaluation::Evaluation;
+use crate::engine::evaluation::{Confidence, Evaluation};
 use crate::engine::scenario::{Assurance, Scenario};
 use crate::engine::units::mibps_to_iops;
 use crate::format::{capacity as tib, exact, mibps, millis as ms, num, share as pct, signed_pct};
@@ -94,6 +94,18 @@ fn capacity(s: &Scenario, e: &Evaluation) -> TargetVerdict {
         decided_by: "capacity".to_owned(),
         statement,
     }
+}
+
+/// What the likely ranges are and what sets their width: "Likely ranges are 80 %
+/// intervals: <basis>. Widened for what rests on an assumption: <assumptions>."
+pub fn ranges(c: &Confidence) -> String {
+    let mut s = format!("Likely ranges are 80 % intervals: {}.", c.basis);
+    if !c.assumptions.is_empty() {
+        s.push_str(" Widened for what rests on an assumption: ");
+        s.push_str(&c.assumptions.join("; "));
+        s.push('.');
+    }
+    s
 }
 
 /// A rate target: `got` is the central figure and the likely range's low end; with

@@ -101,11 +101,6 @@ impl CalibrationView {
     }
 }
 
-/// "3,100-3,900": a likely range with the headline's precision.
-fn range(r: [f64; 2]) -> String {
-    format!("{}-{}", sig3(r[0]), sig3(r[1]))
-}
-
 /// The headline latency's likely range: the evaluation's band (a factor either side of
 /// the latency at the achievable load) around the headline figure.
 fn latency_range(ev: &Evaluation, v: &Verdict) -> String {
@@ -113,17 +108,6 @@ fn latency_range(ev: &Evaluation, v: &Verdict) -> String {
         .latency_ms_range
         .map(|r| r / ev.latency_ms * v.latency.ms);
     format!("{}-{}", format::ms(lo), format::ms(hi))
-}
-
-/// "Likely ranges are 80 % intervals: <basis>. Widened for: <assumptions>."
-fn range_basis(c: &crate::engine::evaluation::Confidence) -> String {
-    let mut s = format!("Likely ranges are 80 % intervals: {}.", c.basis);
-    if !c.assumptions.is_empty() {
-        s.push_str(" Widened for what rests on an assumption: ");
-        s.push_str(&c.assumptions.join("; "));
-        s.push('.');
-    }
-    s
 }
 
 /// The verdict at the top of the results: every target with ✔ or ✘, the
@@ -378,15 +362,15 @@ impl Results {
 
         Self {
             throughput: sig3(ev.throughput_mibps),
-            throughput_range: range(ev.throughput_mibps_range),
+            throughput_range: format::range(ev.throughput_mibps_range),
             iops: sig3(ev.iops),
-            iops_range: range(ev.iops_range),
+            iops_range: format::range(ev.iops_range),
             read: sig3(ev.read_mibps),
             write: sig3(ev.write_mibps),
             io_size: full(w.io_size_kib, 1),
             latency: format::ms(v.latency.ms),
             latency_range: latency_range(ev, v),
-            range_basis: range_basis(&ev.confidence),
+            range_basis: crate::verdict::targets::ranges(&ev.confidence),
             calibration: ev.calibration.as_ref().map(CalibrationView::of),
             latency_at: if v.latency.at_target {
                 "at the target rate"
