@@ -4,7 +4,8 @@
 use super::axis::{Linear, Span};
 use super::legend::{LegendItem, draw_key_row, key_row_height};
 use super::style::{
-    DrawResult, FONT, OI_BLACK, OI_BLUE, OI_GREEN, OI_PURPLE, OI_VERMILLION, caption_style, mesh,
+    BAND_ALPHA, DrawResult, FONT, OI_BLACK, OI_BLUE, OI_BLUE_BAND, OI_GREEN, OI_PURPLE,
+    OI_VERMILLION, caption_style, mesh,
 };
 use super::{Chart, ChartTable, Kind, mix_text, name};
 use crate::engine::model::curve::CurvePoint;
@@ -129,7 +130,7 @@ pub(super) fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &Data) 
     let y = Linear::from_zero(
         d.curve
             .iter()
-            .map(|p| p.latency_ms)
+            .map(|p| p.latency_ms_high)
             .chain(d.target_latency_ms)
             .chain(d.at_target.map(|a| a.1))
             .chain(drawn.iter().map(|r| r.latency_ms)),
@@ -140,11 +141,10 @@ pub(super) fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &Data) 
     let achievable = d.curve.last();
 
     let body = root.titled("Latency per IO against load", caption_style())?;
-    let mut items = vec![LegendItem::line(
-        "model: latency at each load",
-        OI_BLUE,
-        false,
-    )];
+    let mut items = vec![
+        LegendItem::line("model: latency at each load", OI_BLUE, false),
+        LegendItem::swatch("likely range (80 %)", OI_BLUE_BAND),
+    ];
     if let Some(p) = achievable {
         items.push(LegendItem::dot(
             format!("achievable: {} ms", ms(p.latency_ms)),
@@ -217,6 +217,22 @@ pub(super) fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &Data) 
             OI_GREEN.stroke_width(2),
         ))?;
     }
+    // The likely range (80 % interval) at each load, under the line.
+    let band: Vec<(f64, f64)> = d
+        .curve
+        .iter()
+        .map(|p| at((p.iops, p.latency_ms_low)))
+        .chain(
+            d.curve
+                .iter()
+                .rev()
+                .map(|p| at((p.iops, p.latency_ms_high))),
+        )
+        .collect();
+    chart.draw_series(std::iter::once(Polygon::new(
+        band,
+        OI_BLUE.mix(BAND_ALPHA).filled(),
+    )))?;
     chart.draw_series(LineSeries::new(
         d.line.iter().map(|p| at(*p)),
         OI_BLUE.stroke_width(3),

@@ -21,6 +21,10 @@ pub const OI_YELLOW: RGBColor = RGBColor(0xF0, 0xE4, 0x42);
 pub const OI_BLUE: RGBColor = RGBColor(0x00, 0x72, 0xB2);
 pub const OI_VERMILLION: RGBColor = RGBColor(0xD5, 0x5E, 0x00);
 pub const OI_PURPLE: RGBColor = RGBColor(0xCC, 0x79, 0xA7);
+/// [`OI_BLUE`] at [`BAND_ALPHA`] on white: the likely-range band as its legend swatch.
+pub const OI_BLUE_BAND: RGBColor = RGBColor(0xD9, 0xEA, 0xF3);
+/// Opacity of a likely-range band over the grid.
+pub const BAND_ALPHA: f64 = 0.15;
 pub const GRID: RGBColor = RGBColor(0xDD, 0xDD, 0xDD);
 
 /// Series colours in the order they are used (yellow last: weakest on white).

@@ -133,7 +133,7 @@ fn runs(counts: &[u32]) -> String {
 /// targets are marked.
 pub fn latency_caption(s: &Scenario, e: &Evaluation, curve: &[CurvePoint]) -> String {
     let mut text = format!(
-        "The model's latency per IO as load rises to the achievable {} IOPS, where it is {} ms{}",
+        "The model's latency per IO as load rises to the achievable {} IOPS, where it is {} ms{} The shaded band is its likely range (an 80 % interval).",
         num(e.iops, 0),
         ms(e.latency_ms),
         latency::shape(curve)
