@@ -325,3 +325,44 @@ async fn an_estate_past_its_caps_is_refused_and_loses_nothing() {
     assert_eq!(kept.revision, MAX_REVISIONS);
     assert_ne!(kept.request.years, 2);
 }
+
+#[tokio::test]
+async fn an_owner_past_the_runs_cap_is_refused_naming_it() {
+    use volplan::store::bounds::MAX_RUNS_PER_OWNER;
+    let app = spawn_app().await;
+    let first = app.create(&sample_scenario()).await;
+    store_runs(&app, first, 1).await;
+    // Fill other scenarios (each to its own cap) until the owner's runs reach theirs.
+    let per = MAX_RUNS_PER_SCENARIO;
+    let mut held = 1;
+    while held < MAX_RUNS_PER_OWNER {
+        let id = app.create(&sample_scenario()).await;
+        let n = per.min(MAX_RUNS_PER_OWNER - held);
+        sqlx::query(
+            "WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < $2)
+             INSERT INTO measurements (scenario_id, revision, format, label, body, warnings)
+             SELECT $1, m.revision, m.format, m.label, m.body, m.warnings
+             FROM measurements m, n WHERE m.scenario_id = $3",
+        )
+        .bind(id)
+        .bind(n)
+        .bind(first)
+        .execute(&app.db)
+        .await
+        .unwrap();
+        held += n;
+    }
+    let spare = app.create(&sample_scenario()).await;
+    let res = app.import_run(spare, "fio-3.36-single-job.json").await;
+    assert_eq!(res.status(), 422);
+    let body: Value = res.json().await.unwrap();
+    let message = body["error"].as_str().unwrap();
+    assert!(
+        message.contains(&format!("one owner keeps at most {MAX_RUNS_PER_OWNER} runs")),
+        "{message}"
+    );
+    let res = app
+        .get(&format!("/api/v1/scenarios/{spare}/measurements"))
+        .await;
+    assert_eq!(res.headers()["x-total-count"], "0", "nothing stored");
+}
