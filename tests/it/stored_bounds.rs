@@ -266,7 +266,22 @@ async fn a_save_past_the_revisions_cap_is_refused_and_loses_nothing() {
         .get_json(&format!("/api/v1/scenarios/{id}/revisions"))
         .await;
     assert_eq!(history.as_array().unwrap().len(), MAX_REVISIONS as usize);
-    // The planner page still opens (its history is the newest revisions).
+    // The planner's save keeps the typed inputs on the page, with what to do.
+    let pairs = crate::pages::form_pairs(&named("Typed"));
+    let res = crate::pages::post_form(&app, &format!("/scenarios/{id}"), &pairs).await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    assert!(
+        html.contains("save it as a copy"),
+        "{}",
+        &html[..html.len().min(2000)]
+    );
+    assert!(html.contains("value=\"Typed\""), "the typed name stays");
+    assert_eq!(
+        app.get_json(&format!("/api/v1/scenarios/{id}")).await["name"],
+        "Kept"
+    );
+    // The planner page still opens with the full history.
     let started = Instant::now();
     let res = app.get(&format!("/scenarios/{id}")).await;
     assert_eq!(res.status(), 200);
@@ -358,7 +373,9 @@ async fn an_owner_past_the_runs_cap_is_refused_naming_it() {
     let body: Value = res.json().await.unwrap();
     let message = body["error"].as_str().unwrap();
     assert!(
-        message.contains(&format!("one owner keeps at most {MAX_RUNS_PER_OWNER} runs")),
+        message.contains(&format!(
+            "one owner keeps at most {MAX_RUNS_PER_OWNER} runs"
+        )),
         "{message}"
     );
     let res = app
