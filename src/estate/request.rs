@@ -173,11 +173,17 @@ impl EstateRequest {
     /// priced in.
     pub fn validate(&self, prices: &PriceBook) -> Result<String, FieldErrors> {
         let mut c = Checks::default();
-        if self.workloads.is_empty() || self.workloads.len() > MAX_WORKLOADS {
+        if self.workloads.is_empty() {
+            c.push(FieldError::new(
+                "workloads",
+                format!("an estate holds 1 to {MAX_WORKLOADS} workloads; add one"),
+            ));
+        } else if self.workloads.len() > MAX_WORKLOADS {
             c.push(FieldError::new(
                 "workloads",
                 format!(
-                    "an estate holds 1 to {MAX_WORKLOADS} workloads; got {}",
+                    "this estate would have {} workloads; one estate holds at most \
+                     {MAX_WORKLOADS}: remove some, or plan the rest as a second estate",
                     self.workloads.len()
                 ),
             ));

@@ -38,7 +38,7 @@ pub const RUN_LOG_SD: f64 = 0.10;
 const LATENCY_LOG_SD: f64 = 2.0 * RUN_LOG_SD;
 
 /// Most runs one calibration reads (the newest are kept).
-pub const MAX_RUNS: usize = 200;
+pub const MAX_RUNS: u32 = 200;
 
 /// Iteration cap of the refit (a handful of parameters converges in far fewer).
 const MAX_ITERATIONS: usize = 200;
@@ -148,7 +148,7 @@ pub fn calibrate(
         )
         .into());
     }
-    let runs = &runs[runs.len().saturating_sub(MAX_RUNS)..];
+    let runs = &runs[runs.len().saturating_sub(MAX_RUNS as usize)..];
     // Each run as the scenario it was measured against, at its own IO size, mix and
     // concurrency; a run whose revision no longer evaluates is left out.
     let cases: Vec<(Scenario, &Measurement)> = runs

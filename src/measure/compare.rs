@@ -23,7 +23,7 @@ pub const UNEXPLAINED_GAP: f64 = 0.20;
 const LITTLE_TOLERANCE: f64 = 0.30;
 
 /// Why the measurement lands where it does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GapClass {
     /// Within 10% of a volume, pool, share, file or datastore limit.
@@ -43,7 +43,7 @@ pub enum GapClass {
 }
 
 /// The limit a measurement sits at.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct NearLimit {
     pub id: &'static str,
     pub label: String,
@@ -53,7 +53,7 @@ pub struct NearLimit {
 }
 
 /// Measured against predicted for one run.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Comparison {
     pub label: String,
     pub measured_mibps: f64,

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The benchmark tool a measurement comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Tool {
     Fio,
@@ -47,7 +47,7 @@ impl Tool {
 }
 
 /// A result file format volplan reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
     /// `fio --output-format=json` (fio 2.x and 3.x, local or client/server).
@@ -79,7 +79,7 @@ impl Format {
 }
 
 /// One benchmark run, normalised: totals across all threads, targets and clients.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct Measurement {
     pub tool: Tool,
     /// Job name, target path or phase label, to tell the runs of one file apart.
@@ -117,7 +117,7 @@ pub struct Measurement {
 }
 
 /// What one file yields: its format, the runs in it, and what could not be read.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct ParsedResult {
     pub format: Format,
     pub measurements: Vec<Measurement>,

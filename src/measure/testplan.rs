@@ -13,7 +13,7 @@ use crate::engine::scenario::{
 use serde::{Deserialize, Serialize};
 
 /// The benchmark tool of a test plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PlanTool {
     /// fio job file, for Linux clients (NFS).
@@ -23,15 +23,6 @@ pub enum PlanTool {
 }
 
 impl PlanTool {
-    /// Parses `fio` or `diskspd` (any case).
-    pub fn from_key(key: &str) -> Option<Self> {
-        match key.trim().to_ascii_lowercase().as_str() {
-            "fio" => Some(PlanTool::Fio),
-            "diskspd" => Some(PlanTool::Diskspd),
-            _ => None,
-        }
-    }
-
     /// File name to save the plan under.
     pub fn file_name(self) -> &'static str {
         match self {
@@ -731,13 +722,6 @@ mod tests {
         );
         s.clients.smb_security = SmbSecurity::None;
         assert!(!diskspd_script(&s).contains("Encrypted"));
-    }
-
-    #[test]
-    fn tool_keys() {
-        assert_eq!(PlanTool::from_key("FIO"), Some(PlanTool::Fio));
-        assert_eq!(PlanTool::from_key("diskspd"), Some(PlanTool::Diskspd));
-        assert_eq!(PlanTool::from_key("iometer"), None);
     }
 
     #[test]

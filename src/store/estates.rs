@@ -179,6 +179,7 @@ pub async fn update_estate(
     let name = r.display_name();
     let mut tx = begin_write(pool).await?;
     let mut ownership = access_on(&mut tx, id, by).await?.ownership;
+    History::Estate.check_room(&mut tx, id).await?;
     if takes_private {
         ownership.visibility = Visibility::Private;
         sqlx::query("UPDATE estates SET visibility = 'private', holds_private = 1 WHERE id = $1")

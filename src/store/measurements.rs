@@ -1,11 +1,15 @@
 //! Benchmark measurements attached to a scenario, each tagged with the scenario revision
-//! that was current when it was uploaded.
+//! that was current when it was uploaded. A scenario and an owner keep at most the runs
+//! of [`super::bounds`]; every read takes a bounded page or the newest runs, in SQL.
 
 use super::access::{Actor, ownership_on};
 use super::activity::{self, Action, Event, ObjectKind};
-use super::{Db, StoreError, begin_write};
-use crate::measure::{Format, MeasuredPoint, Measurement, measured_point, ranges};
+use super::{Db, StoreError, begin_write, bounds};
+use crate::engine::Scenario;
+use crate::measure::{Format, Measurement, ranges};
 use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A measurement as stored.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -64,7 +68,7 @@ fn format_key(f: Format) -> Result<String, StoreError> {
 
 /// Saves the runs of one uploaded file under scenario `id` at its current revision, by
 /// `by`. Returns the stored rows in order; `NotFound` if there is no such scenario or
-/// `by` may not see it.
+/// `by` may not see it, `Full` (nothing saved) past the caps of [`bounds::check_runs`].
 pub async fn add_measurements(
     pool: &Db,
     scenario_id: i64,
@@ -78,6 +82,7 @@ pub async fn add_measurements(
         .map_err(|e| StoreError::Corrupt(format!("cannot encode warnings: {e}")))?;
     let mut tx = begin_write(pool).await?;
     let ownership = ownership_on(&mut tx, scenario_id, by).await?;
+    bounds::check_runs(&mut tx, scenario_id, ownership.owner.as_deref(), runs.len()).await?;
     let (revision,): (i64,) = sqlx::query_as("SELECT revision FROM scenarios WHERE id = $1")
         .bind(scenario_id)
         .fetch_one(&mut *tx)
@@ -121,27 +126,99 @@ pub async fn add_measurements(
     Ok(out)
 }
 
-/// Every readable measurement of scenario `id`, oldest first; `NotFound` if there is no
-/// such scenario.
-pub async fn list_measurements(
+const COLUMNS: &str = "id, scenario_id, revision, format, body, warnings, created_at";
+
+/// `NotFound` unless scenario `id` exists.
+async fn scenario_exists(pool: &Db, scenario_id: i64) -> Result<(), StoreError> {
+    sqlx::query_as::<_, (i64,)>("SELECT id FROM scenarios WHERE id = $1")
+        .bind(scenario_id)
+        .fetch_one(pool)
+        .await?;
+    Ok(())
+}
+
+/// One page of scenario `id`'s runs, oldest first: at most `limit` after skipping
+/// `offset`, with the number stored in all; `NotFound` if there is no such scenario.
+/// Unreadable rows are left out of the page (see [`readable`]), not of the count.
+pub async fn page(
     pool: &Db,
     scenario_id: i64,
-) -> Result<Vec<StoredMeasurement>, StoreError> {
-    let exists: Option<(i64,)> = sqlx::query_as("SELECT id FROM scenarios WHERE id = $1")
+    limit: u32,
+    offset: u64,
+) -> Result<(Vec<StoredMeasurement>, i64), StoreError> {
+    scenario_exists(pool, scenario_id).await?;
+    let (total,): (i64,) =
+        sqlx::query_as("SELECT COUNT(*) FROM measurements WHERE scenario_id = $1")
+            .bind(scenario_id)
+            .fetch_one(pool)
+            .await?;
+    let sql = format!(
+        "SELECT {COLUMNS} FROM measurements WHERE scenario_id = $1 ORDER BY id LIMIT $2 OFFSET $3"
+    );
+    let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(scenario_id)
-        .fetch_optional(pool)
+        .bind(i64::from(limit))
+        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+        .fetch_all(pool)
         .await?;
-    if exists.is_none() {
-        return Err(StoreError::NotFound);
+    Ok((rows.into_iter().filter_map(readable).collect(), total))
+}
+
+/// The newest `n` readable runs of scenario `id`, oldest first; `NotFound` if there is
+/// no such scenario.
+pub async fn latest(
+    pool: &Db,
+    scenario_id: i64,
+    n: u32,
+) -> Result<Vec<StoredMeasurement>, StoreError> {
+    scenario_exists(pool, scenario_id).await?;
+    let sql = format!(
+        "SELECT {COLUMNS} FROM measurements WHERE scenario_id = $1 ORDER BY id DESC LIMIT $2"
+    );
+    let rows: Vec<Row> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(scenario_id)
+        .bind(i64::from(n))
+        .fetch_all(pool)
+        .await?;
+    Ok(rows.into_iter().rev().filter_map(readable).collect())
+}
+
+/// Run `id` of scenario `scenario_id`; `NotFound` if there is none or it is unreadable.
+pub async fn get(pool: &Db, scenario_id: i64, id: i64) -> Result<StoredMeasurement, StoreError> {
+    let sql = format!("SELECT {COLUMNS} FROM measurements WHERE id = $1 AND scenario_id = $2");
+    let row: Row = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .bind(scenario_id)
+        .fetch_one(pool)
+        .await?;
+    readable(row).ok_or(StoreError::NotFound)
+}
+
+/// Runs of scenario `id`, each with the scenario revision it was uploaded against
+/// (`None` when that revision is gone); runs of one revision share it, read once.
+pub async fn with_revisions(
+    pool: &Db,
+    scenario_id: i64,
+    runs: Vec<StoredMeasurement>,
+) -> Result<Vec<(StoredMeasurement, Option<Arc<Scenario>>)>, StoreError> {
+    let mut revisions: HashMap<i64, Option<Arc<Scenario>>> = HashMap::new();
+    let mut out = Vec::with_capacity(runs.len());
+    for r in runs {
+        let sc = match revisions.get(&r.revision) {
+            Some(sc) => sc.clone(),
+            None => {
+                let sc = match super::get_revision(pool, scenario_id, r.revision).await {
+                    Ok(s) => Some(Arc::new(s)),
+                    Err(StoreError::NotFound) => None,
+                    Err(e) => return Err(e),
+                };
+                revisions.insert(r.revision, sc.clone());
+                sc
+            }
+        };
+        out.push((r, sc));
     }
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT id, scenario_id, revision, format, body, warnings, created_at
-         FROM measurements WHERE scenario_id = $1 ORDER BY id",
-    )
-    .bind(scenario_id)
-    .fetch_all(pool)
-    .await?;
-    Ok(rows.into_iter().filter_map(readable).collect())
+    Ok(out)
 }
 
 /// A stored run as the charts and comparisons may use it: one that does not decode, or
@@ -190,29 +267,4 @@ pub async fn delete_measurement(
     activity::record(&mut tx, &event).await?;
     tx.commit().await?;
     Ok(())
-}
-
-/// The runs of scenario `id` as chart points, each placed with the scenario revision it
-/// was uploaded against (runs whose revision is gone are left out). `NotFound` if there is
-/// no such scenario.
-pub async fn measured_points(
-    pool: &Db,
-    scenario_id: i64,
-) -> Result<Vec<MeasuredPoint>, StoreError> {
-    let runs = list_measurements(pool, scenario_id).await?;
-    let mut out = Vec::with_capacity(runs.len());
-    let mut cached: Option<(i64, crate::engine::Scenario)> = None;
-    for r in runs {
-        if cached.as_ref().is_none_or(|(rev, _)| *rev != r.revision) {
-            match super::get_revision(pool, scenario_id, r.revision).await {
-                Ok(s) => cached = Some((r.revision, s)),
-                Err(StoreError::NotFound) => continue,
-                Err(e) => return Err(e),
-            }
-        }
-        if let Some((_, s)) = &cached {
-            out.push(measured_point(&r.measurement, s));
-        }
-    }
-    Ok(out)
 }

@@ -13,6 +13,7 @@ pub mod access;
 pub mod activity;
 pub mod avs;
 pub mod backup;
+pub mod bounds;
 pub mod calibrations;
 mod connect;
 pub mod estates;
@@ -68,6 +69,10 @@ pub enum StoreError {
     /// A stored value cannot be read back (e.g. JSON that no longer parses).
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
+    /// A cap of [`bounds`] would be passed: nothing was written; the sentence names the
+    /// cap and what to do.
+    #[error("{0}")]
+    Full(String),
 }
 
 impl From<sqlx::Error> for StoreError {

@@ -1,7 +1,7 @@
 //! The saved versions of a scenario or an estate: both keep every save as a numbered
 //! revision with its name, time and author, listed the same way.
 
-use super::{Db, StoreError};
+use super::{Db, DbConn, StoreError, bounds};
 use serde::Serialize;
 
 /// One saved version of a scenario or an estate.
@@ -24,6 +24,25 @@ pub enum History {
 }
 
 impl History {
+    /// `StoreError::Full` (nothing written) when `id` already keeps
+    /// [`bounds::MAX_REVISIONS`] revisions; every save asks this first in its transaction.
+    pub(super) async fn check_room(self, conn: &mut DbConn, id: i64) -> Result<(), StoreError> {
+        let (sql, what, fix) = match self {
+            History::Scenario => (
+                "SELECT COUNT(*) FROM scenario_revisions WHERE scenario_id = $1",
+                "scenario",
+                "save it as a copy (a new scenario) to go on editing",
+            ),
+            History::Estate => (
+                "SELECT COUNT(*) FROM estate_revisions WHERE estate_id = $1",
+                "estate",
+                "create a new estate with these workloads to go on editing",
+            ),
+        };
+        let (held,): (i64,) = sqlx::query_as(sql).bind(id).fetch_one(&mut *conn).await?;
+        bounds::check_revisions(held, what, fix)
+    }
+
     fn list_sql(self) -> &'static str {
         match self {
             History::Scenario => {

@@ -10,7 +10,7 @@
 //! name or format is a 404: an HTML page for browsers, the contract's JSON otherwise.
 
 use crate::engine::{self, Evaluation, Scenario};
-use crate::measure::MeasuredPoint;
+use crate::measure::{MeasuredPoint, measured_point};
 use crate::report::charts::{Chart, ChartError, ChartName, ChartTable, LatencyRun};
 use crate::store::{self, StoreError};
 use crate::web::AppState;
@@ -73,33 +73,36 @@ impl ChartBlock {
     }
 }
 
+/// Most stored runs a chart draws: the newest, whatever the scenario keeps.
+pub const MAX_DRAWN_RUNS: u32 = 200;
+
 /// A saved scenario's measured runs, as the charts draw them.
 #[derive(Debug, Clone, Default)]
 pub struct MeasuredRuns {
-    /// Every run, placed with the revision it was measured against.
+    /// The newest runs (at most [`MAX_DRAWN_RUNS`]), each placed with the revision it was
+    /// measured against (runs whose revision is gone are left out).
     pub points: Vec<MeasuredPoint>,
-    /// The runs whose tool reported a mean latency.
+    /// Of those, the runs whose tool reported a mean latency.
     pub latency: Vec<LatencyRun>,
 }
 
 impl MeasuredRuns {
-    /// The runs stored with scenario `id`; none if the scenario is gone.
+    /// The newest runs stored with scenario `id`; none if the scenario is gone.
     pub async fn of(db: &crate::store::Db, id: i64) -> Result<MeasuredRuns, StoreError> {
-        let points = store::measurements::measured_points(db, id).await;
-        let stored = store::measurements::list_measurements(db, id).await;
-        match (points, stored) {
-            (Err(StoreError::NotFound), _) | (_, Err(StoreError::NotFound)) => {
-                Ok(MeasuredRuns::default())
-            }
-            (Err(e), _) | (_, Err(e)) => Err(e),
-            (Ok(points), Ok(stored)) => Ok(MeasuredRuns {
-                points,
-                latency: stored
-                    .iter()
-                    .filter_map(|m| LatencyRun::of(&m.measurement))
-                    .collect(),
-            }),
-        }
+        let runs = match store::measurements::latest(db, id, MAX_DRAWN_RUNS).await {
+            Err(StoreError::NotFound) => return Ok(MeasuredRuns::default()),
+            other => other?,
+        };
+        let latency = runs
+            .iter()
+            .filter_map(|m| LatencyRun::of(&m.measurement))
+            .collect();
+        let points = store::measurements::with_revisions(db, id, runs)
+            .await?
+            .iter()
+            .filter_map(|(r, sc)| Some(measured_point(&r.measurement, sc.as_deref()?)))
+            .collect();
+        Ok(MeasuredRuns { points, latency })
     }
 
     /// The chart with these runs beside the model, where it has a place for them.

@@ -151,6 +151,10 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::NotFound => ApiError::NotFound("not found".to_owned()),
+            StoreError::Full(message) => ApiError::Refused {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                message,
+            },
             other => ApiError::internal(other),
         }
     }

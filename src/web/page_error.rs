@@ -26,6 +26,10 @@ impl From<StoreError> for PageError {
             StoreError::NotFound => {
                 PageError::NotFound("There is no saved scenario with this id.".into())
             }
+            StoreError::Full(message) => PageError::Status {
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+                message: format!("{}.", crate::verdict::sensitivity::capitalised(&message)),
+            },
             other => PageError::Internal(other.to_string()),
         }
     }

@@ -81,9 +81,11 @@ fn unprocessable(message: String) -> PageError {
     }
 }
 
+/// A scenario id as links write it: digits only (no sign), 1 or more.
 fn parse_id(raw: &str) -> Result<i64, PageError> {
-    raw.parse::<i64>()
-        .ok()
+    Some(raw)
+        .filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|t| t.parse::<i64>().ok())
         .filter(|id| *id > 0)
         .ok_or_else(|| PageError::NotFound(format!("There is no saved scenario with id `{raw}`.")))
 }

@@ -12,6 +12,7 @@
   var refit = document.getElementById("m-calibrate");
   var base = "/api/v1/scenarios/" + encodeURIComponent(id) + "/measurements";
   var SVG = "http://www.w3.org/2000/svg";
+  var PAGE = 200; // the API's largest page
 
   var CLASS_WORDS = {
     at_storage_ceiling: "storage ceiling",
@@ -172,11 +173,23 @@
       function () { return "HTTP " + res.status; });
   }
 
-  function load() {
-    return fetch(base, { headers: { Accept: "application/json" } }).then(function (res) {
+  // One page of the runs (the API pages them, oldest first) and how many there are.
+  function page(offset) {
+    return fetch(base + "?limit=" + PAGE + "&offset=" + offset, { headers: { Accept: "application/json" } }).then(function (res) {
       if (!res.ok) return errorText(res).then(function (t) { throw new Error(t); });
-      return res.json();
-    }).then(render, function (e) { say("Cannot load the measurements: " + e.message, true); });
+      var total = Number(res.headers.get("X-Total-Count")) || 0;
+      return res.json().then(function (runs) { return { runs: runs, total: total }; });
+    });
+  }
+
+  // The newest runs: the last page when there are more than one page holds.
+  function load() {
+    return page(0).then(function (p) {
+      return p.total > PAGE ? page(p.total - PAGE) : p;
+    }).then(function (p) {
+      render(p.runs);
+      if (p.total > p.runs.length) say("Showing the newest " + p.runs.length + " of " + p.total + " runs.");
+    }, function (e) { say("Cannot load the measurements: " + e.message, true); });
   }
 
   function upload(file) {

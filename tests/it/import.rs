@@ -1057,18 +1057,18 @@ mod api {
         let id = app.create(&sample_scenario()).await;
         let path = format!("/api/v1/scenarios/{id}/measurements");
         post_fixture(&app, &path, None, "elbencho-3.0-seq-and-rwmix.csv").await;
-        let points = volplan::store::measurements::measured_points(&app.db, id)
+        let points = volplan::web::charts::MeasuredRuns::of(&app.db, id)
             .await
-            .unwrap();
+            .unwrap()
+            .points;
         assert_eq!(points.len(), 3);
         // The sample is AVS with 4 datastores: the scaling chart's x is 4.
         assert!(points.iter().all(|p| p.flows == 4), "{points:?}");
         assert_eq!((points[0].io_size_kib, points[0].mibps), (1024.0, 952.0));
-        assert!(
-            volplan::store::measurements::measured_points(&app.db, 999)
-                .await
-                .is_err()
-        );
+        let none = volplan::web::charts::MeasuredRuns::of(&app.db, 999)
+            .await
+            .unwrap();
+        assert!(none.points.is_empty() && none.latency.is_empty());
     }
 
     #[tokio::test]

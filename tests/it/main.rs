@@ -40,6 +40,7 @@ mod route_access;
 mod security;
 mod slow_clients;
 mod store;
+mod stored_bounds;
 mod stuck_renders;
 mod texts;
 mod tool_pages;

@@ -278,3 +278,112 @@ async fn every_free_text_input_has_a_max_length() {
     assert!(checked > 100, "only {checked} text inputs found");
     assert!(unbounded.is_empty(), "{unbounded:#?}");
 }
+
+#[tokio::test]
+async fn measurements_are_typed_and_fixed_sets_are_enums() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let paths = &doc["paths"];
+    // The runs of a scenario: an array of typed runs, each with its measurement and
+    // comparison, and the page headers.
+    let list = &paths["/api/v1/scenarios/{id}/measurements"]["get"];
+    let ok = &list["responses"]["200"];
+    let body = &ok["content"]["application/json"]["schema"];
+    assert_eq!(body["type"], "array", "{body}");
+    let run = properties(&doc, &body["items"]);
+    for field in ["id", "revision", "format", "measurement", "comparison"] {
+        assert!(run.contains_key(field), "MeasurementView.{field}: {run:?}");
+    }
+    for header in ["X-Total-Count", "Link"] {
+        assert!(ok["headers"][header].is_object(), "{header}");
+    }
+    let params: Vec<&str> = list["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|p| p["name"].as_str())
+        .collect();
+    assert_eq!(params, ["id", "limit", "offset"]);
+    let measurement = properties(&doc, &run["measurement"]);
+    for field in [
+        "tool",
+        "label",
+        "iops",
+        "mibps",
+        "io_size_kib",
+        "latency_mean_ms",
+    ] {
+        assert!(measurement.contains_key(field), "Measurement.{field}");
+    }
+    assert_eq!(
+        schemas["Tool"]["enum"],
+        json!(["fio", "diskspd", "elbencho"])
+    );
+    assert_eq!(
+        schemas["Format"]["enum"],
+        json!(["fio_json", "diskspd_xml", "elbencho_csv"])
+    );
+    assert!(schemas["GapClass"]["enum"].as_array().unwrap().len() == 7);
+    let comparison = properties(&doc, &schemas["Comparison"]);
+    for field in ["ratio", "class", "sentence", "predicted_mibps", "scenario"] {
+        assert!(comparison.contains_key(field), "Comparison.{field}");
+    }
+    for (path, method) in [
+        ("/api/v1/measurements/parse", "post"),
+        ("/api/v1/scenarios/{id}/measurements", "post"),
+    ] {
+        let op = &paths[path][method]["responses"];
+        let answer = op["200"]["content"]["application/json"]["schema"]
+            .as_object()
+            .or(op["201"]["content"]["application/json"]["schema"].as_object())
+            .unwrap();
+        let answer = properties(&doc, &Value::Object(answer.clone()));
+        assert!(answer.contains_key("measurements"), "{path}: {answer:?}");
+    }
+    // Parameters the server reads from a fixed set are enums, or a pattern for ids.
+    let param = |path: &str, name: &str| -> Value {
+        let op = &paths[path]["get"]["parameters"];
+        let p = op
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap_or_else(|| panic!("{path} {name}"));
+        resolve(&doc, &p["schema"]).clone()
+    };
+    let enum_of = |s: &Value| -> Value {
+        s.get("enum")
+            .cloned()
+            .or_else(|| {
+                s["oneOf"]
+                    .as_array()
+                    .and_then(|a| a.iter().find_map(|v| resolve(&doc, v).get("enum").cloned()))
+            })
+            .unwrap_or(Value::Null)
+    };
+    let tool = param("/api/v1/scenarios/{id}/testplan", "tool");
+    assert_eq!(enum_of(&tool), json!(["fio", "diskspd"]), "{tool}");
+    let service = param("/api/v1/prices", "service");
+    assert_eq!(
+        enum_of(&service),
+        json!(["anf", "avs", "azure_files", "gcnv"]),
+        "{service}"
+    );
+    let compare = param("/scenarios/{id}/report.{format}", "compare");
+    assert_eq!(compare["pattern"], "^[\\s,0-9]*$");
+    // And the server refuses what the schema does not allow.
+    let id = app.create(&crate::helpers::sample_scenario()).await;
+    for path in [
+        format!("/api/v1/scenarios/{id}/testplan?tool=FIO"),
+        format!("/api/v1/scenarios/{id}/testplan?tool="),
+        "/api/v1/prices?service=".to_owned(),
+        "/api/v1/prices?service=%20anf".to_owned(),
+    ] {
+        assert_eq!(app.get(&path).await.status(), 422, "{path}");
+    }
+    let res = app
+        .get(&format!("/scenarios/{id}/report.json?compare=%2B{id}"))
+        .await;
+    assert_eq!(res.status(), 404);
+}

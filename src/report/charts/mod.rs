@@ -177,12 +177,19 @@ fn name(s: &Scenario) -> String {
 }
 
 /// "1 measured run is" / "3 measured runs are".
-fn runs_shown(n: usize) -> String {
+fn runs_shown(n: usize, of: usize) -> String {
+    if n < of {
+        return format!(" The newest {n} of {of} measured runs are shown in purple.");
+    }
     format!(
         " {n} measured run{} shown in purple.",
         if n == 1 { " is" } else { "s are" }
     )
 }
+
+/// Most measured runs the ceilings chart draws (the newest): each is a dotted line the
+/// height of the chart.
+pub const MAX_CEILING_RUNS: usize = 16;
 
 impl Chart {
     /// Prepares a chart of a scenario (the sweeps evaluate variants of it).
@@ -227,10 +234,10 @@ impl Chart {
     }
 
     /// The same chart with measured runs beside the model: a dotted line at each run's
-    /// MiB/s (ceilings), crosses at its IO size (io-size) or its flows (scaling). Other
-    /// charts are returned unchanged.
+    /// MiB/s (ceilings, the newest [`MAX_CEILING_RUNS`]), crosses at its IO size (io-size)
+    /// or its flows (scaling). Other charts are returned unchanged.
     pub fn with_measured(mut self, points: &[MeasuredPoint]) -> Chart {
-        let usable: Vec<MeasuredPoint> = points
+        let mut usable: Vec<MeasuredPoint> = points
             .iter()
             .filter(|p| p.mibps.is_finite() && p.mibps > 0.0 && p.iops.is_finite())
             .cloned()
@@ -243,7 +250,11 @@ impl Chart {
         {
             return self;
         }
-        self.summary.push_str(&runs_shown(usable.len()));
+        let of = usable.len();
+        if matches!(self.kind, Kind::Ceilings(_)) {
+            usable.drain(..of.saturating_sub(MAX_CEILING_RUNS));
+        }
+        self.summary.push_str(&runs_shown(usable.len(), of));
         self.measured = usable;
         self
     }
@@ -257,7 +268,7 @@ impl Chart {
         };
         let drawn = runs.iter().filter(|r| r.comparable(d.io_kib)).count();
         if drawn > 0 {
-            self.summary.push_str(&runs_shown(drawn));
+            self.summary.push_str(&runs_shown(drawn, drawn));
         }
         d.runs = runs.to_vec();
         self

@@ -305,7 +305,7 @@ fn scenario_event<'a>(
 }
 
 /// Bumps the scenario row to the next revision and records that revision, priced with
-/// the book in force now.
+/// the book in force now; `StoreError::Full` when the scenario keeps the most revisions.
 async fn save_revision(
     conn: &mut DbConn,
     id: i64,
@@ -313,6 +313,7 @@ async fn save_revision(
     body: &str,
     author: Option<&str>,
 ) -> Result<i64, StoreError> {
+    History::Scenario.check_room(conn, id).await?;
     let facts = Facts::on(conn, s).await?;
     let (revision,): (i64,) = sqlx::query_as(
         "UPDATE scenarios

@@ -2,11 +2,11 @@
 //! scenario (connections, client path, round trip) to its measured runs, stores the
 //! result with the scenario, and answers the scenario's evaluation with them.
 
-use super::measurements::runs_with_revisions;
 use super::{blocking, not_found_as, scenario_id, visible};
 use crate::engine::evaluation::{Evaluation, MovedParameter};
 use crate::engine::{self, catalog};
 use crate::measure::calibrate::{self, Run};
+use crate::store::measurements as stored;
 use crate::store::{self, calibrations};
 use crate::web::AppState;
 use crate::web::auth::{CurrentUser, Declare};
@@ -59,7 +59,13 @@ pub async fn calibrate(
     let current = store::get_scenario(&state.db, id)
         .await
         .map_err(not_found_as(id))?;
-    let runs = runs_with_revisions(&state, id).await?;
+    // The newest runs the refit reads, and no more, from the database.
+    let newest = stored::latest(&state.db, id, calibrate::MAX_RUNS)
+        .await
+        .map_err(not_found_as(id))?;
+    let runs = stored::with_revisions(&state.db, id, newest)
+        .await
+        .map_err(not_found_as(id))?;
     let scenario = current.scenario;
     let book = state.book();
     let fitted = blocking("calibration", move || {

@@ -23,10 +23,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
-use std::sync::Arc;
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -107,7 +104,7 @@ fn run_ids(
     request_body(content = String, content_type = "application/octet-stream",
         description = "The raw result file: fio JSON (--output-format=json), DiskSpd XML (-Rxml) or elbencho CSV (--csvfile)"),
     responses(
-        (status = 200, description = "`{\"format\", \"measurements\": [Measurement, ...], \"warnings\": [sentence, ...]}`", body = Object),
+        (status = 200, description = "The runs in the file and what the importer noted", body = ParsedResult),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 422, description = "Not a result file: the formats expected and the first problem", body = ErrorBody),
     )
@@ -175,7 +172,7 @@ pub async fn scenario_from_result(
 }
 
 /// One stored run with its comparison against the prediction.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct MeasurementView {
     pub id: i64,
     /// The scenario revision the run was uploaded against (and is compared with).
@@ -214,7 +211,7 @@ fn view(s: StoredMeasurement, scenario: Option<&Scenario>) -> MeasurementView {
 }
 
 /// Answer of an upload: the runs saved and what the importer noted.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct Uploaded {
     pub format: Format,
     pub warnings: Vec<String>,
@@ -228,7 +225,7 @@ pub struct Uploaded {
     params(("id" = i64, Path, description = "Scenario id")),
     request_body(content = String, content_type = "application/octet-stream", description = "The raw result file"),
     responses(
-        (status = 201, description = "`{\"format\", \"warnings\", \"measurements\": [{\"id\", \"revision\", \"measurement\", \"comparison\", ...}]}`", body = Object),
+        (status = 201, description = "The runs saved, each with its comparison", body = Uploaded),
         (status = 404, description = "No such scenario", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 422, description = "Not a result file: the formats expected and the first problem", body = ErrorBody),
@@ -276,59 +273,69 @@ pub async fn add(
     ))
 }
 
-/// The runs attached to a scenario, oldest first, each compared with the revision it was
-/// uploaded against.
+/// Runs per page of the list unless `?limit=` says otherwise.
+pub const DEFAULT_LIMIT: u32 = 50;
+/// Most runs one page of the list may have.
+pub const MAX_LIMIT: u32 = 200;
+
+/// Which page of a scenario's runs.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// Runs per page, 1 to 200 (default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<u32>,
+    /// Runs to skip, oldest first (default 0).
+    #[param(minimum = 0, maximum = 9_223_372_036_854_775_807_i64)]
+    pub offset: Option<u64>,
+}
+
+/// The runs attached to a scenario, oldest first, one page at a time, each compared with
+/// the revision it was uploaded against.
+///
+/// The body is the page (an array); `X-Total-Count` says how many runs the scenario
+/// keeps and `Link` gives the `next` and `prev` pages.
 #[utoipa::path(
     get, path = "/api/v1/scenarios/{id}/measurements", tag = "measurements", operation_id = "list_measurements",
-    params(("id" = i64, Path, description = "Scenario id")),
+    params(("id" = i64, Path, description = "Scenario id"), ListQuery),
     responses(
-        (status = 200, description = "`[{\"id\", \"revision\", \"format\", \"measurement\", \"warnings\", \"comparison\"}, ...]`", body = [Object]),
+        (status = 200, description = "One page of the scenario's runs, oldest first", body = [MeasurementView],
+         headers(
+            ("X-Total-Count" = i64, description = "Runs the scenario keeps in all pages"),
+            ("Link" = String, description = "`<url>; rel=\"next\"` and `<url>; rel=\"prev\"` where there are such pages"),
+         )),
+        (status = 400, description = "Malformed query string", body = ErrorBody),
         (status = 404, description = "No such scenario", body = ErrorBody),
+        (status = 422, description = "`limit` or `offset` out of range", body = ErrorBody),
     )
 )]
 pub async fn list(
     State(state): State<AppState>,
     user: CurrentUser,
     id: Result<Path<String>, PathRejection>,
-) -> Result<Json<Vec<MeasurementView>>, ApiError> {
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> Result<impl IntoResponse, ApiError> {
     let id = scenario_id(id)?;
+    let Query(q) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    let (limit, offset) = super::page_bounds(q.limit, q.offset, DEFAULT_LIMIT, MAX_LIMIT, "runs")?;
     visible(&state, &user, id).await?;
-    let runs = runs_with_revisions(&state, id).await?;
+    let (rows, total) = stored::page(&state.db, id, limit, offset)
+        .await
+        .map_err(not_found_as(id))?;
+    let runs = stored::with_revisions(&state.db, id, rows)
+        .await
+        .map_err(not_found_as(id))?;
     let views = blocking("comparison", move || {
         runs.into_iter()
             .map(|(r, sc)| view(r, sc.as_deref()))
             .collect::<Vec<_>>()
     })
     .await?;
-    Ok(Json(views))
-}
-
-/// The runs of scenario `id`, oldest first, each with the scenario revision it was
-/// uploaded against (`None` when that revision is gone; runs of one revision share it).
-pub(super) async fn runs_with_revisions(
-    state: &AppState,
-    id: i64,
-) -> Result<Vec<(StoredMeasurement, Option<Arc<Scenario>>)>, ApiError> {
-    let rows = stored::list_measurements(&state.db, id)
-        .await
-        .map_err(not_found_as(id))?;
-    let mut revisions: HashMap<i64, Option<Arc<Scenario>>> = HashMap::new();
-    let mut out = Vec::with_capacity(rows.len());
-    for r in rows {
-        let sc = match revisions.entry(r.revision) {
-            Entry::Occupied(slot) => slot.get().clone(),
-            Entry::Vacant(slot) => {
-                let s = match store::get_revision(&state.db, id, r.revision).await {
-                    Ok(s) => Some(Arc::new(s)),
-                    Err(StoreError::NotFound) => None,
-                    Err(e) => return Err(e.into()),
-                };
-                slot.insert(s).clone()
-            }
-        };
-        out.push((r, sc));
-    }
-    Ok(out)
+    let mut res = Json(views).into_response();
+    let path = format!("/api/v1/scenarios/{id}/measurements");
+    super::page_headers(res.headers_mut(), &path, "", limit, offset, total);
+    Ok(res)
 }
 
 /// Removes one run from a scenario.
@@ -376,12 +383,10 @@ pub async fn scenario_from_stored(
     let current = store::get_scenario(&state.db, id)
         .await
         .map_err(not_found_as(id))?;
-    let run = stored::list_measurements(&state.db, id)
-        .await
-        .map_err(not_found_as(id))?
-        .into_iter()
-        .find(|m| m.id == mid)
-        .ok_or_else(missing)?;
+    let run = stored::get(&state.db, id, mid).await.map_err(|e| match e {
+        StoreError::NotFound => missing(),
+        other => other.into(),
+    })?;
     Ok(Json(measure::scenario_from(
         &run.measurement,
         Some(&current.scenario),
@@ -394,8 +399,8 @@ pub async fn scenario_from_stored(
 #[into_params(parameter_in = Query)]
 pub struct PlanQuery {
     /// `fio` (default; Linux, NFS) or `diskspd` (Windows, SMB).
-    #[param(max_length = 8)]
-    pub tool: Option<String>,
+    #[param(inline)]
+    pub tool: Option<PlanTool>,
 }
 
 /// The benchmark that verifies a saved scenario, as a text file to download.
@@ -415,16 +420,13 @@ pub async fn testplan(
     query: Result<Query<PlanQuery>, QueryRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let id = scenario_id(id)?;
-    let Query(q) = query.map_err(|e| ApiError::invalid("tool", e.body_text()))?;
-    let tool = match q.tool.as_deref() {
-        None | Some("") => PlanTool::Fio,
-        Some(t) => PlanTool::from_key(t).ok_or_else(|| {
-            ApiError::invalid(
-                "tool",
-                format!("`{t}` is not a test plan tool; use fio or diskspd"),
-            )
-        })?,
-    };
+    let Query(q) = query.map_err(|e| {
+        ApiError::invalid(
+            "tool",
+            format!("{}; `tool` is fio or diskspd", e.body_text()),
+        )
+    })?;
+    let tool = q.tool.unwrap_or(PlanTool::Fio);
     visible(&state, &user, id).await?;
     let stored = store::get_scenario(&state.db, id)
         .await

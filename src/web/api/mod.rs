@@ -175,6 +175,57 @@ async fn visible(state: &AppState, user: &CurrentUser, id: i64) -> Result<(), Ap
         .map_err(not_found_as(id))
 }
 
+/// The `limit` (default `default`, 1 to `max` `rows` per page) and `offset` of a paged
+/// list, or the 422 naming the one out of range.
+fn page_bounds(
+    limit: Option<u32>,
+    offset: Option<u64>,
+    default: u32,
+    max: u32,
+    rows: &str,
+) -> Result<(u32, u64), ApiError> {
+    let limit = limit.unwrap_or(default);
+    if !(1..=max).contains(&limit) {
+        return Err(ApiError::invalid(
+            "limit",
+            format!("`limit` is {rows} per page: 1 to {max}, not {limit}"),
+        ));
+    }
+    let offset = offset.unwrap_or(0);
+    if offset > i64::MAX as u64 {
+        return Err(ApiError::invalid("offset", "`offset` is too large"));
+    }
+    Ok((limit, offset))
+}
+
+/// `X-Total-Count` and the `Link` to the `next` and `prev` pages of a list at `path`
+/// paged by `limit` and `offset` (`extra`: more of the query, `&q=...`, or empty).
+fn page_headers(
+    h: &mut axum::http::HeaderMap,
+    path: &str,
+    extra: &str,
+    limit: u32,
+    offset: u64,
+    total: i64,
+) {
+    let link = |offset: u64, rel: &str| {
+        format!("<{path}?limit={limit}&offset={offset}{extra}>; rel=\"{rel}\"")
+    };
+    let mut links = Vec::new();
+    if offset.saturating_add(u64::from(limit)) < u64::try_from(total).unwrap_or(0) {
+        links.push(link(offset + u64::from(limit), "next"));
+    }
+    if offset > 0 {
+        links.push(link(offset.saturating_sub(u64::from(limit)), "prev"));
+    }
+    h.insert("x-total-count", header::HeaderValue::from(total));
+    if !links.is_empty()
+        && let Ok(v) = header::HeaderValue::from_str(&links.join(", "))
+    {
+        h.insert(header::LINK, v);
+    }
+}
+
 /// Runs CPU-bound work off the async workers; a panic becomes a logged 500 saying which
 /// `what` task failed.
 async fn blocking<T: Send + 'static>(

@@ -35,8 +35,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct RowsQuery {
-    /// `anf`, `avs`, `azure_files` or `gcnv`; empty = all.
-    #[param(max_length = 16)]
+    /// `anf`, `avs`, `azure_files` or `gcnv`; absent = all.
+    #[param(value_type = Option<PricedService>, inline)]
     pub service: Option<String>,
     /// An `armRegionName` or GCP region, e.g. `westeurope`; empty = all.
     #[param(max_length = 40)]
@@ -58,8 +58,8 @@ impl RowsQuery {
                 ));
             }
         }
-        let service = match self.service.as_deref().map(str::trim) {
-            None | Some("") => None,
+        let service = match self.service.as_deref() {
+            None => None,
             Some(s) => Some(PricedService::from_key(s).ok_or_else(|| {
                 ApiError::invalid(
                     "service",

@@ -79,50 +79,34 @@ pub async fn list(
     query: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<impl IntoResponse, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
-    if !(1..=store::MAX_PAGE).contains(&limit) {
-        return Err(ApiError::invalid(
-            "limit",
-            format!(
-                "`limit` is rows per page: 1 to {}, not {limit}",
-                store::MAX_PAGE
-            ),
-        ));
-    }
-    let offset = query.offset.unwrap_or(0);
-    if offset > i64::MAX as u64 {
-        return Err(ApiError::invalid("offset", "`offset` is too large"));
-    }
+    let (limit, offset) = super::page_bounds(
+        query.limit,
+        query.offset,
+        DEFAULT_LIMIT,
+        store::MAX_PAGE,
+        "rows",
+    )?;
     if query.q.as_ref().is_some_and(|q| q.chars().count() > 200) {
         return Err(ApiError::invalid("q", "`q` is at most 200 characters"));
     }
     let q = query.q.as_deref().filter(|q| !q.trim().is_empty());
     let page = store::list_page(&state.db, q, limit, offset, actor(&user)).await?;
-    let total = page.total;
-    let link = |offset: u64, rel: &str| {
-        let mut url = format!("/api/v1/scenarios?limit={limit}&offset={offset}");
-        if let Some(q) = q {
-            url.push_str("&q=");
-            url.extend(form_urlencoded::byte_serialize(q.as_bytes()));
-        }
-        format!("<{url}>; rel=\"{rel}\"")
-    };
-    let mut links = Vec::new();
-    if offset.saturating_add(u64::from(limit)) < u64::try_from(total).unwrap_or(0) {
-        links.push(link(offset + u64::from(limit), "next"));
-    }
-    if offset > 0 {
-        links.push(link(offset.saturating_sub(u64::from(limit)), "prev"));
-    }
+    let extra = q.map_or_else(String::new, |q| {
+        format!(
+            "&q={}",
+            form_urlencoded::byte_serialize(q.as_bytes()).collect::<String>()
+        )
+    });
     let items: Vec<ScenarioSummary> = page.items.into_iter().map(Into::into).collect();
     let mut res = Json(items).into_response();
-    let h = res.headers_mut();
-    h.insert("x-total-count", header::HeaderValue::from(total));
-    if !links.is_empty()
-        && let Ok(v) = header::HeaderValue::from_str(&links.join(", "))
-    {
-        h.insert(header::LINK, v);
-    }
+    super::page_headers(
+        res.headers_mut(),
+        "/api/v1/scenarios",
+        &extra,
+        limit,
+        offset,
+        page.total,
+    );
     Ok(res)
 }
 

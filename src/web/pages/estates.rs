@@ -242,7 +242,7 @@ fn not_found(e: crate::store::StoreError) -> PageError {
         crate::store::StoreError::NotFound => {
             PageError::NotFound("There is no saved estate (or revision) with this id.".into())
         }
-        other => PageError::Internal(other.to_string()),
+        other => PageError::from(other),
     }
 }
 
@@ -353,7 +353,18 @@ pub async fn save(
     let mut f = EstateForm::parse(&body);
     let mut req = stored.request.clone();
     let (took_private, problem) = read(&st, &user, &mut f, &mut req, may_take_private).await?;
-    if let Some(problem) = unsaved(&f, problem) {
+    let problem = match unsaved(&f, problem) {
+        Some(problem) => Some(problem),
+        None => match store::update_estate(&st.db, id, &req, by, took_private).await {
+            // A full history keeps the inputs on the page, with what to do.
+            Err(crate::store::StoreError::Full(why)) => Some(format!("Nothing was saved: {why}.")),
+            saved => {
+                saved.map_err(not_found)?;
+                None
+            }
+        },
+    };
+    if let Some(problem) = problem {
         let at = Shown {
             id,
             revision: stored.revision,
@@ -362,9 +373,6 @@ pub async fn save(
         let status = StatusCode::UNPROCESSABLE_ENTITY;
         return page(&st, &user, at, stored.request, f, Some(problem), status).await;
     }
-    store::update_estate(&st.db, id, &req, by, took_private)
-        .await
-        .map_err(not_found)?;
     Ok(Redirect::to(&format!("/estates/{id}")).into_response())
 }
 

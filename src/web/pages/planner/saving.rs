@@ -65,7 +65,14 @@ pub async fn save(
         .await;
     };
     scenario.id = None;
-    let rev = store::update_scenario_by(&st.db, id, &scenario, actor(&user)).await?;
+    let rev = match store::update_scenario_by(&st.db, id, &scenario, actor(&user)).await {
+        // A full history keeps the inputs on the page, with what to do.
+        Err(store::StoreError::Full(why)) => {
+            let status = format!("Not saved: {why}.");
+            return invalid_page(&st, &user, form, Some(id), &status).await;
+        }
+        saved => saved?,
+    };
     Ok(Redirect::to(&format!("/scenarios/{id}?saved={rev}")).into_response())
 }
 
