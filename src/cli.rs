@@ -291,7 +291,7 @@ pub fn import(args: &ImportArgs) -> ExitCode {
             .map(|m| {
                 scenario
                     .as_ref()
-                    .map(|s| measure::compare(s, m).map_err(|e| e.to_string()))
+                    .map(|s| measure::compare(s, m, engine::pricing::book()).map_err(|e| e.to_string()))
             })
             .collect();
         for w in &parsed.warnings {

@@ -34,7 +34,8 @@ use crate::engine::catalog;
 use crate::engine::pricing;
 use crate::engine::validate::well_formed_region;
 use crate::prices::items;
-use crate::prices::rows::{PricedService, RowKey, check_currency};
+use crate::prices::rows::{PricedService, RowKey, check_currency, check_row};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The ANF meters of the book: `meterName` and the row item.
@@ -74,12 +75,45 @@ pub struct ImportedRow {
     pub source: String,
 }
 
-/// The rows of a set of items, and how many items were ignored for which reason.
+/// The rows of a set of items, how many items were ignored for which reason, and the
+/// items refused.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Mapped {
     pub rows: Vec<ImportedRow>,
     /// Reason and number of items, most frequent first.
     pub ignored: Vec<(&'static str, usize)>,
+    /// Items of a row of the book whose price the book cannot hold (not a finite
+    /// number, or over [`MAX_PRICE`](crate::prices::rows::MAX_PRICE) in the row's
+    /// unit): never stored, each with why.
+    pub refused: Vec<RefusedItem>,
+}
+
+/// An item refused: it prices a row of the book, but at a price no row can hold.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct RefusedItem {
+    /// The item's position in the page or array (0-based).
+    pub index: usize,
+    /// Its `meterName`.
+    pub meter: String,
+    /// Why, in a sentence.
+    pub reason: String,
+}
+
+impl RefusedItem {
+    /// Item `i`, whose price `price` (in the row's unit) the row `key` cannot hold.
+    fn of(i: &RetailItem, key: &RowKey, price: f64) -> Option<RefusedItem> {
+        let e = check_row(key, price).err()?;
+        Some(RefusedItem {
+            index: i.index,
+            meter: i.meter_name.clone(),
+            reason: format!(
+                "retailPrice {} per {} is out of range: {}",
+                shown(i.retail_price),
+                i.unit,
+                e.message
+            ),
+        })
+    }
 }
 
 /// What one item is for the book.
@@ -305,8 +339,19 @@ pub fn map(items: &[RetailItem], hours: f64) -> Mapped {
     let mut single: BTreeMap<(RowKey, &str), Chosen> = BTreeMap::new();
     let mut replication: BTreeMap<(RowKey, &str), Vec<&RetailItem>> = BTreeMap::new();
     let mut ignored: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut refused = Vec::new();
     for i in items {
-        match classify(i, hours) {
+        let meter = classify(i, hours);
+        let refusal = match &meter {
+            Meter::Row(k, price) => RefusedItem::of(i, k, *price),
+            Meter::Replication(k) => RefusedItem::of(i, k, i.retail_price),
+            Meter::Ignored(_) => None,
+        };
+        if let Some(r) = refusal {
+            refused.push(r);
+            continue;
+        }
+        match meter {
             Meter::Row(k, price) => match single.get(&(k.clone(), i.currency.as_str())) {
                 Some(c) if c.item.effective_start >= i.effective_start => {}
                 _ => {
@@ -361,7 +406,21 @@ pub fn map(items: &[RetailItem], hours: f64) -> Mapped {
     rows.sort_by(|a, b| (&a.key, &a.currency).cmp(&(&b.key, &b.currency)));
     let mut ignored: Vec<(&'static str, usize)> = ignored.into_iter().collect();
     ignored.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    Mapped { rows, ignored }
+    Mapped {
+        rows,
+        ignored,
+        refused,
+    }
+}
+
+/// A price as a message shows it: in full up to a billion, in exponent form past it
+/// (1e308 would be 309 digits).
+fn shown(v: f64) -> String {
+    if v.abs() < 1e9 {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
 }
 
 /// The most common value, the lowest on a tie (`max(set(p), key=(count, -p))`).

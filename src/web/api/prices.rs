@@ -190,7 +190,7 @@ pub struct ImportQuery {
     post, path = "/api/v1/prices/import", tag = "prices", operation_id = "import_prices", params(ImportQuery),
     request_body(content = Object, description = "A Retail Prices API page or an array of its items; fields the documentation does not list are ignored"),
     responses(
-        (status = 200, description = "`added`, `changed`, `unchanged` (rows) and `ignored` (items), the rows against the book and the book in force after", body = ImportOutcome),
+        (status = 200, description = "`added`, `changed`, `unchanged` (rows), `ignored` and `refused` (items; `refused_items` says why each price cannot be held), the rows against the book and the book in force after", body = ImportOutcome),
         (status = 400, description = "Malformed JSON or query string", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as application/json", body = ErrorBody),
@@ -268,7 +268,7 @@ pub async fn sheet(
         }
     })?;
     let rows =
-        prices::sheet::parse(&bytes, st.book().hours_per_month).map_err(ApiError::InvalidFields)?;
+        prices::sheet::parse(&bytes, st.book().hours_per_month, &today_utc()).map_err(ApiError::InvalidFields)?;
     let (outcome, book) = store::prices::sheet(
         &st.db,
         rows,
