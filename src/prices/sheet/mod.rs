@@ -179,6 +179,21 @@ pub fn parse(bytes: &[u8], hours: f64, today: &str) -> Result<Vec<Override>, Fie
         );
         errors.push(o.line - 1, &column, message);
     }
+    // The row of a record, by where it starts: the reader's positions (its line and
+    // byte) are those before the blank lines it skips.
+    let breaks: Vec<usize> = text
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| (*b == b'\n').then_some(i))
+        .collect();
+    let row_at = |p: Option<&csv::Position>| {
+        let from = p.map_or(0, |p| usize::try_from(p.byte()).unwrap_or(usize::MAX));
+        let start = from
+            + text
+                .get(from..)
+                .map_or(0, |rest| rest.iter().take_while(|b| matches!(b, b'\n' | b'\r')).count());
+        breaks.partition_point(|&b| b < start)
+    };
     let mut out = Vec::new();
     let mut seen = checks::Seen::default();
     for record in reader.records() {
@@ -188,7 +203,7 @@ pub fn parse(bytes: &[u8], hours: f64, today: &str) -> Result<Vec<Override>, Fie
         let record = match record {
             Ok(r) => r,
             Err(e) => {
-                let row = e.position().map_or(0, |p| p.line() as usize - 1);
+                let row = row_at(e.position());
                 errors.whole(row, format!("not CSV ({e})"));
                 break;
             }
@@ -196,7 +211,7 @@ pub fn parse(bytes: &[u8], hours: f64, today: &str) -> Result<Vec<Override>, Fie
         if record.iter().all(str::is_empty) {
             continue;
         }
-        let row = record.position().map_or(0, |p| p.line() as usize - 1);
+        let row = row_at(record.position());
         if out.len() + errors.count >= MAX_ROWS {
             errors.whole(row, format!("a sheet holds at most {MAX_ROWS} prices; split it"));
             break;

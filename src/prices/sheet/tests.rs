@@ -238,3 +238,16 @@ fn a_quote_left_open_is_refused_with_its_row_and_the_rest_is_still_read() {
     .unwrap();
     assert_eq!(rows[0].source, "price sheet: quoted, \"closed\"");
 }
+
+#[test]
+fn rows_are_numbered_by_their_line_past_blank_lines() {
+    let e = sheet(
+        "anf,premium,eastus,capacity,GiB-month,1,USD,2026-06-01,q\n\
+         \n\
+         \n\
+         anf,ultra,eastus,capacity,GiB-month,x,USD,2026-06-01,q\n",
+    )
+    .unwrap_err();
+    assert_eq!(e.first().field, "rows[4].price", "{e}");
+    assert!(e.first().message.starts_with("row 4 (line 5)"), "{e}");
+}
