@@ -17,7 +17,14 @@ fn bench(c: &mut Criterion) {
     for name in ChartName::ALL {
         charts::svg(name, &s, &e, volplan::engine::pricing::book()).expect("chart renders");
         c.bench_function(&format!("svg {name}"), |b| {
-            b.iter(|| charts::svg(name, black_box(&s), black_box(&e), volplan::engine::pricing::book()))
+            b.iter(|| {
+                charts::svg(
+                    name,
+                    black_box(&s),
+                    black_box(&e),
+                    volplan::engine::pricing::book(),
+                )
+            })
         });
     }
     let mut premium = s.clone();

@@ -9,10 +9,10 @@
 
 use super::Measurement;
 use crate::engine::evaluate_in;
-use crate::engine::pricing::PriceBook;
 use crate::engine::evaluation::{Evaluation, Limit};
 use crate::engine::field_error::FieldErrors;
 use crate::engine::limits::Scope;
+use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::Scenario;
 use serde::Serialize;
 

@@ -10,9 +10,7 @@
 //! checks are compiled in); AVS, Azure Files and GCNV rows may be added for any region.
 
 pub use super::items::{Item, item, items};
-pub use crate::engine::price_key::{
-    PricedService, Provenance, RowKey, currency_code, replaced_by,
-};
+pub use crate::engine::price_key::{PricedService, Provenance, RowKey, currency_code, replaced_by};
 use crate::engine::pricing::{self, AvsRegion, HostPrice, PriceBook};
 use crate::engine::validate::well_formed_region;
 use serde::Serialize;

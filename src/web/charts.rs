@@ -64,7 +64,6 @@ impl ChartBlock {
             links,
         })
     }
-
 }
 
 /// A saved scenario's measured runs, as the charts draw them.

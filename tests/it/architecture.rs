@@ -157,16 +157,31 @@ fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
 /// (`AppState::book`), so a scenario in a currency only stored prices hold evaluates,
 /// charts and reports alike.
 const COMPILED_BOOK_ALLOWED: [(&str, &str); 8] = [
-    ("cli.rs", "the command line has no database and prices with the compiled book"),
-    ("cli/", "the command line has no database and prices with the compiled book"),
-    ("store/prices.rs", "builds the book in force on the compiled book"),
+    (
+        "cli.rs",
+        "the command line has no database and prices with the compiled book",
+    ),
+    (
+        "cli/",
+        "the command line has no database and prices with the compiled book",
+    ),
+    (
+        "store/prices.rs",
+        "builds the book in force on the compiled book",
+    ),
     (
         "calibrate/series.rs",
         "checks the published calibration cases, priced in the compiled book's currency",
     ),
     ("prices/rows.rs", "dates the compiled book's own rows"),
-    ("web/pages/planner/mod.rs", "lists the ANF regions, which every book in force shares"),
-    ("web/pages/prices.rs", "tells the compiled book's rows from stored ones"),
+    (
+        "web/pages/planner/mod.rs",
+        "lists the ANF regions, which every book in force shares",
+    ),
+    (
+        "web/pages/prices.rs",
+        "tells the compiled book's rows from stored ones",
+    ),
     (
         "measure/testplan.rs",
         "prints the expected throughput, which no price changes, in the compiled book's currency",
@@ -193,9 +208,9 @@ fn compiled_book_uses(files: &[(String, String)]) -> Vec<(String, String)> {
             || rel.ends_with("/tests.rs")
             || rel.contains("/tests/")
             || rel == "report/fixture.rs"
-            || COMPILED_BOOK_ALLOWED
-                .iter()
-                .any(|(allowed, _)| rel == allowed || (allowed.ends_with('/') && rel.starts_with(allowed)))
+            || COMPILED_BOOK_ALLOWED.iter().any(|(allowed, _)| {
+                rel == allowed || (allowed.ends_with('/') && rel.starts_with(allowed))
+            })
         {
             continue;
         }
@@ -231,13 +246,25 @@ fn outside_the_engine_prices_come_from_the_book_in_force() {
     let file = |rel: &str, text: &str| (rel.to_owned(), text.to_owned());
     let reached = compiled_book_uses(&[
         file("web/charts.rs", "let e = engine::evaluate(&s);\n"),
-        file("report/model/mod.rs", "use crate::engine::{Scenario, evaluate};\n"),
+        file(
+            "report/model/mod.rs",
+            "use crate::engine::{Scenario, evaluate};\n",
+        ),
         file("measure/compare.rs", "f(crate::engine::pricing::book());\n"),
-        file("verdict/mod.rs", "#[cfg(test)]\nmod tests {\n fn t() { pricing::book(); }\n}\n"),
-        file("engine/sweep/io_size.rs", "evaluate_in(s, pricing::book())\n"),
+        file(
+            "verdict/mod.rs",
+            "#[cfg(test)]\nmod tests {\n fn t() { pricing::book(); }\n}\n",
+        ),
+        file(
+            "engine/sweep/io_size.rs",
+            "evaluate_in(s, pricing::book())\n",
+        ),
     ]);
     let files: Vec<&str> = reached.iter().map(|(f, _)| f.as_str()).collect();
-    assert_eq!(files, ["web/charts.rs", "report/model/mod.rs", "measure/compare.rs"]);
+    assert_eq!(
+        files,
+        ["web/charts.rs", "report/model/mod.rs", "measure/compare.rs"]
+    );
 }
 
 #[test]

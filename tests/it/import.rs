@@ -519,7 +519,8 @@ fn on_avs_the_ios_in_flight_spread_over_the_vms() {
     // 4 AVS hosts x 1 VM keep their count; 128 IOs in flight are 32 per VM.
     assert_eq!(v.clients, base.clients);
     assert_eq!((v.workload.threads, v.workload.queue_depth), (4, 8));
-    measure::compare(&base, &m, volplan::engine::pricing::book()).expect("the AVS variant evaluates");
+    measure::compare(&base, &m, volplan::engine::pricing::book())
+        .expect("the AVS variant evaluates");
 }
 
 #[test]

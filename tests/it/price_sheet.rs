@@ -172,10 +172,9 @@ async fn a_sheet_is_refused_whole_for_each_thing_to_fix_and_names_it() {
         ),
         (
             "a column named twice",
-            format!(
-                "service,level,region,meter,unit,price,currency,valid_as_of,source,currency\n\
-                 anf,premium,westeurope,capacity,GiB-month,0.25,EUR,2026-06-01,EA,USD\n"
-            ),
+            "service,level,region,meter,unit,price,currency,valid_as_of,source,currency\n\
+             anf,premium,westeurope,capacity,GiB-month,0.25,EUR,2026-06-01,EA,USD\n"
+                .to_owned(),
             "header",
             "`currency` is named twice (columns 7 and 10)",
         ),

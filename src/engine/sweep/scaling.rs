@@ -3,8 +3,8 @@
 
 use super::layouts::{large_where_needed, total_quota_tib, with_layout};
 use crate::engine::evaluate::evaluate_in;
-use crate::engine::pricing::PriceBook;
 use crate::engine::field_error::FieldErrors;
+use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{FieldError, Level, Scenario, VolumeGroup};
 
 /// Below this IO size the scaling chart shows IOPS, from it MiB/s: small IOs

@@ -111,12 +111,7 @@ pub(super) fn header(names: &[String]) -> Result<[usize; 9], FieldErrors> {
 /// The valid-as-of date of a line: `YYYY-MM-DD`, a day of the calendar, from
 /// [`EARLIEST_AS_OF`] to [`YEARS_AHEAD`] years after `today` (`YYYY-MM-DD`).
 pub(super) fn as_of(text: &str, today: &str) -> Result<String, String> {
-    let not_a_date = || {
-        format!(
-            "`{}` is not a date; write it YYYY-MM-DD",
-            super::clip(text)
-        )
-    };
+    let not_a_date = || format!("`{}` is not a date; write it YYYY-MM-DD", super::clip(text));
     let date = date_part(text)
         .filter(|d| d.len() == text.len())
         .ok_or_else(not_a_date)?;
@@ -140,7 +135,11 @@ fn latest_as_of(today: &str) -> String {
         .get(..4)
         .and_then(|y| y.parse::<i32>().ok())
         .unwrap_or(2026);
-    format!("{}{}", year + YEARS_AHEAD, today.get(4..).unwrap_or("-12-31"))
+    format!(
+        "{}{}",
+        year + YEARS_AHEAD,
+        today.get(4..).unwrap_or("-12-31")
+    )
 }
 
 /// The rows of the book a sheet has priced so far: each row (and currency) once.

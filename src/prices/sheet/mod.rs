@@ -189,9 +189,11 @@ pub fn parse(bytes: &[u8], hours: f64, today: &str) -> Result<Vec<Override>, Fie
     let row_at = |p: Option<&csv::Position>| {
         let from = p.map_or(0, |p| usize::try_from(p.byte()).unwrap_or(usize::MAX));
         let start = from
-            + text
-                .get(from..)
-                .map_or(0, |rest| rest.iter().take_while(|b| matches!(b, b'\n' | b'\r')).count());
+            + text.get(from..).map_or(0, |rest| {
+                rest.iter()
+                    .take_while(|b| matches!(b, b'\n' | b'\r'))
+                    .count()
+            });
         breaks.partition_point(|&b| b < start)
     };
     let mut out = Vec::new();
@@ -213,7 +215,10 @@ pub fn parse(bytes: &[u8], hours: f64, today: &str) -> Result<Vec<Override>, Fie
         }
         let row = row_at(record.position());
         if out.len() + errors.count >= MAX_ROWS {
-            errors.whole(row, format!("a sheet holds at most {MAX_ROWS} prices; split it"));
+            errors.whole(
+                row,
+                format!("a sheet holds at most {MAX_ROWS} prices; split it"),
+            );
             break;
         }
         let cells: [&str; 9] = index.map(|i| record.get(i).unwrap_or(""));
@@ -255,7 +260,8 @@ impl BadRows {
 
     /// Records what stops the reading at `row`.
     fn whole(&mut self, row: usize, message: String) {
-        self.checks.push(FieldError::new(row_field(row, None), message));
+        self.checks
+            .push(FieldError::new(row_field(row, None), message));
     }
 }
 

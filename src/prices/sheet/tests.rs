@@ -97,12 +97,15 @@ fn every_bad_row_is_named_with_its_column() {
     let e = parse(
         b"service,level,region,meter,unit,prise,currency,valid_as_of,source\n",
         730.0,
-    TODAY,
+        TODAY,
     )
     .unwrap_err();
     assert!(e.first().message.contains("`prise`"), "{e}");
     assert_eq!(
-        parse(HEADER.as_bytes(), 730.0, TODAY).unwrap_err().first().field,
+        parse(HEADER.as_bytes(), 730.0, TODAY)
+            .unwrap_err()
+            .first()
+            .field,
         "header"
     );
 }
@@ -167,7 +170,12 @@ fn a_column_named_twice_is_refused_with_both_positions() {
     )
     .unwrap_err();
     assert_eq!(e.first().field, "header");
-    assert!(e.first().message.contains("`price` is named twice (columns 6 and 10)"), "{e}");
+    assert!(
+        e.first()
+            .message
+            .contains("`price` is named twice (columns 6 and 10)"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -212,8 +220,10 @@ fn dates_are_days_within_the_window() {
         assert!(e.first().message.contains(says), "{date}: {e}");
     }
     for date in ["2015-01-01", "2024-02-29", "2028-07-01"] {
-        sheet(&format!("anf,premium,eastus,capacity,GiB-month,1,USD,{date},q\n"))
-            .unwrap_or_else(|e| panic!("{date}: {e}"));
+        sheet(&format!(
+            "anf,premium,eastus,capacity,GiB-month,1,USD,{date},q\n"
+        ))
+        .unwrap_or_else(|e| panic!("{date}: {e}"));
     }
 }
 

@@ -182,7 +182,10 @@ fn svg_has_role_title_and_description_escaped() {
     let (mut s, e) = fixture::example();
     s.name = "<script>x</script> & \"q\"".into();
     for n in ChartName::ALL {
-        let svg = Chart::of(n, &s, &e, crate::engine::pricing::book()).unwrap().svg().unwrap();
+        let svg = Chart::of(n, &s, &e, crate::engine::pricing::book())
+            .unwrap()
+            .svg()
+            .unwrap();
         assert!(!svg.contains("<script>"), "{n}");
         roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{n}: {e}"));
     }
@@ -192,7 +195,10 @@ fn svg_has_role_title_and_description_escaped() {
 fn axes_read_as_figures_and_legends_are_whole() {
     let (s, e) = fixture::example();
     for n in ChartName::ALL {
-        let svg = Chart::of(n, &s, &e, crate::engine::pricing::book()).unwrap().svg().unwrap();
+        let svg = Chart::of(n, &s, &e, crate::engine::pricing::book())
+            .unwrap()
+            .svg()
+            .unwrap();
         assert!(!svg.contains('\u{2026}'), "{n}: nothing is cut short");
         assert!(
             !svg.contains(".0<") && !svg.contains(".0\n<"),

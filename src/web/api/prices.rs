@@ -267,8 +267,8 @@ pub async fn sheet(
             ApiError::BadRequest(format!("cannot read the request body: {}", r.body_text()))
         }
     })?;
-    let rows =
-        prices::sheet::parse(&bytes, st.book().hours_per_month, &today_utc()).map_err(ApiError::InvalidFields)?;
+    let rows = prices::sheet::parse(&bytes, st.book().hours_per_month, &today_utc())
+        .map_err(ApiError::InvalidFields)?;
     let (outcome, book) = store::prices::sheet(
         &st.db,
         rows,

@@ -144,8 +144,7 @@ async fn assess(
                 Ok(ev) => {
                     form.add_warnings(&ev.advice);
                     let v = crate::verdict::evaluation(&s, &ev, prices);
-                    let charts =
-                        planner_charts(
+                    let charts = planner_charts(
                         renders,
                         s.clone(),
                         ev.clone(),
