@@ -4,8 +4,11 @@
 //! - `GET /charts/{name}.{svg,png}?s=<share>`: a shared (unsaved) scenario's chart.
 //! - `POST /charts/{name}.{svg,png}` with Scenario JSON: an unsaved scenario's chart.
 //!
-//! A saved scenario's charts also show its measured runs (uploaded benchmark results);
-//! the latency chart those whose tool reported a latency.
+//! Every chart evaluates its scenario as the planner and the reports do: priced from
+//! the book in force in the scenario's currency (the sweeps too), a saved scenario with
+//! its calibration to its own runs. A saved scenario's charts also show its measured
+//! runs (uploaded benchmark results); the latency chart those whose tool reported a
+//! latency.
 //! PNG size: `?w=&h=` (pixels), default the chart's own size. An unknown id, chart
 //! name or format is a 404: an HTML page for browsers, the contract's JSON otherwise.
 
