@@ -227,7 +227,9 @@ pub const SHEET_TYPES: [&str; 3] = ["text/csv", "application/csv", "text/plain"]
 /// Stores a price sheet: the user's own prices as CSV, one a line, with the columns
 /// `service, level, region, meter, unit, price, currency, valid_as_of, source` (GCNV
 /// levels and regions, AVS hosts, negotiated EA or MACC prices). Every line is checked
-/// first: a 422 names every bad row with its column, and nothing is stored.
+/// first: a 422 names every bad row with its column (a quote left open, a column named
+/// twice, a row of the book priced twice at different prices, a currency outside ISO
+/// 4217, a date outside 2015 to two years ahead, ...), and nothing is stored.
 /// Prices in another currency than USD price scenarios whose `pricing.currency` is
 /// that currency.
 #[utoipa::path(
@@ -238,7 +240,7 @@ pub const SHEET_TYPES: [&str; 3] = ["text/csv", "application/csv", "text/plain"]
         (status = 400, description = "Malformed query string or body", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as text/csv", body = ErrorBody),
-        (status = 422, description = "Bad rows: `errors` names each with its column, e.g. `rows[3].unit` (row 1 is the first line after the header), or `header`; `field` is the first", body = ErrorBody),
+        (status = 422, description = "Bad rows: `errors` names each with its column, e.g. `rows[3].unit` (row 1 is the first line after the header), or `header`; `field` is the first. A row of the book priced at two prices names both rows; the same price twice is kept once", body = ErrorBody),
     )
 )]
 pub async fn sheet(
