@@ -15,9 +15,16 @@ fn bench(c: &mut Criterion) {
     let s = example();
     let e = engine::evaluate(&s).expect("example evaluates");
     for name in ChartName::ALL {
-        charts::svg(name, &s, &e).expect("chart renders");
+        charts::svg(name, &s, &e, volplan::engine::pricing::book()).expect("chart renders");
         c.bench_function(&format!("svg {name}"), |b| {
-            b.iter(|| charts::svg(name, black_box(&s), black_box(&e)))
+            b.iter(|| {
+                charts::svg(
+                    name,
+                    black_box(&s),
+                    black_box(&e),
+                    volplan::engine::pricing::book(),
+                )
+            })
         });
     }
     let mut premium = s.clone();

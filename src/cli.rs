@@ -289,9 +289,9 @@ pub fn import(args: &ImportArgs) -> ExitCode {
             .measurements
             .iter()
             .map(|m| {
-                scenario
-                    .as_ref()
-                    .map(|s| measure::compare(s, m).map_err(|e| e.to_string()))
+                scenario.as_ref().map(|s| {
+                    measure::compare(s, m, engine::pricing::book()).map_err(|e| e.to_string())
+                })
             })
             .collect();
         for w in &parsed.warnings {

@@ -27,7 +27,8 @@ pub fn check(scenario: &Scenario, prices: &PriceBook) -> Result<(), FieldErrors>
 }
 
 /// Evaluates a scenario at the compiled price book; a value out of range gives the
-/// field and what to fix.
+/// field and what to fix. For the engine's own tests and the command line: everything
+/// the server answers evaluates with [`evaluate_in`] and the book in force.
 pub fn evaluate(scenario: &Scenario) -> Result<Evaluation, FieldErrors> {
     evaluate_in(scenario, pricing::book())
 }

@@ -5,28 +5,23 @@
 
 use super::scenario::{Level, Service};
 use serde::{Deserialize, Serialize};
-use std::sync::Mutex;
 
-/// The currency codes seen so far, each kept once for the life of the process.
-static CODES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-
-/// `code` as a currency code shared by every cost priced in it (`Cost.currency`), or
-/// `None` when it is not one: three capital letters as ISO 4217 writes them (`USD`,
-/// `EUR`). At most 26^3 codes exist, so keeping each one for good is bounded.
+/// `code` as the ISO 4217 code of a currency prices are billed in (`USD`, `EUR`),
+/// shared by every cost priced in it (`Cost.currency`), or `None` when it is not one.
+/// The list is ISO 4217's as the `iso_currency` crate carries it; of it, the codes that
+/// are no money one is billed in (funds such as `USN`, metals, `XTS` for testing, `XXX`
+/// for no currency) and those since replaced (`HRK`, by `EUR` in 2023) are not taken.
 pub fn currency_code(code: &str) -> Option<&'static str> {
-    if code == "USD" {
-        return Some("USD");
-    }
-    if !(code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase())) {
-        return None;
-    }
-    let mut codes = CODES.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(&known) = codes.iter().find(|c| **c == code) {
-        return Some(known);
-    }
-    let kept: &'static str = Box::leak(code.to_owned().into_boxed_str());
-    codes.push(kept);
-    Some(kept)
+    let c = iso_currency::Currency::from_code(code)?;
+    (!c.is_special() && !c.is_fund() && c.is_superseded().is_none()).then(|| c.code())
+}
+
+/// The currency that replaced `code`, when ISO 4217 lists it as replaced (`HRK`:
+/// `EUR`), for the message that refuses it.
+pub fn replaced_by(code: &str) -> Option<&'static str> {
+    iso_currency::Currency::from_code(code)?
+        .is_superseded()
+        .map(|c| c.code())
 }
 
 /// What a row prices: the three storage services and the AVS hosts.

@@ -126,20 +126,24 @@ fn index(name: &str) -> usize {
         .expect("a governing parameter is a model parameter")
 }
 
-/// Throughput (MiB/s) and mean latency (ms) of `s` under `params`.
-fn predict(s: &Scenario, params: &Params) -> Option<(f64, f64)> {
-    let plan = Plan::resolve_with(s, params, pricing::book()).ok()?;
+/// Throughput (MiB/s) and mean latency (ms) of `s` under `params`, resolved with
+/// `prices` (the book in force: a scenario in a currency only stored prices hold
+/// resolves with it alone).
+fn predict(s: &Scenario, params: &Params, prices: &pricing::PriceBook) -> Option<(f64, f64)> {
+    let plan = Plan::resolve_with(s, params, prices).ok()?;
     let mut set = LimitSet::default();
     let c = core(&plan, &mut set);
     Some((c.total, c.latency_ms()))
 }
 
 /// Refits the parameters governing `base` (the scenario as it is now) to `runs`,
-/// starting from and held near `published`.
+/// starting from and held near `published`, each run resolved with `prices` (the book
+/// in force).
 pub fn calibrate(
     base: &Scenario,
     published: &Params,
     runs: &[Run],
+    prices: &pricing::PriceBook,
 ) -> Result<Calibration, FieldErrors> {
     if runs.is_empty() {
         return Err(FieldError::new(
@@ -154,7 +158,7 @@ pub fn calibrate(
     let cases: Vec<(Scenario, &Measurement)> = runs
         .iter()
         .map(|r| (variant(r.scenario, r.measurement), r.measurement))
-        .filter(|(s, m)| m.mibps > 0.0 && predict(s, published).is_some())
+        .filter(|(s, m)| m.mibps > 0.0 && predict(s, published, prices).is_some())
         .collect();
     if cases.is_empty() {
         return Err(FieldError::new(
@@ -187,7 +191,7 @@ pub fn calibrate(
         }
         let params = params_at(x);
         for (s, m) in &cases {
-            let (mibps, latency) = predict(s, &params).unwrap_or((f64::NAN, f64::NAN));
+            let (mibps, latency) = predict(s, &params, prices).unwrap_or((f64::NAN, f64::NAN));
             out.push(log_ratio(mibps, m.mibps) / RUN_LOG_SD);
             if let Some(l) = m.latency_mean_ms.filter(|l| *l > 0.0) {
                 out.push(log_ratio(latency, l) / LATENCY_LOG_SD);
@@ -322,7 +326,7 @@ mod tests {
     fn a_slow_run_moves_the_connection_part_way_and_more_runs_move_it_further() {
         let s = scenario();
         let published = catalog::catalog().model.params;
-        let (predicted, _) = predict(&s, &published).unwrap();
+        let (predicted, _) = predict(&s, &published, pricing::book()).unwrap();
         let slow = run(predicted * 0.6);
         let one = calibrate(
             &s,
@@ -331,9 +335,10 @@ mod tests {
                 scenario: &s,
                 measurement: &slow,
             }],
+            pricing::book(),
         )
         .unwrap();
-        let (after_one, _) = predict(&s, &one.params).unwrap();
+        let (after_one, _) = predict(&s, &one.params, pricing::book()).unwrap();
         assert!(
             after_one < predicted && after_one > slow.mibps,
             "one run moves the prediction part way: {predicted} -> {after_one} (measured {})",
@@ -345,8 +350,8 @@ mod tests {
                 measurement: &slow,
             })
             .collect();
-        let eight = calibrate(&s, &published, &many).unwrap();
-        let (after_eight, _) = predict(&s, &eight.params).unwrap();
+        let eight = calibrate(&s, &published, &many, pricing::book()).unwrap();
+        let (after_eight, _) = predict(&s, &eight.params, pricing::book()).unwrap();
         assert!(after_eight < after_one, "{after_eight} vs {after_one}");
         // The largest move is listed first and names a governing parameter.
         let top = &one.note.parameters[0];
@@ -360,7 +365,7 @@ mod tests {
     fn a_run_that_matches_the_prediction_moves_nothing_much() {
         let s = scenario();
         let published = catalog::catalog().model.params;
-        let (predicted, _) = predict(&s, &published).unwrap();
+        let (predicted, _) = predict(&s, &published, pricing::book()).unwrap();
         let m = run(predicted);
         let c = calibrate(
             &s,
@@ -369,6 +374,7 @@ mod tests {
                 scenario: &s,
                 measurement: &m,
             }],
+            pricing::book(),
         )
         .unwrap();
         for p in &c.note.parameters {
@@ -378,7 +384,13 @@ mod tests {
 
     #[test]
     fn no_runs_is_an_error_naming_what_to_do() {
-        let e = calibrate(&scenario(), &catalog::catalog().model.params, &[]).unwrap_err();
+        let e = calibrate(
+            &scenario(),
+            &catalog::catalog().model.params,
+            &[],
+            pricing::book(),
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("import"), "{e}");
     }
 }

@@ -8,10 +8,11 @@
 //! prediction with no such reason is "unexplained", with a list of what to check.
 
 use super::Measurement;
-use crate::engine::evaluate;
+use crate::engine::evaluate_in;
 use crate::engine::evaluation::{Evaluation, Limit};
 use crate::engine::field_error::FieldErrors;
 use crate::engine::limits::Scope;
+use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::Scenario;
 use serde::Serialize;
 
@@ -133,10 +134,15 @@ fn split_outstanding(per_client: u32, threads: u32) -> (u32, u32) {
     (threads, qd)
 }
 
-/// Compares one measurement with the prediction for the same IO size, mix and concurrency.
-pub fn compare(base: &Scenario, m: &Measurement) -> Result<Comparison, FieldErrors> {
+/// Compares one measurement with the prediction for the same IO size, mix and
+/// concurrency, the variant priced from `prices` (the book in force) as the scenario is.
+pub fn compare(
+    base: &Scenario,
+    m: &Measurement,
+    prices: &PriceBook,
+) -> Result<Comparison, FieldErrors> {
     let scenario = variant(base, m);
-    let ev = evaluate(&scenario)?;
+    let ev = evaluate_in(&scenario, prices)?;
     Ok(classify(scenario, &ev, m))
 }
 

@@ -10,7 +10,7 @@
 //! checks are compiled in); AVS, Azure Files and GCNV rows may be added for any region.
 
 pub use super::items::{Item, item, items};
-pub use crate::engine::price_key::{PricedService, Provenance, RowKey, currency_code};
+pub use crate::engine::price_key::{PricedService, Provenance, RowKey, currency_code, replaced_by};
 use crate::engine::pricing::{self, AvsRegion, HostPrice, PriceBook};
 use crate::engine::validate::well_formed_region;
 use serde::Serialize;
@@ -82,16 +82,19 @@ pub fn check_row(key: &RowKey, price: f64) -> Result<&'static Item, RowError> {
     Ok(it)
 }
 
-/// Checks a currency code: three capital letters as ISO 4217 writes them (`USD`, `EUR`).
+/// Checks a currency code: the ISO 4217 code of a currency in use ([`currency_code`]).
 pub fn check_currency(code: &str) -> Result<&'static str, RowError> {
     currency_code(code).ok_or_else(|| {
-        RowError::new(
-            "currency",
-            format!(
-                "`{}` is not a currency code; write it as ISO 4217 does, three capital letters such as USD or EUR",
-                code.chars().take(12).collect::<String>()
+        let shown: String = code.chars().filter(|c| !c.is_control()).take(12).collect();
+        let message = match replaced_by(code) {
+            Some(now) => format!(
+                "`{shown}` is no longer a currency (ISO 4217 lists it as replaced by {now}); give the price in {now}"
             ),
-        )
+            None => format!(
+                "`{shown}` is not an ISO 4217 currency code; write the code of the currency the price is billed in, such as USD or EUR"
+            ),
+        };
+        RowError::new("currency", message)
     })
 }
 

@@ -4,13 +4,18 @@
 //! - `GET /charts/{name}.{svg,png}?s=<share>`: a shared (unsaved) scenario's chart.
 //! - `POST /charts/{name}.{svg,png}` with Scenario JSON: an unsaved scenario's chart.
 //!
-//! A saved scenario's charts also show its measured runs (uploaded benchmark results);
-//! the latency chart those whose tool reported a latency.
+//! Every chart evaluates its scenario as the planner and the reports do: priced from
+//! the book in force in the scenario's currency (the sweeps too), a saved scenario with
+//! its calibration to its own runs. A saved scenario's charts also show its measured
+//! runs (uploaded benchmark results); the latency chart those whose tool reported a
+//! latency.
 //! PNG size: `?w=&h=` (pixels), default the chart's own size. An unknown id, chart
 //! name or format is a 404: an HTML page for browsers, the contract's JSON otherwise.
 
-use crate::engine::{self, Evaluation, Scenario};
-use crate::measure::{MeasuredPoint, measured_point};
+use crate::engine::evaluation::CalibrationNote;
+use crate::engine::pricing::PriceBook;
+use crate::engine::{Evaluation, Scenario};
+use crate::measure::{MeasuredPoint, calibrate, measured_point};
 use crate::report::charts::{Chart, ChartError, ChartName, ChartTable, LatencyRun};
 use crate::store::{self, StoreError};
 use crate::web::AppState;
@@ -26,6 +31,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Deserialize;
+use std::sync::Arc;
 
 /// Chart routes.
 pub fn router() -> Router<AppState> {
@@ -60,16 +66,6 @@ impl ChartBlock {
             table: chart.table(),
             links,
         })
-    }
-
-    /// A scenario's chart, with download links for a saved one.
-    pub fn of(name: ChartName, s: &Scenario, e: &Evaluation) -> Result<Self, ChartError> {
-        let chart = Chart::of(name, s, e)?;
-        ChartBlock::new(
-            &format!("chart-{}", name.key()),
-            &chart,
-            download_links(s, name),
-        )
     }
 }
 
@@ -120,13 +116,14 @@ pub async fn planner_charts(
     renders: &RenderPool,
     s: Scenario,
     e: Evaluation,
+    prices: Arc<PriceBook>,
     measured: MeasuredRuns,
 ) -> Vec<ChartBlock> {
     let drawn = renders
         .run("planner chart", Turn::Extra, move || {
             [ChartName::Ceilings, ChartName::Latency]
                 .into_iter()
-                .filter_map(|name| planner_chart(name, &s, &e, &measured))
+                .filter_map(|name| planner_chart(name, &s, &e, &prices, &measured))
                 .collect()
         })
         .await;
@@ -142,9 +139,10 @@ fn planner_chart(
     name: ChartName,
     s: &Scenario,
     e: &Evaluation,
+    prices: &PriceBook,
     measured: &MeasuredRuns,
 ) -> Option<ChartBlock> {
-    let block = Chart::of(name, s, e).and_then(|chart| {
+    let block = Chart::of(name, s, e, prices).and_then(|chart| {
         // Drawn narrower than the download: the results column is about 600 px wide.
         let (_, h) = chart.size();
         let chart = measured.drawn_on(chart.with_size((PLANNER_WIDTH, h)));
@@ -304,15 +302,36 @@ fn respond(headers: &HeaderMap, f: Failure) -> Response {
     }
 }
 
-/// Evaluates and draws in the render pool.
+/// What a chart is drawn of: the scenario, how it is evaluated and the runs beside it.
+struct Subject {
+    scenario: Scenario,
+    /// The book in force (the scenario is priced from it in its own currency).
+    prices: Arc<PriceBook>,
+    /// A saved scenario's calibration to its own runs, as its page and reports use it.
+    calibration: Option<CalibrationNote>,
+    measured: MeasuredRuns,
+}
+
+impl Subject {
+    /// An unsaved scenario, priced from the book in force.
+    fn unsaved(state: &AppState, scenario: Scenario) -> Subject {
+        Subject {
+            scenario,
+            prices: state.book(),
+            calibration: None,
+            measured: MeasuredRuns::default(),
+        }
+    }
+}
+
+/// Evaluates (as the planner and the reports do) and draws in the render pool.
 async fn draw(
     renders: &RenderPool,
-    scenario: Scenario,
+    subject: Subject,
     name: ChartName,
     format: Format,
     query: ChartQuery,
     filename: String,
-    measured: MeasuredRuns,
 ) -> Result<Response, Failure> {
     // A size beyond the cap (or not a number) is refused before waiting for a turn,
     // for SVG too although it is drawn at the chart's own size.
@@ -321,8 +340,15 @@ async fn draw(
         message,
     })?;
     let work = move || -> Result<Response, Failure> {
-        let evaluation = engine::evaluate(&scenario).map_err(ChartError::from)?;
-        let chart = measured.drawn_on(Chart::of(name, &scenario, &evaluation)?);
+        let Subject {
+            scenario,
+            prices,
+            calibration,
+            measured,
+        } = subject;
+        let evaluation = calibrate::evaluate(&scenario, &prices, calibration.as_ref())
+            .map_err(ChartError::from)?;
+        let chart = measured.drawn_on(Chart::of(name, &scenario, &evaluation, &prices)?);
         let (body, mime) = match format {
             Format::Svg => (chart.svg()?.into_bytes(), "image/svg+xml; charset=utf-8"),
             Format::Png => {
@@ -392,17 +418,17 @@ async fn saved(
         let measured = MeasuredRuns::of(&state.db, id)
             .await
             .map_err(|e| Failure::Internal(e.to_string()))?;
-        let filename = format!("scenario-{id}-{name}.{}", ext(format));
-        draw(
-            &state.renders,
-            stored.scenario,
-            name,
-            format,
-            query,
-            filename,
+        let calibration = store::calibrations::get_calibration(&state.db, id)
+            .await
+            .map_err(|e| Failure::Internal(e.to_string()))?;
+        let subject = Subject {
+            scenario: stored.scenario,
+            prices: state.book(),
+            calibration,
             measured,
-        )
-        .await
+        };
+        let filename = format!("scenario-{id}-{name}.{}", ext(format));
+        draw(&state.renders, subject, name, format, query, filename).await
     }
     .await;
     result.unwrap_or_else(|f| respond(&headers, f))
@@ -424,16 +450,8 @@ async fn shared(
                 message: e.to_string(),
             })?;
         let filename = format!("{name}.{}", ext(format));
-        draw(
-            &state.renders,
-            scenario,
-            name,
-            format,
-            query,
-            filename,
-            MeasuredRuns::default(),
-        )
-        .await
+        let subject = Subject::unsaved(&state, scenario);
+        draw(&state.renders, subject, name, format, query, filename).await
     }
     .await;
     result.unwrap_or_else(|f| respond(&headers, f))
@@ -460,17 +478,10 @@ async fn posted(
         Err(e) => return e.into_response(),
     };
     let filename = format!("{name}.{}", ext(format));
-    draw(
-        &state.renders,
-        scenario,
-        name,
-        format,
-        query,
-        filename,
-        MeasuredRuns::default(),
-    )
-    .await
-    .unwrap_or_else(|f| respond(&headers, f))
+    let subject = Subject::unsaved(&state, scenario);
+    draw(&state.renders, subject, name, format, query, filename)
+        .await
+        .unwrap_or_else(|f| respond(&headers, f))
 }
 
 #[cfg(test)]

@@ -152,6 +152,121 @@ fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
+/// The files outside the engine that may reach the compiled price book directly, and
+/// why. Everything else prices with the book it is given: the server's book in force
+/// (`AppState::book`), so a scenario in a currency only stored prices hold evaluates,
+/// charts and reports alike.
+const COMPILED_BOOK_ALLOWED: [(&str, &str); 8] = [
+    (
+        "cli.rs",
+        "the command line has no database and prices with the compiled book",
+    ),
+    (
+        "cli/",
+        "the command line has no database and prices with the compiled book",
+    ),
+    (
+        "store/prices.rs",
+        "builds the book in force on the compiled book",
+    ),
+    (
+        "calibrate/series.rs",
+        "checks the published calibration cases, priced in the compiled book's currency",
+    ),
+    ("prices/rows.rs", "dates the compiled book's own rows"),
+    (
+        "web/pages/planner/mod.rs",
+        "lists the ANF regions, which every book in force shares",
+    ),
+    (
+        "web/pages/prices.rs",
+        "tells the compiled book's rows from stored ones",
+    ),
+    (
+        "measure/testplan.rs",
+        "prints the expected throughput, which no price changes, in the compiled book's currency",
+    ),
+];
+
+/// How code reaches the compiled book: the book itself and the engine's conveniences
+/// that evaluate with it.
+const COMPILED_BOOK_PATHS: [&str; 6] = [
+    "pricing::book()",
+    "pricing::book;",
+    "engine::evaluate(",
+    "engine::evaluate;",
+    "evaluate::evaluate(",
+    "Plan::resolve(",
+];
+
+/// The non-test places outside the engine that reach the compiled book without leave:
+/// (file, what).
+fn compiled_book_uses(files: &[(String, String)]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (rel, text) in files {
+        if room(rel) == "engine"
+            || rel.ends_with("/tests.rs")
+            || rel.contains("/tests/")
+            || rel == "report/fixture.rs"
+            || COMPILED_BOOK_ALLOWED.iter().any(|(allowed, _)| {
+                rel == allowed || (allowed.ends_with('/') && rel.starts_with(allowed))
+            })
+        {
+            continue;
+        }
+        let code = without_tests(text);
+        for path in COMPILED_BOOK_PATHS {
+            if code.contains(path) {
+                out.push((rel.clone(), path.to_owned()));
+            }
+        }
+        // `use crate::engine::{Scenario, evaluate};`
+        for (i, _) in code.match_indices("engine::{") {
+            let group = &code[i + "engine::{".len()..];
+            let group = &group[..group.find('}').unwrap_or(group.len())];
+            if group.split(',').any(|item| item.trim() == "evaluate") {
+                out.push((rel.clone(), "engine::{evaluate}".to_owned()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn outside_the_engine_prices_come_from_the_book_in_force() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &root, &mut files);
+    let found = compiled_book_uses(&files);
+    assert!(
+        found.is_empty(),
+        "code that prices with the compiled book instead of the book in force it is given (pass the book, e.g. `state.book()`, and use `evaluate_in`): {found:#?}"
+    );
+    // The check sees each way in, and leaves test code alone.
+    let file = |rel: &str, text: &str| (rel.to_owned(), text.to_owned());
+    let reached = compiled_book_uses(&[
+        file("web/charts.rs", "let e = engine::evaluate(&s);\n"),
+        file(
+            "report/model/mod.rs",
+            "use crate::engine::{Scenario, evaluate};\n",
+        ),
+        file("measure/compare.rs", "f(crate::engine::pricing::book());\n"),
+        file(
+            "verdict/mod.rs",
+            "#[cfg(test)]\nmod tests {\n fn t() { pricing::book(); }\n}\n",
+        ),
+        file(
+            "engine/sweep/io_size.rs",
+            "evaluate_in(s, pricing::book())\n",
+        ),
+    ]);
+    let files: Vec<&str> = reached.iter().map(|(f, _)| f.as_str()).collect();
+    assert_eq!(
+        files,
+        ["web/charts.rs", "report/model/mod.rs", "measure/compare.rs"]
+    );
+}
+
 #[test]
 fn rooms_import_only_the_rooms_below_them() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");

@@ -125,3 +125,49 @@ async fn calibrating_a_missing_scenario_is_a_404() {
     assert_eq!(res.status(), 404);
     assert_error_body(&res.json().await.unwrap(), None);
 }
+
+#[tokio::test]
+async fn a_scenario_in_euros_compares_its_runs_and_calibrates_as_one_in_dollars() {
+    let app = spawn_app().await;
+    let sheet = "service,level,region,meter,unit,price,currency,valid_as_of,source\n\
+                 anf,ultra,eastus,capacity,GiB-month,0.363,EUR,2026-06-01,negotiated rates\n";
+    let res = app
+        .send_raw(
+            reqwest::Method::POST,
+            "/api/v1/prices/sheet",
+            Some("text/csv"),
+            sheet.as_bytes().to_vec(),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let mut s = scenario();
+    s["pricing"] = json!({ "currency": "EUR" });
+    let id = app.create(&s).await;
+
+    // The run is measured against the prediction, priced from the book in force.
+    let res = app.import_run(id, "fio-3.36-single-job.json").await;
+    assert_eq!(res.status(), 201);
+    let body: Value = res.json().await.unwrap();
+    let run = &body["measurements"][0];
+    assert!(
+        run["comparison"].is_object(),
+        "the run is compared: {}",
+        run["comparison_error"]
+    );
+
+    let res = app
+        .post_json(&format!("/api/v1/scenarios/{id}/calibrate"), &json!({}))
+        .await;
+    let status = res.status();
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(!body["parameters"].as_array().unwrap().is_empty(), "{body}");
+    assert_eq!(body["evaluation"]["cost"]["currency"], "EUR");
+    // Its charts draw with the calibration and the euro prices.
+    for chart in ["ceilings", "io-size", "scaling", "latency"] {
+        let res = app
+            .get(&format!("/scenarios/{id}/charts/{chart}.svg"))
+            .await;
+        assert_eq!(res.status(), 200, "{chart}");
+    }
+}

@@ -138,7 +138,13 @@ fn binding_name(e: &Evaluation) -> &'static str {
 fn ceilings_svg_names_every_limit_and_marks_the_binding_one() {
     for s in [avs(), scale_up(256.0, "sequential"), smb()] {
         let e = evaluate(&s).expect("evaluates");
-        let svg = charts::svg(ChartName::Ceilings, &s, &e).expect("svg");
+        let svg = charts::svg(
+            ChartName::Ceilings,
+            &s,
+            &e,
+            volplan::engine::pricing::book(),
+        )
+        .expect("svg");
         let texts = check_svg(&svg, &["MiB/s"]);
         assert!(texts.iter().any(|t| t.contains("binding")), "{texts:?}");
         assert!(
@@ -149,7 +155,13 @@ fn ceilings_svg_names_every_limit_and_marks_the_binding_one() {
             texts.iter().any(|t| t.contains("KiB")),
             "IO size in the axis title"
         );
-        let table = charts::table(ChartName::Ceilings, &s, &e).expect("table");
+        let table = charts::table(
+            ChartName::Ceilings,
+            &s,
+            &e,
+            volplan::engine::pricing::book(),
+        )
+        .expect("table");
         let finite = e.limits.iter().filter(|l| l.mibps.is_finite()).count();
         assert_eq!(table.rows.len(), finite);
         assert_eq!(
@@ -167,7 +179,13 @@ fn ceilings_svg_names_every_limit_and_marks_the_binding_one() {
 fn ceilings_svg_draws_the_target() {
     let s = scale_up(256.0, "sequential");
     let e = evaluate(&s).expect("evaluates");
-    let svg = charts::svg(ChartName::Ceilings, &s, &e).expect("svg");
+    let svg = charts::svg(
+        ChartName::Ceilings,
+        &s,
+        &e,
+        volplan::engine::pricing::book(),
+    )
+    .expect("svg");
     let (_, texts) = svg_texts(&svg);
     assert!(
         texts.iter().any(|t| t.contains("target 5,000 MiB/s")),
@@ -179,7 +197,8 @@ fn ceilings_svg_draws_the_target() {
 fn io_size_svg_has_both_panels_and_the_scenario_marked() {
     let s = avs();
     let e = evaluate(&s).expect("evaluates");
-    let svg = charts::svg(ChartName::IoSize, &s, &e).expect("svg");
+    let svg =
+        charts::svg(ChartName::IoSize, &s, &e, volplan::engine::pricing::book()).expect("svg");
     let texts = check_svg(&svg, &["MiB/s", "IOPS", "KiB"]);
     assert!(
         texts.iter().any(|t| t.contains("scenario: 64 KiB")),
@@ -189,7 +208,8 @@ fn io_size_svg_has_both_panels_and_the_scenario_marked() {
         texts.iter().any(|t| t.contains(binding_name(&e))),
         "binding ceiling in the legend"
     );
-    let table = charts::table(ChartName::IoSize, &s, &e).expect("table");
+    let table =
+        charts::table(ChartName::IoSize, &s, &e, volplan::engine::pricing::book()).expect("table");
     assert_eq!(table.rows.len(), 9);
     assert!(table.rows.iter().any(|r| r[0] == "64 (scenario)"));
 }
@@ -197,7 +217,7 @@ fn io_size_svg_has_both_panels_and_the_scenario_marked() {
 #[test]
 fn io_size_sweep_is_consistent_with_evaluate() {
     let s = avs();
-    let sw = sweep::io_size(&s).expect("sweep");
+    let sw = sweep::io_size(&s, volplan::engine::pricing::book()).expect("sweep");
     let e = evaluate(&s).expect("evaluates");
     let own = sw
         .points
@@ -224,13 +244,15 @@ fn scaling_svg_shows_published_points_where_they_match() {
     let a = s.clients.avs.as_mut().expect("AVS");
     (a.hosts, a.vms_per_host) = (1, 4);
     let e = evaluate(&s).expect("evaluates");
-    let svg = charts::svg(ChartName::Scaling, &s, &e).expect("svg");
+    let svg =
+        charts::svg(ChartName::Scaling, &s, &e, volplan::engine::pricing::book()).expect("svg");
     let texts = check_svg(&svg, &["IOPS", "datastores"]);
     assert!(
         texts.iter().any(|t| t.contains("Published: 1 AVS host")),
         "{texts:?}"
     );
-    let table = charts::table(ChartName::Scaling, &s, &e).expect("table");
+    let table =
+        charts::table(ChartName::Scaling, &s, &e, volplan::engine::pricing::book()).expect("table");
     assert_eq!(table.rows.len(), 32);
     assert!(
         table
@@ -245,7 +267,13 @@ fn scaling_svg_shows_published_points_where_they_match() {
     four.clients.avs.as_mut().expect("AVS").hosts = 4;
     let e = evaluate(&four).expect("evaluates");
     let texts = check_svg(
-        &charts::svg(ChartName::Scaling, &four, &e).expect("svg"),
+        &charts::svg(
+            ChartName::Scaling,
+            &four,
+            &e,
+            volplan::engine::pricing::book(),
+        )
+        .expect("svg"),
         &["IOPS"],
     );
     assert!(!texts.iter().any(|t| t.contains("Published")), "{texts:?}");
@@ -253,17 +281,19 @@ fn scaling_svg_shows_published_points_where_they_match() {
     // One VM, NFS, 256 KiB: nconnect 1..16 and the E104id_v5 series.
     let s = scale_up(256.0, "sequential");
     let e = evaluate(&s).expect("evaluates");
-    let svg = charts::svg(ChartName::Scaling, &s, &e).expect("svg");
+    let svg =
+        charts::svg(ChartName::Scaling, &s, &e, volplan::engine::pricing::book()).expect("svg");
     let texts = check_svg(&svg, &["MiB/s", "nconnect"]);
     assert!(texts.iter().any(|t| t.contains("E104id_v5")), "{texts:?}");
 
     // SMB: channels 1..4, no published series.
     let s = smb();
     let e = evaluate(&s).expect("evaluates");
-    let sw = sweep::scaling(&s).expect("sweep");
+    let sw = sweep::scaling(&s, volplan::engine::pricing::book()).expect("sweep");
     assert_eq!(sw.points.len(), 4);
     assert!(sw.published.is_empty());
-    let svg = charts::svg(ChartName::Scaling, &s, &e).expect("svg");
+    let svg =
+        charts::svg(ChartName::Scaling, &s, &e, volplan::engine::pricing::book()).expect("svg");
     let texts = check_svg(&svg, &["MiB/s", "SMB"]);
     assert!(!texts.iter().any(|t| t.contains("Published")));
 }
@@ -271,7 +301,7 @@ fn scaling_svg_shows_published_points_where_they_match() {
 #[test]
 fn nconnect_model_rises_like_the_published_series() {
     let s = scale_up(256.0, "sequential");
-    let sw = sweep::scaling(&s).expect("sweep");
+    let sw = sweep::scaling(&s, volplan::engine::pricing::book()).expect("sweep");
     let at = |n: u32| {
         sw.points
             .iter()
@@ -294,14 +324,22 @@ fn pngs_decode_at_the_requested_size() {
     let e = evaluate(&s).expect("evaluates");
     for name in ChartName::ALL {
         for (w, h) in [(800, 450), (1200, 700)] {
-            let bytes = charts::png(name, &s, &e, (w, h)).expect("png");
+            let bytes =
+                charts::png(name, &s, &e, volplan::engine::pricing::book(), (w, h)).expect("png");
             let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
             let reader = decoder.read_info().expect("a PNG");
             let info = reader.info();
             assert_eq!((info.width, info.height), (w, h), "{name}");
         }
     }
-    let err = charts::png(ChartName::Ceilings, &s, &e, (10, 10)).unwrap_err();
+    let err = charts::png(
+        ChartName::Ceilings,
+        &s,
+        &e,
+        volplan::engine::pricing::book(),
+        (10, 10),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("200 x 150"));
 }
 
@@ -311,7 +349,7 @@ fn hostile_names_are_escaped_in_svg() {
     s.name = "<script>alert(1)</script> & \"x\"".to_owned();
     let e = evaluate(&s).expect("evaluates");
     for name in ChartName::ALL {
-        let svg = charts::svg(name, &s, &e).expect("svg");
+        let svg = charts::svg(name, &s, &e, volplan::engine::pricing::book()).expect("svg");
         assert!(!svg.contains("<script>"));
         let (title, _) = svg_texts(&svg);
         assert!(title.contains("<script>alert(1)</script>"), "{title}");
@@ -663,7 +701,7 @@ fn measured_runs_are_drawn_beside_the_model() {
         outstanding: 512,
     };
     for name in [ChartName::Ceilings, ChartName::IoSize, ChartName::Scaling] {
-        let chart = Chart::of(name, &s, &e)
+        let chart = Chart::of(name, &s, &e, volplan::engine::pricing::book())
             .expect("chart")
             .with_measured(std::slice::from_ref(&run));
         assert!(
@@ -686,7 +724,7 @@ fn measured_runs_are_drawn_beside_the_model() {
         );
     }
     // Charts without a place for runs are unchanged; the latency chart needs a latency.
-    let latency = Chart::of(ChartName::Latency, &s, &e)
+    let latency = Chart::of(ChartName::Latency, &s, &e, volplan::engine::pricing::book())
         .expect("chart")
         .with_measured(std::slice::from_ref(&run));
     assert!(!latency.summary().contains("measured"));
@@ -707,7 +745,8 @@ fn avs_with_latency_target(ms: f64) -> Scenario {
 fn latency_svg_is_labelled_and_marks_the_point_and_the_targets() {
     let s = avs_with_latency_target(5.0);
     let e = evaluate(&s).expect("evaluates");
-    let svg = charts::svg(ChartName::Latency, &s, &e).expect("svg");
+    let svg =
+        charts::svg(ChartName::Latency, &s, &e, volplan::engine::pricing::book()).expect("svg");
     let texts = check_svg(&svg, &["ms", "IOPS", "MiB/s", "KiB"]);
     let has = |needle: &str| texts.iter().any(|t| t.contains(needle));
     assert!(
@@ -723,7 +762,8 @@ fn latency_svg_is_labelled_and_marks_the_point_and_the_targets() {
     let (title, _) = svg_texts(&svg);
     assert!(title.starts_with("Latency against load"), "{title}");
 
-    let table = charts::table(ChartName::Latency, &s, &e).expect("table");
+    let table =
+        charts::table(ChartName::Latency, &s, &e, volplan::engine::pricing::book()).expect("table");
     let curve: Vec<_> = e.latency_curve.points().collect();
     assert_eq!(table.rows.len(), curve.len());
     assert_eq!(table.rows.last().unwrap()[0], "100 (achievable)");
@@ -733,7 +773,8 @@ fn latency_svg_is_labelled_and_marks_the_point_and_the_targets() {
             .iter()
             .any(|n| n.starts_with("Target latency: 5 ms"))
     );
-    let chart = Chart::of(ChartName::Latency, &s, &e).expect("chart");
+    let chart =
+        Chart::of(ChartName::Latency, &s, &e, volplan::engine::pricing::book()).expect("chart");
     assert!(
         chart.summary().ends_with(
             "Green lines mark the target rate (dotted) and the target latency (dashed)."
@@ -756,7 +797,8 @@ fn latency_chart_draws_for_every_kind_of_scenario() {
     );
     for s in scenarios {
         let e = evaluate(&s).expect("evaluates");
-        let chart = Chart::of(ChartName::Latency, &s, &e).expect("chart");
+        let chart =
+            Chart::of(ChartName::Latency, &s, &e, volplan::engine::pricing::book()).expect("chart");
         check_svg(&chart.svg().expect("svg"), &["ms", "IOPS"]);
         chart.png((640, 420)).expect("png");
         assert!(
@@ -778,7 +820,7 @@ fn measured_latencies_are_drawn_at_the_scenario_io_size() {
         mibps: 120_000.0 * io_size_kib / 1024.0,
         latency_ms: 4.2,
     };
-    let chart = Chart::of(ChartName::Latency, &s, &e)
+    let chart = Chart::of(ChartName::Latency, &s, &e, volplan::engine::pricing::book())
         .expect("chart")
         .with_measured_latency(&[run("fio 64k", 64.0), run("fio 4k", 4.0)]);
     assert!(
@@ -801,9 +843,14 @@ fn measured_latencies_are_drawn_at_the_scenario_io_size() {
         "{notes:?}"
     );
     // Other charts ignore latency runs.
-    let ceilings = Chart::of(ChartName::Ceilings, &s, &e)
-        .expect("chart")
-        .with_measured_latency(&[run("fio 64k", 64.0)]);
+    let ceilings = Chart::of(
+        ChartName::Ceilings,
+        &s,
+        &e,
+        volplan::engine::pricing::book(),
+    )
+    .expect("chart")
+    .with_measured_latency(&[run("fio 64k", 64.0)]);
     assert!(!ceilings.summary().contains("measured"));
 }
 
@@ -933,7 +980,7 @@ fn every_chart_svg() -> Vec<(String, String)> {
             ChartName::Scaling,
             ChartName::Latency,
         ] {
-            let svg = charts::svg(name, &s, &e).expect("svg");
+            let svg = charts::svg(name, &s, &e, volplan::engine::pricing::book()).expect("svg");
             out.push((format!("{label} {name}"), svg));
         }
     }
@@ -975,9 +1022,10 @@ fn chart_labels_stay_inside_and_shortened_ones_carry_their_full_text() {
 fn io_size_chart_names_every_ceiling() {
     let s = avs();
     let e = evaluate(&s).expect("evaluates");
-    let svg = charts::svg(ChartName::IoSize, &s, &e).expect("svg");
+    let svg =
+        charts::svg(ChartName::IoSize, &s, &e, volplan::engine::pricing::book()).expect("svg");
     let (_, boxes) = text_boxes(&svg);
-    let sw = sweep::io_size(&s).expect("sweep");
+    let sw = sweep::io_size(&s, volplan::engine::pricing::book()).expect("sweep");
     // Legend names wrap onto further lines, whole: read the text as one.
     let all: Vec<&str> = boxes.iter().map(|b| b.text.trim()).collect();
     let all = all.join(" ");
@@ -995,7 +1043,8 @@ fn scaling_titles_name_the_axis_and_the_key_sits_above_the_plot() {
         (smb(), "SMB channels"),
     ] {
         let e = evaluate(&s).expect("evaluates");
-        let svg = charts::svg(ChartName::Scaling, &s, &e).expect("svg");
+        let svg =
+            charts::svg(ChartName::Scaling, &s, &e, volplan::engine::pricing::book()).expect("svg");
         let (_, boxes) = text_boxes(&svg);
         assert!(
             boxes
@@ -1020,7 +1069,13 @@ fn scaling_titles_name_the_axis_and_the_key_sits_above_the_plot() {
 fn ceiling_values_sit_on_their_own_box_over_the_lines() {
     for s in [avs(), scale_up(256.0, "sequential"), smb()] {
         let e = evaluate(&s).expect("evaluates");
-        let svg = charts::svg(ChartName::Ceilings, &s, &e).expect("svg");
+        let svg = charts::svg(
+            ChartName::Ceilings,
+            &s,
+            &e,
+            volplan::engine::pricing::book(),
+        )
+        .expect("svg");
         // The achievable line is drawn before the value labels, and each label on a
         // box of its background, so the line stops short of the text.
         let achievable = svg

@@ -360,7 +360,7 @@ fn binding_at(p: &Evaluation, scope: Scope) -> &Limit {
 
 /// The comparison of run `m` with `base`, which must fall in `class`.
 fn compare_as(base: &Scenario, m: &Measurement, class: GapClass) -> Comparison {
-    let c = measure::compare(base, m).unwrap();
+    let c = measure::compare(base, m, volplan::engine::pricing::book()).unwrap();
     assert_eq!(c.class, class, "{}", c.sentence);
     c
 }
@@ -374,7 +374,7 @@ fn a_run_at_the_prediction_is_at_a_ceiling() {
         "the test needs a ceiling that is not concurrency"
     );
     let m = measured(64.0, 100.0, p.iops, 8, 16, 1);
-    let c = measure::compare(&base, &m).unwrap();
+    let c = measure::compare(&base, &m, volplan::engine::pricing::book()).unwrap();
     assert!((c.ratio - 1.0).abs() < 1e-9, "{}", c.ratio);
     assert!(
         matches!(
@@ -465,7 +465,7 @@ fn faster_than_every_ceiling_is_above_the_prediction() {
         .filter(|f| *f > 1.2);
     for factor in std::iter::once(1.6).chain(higher) {
         let m = measured(64.0, 100.0, p.iops * factor, 8, 16, 1);
-        let c = measure::compare(&base, &m).unwrap();
+        let c = measure::compare(&base, &m, volplan::engine::pricing::book()).unwrap();
         assert_eq!(
             c.class,
             GapClass::AbovePrediction,
@@ -519,7 +519,8 @@ fn on_avs_the_ios_in_flight_spread_over_the_vms() {
     // 4 AVS hosts x 1 VM keep their count; 128 IOs in flight are 32 per VM.
     assert_eq!(v.clients, base.clients);
     assert_eq!((v.workload.threads, v.workload.queue_depth), (4, 8));
-    measure::compare(&base, &m).expect("the AVS variant evaluates");
+    measure::compare(&base, &m, volplan::engine::pricing::book())
+        .expect("the AVS variant evaluates");
 }
 
 #[test]
@@ -639,7 +640,7 @@ fn the_generated_fio_plan_runs_and_imports_back() {
     assert_eq!(m.io_size_kib, 4.0);
     assert_eq!(m.access, Some(Access::Random));
     assert!((m.read_pct - 70.0).abs() < 5.0);
-    let c = measure::compare(&s, &m).unwrap();
+    let c = measure::compare(&s, &m, volplan::engine::pricing::book()).unwrap();
     assert!(!c.sentence.is_empty() && c.predicted_mibps > 0.0);
 }
 

@@ -121,6 +121,9 @@ async fn the_binding_limit_is_stored_at_save_and_filled_in_for_older_rows() {
         .unwrap();
     assert_eq!(
         after.unwrap(),
-        volplan::store::binding_label(&serde_json::from_value(changed).unwrap())
+        volplan::store::binding_label(
+            &serde_json::from_value(changed).unwrap(),
+            volplan::engine::pricing::book(),
+        )
     );
 }

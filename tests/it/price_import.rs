@@ -162,6 +162,51 @@ async fn an_api_import_changes_the_cost_in_that_region_only() {
 }
 
 #[tokio::test]
+async fn an_item_at_a_price_no_row_can_hold_is_counted_as_refused_and_never_stored() {
+    let app = spawn_app().await;
+    let mut page = changed_page();
+    // East US Ultra at 1e308 per GiB-hour (infinite a month), and a replication meter
+    // at 2,000,000 per GiB.
+    page["Items"][2]["retailPrice"] = json!(1e308);
+    page["Items"][7]["retailPrice"] = json!(2e6);
+    let res = app.post_json("/api/v1/prices/import", &page).await;
+    assert_eq!(res.status(), 200);
+    let done: Value = res.json().await.unwrap();
+    assert_eq!(done["refused"], json!(2), "{done}");
+    let refused = done["refused_items"].as_array().unwrap();
+    assert_eq!(refused[0]["index"], json!(2), "{done}");
+    assert_eq!(refused[0]["meter"], json!("Ultra Capacity"));
+    let reason = refused[0]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("1e308") && reason.contains("a price is 0 to"),
+        "{reason}"
+    );
+    assert_eq!(refused[1]["index"], json!(7), "{done}");
+    // Every item is counted once: rows from items, ignored and refused.
+    assert_eq!(
+        (&done["changed"], &done["unchanged"], &done["ignored"]),
+        (&json!(1), &json!(8), &json!(2)),
+        "{done}"
+    );
+    // The refused prices were not stored: East US Ultra is the book's.
+    assert!(close(
+        &capacity_line(&app, &volume("ultra", "eastus")).await["unit_price"],
+        0.39274
+    ));
+    let rows: Value = app
+        .get_json("/api/v1/prices?service=anf&region=eastus")
+        .await;
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["item"] == "ultra" || r["item"] == "crr_10min")
+            .all(|r| r["stored"] == json!(false)),
+        "{rows}"
+    );
+}
+
+#[tokio::test]
 async fn a_malformed_item_is_refused_with_422_naming_it() {
     let app = spawn_app().await;
     let mut bad = changed_page();

@@ -133,3 +133,99 @@ async fn a_retail_page_in_euros_prices_in_euros_everywhere() {
         "no dollar figure in a EUR report:\n{md}"
     );
 }
+
+/// The errors of a refused sheet: (field, message) each.
+async fn refused(app: &TestApp, csv: &str) -> Vec<(String, String)> {
+    let res = post_sheet(app, csv).await;
+    let status = res.status();
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(status, 422, "{body}");
+    body["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["field"].as_str().unwrap().to_owned(),
+                e["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_sheet_is_refused_whole_for_each_thing_to_fix_and_names_it() {
+    let app = spawn_app().await;
+    let line = |price: &str, currency: &str, date: &str, source: &str| {
+        format!("anf,premium,westeurope,capacity,GiB-month,{price},{currency},{date},{source}\n")
+    };
+    let ok = line("0.25", "EUR", "2026-06-01", "EA");
+    let cases = [
+        (
+            "one row at two prices",
+            format!(
+                "{HEADER}{ok}anf,ultra,westeurope,capacity,GiB-month,0.4,EUR,2026-06-01,EA\n{}",
+                line("0.27", "EUR", "2026-06-01", "EA")
+            ),
+            "rows[3].price",
+            "rows 1 and 3",
+        ),
+        (
+            "a column named twice",
+            "service,level,region,meter,unit,price,currency,valid_as_of,source,currency\n\
+             anf,premium,westeurope,capacity,GiB-month,0.25,EUR,2026-06-01,EA,USD\n"
+                .to_owned(),
+            "header",
+            "`currency` is named twice (columns 7 and 10)",
+        ),
+        (
+            "three capital letters that are no currency",
+            format!("{HEADER}{}", line("0.25", "QQQ", "2026-06-01", "EA")),
+            "rows[1].currency",
+            "not an ISO 4217 currency code",
+        ),
+        (
+            "the year 1",
+            format!("{HEADER}{}", line("0.25", "EUR", "0001-01-01", "EA")),
+            "rows[1].valid_as_of",
+            "outside the dates a price can be valid as of, 2015-01-01 to",
+        ),
+        (
+            "the year 9999",
+            format!("{HEADER}{}", line("0.25", "EUR", "9999-12-31", "EA")),
+            "rows[1].valid_as_of",
+            "outside the dates a price can be valid as of, 2015-01-01 to",
+        ),
+        (
+            "a quote left open",
+            format!(
+                "{HEADER}{}{ok}",
+                line("0.3", "USD", "2026-06-01", "\"EA sheet")
+            ),
+            "rows[1].source",
+            "a quote opened in `source` is not closed on this line",
+        ),
+    ];
+    for (what, csv, field, says) in cases {
+        let errors = refused(&app, &csv).await;
+        assert_eq!(errors[0].0, field, "{what}: {errors:?}");
+        assert!(errors[0].1.contains(says), "{what}: {errors:?}");
+    }
+    // Nothing of any of them was stored.
+    let rows: Value = app
+        .get_json("/api/v1/prices?service=anf&region=westeurope")
+        .await;
+    let stored = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["stored"] == json!(true))
+        .count();
+    assert_eq!(stored, 0, "{rows}");
+
+    // The same price twice is one price.
+    let res = post_sheet(&app, &format!("{HEADER}{ok}{ok}")).await;
+    assert_eq!(res.status(), 200);
+    let done: Value = res.json().await.unwrap();
+    assert_eq!(done["added"], json!(1), "{done}");
+}

@@ -473,7 +473,8 @@ fn an_avs_estate_larger_than_one_volume_reports_in_every_format() {
             .unwrap_or_else(|err| panic!("as {f}: {err}"));
         assert!(bytes.len() > 100, "as {f}");
     }
-    let sweep = volplan::engine::sweep::scaling(&s).expect("the sweep has valid steps");
+    let sweep = volplan::engine::sweep::scaling(&s, volplan::engine::pricing::book())
+        .expect("the sweep has valid steps");
     assert!(
         sweep.points.iter().any(|p| p.n == 1),
         "one large volume of 160 TiB"
@@ -483,7 +484,8 @@ fn an_avs_estate_larger_than_one_volume_reports_in_every_format() {
     s.storage.volumes[0].quota_tib = 0.1;
     s.storage.volumes[0].count = 2;
     s.workload.capacity_tib = 0.2;
-    let sweep = volplan::engine::sweep::scaling(&s).expect("some steps are valid");
+    let sweep = volplan::engine::sweep::scaling(&s, volplan::engine::pricing::book())
+        .expect("some steps are valid");
     assert!(!sweep.skipped.is_empty() && sweep.skipped_reason.is_some());
     assert!(sweep.points.iter().all(|p| !sweep.skipped.contains(&p.n)));
 }

@@ -1,7 +1,8 @@
 //! The IO-size sweep: the scenario at each IO size from 4 KiB to 1 MiB.
 
-use crate::engine::evaluate::evaluate;
+use crate::engine::evaluate::evaluate_in;
 use crate::engine::field_error::FieldErrors;
+use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::Scenario;
 
 /// IO sizes of the IO-size sweep, in KiB (4 KiB to 1 MiB in powers of two).
@@ -45,15 +46,16 @@ pub fn io_sizes_for(scenario: &Scenario) -> Vec<f64> {
     sizes
 }
 
-/// Evaluates the scenario at each IO size from 4 KiB to 1 MiB (and its own).
-pub fn io_size(scenario: &Scenario) -> Result<IoSizeSweep, FieldErrors> {
+/// Evaluates the scenario at each IO size from 4 KiB to 1 MiB (and its own), priced
+/// from `prices` (the book in force) as the scenario itself is.
+pub fn io_size(scenario: &Scenario, prices: &PriceBook) -> Result<IoSizeSweep, FieldErrors> {
     let sizes = io_sizes_for(scenario);
     let mut points = Vec::with_capacity(sizes.len());
     let mut ceilings: Vec<Ceiling> = Vec::new();
     let mut s = scenario.clone();
     for (i, &kib) in sizes.iter().enumerate() {
         s.workload.io_size_kib = kib;
-        let e = evaluate(&s)?;
+        let e = evaluate_in(&s, prices)?;
         points.push(IoSizePoint {
             io_size_kib: kib,
             throughput_mibps: e.throughput_mibps,

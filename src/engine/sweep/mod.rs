@@ -2,9 +2,10 @@
 //! (IO size, connections, datastore layout, service level for part of a
 //! month), and several evaluations set side by side.
 //!
-//! Pure functions over [`evaluate`]: the charts, pages and reports draw what
-//! these return, so every figure on a chart comes from the same model as the
-//! planner's headline.
+//! Pure functions over [`evaluate_in`](crate::engine::evaluate_in), each priced
+//! from the book it is given (the server's book in force): the charts, pages and
+//! reports draw what these return, so every figure on a chart comes from the same
+//! model and prices as the planner's headline.
 
 mod compare;
 mod io_size;

@@ -2,8 +2,9 @@
 //! SMB channels or AVS datastores), with the published series that match beside it.
 
 use super::layouts::{large_where_needed, total_quota_tib, with_layout};
-use crate::engine::evaluate::evaluate;
+use crate::engine::evaluate::evaluate_in;
 use crate::engine::field_error::FieldErrors;
+use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{FieldError, Level, Scenario, VolumeGroup};
 
 /// Below this IO size the scaling chart shows IOPS, from it MiB/s: small IOs
@@ -289,15 +290,15 @@ pub const PUBLISHED: &[Published] = &[
 
 impl Published {
     /// The model at the published setup, at each step up to the last published one
-    /// (averaged over read shares where the measurement is).
-    pub fn model(&self) -> Result<Vec<(u32, f64)>, FieldErrors> {
+    /// (averaged over read shares where the measurement is), priced from `prices`.
+    pub fn model(&self, prices: &PriceBook) -> Result<Vec<(u32, f64)>, FieldErrors> {
         let last = self.points.iter().map(|p| p.0).max().unwrap_or(1);
         let mixes: &[f64] = if self.setup.mixes() { &MIXES } else { &[100.0] };
         (1..=last)
             .map(|n| {
                 let mut sum = 0.0;
                 for &r in mixes {
-                    let e = evaluate(&self.setup.scenario(n, r))?;
+                    let e = evaluate_in(&self.setup.scenario(n, r), prices)?;
                     sum += match self.metric {
                         Metric::Mibps => e.throughput_mibps,
                         Metric::Iops => e.iops,
@@ -367,15 +368,16 @@ pub fn published_for(scenario: &Scenario, axis: Axis, metric: Metric) -> Vec<&'s
 }
 
 /// Evaluates the scenario at each step of the axis that applies to it, and
-/// the model at the setups of the published series that match.
-pub fn scaling(scenario: &Scenario) -> Result<ScalingSweep, FieldErrors> {
+/// the model at the setups of the published series that match, priced from `prices`
+/// (the book in force) as the scenario itself is.
+pub fn scaling(scenario: &Scenario, prices: &PriceBook) -> Result<ScalingSweep, FieldErrors> {
     let axis = Axis::of(scenario);
     let metric = Metric::for_io_size(scenario.workload.io_size_kib);
     let mut points = Vec::new();
     let mut skipped = Vec::new();
     let mut skipped_reason = None;
     for n in axis.steps() {
-        let e = match evaluate(&axis.apply(scenario, n)) {
+        let e = match evaluate_in(&axis.apply(scenario, n), prices) {
             Ok(e) => e,
             // A layout that cannot exist (datastores too large or too small for a
             // volume) is left out, never the whole sweep.
@@ -405,7 +407,7 @@ pub fn scaling(scenario: &Scenario) -> Result<ScalingSweep, FieldErrors> {
         .map(|series| {
             Ok(PublishedCurve {
                 series,
-                model: series.model()?,
+                model: series.model(prices)?,
             })
         })
         .collect::<Result<_, FieldErrors>>()?;

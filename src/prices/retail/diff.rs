@@ -2,7 +2,7 @@
 //! price to new) or unchanged, and how many items it ignores and why.
 
 use super::RetailItem;
-use super::meters::{self, ImportedRow};
+use super::meters::{self, ImportedRow, RefusedItem};
 use crate::engine::evaluation::PriceBookRef;
 use crate::engine::pricing::PriceBook;
 use crate::prices::rows::{self, Override, PricedService, RowKey};
@@ -80,6 +80,11 @@ pub struct ImportPlan {
     /// Items that price nothing in the book.
     pub ignored: usize,
     pub ignored_reasons: Vec<Ignored>,
+    /// Items of a row of the book at a price no row can hold (not a finite number, or
+    /// over 1,000,000 per unit): never stored.
+    pub refused: usize,
+    /// The first [`MAX_REFUSED_LISTED`] of them, each with why.
+    pub refused_items: Vec<RefusedItem>,
     /// Every row of the import, added and changed first.
     pub rows: Vec<PlannedRow>,
 }
@@ -107,6 +112,9 @@ pub struct ImportOutcome {
     pub price_book: PriceBookRef,
 }
 
+/// Most refused items an answer lists (all are counted).
+pub const MAX_REFUSED_LISTED: usize = 50;
+
 /// Maps `items` to rows and compares them with `book`.
 pub fn plan(items: &[RetailItem], book: &PriceBook) -> ImportPlan {
     let mapped = meters::map(items, book.hours_per_month);
@@ -129,12 +137,18 @@ pub fn plan(items: &[RetailItem], book: &PriceBook) -> ImportPlan {
         unchanged: count(RowChange::Unchanged),
         ignored: ignored_reasons.iter().map(|i| i.items).sum(),
         ignored_reasons,
+        refused: mapped.refused.len(),
+        refused_items: mapped
+            .refused
+            .into_iter()
+            .take(MAX_REFUSED_LISTED)
+            .collect(),
         rows,
     }
 }
 
-/// One imported row against the book; `None` for a row the book cannot hold (a price
-/// over [`price_rows::MAX_PRICE`]).
+/// One imported row against the book; `None` for a row the book cannot hold (none:
+/// [`meters::map`] refuses the items of such a row).
 fn planned(r: ImportedRow, book: &PriceBook) -> Option<PlannedRow> {
     let item = rows::check_row(&r.key, r.price).ok()?;
     let old = book.in_currency(&r.currency).and_then(|b| b.get(&r.key));

@@ -25,6 +25,7 @@ pub mod style;
 pub use latency::LatencyRun;
 pub use style::init_fonts;
 
+use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::Access;
 use crate::engine::sweep;
 use crate::engine::{Evaluation, FieldErrors, Scenario};
@@ -130,13 +131,14 @@ enum Kind {
     Timeline(estate::Data),
 }
 
-/// Renders a chart of a scenario as an SVG string.
+/// Renders a chart of a scenario as an SVG string (sweeps priced from `prices`).
 pub fn svg(
     name: ChartName,
     scenario: &Scenario,
     evaluation: &Evaluation,
+    prices: &PriceBook,
 ) -> Result<String, ChartError> {
-    Chart::of(name, scenario, evaluation)?.svg()
+    Chart::of(name, scenario, evaluation, prices)?.svg()
 }
 
 /// Renders a chart of a scenario as PNG bytes of the given size.
@@ -144,9 +146,10 @@ pub fn png(
     name: ChartName,
     scenario: &Scenario,
     evaluation: &Evaluation,
+    prices: &PriceBook,
     size: (u32, u32),
 ) -> Result<Vec<u8>, ChartError> {
-    Chart::of(name, scenario, evaluation)?.png(size)
+    Chart::of(name, scenario, evaluation, prices)?.png(size)
 }
 
 /// The data table of a chart of a scenario.
@@ -154,8 +157,9 @@ pub fn table(
     name: ChartName,
     scenario: &Scenario,
     evaluation: &Evaluation,
+    prices: &PriceBook,
 ) -> Result<ChartTable, ChartError> {
-    Ok(Chart::of(name, scenario, evaluation)?.table())
+    Ok(Chart::of(name, scenario, evaluation, prices)?.table())
 }
 
 /// The workload in a few words, for chart titles: "64 KiB sequential, 100% read".
@@ -192,16 +196,19 @@ fn runs_shown(n: usize, of: usize) -> String {
 pub const MAX_CEILING_RUNS: usize = 16;
 
 impl Chart {
-    /// Prepares a chart of a scenario (the sweeps evaluate variants of it).
+    /// Prepares a chart of a scenario and its evaluation; the sweeps evaluate variants
+    /// of it priced from `prices`, the book the evaluation was priced from (the book in
+    /// force), so a scenario in any currency the book holds draws every chart.
     pub fn of(
         name: ChartName,
         scenario: &Scenario,
         evaluation: &Evaluation,
+        prices: &PriceBook,
     ) -> Result<Chart, ChartError> {
         Ok(match name {
             ChartName::Ceilings => ceilings::chart(scenario, evaluation),
-            ChartName::IoSize => io_size::chart(scenario, sweep::io_size(scenario)?),
-            ChartName::Scaling => scaling::chart(scenario, sweep::scaling(scenario)?),
+            ChartName::IoSize => io_size::chart(scenario, sweep::io_size(scenario, prices)?),
+            ChartName::Scaling => scaling::chart(scenario, sweep::scaling(scenario, prices)?),
             ChartName::Latency => latency::chart(scenario, evaluation),
         })
     }

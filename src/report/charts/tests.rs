@@ -94,7 +94,7 @@ proptest! {
         let io = s.workload.io_size_kib;
         let mut charts: Vec<Chart> = ChartName::ALL
             .iter()
-            .map(|n| Chart::of(*n, &s, &e).expect("the example charts"))
+            .map(|n| Chart::of(*n, &s, &e, crate::engine::pricing::book()).expect("the example charts"))
             .map(|c| c.with_measured(&measured(&v)).with_measured_latency(&latency_runs(&v, io)))
             .collect();
         let rows: Vec<MetricRow> = v
@@ -155,7 +155,7 @@ proptest! {
 fn a_run_of_1e308_iops_draws_the_latency_chart() {
     let (s, e) = fixture::example();
     let runs = latency_runs(&[1e308, 1.0], s.workload.io_size_kib);
-    let chart = Chart::of(ChartName::Latency, &s, &e)
+    let chart = Chart::of(ChartName::Latency, &s, &e, crate::engine::pricing::book())
         .unwrap()
         .with_measured_latency(&runs);
     draws_in_time(chart).unwrap();
@@ -182,7 +182,10 @@ fn svg_has_role_title_and_description_escaped() {
     let (mut s, e) = fixture::example();
     s.name = "<script>x</script> & \"q\"".into();
     for n in ChartName::ALL {
-        let svg = Chart::of(n, &s, &e).unwrap().svg().unwrap();
+        let svg = Chart::of(n, &s, &e, crate::engine::pricing::book())
+            .unwrap()
+            .svg()
+            .unwrap();
         assert!(!svg.contains("<script>"), "{n}");
         roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{n}: {e}"));
     }
@@ -192,7 +195,10 @@ fn svg_has_role_title_and_description_escaped() {
 fn axes_read_as_figures_and_legends_are_whole() {
     let (s, e) = fixture::example();
     for n in ChartName::ALL {
-        let svg = Chart::of(n, &s, &e).unwrap().svg().unwrap();
+        let svg = Chart::of(n, &s, &e, crate::engine::pricing::book())
+            .unwrap()
+            .svg()
+            .unwrap();
         assert!(!svg.contains('\u{2026}'), "{n}: nothing is cut short");
         assert!(
             !svg.contains(".0<") && !svg.contains(".0\n<"),

@@ -21,7 +21,7 @@ use crate::engine::pricing::PriceBook;
 use crate::engine::sweep;
 use crate::engine::{Evaluation, FieldErrors, Scenario};
 use crate::prices::reprice::CostSnapshot;
-use crate::report::charts::ChartName;
+use crate::report::charts::{Chart, ChartName};
 use crate::report::sources::{self, Document};
 use crate::report::summary;
 use crate::verdict::{self, SetVerdict, Verdict};
@@ -90,7 +90,9 @@ pub struct Report {
     /// What the per-level sizing sizes for, in a sentence.
     pub sizing_basis: &'static str,
     pub advice: Vec<AdviceRow>,
-    pub charts: Vec<ChartName>,
+    /// The scenario's charts, prepared once for every format (the sweeps priced from
+    /// the report's book); one whose sweep cannot be evaluated is left out of all.
+    pub charts: Vec<(ChartName, Chart)>,
     /// Other scenarios side by side with this one (this one first), when asked for.
     pub comparison: Option<Comparison>,
     /// The same capacity over different volume counts, when asked for.
@@ -145,12 +147,15 @@ impl Report {
             limits: rows::limit_rows(e),
             sizing: rows::sizing_rows(s, e, &verdict),
             advice: rows::advice_rows(e),
-            charts: vec![
+            charts: [
                 ChartName::Ceilings,
                 ChartName::Latency,
                 ChartName::IoSize,
                 ChartName::Scaling,
-            ],
+            ]
+            .into_iter()
+            .filter_map(|name| Some((name, Chart::of(name, s, e, prices).ok()?)))
+            .collect(),
             comparison: None,
             layouts: None,
             saved_cost: None,
@@ -159,6 +164,11 @@ impl Report {
             evaluation: e.clone(),
             verdict,
         }
+    }
+
+    /// The prepared chart `name`, if it could be drawn.
+    pub fn chart(&self, name: ChartName) -> Option<&Chart> {
+        self.charts.iter().find(|(n, _)| *n == name).map(|(_, c)| c)
     }
 
     /// The executive summary: the verdict's statements in its order (targets, the

@@ -21,7 +21,7 @@ use crate::report::{Edition, summary};
 /// The report as a document for `edition`.
 pub fn document(r: &Report, edition: Edition) -> Doc {
     let mut b: Vec<Block> = Vec::new();
-    let chart = |name: ChartName| Chart::of(name, &r.scenario, &r.evaluation).ok();
+    let chart = |name: ChartName| r.chart(name).cloned();
 
     b.push(Block::Heading("Executive summary".into()));
     b.push(Block::Summary(r.summary()));

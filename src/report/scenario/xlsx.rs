@@ -3,7 +3,6 @@
 //! unit formats, and the charts as PNG images on the Summary sheet.
 
 use crate::format::{self, NOT_PRICED};
-use crate::report::charts::Chart;
 use crate::report::doc::xlsx::line_height;
 use crate::report::model::{Report, TestPlan, plan_for_edition};
 use crate::report::{Edition, ReportError};
@@ -536,12 +535,11 @@ pub fn render(r: &Report, edition: Edition) -> Result<Vec<u8>, ReportError> {
     let pngs = r
         .charts
         .iter()
-        .map(|&name| {
-            let e = |e: crate::report::charts::ChartError| {
-                ReportError::Chart(name.key(), e.to_string())
-            };
-            let chart = Chart::of(name, &r.scenario, &r.evaluation).map_err(e)?;
-            Ok((chart.title().to_owned(), chart.png(CHART_PX).map_err(e)?))
+        .map(|(name, chart)| {
+            let png = chart
+                .png(CHART_PX)
+                .map_err(|e| ReportError::Chart(name.key(), e.to_string()))?;
+            Ok((chart.title().to_owned(), png))
         })
         .collect::<Result<Vec<_>, ReportError>>()?;
     render_with(r, edition, &pngs)

@@ -151,19 +151,29 @@ pub async fn list_page(
         None => 0,
     };
     let mut items: Vec<ListedScenario> = rows.into_iter().map(|r| r.item).collect();
+    let mut book = None;
     for item in items.iter_mut().filter(|i| i.binding.is_none()) {
-        item.binding = Some(backfill_binding(pool, item.id, item.revision).await?);
+        if book.is_none() {
+            book = Some(crate::store::prices::book_in_force(pool).await?);
+        }
+        let book = book.as_ref().expect("loaded above");
+        item.binding = Some(backfill_binding(pool, item.id, item.revision, book).await?);
     }
     Ok(ScenarioPage { items, total })
 }
 
 /// Computes and stores the binding label of a row saved before the column existed.
-async fn backfill_binding(pool: &Db, id: i64, revision: i64) -> Result<String, StoreError> {
+async fn backfill_binding(
+    pool: &Db,
+    id: i64,
+    revision: i64,
+    book: &crate::engine::pricing::PriceBook,
+) -> Result<String, StoreError> {
     let (body,): (String,) = sqlx::query_as("SELECT body FROM scenarios WHERE id = $1")
         .bind(id)
         .fetch_one(pool)
         .await?;
-    let label = binding_label(&decode(id, &body)?);
+    let label = binding_label(&decode(id, &body)?, book);
     sqlx::query(
         "UPDATE scenarios SET binding = $3 WHERE id = $1 AND revision = $2 AND binding IS NULL",
     )

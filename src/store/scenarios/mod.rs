@@ -51,10 +51,11 @@ pub struct ScenarioSummary {
     pub visibility: String,
 }
 
-/// The label of the limit that binds `s`, or why it cannot be evaluated, as the list
-/// shows it (computed once per revision, at save).
-pub fn binding_label(s: &Scenario) -> String {
-    label_of(&crate::engine::evaluate(s))
+/// The label of the limit that binds `s` priced from `book` (the book in force), or
+/// why it cannot be evaluated, as the list shows it (computed once per revision, at
+/// save).
+pub fn binding_label(s: &Scenario, book: &PriceBook) -> String {
+    label_of(&crate::engine::evaluate_in(s, book))
 }
 
 fn label_of(evaluated: &Result<Evaluation, FieldErrors>) -> String {

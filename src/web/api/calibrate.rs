@@ -79,7 +79,7 @@ pub async fn calibrate(
             })
             .collect();
         let published = &catalog::catalog().model.params;
-        let c = calibrate::calibrate(&scenario, published, &runs)?;
+        let c = calibrate::calibrate(&scenario, published, &runs, &book)?;
         let ev = calibrate::evaluate(&scenario, &book, Some(&c.note))?;
         Ok::<_, engine::FieldErrors>((c.note, ev))
     })

@@ -8,6 +8,7 @@
 
 use super::{blocking, not_found_as, scenario_id, scenario_id_and, visible};
 use crate::engine::Scenario;
+use crate::engine::pricing::PriceBook;
 use crate::measure::testplan::{self, PlanTool};
 use crate::measure::{self, Comparison, Format, Measurement, ParsedResult};
 use crate::store::measurements::{self as stored, StoredMeasurement};
@@ -187,13 +188,13 @@ pub struct MeasurementView {
     pub comparison_error: Option<String>,
 }
 
-fn view(s: StoredMeasurement, scenario: Option<&Scenario>) -> MeasurementView {
+fn view(s: StoredMeasurement, scenario: Option<&Scenario>, prices: &PriceBook) -> MeasurementView {
     let (comparison, comparison_error) = match scenario {
         None => (
             None,
             Some(format!("revision {} of the scenario is gone", s.revision)),
         ),
-        Some(sc) => match measure::compare(sc, &s.measurement) {
+        Some(sc) => match measure::compare(sc, &s.measurement, prices) {
             Ok(c) => (Some(c), None),
             Err(e) => (None, Some(e.to_string())),
         },
@@ -256,10 +257,11 @@ pub async fn add(
     .await
     .map_err(not_found_as(id))?;
     let scenario = current.scenario;
+    let book = state.book();
     let views = blocking("comparison", move || {
         saved
             .into_iter()
-            .map(|s| view(s, Some(&scenario)))
+            .map(|s| view(s, Some(&scenario), &book))
             .collect::<Vec<_>>()
     })
     .await?;
@@ -326,9 +328,10 @@ pub async fn list(
     let runs = stored::with_revisions(&state.db, id, rows)
         .await
         .map_err(not_found_as(id))?;
+    let book = state.book();
     let views = blocking("comparison", move || {
         runs.into_iter()
-            .map(|(r, sc)| view(r, sc.as_deref()))
+            .map(|(r, sc)| view(r, sc.as_deref(), &book))
             .collect::<Vec<_>>()
     })
     .await?;

@@ -190,7 +190,7 @@ pub struct ImportQuery {
     post, path = "/api/v1/prices/import", tag = "prices", operation_id = "import_prices", params(ImportQuery),
     request_body(content = Object, description = "A Retail Prices API page or an array of its items; fields the documentation does not list are ignored"),
     responses(
-        (status = 200, description = "`added`, `changed`, `unchanged` (rows) and `ignored` (items), the rows against the book and the book in force after", body = ImportOutcome),
+        (status = 200, description = "`added`, `changed`, `unchanged` (rows), `ignored` and `refused` (items; `refused_items` says why each price cannot be held), the rows against the book and the book in force after", body = ImportOutcome),
         (status = 400, description = "Malformed JSON or query string", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as application/json", body = ErrorBody),
@@ -227,7 +227,9 @@ pub const SHEET_TYPES: [&str; 3] = ["text/csv", "application/csv", "text/plain"]
 /// Stores a price sheet: the user's own prices as CSV, one a line, with the columns
 /// `service, level, region, meter, unit, price, currency, valid_as_of, source` (GCNV
 /// levels and regions, AVS hosts, negotiated EA or MACC prices). Every line is checked
-/// first: a 422 names every bad row with its column, and nothing is stored.
+/// first: a 422 names every bad row with its column (a quote left open, a column named
+/// twice, a row of the book priced twice at different prices, a currency outside ISO
+/// 4217, a date outside 2015 to two years ahead, ...), and nothing is stored.
 /// Prices in another currency than USD price scenarios whose `pricing.currency` is
 /// that currency.
 #[utoipa::path(
@@ -238,7 +240,7 @@ pub const SHEET_TYPES: [&str; 3] = ["text/csv", "application/csv", "text/plain"]
         (status = 400, description = "Malformed query string or body", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as text/csv", body = ErrorBody),
-        (status = 422, description = "Bad rows: `errors` names each with its column, e.g. `rows[3].unit` (row 1 is the first line after the header), or `header`; `field` is the first", body = ErrorBody),
+        (status = 422, description = "Bad rows: `errors` names each with its column, e.g. `rows[3].unit` (row 1 is the first line after the header), or `header`; `field` is the first. A row of the book priced at two prices names both rows; the same price twice is kept once", body = ErrorBody),
     )
 )]
 pub async fn sheet(
@@ -267,8 +269,8 @@ pub async fn sheet(
             ApiError::BadRequest(format!("cannot read the request body: {}", r.body_text()))
         }
     })?;
-    let rows =
-        prices::sheet::parse(&bytes, st.book().hours_per_month).map_err(ApiError::InvalidFields)?;
+    let rows = prices::sheet::parse(&bytes, st.book().hours_per_month, &today_utc())
+        .map_err(ApiError::InvalidFields)?;
     let (outcome, book) = store::prices::sheet(
         &st.db,
         rows,

@@ -446,7 +446,7 @@ pub async fn sheet(
 ) -> Result<Response, PageError> {
     let upload = read_upload(mp, "Choose a price sheet (a .csv file), then Store.").await;
     let parsed = upload.and_then(|(bytes, origin)| {
-        sheet::parse(&bytes, st.book().hours_per_month)
+        sheet::parse(&bytes, st.book().hours_per_month, &today_utc())
             .map_err(|e| format!("{origin} was not stored: {e}. Nothing was stored."))
     });
     match parsed {

@@ -11,6 +11,10 @@ pub struct Case {
     /// What the case covers, for failure messages.
     pub label: String,
     pub scenario: Value,
+    /// The currency every money figure of its reports is in.
+    pub currency: &'static str,
+    /// True when the book in force prices it, so its reports must show money.
+    pub priced: bool,
 }
 
 impl Case {
@@ -18,7 +22,18 @@ impl Case {
         Case {
             label: label.to_owned(),
             scenario,
+            currency: "USD",
+            priced: false,
         }
+    }
+
+    /// The same scenario priced in euros (from the prices of [`EUR_SHEET`]).
+    pub fn in_euros(mut self) -> Case {
+        self.scenario["pricing"] = json!({ "currency": "EUR" });
+        self.label.push_str(" in EUR");
+        self.currency = "EUR";
+        self.priced = true;
+        self
     }
 
     /// Volumes in all groups.
@@ -35,6 +50,17 @@ impl Case {
         self.scenario["name"].as_str().unwrap_or_default()
     }
 }
+
+/// A price sheet in euros for every service and level of the starter templates, in
+/// each service's reference region (where a scenario without a region is priced).
+pub const EUR_SHEET: &str = "service,level,region,meter,unit,price,currency,valid_as_of,source
+anf,standard,eastus,capacity,GiB-month,0.136,EUR,2026-06-01,negotiated rates
+anf,premium,eastus,capacity,GiB-month,0.272,EUR,2026-06-01,negotiated rates
+anf,ultra,eastus,capacity,GiB-month,0.363,EUR,2026-06-01,negotiated rates
+avs,AV36,eastus,host,hour,7.9,EUR,2026-06-01,negotiated rates
+azure_files,ssd_v1,swedencentral,capacity,GiB-month,0.16,EUR,2026-06-01,negotiated rates
+gcnv,extreme,us-central1,capacity,GiB-month,0.33,EUR,2026-06-01,negotiated rates
+";
 
 /// Every starter template, as the home page offers it.
 pub fn templates() -> Vec<Case> {

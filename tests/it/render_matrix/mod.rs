@@ -1,6 +1,8 @@
-//! The render matrix: every scenario the API accepts renders every report format and
-//! every chart (SVG and PNG) over HTTP, and each output parses as its readers would
-//! read it; names the API refuses are refused everywhere a scenario comes in.
+//! The render matrix: every scenario the API accepts renders every report format (in
+//! both editions) and every chart (SVG and PNG) over HTTP, in dollars and in euros from
+//! prices imported as a user imports them, and each output parses as its readers would
+//! read it with its money in the scenario's currency; names the API refuses are
+//! refused everywhere a scenario comes in.
 
 mod cases;
 mod outputs;
@@ -69,21 +71,31 @@ async fn render_case(app: &TestApp, case: &Case) -> Vec<String> {
         return vec![format!("{}: saving answered {status} {body}", case.label)];
     };
     let mut failures = Vec::new();
-    // Each report plain, and with a comparison (the scenario beside itself) and a layouts
-    // section at the scenario's own volume count, which always exists.
-    let options = format!("?compare={id}&layouts={}", case.volume_count());
+    // Each report in each edition, plain and with a comparison (the scenario beside
+    // itself) and a layouts section at the scenario's own volume count, which always
+    // exists.
+    let options = format!("&compare={id}&layouts={}", case.volume_count());
     for format in Format::ALL {
-        for query in ["", options.as_str()] {
-            let path = format!("/scenarios/{id}/report.{}{query}", format.ext());
-            let name = case.name().to_owned();
-            let checked = match fetch(app, &path, format.content_type()).await {
-                Ok(bytes) => {
-                    check_off_thread(bytes, move |b| outputs::report(format, b, &name)).await
+        for edition in ["customer", "engineer"] {
+            for more in ["", options.as_str()] {
+                let path = format!(
+                    "/scenarios/{id}/report.{}?edition={edition}{more}",
+                    format.ext()
+                );
+                let (name, currency, priced) = (case.name().to_owned(), case.currency, case.priced);
+                let checked = match fetch(app, &path, format.content_type()).await {
+                    Ok(bytes) => {
+                        check_off_thread(bytes, move |b| {
+                            outputs::report(format, b, &name)?;
+                            outputs::money(format, b, currency, priced)
+                        })
+                        .await
+                    }
+                    Err(e) => Err(e),
+                };
+                if let Err(e) = checked {
+                    failures.push(format!("{}: {path}: {e}", case.label));
                 }
-                Err(e) => Err(e),
-            };
-            if let Err(e) = checked {
-                failures.push(format!("{}: {path}: {e}", case.label));
             }
         }
     }
@@ -106,10 +118,10 @@ async fn render_case(app: &TestApp, case: &Case) -> Vec<String> {
     failures
 }
 
-/// Renders every case over HTTP, two at a time (one per core, within the server's
-/// render permits), and returns the failures and the slowest cases.
-async fn render_all(cases: Vec<Case>) -> (Vec<String>, Vec<(String, Duration)>) {
-    let app = Arc::new(spawn_app().await);
+/// Renders every case over HTTP on `app`, two at a time (one per core, within the
+/// server's render permits), and returns the failures and the slowest cases.
+async fn render_all(app: TestApp, cases: Vec<Case>) -> (Vec<String>, Vec<(String, Duration)>) {
+    let app = Arc::new(app);
     let queue = Arc::new(Mutex::new(cases));
     let mut workers = tokio::task::JoinSet::new();
     for _ in 0..2 {
@@ -148,8 +160,12 @@ fn times_text(times: &[(String, Duration)]) -> String {
 }
 
 async fn assert_all_render(cases: Vec<Case>) {
+    assert_all_render_on(spawn_app().await, cases).await;
+}
+
+async fn assert_all_render_on(app: TestApp, cases: Vec<Case>) {
     let count = cases.len();
-    let (failures, times) = render_all(cases).await;
+    let (failures, times) = render_all(app, cases).await;
     eprintln!(
         "{count} scenarios rendered; slowest: {}",
         times_text(&times[..times.len().min(5)])
@@ -158,7 +174,7 @@ async fn assert_all_render(cases: Vec<Case>) {
         failures.is_empty(),
         "{} of {} outputs failed:\n{}",
         failures.len(),
-        count * 2 * (Format::ALL.len() + ChartName::ALL.len()),
+        count * (4 * Format::ALL.len() + 2 * ChartName::ALL.len()),
         failures.join("\n")
     );
 }
@@ -168,6 +184,24 @@ async fn every_template_and_boundary_scenario_renders_every_report_and_chart() {
     let mut cases = cases::templates();
     cases.extend(cases::boundaries());
     assert_all_render(cases).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_template_in_euros_renders_every_report_and_chart_with_its_money_in_euros() {
+    let app = spawn_app().await;
+    // The euro prices come in as a user brings them: a price sheet through the API.
+    let res = app
+        .send_raw(
+            reqwest::Method::POST,
+            "/api/v1/prices/sheet",
+            Some("text/csv"),
+            cases::EUR_SHEET.as_bytes().to_vec(),
+        )
+        .await;
+    let status = res.status();
+    assert_eq!(status, 200, "{}", res.text().await.unwrap_or_default());
+    let cases = cases::templates().into_iter().map(Case::in_euros).collect();
+    assert_all_render_on(app, cases).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

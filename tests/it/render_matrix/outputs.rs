@@ -198,3 +198,89 @@ pub fn report(format: Format, bytes: &[u8], name: &str) -> Result<(), String> {
         Format::Json => json(bytes, name),
     }
 }
+
+/// The symbol the formatter writes before an amount in `currency` (`$`, `€`).
+fn symbol(currency: &str) -> String {
+    volplan::format::money(1.0, currency).replace("1.00", "")
+}
+
+/// Text has amounts written in `currency` (where `priced`) and none in `other`.
+fn amounts(text: &str, currency: &str, other: &str, priced: bool) -> Result<(), String> {
+    let written = |code: &str| {
+        let sym = symbol(code);
+        text.match_indices(sym.as_str())
+            .any(|(i, _)| text[i + sym.len()..].starts_with(|c: char| c.is_ascii_digit()))
+    };
+    if priced && !written(currency) {
+        return Err(format!("no amount in {currency}"));
+    }
+    if written(other) {
+        return Err(format!("an amount in {other} in a {currency} report"));
+    }
+    Ok(())
+}
+
+/// The money of a report of `format` is in `currency` alone: amounts in it where the
+/// case is `priced`, and none in the other of dollars and euros. (The PDF's text is
+/// the HTML's, laid out glyph by glyph.)
+pub fn money(format: Format, bytes: &[u8], currency: &str, priced: bool) -> Result<(), String> {
+    let other = if currency == "EUR" { "USD" } else { "EUR" };
+    let text = || String::from_utf8_lossy(bytes).into_owned();
+    match format {
+        Format::Html | Format::Md => amounts(&text(), currency, other, priced),
+        Format::Csv => {
+            let t = text();
+            if priced && !t.contains(&format!("{currency}/month")) {
+                return Err(format!("no {currency}/month figure"));
+            }
+            if t.contains(&format!("{other}/month")) {
+                return Err(format!("a {other}/month figure"));
+            }
+            Ok(())
+        }
+        Format::Json => {
+            let v: serde_json::Value =
+                serde_json::from_slice(bytes).map_err(|e| format!("JSON: {e}"))?;
+            let got = &v["evaluation"]["cost"]["currency"];
+            if got != currency {
+                return Err(format!("evaluation.cost.currency is {got}"));
+            }
+            Ok(())
+        }
+        Format::Xlsx => xlsx_money(bytes, currency, other, priced),
+        Format::Pdf => Ok(()),
+    }
+}
+
+/// The workbook's money cells are in the number format of `currency` (where `priced`)
+/// and none in `other`'s, and no text cell holds an amount in `other`.
+fn xlsx_money(bytes: &[u8], currency: &str, other: &str, priced: bool) -> Result<(), String> {
+    let mut zip =
+        zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| format!("XLSX package: {e}"))?;
+    let mut styles = String::new();
+    zip.by_name("xl/styles.xml")
+        .map_err(|e| format!("xl/styles.xml: {e}"))?
+        .read_to_string(&mut styles)
+        .map_err(|e| format!("xl/styles.xml: {e}"))?;
+    let number_format = |code: &str| volplan::format::xlsx_money(code).replace('"', "&quot;");
+    if priced && !styles.contains(&number_format(currency)) {
+        return Err(format!("no money cell in {currency}"));
+    }
+    if styles.contains(&number_format(other)) {
+        return Err(format!("a money cell in {other}"));
+    }
+    use calamine::Reader;
+    let mut book: calamine::Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes))
+        .map_err(|e| format!("calamine cannot open the XLSX: {e}"))?;
+    for sheet in book.sheet_names() {
+        let range = book
+            .worksheet_range(&sheet)
+            .map_err(|e| format!("sheet {sheet}: {e}"))?;
+        for cell in range.used_cells() {
+            if let calamine::Data::String(s) = cell.2 {
+                amounts(s, currency, other, false).map_err(|e| format!("{sheet}: {e}"))?;
+            }
+        }
+    }
+    Ok(())
+}

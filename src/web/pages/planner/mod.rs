@@ -133,7 +133,7 @@ async fn assess(
     id: Option<i64>,
     measured: &MeasuredRuns,
     calibration: Option<&CalibrationNote>,
-    prices: &PriceBook,
+    prices: &Arc<PriceBook>,
 ) -> ResultsView {
     match scenario {
         Some(s) => {
@@ -144,8 +144,14 @@ async fn assess(
                 Ok(ev) => {
                     form.add_warnings(&ev.advice);
                     let v = crate::verdict::evaluation(&s, &ev, prices);
-                    let charts =
-                        planner_charts(renders, s.clone(), ev.clone(), measured.clone()).await;
+                    let charts = planner_charts(
+                        renders,
+                        s.clone(),
+                        ev.clone(),
+                        prices.clone(),
+                        measured.clone(),
+                    )
+                    .await;
                     ResultsView::evaluated(&s, &ev, &v, url, charts)
                 }
                 Err(e) => {

@@ -16,8 +16,11 @@
 //! hours). Every line is checked before anything is stored; every bad one is named
 //! with its row number and column.
 
+mod checks;
+
+pub use checks::{EARLIEST_AS_OF, YEARS_AHEAD};
+
 use super::items::{self, Item};
-use super::retail::date_part;
 use super::rows::{self, Override, PricedService, RowKey};
 use crate::engine::field_error::{Checks, FieldError, FieldErrors};
 use crate::engine::pricing::PriceBook;
@@ -137,78 +140,99 @@ fn units_of(item: &Item) -> String {
     }
 }
 
-/// Reads a sheet into prices to store, priced in the book's units (`hours` per month).
-/// Every bad row is named (up to [`MAX_ERRORS`]), `header` for the first line.
-pub fn parse(bytes: &[u8], hours: f64) -> Result<Vec<Override>, FieldErrors> {
+/// Reads a sheet into prices to store, priced in the book's units (`hours` per month),
+/// its dates checked against `today` (`YYYY-MM-DD`). Every bad row is named with its
+/// column (up to [`MAX_ERRORS`]), `header` for the first line: a quote left open, a
+/// cell that is not what its column takes, a date outside the window
+/// ([`EARLIEST_AS_OF`] to [`YEARS_AHEAD`] years ahead), and a second
+/// row for the same row of the book at another price (naming both; at the same price
+/// the first is kept).
+pub fn parse(bytes: &[u8], hours: f64, today: &str) -> Result<Vec<Override>, FieldErrors> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let header_err = |message: String| FieldErrors::from(FieldError::new("header", message));
+    let open = checks::open_quotes(bytes);
+    if open.first().is_some_and(|o| o.line == 1) {
+        return Err(header_err(
+            "a quote in the first line is not closed on it; close it with \" or remove it"
+                .to_owned(),
+        ));
+    }
+    let text = checks::without_lines(bytes, &open);
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .trim(csv::Trim::All)
-        .from_reader(bytes);
+        .from_reader(text.as_slice());
     let header = reader
         .headers()
         .map_err(|e| header_err(format!("not CSV ({e})")))?
         .clone();
     let names: Vec<String> = header.iter().map(str::to_ascii_lowercase).collect();
-    if let Some(extra) = names.iter().find(|n| !COLUMNS.contains(&n.as_str())) {
-        return Err(header_err(format!(
-            "`{}` is not a column of a price sheet; the columns are {}",
-            clip(extra),
-            COLUMNS.join(", ")
-        )));
+    let index = checks::header(&names)?;
+    let mut errors = BadRows::default();
+    for o in open.iter().take(MAX_ERRORS) {
+        let column = names
+            .get(o.field)
+            .cloned()
+            .unwrap_or_else(|| format!("column {}", o.field + 1));
+        let message = format!(
+            "a quote opened in `{column}` is not closed on this line; close it with \" (a cell holds no line break)"
+        );
+        errors.push(o.line - 1, &column, message);
     }
-    let at = |c: &str| names.iter().position(|n| n == c);
-    let mut index = [0usize; 9];
-    for (slot, c) in index.iter_mut().zip(COLUMNS) {
-        *slot = at(c).ok_or_else(|| {
-            header_err(format!(
-                "the column `{c}` is missing; the first line names the columns {}",
-                COLUMNS.join(", ")
-            ))
-        })?;
-    }
+    // The row of a record, by where it starts: the reader's positions (its line and
+    // byte) are those before the blank lines it skips.
+    let breaks: Vec<usize> = text
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| (*b == b'\n').then_some(i))
+        .collect();
+    let row_at = |p: Option<&csv::Position>| {
+        let from = p.map_or(0, |p| usize::try_from(p.byte()).unwrap_or(usize::MAX));
+        let start = from
+            + text.get(from..).map_or(0, |rest| {
+                rest.iter()
+                    .take_while(|b| matches!(b, b'\n' | b'\r'))
+                    .count()
+            });
+        breaks.partition_point(|&b| b < start)
+    };
     let mut out = Vec::new();
-    let mut errors = Checks::default();
-    let mut bad = 0;
-    for (n, record) in reader.records().enumerate() {
-        let row = n + 1;
+    let mut seen = checks::Seen::default();
+    for record in reader.records() {
+        if errors.count >= MAX_ERRORS {
+            break;
+        }
         let record = match record {
             Ok(r) => r,
             Err(e) => {
-                errors.push(FieldError::new(
-                    row_field(row, None),
-                    format!("not CSV ({e})"),
-                ));
+                let row = row_at(e.position());
+                errors.whole(row, format!("not CSV ({e})"));
                 break;
             }
         };
         if record.iter().all(str::is_empty) {
             continue;
         }
-        if out.len() + bad >= MAX_ROWS {
-            errors.push(FieldError::new(
-                row_field(row, None),
+        let row = row_at(record.position());
+        if out.len() + errors.count >= MAX_ROWS {
+            errors.whole(
+                row,
                 format!("a sheet holds at most {MAX_ROWS} prices; split it"),
-            ));
+            );
             break;
         }
         let cells: [&str; 9] = index.map(|i| record.get(i).unwrap_or(""));
-        match line(&cells, hours) {
-            Ok(o) => out.push(o),
-            Err((column, message)) => {
-                errors.push(FieldError::new(
-                    row_field(row, Some(column)),
-                    format!("row {row} (line {}), {column}: {message}", row + 1),
-                ));
-                bad += 1;
-                if bad == MAX_ERRORS {
-                    break;
-                }
-            }
+        let checked = line(&cells, hours, today).and_then(|o| {
+            let first = seen.first(row, &o).map_err(|m| ("price", m))?;
+            Ok(first.then_some(o))
+        });
+        match checked {
+            Ok(Some(o)) => out.push(o),
+            Ok(None) => {}
+            Err((column, message)) => errors.push(row, column, message),
         }
     }
-    errors.finish()?;
+    errors.checks.finish()?;
     if out.is_empty() {
         return Err(header_err(
             "the sheet has no prices: one line per price after the header".to_owned(),
@@ -217,8 +241,32 @@ pub fn parse(bytes: &[u8], hours: f64) -> Result<Vec<Override>, FieldErrors> {
     Ok(out)
 }
 
+/// The bad rows of a sheet: at most [`MAX_ERRORS`] are listed.
+#[derive(Default)]
+struct BadRows {
+    checks: Checks,
+    count: usize,
+}
+
+impl BadRows {
+    /// Records a bad cell of `row`.
+    fn push(&mut self, row: usize, column: &str, message: String) {
+        self.checks.push(FieldError::new(
+            row_field(row, Some(column)),
+            format!("row {row} (line {}), {column}: {message}", row + 1),
+        ));
+        self.count += 1;
+    }
+
+    /// Records what stops the reading at `row`.
+    fn whole(&mut self, row: usize, message: String) {
+        self.checks
+            .push(FieldError::new(row_field(row, None), message));
+    }
+}
+
 /// One line of a sheet, its cells in the order of [`COLUMNS`].
-fn line(cells: &[&str; 9], hours: f64) -> Result<Override, (&'static str, String)> {
+fn line(cells: &[&str; 9], hours: f64, today: &str) -> Result<Override, (&'static str, String)> {
     let get = |i: usize| cells[i];
     let service = service(get(0)).ok_or_else(|| {
         (
@@ -281,14 +329,7 @@ fn line(cells: &[&str; 9], hours: f64) -> Result<Override, (&'static str, String
         (column, e.message)
     })?;
     let currency = rows::check_currency(get(6)).map_err(|e| ("currency", e.message))?;
-    let as_of = date_part(get(7))
-        .filter(|d| d.len() == get(7).len())
-        .ok_or_else(|| {
-            (
-                "valid_as_of",
-                format!("`{}` is not a date; write it YYYY-MM-DD", clip(get(7))),
-            )
-        })?;
+    let as_of = checks::as_of(get(7), today).map_err(|m| ("valid_as_of", m))?;
     let source: String = get(8).chars().filter(|c| !c.is_control()).collect();
     if source.is_empty() || source.chars().count() > MAX_SOURCE {
         return Err((
@@ -332,16 +373,12 @@ pub struct SheetOutcome {
     pub price_book: crate::engine::evaluation::PriceBookRef,
 }
 
-/// Splits `rows` against `book`: the added and changed ones (to store), and the counts
-/// of added, changed and unchanged rows. A later line for the same row wins.
+/// Splits `rows` (one per row of the book and currency, as [`parse`] reads them)
+/// against `book`: the added and changed ones (to store), and the counts of added,
+/// changed and unchanged rows.
 pub fn plan(rows: Vec<Override>, book: &PriceBook) -> (Vec<Override>, [usize; 3]) {
-    let mut last: Vec<Override> = Vec::with_capacity(rows.len());
-    for r in rows {
-        last.retain(|o| !(o.key == r.key && o.currency == r.currency));
-        last.push(r);
-    }
     let mut counts = [0; 3];
-    let store = last
+    let store = rows
         .into_iter()
         .filter(|r| {
             let old = book.in_currency(&r.currency).and_then(|b| b.get(&r.key));
@@ -358,120 +395,4 @@ pub fn plan(rows: Vec<Override>, book: &PriceBook) -> (Vec<Override>, [usize; 3]
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::pricing;
-
-    const HEADER: &str = "service,level,region,meter,unit,price,currency,valid_as_of,source\n";
-
-    fn sheet(lines: &str) -> Result<Vec<Override>, FieldErrors> {
-        parse(format!("{HEADER}{lines}").as_bytes(), 730.0)
-    }
-
-    #[test]
-    fn gcnv_premium_anf_in_euros_and_an_avs_host() {
-        let rows = sheet(
-            "gcnv,premium,europe-west4,capacity,GiB-hour,0.000411,USD,2026-06-01,quote 117\n\
-             Azure NetApp Files,premium,westeurope,capacity,GiB-month,0.25,EUR,2026-06-01,EA sheet\n\
-             \n\
-             avs,AV36P,westeurope,host,hour,9.8,USD,2026-06-01,MACC\n\
-             gcnv,flex,us-central1,throughput_1y,MiBps-hour,0.0018,USD,2026-06-01,quote\n",
-        )
-        .unwrap();
-        let got: Vec<(&str, &str, f64, &str)> = rows
-            .iter()
-            .map(|r| {
-                (
-                    r.key.region.as_str(),
-                    r.key.item.as_str(),
-                    r.price,
-                    r.currency.as_str(),
-                )
-            })
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("europe-west4", "premium", 0.30003, "USD"),
-                ("westeurope", "premium", 0.25, "EUR"),
-                ("westeurope", "AV36P", 9.8, "USD"),
-                ("us-central1", "flex_throughput_1y", 1.314, "USD"),
-            ]
-        );
-        assert_eq!(rows[0].source, "price sheet: quote 117");
-        assert_eq!(rows[0].as_of, "2026-06-01");
-    }
-
-    #[test]
-    fn every_bad_row_is_named_with_its_column() {
-        let e = sheet(
-            "gcnv,premium,europe-west4,capacity,GiB-hour,0.0004,USD,2026-06-01,q\n\
-             gcnv,premium,europe-west4,capacity,TB-month,0.0004,USD,2026-06-01,q\n\
-             gcnv,ultra,europe-west4,capacity,GiB-hour,x,USD,2026-06-01,q\n",
-        )
-        .unwrap_err();
-        let fields: Vec<&str> = e.iter().map(|f| f.field.as_str()).collect();
-        assert_eq!(fields, ["rows[2].unit", "rows[3].level"]);
-        assert!(
-            e.first().message.starts_with("row 2 (line 3), unit:"),
-            "{e}"
-        );
-        for (line, field) in [
-            (
-                "nas,premium,x,capacity,GiB-month,1,USD,2026-06-01,q",
-                "rows[1].service",
-            ),
-            (
-                "gcnv,ultra,us-central1,capacity,GiB-month,1,USD,2026-06-01,q",
-                "rows[1].level",
-            ),
-            (
-                "anf,premium,mars,capacity,GiB-month,1,USD,2026-06-01,q",
-                "rows[1].region",
-            ),
-            (
-                "anf,premium,eastus,capacity,GiB-month,-1,USD,2026-06-01,q",
-                "rows[1].price",
-            ),
-            (
-                "anf,premium,eastus,capacity,GiB-month,1,euro,2026-06-01,q",
-                "rows[1].currency",
-            ),
-            (
-                "anf,premium,eastus,capacity,GiB-month,1,USD,1 June,q",
-                "rows[1].valid_as_of",
-            ),
-            (
-                "anf,premium,eastus,capacity,GiB-month,1,USD,2026-06-01,",
-                "rows[1].source",
-            ),
-        ] {
-            assert_eq!(sheet(line).unwrap_err().first().field, field, "{line}");
-        }
-        let e = parse(b"service,level,region,price\n", 730.0).unwrap_err();
-        assert_eq!(e.first().field, "header");
-        let e = parse(
-            b"service,level,region,meter,unit,prise,currency,valid_as_of,source\n",
-            730.0,
-        )
-        .unwrap_err();
-        assert!(e.first().message.contains("`prise`"), "{e}");
-        assert_eq!(
-            parse(HEADER.as_bytes(), 730.0).unwrap_err().first().field,
-            "header"
-        );
-    }
-
-    #[test]
-    fn rows_are_added_changed_or_unchanged_in_their_currency() {
-        let rows = sheet(
-            "anf,premium,eastus,capacity,GiB-month,0.29419,USD,2026-06-01,same\n\
-             anf,ultra,eastus,capacity,GiB-month,0.3,USD,2026-06-01,cheaper\n\
-             anf,ultra,eastus,capacity,GiB-month,0.3,EUR,2026-06-01,new currency\n",
-        )
-        .unwrap();
-        let (store, counts) = plan(rows, pricing::book());
-        assert_eq!(counts, [1, 1, 1]);
-        assert_eq!(store.len(), 2);
-    }
-}
+mod tests;

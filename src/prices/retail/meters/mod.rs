@@ -34,7 +34,8 @@ use crate::engine::catalog;
 use crate::engine::pricing;
 use crate::engine::validate::well_formed_region;
 use crate::prices::items;
-use crate::prices::rows::{PricedService, RowKey, check_currency};
+use crate::prices::rows::{PricedService, RowKey, check_currency, check_row};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// The ANF meters of the book: `meterName` and the row item.
@@ -74,12 +75,45 @@ pub struct ImportedRow {
     pub source: String,
 }
 
-/// The rows of a set of items, and how many items were ignored for which reason.
+/// The rows of a set of items, how many items were ignored for which reason, and the
+/// items refused.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Mapped {
     pub rows: Vec<ImportedRow>,
     /// Reason and number of items, most frequent first.
     pub ignored: Vec<(&'static str, usize)>,
+    /// Items of a row of the book whose price the book cannot hold (not a finite
+    /// number, or over [`MAX_PRICE`](crate::prices::rows::MAX_PRICE) in the row's
+    /// unit): never stored, each with why.
+    pub refused: Vec<RefusedItem>,
+}
+
+/// An item refused: it prices a row of the book, but at a price no row can hold.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct RefusedItem {
+    /// The item's position in the page or array (0-based).
+    pub index: usize,
+    /// Its `meterName`.
+    pub meter: String,
+    /// Why, in a sentence.
+    pub reason: String,
+}
+
+impl RefusedItem {
+    /// Item `i`, whose price `price` (in the row's unit) the row `key` cannot hold.
+    fn of(i: &RetailItem, key: &RowKey, price: f64) -> Option<RefusedItem> {
+        let e = check_row(key, price).err()?;
+        Some(RefusedItem {
+            index: i.index,
+            meter: i.meter_name.clone(),
+            reason: format!(
+                "retailPrice {} per {} is out of range: {}",
+                shown(i.retail_price),
+                i.unit,
+                e.message
+            ),
+        })
+    }
 }
 
 /// What one item is for the book.
@@ -305,8 +339,19 @@ pub fn map(items: &[RetailItem], hours: f64) -> Mapped {
     let mut single: BTreeMap<(RowKey, &str), Chosen> = BTreeMap::new();
     let mut replication: BTreeMap<(RowKey, &str), Vec<&RetailItem>> = BTreeMap::new();
     let mut ignored: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut refused = Vec::new();
     for i in items {
-        match classify(i, hours) {
+        let meter = classify(i, hours);
+        let refusal = match &meter {
+            Meter::Row(k, price) => RefusedItem::of(i, k, *price),
+            Meter::Replication(k) => RefusedItem::of(i, k, i.retail_price),
+            Meter::Ignored(_) => None,
+        };
+        if let Some(r) = refusal {
+            refused.push(r);
+            continue;
+        }
+        match meter {
             Meter::Row(k, price) => match single.get(&(k.clone(), i.currency.as_str())) {
                 Some(c) if c.item.effective_start >= i.effective_start => {}
                 _ => {
@@ -361,7 +406,21 @@ pub fn map(items: &[RetailItem], hours: f64) -> Mapped {
     rows.sort_by(|a, b| (&a.key, &a.currency).cmp(&(&b.key, &b.currency)));
     let mut ignored: Vec<(&'static str, usize)> = ignored.into_iter().collect();
     ignored.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    Mapped { rows, ignored }
+    Mapped {
+        rows,
+        ignored,
+        refused,
+    }
+}
+
+/// A price as a message shows it: in full up to a billion, in exponent form past it
+/// (1e308 would be 309 digits).
+fn shown(v: f64) -> String {
+    if v.abs() < 1e9 {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
 }
 
 /// The most common value, the lowest on a tie (`max(set(p), key=(count, -p))`).
@@ -380,267 +439,4 @@ fn most_common(prices: impl Iterator<Item = f64>) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn item(meter: &str, region: &str, price: f64, unit: &str) -> RetailItem {
-        RetailItem {
-            index: 0,
-            currency: "USD".into(),
-            retail_price: price,
-            region: region.into(),
-            location: "US East".into(),
-            effective_start: "2025-09-01".into(),
-            meter_id: "id".into(),
-            meter_name: meter.into(),
-            product_name: "Azure NetApp Files".into(),
-            sku_name: String::new(),
-            arm_sku_name: String::new(),
-            service_name: "Azure NetApp Files".into(),
-            unit: unit.into(),
-            kind: "Consumption".into(),
-            tier_minimum: 0.0,
-            primary: true,
-        }
-    }
-
-    fn price(m: &Mapped, item: &str) -> f64 {
-        m.rows
-            .iter()
-            .find(|r| r.key.item == item)
-            .unwrap_or_else(|| panic!("no {item} in {m:?}"))
-            .price
-    }
-
-    #[test]
-    fn anf_meters_become_monthly_rows_as_the_book_script_makes_them() {
-        let m = map(
-            &[
-                item("Standard Capacity", "eastus", 0.000202, "1 GiB/Hour"),
-                item(
-                    "Flexible Service Level Throughput MiBps",
-                    "eastus",
-                    0.003082,
-                    "1/Hour",
-                ),
-                item("Backup Capacity", "eastus", 0.05, "1 GiB/Month"),
-                item(
-                    "Standard Storage with Cool Access Data Transfer",
-                    "eastus",
-                    0.02,
-                    "1 GiB",
-                ),
-                item(
-                    "Standard Double Encrypted Capacity",
-                    "eastus",
-                    0.0003,
-                    "1 GiB/Hour",
-                ),
-            ],
-            730.0,
-        );
-        assert_eq!(price(&m, "standard"), 0.14746);
-        assert_eq!(price(&m, "flexible_throughput"), 2.24986);
-        assert_eq!(price(&m, "backup"), 0.05);
-        assert_eq!(price(&m, "cool_transfer"), 0.02);
-        assert_eq!(m.rows.len(), 4);
-        assert_eq!(m.ignored.len(), 1);
-        // The compiled book holds the same figures.
-        let (_, e) = pricing::book().anf("eastus").unwrap();
-        assert_eq!(
-            (e.standard, e.flexible_throughput),
-            (Some(0.14746), Some(2.24986))
-        );
-    }
-
-    #[test]
-    fn replication_takes_the_most_common_rate_of_a_region() {
-        let m = map(
-            &[
-                item(
-                    "Cross Region Replication Minutes",
-                    "eastus",
-                    0.14,
-                    "1 GiB/Hour",
-                ),
-                item(
-                    "Cross Region Replication - US East to US West Minutes",
-                    "eastus",
-                    0.14,
-                    "1 GiB/Hour",
-                ),
-                item(
-                    "CRR - US East to US North Central Minutes",
-                    "eastus",
-                    0.16,
-                    "1 GiB/Hour",
-                ),
-                item(
-                    "Cross Region Replication Hours",
-                    "eastus",
-                    0.12,
-                    "1 GiB/Hour",
-                ),
-                item(
-                    "Cross Region Replication Hours",
-                    "eastus",
-                    0.13,
-                    "1 GiB/Hour",
-                ),
-            ],
-            730.0,
-        );
-        assert_eq!(price(&m, "crr_10min"), 0.14);
-        assert_eq!(price(&m, "crr_hourly"), 0.12);
-    }
-
-    #[test]
-    fn a_price_in_another_currency_is_a_row_in_that_currency() {
-        let usd = item("Ultra Capacity", "westeurope", 0.000538, "1 GiB/Hour");
-        let mut eur = usd.clone();
-        eur.currency = "EUR".into();
-        eur.retail_price = 0.0005;
-        let mut bad = usd.clone();
-        bad.currency = "euro".into();
-        let m = map(&[usd, eur, bad], 730.0);
-        let codes: Vec<(&str, f64)> = m
-            .rows
-            .iter()
-            .map(|r| (r.currency.as_str(), r.price))
-            .collect();
-        assert_eq!(codes, [("EUR", 0.365), ("USD", 0.39274)]);
-        assert_eq!(
-            m.ignored,
-            [("a currencyCode that is not an ISO 4217 code", 1)]
-        );
-    }
-
-    #[test]
-    fn azure_files_pages_price_v1_v2_and_pay_as_you_go() {
-        let files = |product: &str, sku: &str, meter: &str, price: f64, unit: &str| {
-            let mut i = item(meter, "westeurope", price, unit);
-            i.service_name = "Storage".into();
-            i.product_name = product.into();
-            i.sku_name = sku.into();
-            i
-        };
-        let v2 = "Azure Files Provisioned v2";
-        let mut paid_iops = files(
-            v2,
-            "SSD LRS",
-            "SSD LRS Provisioned IOPS",
-            0.000037,
-            "1/Hour",
-        );
-        paid_iops.tier_minimum = 3000.0;
-        let m = map(
-            &[
-                files(
-                    v2,
-                    "SSD LRS",
-                    "SSD LRS Provisioned Storage",
-                    0.000137,
-                    "1 GiB/Hour",
-                ),
-                files(v2, "SSD LRS", "SSD LRS Provisioned IOPS", 0.0, "1/Hour"),
-                paid_iops,
-                files(
-                    v2,
-                    "SSD ZRS",
-                    "SSD ZRS Provisioned Throughput MiBPS",
-                    0.00007,
-                    "1/Hour",
-                ),
-                files(
-                    "Premium Files",
-                    "Premium LRS",
-                    "Premium LRS Provisioned",
-                    0.16,
-                    "1 GiB/Month",
-                ),
-                files(
-                    "Files v2",
-                    "Hot LRS",
-                    "Hot LRS Data Stored",
-                    0.0255,
-                    "1 GB/Month",
-                ),
-                files(
-                    "Files v2",
-                    "Standard GRS",
-                    "GRS Write Operations",
-                    0.03,
-                    "10K",
-                ),
-                files(
-                    "Files v2",
-                    "Cool LRS",
-                    "Cool LRS Data Retrieval",
-                    0.01,
-                    "1 GB",
-                ),
-                files("Files v2", "Hot LRS", "Hot LRS Something New", 0.01, "1 GB"),
-            ],
-            730.0,
-        );
-        let got: Vec<(&str, f64)> = m
-            .rows
-            .iter()
-            .map(|r| (r.key.item.as_str(), r.price))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("hdd_payg_cool_retrieval", 0.01),
-                ("hdd_payg_grs_write", 0.03),
-                ("hdd_payg_hot", 0.0255),
-                ("ssd_v1", 0.16),
-                ("ssd_v2", 0.10001),
-                ("ssd_v2_iops", 0.02701),
-                ("ssd_v2_zrs_throughput", 0.0511),
-            ]
-        );
-        assert_eq!(m.ignored.iter().map(|(_, n)| n).sum::<usize>(), 2);
-    }
-
-    #[test]
-    fn what_the_book_does_not_hold_is_counted_as_ignored() {
-        let mut reservation = item("Ultra Capacity", "eastus", 0.0005, "1 GiB/Hour");
-        reservation.kind = "Reservation".into();
-        let m = map(
-            &[
-                reservation,
-                item("Standard Capacity", "", 0.0002, "1 GiB/Hour"),
-                item("Standard Capacity", "eastus", 0.0, "1 GiB/Hour"),
-                item("Standard Capacity", "marsnorth", 0.0002, "1 GiB/Hour"),
-            ],
-            730.0,
-        );
-        assert!(m.rows.is_empty());
-        assert_eq!(m.ignored.iter().map(|(_, n)| n).sum::<usize>(), 4);
-    }
-
-    #[test]
-    fn avs_hosts_by_sku_name() {
-        let mut host = item("AV36P Node", "westeurope", 10.96, "1 Hour");
-        host.service_name = "Azure VMware Solution".into();
-        host.product_name = "Azure VMware Solution".into();
-        let mut byol = host.clone();
-        byol.meter_name = "AV36P VCF BYOL Node".into();
-        let m = map(&[host, byol], 730.0);
-        assert_eq!(m.rows.len(), 1);
-        assert_eq!(m.rows[0].key.item, "AV36P");
-        assert_eq!(m.rows[0].price, 10.96);
-    }
-
-    #[test]
-    fn the_latest_effective_date_wins() {
-        let old = item("Ultra Capacity", "eastus", 0.0006, "1 GiB/Hour");
-        let mut new = item("Ultra Capacity", "eastus", 0.000538, "1 GiB/Hour");
-        new.effective_start = "2026-01-01".into();
-        let m = map(&[new.clone(), old.clone()], 730.0);
-        assert_eq!(price(&m, "ultra"), 0.39274);
-        let m = map(&[old, new], 730.0);
-        assert_eq!(price(&m, "ultra"), 0.39274);
-    }
-}
+mod tests;
