@@ -162,7 +162,11 @@ async fn an_admin_puts_a_private_scenario_only_into_an_estate_of_its_owner() {
     assert!(page.contains("only estates of its owner (alice)"), "{page}");
     let carols = new_estate(&t, CAROL, &[("name", "Carol's"), ("template", "sap-hana")]).await;
     let res = t
-        .post_form(CAROL, &format!("/estates/{carols}"), &[("scenario", &secret)])
+        .post_form(
+            CAROL,
+            &format!("/estates/{carols}"),
+            &[("scenario", &secret)],
+        )
         .await;
     assert_eq!(res.status(), 422, "admin's own estate");
     assert!(res.text().await.unwrap().contains("is private"));
@@ -185,7 +189,11 @@ async fn an_admin_puts_a_private_scenario_only_into_an_estate_of_its_owner() {
     // Into an estate of its owner's it goes, whoever adds it; the estate turns private.
     let alices = new_estate(&t, ALICE, &[("name", "Alice's"), ("template", "sap-hana")]).await;
     let res = t
-        .post_form(CAROL, &format!("/estates/{alices}"), &[("scenario", &secret)])
+        .post_form(
+            CAROL,
+            &format!("/estates/{alices}"),
+            &[("scenario", &secret)],
+        )
         .await;
     assert_eq!(res.status(), 303, "admin adds it to its owner's estate");
     hidden_from(&t, BOB, alices).await;

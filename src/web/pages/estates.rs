@@ -243,7 +243,7 @@ fn not_found(e: crate::store::StoreError) -> PageError {
         crate::store::StoreError::NotFound => {
             PageError::NotFound("There is no saved estate (or revision) with this id.".into())
         }
-        other => PageError::Internal(other.to_string()),
+        other => PageError::from(other),
     }
 }
 
