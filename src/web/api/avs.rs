@@ -79,6 +79,9 @@ fn raw(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Result<Bytes
 }
 
 fn invalid(e: inventory::InventoryError) -> ApiError {
+    if let Some(figures) = e.figures {
+        return ApiError::InvalidFields(figures);
+    }
     ApiError::Invalid {
         field: e.field(),
         message: e.message,
@@ -144,6 +147,7 @@ pub async fn performance(
     ApiJson(req): ApiJson<PerformanceRequest>,
 ) -> Result<Json<Inventory>, ApiError> {
     req.inventory.check_text()?;
+    inventory::ranges::check(&req.inventory)?;
     let inv = st
         .renders
         .run("performance import", Turn::Answer, move || {
