@@ -44,7 +44,7 @@ impl Cell {
             Cell::Text(t) => {
                 let t = t.trim();
                 let plain: String = t.chars().filter(|c| !matches!(c, ' ' | '\u{a0}')).collect();
-                let parsed = plain.parse::<f64>().ok().or_else(|| {
+                plain.parse::<f64>().ok().or_else(|| {
                     if plain.contains(',') && !plain.contains('.') {
                         let comma_decimal = plain.matches(',').count() == 1
                             && plain.rsplit(',').next().is_some_and(|d| d.len() != 3);
@@ -57,8 +57,7 @@ impl Cell {
                     } else {
                         plain.replace(',', "").parse().ok()
                     }
-                });
-                parsed
+                })
             }
             Cell::Bool(_) | Cell::Empty => None,
         }
