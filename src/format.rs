@@ -9,7 +9,7 @@
 //! trailing zeros trimmed.
 
 pub use crate::engine::trace::Num;
-use crate::engine::trace::{Exact, Sig};
+use crate::engine::trace::{Exact, Given, Sig};
 
 /// Shown where a level or a line has no public price.
 pub const NOT_PRICED: &str = "no list price";
@@ -22,6 +22,12 @@ pub fn num(v: f64, decimals: usize) -> String {
 /// A whole count with thousands separators ("5,000").
 pub fn count(n: u64) -> String {
     Num(n as f64, 0).to_string()
+}
+
+/// A number as an error message quotes the input it refuses: as written when ordinary
+/// ("0.1", "16384"), "1e308" or "5e-324" when huge or tiny, "not a number", "infinite".
+pub fn given(v: f64) -> String {
+    Given(v).to_string()
 }
 
 /// A headline figure: the whole number up to 9,999, else 3 significant digits

@@ -257,7 +257,13 @@ impl HostModel {
         ];
         for (name, v, lo, hi) in checks {
             if !(v.is_finite() && v >= lo && v <= hi) {
-                return Err((name, format!("must be a number from {lo} to {hi}, not {v}")));
+                return Err((
+                    name,
+                    format!(
+                        "must be a number from {lo} to {hi}, not {}",
+                        crate::format::given(v)
+                    ),
+                ));
             }
         }
         if self.spare_hosts > MAX_CLUSTER {

@@ -213,7 +213,10 @@ fn range(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), FieldError> {
     } else {
         Err(FieldError::new(
             field,
-            format!("must be a number from {lo} to {hi}, not {v}"),
+            format!(
+                "must be a number from {lo} to {hi}, not {}",
+                crate::format::given(v)
+            ),
         ))
     }
 }
@@ -323,21 +326,26 @@ impl PlanRequest {
         })
     }
 
-    /// The inventory's VMs: at least one, at most [`MAX_VMS`], figures finite and not
-    /// negative, names short ([`Inventory::check_text`](crate::inventory::Inventory::check_text)) and unique.
-    fn check_inventory(&self) -> Result<(), FieldError> {
+    /// The inventory's VMs: at least one, at most [`MAX_VMS`], names short
+    /// ([`Inventory::check_text`](crate::inventory::Inventory::check_text)) and unique,
+    /// at most [`MAX_DISKS_PER_VM`] disks each, and every figure within its range
+    /// ([`inventory::ranges::check`](crate::inventory::ranges::check)), every one out
+    /// of it named.
+    fn check_inventory(&self) -> Result<(), FieldErrors> {
         let vms = &self.inventory.vms;
         if vms.is_empty() {
             return Err(FieldError::new(
                 "inventory.vms",
                 "the inventory has no VMs to place; import one with POST /api/v1/avs/inventory",
-            ));
+            )
+            .into());
         }
         if vms.len() > MAX_VMS {
             return Err(FieldError::new(
                 "inventory.vms",
                 format!("at most {MAX_VMS} VMs, not {}", vms.len()),
-            ));
+            )
+            .into());
         }
         self.inventory.check_text()?;
         let mut names = std::collections::HashSet::with_capacity(vms.len());
@@ -347,39 +355,18 @@ impl PlanRequest {
                 return Err(FieldError::new(
                     f("vm"),
                     format!("`{}` occurs twice; VM names must be unique", clip(&v.vm)),
-                ));
-            }
-            range(&f("memory_mib"), v.memory_mib, 0.0, 64.0 * 1024.0 * 1024.0)?;
-            range(&f("provisioned_mib"), v.provisioned_mib, 0.0, 1e10)?;
-            range(&f("in_use_mib"), v.in_use_mib, 0.0, 1e10)?;
-            if v.vcpus > 4096 {
-                return Err(FieldError::new(f("vcpus"), "at most 4096"));
-            }
-            if let Some(x) = v.iops {
-                range(&f("iops"), x, 0.0, 1e7)?;
-            }
-            if let Some(x) = v.mibps {
-                range(&f("mibps"), x, 0.0, 1e6)?;
-            }
-            if let Some(x) = v.guest_used_mib {
-                range(&f("guest_used_mib"), x, 0.0, 1e10)?;
+                )
+                .into());
             }
             if v.disks.len() > MAX_DISKS_PER_VM {
                 return Err(FieldError::new(
                     f("disks"),
                     format!("at most {MAX_DISKS_PER_VM} disks per VM"),
-                ));
-            }
-            for (k, d) in v.disks.iter().enumerate() {
-                range(
-                    &f(&format!("disks[{k}].capacity_mib")),
-                    d.capacity_mib,
-                    0.0,
-                    1e10,
-                )?;
+                )
+                .into());
             }
         }
-        Ok(())
+        crate::inventory::ranges::check(&self.inventory)
     }
 }
 

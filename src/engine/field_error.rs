@@ -3,6 +3,7 @@
 //! input so that a form marks every wrong field and an API client fixes them in one
 //! round trip (contract, third additions: a 422 lists every field error at once).
 
+use super::trace::Given;
 use std::fmt;
 
 /// A value that fails validation: the field path and what to do about it.
@@ -110,14 +111,22 @@ impl std::error::Error for FieldErrors {}
 /// The smallest rate, IOPS or latency target a scenario may give (in its unit).
 pub const MIN_RATE: f64 = 0.001;
 
-/// Collects the errors of one input's checks.
+/// Most errors one answer lists: past them an input (an inventory of 100,000 VMs, say)
+/// is wrong throughout, and the rest are counted in one last error.
+pub const MAX_ERRORS: usize = 100;
+
+/// Collects the errors of one input's checks: up to [`MAX_ERRORS`], the rest counted.
 #[derive(Debug, Default)]
-pub struct Checks(Vec<FieldError>);
+pub struct Checks(Vec<FieldError>, usize);
 
 impl Checks {
     /// Records an error.
     pub fn push(&mut self, e: FieldError) {
-        self.0.push(e);
+        if self.0.len() < MAX_ERRORS {
+            self.0.push(e);
+        } else {
+            self.1 += 1;
+        }
     }
 
     /// Records the error of `r`, if any.
@@ -130,7 +139,7 @@ impl Checks {
     /// Records every error of `r`, if any.
     pub fn extend(&mut self, r: Result<(), FieldErrors>) {
         if let Err(e) = r {
-            self.0.extend(e.0);
+            e.0.into_iter().for_each(|e| self.push(e));
         }
     }
 
@@ -149,8 +158,18 @@ impl Checks {
         })
     }
 
-    /// `Ok` when nothing was recorded, else every error.
-    pub fn finish(self) -> Result<(), FieldErrors> {
+    /// `Ok` when nothing was recorded, else every error (past [`MAX_ERRORS`], how many
+    /// more there are, as the last one).
+    pub fn finish(mut self) -> Result<(), FieldErrors> {
+        if self.1 > 0 {
+            self.0.push(FieldError::new(
+                "",
+                format!(
+                    "and {} more errors past these {MAX_ERRORS}: correct these and send it again",
+                    self.1
+                ),
+            ));
+        }
         if self.0.is_empty() {
             Ok(())
         } else {
@@ -163,7 +182,12 @@ impl Checks {
         if !(v.is_finite() && v >= lo && v <= hi) {
             self.push(FieldError::new(
                 field,
-                format!("must be a number from {lo} to {hi} {unit}, not {v}"),
+                format!(
+                    "must be a number from {} to {} {unit}, not {}",
+                    Given(lo),
+                    Given(hi),
+                    Given(v)
+                ),
             ));
         }
     }
@@ -173,7 +197,11 @@ impl Checks {
         if !(v.is_finite() && v > 0.0 && v <= hi) {
             self.push(FieldError::new(
                 field,
-                format!("must be a number above 0 and at most {hi} {unit}, not {v}"),
+                format!(
+                    "must be a number above 0 and at most {} {unit}, not {}",
+                    Given(hi),
+                    Given(v)
+                ),
             ));
         }
     }
@@ -196,7 +224,11 @@ impl Checks {
             Some(x) if !(x.is_finite() && (MIN_RATE..=hi).contains(&x)) => {
                 self.push(FieldError::new(
                     field,
-                    format!("must be from {MIN_RATE} to {hi} {unit}, or null for none; got {x}"),
+                    format!(
+                        "must be from {MIN_RATE} to {} {unit}, or null for none; got {}",
+                        Given(hi),
+                        Given(x)
+                    ),
                 ))
             }
             _ => {}
@@ -326,6 +358,39 @@ mod tests {
         assert_eq!(e.first().field, "a");
         assert_eq!(e.len(), 3);
         assert!(e.to_string().starts_with("a: must be") && e.to_string().contains("; c: "));
+    }
+
+    #[test]
+    fn huge_and_non_finite_numbers_are_quoted_short() {
+        let mut c = Checks::default();
+        c.range("a", 1e308, 0.0, 1.0, "x");
+        c.range("b", f64::NAN, 0.0, 1.0, "x");
+        c.above_zero("c", f64::NEG_INFINITY, 1.0, "x");
+        c.rate("d", Some(-1e300), 10.0, "y");
+        let e = c.finish().unwrap_err();
+        let m: Vec<&str> = e.iter().map(|e| e.message.as_str()).collect();
+        assert!(m[0].ends_with("not 1e308"), "{}", m[0]);
+        assert!(m[1].ends_with("not not a number"), "{}", m[1]);
+        assert!(m[2].ends_with("not minus infinite"), "{}", m[2]);
+        assert!(m[3].ends_with("got -1e300"), "{}", m[3]);
+        assert!(m.iter().all(|m| m.len() < 100), "{m:?}");
+    }
+
+    #[test]
+    fn past_the_most_errors_the_rest_are_counted() {
+        let mut c = Checks::default();
+        for i in 0..MAX_ERRORS + 7 {
+            c.range(&format!("v[{i}]"), -1.0, 0.0, 1.0, "x");
+        }
+        let e = c.finish().unwrap_err();
+        assert_eq!(e.len(), MAX_ERRORS + 1);
+        let last = e.iter().last().unwrap();
+        assert_eq!(last.field, "");
+        assert!(
+            last.message.starts_with("and 7 more errors"),
+            "{}",
+            last.message
+        );
     }
 
     #[test]

@@ -133,6 +133,30 @@ fn write_grouped<W: fmt::Write + ?Sized>(w: &mut W, n: u64) -> fmt::Result {
     Ok(())
 }
 
+/// A number as a message quotes what was given: as written when it is ordinary
+/// (`0.1`, `16384`), in exponent form when huge or tiny (`1e308`, `5e-324`), and
+/// `not a number` or `infinite` when it is neither: never hundreds of digits.
+pub struct Given(pub f64);
+
+impl fmt::Display for Given {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        if v.is_nan() {
+            f.write_str("not a number")
+        } else if v.is_infinite() {
+            f.write_str(if v > 0.0 {
+                "infinite"
+            } else {
+                "minus infinite"
+            })
+        } else if v == 0.0 || (1e-3..1e9).contains(&v.abs()) {
+            write!(f, "{v}")
+        } else {
+            write!(f, "{v:e}")
+        }
+    }
+}
+
 /// A headline figure, the one rounding every page uses for it: the whole number up to
 /// 9,999, else 3 significant digits ("8,921", "164,000", "64.3", "0.123").
 pub struct Sig(pub f64);

@@ -85,7 +85,7 @@ impl Scenario {
                 "workload.capacity_tib",
                 format!(
                     "give the capacity the workload stores, above 0 TiB (the volumes must hold it), not {}",
-                    w.capacity_tib
+                    super::trace::Given(w.capacity_tib)
                 ),
             ));
         } else {

@@ -140,7 +140,10 @@ fn pct(field: String, v: f64, hi: f64) -> Result<(), FieldError> {
     } else {
         Err(FieldError::new(
             field,
-            format!("must be a number from 0 to {hi} %, not {v}"),
+            format!(
+                "must be a number from 0 to {hi} %, not {}",
+                crate::format::given(v)
+            ),
         ))
     }
 }
@@ -238,7 +241,7 @@ impl EstateRequest {
                 "migration_threshold_usd_month",
                 format!(
                     "must be 0 or more USD a month (0 re-plans whenever it saves anything), not {}",
-                    self.migration_threshold_usd_month
+                    crate::format::given(self.migration_threshold_usd_month)
                 ),
             ));
         }

@@ -1,6 +1,7 @@
 //! The import over hostile files: arbitrary bytes, truncated and mutated CSVs and
 //! workbooks, and `vInfo` sheets with shuffled, missing or garbage columns never panic,
-//! and each gives an inventory or an error naming the sheet (and the column) expected.
+//! and each gives an inventory with every figure in range, or an error naming the sheet
+//! (and the column) expected or the figures out of range.
 
 use super::{Inventory, InventoryError, Options, parse};
 use proptest::prelude::*;
@@ -163,9 +164,18 @@ proptest! {
         } else if !keep[5] && !keep[6] {
             prop_assert_eq!(field.as_deref(), Some("vInfo.In Use MiB"), "{:?}", r);
         } else {
-            let inv = r.unwrap();
-            prop_assert!(inv.vms.len() + inv.excluded.len() <= rows.len());
-            prop_assert!(inv.vms.iter().all(|v| v.in_use_mib >= 0.0 && v.in_use_mib.is_finite()));
+            match r {
+                Ok(inv) => {
+                    prop_assert!(inv.vms.len() + inv.excluded.len() <= rows.len());
+                    prop_assert!(inv.vms.iter().all(|v| v.in_use_mib >= 0.0 && v.in_use_mib.is_finite()));
+                    prop_assert_eq!(super::ranges::check(&inv), Ok(()));
+                }
+                // A garbage figure (negative, huge) is refused, naming its sheet and column.
+                Err(e) => {
+                    let figures = e.figures.as_ref().expect("only figures may be refused");
+                    prop_assert!(figures.iter().all(|f| f.field.starts_with(&format!("{sheet}.")) && f.message.contains("outside 0 to")), "{:?}", e);
+                }
+            }
         }
     }
 }

@@ -11,9 +11,11 @@ pub mod anonymise;
 pub mod bounds;
 pub mod model;
 pub mod perf;
+pub mod ranges;
 mod rvtools;
 pub mod table;
 
+use crate::engine::FieldErrors;
 use std::panic::{AssertUnwindSafe, UnwindSafe};
 
 pub use model::{CapacityBasis, Disk, Excluded, Flag, Inventory, PowerState, Reason, Summary, Vm};
@@ -36,6 +38,9 @@ pub struct InventoryError {
     /// The column that was expected, if any.
     pub column: Option<String>,
     pub message: String,
+    /// Figures out of their ranges ([`ranges`]), every one, each named
+    /// `sheet.column`; `message` lists them all.
+    pub figures: Option<FieldErrors>,
 }
 
 impl InventoryError {
@@ -45,6 +50,7 @@ impl InventoryError {
             sheet: Some(sheet.to_owned()),
             column: None,
             message: message.into(),
+            figures: None,
         }
     }
 
@@ -54,6 +60,23 @@ impl InventoryError {
             sheet: Some(sheet.to_owned()),
             column: Some(column.to_owned()),
             message: message.into(),
+            figures: None,
+        }
+    }
+
+    /// Figures out of range, every one, each named `sheet.column`; the sheet and
+    /// column are the first one's.
+    pub fn figures(errors: FieldErrors) -> InventoryError {
+        let all: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+        let (sheet, column) = match errors.first().field.split_once('.') {
+            Some((s, c)) => (Some(s.to_owned()), Some(c.to_owned())),
+            None => (Some(errors.first().field.clone()), None),
+        };
+        InventoryError {
+            sheet,
+            column,
+            message: all.join("; "),
+            figures: Some(errors),
         }
     }
 

@@ -4,8 +4,10 @@
 //! Where a file has several figures, the peak wins over the 95th percentile, which
 //! wins over the average; separate read and write columns are added up.
 
+use super::ranges::{self, IOPS, MIBPS, quoted};
 use super::table::{self, Table, Workbook};
 use super::{Inventory, InventoryError, Summary, Vm};
+use crate::engine::field_error::Checks;
 use std::collections::HashMap;
 
 /// Where the figures are in a table.
@@ -13,8 +15,8 @@ use std::collections::HashMap;
 pub struct PerfColumns {
     vm: usize,
     iops: Vec<usize>,
-    /// Columns and their factor to MiB/s.
-    mibps: Vec<(usize, f64)>,
+    /// Columns, their factor to MiB/s and their unit.
+    mibps: Vec<(usize, f64, &'static str)>,
 }
 
 /// The figures of one VM.
@@ -58,15 +60,15 @@ fn best(t: &Table, is: impl Fn(&str) -> bool) -> Vec<usize> {
     Vec::new()
 }
 
-/// Factor from a throughput column's unit to MiB/s.
-fn to_mibps(key: &str) -> f64 {
+/// Factor from a throughput column's unit to MiB/s, and the unit.
+fn to_mibps(key: &str) -> (f64, &'static str) {
     if key.contains("mib") {
-        1.0
+        (1.0, "MiB/s")
     } else if key.contains("kib") || key.contains("kbs") || key.contains("kbps") {
-        1.0 / 1024.0
+        (1.0 / 1024.0, "KiB/s")
     } else {
         // Decimal MB/s.
-        1e6 / 1_048_576.0
+        (1e6 / 1_048_576.0, "MB/s")
     }
 }
 
@@ -74,7 +76,7 @@ fn to_mibps(key: &str) -> f64 {
 pub fn columns(t: &Table) -> Option<PerfColumns> {
     let vm = t.find(&["vm", "vmname", "name", "virtualmachine"])?;
     let iops = best(t, |k| k.contains("iops"));
-    let mibps: Vec<(usize, f64)> = best(t, |k| {
+    let mibps: Vec<(usize, f64, &'static str)> = best(t, |k| {
         !k.contains("iops")
             && (k.contains("throughput")
                 || ["mibs", "mibps", "mbs", "mbps", "mbsec", "mibsec"]
@@ -82,35 +84,47 @@ pub fn columns(t: &Table) -> Option<PerfColumns> {
                     .any(|u| k.ends_with(u)))
     })
     .into_iter()
-    .map(|i| (i, to_mibps(&t.keys[i])))
+    .map(|i| {
+        let (f, unit) = to_mibps(&t.keys[i]);
+        (i, f, unit)
+    })
     .collect();
     (!iops.is_empty() || !mibps.is_empty()).then_some(PerfColumns { vm, iops, mibps })
 }
 
-/// The figures of every row with a VM name.
-pub fn read(t: &Table, c: &PerfColumns) -> Vec<PerfRow> {
-    let sum = |row: &[table::Cell], cols: &mut dyn Iterator<Item = (usize, f64)>| {
-        let mut any = false;
-        let mut total = 0.0;
-        for (i, f) in cols {
-            if let Some(n) = t.cell(row, Some(i)).num() {
-                any = true;
-                total += n.max(0.0) * f;
-            }
-        }
-        any.then_some(total)
-    };
-    t.rows
+/// The figures of every row with a VM name; those out of range are recorded in
+/// `checks` ([`Table::figure`]).
+pub fn read(t: &Table, c: &PerfColumns, checks: &mut Checks) -> Vec<PerfRow> {
+    let iops: Vec<_> = c.iops.iter().map(|&i| (i, 1.0, IOPS)).collect();
+    let mibps: Vec<_> = c
+        .mibps
         .iter()
-        .filter_map(|row| {
-            let vm = t.cell(row, Some(c.vm)).text()?;
-            Some(PerfRow {
-                vm: vm.trim().to_owned(),
-                iops: sum(row, &mut c.iops.iter().map(|&i| (i, 1.0))),
-                mibps: sum(row, &mut c.mibps.iter().copied()),
-            })
-        })
-        .collect()
+        .map(|&(i, f, unit)| (i, f, MIBPS.in_unit(f, unit)))
+        .collect();
+    let mut rows = Vec::with_capacity(t.rows.len());
+    for (r, row) in t.rows.iter().enumerate() {
+        let Some(vm) = t.cell(row, Some(c.vm)).text() else {
+            continue;
+        };
+        let who = format!("VM {}", quoted(vm.trim()));
+        let mut sum = |cols: &[(usize, f64, ranges::Bound)]| {
+            let mut any = false;
+            let mut total = 0.0;
+            for &(i, f, bound) in cols {
+                if let Some(n) = t.figure(r, Some(i), &who, bound, checks) {
+                    any = true;
+                    total += n * f;
+                }
+            }
+            any.then_some(total)
+        };
+        rows.push(PerfRow {
+            iops: sum(&iops),
+            mibps: sum(&mibps),
+            vm: vm.trim().to_owned(),
+        });
+    }
+    rows
 }
 
 /// Sets the figures on the VMs of the same name; names that match no VM are counted in
@@ -159,7 +173,9 @@ pub fn merge(inv: &mut Inventory, bytes: &[u8]) -> Result<(), InventoryError> {
             "the performance file needs a `VM` column and an `IOPS` or `MiB/s` column",
         )
     })?;
-    let rows = read(&t, &c);
+    let mut checks = Checks::default();
+    let rows = read(&t, &c, &mut checks);
+    checks.finish().map_err(InventoryError::figures)?;
     apply(&mut inv.vms, &rows, &mut inv.summary);
     inv.summary
         .warnings
@@ -180,10 +196,46 @@ mod tests {
         )
         .unwrap();
         let c = columns(&t).unwrap();
-        let rows = read(&t, &c);
+        let mut checks = Checks::default();
+        let rows = read(&t, &c, &mut checks);
+        assert!(checks.is_clean());
         assert_eq!(rows[0].iops, Some(50.0));
         let want = 2.0 * 1e6 / 1_048_576.0;
         assert!((rows[0].mibps.unwrap() - want).abs() < 1e-9);
+    }
+
+    #[test]
+    fn figures_out_of_range_are_refused_naming_row_vm_column_and_range() {
+        let mut inv = Inventory {
+            vms: vec![],
+            excluded: vec![],
+            summary: Summary::default(),
+        };
+        let csv = b"VM,IOPS,MB/s
+a,-1,1
+b,NaN,1e308
+";
+        let e = merge(&mut inv, csv).unwrap_err();
+        let errors = e.figures.expect("every figure out of range");
+        let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            ["performance.IOPS", "performance.IOPS", "performance.MB/s"]
+        );
+        let m: Vec<&str> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert!(
+            m[0].starts_with(
+                "performance row 2, VM `a`: `IOPS` is -1, outside 0 to 10,000,000 IOPS"
+            ),
+            "{}",
+            m[0]
+        );
+        assert!(
+            m[1].contains("row 3, VM `b`: `IOPS` is not a number"),
+            "{}",
+            m[1]
+        );
+        assert!(m[2].contains("`MB/s` is 1e308, outside 0 to"), "{}", m[2]);
     }
 
     #[test]

@@ -7,11 +7,12 @@
 
 use super::model::{MAX_DISKS_PER_VM, MAX_NAME, MAX_VMS};
 use super::perf;
+use super::ranges::{Bound, CAPACITY_MIB, CORES, MEMORY_MIB, VCPUS, quoted};
 use super::table::{Cell, Column, Table, Workbook};
 use super::{
     Disk, Excluded, Flag, Inventory, InventoryError, Options, PowerState, Reason, Summary, Vm,
 };
-use crate::engine::field_error::is_noncharacter;
+use crate::engine::field_error::{Checks, is_noncharacter};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
@@ -141,11 +142,20 @@ fn power(cell: &Cell) -> PowerState {
     }
 }
 
-fn mib(t: &Table, row: &[Cell], c: Option<Column>) -> Option<f64> {
+/// The capacity of the `r`th row of `t` in column `c`, MiB, within `bound` (which is
+/// in MiB); out of range it is recorded in `checks` ([`Table::figure`]).
+fn mib(
+    t: &Table,
+    r: usize,
+    who: &str,
+    c: Option<Column>,
+    bound: Bound,
+    checks: &mut Checks,
+) -> Option<f64> {
     let c = c?;
-    t.cell(row, Some(c.index))
-        .num()
-        .map(|n| (n * c.to_mib).max(0.0))
+    let bound = bound.in_unit(c.to_mib, c.unit);
+    t.figure(r, Some(c.index), who, bound, checks)
+        .map(|n| n * c.to_mib)
 }
 
 fn text(t: &Table, row: &[Cell], c: Option<usize>) -> Option<String> {
@@ -161,6 +171,7 @@ fn vms(
     sheet: &str,
     opts: Options,
     summary: &mut Summary,
+    checks: &mut Checks,
 ) -> Result<(Vec<Vm>, Vec<Excluded>), InventoryError> {
     let c = VmColumns::find(t, sheet)?;
     summary.dialect = c.dialect.to_owned();
@@ -169,7 +180,7 @@ fn vms(
     let mut excluded = Vec::new();
     let mut seen: HashMap<String, u32> = HashMap::new();
     let mut unnamed = 0;
-    for row in &t.rows {
+    for (r, row) in t.rows.iter().enumerate() {
         let Some(mut name) = text(t, row, Some(c.vm)) else {
             unnamed += 1;
             continue;
@@ -208,19 +219,19 @@ fn vms(
                 format!("more than {MAX_VMS} VMs; split the inventory by cluster"),
             ));
         }
-        let provisioned = mib(t, row, c.provisioned);
-        let in_use = mib(t, row, c.in_use);
+        let who = format!("VM {}", quoted(&name));
+        let provisioned = mib(t, r, &who, c.provisioned, CAPACITY_MIB, checks);
+        let in_use = mib(t, r, &who, c.in_use, CAPACITY_MIB, checks);
+        let vcpus = t.figure(r, c.cpus, &who, VCPUS, checks);
+        let memory = mib(t, r, &who, c.memory, MEMORY_MIB, checks);
         kept.push(Vm {
             vm: name,
             powerstate: state,
             cluster: text(t, row, c.cluster),
             host: text(t, row, c.host),
             datastore: text(t, row, c.path).and_then(|p| datastore_of(&p)),
-            vcpus: t
-                .cell(row, c.cpus)
-                .num()
-                .map_or(0, |n| n.clamp(0.0, 4096.0) as u32),
-            memory_mib: mib(t, row, c.memory).unwrap_or(0.0),
+            vcpus: vcpus.map_or(0, |n| n.round() as u32),
+            memory_mib: memory.unwrap_or(0.0),
             provisioned_mib: provisioned.or(in_use).unwrap_or(0.0),
             in_use_mib: in_use.or(provisioned).unwrap_or(0.0),
             guest_used_mib: None,
@@ -253,7 +264,7 @@ fn index(vms: &[Vm]) -> HashMap<&str, usize> {
 }
 
 /// Attaches the `vDisk` rows to their VMs and flags RDMs and shared disks.
-fn disks(t: &Table, vms: &mut [Vm], summary: &mut Summary) {
+fn disks(t: &Table, vms: &mut [Vm], summary: &mut Summary, checks: &mut Checks) {
     let Some(vm) = t.find(VM) else {
         summary
             .warnings
@@ -271,7 +282,7 @@ fn disks(t: &Table, vms: &mut [Vm], summary: &mut Summary) {
         .into_iter()
         .map(|(k, v)| (k.to_owned(), v))
         .collect();
-    for row in &t.rows {
+    for (r, row) in t.rows.iter().enumerate() {
         let Some(name) = text(t, row, Some(vm)) else {
             continue;
         };
@@ -291,10 +302,13 @@ fn disks(t: &Table, vms: &mut [Vm], summary: &mut Summary) {
         let shared =
             text(t, row, sharing).is_some_and(|s| s.to_ascii_lowercase().contains("multiwriter"));
         let n = v.disks.len() + 1;
+        let disk = text(t, row, label).unwrap_or_else(|| format!("Hard disk {n}"));
+        let who = format!("VM {}, disk {}", quoted(&name), quoted(&disk));
+        let capacity_mib = mib(t, r, &who, capacity, CAPACITY_MIB, checks);
         v.disks.push(Disk {
-            disk: text(t, row, label).unwrap_or_else(|| format!("Hard disk {n}")),
+            disk,
             datastore: text(t, row, path).and_then(|p| datastore_of(&p)),
-            capacity_mib: mib(t, row, capacity).unwrap_or(0.0),
+            capacity_mib: capacity_mib.unwrap_or(0.0),
             rdm,
             shared,
         });
@@ -314,7 +328,7 @@ fn disks(t: &Table, vms: &mut [Vm], summary: &mut Summary) {
 }
 
 /// In-guest used space from `vPartition`.
-fn partitions(t: &Table, vms: &mut [Vm]) {
+fn partitions(t: &Table, vms: &mut [Vm], checks: &mut Checks) {
     let (Some(vm), Some(consumed)) = (t.find(VM), t.capacity(&["consumed"]).map(|(c, _)| c)) else {
         return;
     };
@@ -322,25 +336,28 @@ fn partitions(t: &Table, vms: &mut [Vm]) {
         .into_iter()
         .map(|(k, v)| (k.to_owned(), v))
         .collect();
-    for row in &t.rows {
+    for (r, row) in t.rows.iter().enumerate() {
         let Some(i) = text(t, row, Some(vm)).and_then(|n| idx.get(&n).copied()) else {
             continue;
         };
-        if let Some(m) = mib(t, row, Some(consumed)) {
+        let who = format!("VM {}", quoted(&vms[i].vm));
+        if let Some(m) = mib(t, r, &who, Some(consumed), CAPACITY_MIB, checks) {
             *vms[i].guest_used_mib.get_or_insert(0.0) += m;
         }
     }
 }
 
 /// Hosts and their cores from `vHost`.
-fn hosts(t: &Table, summary: &mut Summary) {
+fn hosts(t: &Table, summary: &mut Summary, checks: &mut Checks) {
     let cores = t.find(&["cores", "numcores", "cpucores", "cpucore"]);
+    let host = t.find(&["host", "name", "hostname"]);
     summary.hosts = t.rows.len() as u32;
-    summary.host_cores = t
-        .rows
-        .iter()
-        .filter_map(|r| t.cell(r, cores).num())
-        .map(|n| n.clamp(0.0, 4096.0) as u32)
+    summary.host_cores = (0..t.rows.len())
+        .filter_map(|r| {
+            let name = text(t, &t.rows[r], host).unwrap_or_default();
+            t.figure(r, cores, &format!("host {}", quoted(&name)), CORES, checks)
+        })
+        .map(|n| n.round() as u32)
         .sum();
 }
 
@@ -362,20 +379,21 @@ pub fn from_workbook(book: &mut Workbook, opts: Options) -> Result<Inventory, In
         ));
     };
     summary.source = source.to_owned();
-    let (mut vms, excluded) = vms(&table, sheet, opts, &mut summary)?;
+    let mut checks = Checks::default();
+    let (mut vms, excluded) = vms(&table, sheet, opts, &mut summary, &mut checks)?;
     if let Some(p) = perf::columns(&table) {
-        perf::apply(&mut vms, &perf::read(&table, &p), &mut summary);
+        perf::apply(&mut vms, &perf::read(&table, &p, &mut checks), &mut summary);
     }
     if let Some(t) = book.table("vdisk")? {
-        disks(&t, &mut vms, &mut summary);
+        disks(&t, &mut vms, &mut summary, &mut checks);
     }
     if let Some(t) = book.table("vpartition")? {
-        partitions(&t, &mut vms);
+        partitions(&t, &mut vms, &mut checks);
     }
     if let Some(t) = book.table("vhost")? {
-        hosts(&t, &mut summary);
+        hosts(&t, &mut summary, &mut checks);
     } else if let Some(t) = book.table("esxhosts")? {
-        hosts(&t, &mut summary);
+        hosts(&t, &mut summary, &mut checks);
     }
     if let Some(t) = book.table("vdatastore")? {
         summary.datastores = t.rows.len() as u32;
@@ -391,13 +409,14 @@ pub fn from_workbook(book: &mut Workbook, opts: Options) -> Result<Inventory, In
     }
     if let Some(t) = book.table("vmperformance")? {
         match perf::columns(&t) {
-            Some(p) => perf::apply(&mut vms, &perf::read(&t, &p), &mut summary),
+            Some(p) => perf::apply(&mut vms, &perf::read(&t, &p, &mut checks), &mut summary),
             None => summary.warnings.push(
                 "sheet `VM Performance` has no VM and IOPS or MiB/s columns; performance was not read"
                     .to_owned(),
             ),
         }
     }
+    checks.finish().map_err(InventoryError::figures)?;
     Ok(finish(vms, excluded, summary))
 }
 
@@ -430,10 +449,12 @@ pub fn from_csv(table: Table, opts: Options) -> Result<Inventory, InventoryError
         source: if table.prefixed { "rvtools" } else { "csv" }.to_owned(),
         ..Summary::default()
     };
-    let (mut vms, excluded) = vms(&table, "vInfo", opts, &mut summary)?;
+    let mut checks = Checks::default();
+    let (mut vms, excluded) = vms(&table, "vInfo", opts, &mut summary, &mut checks)?;
     if let Some(p) = perf::columns(&table) {
-        perf::apply(&mut vms, &perf::read(&table, &p), &mut summary);
+        perf::apply(&mut vms, &perf::read(&table, &p, &mut checks), &mut summary);
     }
+    checks.finish().map_err(InventoryError::figures)?;
     Ok(finish(vms, excluded, summary))
 }
 

@@ -5,6 +5,8 @@
 
 use super::InventoryError;
 use super::bounds::{self, SheetBudget};
+use super::ranges::{Bound, quoted};
+use crate::engine::field_error::Checks;
 use calamine::{DataRef, Reader};
 use std::collections::BTreeMap;
 use std::io::Cursor;
@@ -33,15 +35,16 @@ impl Cell {
         }
     }
 
-    /// The cell as a finite number (text with thousands separators and a decimal
-    /// point or comma reads too).
+    /// The cell as a number (text with thousands separators and a decimal point or
+    /// comma reads too; `NaN`, `inf` and `1e400` read as what they are, for the
+    /// ranges to refuse).
     pub fn num(&self) -> Option<f64> {
         match self {
-            Cell::Num(n) => n.is_finite().then_some(*n),
+            Cell::Num(n) => Some(*n),
             Cell::Text(t) => {
                 let t = t.trim();
                 let plain: String = t.chars().filter(|c| !matches!(c, ' ' | '\u{a0}')).collect();
-                let parsed = plain.parse::<f64>().ok().or_else(|| {
+                plain.parse::<f64>().ok().or_else(|| {
                     if plain.contains(',') && !plain.contains('.') {
                         let comma_decimal = plain.matches(',').count() == 1
                             && plain.rsplit(',').next().is_some_and(|d| d.len() != 3);
@@ -54,8 +57,7 @@ impl Cell {
                     } else {
                         plain.replace(',', "").parse().ok()
                     }
-                });
-                parsed.filter(|n: &f64| n.is_finite())
+                })
             }
             Cell::Bool(_) | Cell::Empty => None,
         }
@@ -85,6 +87,8 @@ pub struct Table {
     /// CSV exports (`vInfo`, `vDisk`, ...) taken off.
     pub keys: Vec<String>,
     pub rows: Vec<Vec<Cell>>,
+    /// Where each row is: its row number in the sheet, or its line in the CSV file.
+    pub lines: Vec<u32>,
     /// Whether some headers carried the sheet-name prefix.
     pub prefixed: bool,
 }
@@ -109,11 +113,14 @@ pub fn normalise(header: &str) -> String {
 pub struct Column {
     pub index: usize,
     pub to_mib: f64,
+    /// The unit the column's figures are in (`MiB`, `GB`, ...).
+    pub unit: &'static str,
 }
 
 impl Table {
-    /// A table from its header row and data rows; blank rows are dropped.
-    pub fn new(name: &str, headers: Vec<String>, rows: Vec<Vec<Cell>>) -> Table {
+    /// A table from its header row and data rows, each with its row number in the
+    /// sheet (or line in the file); blank rows are dropped.
+    pub fn new(name: &str, headers: Vec<String>, rows: Vec<(u32, Vec<Cell>)>) -> Table {
         let full = normalise(name);
         let prefix = full
             .strip_prefix("rvtoolstab")
@@ -133,15 +140,16 @@ impl Table {
                 }
             })
             .collect();
-        let rows = rows
+        let (lines, rows) = rows
             .into_iter()
-            .filter(|r| r.iter().any(|c| *c != Cell::Empty))
-            .collect();
+            .filter(|(_, r)| r.iter().any(|c| *c != Cell::Empty))
+            .unzip();
         Table {
             name: name.to_owned(),
             headers,
             keys,
             rows,
+            lines,
             prefixed,
         }
     }
@@ -170,11 +178,44 @@ impl Table {
             for (suffix, to_mib, label) in UNITS {
                 let key = format!("{base}{suffix}");
                 if let Some(index) = self.keys.iter().position(|k| *k == key) {
-                    return Some((Column { index, to_mib }, label));
+                    let unit = if suffix.is_empty() { "MiB" } else { label };
+                    return Some((
+                        Column {
+                            index,
+                            to_mib,
+                            unit,
+                        },
+                        label,
+                    ));
                 }
             }
         }
         None
+    }
+
+    /// The figure of the `r`th row in column `col`, within `bound` (in the column's
+    /// unit); one out of range is recorded in `checks`, naming the sheet, the row,
+    /// `who` (``VM `web01` ``) and the column, and read as missing. `None` also for a
+    /// blank cell or text that is no number.
+    pub fn figure(
+        &self,
+        r: usize,
+        col: Option<usize>,
+        who: &str,
+        bound: Bound,
+        checks: &mut Checks,
+    ) -> Option<f64> {
+        let col = col?;
+        let v = self.cell(&self.rows[r], Some(col)).num()?;
+        let header = self.headers.get(col).map_or("", String::as_str);
+        let line = self.lines.get(r).copied().unwrap_or_default();
+        let what = format!("{} row {line}, {who}: {}", self.name, quoted(header));
+        let field = format!(
+            "{}.{}",
+            self.name,
+            header.chars().take(60).collect::<String>()
+        );
+        bound.check(checks, &field, &what, v).then_some(v)
     }
 
     /// The cell at `row`, `col` (empty past the row's end).
@@ -245,10 +286,13 @@ impl Workbook {
             row[col] = value;
         }
         drop(reader);
-        let mut rows = rows.into_values();
+        let mut rows = rows
+            .into_iter()
+            .map(|(r, cells)| (r.saturating_add(1), cells));
         let headers = rows
             .next()
             .unwrap_or_default()
+            .1
             .iter()
             .map(|c| c.text().unwrap_or_default())
             .collect();
@@ -347,7 +391,9 @@ pub fn csv_table(name: &str, bytes: &[u8]) -> Result<Table, InventoryError> {
             headers = Some(fields.map(str::to_owned).collect());
             continue;
         }
-        rows.push(
+        let at = record.position().map_or(0, |p| p.line());
+        rows.push((
+            u32::try_from(at).unwrap_or(u32::MAX),
             fields
                 .map(|f| {
                     if f.is_empty() {
@@ -357,7 +403,7 @@ pub fn csv_table(name: &str, bytes: &[u8]) -> Result<Table, InventoryError> {
                     }
                 })
                 .collect(),
-        );
+        ));
     }
     Ok(Table::new(name, headers.unwrap_or_default(), rows))
 }
@@ -391,7 +437,9 @@ mod tests {
         assert_eq!(Cell::Text("12,5".into()).num(), Some(12.5));
         assert_eq!(Cell::Text("1 024.5".into()).num(), Some(1024.5));
         assert_eq!(Cell::Text("n/a".into()).num(), None);
-        assert_eq!(Cell::Num(f64::NAN).num(), None);
+        assert!(Cell::Num(f64::NAN).num().unwrap().is_nan());
+        assert_eq!(Cell::Text("-inf".into()).num(), Some(f64::NEG_INFINITY));
+        assert_eq!(Cell::Text("1e400".into()).num(), Some(f64::INFINITY));
     }
 
     #[test]
@@ -400,6 +448,7 @@ mod tests {
         assert_eq!(t.keys, ["vm", "iops"]);
         assert_eq!(t.rows.len(), 1);
         assert_eq!(t.rows[0][1].num(), Some(12.5));
+        assert_eq!(t.lines, [2]);
     }
 
     #[test]

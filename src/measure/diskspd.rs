@@ -141,12 +141,12 @@ fn measure(
     let threads: Vec<&Node> = span.children("Thread").collect();
     for thread in &threads {
         for t in thread.children("Target") {
-            let rc = t.number_of("ReadCount").unwrap_or(0.0).max(0.0);
-            let wc = t.number_of("WriteCount").unwrap_or(0.0).max(0.0);
+            let rc = t.number_of("ReadCount").unwrap_or(0.0);
+            let wc = t.number_of("WriteCount").unwrap_or(0.0);
             read_ios += rc;
             write_ios += wc;
-            read_bytes += t.number_of("ReadBytes").unwrap_or(0.0).max(0.0);
-            write_bytes += t.number_of("WriteBytes").unwrap_or(0.0).max(0.0);
+            read_bytes += t.number_of("ReadBytes").unwrap_or(0.0);
+            write_bytes += t.number_of("WriteBytes").unwrap_or(0.0);
             let path = t.text_of("Path").unwrap_or_default();
             let profile = targets
                 .iter()

@@ -135,7 +135,7 @@ impl Row<'_> {
     }
 
     fn num(&self, col: &str) -> Option<f64> {
-        number(self.text(col)).filter(|v| *v >= 0.0)
+        number(self.text(col))
     }
 }
 

@@ -331,7 +331,7 @@ fn opt_u32(opts: &BTreeMap<String, String>, key: &str) -> Option<u32> {
 /// Reads a number stored as a JSON number or a numeric string.
 fn num(o: &Map<String, Value>, key: &str) -> Option<f64> {
     match o.get(key)? {
-        Value::Number(n) => n.as_f64().filter(|v| v.is_finite()),
+        Value::Number(n) => n.as_f64(),
         Value::String(s) => number(s),
         _ => None,
     }
@@ -342,17 +342,15 @@ fn read_dir(v: Option<&Value>, v2: bool) -> Dir {
         return Dir::default();
     };
     let unit = if v2 { 1024.0 } else { 1.0 };
-    let runtime_ms = num(o, "runtime").unwrap_or(0.0).max(0.0);
+    let runtime_ms = num(o, "runtime").unwrap_or(0.0);
     let bytes = num(o, "io_bytes")
         .map(|b| b * unit)
         .or_else(|| num(o, "io_kbytes").map(|k| k * 1024.0))
-        .unwrap_or(0.0)
-        .max(0.0);
+        .unwrap_or(0.0);
     let iops_field = num(o, "iops");
     let ios = num(o, "total_ios")
         .or_else(|| iops_field.map(|i| i * runtime_ms / 1000.0))
-        .unwrap_or(0.0)
-        .max(0.0);
+        .unwrap_or(0.0);
     let per_s = |x: f64| {
         if runtime_ms > 0.0 {
             x * 1000.0 / runtime_ms
@@ -360,11 +358,10 @@ fn read_dir(v: Option<&Value>, v2: bool) -> Dir {
             0.0
         }
     };
-    let iops = iops_field.unwrap_or_else(|| per_s(ios)).max(0.0);
+    let iops = iops_field.unwrap_or_else(|| per_s(ios));
     let bw_bytes = num(o, "bw_bytes")
         .or_else(|| num(o, "bw").map(|kib| kib * 1024.0))
-        .unwrap_or_else(|| per_s(bytes))
-        .max(0.0);
+        .unwrap_or_else(|| per_s(bytes));
     let latency = if v2 {
         latency_of(o, &["lat", "clat"], &["lat", "clat"], 1e-3, ios)
     } else {

@@ -7,6 +7,7 @@
 
 use super::Measurement;
 use crate::engine::field_error::{Checks, FieldError, FieldErrors};
+use crate::format::given;
 
 /// Most IOPS of one run, all clients together.
 pub const MAX_IOPS: f64 = 1e9;
@@ -18,19 +19,6 @@ pub const MAX_IO_SIZE_KIB: f64 = 1_048_576.0;
 pub const MAX_LATENCY_MS: f64 = 3.6e6;
 /// Longest run, in seconds (about three years).
 pub const MAX_RUNTIME_S: f64 = 1e8;
-
-/// A number as a message shows it: plain when short, in exponent form when huge or tiny.
-fn shown(v: f64) -> String {
-    if v.is_nan() {
-        "not a number".to_owned()
-    } else if v.is_infinite() {
-        "infinite".to_owned()
-    } else if v == 0.0 || (1e-3..1e9).contains(&v.abs()) {
-        format!("{v}")
-    } else {
-        format!("{v:e}")
-    }
-}
 
 /// Checks every figure of `m` against its range; every one outside it, named by its
 /// field (`iops`).
@@ -62,8 +50,8 @@ pub fn check(m: &Measurement) -> Result<(), FieldErrors> {
                     "run `{}`: {field} is {}, outside 0 to {} {unit}: the file's figures are \
                      damaged (an overflow, or a test time of almost nothing); run the test again",
                     m.label.chars().take(60).collect::<String>(),
-                    shown(v),
-                    shown(max)
+                    given(v),
+                    given(max)
                 ),
             ));
         }

@@ -62,10 +62,11 @@ fn utf16(bytes: &[u8], word: fn([u8; 2]) -> u16) -> Result<String, ImportError> 
         })
 }
 
-/// Reads a number that a tool may write as a JSON number or a string, e.g. "4096" or "1.5".
+/// Reads a number that a tool may write as a JSON number or a string, e.g. "4096" or
+/// "1.5"; `NaN`, `inf` and `1e400` read as what they are, for the physical ranges to
+/// refuse ([`super::ranges`]) rather than to pass as a figure left out.
 pub(super) fn number(s: &str) -> Option<f64> {
-    let v: f64 = s.trim().parse().ok()?;
-    v.is_finite().then_some(v)
+    s.trim().parse().ok()
 }
 
 #[cfg(test)]
@@ -104,8 +105,9 @@ mod tests {
     #[test]
     fn numbers() {
         assert_eq!(number(" 4096 "), Some(4096.0));
-        assert_eq!(number("NaN"), None);
-        assert_eq!(number("inf"), None);
+        assert!(number("NaN").unwrap().is_nan());
+        assert_eq!(number("inf"), Some(f64::INFINITY));
+        assert_eq!(number("1e400"), Some(f64::INFINITY));
         assert_eq!(number("x"), None);
     }
 }

@@ -62,7 +62,7 @@ pub async fn connect(url: &str) -> Result<Db, StoreError> {
         Backend::Postgres => {
             let pool = AnyPoolOptions::new()
                 .max_connections(16)
-                .acquire_timeout(Duration::from_secs(30))
+                .acquire_timeout(PG_ACQUIRE_TIMEOUT)
                 .connect(url)
                 .await?;
             PG_MIGRATOR.run(&pool).await?;
@@ -86,6 +86,12 @@ pub async fn connect(url: &str) -> Result<Db, StoreError> {
     };
     Ok(pool)
 }
+
+/// How long a request waits for a PostgreSQL connection. The pool keeps trying to
+/// connect to a server that refuses connections until then, so this is how soon a
+/// request learns that the server is down (and is answered 503 with `Retry-After`),
+/// well within the 30 s a request may take.
+pub const PG_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Set on every SQLite connection (the `Any` driver opens it from a URL, which carries
 /// no pragmas); the busy timeout is [`BUSY_TIMEOUT`](super::BUSY_TIMEOUT).

@@ -47,12 +47,11 @@ pub struct EstateAccess {
     pub holds_private: bool,
 }
 
-impl EstateAccess {
-    /// True when `actor` may add a private scenario's inputs: its owner, or the actor
-    /// of a new estate (who will own it).
-    pub fn may_take_private(&self, actor: Actor<'_>) -> bool {
-        actor.user.is_some() && self.ownership.owner.as_deref() == actor.user
-    }
+/// True when a private scenario owned by `scenario_owner` may go into an estate owned by
+/// `estate_owner`: only into one of its owner's, whoever adds it (admins too), since
+/// the estate copies its inputs (docs/team-mode.md).
+pub fn may_hold_private(scenario_owner: Option<&str>, estate_owner: Option<&str>) -> bool {
+    scenario_owner.is_some() && scenario_owner == estate_owner
 }
 
 /// Estate `id`'s access when `actor` may see it; `NotFound` otherwise.
@@ -167,7 +166,7 @@ pub async fn create_estate(
 
 /// Saves `r` as the next revision of estate `id` by `by`; `NotFound` if there is none
 /// that `by` may see. With `takes_private` (the caller checked
-/// [`EstateAccess::may_take_private`]) the estate becomes private for good.
+/// [`may_hold_private`]) the estate becomes private for good.
 pub async fn update_estate(
     pool: &Db,
     id: i64,

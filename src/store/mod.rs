@@ -27,7 +27,7 @@ pub mod users;
 mod visibility;
 
 pub use access::{Actor, Ownership, Visibility, visible_scenario};
-pub use connect::{Backend, backend, connect, redacted};
+pub use connect::{Backend, PG_ACQUIRE_TIMEOUT, backend, connect, redacted};
 pub use revisions::Revision;
 pub use scenarios::{
     ListedScenario, MAX_PAGE, PricedRevision, ScenarioPage, ScenarioSummary, StoredScenario,
@@ -73,6 +73,39 @@ pub enum StoreError {
     /// cap and what to do.
     #[error("{0}")]
     Full(String),
+}
+
+impl StoreError {
+    /// True when the database cannot be reached now rather than refusing this request:
+    /// the connection was refused or lost, the pool is closed or gave no connection in
+    /// time, PostgreSQL is shutting down or refuses connections (SQLSTATE class `08`,
+    /// `57P01` to `57P03`), SQLite cannot open or read its file. Such a failure may pass
+    /// when tried again; the web layer answers it with 503 and `Retry-After`.
+    pub fn is_unavailable(&self) -> bool {
+        let StoreError::Db(e) = self else {
+            return false;
+        };
+        match e {
+            sqlx::Error::Io(_)
+            | sqlx::Error::PoolTimedOut
+            | sqlx::Error::PoolClosed
+            | sqlx::Error::WorkerCrashed => true,
+            sqlx::Error::Database(db) => db.code().is_some_and(|c| unavailable_code(&c)),
+            _ => false,
+        }
+    }
+}
+
+/// PostgreSQL's connection-exception class (`08xxx`) and its shutdown and
+/// cannot-connect-now codes (`57P01` admin shutdown, `57P02` crash shutdown, `57P03`
+/// cannot connect now); SQLite's `SQLITE_IOERR` (10) and `SQLITE_CANTOPEN` (14),
+/// whose extended codes keep the primary code in their low byte.
+fn unavailable_code(code: &str) -> bool {
+    if code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03") {
+        return true;
+    }
+    code.parse::<u32>()
+        .is_ok_and(|n| matches!(n & 0xff, 10 | 14))
 }
 
 impl From<sqlx::Error> for StoreError {
@@ -163,7 +196,28 @@ pub fn format_utc(secs: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::format_utc;
+    use super::{StoreError, format_utc, unavailable_code};
+
+    #[test]
+    fn a_database_out_of_reach_is_told_from_a_refused_request() {
+        let db = StoreError::Db;
+        let refused = std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        assert!(db(sqlx::Error::Io(refused)).is_unavailable());
+        assert!(db(sqlx::Error::PoolTimedOut).is_unavailable());
+        assert!(db(sqlx::Error::PoolClosed).is_unavailable());
+        assert!(!db(sqlx::Error::Protocol("bad".into())).is_unavailable());
+        assert!(!StoreError::NotFound.is_unavailable());
+        assert!(!StoreError::Corrupt("x".into()).is_unavailable());
+        for code in [
+            "08000", "08006", "08P01", "57P01", "57P02", "57P03", "10", "522", "14",
+        ] {
+            assert!(unavailable_code(code), "{code}");
+        }
+        // Unique violation, query canceled, SQLite's constraint and busy.
+        for code in ["23505", "57014", "19", "2067", "5"] {
+            assert!(!unavailable_code(code), "{code}");
+        }
+    }
 
     #[test]
     fn formats_utc_timestamps() {

@@ -248,6 +248,8 @@ enum Failure {
     },
     /// No render permit within the wait.
     Busy(String),
+    /// A store failure other than "not found" (the database may not answer: 503).
+    Store(StoreError),
     Internal(String),
 }
 
@@ -285,6 +287,7 @@ fn respond(headers: &HeaderMap, f: Failure) -> Response {
                 status: StatusCode::SERVICE_UNAVAILABLE,
                 message,
             },
+            Failure::Store(e) => PageError::from(e),
             Failure::Internal(c) => PageError::Internal(c),
         }
         .into_response()
@@ -296,6 +299,7 @@ fn respond(headers: &HeaderMap, f: Failure) -> Response {
                 status: StatusCode::SERVICE_UNAVAILABLE,
                 message,
             },
+            Failure::Store(e) => ApiError::from(e),
             Failure::Internal(c) => ApiError::internal(c),
         }
         .into_response()
@@ -412,15 +416,15 @@ async fn saved(
             .await
             .map_err(|e| match e {
                 StoreError::NotFound => Failure::NotFound(format!("no scenario with id {id}")),
-                other => Failure::Internal(other.to_string()),
+                other => Failure::Store(other),
             })?;
         // The scenario's measured runs, drawn beside the model.
         let measured = MeasuredRuns::of(&state.db, id)
             .await
-            .map_err(|e| Failure::Internal(e.to_string()))?;
+            .map_err(Failure::Store)?;
         let calibration = store::calibrations::get_calibration(&state.db, id)
             .await
-            .map_err(|e| Failure::Internal(e.to_string()))?;
+            .map_err(Failure::Store)?;
         let subject = Subject {
             scenario: stored.scenario,
             prices: state.book(),

@@ -3,7 +3,8 @@
 //! Every error body is `{"error": "sentence", "field": "path" | null}` (contract): 400 for
 //! malformed JSON, 413 over the body limit, 415 without a JSON content type, 422 for values
 //! that fail validation (with the field path, and `errors` listing every wrong field at
-//! once), 404 for unknown ids. 5xx causes are logged and never sent to the client.
+//! once), 404 for unknown ids, 503 with `Retry-After` when the database does not answer
+//! or the server is too busy. 5xx causes are logged and never sent to the client.
 
 use super::body_shape;
 use crate::engine::{FieldError, FieldErrors};
@@ -52,6 +53,10 @@ pub enum ApiError {
     /// host), 503 (too busy).
     #[error("{message}")]
     Refused { status: StatusCode, message: String },
+    /// 503: the database cannot be reached now ([`StoreError::is_unavailable`]); the
+    /// cause is logged, the client is told to try again after [`RETRY_AFTER_SECS`].
+    #[error("the database does not answer now; try again in {RETRY_AFTER_SECS} s")]
+    Unavailable(String),
     /// 500: a failure of the server; the cause is logged, the client sees "internal error".
     #[error("internal error")]
     Internal(String),
@@ -110,6 +115,7 @@ impl ApiError {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
             ApiError::Refused { status, .. } => *status,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -155,6 +161,7 @@ impl From<StoreError> for ApiError {
                 status: StatusCode::UNPROCESSABLE_ENTITY,
                 message,
             },
+            e if e.is_unavailable() => ApiError::Unavailable(e.to_string()),
             other => ApiError::internal(other),
         }
     }
@@ -163,8 +170,10 @@ impl From<StoreError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status_code();
-        if let ApiError::Internal(cause) = &self {
-            tracing::error!(%cause, "request failed");
+        match &self {
+            ApiError::Internal(cause) => tracing::error!(%cause, "request failed"),
+            ApiError::Unavailable(cause) => tracing::warn!(%cause, "the database does not answer"),
+            _ => {}
         }
         let error = bounded(&self.to_string()).into_owned();
         // Field paths may hold a map key the client chose, messages quote the input.
@@ -189,8 +198,26 @@ impl IntoResponse for ApiError {
             field: errors.first().and_then(|e| e.field.clone()),
             errors,
         };
-        (status, axum::Json(body)).into_response()
+        with_retry_after((status, axum::Json(body)).into_response())
     }
+}
+
+/// Seconds a 503 (the database does not answer, or the server is busy) asks the client
+/// to wait before trying again, in its `Retry-After` header.
+pub const RETRY_AFTER_SECS: u64 = 5;
+
+/// `response` with `Retry-After: RETRY_AFTER_SECS` when it is a 503 without one: every
+/// 503 of the API and the pages says when to try again.
+pub fn with_retry_after(mut response: Response) -> Response {
+    if response.status() == StatusCode::SERVICE_UNAVAILABLE
+        && !response.headers().contains_key(header::RETRY_AFTER)
+    {
+        response.headers_mut().insert(
+            header::RETRY_AFTER,
+            header::HeaderValue::from(RETRY_AFTER_SECS),
+        );
+    }
+    response
 }
 
 /// Longest piece of the input an error message quotes (between backticks), in
@@ -363,6 +390,29 @@ mod tests {
     struct Probe {
         #[allow(dead_code)]
         n: u32,
+    }
+
+    #[tokio::test]
+    async fn a_database_out_of_reach_is_503_with_retry_after() {
+        let res = ApiError::from(StoreError::Db(sqlx::Error::PoolTimedOut)).into_response();
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(res.headers()[header::RETRY_AFTER], "5");
+        let body = axum::body::to_bytes(res.into_body(), 1 << 16)
+            .await
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert!(
+            v["error"].as_str().unwrap().contains("does not answer"),
+            "{v}"
+        );
+        let res = crate::web::page_error::PageError::from(StoreError::Db(sqlx::Error::PoolClosed))
+            .into_response();
+        assert_eq!(res.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(res.headers()[header::RETRY_AFTER], "5");
+        // Other failures stay 500, without the header.
+        let res = ApiError::from(StoreError::Corrupt("x".into())).into_response();
+        assert_eq!(res.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(!res.headers().contains_key(header::RETRY_AFTER));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! an HTML page with its status (the guards' refusals of page requests use it too).
 
 use crate::store::StoreError;
+use crate::web::error::{RETRY_AFTER_SECS, with_retry_after};
 use askama::Template;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
@@ -16,6 +17,10 @@ pub enum PageError {
     /// A refusal with its own status (403, 413, 415, 421, 503) and a sentence.
     #[error("{message}")]
     Status { status: StatusCode, message: String },
+    /// The database cannot be reached now ([`StoreError::is_unavailable`]): 503 with
+    /// `Retry-After`; the cause is logged.
+    #[error("the database does not answer: {0}")]
+    Unavailable(String),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -30,6 +35,7 @@ impl From<StoreError> for PageError {
                 status: StatusCode::UNPROCESSABLE_ENTITY,
                 message: format!("{}.", crate::verdict::sensitivity::capitalised(&message)),
             },
+            e if e.is_unavailable() => PageError::Unavailable(e.to_string()),
             other => PageError::Internal(other.to_string()),
         }
     }
@@ -51,6 +57,8 @@ struct ErrorPage<'a> {
 
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
+        let unavailable =
+            format!("The database does not answer now. Try again in {RETRY_AFTER_SECS} seconds.");
         let (status, title, message) = match &self {
             PageError::NotFound(m) => (StatusCode::NOT_FOUND, "Not found", m.as_str()),
             PageError::BadRequest(m) => (StatusCode::BAD_REQUEST, "Cannot open this", m.as_str()),
@@ -64,6 +72,14 @@ impl IntoResponse for PageError {
                 },
                 message.as_str(),
             ),
+            PageError::Unavailable(cause) => {
+                tracing::warn!(error = %cause, "the database does not answer");
+                (
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Try again shortly",
+                    unavailable.as_str(),
+                )
+            }
             PageError::Internal(cause) => {
                 tracing::error!(error = %cause, "page failed");
                 (
@@ -79,9 +95,9 @@ impl IntoResponse for PageError {
             title,
             message: &message,
         };
-        match page.render() {
+        with_retry_after(match page.render() {
             Ok(body) => (status, Html(body)).into_response(),
             Err(_) => (status, message).into_response(),
-        }
+        })
     }
 }

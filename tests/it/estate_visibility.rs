@@ -145,6 +145,61 @@ async fn a_private_scenario_in_an_estate_reaches_no_other_user() {
 }
 
 #[tokio::test]
+async fn an_admin_puts_a_private_scenario_only_into_an_estate_of_its_owner() {
+    let t = team().await;
+    let secret = t.create(ALICE, SECRET, "private").await.to_string();
+    // Not into a new estate of the admin's own, nor into one she already owns.
+    let res = t
+        .post_form(
+            CAROL,
+            "/estates",
+            &[("name", "Carol's new"), ("scenario", &secret)],
+        )
+        .await;
+    assert_eq!(res.status(), 422, "admin's new estate");
+    let page = res.text().await.unwrap();
+    assert!(page.contains("is private"), "{page}");
+    assert!(page.contains("only estates of its owner (alice)"), "{page}");
+    let carols = new_estate(&t, CAROL, &[("name", "Carol's"), ("template", "sap-hana")]).await;
+    let res = t
+        .post_form(
+            CAROL,
+            &format!("/estates/{carols}"),
+            &[("scenario", &secret)],
+        )
+        .await;
+    assert_eq!(res.status(), 422, "admin's own estate");
+    assert!(res.text().await.unwrap().contains("is private"));
+    // Nothing was saved: the admin's estate is still shared and without it.
+    let page = t
+        .get(BOB, &format!("/estates/{carols}"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(!page.contains(SECRET));
+    assert!(
+        !t.get(BOB, "/estates")
+            .await
+            .text()
+            .await
+            .unwrap()
+            .contains(SECRET)
+    );
+    // Into an estate of its owner's it goes, whoever adds it; the estate turns private.
+    let alices = new_estate(&t, ALICE, &[("name", "Alice's"), ("template", "sap-hana")]).await;
+    let res = t
+        .post_form(
+            CAROL,
+            &format!("/estates/{alices}"),
+            &[("scenario", &secret)],
+        )
+        .await;
+    assert_eq!(res.status(), 303, "admin adds it to its owner's estate");
+    hidden_from(&t, BOB, alices).await;
+}
+
+#[tokio::test]
 async fn only_the_owner_or_an_admin_changes_who_sees_an_estate() {
     let t = team().await;
     let id = new_estate(

@@ -135,6 +135,11 @@ pub async fn spawn_app_with(
     serve_on(db_url, dir.path().join("volplan.db"), Some(dir), configure).await
 }
 
+/// Starts the app on the database `db_url` (which must exist), with no folder of its own.
+pub async fn spawn_app_on(db_url: String) -> TestApp {
+    serve_on(db_url, PathBuf::new(), None, |_| {}).await
+}
+
 impl TestApp {
     /// A second app instance with its own pool on this app's database, as a second
     /// server behind a load balancer would run.

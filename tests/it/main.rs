@@ -10,6 +10,7 @@ mod calibrate_api;
 mod calibration;
 mod charts;
 mod customer_report;
+mod database_loss;
 mod deliverables;
 mod docs;
 mod estate;

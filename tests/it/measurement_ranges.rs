@@ -36,6 +36,33 @@ async fn forged_figures_are_refused_naming_the_field() {
         (
             forged(
                 "fio-3.36-single-job.json",
+                "\"iops\" : 20800.0",
+                "\"iops\" : -1e308",
+            ),
+            "measurements[0].iops",
+            &[][..],
+        ),
+        (
+            forged(
+                "elbencho-3.0-seq-and-rwmix.csv",
+                ",978,952,978,952,",
+                ",978,NaN,978,952,",
+            ),
+            "measurements[0].iops",
+            &[],
+        ),
+        (
+            forged(
+                "diskspd-2.1-two-targets-four-threads.xml",
+                "<ReadBytes>3013017600</ReadBytes>",
+                "<ReadBytes>-1e308</ReadBytes>",
+            ),
+            "measurements[0].mibps",
+            &["measurements[0].read_mibps"],
+        ),
+        (
+            forged(
+                "fio-3.36-single-job.json",
                 "\"bw_bytes\" : 1363148800",
                 "\"bw_bytes\" : 1e308",
             ),
@@ -74,6 +101,10 @@ async fn forged_figures_are_refused_naming_the_field() {
             assert_eq!(err["field"], json!(field), "{path}: {err}");
             let message = err["error"].as_str().unwrap();
             assert!(message.contains("outside 0 to"), "{message}");
+            assert!(
+                !message.contains("0000000000"),
+                "no long numbers: {message}"
+            );
             assert!(message.len() < 1200, "{message}");
             // Every figure out of range is listed.
             let fields: Vec<&str> = err["errors"]

@@ -167,7 +167,13 @@ impl Fields<'_> {
                     .filter(|v| v.is_finite())
                     .ok_or_else(|| self.err(field, format!("`{field}` is not a finite number")))?;
                 if v < 0.0 {
-                    return Err(self.err(field, format!("`{field}` must be 0 or more, not {v}")));
+                    return Err(self.err(
+                        field,
+                        format!(
+                            "`{field}` must be 0 or more, not {}",
+                            crate::format::given(v)
+                        ),
+                    ));
                 }
                 Ok(v)
             }

@@ -79,6 +79,9 @@ fn raw(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Result<Bytes
 }
 
 fn invalid(e: inventory::InventoryError) -> ApiError {
+    if let Some(figures) = e.figures {
+        return ApiError::InvalidFields(figures);
+    }
     ApiError::Invalid {
         field: e.field(),
         message: e.message,
@@ -94,7 +97,7 @@ fn invalid(e: inventory::InventoryError) -> ApiError {
         (status = 200, description = "`{\"vms\": [...], \"excluded\": [{\"vm\", \"reason\"}], \"summary\": {...}}`", body = Inventory),
         (status = 413, description = "Body over 32 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as a raw file", body = ErrorBody),
-        (status = 422, description = "Not an inventory: `field` names the sheet and column expected, e.g. `vInfo.VM`", body = ErrorBody),
+        (status = 422, description = "Not an inventory: `field` names the sheet and column expected, e.g. `vInfo.VM`; or figures out of range (NaN, infinite, negative, absurd): `errors` lists every one, each naming sheet and column as `field` and row, VM and range in its message", body = ErrorBody),
     )
 )]
 pub async fn import(
@@ -136,7 +139,7 @@ pub struct PerformanceRequest {
     request_body(content = PerformanceRequest),
     responses(
         (status = 200, description = "The inventory with the VMs' figures set", body = Inventory),
-        (status = 422, description = "The CSV lacks a VM or IOPS/MiB/s column", body = ErrorBody),
+        (status = 422, description = "The CSV lacks a VM or IOPS/MiB/s column, or figures of the CSV or the inventory are out of range: `errors` lists every one", body = ErrorBody),
     )
 )]
 pub async fn performance(
@@ -144,6 +147,7 @@ pub async fn performance(
     ApiJson(req): ApiJson<PerformanceRequest>,
 ) -> Result<Json<Inventory>, ApiError> {
     req.inventory.check_text()?;
+    inventory::ranges::check(&req.inventory)?;
     let inv = st
         .renders
         .run("performance import", Turn::Answer, move || {
@@ -163,7 +167,7 @@ pub async fn performance(
     responses(
         (status = 200, description = "`{\"datastores\", \"placement\": [{\"vm\", \"datastore\"}], \"evaluation\": Evaluation, \"tco\": {\"vsan_only\", \"with_anf\"}, ..., \"verdict\"}`: the verdict says which option is cheaper at each purchase term, the break-even, and the headline at the request's `term`", body = crate::verdict::avs::JudgedPlan),
         (status = 400, description = "Malformed JSON", body = ErrorBody),
-        (status = 422, description = "Values fail validation: `errors` lists every one (host SKU and region with did-you-mean), `field` the first", body = ErrorBody),
+        (status = 422, description = "Values fail validation: `errors` lists every one (host SKU and region with did-you-mean, every inventory figure out of range), `field` the first", body = ErrorBody),
     )
 )]
 pub async fn plan(

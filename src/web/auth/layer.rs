@@ -287,6 +287,13 @@ fn ask_for_credentials(method: &Method, path: &str, query: Option<&str>) -> Resp
 }
 
 fn unavailable(path: &str, cause: StoreError) -> Response {
+    if cause.is_unavailable() {
+        return if is_api(path) {
+            ApiError::from(cause).into_response()
+        } else {
+            PageError::from(cause).into_response()
+        };
+    }
     tracing::error!(error = %cause, "authentication lookup failed");
     refuse(
         path,

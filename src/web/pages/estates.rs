@@ -147,10 +147,10 @@ async fn read(
     user: &CurrentUser,
     f: &mut EstateForm,
     req: &mut EstateRequest,
-    may_take_private: bool,
+    estate_owner: Option<&str>,
 ) -> Result<(bool, Option<String>), PageError> {
     f.read_settings(req);
-    let took_private = f.apply_workloads(st, user, req, may_take_private).await;
+    let took_private = f.apply_workloads(st, user, req, estate_owner).await;
     // The request's own checks run in the same round as the form's, so every wrong
     // input is marked at once; a request that passes them is planned.
     let checked = match req.validate(&st.book()) {
@@ -183,7 +183,8 @@ pub async fn create(
     let mut f = EstateForm::parse(&body);
     let mut req = EstateRequest::new(Vec::new());
     // The new estate's owner is the user: it may take the user's private scenarios.
-    let (took_private, problem) = read(&st, &user, &mut f, &mut req, true).await?;
+    let owner = access::actor(&user).user;
+    let (took_private, problem) = read(&st, &user, &mut f, &mut req, owner).await?;
     if let Some(problem) = unsaved(&f, problem) {
         return list_with(
             &st,
@@ -346,13 +347,14 @@ pub async fn save(
     let id = parse_id(&raw)?;
     let by = access::actor(&user);
     let stored = store::get_estate(&st.db, id, by).await.map_err(not_found)?;
-    let may_take_private = store::visible_estate(&st.db, id, by)
+    let owner = store::visible_estate(&st.db, id, by)
         .await
         .map_err(not_found)?
-        .may_take_private(by);
+        .ownership
+        .owner;
     let mut f = EstateForm::parse(&body);
     let mut req = stored.request.clone();
-    let (took_private, problem) = read(&st, &user, &mut f, &mut req, may_take_private).await?;
+    let (took_private, problem) = read(&st, &user, &mut f, &mut req, owner.as_deref()).await?;
     let problem = match unsaved(&f, problem) {
         Some(problem) => Some(problem),
         None => match store::update_estate(&st.db, id, &req, by, took_private).await {

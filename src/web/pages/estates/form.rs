@@ -161,15 +161,15 @@ impl EstateForm {
     }
 
     /// Removes the workloads ticked for removal and adds those chosen. Whether a
-    /// private scenario's inputs were added, which only one who may put them in this
-    /// estate (`may_take_private`: its owner) may do; a choice that cannot be added
+    /// private scenario's inputs were added, which only an estate of the scenario's
+    /// owner (`estate_owner`) may take, whoever adds it; a choice that cannot be added
     /// gets its message beside its list.
     pub async fn apply_workloads(
         &mut self,
         st: &AppState,
         user: &CurrentUser,
         req: &mut EstateRequest,
-        may_take_private: bool,
+        estate_owner: Option<&str>,
     ) -> bool {
         let mut keep = Vec::with_capacity(req.workloads.len());
         for (i, w) in req.workloads.drain(..).enumerate() {
@@ -193,7 +193,7 @@ impl EstateForm {
         }
         let mut took_private = false;
         for raw in self.scenarios.clone() {
-            match self.scenario(st, user, &raw, may_take_private).await {
+            match self.scenario(st, user, &raw, estate_owner).await {
                 Ok((w, private)) => {
                     took_private |= private;
                     req.workloads.push(w);
@@ -210,7 +210,7 @@ impl EstateForm {
         st: &AppState,
         user: &CurrentUser,
         raw: &str,
-        may_take_private: bool,
+        estate_owner: Option<&str>,
     ) -> Result<(Scenario, bool), String> {
         let id: i64 = raw
             .parse()
@@ -221,11 +221,13 @@ impl EstateForm {
             .await
             .map_err(missing)?;
         let private = ownership.visibility == Visibility::Private;
-        if private && !may_take_private {
+        let owner = ownership.owner.as_deref();
+        if private && !crate::store::estates::may_hold_private(owner, estate_owner) {
             return Err(format!(
-                "“{}” is private: only its owner's own estates may hold it (they become \
-                 private); add it to an estate of yours, or make the scenario shared",
-                s.scenario.name
+                "“{}” is private: only estates of its owner{} may hold it (they become \
+                 private); add it to one of theirs, or have it made shared",
+                s.scenario.name,
+                owner.map_or(String::new(), |o| format!(" ({o})"))
             ));
         }
         let mut w: Scenario = s.scenario;
