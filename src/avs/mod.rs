@@ -22,8 +22,8 @@ use crate::engine::evaluation::Evaluation;
 use crate::engine::field_error::FieldErrors;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{
-    Access, Avs, Clients, FieldError, Files, Level, Placement, Protocol, Qos, Scenario, Service,
-    Storage, VolumeGroup, VolumeKind, Workload,
+    Access, Avs, Clients, FieldError, Files, Level, Placement, Pricing, Protocol, Qos, Scenario,
+    Service, Storage, Term, VolumeGroup, VolumeKind, Workload,
 };
 use crate::inventory::model::MIB_PER_TIB;
 use hosts::{Demand, HostCount};
@@ -557,8 +557,11 @@ fn scenario(
         })
         .collect();
     let n = volumes.len();
-    // The capacity the datastores hold: what the VMs use with growth, rounded up to the
-    // GiB; a cluster of empty VMs needs the smallest datastores (capacity is above 0).
+    // The capacity the datastores provide: what the VMs use with growth and the plan's
+    // free space kept on top (so reverse sizing answers the plan's question), rounded up
+    // to the GiB; a cluster of empty VMs needs the smallest datastores (capacity is
+    // above 0).
+    let capacity_tib = capacity_tib / (1.0 - req.free_space_pct / 100.0);
     let capacity_tib = if capacity_tib > 0.0 {
         ((capacity_tib * 1024.0) - 1e-6).ceil() / 1024.0
     } else {
@@ -628,6 +631,33 @@ fn scenario(
     }
 }
 
+/// The plan's cluster scenarios as saved: priced on the plan's purchase term in the
+/// book's currency (hosts at the term's rate, datastores at reserved capacity), with a
+/// note of what their capacity holds, so a saved cluster costs what the plan says.
+fn as_planned(req: &PlanRequest, book: &PriceBook, scenarios: &mut [Scenario]) {
+    for s in scenarios {
+        s.pricing = Some(Pricing {
+            currency: book.currency.to_owned(),
+            discount_pct: 0.0,
+            reservation: req.term.reservation(),
+        });
+        let notes = format!(
+            "From an AVS plan: the capacity is what the VMs use{} with {} % of each datastore kept free; hosts and datastores are priced {}.",
+            if req.growth_pct > 0.0 {
+                format!(" grown by {} %", crate::format::num(req.growth_pct, 1))
+            } else {
+                String::new()
+            },
+            crate::format::num(req.free_space_pct, 1),
+            req.term.display()
+        );
+        s.meta = Some(crate::engine::meta::Meta {
+            notes,
+            ..Default::default()
+        });
+    }
+}
+
 /// Datastore name `n` (1-based).
 fn ds_name(n: usize) -> String {
     format!("ds-{n:02}")
@@ -645,6 +675,8 @@ fn finish(
     let inv = &req.inventory;
     let lv = anf_level(b.level);
     let g = 1.0 + req.growth_pct / 100.0;
+    let mut b = b;
+    as_planned(req, ctx.book, &mut b.scenarios);
     let mut vms_per_ds = vec![0u32; b.n as usize];
     let mut last_vm = vec![usize::MAX; b.n as usize];
     let placement: Vec<Placed> = work
@@ -723,6 +755,20 @@ fn finish(
     let evaluation = crate::engine::evaluate_in(&b.scenarios[busiest], ctx.book)
         .unwrap_or_else(|_| b.evals[busiest].clone());
     let anf_tib: f64 = b.quotas.iter().sum();
+    // The datastores on each term: the engine's cost lines of every cluster.
+    let on = |term: Term| -> f64 {
+        b.scenarios
+            .iter()
+            .zip(&b.evals)
+            .map(|(s, e)| {
+                let mut s = s.clone();
+                if let Some(p) = s.pricing.as_mut() {
+                    p.reservation = term;
+                }
+                evaluate_without_sizing(&s, ctx.book).map_or_else(|_| anf_cost(e), |e| anf_cost(&e))
+            })
+            .sum()
+    };
     let tco = tco::tco(
         &ctx,
         &vsan,
@@ -730,12 +776,11 @@ fn finish(
         tco::AnfShare {
             level: b.level,
             tib: anf_tib,
-            monthly: b.anf_monthly,
-            pools: b
-                .scenarios
-                .iter()
-                .map(|s| s.storage.volumes.iter().map(|v| v.quota_tib).sum())
-                .collect(),
+            monthly: tco::Rates {
+                payg: b.anf_monthly,
+                reserved_1y: on(Term::OneYear),
+                reserved_3y: on(Term::ThreeYears),
+            },
         },
     );
     let mut warnings = Vec::new();
