@@ -5,7 +5,12 @@ use serde_json::json;
 
 /// An ANF workload of one volume of `quota` TiB: with `mibps` assigned (manual QoS)
 /// and no target, or with a throughput target when `target` is set.
-fn workload(name: &str, quota: f64, mibps: Option<f64>, target: Option<f64>) -> serde_json::Value {
+pub(super) fn workload(
+    name: &str,
+    quota: f64,
+    mibps: Option<f64>,
+    target: Option<f64>,
+) -> serde_json::Value {
     let qos = if mibps.is_some() { "manual" } else { "auto" };
     json!({
         "name": name,

@@ -9,6 +9,7 @@ use volplan::inventory::{self, Flag, Options, Reason};
 
 mod outputs;
 mod page;
+mod saved;
 
 /// The header dialect of a generated export.
 #[derive(Clone, Copy, PartialEq)]
