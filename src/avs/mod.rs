@@ -106,7 +106,10 @@ pub struct AvsPlan {
     /// The engine's evaluation of the cluster with the least headroom.
     #[schema(value_type = Object)]
     pub evaluation: Evaluation,
-    /// Every cluster's scenario as evaluated (save them as scenarios).
+    /// Every cluster's scenario as evaluated (save them as scenarios): priced on the
+    /// plan's purchase term (`pricing.reservation`) in the book's currency, its capacity
+    /// the VMs' use with growth and the plan's free space, so a saved cluster costs what
+    /// the plan says.
     #[schema(value_type = Vec<Object>)]
     pub scenarios: Vec<Scenario>,
     pub clusters: Vec<ClusterPlan>,

@@ -4,8 +4,8 @@
 
 use super::demand::{Demand, Unit, max_mibps, slot};
 use super::pool::{self, PoolType, Priced, Rates, TYPES, rate};
-use super::{Excluded, keeps_rate};
 use super::search::Solution;
+use super::{Excluded, keeps_rate};
 use crate::engine::cost::AVS_HOSTS;
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::pricing::PriceBook;
@@ -282,7 +282,10 @@ pub fn outside_pools(
         .map(|(i, (w, row))| {
             if !reach[i] {
                 let why = super::reach::unreachable(w, w.storage.service).unwrap_or_default();
-                add_note(row, format!("{why}: not planned, not counted in the estate's cost"));
+                add_note(
+                    row,
+                    format!("{why}: not planned, not counted in the estate's cost"),
+                );
                 row.targets_met = false;
                 row.pool = None;
                 leave_out(i, "unreachable", why);

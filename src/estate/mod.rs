@@ -179,13 +179,22 @@ pub fn optimize(req: &EstateRequest, prices: &PriceBook) -> Result<EstatePlan, F
     // What the timeline's capacity columns count: the workloads in the pools, and those
     // outside them that the totals count.
     let pooled: Vec<usize> = active.iter().map(|&i| demands[i].workload).collect();
-    let left_out = |w: usize| excluded.iter().any(|x| x.workload == w && x.reason != "no_host_price");
+    let left_out = |w: usize| {
+        excluded
+            .iter()
+            .any(|x| x.workload == w && x.reason != "no_host_price")
+    };
     let data: Vec<f64> = workloads
         .iter()
         .enumerate()
         .map(|(w, s)| {
-            let planned = pooled.contains(&w) || (s.storage.service != Service::Anf && !left_out(w));
-            if planned { s.workload.capacity_tib } else { 0.0 }
+            let planned =
+                pooled.contains(&w) || (s.storage.service != Service::Anf && !left_out(w));
+            if planned {
+                s.workload.capacity_tib
+            } else {
+                0.0
+            }
         })
         .collect();
     let outside_quota: Vec<f64> = workloads

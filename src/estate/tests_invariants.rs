@@ -17,9 +17,14 @@ fn template(key: &str) -> serde_json::Value {
 /// The AVS cluster, a large volume without targets, SAP HANA on M-series VMs and GCNV
 /// on n2 machines.
 fn mixed() -> Vec<serde_json::Value> {
-    ["avs-datastores", "anf-large-volume", "sap-hana", "gcnv-nconnect-16"]
-        .map(template)
-        .to_vec()
+    [
+        "avs-datastores",
+        "anf-large-volume",
+        "sap-hana",
+        "gcnv-nconnect-16",
+    ]
+    .map(template)
+    .to_vec()
 }
 
 fn plan(v: serde_json::Value) -> (EstateRequest, EstatePlan) {
@@ -33,7 +38,10 @@ fn assert_signed(req: &EstateRequest, p: &EstatePlan) {
     let workloads = req.placed_workloads(&p.region);
     for (a, w) in p.assignments.iter().zip(&workloads) {
         let clients = Clients::of(w);
-        if p.excluded.iter().any(|x| x.workload == a.workload && x.reason == "unreachable") {
+        if p.excluded
+            .iter()
+            .any(|x| x.workload == a.workload && x.reason == "unreachable")
+        {
             assert!(a.pool.is_none() && a.monthly_outside_pools.is_none());
             continue;
         }
@@ -63,7 +71,11 @@ fn assert_signed(req: &EstateRequest, p: &EstatePlan) {
         .iter()
         .filter_map(|a| a.monthly_outside_pools)
         .sum();
-    assert!((p.monthly - pools - outside).abs() < 1e-6, "{} != {pools} + {outside}", p.monthly);
+    assert!(
+        (p.monthly - pools - outside).abs() < 1e-6,
+        "{} != {pools} + {outside}",
+        p.monthly
+    );
     let months: f64 = p.timeline.iter().map(|m| m.monthly).sum();
     assert!((p.total - months).abs() < 1e-6);
     let years: f64 = p.cost_by_year.iter().sum();
@@ -83,8 +95,22 @@ fn assert_signed(req: &EstateRequest, p: &EstatePlan) {
 fn round_trips(p: &EstatePlan) -> Vec<String> {
     let mut seen: std::collections::HashMap<usize, Vec<String>> = Default::default();
     for e in p.events.iter().filter(|e| e.kind == EventKind::LevelChange) {
-        let to = e.message.split(" to ").nth(1).unwrap_or("").split(';').next().unwrap_or("");
-        let from = e.message.split(" from ").nth(1).unwrap_or("").split(" to ").next().unwrap_or("");
+        let to = e
+            .message
+            .split(" to ")
+            .nth(1)
+            .unwrap_or("")
+            .split(';')
+            .next()
+            .unwrap_or("");
+        let from = e
+            .message
+            .split(" from ")
+            .nth(1)
+            .unwrap_or("")
+            .split(" to ")
+            .next()
+            .unwrap_or("");
         let path = seen.entry(e.workload.unwrap()).or_default();
         if path.is_empty() {
             path.push(from.to_owned());
@@ -123,8 +149,18 @@ fn the_mixed_estate_in_west_europe_is_one_an_architect_signs() {
     assert!(hosts[0].detail.contains("AV36"), "{}", hosts[0].detail);
     assert!(p.assignments[0].pool.is_some());
     // SAP HANA's clients are Azure VMs: no Google option; GCNV's are Google machines.
-    assert!(p.fit[2].options.iter().all(|o| o.service != crate::engine::scenario::Service::Gcnv));
-    assert!(p.fit[3].options.iter().all(|o| o.service == crate::engine::scenario::Service::Gcnv));
+    assert!(
+        p.fit[2]
+            .options
+            .iter()
+            .all(|o| o.service != crate::engine::scenario::Service::Gcnv)
+    );
+    assert!(
+        p.fit[3]
+            .options
+            .iter()
+            .all(|o| o.service == crate::engine::scenario::Service::Gcnv)
+    );
     assert!(round_trips(&p).is_empty(), "{:?}", round_trips(&p));
     // Demand grows with 25 % a year; it never falls.
     for w in p.timeline.windows(2) {

@@ -73,7 +73,10 @@ fn excluding(plan: &EstatePlan) -> String {
     if left_out.is_empty() {
         String::new()
     } else {
-        format!(", excluding {}", join(&left_out.iter().map(String::as_str).collect::<Vec<_>>()))
+        format!(
+            ", excluding {}",
+            join(&left_out.iter().map(String::as_str).collect::<Vec<_>>())
+        )
     }
 }
 

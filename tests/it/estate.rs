@@ -365,8 +365,12 @@ async fn an_estate_across_clouds_keeps_every_workload_prices_what_it_can_and_nam
     let workloads: Vec<Value> = keys
         .iter()
         .map(|k| {
-            serde_json::to_value(volplan::web::scenario_templates::find(k).unwrap().scenario())
-                .unwrap()
+            serde_json::to_value(
+                volplan::web::scenario_templates::find(k)
+                    .unwrap()
+                    .scenario(),
+            )
+            .unwrap()
         })
         .collect();
     let body = json!({"name": "Across clouds", "workloads": workloads, "region": "westeurope",
@@ -386,7 +390,11 @@ async fn an_estate_across_clouds_keeps_every_workload_prices_what_it_can_and_nam
         assert_eq!(a["targets_met"], true, "{a}");
         if w["workload"]["target_mibps"].is_null() && w["workload"]["target_iops"].is_null() {
             let mut own = w.clone();
-            own["region"] = json!(if i == 3 { Value::Null } else { json!("westeurope") });
+            own["region"] = json!(if i == 3 {
+                Value::Null
+            } else {
+                json!("westeurope")
+            });
             let e: Value = app
                 .post_json("/api/v1/evaluate", &own)
                 .await
@@ -394,7 +402,10 @@ async fn an_estate_across_clouds_keeps_every_workload_prices_what_it_can_and_nam
                 .await
                 .unwrap();
             let entered = f(&e["throughput_mibps"]);
-            assert!(f(&a["throughput_mibps"]) >= entered * 0.99, "{a} vs {entered}");
+            assert!(
+                f(&a["throughput_mibps"]) >= entered * 0.99,
+                "{a} vs {entered}"
+            );
         }
     }
     assert!(f(&p["assignments"][0]["throughput_mibps"]) > 10_000.0);
@@ -413,7 +424,11 @@ async fn an_estate_across_clouds_keeps_every_workload_prices_what_it_can_and_nam
         assert!(services(i).iter().all(|s| s != "gcnv"), "{:?}", services(i));
     }
     assert!(services(3).iter().all(|s| s == "gcnv"), "{:?}", services(3));
-    assert_eq!(services(0), ["anf"; 4], "AVS hosts reach ANF datastores only");
+    assert_eq!(
+        services(0),
+        ["anf"; 4],
+        "AVS hosts reach ANF datastores only"
+    );
 
     // The hosts without a price are excluded and named in the cost sentence, which the
     // page prints word for word.
@@ -442,7 +457,13 @@ async fn an_estate_across_clouds_keeps_every_workload_prices_what_it_can_and_nam
     for e in p["events"].as_array().unwrap() {
         if e["kind"] == "level_change" {
             let m = e["message"].as_str().unwrap();
-            let from = m.split(" from ").nth(1).unwrap().split(" to ").next().unwrap();
+            let from = m
+                .split(" from ")
+                .nth(1)
+                .unwrap()
+                .split(" to ")
+                .next()
+                .unwrap();
             let to = m.split(" to ").nth(1).unwrap().split(';').next().unwrap();
             let w = path.entry(e["workload"].as_u64().unwrap()).or_default();
             if w.is_empty() {
@@ -459,7 +480,12 @@ async fn an_estate_across_clouds_keeps_every_workload_prices_what_it_can_and_nam
     }
 
     // Totals equal the sum of their lines.
-    let pools: f64 = p["pools"].as_array().unwrap().iter().map(|x| f(&x["monthly"])).sum();
+    let pools: f64 = p["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| f(&x["monthly"]))
+        .sum();
     let outside: f64 = p["assignments"]
         .as_array()
         .unwrap()

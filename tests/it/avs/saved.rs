@@ -39,7 +39,10 @@ async fn a_saved_cluster_prints_the_plans_monthly_cost_on_its_term() {
             .sum();
         // The capacity holds the VMs' use with 20 % of each datastore kept free.
         let capacity = s["workload"]["capacity_tib"].as_f64().unwrap();
-        assert!(capacity <= quota + 1e-9 && capacity > 0.0, "{capacity} {quota}");
+        assert!(
+            capacity <= quota + 1e-9 && capacity > 0.0,
+            "{capacity} {quota}"
+        );
         let e: Value = app
             .post_json("/api/v1/evaluate", &s)
             .await
@@ -53,7 +56,10 @@ async fn a_saved_cluster_prints_the_plans_monthly_cost_on_its_term() {
         );
         for row in e["sizing"].as_array().unwrap() {
             if row["meets"] == true {
-                assert!(row["quota_tib"].as_f64().unwrap() >= capacity - 1e-9, "{row}");
+                assert!(
+                    row["quota_tib"].as_f64().unwrap() >= capacity - 1e-9,
+                    "{row}"
+                );
             }
         }
         // The scenario page prints the plan's figure.
