@@ -509,3 +509,42 @@ async fn an_estate_across_clouds_keeps_every_workload_prices_what_it_can_and_nam
     assert!(page.contains("Demand TiB") && page.contains("Provisioned TiB"));
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_re_plan_threshold_and_minimum_dwell_are_set_on_the_page() {
+    let app = spawn_app().await;
+    let res = app
+        .post_pairs(
+            "/estates",
+            &[
+                ("region", "eastus"),
+                ("years", "1"),
+                ("migration_threshold_usd_month", "250"),
+                ("min_dwell_months", "12"),
+                ("template", "sap-hana"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303, "{}", res.text().await.unwrap());
+    let location = res.headers()["location"].to_str().unwrap().to_owned();
+    let page = app.get_text(&location).await;
+    assert!(page.contains("name=\"min_dwell_months\" type=\"text\" inputmode=\"decimal\" autocomplete=\"off\" spellcheck=\"false\" value=\"12\""));
+    let statements = list_items(&page, "estate-verdict");
+    assert!(
+        statements.iter().any(|s| s.contains("$250.00/month")),
+        "{statements:?}"
+    );
+    // A dwell out of range is marked beside its input, nothing saved.
+    let res = app
+        .post_pairs(
+            "/estates",
+            &[("min_dwell_months", "61"), ("template", "sap-hana")],
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    assert!(
+        message(&html, "min_dwell_months").contains("0 to 60"),
+        "{html}"
+    );
+}
