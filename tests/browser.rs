@@ -1112,7 +1112,7 @@ async fn estate_journey(c: &Client, base: &str) -> Res {
     assert_eq!(costs, serde_json::json!(36));
     let rising = js(
         c,
-        "(() => { const rows = [...[...document.querySelectorAll('#estate-plan section')].find(s => s.querySelector('h2').textContent === 'Timeline').querySelectorAll('tbody tr')]; const v = rows.map(r => Number(r.cells[5].textContent.replace(/[$,]/g, ''))); return v.every((x, i) => i === 0 || x >= v[i - 1] - 0.005) && v[35] > v[0]; })()",
+        "(() => { const rows = [...[...document.querySelectorAll('#estate-plan section')].find(s => s.querySelector('h2').textContent === 'Timeline').querySelectorAll('tbody tr')]; const v = rows.map(r => Number(r.cells[6].textContent.replace(/[$,]/g, ''))); return v.every((x, i) => i === 0 || x >= v[i - 1] - 0.005) && v[35] > v[0]; })()",
     )
     .await?;
     assert_eq!(

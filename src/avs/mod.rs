@@ -11,6 +11,7 @@
 pub mod hosts;
 pub mod layout;
 mod request;
+mod scenario;
 pub mod tco;
 #[cfg(test)]
 mod tests;
@@ -21,13 +22,11 @@ use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::evaluation::Evaluation;
 use crate::engine::field_error::FieldErrors;
 use crate::engine::pricing::PriceBook;
-use crate::engine::scenario::{
-    Access, Avs, Clients, FieldError, Files, Level, Placement, Protocol, Qos, Scenario, Service,
-    Storage, VolumeGroup, VolumeKind, Workload,
-};
+use crate::engine::scenario::{FieldError, Level, Scenario, Term};
 use crate::inventory::model::MIB_PER_TIB;
 use hosts::{Demand, HostCount};
 use layout::{Item, Packing};
+use scenario::{as_planned, scenario};
 use serde::Serialize;
 
 /// One planned datastore.
@@ -106,7 +105,10 @@ pub struct AvsPlan {
     /// The engine's evaluation of the cluster with the least headroom.
     #[schema(value_type = Object)]
     pub evaluation: Evaluation,
-    /// Every cluster's scenario as evaluated (save them as scenarios).
+    /// Every cluster's scenario as evaluated (save them as scenarios): priced on the
+    /// plan's purchase term (`pricing.reservation`) in the book's currency, its capacity
+    /// the VMs' use with growth and the plan's free space, so a saved cluster costs what
+    /// the plan says.
     #[schema(value_type = Vec<Object>)]
     pub scenarios: Vec<Scenario>,
     pub clusters: Vec<ClusterPlan>,
@@ -533,101 +535,6 @@ pub fn anf_cost(e: &Evaluation) -> f64 {
         .sum()
 }
 
-/// The scenario of one cluster of a layout.
-#[allow(clippy::too_many_arguments)]
-fn scenario(
-    req: &PlanRequest,
-    ctx: &request::Context,
-    w: &Work,
-    level: Level,
-    cluster: u32,
-    hosts: u32,
-    vms: u32,
-    capacity_tib: f64,
-    mibps: f64,
-    iops: f64,
-    quotas: impl Iterator<Item = (f64, Option<f64>)>,
-) -> Scenario {
-    let volumes: Vec<VolumeGroup> = quotas
-        .map(|(q, mibps)| VolumeGroup {
-            count: 1,
-            quota_tib: q,
-            throughput_mibps: mibps,
-            iops: None,
-        })
-        .collect();
-    let n = volumes.len();
-    // The capacity the datastores hold: what the VMs use with growth, rounded up to the
-    // GiB; a cluster of empty VMs needs the smallest datastores (capacity is above 0).
-    let capacity_tib = if capacity_tib > 0.0 {
-        ((capacity_tib * 1024.0) - 1e-6).ceil() / 1024.0
-    } else {
-        volumes.iter().map(|v| v.quota_tib).sum()
-    };
-    Scenario {
-        id: None,
-        meta: None,
-        name: format!(
-            "AVS cluster {cluster}: {n} {} datastores, {hosts} {} hosts",
-            level.key(),
-            ctx.spec.sku
-        ),
-        workload: Workload {
-            io_size_kib: w.targets.io_size_kib,
-            read_pct: w.targets.read_pct,
-            access: Access::Random,
-            threads: 1,
-            queue_depth: req.outstanding_per_vm,
-            files: Files::Many,
-            metadata_heavy: false,
-            cached_read_pct: 0.0,
-            capacity_tib,
-            target_mibps: (mibps > 0.0).then(|| mibps.ceil()),
-            target_iops: (iops > 0.0 && mibps <= 0.0).then(|| iops.ceil()),
-            target_latency_ms: None,
-            confidence: Default::default(),
-        },
-        storage: Storage {
-            service: Service::Anf,
-            level,
-            qos: if level == Level::Flexible {
-                Qos::Manual
-            } else {
-                Qos::Auto
-            },
-            volume_kind: VolumeKind::Regular,
-            volumes,
-            pool_tib: None,
-            cool_access: None,
-        },
-        clients: Clients {
-            count: 1,
-            vm_size: None,
-            egress_mibps: None,
-            ingress_mibps: None,
-            protocol: Protocol::Nfsv3,
-            nconnect: 1,
-            smb_multichannel: false,
-            smb_channels: 4,
-            avs: Some(Avs {
-                hosts,
-                host_sku: ctx.spec.sku.to_owned(),
-                vms_per_host: vms.div_ceil(hosts.max(1)).clamp(1, 1024),
-                vmdks_per_vm: w.vmdks_per_vm,
-                placement: Placement::Dedicated,
-                nconnect: req.nconnect,
-                cluster_hosts: Some(hosts),
-            }),
-            nfs_client: Default::default(),
-            sec: Default::default(),
-            smb_security: Default::default(),
-        },
-        region: Some(ctx.region.clone()),
-        pricing: None,
-        data_protection: None,
-    }
-}
-
 /// Datastore name `n` (1-based).
 fn ds_name(n: usize) -> String {
     format!("ds-{n:02}")
@@ -645,6 +552,8 @@ fn finish(
     let inv = &req.inventory;
     let lv = anf_level(b.level);
     let g = 1.0 + req.growth_pct / 100.0;
+    let mut b = b;
+    as_planned(req, ctx.book, &mut b.scenarios);
     let mut vms_per_ds = vec![0u32; b.n as usize];
     let mut last_vm = vec![usize::MAX; b.n as usize];
     let placement: Vec<Placed> = work
@@ -723,6 +632,20 @@ fn finish(
     let evaluation = crate::engine::evaluate_in(&b.scenarios[busiest], ctx.book)
         .unwrap_or_else(|_| b.evals[busiest].clone());
     let anf_tib: f64 = b.quotas.iter().sum();
+    // The datastores on each term: the engine's cost lines of every cluster.
+    let on = |term: Term| -> f64 {
+        b.scenarios
+            .iter()
+            .zip(&b.evals)
+            .map(|(s, e)| {
+                let mut s = s.clone();
+                if let Some(p) = s.pricing.as_mut() {
+                    p.reservation = term;
+                }
+                evaluate_without_sizing(&s, ctx.book).map_or_else(|_| anf_cost(e), |e| anf_cost(&e))
+            })
+            .sum()
+    };
     let tco = tco::tco(
         &ctx,
         &vsan,
@@ -730,12 +653,11 @@ fn finish(
         tco::AnfShare {
             level: b.level,
             tib: anf_tib,
-            monthly: b.anf_monthly,
-            pools: b
-                .scenarios
-                .iter()
-                .map(|s| s.storage.volumes.iter().map(|v| v.quota_tib).sum())
-                .collect(),
+            monthly: tco::Rates {
+                payg: b.anf_monthly,
+                reserved_1y: on(Term::OneYear),
+                reserved_3y: on(Term::ThreeYears),
+            },
         },
     );
     let mut warnings = Vec::new();

@@ -63,6 +63,16 @@ impl PurchaseTerm {
         }
     }
 
+    /// The scenario's reservation term for this purchase term.
+    pub fn reservation(self) -> crate::engine::scenario::Term {
+        use crate::engine::scenario::Term;
+        match self {
+            PurchaseTerm::Payg => Term::None,
+            PurchaseTerm::OneYear => Term::OneYear,
+            PurchaseTerm::ThreeYears => Term::ThreeYears,
+        }
+    }
+
     /// "pay as you go", "1-year reserved", "3-year reserved".
     pub fn display(self) -> &'static str {
         match self {

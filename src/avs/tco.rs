@@ -1,11 +1,12 @@
 //! Monthly and 1/3/5-year cost of vSAN only against hosts with ANF datastores: hosts x
 //! price per host-hour x 730 (pay as you go, or the reserved rates of the price book,
 //! which are the estimator's default discounts), plus the ANF pools (the engine's cost
-//! lines at pay as you go; reserved capacity at the price book's size bands).
+//! lines of every cluster on each term; reserved capacity at the price book's size
+//! bands).
 
 use super::hosts::HostCount;
 use super::request::Context;
-use crate::engine::scenario::{Level, Service};
+use crate::engine::scenario::{Level, Service, Term};
 use serde::Serialize;
 
 /// A figure at pay as you go and on each reservation term.
@@ -57,10 +58,9 @@ pub struct OptionCost {
 pub struct AnfShare {
     pub level: Level,
     pub tib: f64,
-    /// Pay-as-you-go monthly, from the engine's cost lines.
-    pub monthly: f64,
-    /// Quota per cluster's pool, TiB.
-    pub pools: Vec<f64>,
+    /// Monthly on each term: the engine's cost lines of every cluster (reserved
+    /// capacity at each pool's size band).
+    pub monthly: Rates,
 }
 
 /// The saving of ANF datastores over vSAN only.
@@ -122,13 +122,9 @@ fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCos
     let d = book.avs_reserved_discount_pct;
     // Without a host price the hosts count 0 and the plan says the cost is missing.
     let hour = ctx.host_price.map_or(Rates::default(), |p| Rates {
-        payg: p.payg_hour,
-        reserved_1y: p
-            .ri_1y_hour
-            .unwrap_or(p.payg_hour * (1.0 - d.one_year / 100.0)),
-        reserved_3y: p
-            .ri_3y_hour
-            .unwrap_or(p.payg_hour * (1.0 - d.three_years / 100.0)),
+        payg: p.hour(Term::None, d),
+        reserved_1y: p.hour(Term::OneYear, d),
+        reserved_3y: p.hour(Term::ThreeYears, d),
     });
     let n = f64::from(hosts.hosts) * book.hours_per_month;
     let hosts_monthly = Rates {
@@ -136,19 +132,7 @@ fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCos
         reserved_1y: hour.reserved_1y * n,
         reserved_3y: hour.reserved_3y * n,
     };
-    let anf_monthly = anf.map_or(Rates::default(), |a| {
-        let keep = |term: &str| {
-            1.0 - book
-                .reservation_discount_pct(a.level.key(), term, a.tib)
-                .unwrap_or(0.0)
-                / 100.0
-        };
-        Rates {
-            payg: a.monthly,
-            reserved_1y: a.monthly * keep("1y"),
-            reserved_3y: a.monthly * keep("3y"),
-        }
-    });
+    let anf_monthly = anf.map_or(Rates::default(), |a| a.monthly);
     let monthly = add(hosts_monthly, anf_monthly);
     OptionCost {
         hosts: *hosts,
@@ -211,7 +195,7 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
             driver(with),
             crate::format::capacity(anf.tib),
             anf.level.display(Service::Anf),
-            crate::format::money(anf.monthly, ctx.book.currency)
+            crate::format::money(anf.monthly.payg, ctx.book.currency)
         ),
     };
     Tco {

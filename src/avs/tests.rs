@@ -310,3 +310,41 @@ fn a_region_without_the_hosts_price_plans_them_and_says_the_currency() {
         p.tco.saving.drivers
     );
 }
+
+/// A cluster saved as a scenario answers the plan's question: it costs what the plan
+/// says on the plan's purchase term, in its currency, and its capacity keeps the plan's
+/// free space, so reverse sizing never offers datastores without it.
+#[test]
+fn a_saved_cluster_costs_what_the_plan_says_on_its_term() {
+    let vms: Vec<Vm> = (0..40)
+        .map(|i| vm(i, 8, 64.0, 1.5, Some((400.0, 12.0))))
+        .collect();
+    for term in super::PurchaseTerm::ALL {
+        let mut req = request(vms.clone(), "AV36P");
+        req.term = term;
+        req.growth_pct = 10.0;
+        let p = plan(&req, book()).unwrap();
+        assert_eq!(p.scenarios.len(), 1, "one cluster");
+        let s = &p.scenarios[0];
+        let pricing = s.pricing.as_ref().unwrap();
+        assert_eq!(pricing.reservation, term.reservation());
+        assert_eq!(pricing.currency, p.tco.currency);
+        let e = crate::engine::evaluate::evaluate_in(s, book()).unwrap();
+        let planned = p.tco.with_anf.monthly.at(term);
+        let saved = e.cost.monthly_usd.unwrap();
+        assert!(
+            (saved - planned).abs() < 0.005,
+            "{term:?}: the scenario costs {saved}, the plan {planned}"
+        );
+        // The capacity is what the VMs use with growth and 20 % of it kept free.
+        let used = 40.0 * 1.5 * 1.1;
+        assert!(
+            (s.workload.capacity_tib - used / 0.8).abs() < 1.0 / 1024.0 + 1e-9,
+            "{}",
+            s.workload.capacity_tib
+        );
+        for row in e.sizing.iter().filter(|r| r.meets) {
+            assert!(row.quota_tib >= used / 0.8 - 1e-9, "{row:?}");
+        }
+    }
+}

@@ -162,11 +162,10 @@ fn cost_lines<'b>(p: &Plan<'b>, lines: &mut ArrayVec<CostLine, MAX_LINES>) -> Ba
         }
     };
     if let Some(a) = p.avs {
-        let hour = p.rates.avs_host.and_then(|h| match p.reservation {
-            Term::None => Some(h.payg_hour),
-            Term::OneYear => h.ri_1y_hour,
-            Term::ThreeYears => h.ri_3y_hour,
-        });
+        let hour = p
+            .rates
+            .avs_host
+            .map(|h| h.hour(p.reservation, book.avs_reserved_discount_pct));
         assumption |= p.reservation != Term::None;
         lines.push(line(
             AVS_HOSTS,

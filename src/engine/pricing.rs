@@ -14,7 +14,7 @@
 use super::catalog;
 use super::price_key::{Provenance, RowKey};
 use super::regions::RegionOffer;
-use super::scenario::{Level, Service};
+use super::scenario::{Level, Service, Term};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::{Arc, LazyLock};
@@ -160,6 +160,23 @@ pub struct HostPrice {
     pub ri_1y_hour: Option<f64>,
     #[serde(default)]
     pub ri_3y_hour: Option<f64>,
+}
+
+impl HostPrice {
+    /// The price of a host-hour on `term`: the reserved rate where the book has one,
+    /// else pay as you go less the book's reserved-host discount (the AVS TCO
+    /// estimator's default discounts). The AVS plan's TCO and a scenario's hosts line
+    /// both price hosts with it.
+    pub fn hour(&self, term: Term, discounts: ReservedDiscounts) -> f64 {
+        let off = |pct: f64| self.payg_hour * (1.0 - pct / 100.0);
+        match term {
+            Term::None => self.payg_hour,
+            Term::OneYear => self.ri_1y_hour.unwrap_or_else(|| off(discounts.one_year)),
+            Term::ThreeYears => self
+                .ri_3y_hour
+                .unwrap_or_else(|| off(discounts.three_years)),
+        }
+    }
 }
 
 /// Reserved-host discounts by term, %.

@@ -5,6 +5,7 @@
 use super::demand::{Demand, Unit, max_mibps, slot};
 use super::pool::{self, PoolType, Priced, Rates, TYPES, rate};
 use super::search::Solution;
+use super::{Excluded, keeps_rate};
 use crate::engine::cost::AVS_HOSTS;
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::pricing::PriceBook;
@@ -45,6 +46,10 @@ pub struct Assignment {
     pub volumes: Vec<VolumeGroup>,
     /// Achievable MiB/s from the engine's evaluation in this configuration.
     pub throughput_mibps: Option<f64>,
+    /// For an ANF workload without a throughput or IOPS target: what its scenario
+    /// achieves as entered (MiB/s), which `throughput_mibps` keeps (the same within 1 %
+    /// counts as kept).
+    pub entered_mibps: Option<f64>,
     pub binding: Option<&'static str>,
     pub targets_met: bool,
     /// Monthly cost of a workload outside the pools (Azure Files, GCNV, AVS hosts).
@@ -82,7 +87,13 @@ pub fn allocate(
                 per_volume,
                 priced.size_tib,
             );
-            rows[d.workload] = Some(evaluated(d.workload, &scenario, Some(p), prices, None));
+            rows[d.workload] = Some(evaluated(
+                d.workload,
+                &scenario,
+                Some(p),
+                prices,
+                d.entered_mibps,
+            ));
             parts.push((workloads[d.workload].name.as_str(), u, per_volume));
         }
         let used = members
@@ -120,13 +131,10 @@ pub fn allocate(
             } else {
                 why
             };
-            rows[d.workload] = Some(evaluated(
-                d.workload,
-                &workloads[d.workload],
-                None,
-                prices,
-                Some(why),
-            ));
+            let mut row = evaluated(d.workload, &workloads[d.workload], None, prices, None);
+            row.note = Some(why);
+            row.targets_met = false;
+            rows[d.workload] = Some(row);
         }
     }
     let assignments = rows
@@ -199,16 +207,17 @@ fn placed(
     s
 }
 
-/// The assignment row of `s` evaluated by the engine.
-fn evaluated(
+/// The assignment row of `s` evaluated by the engine; `entered` is what a workload
+/// without a rate target achieves as entered, which the row must keep.
+pub fn evaluated(
     workload: usize,
     s: &Scenario,
     pool: Option<usize>,
     prices: &PriceBook,
-    note: Option<String>,
+    entered: Option<f64>,
 ) -> Assignment {
     let e = evaluate_without_sizing(s, prices);
-    let (throughput, binding, met, err) = match &e {
+    let (throughput, binding, mut met, err) = match &e {
         Ok(e) => (
             Some(e.throughput_mibps),
             Some(e.binding),
@@ -217,6 +226,17 @@ fn evaluated(
         ),
         Err(f) => (None, None, false, Some(f.to_string())),
     };
+    let mut note = err;
+    if let (Some(own), Some(t)) = (entered, throughput)
+        && !keeps_rate(t, own)
+    {
+        met = false;
+        note = Some(format!(
+            "reaches {} MiB/s here, below the {} MiB/s its scenario achieves as entered",
+            fmt(t),
+            fmt(own)
+        ));
+    }
     Assignment {
         workload,
         name: s.name.clone(),
@@ -227,49 +247,76 @@ fn evaluated(
         pool,
         volumes: s.storage.volumes.clone(),
         throughput_mibps: throughput,
+        entered_mibps: entered,
         binding,
         targets_met: met && note.is_none(),
         monthly_outside_pools: None,
-        note: note.or(err),
+        note,
     }
 }
 
 /// Monthly cost of each workload outside the ANF pools at month 0 (Azure Files and
 /// GCNV workloads as given; AVS hosts), filled into its assignment row; the first of
-/// each pair scales with the workload's capacity, the second does not. Also the
-/// workloads without a list price, which the totals leave out.
+/// each pair scales with the workload's capacity, the second does not. Also what the
+/// totals leave out: a workload whose clients cannot reach its service (`reach` is
+/// false), a workload without a list price, AVS hosts without one.
 pub fn outside_pools(
     workloads: &[Scenario],
+    reach: &[bool],
     prices: &PriceBook,
     rows: &mut [Assignment],
-) -> (Vec<(f64, f64)>, Vec<usize>) {
-    let mut unpriced = Vec::new();
+) -> (Vec<(f64, f64)>, Vec<Excluded>) {
+    let mut excluded = Vec::new();
+    let mut leave_out = |w: usize, reason: &'static str, detail: String| {
+        excluded.push(Excluded {
+            workload: w,
+            name: workloads[w].name.clone(),
+            reason,
+            detail,
+        });
+    };
     let fixed = workloads
         .iter()
         .zip(rows.iter_mut())
         .enumerate()
         .map(|(i, (w, row))| {
+            if !reach[i] {
+                let why = super::reach::unreachable(w, w.storage.service).unwrap_or_default();
+                add_note(
+                    row,
+                    format!("{why}: not planned, not counted in the estate's cost"),
+                );
+                row.targets_met = false;
+                row.pool = None;
+                leave_out(i, "unreachable", why);
+                return (0.0, 0.0);
+            }
             let Ok(e) = evaluate_without_sizing(w, prices) else {
                 return (0.0, 0.0);
             };
-            let hosts: f64 = e
-                .cost
-                .lines
-                .iter()
-                .filter(|l| l.item == AVS_HOSTS)
-                .filter_map(|l| l.monthly)
-                .sum();
+            let region = crate::engine::pricing::region_label(&e.cost.region);
+            let host_lines = e.cost.lines.iter().filter(|l| l.item == AVS_HOSTS);
+            let hosts: f64 = host_lines.clone().filter_map(|l| l.monthly).sum();
+            if let Some(l) = host_lines.clone().find(|l| l.monthly.is_none()) {
+                let sku = w.clients.avs.as_ref().map_or("", |a| a.host_sku.as_str());
+                let detail = format!(
+                    "{} {sku} hosts have no list price in {region}",
+                    fmt(l.quantity)
+                );
+                add_note(row, format!("{detail}: not counted in the estate's cost"));
+                leave_out(i, "no_host_price", detail);
+            }
             let storage = match (w.storage.service, e.cost.monthly_usd) {
                 (Service::Anf, _) => 0.0,
                 (_, Some(m)) => m - hosts,
                 (service, None) => {
-                    unpriced.push(i);
-                    row.note = Some(format!(
-                        "{} {} has no list price in {}: not counted in the estate's cost",
+                    let detail = format!(
+                        "{} {} has no list price in {region}",
                         service.display(),
                         w.storage.level.display(service),
-                        e.cost.region
-                    ));
+                    );
+                    add_note(row, format!("{detail}: not counted in the estate's cost"));
+                    leave_out(i, "no_list_price", detail);
                     0.0
                 }
             };
@@ -279,7 +326,15 @@ pub fn outside_pools(
             (storage, hosts)
         })
         .collect();
-    (fixed, unpriced)
+    (fixed, excluded)
+}
+
+/// Adds `text` to the row's note.
+fn add_note(row: &mut Assignment, text: String) {
+    row.note = Some(match row.note.take() {
+        Some(n) => format!("{n}; {text}"),
+        None => text,
+    });
 }
 
 /// "Premium manual pool of 14 TiB: log and data share 896 MiB/s, data gets 704 ..."

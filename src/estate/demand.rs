@@ -5,8 +5,10 @@
 //! The per-volume throughput is found with the engine's own evaluation: the workload is
 //! put on manual QoS at each level and the assigned throughput raised by the shortfall
 //! until its targets are met (a few evaluations), or until the largest assignment a
-//! volume takes shows that the level cannot meet them. Growth scales the quotas and the
-//! throughput; a volume that outgrows a regular volume becomes a large volume.
+//! volume takes shows that the level cannot meet them. A workload without a throughput
+//! or IOPS target asks for what its scenario achieves as entered (the engine's figure,
+//! the same goal single-scenario sizing uses), never less. Growth scales the quotas and
+//! the throughput; a volume that outgrows a regular volume becomes a large volume.
 
 use super::pool::{LEVELS, PoolType, Sums, level_index, level_name, rate, steps};
 use crate::engine::catalog;
@@ -32,6 +34,9 @@ pub struct Demand {
     /// Throughput each volume must be assigned, per level (Standard, Premium, Ultra,
     /// Flexible), or why the level cannot meet the workload.
     pub need: [Result<f64, String>; 4],
+    /// Without a throughput or IOPS target: what the scenario achieves as entered,
+    /// MiB/s, which the plan keeps.
+    pub entered_mibps: Option<f64>,
 }
 
 /// A demand at one point of the timeline: its pool sums and the kind on each level.
@@ -54,12 +59,21 @@ impl Demand {
             .iter()
             .map(|g| (g.count, g.quota_tib))
             .collect();
-        let need = LEVELS.map(|l| per_volume_need(base, l));
+        let entered_mibps = entered_mibps(base);
+        // What it achieves as entered becomes its target: each level starts from it,
+        // and a figure the same as it within 1 % keeps it.
+        let mut goal = *base;
+        goal.target_mibps = goal
+            .target_mibps
+            .or(entered_mibps.map(|t| t * (1.0 - super::SAME_RATE)));
+        let start = entered_mibps.map_or(0.0, |t| t / f64::from(base.n_volumes.max(1)));
+        let need = LEVELS.map(|l| per_volume_need(&goal, start, l));
         Demand {
             workload,
             groups,
             kind: base.kind,
             need,
+            entered_mibps,
         }
     }
 
@@ -141,10 +155,21 @@ pub fn max_mibps(l: Level, kind: VolumeKind) -> f64 {
     }
 }
 
+/// What `base` achieves as entered when it has no throughput or IOPS target (the
+/// engine's evaluation), MiB/s; `None` with a rate target.
+fn entered_mibps(base: &Plan) -> Option<f64> {
+    if base.target_mibps.is_some() || base.target_iops.is_some() {
+        return None;
+    }
+    let total = core(base, &mut LimitSet::default()).total;
+    (total.is_finite() && total > 0.0).then_some(total)
+}
+
 /// The throughput one volume of `base` must be assigned on level `l` to meet the
-/// workload's targets (the assigned throughput, or the 1 MiB/s minimum, without
-/// targets); or why no assignment does.
-fn per_volume_need(base: &Plan, l: Level) -> Result<f64, String> {
+/// workload's targets (a workload without a rate target has what it achieves as
+/// entered as its target), trying `start` MiB/s a volume first; or why no assignment
+/// does.
+fn per_volume_need(base: &Plan, start: f64, l: Level) -> Result<f64, String> {
     let c = &catalog::catalog().services.anf;
     let n = base.n_volumes.max(1);
     let nf = f64::from(n);
@@ -157,7 +182,7 @@ fn per_volume_need(base: &Plan, l: Level) -> Result<f64, String> {
     let goal = target_iops(base).map_or(0.0, |i| iops_to_mibps(i, base.io_kib));
     let mut kind = base.kind;
     let quota = base.total_quota_tib / nf;
-    let mut t = (goal / nf).max(assigned.unwrap_or(min)).max(min);
+    let mut t = (goal / nf).max(start).max(assigned.unwrap_or(min)).max(min);
     let mut work = *base;
     work.qos = Qos::Manual;
     for _ in 0..SEARCH_STEPS {

@@ -1,9 +1,12 @@
 //! Where each workload fits best on its own: the workload sized on every level of
-//! ANF, Azure Files and GCNV in the estate's regions (the engine's reverse sizing),
+//! each service its clients reach (ANF and Azure Files from Azure VMs, GCNV from Google
+//! Cloud machine types, ANF datastores from AVS hosts: [`super::reach`]) in the estate's
+//! regions (the engine's reverse sizing),
 //! each option with the constraint that binds it, options that cannot meet the
 //! workload with why, and the cheapest that meets it. The levels of a service that have
 //! no list price in the region are one row, not a row each: they cannot be compared.
 
+use super::reach::Clients;
 use super::request::EstateRequest;
 use crate::engine::evaluate::{evaluate_in, evaluate_without_sizing};
 use crate::engine::evaluation::{Evaluation, Sizing};
@@ -102,8 +105,6 @@ pub struct Fit {
     pub options: Vec<FitOption>,
 }
 
-const SERVICES: [Service; 3] = [Service::Anf, Service::AzureFiles, Service::Gcnv];
-
 /// The fit of every workload.
 pub fn fit_all(workloads: &[Scenario], req: &EstateRequest, prices: &PriceBook) -> Vec<Fit> {
     workloads
@@ -116,27 +117,8 @@ pub fn fit_all(workloads: &[Scenario], req: &EstateRequest, prices: &PriceBook) 
 /// The options of workload `i`.
 fn fit(i: usize, w: &Scenario, req: &EstateRequest, prices: &PriceBook) -> Fit {
     let mut options = Vec::new();
-    for service in SERVICES {
-        let v = match variant(w, service, req) {
-            Ok(v) => v,
-            Err(why) => {
-                options.extend(Level::of(service).iter().map(|&level| FitOption {
-                    service,
-                    level,
-                    region: None,
-                    meets: false,
-                    monthly: None,
-                    quota_tib: 0.0,
-                    throughput_mibps: None,
-                    binding: None,
-                    binding_label: None,
-                    why_not: Some(why.clone()),
-                    best: false,
-                    unpriced_levels: Vec::new(),
-                }));
-                continue;
-            }
-        };
+    for &service in Clients::of(w).services() {
+        let v = variant(w, service, req);
         match evaluate_in(&v, prices) {
             Ok(e) => {
                 for row in &e.sizing {
@@ -177,12 +159,8 @@ fn fit(i: usize, w: &Scenario, req: &EstateRequest, prices: &PriceBook) -> Fit {
     }
 }
 
-/// The workload on `service` at its first level, ready for reverse sizing; or why
-/// the service cannot serve it.
-fn variant(w: &Scenario, service: Service, req: &EstateRequest) -> Result<Scenario, String> {
-    if service != Service::Anf && w.clients.avs.is_some() {
-        return Err("AVS datastores are Azure NetApp Files volumes".to_owned());
-    }
+/// The workload on `service` at its first level, ready for reverse sizing.
+fn variant(w: &Scenario, service: Service, req: &EstateRequest) -> Scenario {
     let mut v = w.clone();
     let st = &mut v.storage;
     st.service = service;
@@ -212,7 +190,7 @@ fn variant(w: &Scenario, service: Service, req: &EstateRequest) -> Result<Scenar
                 .flatten()
         });
     }
-    Ok(v)
+    v
 }
 
 /// One sizing row with its binding limit from an evaluation of the sized volumes.

@@ -3,7 +3,8 @@
 //! steps), a volume that outgrows a regular volume becomes a large volume, and the
 //! pools are re-planned from the current ones when another level or grouping saves more
 //! than the migration threshold and no workload would move again within its minimum
-//! dwell. One-month what-ifs (a workload on another level for a month) are priced on
+//! dwell; a move the estate would reverse later is made only when it pays for both
+//! moves. One-month what-ifs (a workload on another level for a month) are priced on
 //! the same months.
 
 use super::demand::{Demand, Unit, slot};
@@ -26,8 +27,13 @@ pub struct Estate<'a> {
     pub start: &'a Solution,
     /// Workload names, by workload index.
     pub names: &'a [String],
-    /// Month-0 quota of every workload, TiB.
+    /// Month-0 quota of every workload, TiB (what its growth factors scale).
     pub capacity: &'a [f64],
+    /// Month-0 capacity each planned workload holds (its `workload.capacity_tib`; 0 for
+    /// a workload the plan leaves out), TiB.
+    pub data: &'a [f64],
+    /// Month-0 quota of each workload outside the pools that the plan counts, TiB.
+    pub outside_quota: &'a [f64],
 }
 
 /// One month of the timeline.
@@ -35,8 +41,12 @@ pub struct Estate<'a> {
 pub struct Month {
     /// From 0 (now).
     pub month: u32,
-    /// Quota of the pooled volumes, TiB.
-    pub capacity_tib: f64,
+    /// Capacity the planned workloads hold this month (each one's capacity, grown), TiB.
+    pub demand_tib: f64,
+    /// Quota provisioned for them: the pooled volumes (sized for the end of the resize
+    /// period, at least each level's smallest volume) and the workloads outside the
+    /// pools, TiB.
+    pub provisioned_tib: f64,
     /// Throughput the pooled volumes need, MiB/s.
     pub mibps: f64,
     /// Size of all pools, TiB.
@@ -91,6 +101,80 @@ fn keep(current: &Solution, sums: &[Sums], rates: &Rates) -> Option<Solution> {
     })
 }
 
+/// Each resize period's demands (by active workload), sized for the end of the period;
+/// a workload that outgrows every pool is held at its last size and reported once.
+fn periods(req: &EstateRequest, e: &Estate, events: &mut Vec<Event>) -> Vec<Vec<Unit>> {
+    let months = req.years * 12;
+    let every = req.resize_every_months.max(1);
+    let mut unmet = vec![false; e.active.len()];
+    let mut out: Vec<Vec<Unit>> = Vec::new();
+    for m in (0..months).step_by(every as usize) {
+        let h = req.horizon(m);
+        let units = e
+            .active
+            .iter()
+            .enumerate()
+            .map(|(a, &i)| {
+                let w = e.demands[i].workload;
+                let (fc, ft) = req.factors(w, h, e.capacity[w]);
+                let u = e.demands[i].at(fc, ft, e.allowed[i]);
+                if pool::cheapest(&u.sums, e.rates).is_some() {
+                    return u;
+                }
+                if !unmet[a] {
+                    unmet[a] = true;
+                    events.push(Event {
+                        month: m,
+                        kind: EventKind::Unmet,
+                        workload: Some(w),
+                        message: format!(
+                            "Month {m}: {} outgrows every allowed level and pool; it is held at its last size",
+                            e.names[w]
+                        ),
+                    });
+                }
+                out.last()
+                    .map(|p| p[a].clone())
+                    .unwrap_or_else(|| e.demands[i].at(1.0, 1.0, e.allowed[i]))
+            })
+            .collect();
+        out.push(units);
+    }
+    out
+}
+
+/// What a move from `kept` to `best` at period `p` saves before the estate would move
+/// back, when it would: from the first period at least `min_dwell_months` later where
+/// keeping the old grouping costs less than keeping the new one by more than the
+/// migration threshold. `None` when the move holds to the end of the timeline (or one
+/// of the two groupings stops holding its workloads first).
+fn round_trip(
+    req: &EstateRequest,
+    e: &Estate,
+    sums: &[Vec<Sums>],
+    p: usize,
+    kept: &Solution,
+    best: &Solution,
+) -> Option<f64> {
+    let every = req.resize_every_months.max(1);
+    let months = req.years * 12;
+    let start = p as u32 * every;
+    let mut saved = 0.0;
+    for (q, s) in sums.iter().enumerate().skip(p) {
+        let m = q as u32 * every;
+        let old = keep(kept, s, e.rates)?.monthly;
+        let new = keep(best, s, e.rates)?.monthly;
+        if q > p
+            && m - start >= req.min_dwell_months
+            && old < new - req.migration_threshold_usd_month
+        {
+            return Some(saved);
+        }
+        saved += (old - new) * f64::from(every.min(months - m));
+    }
+    None
+}
+
 /// The timeline and its events.
 ///
 /// Pools are resized at the start of each resize period (`resize_every_months`), each
@@ -98,7 +182,9 @@ fn keep(current: &Solution, sums: &[Sums], rates: &Rates) -> Option<Solution> {
 /// headroom. At those points the pools are also re-planned, but only when the new plan
 /// saves more than `migration_threshold_usd_month` a month and no workload it moves has
 /// moved within the last `min_dwell_months` (a plan that no longer holds its workloads
-/// is re-planned regardless).
+/// is re-planned regardless). A move the estate would reverse within the timeline is
+/// made only when what it saves until then pays for both moves, each costing the
+/// threshold for the minimum dwell ([`move_cost`]).
 pub fn timeline(req: &EstateRequest, e: &Estate) -> (Vec<Month>, Vec<Event>) {
     let months = req.years * 12;
     let every = req.resize_every_months.max(1);
@@ -107,49 +193,21 @@ pub fn timeline(req: &EstateRequest, e: &Estate) -> (Vec<Month>, Vec<Event>) {
     let mut current = e.start.clone();
     let mut last: Vec<Option<Unit>> = vec![None; e.active.len()];
     let mut moved_at: Vec<Option<u32>> = vec![None; e.active.len()];
-    let mut unmet = vec![false; e.active.len()];
     let mut out = Vec::with_capacity(months as usize);
     let mut events = Vec::new();
-    let mut units: Vec<Unit> = Vec::new();
-    let mut sums: Vec<Sums> = Vec::new();
+    let periods = periods(req, e, &mut events);
+    let period_sums: Vec<Vec<Sums>> = periods
+        .iter()
+        .map(|us| us.iter().map(|u| u.sums).collect())
+        .collect();
     for m in 0..months {
+        let period = (m / every) as usize;
         let period_start = m % every == 0;
-        if period_start {
-            let h = req.horizon(m);
-            units = e
-                .active
-                .iter()
-                .enumerate()
-                .map(|(a, &i)| {
-                    let w = e.demands[i].workload;
-                    let (fc, ft) = req.factors(w, h, e.capacity[w]);
-                    let u = e.demands[i].at(fc, ft, e.allowed[i]);
-                    if pool::cheapest(&u.sums, e.rates).is_some() {
-                        return u;
-                    }
-                    // Grown beyond every pool: held at its last size, reported once.
-                    if !unmet[a] {
-                        unmet[a] = true;
-                        events.push(Event {
-                            month: m,
-                            kind: EventKind::Unmet,
-                            workload: Some(w),
-                            message: format!(
-                                "Month {m}: {} outgrows every allowed level and pool; it is held at its last size",
-                                e.names[w]
-                            ),
-                        });
-                    }
-                    last[a]
-                        .clone()
-                        .unwrap_or_else(|| e.demands[i].at(1.0, 1.0, e.allowed[i]))
-                })
-                .collect();
-            sums = units.iter().map(|u| u.sums).collect();
-        }
+        let units = &periods[period];
+        let sums = &period_sums[period];
         if m > 0 && period_start {
-            let kept = keep(&current, &sums, e.rates);
-            let best = search::solve(&sums, e.rates, Some(&current.pool_of), max_pools);
+            let kept = keep(&current, sums, e.rates);
+            let best = search::solve(sums, e.rates, Some(&current.pool_of), max_pools);
             let moves: Vec<usize> = (0..e.active.len())
                 .filter(|&a| current.pools[current.pool_of[a]].0 != best.pools[best.pool_of[a]].0)
                 .collect();
@@ -158,7 +216,12 @@ pub fn timeline(req: &EstateRequest, e: &Estate) -> (Vec<Month>, Vec<Event>) {
                 .all(|&a| moved_at[a].is_none_or(|t| m - t >= req.min_dwell_months));
             let replan = match &kept {
                 None => true,
-                Some(k) => settled && best.monthly < k.monthly - threshold,
+                Some(k) => {
+                    settled
+                        && best.monthly < k.monthly - threshold
+                        && round_trip(req, e, &period_sums, period, &current, &best)
+                            .is_none_or(|saved| saved > 2.0 * move_cost(req))
+                }
             };
             if replan {
                 for &a in &moves {
@@ -226,14 +289,12 @@ pub fn timeline(req: &EstateRequest, e: &Estate) -> (Vec<Month>, Vec<Event>) {
                 last[a] = Some(u.clone());
             }
         }
+        let grown = |w: usize| req.factors(w, m, e.capacity[w]).0;
         let outside: f64 = e
             .fixed
             .iter()
             .enumerate()
-            .map(|(w, &(grows, flat))| {
-                let (fc, _) = req.factors(w, m, e.capacity[w]);
-                grows * fc + flat
-            })
+            .map(|(w, &(grows, flat))| grows * grown(w) + flat)
             .sum();
         let mut monthly = current.monthly + outside;
         let mut what_if = false;
@@ -273,13 +334,20 @@ pub fn timeline(req: &EstateRequest, e: &Estate) -> (Vec<Month>, Vec<Event>) {
             monthly += delta;
             what_if = true;
         }
+        let pooled_quota: f64 = units
+            .iter()
+            .enumerate()
+            .map(|(a, u)| u.sums.quota_tib[slot(current.pools[current.pool_of[a]].0)])
+            .sum();
         out.push(Month {
             month: m,
-            capacity_tib: units
-                .iter()
-                .enumerate()
-                .map(|(a, u)| u.sums.quota_tib[slot(current.pools[current.pool_of[a]].0)])
-                .sum(),
+            demand_tib: e.data.iter().enumerate().map(|(w, d)| d * grown(w)).sum(),
+            provisioned_tib: pooled_quota
+                + e.outside_quota
+                    .iter()
+                    .enumerate()
+                    .map(|(w, q)| q * grown(w))
+                    .sum::<f64>(),
             mibps: units
                 .iter()
                 .enumerate()
@@ -291,7 +359,14 @@ pub fn timeline(req: &EstateRequest, e: &Estate) -> (Vec<Month>, Vec<Event>) {
             what_if,
         });
     }
+    events.sort_by_key(|e| e.month);
     (out, events)
+}
+
+/// What one move costs for the look-ahead: the migration threshold over the minimum
+/// dwell (a move that saves the threshold every month of its dwell pays for itself).
+pub fn move_cost(req: &EstateRequest) -> f64 {
+    req.migration_threshold_usd_month * f64::from(req.min_dwell_months)
 }
 
 /// The names of pool `p`'s members, joined.

@@ -5,13 +5,15 @@
 //! each pool's throughput is split over its volumes and every workload is evaluated
 //! in its pool by the engine (`allocate`). Each workload is also sized alone on every
 //! service and level (`fit`), and the estate is followed month by month over 1 to 5
-//! years of growth with its resize schedule (`growth`).
+//! years of growth with its resize schedule (`growth`). A workload is only placed on a
+//! service its clients reach (`reach`).
 
 mod allocate;
 pub mod demand;
 pub mod fit;
 pub mod growth;
 pub mod pool;
+pub mod reach;
 mod request;
 pub mod search;
 
@@ -53,13 +55,27 @@ pub struct Baseline {
     pub saving_pct: Option<f64>,
 }
 
-/// A workload the headline totals leave out, and why.
+/// A workload (or its AVS hosts) the headline totals leave out, and why.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Excluded {
     pub workload: usize,
     pub name: String,
-    /// `no_list_price` or `no_pool` (no allowed ANF level and pool holds it).
+    /// `no_list_price` (its service and level), `no_host_price` (its AVS hosts; the
+    /// datastores are counted), `no_pool` (no allowed ANF level and pool holds it) or
+    /// `unreachable` (its clients cannot reach its service).
     pub reason: &'static str,
+    /// What is left out, in words: "4 AV36 hosts have no list price in West Europe
+    /// (westeurope)".
+    pub detail: String,
+}
+
+/// Two throughputs within this share of each other are the same figure.
+pub(super) const SAME_RATE: f64 = 0.01;
+
+/// Whether `planned` MiB/s keeps `entered` MiB/s: at or above it, or the same within
+/// [`SAME_RATE`].
+fn keeps_rate(planned: f64, entered: f64) -> bool {
+    planned >= entered || (entered - planned) <= SAME_RATE * entered.abs().max(planned.abs())
 }
 
 /// The planned estate (contract: the answer of `POST /api/v1/estate/optimize`).
@@ -100,10 +116,14 @@ pub fn optimize(req: &EstateRequest, prices: &PriceBook) -> Result<EstatePlan, F
     let rates = Rates::of(prices, &region, req.discount_pct, req.reservation)
         .expect("the region is checked against the price book");
     let workloads = req.placed_workloads(&region);
+    let reach: Vec<bool> = workloads
+        .iter()
+        .map(|w| reach::Clients::of(w).reach(w.storage.service))
+        .collect();
     let mut demands = Vec::new();
     for (i, w) in workloads.iter().enumerate() {
         let plan = Plan::resolve_in(w, prices).map_err(|e| e.within(&format!("workloads[{i}]")))?;
-        if w.storage.service == Service::Anf {
+        if w.storage.service == Service::Anf && reach[i] {
             demands.push(Demand::of(i, &plan));
         }
     }
@@ -135,15 +155,8 @@ pub fn optimize(req: &EstateRequest, prices: &PriceBook) -> Result<EstatePlan, F
     let (pools, mut assignments) = allocate::allocate(
         &workloads, &demands, &units, &active, &solution, &rates, prices,
     );
-    let (fixed, unpriced) = allocate::outside_pools(&workloads, prices, &mut assignments);
-    let mut excluded: Vec<Excluded> = unpriced
-        .into_iter()
-        .map(|w| Excluded {
-            workload: w,
-            name: workloads[w].name.clone(),
-            reason: "no_list_price",
-        })
-        .collect();
+    let (fixed, mut excluded) =
+        allocate::outside_pools(&workloads, &reach, prices, &mut assignments);
     excluded.extend(
         demands
             .iter()
@@ -153,6 +166,7 @@ pub fn optimize(req: &EstateRequest, prices: &PriceBook) -> Result<EstatePlan, F
                 workload: d.workload,
                 name: workloads[d.workload].name.clone(),
                 reason: "no_pool",
+                detail: "no allowed ANF level and pool holds it".to_owned(),
             }),
     );
     excluded.sort_by_key(|x| x.workload);
@@ -162,11 +176,45 @@ pub fn optimize(req: &EstateRequest, prices: &PriceBook) -> Result<EstatePlan, F
         .iter()
         .map(|w| w.storage.total_quota_tib())
         .collect();
+    // What the timeline's capacity columns count: the workloads in the pools, and those
+    // outside them that the totals count.
+    let pooled: Vec<usize> = active.iter().map(|&i| demands[i].workload).collect();
+    let left_out = |w: usize| {
+        excluded
+            .iter()
+            .any(|x| x.workload == w && x.reason != "no_host_price")
+    };
+    let data: Vec<f64> = workloads
+        .iter()
+        .enumerate()
+        .map(|(w, s)| {
+            let planned =
+                pooled.contains(&w) || (s.storage.service != Service::Anf && !left_out(w));
+            if planned {
+                s.workload.capacity_tib
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let outside_quota: Vec<f64> = workloads
+        .iter()
+        .enumerate()
+        .map(|(w, s)| {
+            if s.storage.service != Service::Anf && !left_out(w) {
+                capacity[w]
+            } else {
+                0.0
+            }
+        })
+        .collect();
     let (timeline, events) = growth::timeline(
         req,
         &growth::Estate {
             names: &names,
             capacity: &capacity,
+            data: &data,
+            outside_quota: &outside_quota,
             demands: &demands,
             allowed: &allowed,
             active: &active,
@@ -238,3 +286,5 @@ fn baselines(units: &[pool::Sums], rates: &Rates, optimum: f64) -> Vec<Baseline>
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_invariants;

@@ -57,7 +57,9 @@ pub struct EstateRequest {
     /// more than this a month, USD.
     #[serde(default = "migration_threshold")]
     pub migration_threshold_usd_month: f64,
-    /// A workload that moved stays put at least this many months.
+    /// A workload that moved stays put at least this many months; a move the estate
+    /// would reverse later is made only when it saves more than two moves cost, each
+    /// the threshold over this dwell.
     #[serde(default = "min_dwell")]
     pub min_dwell_months: u32,
     /// Capacity pools the NetApp account may hold (25 unless raised by request).

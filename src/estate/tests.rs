@@ -3,15 +3,21 @@ use crate::engine::pricing;
 use crate::engine::scenario::{Level, Qos};
 use serde_json::json;
 
-/// An ANF workload of one volume of `quota` TiB: with `mibps` assigned and no target,
-/// or with a throughput target when `target` is set.
-fn workload(name: &str, quota: f64, mibps: Option<f64>, target: Option<f64>) -> serde_json::Value {
+/// An ANF workload of one volume of `quota` TiB: with `mibps` assigned (manual QoS)
+/// and no target, or with a throughput target when `target` is set.
+pub(super) fn workload(
+    name: &str,
+    quota: f64,
+    mibps: Option<f64>,
+    target: Option<f64>,
+) -> serde_json::Value {
+    let qos = if mibps.is_some() { "manual" } else { "auto" };
     json!({
         "name": name,
         "workload": {"io_size_kib": 256, "read_pct": 70, "access": "sequential",
                      "threads": 16, "queue_depth": 16, "capacity_tib": quota,
                      "target_mibps": target, "target_iops": null},
-        "storage": {"service": "anf", "level": "premium", "qos": "auto",
+        "storage": {"service": "anf", "level": "premium", "qos": qos,
                     "volumes": [{"count": 1, "quota_tib": quota, "throughput_mibps": mibps}]},
         "clients": {"count": 4, "vm_size": "Standard_E32s_v5", "protocol": "nfsv4.1", "nconnect": 4}
     })
@@ -223,9 +229,9 @@ fn each_workload_gets_its_cheapest_service_with_the_reasons_of_the_others() {
         "region": "eastus", "years": 1
     }));
     let f = &p.fit[0];
-    // ANF's four levels; Azure Files has no price in eastus, GCNV (us-central1, the
-    // reference region) prices Flex and Standard only: the unpriced levels of a service
-    // are one row that names them.
+    // ANF's four levels; Azure Files has no price in eastus: the unpriced levels of a
+    // service are one row that names them. Its clients are Azure VMs, which do not reach
+    // Google Cloud NetApp Volumes.
     let labels: Vec<String> = f.options.iter().map(FitOption::label).collect();
     assert_eq!(
         labels,
@@ -235,9 +241,6 @@ fn each_workload_gets_its_cheapest_service_with_the_reasons_of_the_others() {
             "Azure NetApp Files Ultra",
             "Azure NetApp Files Flexible",
             "Azure Files, 4 levels",
-            "Google Cloud NetApp Volumes Flex",
-            "Google Cloud NetApp Volumes Standard",
-            "Google Cloud NetApp Volumes, 2 levels",
         ]
     );
     let files = &f.options[4];

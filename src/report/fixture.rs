@@ -95,7 +95,7 @@ pub fn estate_plan() -> EstatePlan {
             "name": name,
             "workload": {"io_size_kib": 256, "read_pct": 70, "capacity_tib": quota,
                          "target_mibps": null, "target_iops": null},
-            "storage": {"service": "anf", "level": "ultra",
+            "storage": {"service": "anf", "level": "ultra", "qos": "manual",
                         "volumes": [{"count": 1, "quota_tib": quota, "throughput_mibps": mibps}]},
             "clients": {"count": 2, "vm_size": "Standard_E32s_v5", "protocol": "nfsv4.1"}
         })

@@ -31,6 +31,84 @@ fn join(names: &[&str]) -> String {
     }
 }
 
+/// ", excluding ..." for what the totals leave out, each named; empty when nothing.
+fn excluding(plan: &EstatePlan) -> String {
+    let names = |reason: &str| -> Vec<&str> {
+        plan.excluded
+            .iter()
+            .filter(|x| x.reason == reason)
+            .map(|x| x.name.as_str())
+            .collect()
+    };
+    let mut left_out = Vec::new();
+    for (reason, one, many) in [
+        (
+            "no_list_price",
+            "workload with no list price",
+            "workloads with no list price",
+        ),
+        (
+            "unreachable",
+            "workload its clients cannot reach",
+            "workloads their clients cannot reach",
+        ),
+        (
+            "no_pool",
+            "workload no allowed pool holds",
+            "workloads no allowed pool holds",
+        ),
+    ] {
+        let names = names(reason);
+        if !names.is_empty() {
+            left_out.push(format!(
+                "{} ({})",
+                plural(names.len() as u64, one, many),
+                join(&names)
+            ));
+        }
+    }
+    for x in plan.excluded.iter().filter(|x| x.reason == "no_host_price") {
+        left_out.push(format!("the AVS hosts of {} ({})", x.name, x.detail));
+    }
+    if left_out.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", excluding {}",
+            join(&left_out.iter().map(String::as_str).collect::<Vec<_>>())
+        )
+    }
+}
+
+/// Whether every workload meets its targets as placed, and that those without targets
+/// keep what their scenarios achieve as entered.
+fn targets(plan: &EstatePlan) -> String {
+    let unmet = plan.assignments.iter().filter(|a| !a.targets_met).count();
+    if unmet > 0 {
+        return format!(
+            "{} targets as placed: see the allocation table.",
+            plural(unmet as u64, "workload misses its", "workloads miss their")
+        );
+    }
+    let kept: Vec<&str> = plan
+        .assignments
+        .iter()
+        .filter(|a| a.entered_mibps.is_some())
+        .map(|a| a.name.as_str())
+        .collect();
+    match kept.len() {
+        0 => "Every workload meets its targets as placed.".to_owned(),
+        1 => format!(
+            "Every workload meets its targets as placed; {}, without targets, keeps at least what its scenario achieves as entered.",
+            kept[0]
+        ),
+        _ => format!(
+            "Every workload meets its targets as placed; {}, without targets, keep at least what their scenarios achieve as entered.",
+            join(&kept)
+        ),
+    }
+}
+
 /// The verdict on `plan`, planned from `req`.
 pub fn verdict(plan: &EstatePlan, req: &EstateRequest) -> SetVerdict {
     let c = |v: f64| money(v, plan.currency);
@@ -52,42 +130,7 @@ pub fn verdict(plan: &EstatePlan, req: &EstateRequest) -> SetVerdict {
             plan.max_pools
         )
     });
-    let mut left_out = Vec::new();
-    for (reason, what) in [
-        (
-            "no_list_price",
-            (
-                "workload with no list price",
-                "workloads with no list price",
-            ),
-        ),
-        (
-            "no_pool",
-            (
-                "workload no allowed pool holds",
-                "workloads no allowed pool holds",
-            ),
-        ),
-    ] {
-        let names: Vec<&str> = plan
-            .excluded
-            .iter()
-            .filter(|x| x.reason == reason)
-            .map(|x| x.name.as_str())
-            .collect();
-        if !names.is_empty() {
-            left_out.push(format!(
-                "{} ({})",
-                plural(names.len() as u64, what.0, what.1),
-                join(&names)
-            ));
-        }
-    }
-    let excluding = if left_out.is_empty() {
-        String::new()
-    } else {
-        format!(", excluding {}", left_out.join(" and "))
-    };
+    let excluding = excluding(plan);
     statements.push(format!(
         "Cost: {}/month now and {} over {} year{}{excluding}.",
         c(plan.monthly),
@@ -119,15 +162,7 @@ pub fn verdict(plan: &EstatePlan, req: &EstateRequest) -> SetVerdict {
             plural(u64::from(req.min_dwell_months), "month", "months")
         )
     });
-    let unmet = plan.assignments.iter().filter(|a| !a.targets_met).count();
-    statements.push(if unmet == 0 {
-        "Every workload meets its targets as placed.".to_owned()
-    } else {
-        format!(
-            "{} targets as placed: see the allocation table.",
-            plural(unmet as u64, "workload misses its", "workloads miss their")
-        )
-    });
+    statements.push(targets(plan));
     let resizes = plan
         .events
         .iter()

@@ -10,6 +10,7 @@ use volplan::inventory::{self, Flag, Options, Reason};
 mod figures;
 mod outputs;
 mod page;
+mod saved;
 
 /// The header dialect of a generated export.
 #[derive(Clone, Copy, PartialEq)]

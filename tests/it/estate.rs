@@ -338,3 +338,213 @@ async fn every_wrong_estate_input_is_marked_beside_it_at_once_and_keeps_what_was
     assert_eq!(fields, ["region", "years"]);
     app.stop().await;
 }
+
+/// The estate of the AVS cluster, a large volume without targets, SAP HANA on M-series
+/// VMs and GCNV on n2 machines in West Europe (no AV36 price there), over five years:
+/// created on the page, read back as the API answers it.
+#[tokio::test]
+async fn an_estate_across_clouds_keeps_every_workload_prices_what_it_can_and_names_the_rest() {
+    let app = spawn_app().await;
+    let keys = [
+        "avs-datastores",
+        "anf-large-volume",
+        "sap-hana",
+        "gcnv-nconnect-16",
+    ];
+    let mut pairs = vec![
+        ("name", "Across clouds"),
+        ("region", "westeurope"),
+        ("years", "5"),
+        ("growth_pct_per_year", "25"),
+    ];
+    pairs.extend(keys.iter().map(|k| ("template", *k)));
+    let res = app.post_pairs("/estates", &pairs).await;
+    assert_eq!(res.status(), 303, "{}", res.text().await.unwrap());
+    let location = res.headers()["location"].to_str().unwrap().to_owned();
+    let page = app.get_text(&location).await;
+    let workloads: Vec<Value> = keys
+        .iter()
+        .map(|k| {
+            serde_json::to_value(
+                volplan::web::scenario_templates::find(k)
+                    .unwrap()
+                    .scenario(),
+            )
+            .unwrap()
+        })
+        .collect();
+    let body = json!({"name": "Across clouds", "workloads": workloads, "region": "westeurope",
+                      "years": 5, "growth_pct_per_year": 25});
+    let p: Value = app
+        .post_json("/api/v1/estate/optimize", &body)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let f = |v: &Value| v.as_f64().unwrap();
+
+    // Every workload at or above what its scenario gives as entered (the same within
+    // 1 % counts), or its targets met.
+    for (i, w) in workloads.iter().enumerate() {
+        let a = &p["assignments"][i];
+        assert_eq!(a["targets_met"], true, "{a}");
+        if w["workload"]["target_mibps"].is_null() && w["workload"]["target_iops"].is_null() {
+            let mut own = w.clone();
+            own["region"] = json!(if i == 3 {
+                Value::Null
+            } else {
+                json!("westeurope")
+            });
+            let e: Value = app
+                .post_json("/api/v1/evaluate", &own)
+                .await
+                .json()
+                .await
+                .unwrap();
+            let entered = f(&e["throughput_mibps"]);
+            assert!(
+                f(&a["throughput_mibps"]) >= entered * 0.99,
+                "{a} vs {entered}"
+            );
+        }
+    }
+    assert!(f(&p["assignments"][0]["throughput_mibps"]) > 10_000.0);
+    assert!(f(&p["assignments"][1]["throughput_mibps"]) > 12_000.0);
+
+    // No Google service for an Azure client, nor the reverse.
+    let services = |i: usize| -> Vec<String> {
+        p["fit"][i]["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["service"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    for i in 0..3 {
+        assert!(services(i).iter().all(|s| s != "gcnv"), "{:?}", services(i));
+    }
+    assert!(services(3).iter().all(|s| s == "gcnv"), "{:?}", services(3));
+    assert_eq!(
+        services(0),
+        ["anf"; 4],
+        "AVS hosts reach ANF datastores only"
+    );
+
+    // The hosts without a price are excluded and named in the cost sentence, which the
+    // page prints word for word.
+    let excluded = p["excluded"].as_array().unwrap();
+    assert!(
+        excluded
+            .iter()
+            .any(|x| x["workload"] == 0 && x["reason"] == "no_host_price"),
+        "{excluded:?}"
+    );
+    let statements: Vec<String> = p["verdict"]["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_owned())
+        .collect();
+    let cost = statements.iter().find(|s| s.starts_with("Cost:")).unwrap();
+    for x in excluded {
+        assert!(cost.contains(x["name"].as_str().unwrap()), "{cost}");
+    }
+    assert!(cost.contains("AV36"), "{cost}");
+    assert_eq!(list_items(&page, "estate-verdict"), statements);
+
+    // No workload moves A -> B -> A over the five years.
+    let mut path: std::collections::HashMap<u64, Vec<String>> = Default::default();
+    for e in p["events"].as_array().unwrap() {
+        if e["kind"] == "level_change" {
+            let m = e["message"].as_str().unwrap();
+            let from = m
+                .split(" from ")
+                .nth(1)
+                .unwrap()
+                .split(" to ")
+                .next()
+                .unwrap();
+            let to = m.split(" to ").nth(1).unwrap().split(';').next().unwrap();
+            let w = path.entry(e["workload"].as_u64().unwrap()).or_default();
+            if w.is_empty() {
+                w.push(from.to_owned());
+            }
+            w.push(to.to_owned());
+        }
+    }
+    for (w, types) in &path {
+        for (i, t) in types.iter().enumerate() {
+            let later = types.get(i + 2..).unwrap_or_default();
+            assert!(!later.contains(t), "workload {w}: {types:?}");
+        }
+    }
+
+    // Totals equal the sum of their lines.
+    let pools: f64 = p["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| f(&x["monthly"]))
+        .sum();
+    let outside: f64 = p["assignments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a["monthly_outside_pools"].as_f64())
+        .sum();
+    assert!((f(&p["monthly"]) - pools - outside).abs() < 1e-6);
+    let timeline = p["timeline"].as_array().unwrap();
+    assert_eq!(timeline.len(), 60);
+    let months: f64 = timeline.iter().map(|m| f(&m["monthly"])).sum();
+    assert!((f(&p["total"]) - months).abs() < 1e-6);
+    let years: f64 = p["cost_by_year"].as_array().unwrap().iter().map(f).sum();
+    assert!((f(&p["total"]) - years).abs() < 1e-6);
+    // Demand and provisioned side by side; demand never falls under growth.
+    for m in timeline.windows(2) {
+        assert!(f(&m[1]["demand_tib"]) >= f(&m[0]["demand_tib"]) - 1e-9);
+        assert!(m[0]["provisioned_tib"].is_number());
+    }
+    let csv = app.get_text(&format!("{location}/report.csv")).await;
+    assert!(csv.contains("Demand TiB") && csv.contains("Provisioned TiB"));
+    assert!(page.contains("Demand TiB") && page.contains("Provisioned TiB"));
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn the_re_plan_threshold_and_minimum_dwell_are_set_on_the_page() {
+    let app = spawn_app().await;
+    let res = app
+        .post_pairs(
+            "/estates",
+            &[
+                ("region", "eastus"),
+                ("years", "1"),
+                ("migration_threshold_usd_month", "250"),
+                ("min_dwell_months", "12"),
+                ("template", "sap-hana"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303, "{}", res.text().await.unwrap());
+    let location = res.headers()["location"].to_str().unwrap().to_owned();
+    let page = app.get_text(&location).await;
+    assert!(page.contains("name=\"min_dwell_months\" type=\"text\" inputmode=\"decimal\" autocomplete=\"off\" spellcheck=\"false\" value=\"12\""));
+    let statements = list_items(&page, "estate-verdict");
+    assert!(
+        statements.iter().any(|s| s.contains("$250.00/month")),
+        "{statements:?}"
+    );
+    // A dwell out of range is marked beside its input, nothing saved.
+    let res = app
+        .post_pairs(
+            "/estates",
+            &[("min_dwell_months", "61"), ("template", "sap-hana")],
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    assert!(
+        message(&html, "min_dwell_months").contains("0 to 60"),
+        "{html}"
+    );
+}

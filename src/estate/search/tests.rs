@@ -28,6 +28,7 @@ fn unit(volumes: u32, quota: f64, mibps: f64) -> Sums {
         groups: vec![(volumes, quota)],
         kind: VolumeKind::Regular,
         need: [Ok(mibps), Ok(mibps), Ok(mibps), Ok(mibps)],
+        entered_mibps: None,
     }
     .at(1.0, 1.0, pool::ALL_TYPES)
     .sums

@@ -185,7 +185,8 @@ pub fn document(p: &EstatePlan, statements: &[String], edition: Edition, date: &
         name: "Timeline".into(),
         columns: vec![
             num_col("Month", 0.7),
-            num_col("Capacity TiB", 1.0),
+            num_col("Demand TiB", 1.0),
+            num_col("Provisioned TiB", 1.1),
             num_col("Throughput MiB/s", 1.2),
             num_col("Pool TiB", 1.0),
             num_col("Pools", 0.7),
@@ -198,7 +199,8 @@ pub fn document(p: &EstatePlan, statements: &[String], edition: Edition, date: &
             .map(|m| {
                 Row::new(vec![
                     Cell::num(f64::from(m.month), 0),
-                    Cell::num(m.capacity_tib, 1),
+                    Cell::num(m.demand_tib, 1),
+                    Cell::num(m.provisioned_tib, 1),
                     Cell::num(m.mibps, 1),
                     Cell::num(m.pool_tib, 1),
                     Cell::num(m.pools as f64, 0),

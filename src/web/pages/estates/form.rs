@@ -32,12 +32,14 @@ pub const RESERVATIONS: [(&str, &str); 3] = [
 ];
 
 /// Inputs of the form that a field error of the request can name.
-const INPUTS: [&str; 5] = [
+const INPUTS: [&str; 7] = [
     "name",
     "region",
     "years",
     "reservation",
     "growth_pct_per_year",
+    "migration_threshold_usd_month",
+    "min_dwell_months",
 ];
 
 /// The form as sent: the settings as typed, and the repeated checkboxes.
@@ -59,6 +61,14 @@ impl EstateForm {
             (
                 "growth_pct_per_year".to_owned(),
                 req.growth_pct_per_year.to_string(),
+            ),
+            (
+                "migration_threshold_usd_month".to_owned(),
+                req.migration_threshold_usd_month.to_string(),
+            ),
+            (
+                "min_dwell_months".to_owned(),
+                req.min_dwell_months.to_string(),
             ),
             ("visibility".to_owned(), Visibility::Shared.key().to_owned()),
         ]);
@@ -147,6 +157,12 @@ impl EstateForm {
             req.years = y;
         }
         req.growth_pct_per_year = f.number("growth_pct_per_year").unwrap_or(0.0);
+        req.migration_threshold_usd_month = f
+            .number("migration_threshold_usd_month")
+            .unwrap_or(crate::estate::DEFAULT_MIGRATION_THRESHOLD_USD_MONTH);
+        req.min_dwell_months = f
+            .whole("min_dwell_months")
+            .unwrap_or(crate::estate::DEFAULT_MIN_DWELL_MONTHS);
         let term = f.value("reservation").trim();
         match term {
             "none" | "" => req.reservation = Term::None,
