@@ -140,6 +140,17 @@ impl From<FieldError> for ApiError {
     }
 }
 
+/// A 429 or 503 says when to try again (`Retry-After`), unless it already does.
+pub fn with_retry_after(mut res: Response) -> Response {
+    let status = res.status();
+    if status == StatusCode::TOO_MANY_REQUESTS || status == StatusCode::SERVICE_UNAVAILABLE {
+        res.headers_mut()
+            .entry(header::RETRY_AFTER)
+            .or_insert(crate::web::render_pool::RETRY_AFTER_SECS.into());
+    }
+    res
+}
+
 impl From<FieldErrors> for ApiError {
     fn from(e: FieldErrors) -> Self {
         ApiError::InvalidFields(e)
@@ -185,7 +196,7 @@ impl IntoResponse for ApiError {
             field: errors.first().and_then(|e| e.field.clone()),
             errors,
         };
-        (status, axum::Json(body)).into_response()
+        with_retry_after((status, axum::Json(body)).into_response())
     }
 }
 

@@ -21,6 +21,7 @@ pub mod price_cache;
 pub mod render_pool;
 pub mod reports;
 pub mod scenario_templates;
+pub mod uploads;
 
 use crate::engine::pricing::PriceBook;
 use crate::store::Db;
@@ -91,6 +92,9 @@ pub struct Shared {
     pub db: Db,
     /// The bounded, timed pool every render runs in (page charts, charts, reports).
     pub renders: Arc<RenderPool>,
+    /// The pool of the same kind the uploads are parsed in (inventories, benchmark
+    /// results), each client at most [`UPLOAD_SHARE`] of its permits.
+    pub uploads: Arc<RenderPool>,
     /// The price book in force (compiled book plus the prices stored in `db`).
     pub prices: Arc<PriceCache>,
     /// Request and evaluation counters (`GET /metrics`).
@@ -106,6 +110,13 @@ impl AppState {
             db,
             renders: Arc::new(RenderPool::new(
                 settings.render_permits,
+                settings.render_wait,
+                settings.render_timeout,
+            )),
+            uploads: Arc::new(RenderPool::shared(
+                "uploads",
+                settings.upload_permits,
+                UPLOAD_SHARE,
                 settings.render_wait,
                 settings.render_timeout,
             )),
@@ -138,6 +149,8 @@ pub struct ServerSettings {
     pub max_connections_per_address: usize,
     /// Most expensive renders at once.
     pub render_permits: usize,
+    /// Most uploads parsed at once (a pool of their own, beside the renders').
+    pub upload_permits: usize,
     /// How long a render waits for its turn before 503.
     pub render_wait: Duration,
     /// How long a render may run before its request gets 503.
@@ -156,6 +169,10 @@ pub const RENDER_WAIT: Duration = Duration::from_secs(20);
 /// within [`REQUEST_TIMEOUT`].
 pub const RENDER_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Most uploads one client (a signed-in user, or else an address) has parsed at once;
+/// more are answered 429 with `Retry-After`.
+pub const UPLOAD_SHARE: usize = 1;
+
 /// Renders at once by default: one per core, at most 4 (a 4000 x 4000 PNG or a PDF
 /// report takes about 50 MB while it renders, so 4 keep the server under 300 MB).
 pub fn default_render_permits() -> usize {
@@ -172,6 +189,7 @@ impl ServerSettings {
             max_connections: config::DEFAULT_MAX_CONNECTIONS as usize,
             max_connections_per_address: config::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS as usize,
             render_permits: default_render_permits(),
+            upload_permits: default_render_permits(),
             render_wait: RENDER_WAIT,
             render_timeout: RENDER_TIMEOUT,
             auth: auth::AuthSettings::for_bind(addr),

@@ -55,6 +55,7 @@ impl IntoResponse for PageError {
                 match status.as_u16() {
                     403 => "Refused",
                     413 => "Too large",
+                    429 => "Too many at once",
                     503 => "Busy",
                     _ => "Cannot do this",
                 },
@@ -75,9 +76,9 @@ impl IntoResponse for PageError {
             title,
             message: &message,
         };
-        match page.render() {
+        crate::web::error::with_retry_after(match page.render() {
             Ok(body) => (status, Html(body)).into_response(),
             Err(_) => (status, message).into_response(),
-        }
+        })
     }
 }

@@ -9,7 +9,7 @@ use crate::avs::{self, PlanRequest};
 use crate::inventory::{self, Inventory, Options};
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
-use crate::web::render_pool::Turn;
+use crate::web::uploads::Uploader;
 use crate::web::{AVS_BODY_LIMIT, AppState};
 use axum::Json;
 use axum::body::Bytes;
@@ -99,6 +99,7 @@ fn invalid(e: inventory::InventoryError) -> ApiError {
 )]
 pub async fn import(
     State(st): State<AppState>,
+    who: Uploader,
     headers: HeaderMap,
     q: Result<Query<ImportQuery>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
@@ -109,11 +110,8 @@ pub async fn import(
         include_powered_off: q.include_powered_off.unwrap_or(false),
         anonymise: q.anonymise.unwrap_or(false),
     };
-    let inv = st
-        .renders
-        .run("inventory import", Turn::Answer, move || {
-            inventory::parse(&bytes, opts)
-        })
+    let inv = who
+        .parse(&st, "inventory import", move || inventory::parse(&bytes, opts))
         .await?
         .map_err(invalid)?;
     Ok(Json(inv))
@@ -141,12 +139,12 @@ pub struct PerformanceRequest {
 )]
 pub async fn performance(
     State(st): State<AppState>,
+    who: Uploader,
     ApiJson(req): ApiJson<PerformanceRequest>,
 ) -> Result<Json<Inventory>, ApiError> {
     req.inventory.check_text()?;
-    let inv = st
-        .renders
-        .run("performance import", Turn::Answer, move || {
+    let inv = who
+        .parse(&st, "performance import", move || {
             let mut inv = req.inventory;
             inventory::perf::merge(&mut inv, req.csv.as_bytes()).map(|()| inv)
         })
