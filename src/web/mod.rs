@@ -21,6 +21,7 @@ pub mod price_cache;
 pub mod render_pool;
 pub mod reports;
 pub mod scenario_templates;
+mod slots;
 pub mod uploads;
 
 use crate::engine::pricing::PriceBook;
@@ -45,7 +46,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
 use tower_http::add_extension::AddExtension;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -360,7 +360,7 @@ pub async fn serve_state(
     let pool = state.db.clone();
     tokio::spawn(metrics::upkeep(Arc::downgrade(&state.metrics)));
     let router = app(state, Arc::new(settings.guard.clone()));
-    let slots = Arc::new(Semaphore::new(settings.max_connections.max(1)));
+    let slots = Arc::new(slots::Slots::new(settings.max_connections));
     let per_address = Arc::new(conn::PerAddress::new(settings.max_connections_per_address));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -369,13 +369,6 @@ pub async fn serve_state(
         .keep_alive(true);
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
-        let slot = tokio::select! {
-            slot = slots.clone().acquire_owned() => match slot {
-                Ok(slot) => slot,
-                Err(_) => break,
-            },
-            () = &mut shutdown => break,
-        };
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -393,6 +386,14 @@ pub async fn serve_state(
             tracing::debug!("{} is at its connection limit; closed", peer.ip());
             continue;
         };
+        // A slot: with every one taken, one in its header phase is closed for it.
+        let slot = tokio::select! {
+            slot = slots.admit() => match slot {
+                Ok(slot) => Arc::new(slot),
+                Err(_) => break,
+            },
+            () = &mut shutdown => break,
+        };
         let counted = Arc::new(counted);
         let _ = stream.set_nodelay(true);
         let activity = Arc::new(conn::Activity::new());
@@ -403,14 +404,26 @@ pub async fn serve_state(
             axum::extract::ConnectInfo(peer),
         ));
         let arrived = counted.clone();
+        let serving = slot.clone();
         let service = hyper::service::service_fn(move |req| {
             arrived.headers_arrived();
-            inner.call(req)
+            serving.request_started();
+            let end = slots::RequestEnd(serving.clone());
+            let answer = inner.call(req);
+            async move {
+                // The request ends when its answer's body is sent whole (or dropped).
+                let res = answer.await?;
+                Ok::<_, std::convert::Infallible>(res.map(|body| {
+                    axum::body::Body::new(http_body_util::BodyExt::map_frame(body, move |f| {
+                        let _ = &end;
+                        f
+                    }))
+                }))
+            }
         });
         let connection = graceful.watch(http.serve_connection(io, service));
         let idle = settings.idle_timeout;
         tokio::spawn(async move {
-            let _slot = slot;
             tokio::select! {
                 done = connection => if let Err(e) = done {
                     tracing::debug!("connection ended: {e}");
@@ -419,6 +432,9 @@ pub async fn serve_state(
                 () = counted.too_slow() => tracing::debug!(
                     "closed one of too many connections from {} still sending their headers",
                     peer.ip()
+                ),
+                () = slot.closed() => tracing::debug!(
+                    "closed a connection waiting for its headers to make room for a new one"
                 ),
             }
         });
