@@ -28,9 +28,28 @@ pub struct Slots {
 
 #[derive(Debug, Default)]
 struct Table {
-    /// Connections in their header phase by (since when, id), each with its closer.
-    waiting: BTreeMap<(Instant, u64), Arc<Notify>>,
+    /// Connections in their header phase by (since when, id).
+    waiting: BTreeMap<(Instant, u64), Arc<Holder>>,
     next_id: u64,
+}
+
+/// What a connection holds: its slot's permit (taken away when it is closed for
+/// another, which then has it at once) and the signal that closes it.
+#[derive(Debug)]
+struct Holder {
+    permit: Mutex<Option<OwnedSemaphorePermit>>,
+    close: Notify,
+}
+
+impl Holder {
+    /// Closes the connection; its permit, for the connection taking its place.
+    fn evict(&self) -> Option<OwnedSemaphorePermit> {
+        self.close.notify_one();
+        self.permit
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+    }
 }
 
 impl Slots {
@@ -50,45 +69,45 @@ impl Slots {
 
     /// A slot for a new connection (in its header phase): slow connections past their
     /// share are closed first; with every slot taken, the connection longest in its
-    /// header phase is closed for it, or else this waits for a slot to be freed.
+    /// header phase is closed and its slot handed over, or else this waits for a slot
+    /// to be freed. Never waits on a closing connection, so the accept loop keeps pace.
     pub async fn admit(self: &Arc<Self>) -> Result<Slot, AcquireError> {
         let now = Instant::now();
-        let closed = self.with(|t| {
-            let mut closed = 0;
+        let handed = self.with(|t| {
             if let Some(cutoff) = now.checked_sub(SLOW_AFTER) {
                 let mut slow = t.waiting.range(..(cutoff, u64::MAX)).count();
                 while slow > self.max_slow {
-                    if let Some((_, close)) = t.waiting.pop_first() {
-                        close.notify_one();
+                    if let Some((_, holder)) = t.waiting.pop_first() {
+                        drop(holder.evict());
                     }
                     slow -= 1;
-                    closed += 1;
                 }
             }
-            closed
+            if self.permits.available_permits() > 0 {
+                return None;
+            }
+            let (_, holder) = t.waiting.pop_first()?;
+            holder.evict()
         });
-        let permit = match self.permits.clone().try_acquire_owned() {
-            Ok(permit) => permit,
-            Err(_) => {
-                if closed == 0 {
-                    self.with(|t| t.waiting.pop_first().map(|(_, close)| close.notify_one()));
-                }
-                self.permits.clone().acquire_owned().await?
-            }
+        let permit = match handed {
+            Some(permit) => permit,
+            None => self.permits.clone().acquire_owned().await?,
         };
-        let close = Arc::new(Notify::new());
+        let holder = Arc::new(Holder {
+            permit: Mutex::new(Some(permit)),
+            close: Notify::new(),
+        });
         let since = Instant::now();
         let id = self.with(|t| {
             let id = t.next_id;
             t.next_id += 1;
-            t.waiting.insert((since, id), close.clone());
+            t.waiting.insert((since, id), holder.clone());
             id
         });
         Ok(Slot {
             slots: self.clone(),
-            _permit: permit,
             id,
-            close,
+            holder,
             phase: Mutex::new(Phase::Waiting(since)),
         })
     }
@@ -113,9 +132,8 @@ enum Phase {
 #[derive(Debug)]
 pub struct Slot {
     slots: Arc<Slots>,
-    _permit: OwnedSemaphorePermit,
     id: u64,
-    close: Arc<Notify>,
+    holder: Arc<Holder>,
     phase: Mutex<Phase>,
 }
 
@@ -145,9 +163,9 @@ impl Slot {
                 Phase::Serving(n - 1)
             } else {
                 let since = Instant::now();
-                let close = self.close.clone();
+                let holder = self.holder.clone();
                 self.slots
-                    .with(|t| t.waiting.insert((since, self.id), close));
+                    .with(|t| t.waiting.insert((since, self.id), holder));
                 Phase::Waiting(since)
             };
         }
@@ -155,7 +173,7 @@ impl Slot {
 
     /// Resolves when the connection is closed to make room for others.
     pub async fn closed(&self) {
-        self.close.notified().await;
+        self.holder.close.notified().await;
     }
 }
 
