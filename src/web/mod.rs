@@ -142,7 +142,8 @@ pub struct ServerSettings {
     pub header_timeout: Duration,
     /// A connection with no bytes read or written for this long is closed.
     pub idle_timeout: Duration,
-    /// Most connections served at once; more wait in the listen backlog.
+    /// Most connections at once; past it, the one longest waiting for a request's
+    /// headers is closed for a new one, or the new one waits in the listen backlog.
     pub max_connections: usize,
     /// Most connections from one client address (more are closed at once); a quarter
     /// of them at most may wait over a second for their first request's headers.
@@ -201,6 +202,9 @@ impl ServerSettings {
         config: &Config,
         addr: SocketAddr,
     ) -> Result<ServerSettings, crate::web::config::ConfigError> {
+        let permits = config
+            .render_concurrency
+            .map_or_else(default_render_permits, |n| n as usize);
         Ok(ServerSettings {
             guard: Guard {
                 hosts: config.host_set(addr)?,
@@ -208,9 +212,8 @@ impl ServerSettings {
             },
             max_connections: config.max_connections as usize,
             max_connections_per_address: config.max_connections_per_address as usize,
-            render_permits: config
-                .render_concurrency
-                .map_or_else(default_render_permits, |n| n as usize),
+            render_permits: permits,
+            upload_permits: permits,
             auth: config.auth_settings(addr)?,
             ..ServerSettings::for_addr(addr)
         })

@@ -314,7 +314,10 @@ mod tests {
         for r in running {
             assert!(r.await.unwrap().is_ok());
         }
-        assert_eq!(pool.run_for("10.0.0.1", "inventory import", || 3).await, Ok(3));
+        assert_eq!(
+            pool.run_for("10.0.0.1", "inventory import", || 3).await,
+            Ok(3)
+        );
         assert!(pool.held.lock().unwrap().is_empty(), "shares are released");
     }
 

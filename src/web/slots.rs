@@ -45,10 +45,7 @@ impl Holder {
     /// Closes the connection; its permit, for the connection taking its place.
     fn evict(&self) -> Option<OwnedSemaphorePermit> {
         self.close.notify_one();
-        self.permit
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take()
+        self.permit.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 }
 

@@ -271,7 +271,11 @@ async fn raw_request(app: &TestApp, head: &str) -> (String, String) {
     let mut answer = String::new();
     stream.read_to_string(&mut answer).await.unwrap();
     let status = answer.lines().next().unwrap_or_default().to_owned();
-    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default().to_owned();
+    let body = answer
+        .split("\r\n\r\n")
+        .nth(1)
+        .unwrap_or_default()
+        .to_owned();
     (status, body)
 }
 
@@ -296,7 +300,10 @@ async fn two_host_headers_get_400() {
                 hosts[0], hosts[1]
             );
             let (status, body) = raw_request(&app, &head).await;
-            assert!(status.starts_with("HTTP/1.1 400"), "{method} {path} {hosts:?}: {status}");
+            assert!(
+                status.starts_with("HTTP/1.1 400"),
+                "{method} {path} {hosts:?}: {status}"
+            );
             assert!(body.contains("more than one Host header"), "{body}");
         }
     }

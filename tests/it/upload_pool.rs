@@ -17,7 +17,11 @@ const DENSE_CELLS: usize = 5_500_000;
 /// A `vInfo` sheet whose table is followed by [`DENSE_CELLS`] copies of one cell.
 fn dense_workbook() -> Vec<u8> {
     let write: Writer = Box::new(|w| {
-        write!(w, r#"<worksheet xmlns="{NS}"><sheetData>{VINFO}<row r="3">"#).unwrap();
+        write!(
+            w,
+            r#"<worksheet xmlns="{NS}"><sheetData>{VINFO}<row r="3">"#
+        )
+        .unwrap();
         let block = r#"<c r="B3"><v>1</v></c>"#.repeat(10_000);
         for _ in 0..DENSE_CELLS / 10_000 {
             w.write_all(block.as_bytes()).unwrap();
@@ -31,7 +35,10 @@ fn dense_workbook() -> Vec<u8> {
 async fn dense_uploads_never_hold_render_slots() {
     let dense = dense_workbook();
     assert!(dense.len() < 1 << 20, "{} bytes", dense.len());
-    eprintln!("dense workbook: {} KB, {DENSE_CELLS} cells", dense.len() >> 10);
+    eprintln!(
+        "dense workbook: {} KB, {DENSE_CELLS} cells",
+        dense.len() >> 10
+    );
 
     let dir = tempfile::tempdir().unwrap();
     let db = volplan::store::connect(&database_url_in(dir.path()).await)
@@ -109,8 +116,15 @@ async fn dense_uploads_never_hold_render_slots() {
                 let status = res.status().as_u16();
                 let retry = res.headers().contains_key("retry-after");
                 let body: Value = res.json().await.unwrap();
-                eprintln!("upload {i} from {source}: {status} in {:?}", started.elapsed());
-                (status, retry, body["error"].as_str().unwrap_or("").to_owned())
+                eprintln!(
+                    "upload {i} from {source}: {status} in {:?}",
+                    started.elapsed()
+                );
+                (
+                    status,
+                    retry,
+                    body["error"].as_str().unwrap_or("").to_owned(),
+                )
             })
         })
         .collect();
@@ -119,7 +133,11 @@ async fn dense_uploads_never_hold_render_slots() {
     while uploads.in_use() < uploads.permits() && started.elapsed() < Duration::from_secs(5) {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
-    assert_eq!(uploads.in_use(), uploads.permits(), "the uploads are being read");
+    assert_eq!(
+        uploads.in_use(),
+        uploads.permits(),
+        "the uploads are being read"
+    );
     let took = pdf().await;
     eprintln!("PDF during 20 dense uploads: {took:?}");
     assert!(took < Duration::from_secs(2), "the PDF took {took:?}");

@@ -94,7 +94,9 @@ fn invalid(e: inventory::InventoryError) -> ApiError {
         (status = 200, description = "`{\"vms\": [...], \"excluded\": [{\"vm\", \"reason\"}], \"summary\": {...}}`", body = Inventory),
         (status = 413, description = "Body over 32 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as a raw file", body = ErrorBody),
-        (status = 422, description = "Not an inventory: `field` names the sheet and column expected, e.g. `vInfo.VM`", body = ErrorBody),
+        (status = 422, description = "Not an inventory: `field` names the sheet and column expected, e.g. `vInfo.VM`; or a file over a limit (more than 4,000,000 cells read, a part too large), named in the message", body = ErrorBody),
+        (status = 429, description = "This client already has an upload being read; `Retry-After` says when to try again", body = ErrorBody),
+        (status = 503, description = "Every upload slot busy for 20 s, or the file took over 10 s to read; `Retry-After` says when to try again", body = ErrorBody),
     )
 )]
 pub async fn import(
@@ -111,7 +113,9 @@ pub async fn import(
         anonymise: q.anonymise.unwrap_or(false),
     };
     let inv = who
-        .parse(&st, "inventory import", move || inventory::parse(&bytes, opts))
+        .parse(&st, "inventory import", move || {
+            inventory::parse(&bytes, opts)
+        })
         .await?
         .map_err(invalid)?;
     Ok(Json(inv))
@@ -135,6 +139,8 @@ pub struct PerformanceRequest {
     responses(
         (status = 200, description = "The inventory with the VMs' figures set", body = Inventory),
         (status = 422, description = "The CSV lacks a VM or IOPS/MiB/s column", body = ErrorBody),
+        (status = 429, description = "This client already has an upload being read; `Retry-After` says when to try again", body = ErrorBody),
+        (status = 503, description = "Every upload slot busy for 20 s, or the file took over 10 s to read; `Retry-After` says when to try again", body = ErrorBody),
     )
 )]
 pub async fn performance(

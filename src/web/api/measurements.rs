@@ -111,6 +111,8 @@ fn run_ids(
         (status = 200, description = "`{\"format\", \"measurements\": [Measurement, ...], \"warnings\": [sentence, ...]}`", body = Object),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 422, description = "Not a result file: the formats expected and the first problem", body = ErrorBody),
+        (status = 429, description = "This client already has an upload being read; `Retry-After` says when to try again", body = ErrorBody),
+        (status = 503, description = "Every upload slot busy for 20 s, or the file took over 10 s to read; `Retry-After` says when to try again", body = ErrorBody),
     )
 )]
 pub async fn parse(
@@ -143,6 +145,8 @@ pub struct FromResultQuery {
         (status = 200, description = "A Scenario (contract: Scenario JSON), ready to save or evaluate", body = Scenario),
         (status = 404, description = "No scenario with the `base` id", body = ErrorBody),
         (status = 422, description = "Not a result file, or no run with that index", body = ErrorBody),
+        (status = 429, description = "This client already has an upload being read; `Retry-After` says when to try again", body = ErrorBody),
+        (status = 503, description = "Every upload slot busy for 20 s, or the file took over 10 s to read; `Retry-After` says when to try again", body = ErrorBody),
     )
 )]
 pub async fn scenario_from_result(
@@ -237,6 +241,8 @@ pub struct Uploaded {
         (status = 404, description = "No such scenario", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 422, description = "Not a result file: the formats expected and the first problem", body = ErrorBody),
+        (status = 429, description = "This client already has an upload being read; `Retry-After` says when to try again", body = ErrorBody),
+        (status = 503, description = "Every upload slot busy for 20 s, or the file took over 10 s to read; `Retry-After` says when to try again", body = ErrorBody),
     )
 )]
 pub async fn add(
