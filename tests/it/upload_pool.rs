@@ -1,5 +1,5 @@
-//! Uploads are parsed in a pool of their own: 20 dense workbooks sent at once from two
-//! addresses (a few hundred kilobytes each, millions of cells in one place) are refused by the cell cap
+//! Uploads are parsed in a pool of their own: 20 dense workbooks sent at once from one
+//! address (a few hundred kilobytes each, millions of cells in one place) are refused by the cell cap
 //! or, past a client's share, with a 429 that says to retry, while another client's
 //! PDF report arrives within 2 s and no upload ever holds a render slot.
 
@@ -47,7 +47,9 @@ async fn dense_uploads_never_hold_render_slots() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let mut settings = ServerSettings::for_addr(addr);
-    settings.upload_permits = 2;
+    // One upload read at a time (a debug build takes about 20 s to read 4 million cells
+    // alone), so that the test leaves the other cores to the rest of the suite.
+    settings.upload_permits = 1;
     // A debug build reads a few times slower than a release build.
     settings.render_timeout = Duration::from_secs(60);
     let prices = volplan::store::prices::book_in_force(&db).await.unwrap();
@@ -95,11 +97,11 @@ async fn dense_uploads_never_hold_render_slots() {
             }
         })
     };
-    // 20 uploads from two addresses, ten each: the first of each address's is read
-    // (in the upload pool, filling it), those sent meanwhile are over the share.
+    // 20 uploads from one address: the first is read (in the upload pool, filling it),
+    // those sent meanwhile are over the client's share.
     let sent: Vec<_> = (0..20)
         .map(|i| {
-            let source: std::net::IpAddr = format!("127.0.0.{}", 2 + i % 2).parse().unwrap();
+            let source: std::net::IpAddr = "127.0.0.2".parse().unwrap();
             let body = dense.clone();
             tokio::spawn(async move {
                 let started = Instant::now();
@@ -159,7 +161,7 @@ async fn dense_uploads_never_hold_render_slots() {
     }
     sampler.abort();
     eprintln!("{capped} refused by the cell cap, {over_share} over their share");
-    assert!(capped >= 2, "{capped} read to the cap");
+    assert!(capped >= 1, "{capped} read to the cap");
     assert_eq!(
         most_renders.load(Ordering::Relaxed),
         1,
