@@ -6,8 +6,9 @@
 //! those in their header phase for over [`SLOW_AFTER`] hold at most
 //! [`SLOW_SHARE_PERCENT`] % of the slots (past that the oldest is closed), and when every
 //! slot is taken the connection longest in its header phase is closed to make room for
-//! the new one. A new connection waits only while every slot serves a request, so
-//! slow clients from however many addresses never keep `/healthz` or a fast client out.
+//! the new one. A new connection waits only while every slot serves a request (and
+//! takes the first that finishes its answer), so slow clients from however many
+//! addresses never keep `/healthz` or a fast client out.
 
 use super::conn::SLOW_AFTER;
 use std::collections::BTreeMap;
@@ -24,6 +25,9 @@ pub struct Slots {
     permits: Arc<Semaphore>,
     max_slow: usize,
     table: Mutex<Table>,
+    /// Signalled when a connection enters its header phase (for an admission waiting
+    /// with every slot serving).
+    entered: Notify,
 }
 
 #[derive(Debug, Default)]
@@ -57,6 +61,7 @@ impl Slots {
             permits: Arc::new(Semaphore::new(max)),
             max_slow: (max * SLOW_SHARE_PERCENT / 100).max(1),
             table: Mutex::default(),
+            entered: Notify::new(),
         }
     }
 
@@ -88,7 +93,7 @@ impl Slots {
         });
         let permit = match handed {
             Some(permit) => permit,
-            None => self.permits.clone().acquire_owned().await?,
+            None => self.wait_for_slot().await?,
         };
         let holder = Arc::new(Holder {
             permit: Mutex::new(Some(permit)),
@@ -107,6 +112,22 @@ impl Slots {
             holder,
             phase: Mutex::new(Phase::Waiting(since)),
         })
+    }
+
+    /// A slot once one is freed, or once a connection enters its header phase (then
+    /// closed and its slot handed over).
+    async fn wait_for_slot(&self) -> Result<OwnedSemaphorePermit, AcquireError> {
+        loop {
+            tokio::select! {
+                permit = self.permits.clone().acquire_owned() => return permit,
+                () = self.entered.notified() => {
+                    let handed = self.with(|t| t.waiting.pop_first().and_then(|(_, h)| h.evict()));
+                    if let Some(permit) = handed {
+                        return Ok(permit);
+                    }
+                }
+            }
+        }
     }
 
     /// Connections in their header phase now.
@@ -163,6 +184,7 @@ impl Slot {
                 let holder = self.holder.clone();
                 self.slots
                     .with(|t| t.waiting.insert((since, self.id), holder));
+                self.slots.entered.notify_one();
                 Phase::Waiting(since)
             };
         }
@@ -233,12 +255,15 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(50)).await;
         assert!(!waiting.is_finished());
         assert!(!told_to_close(&busy).await);
-        // Its answer sent, `newer` waits for its next request's headers again.
+        // Its answer sent, `newer` waits for its next request's headers again: it is
+        // closed, and the waiting admission takes its slot.
         let newer = Arc::new(newer);
         drop(RequestEnd(newer.clone()));
-        assert_eq!(slots.waiting(), 1);
-        drop(fourth);
-        waiting.await.unwrap();
+        let admitted = waiting.await.unwrap();
+        assert!(told_to_close(&newer).await);
+        assert!(!told_to_close(&fourth).await && !told_to_close(&busy).await);
+        assert_eq!(slots.waiting(), 1, "the one admitted");
+        drop(admitted);
     }
 
     #[tokio::test(start_paused = true)]
