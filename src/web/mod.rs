@@ -413,16 +413,7 @@ pub async fn serve_state(
             serving.request_started();
             let end = slots::RequestEnd(serving.clone());
             let answer = inner.call(req);
-            async move {
-                // The request ends when its answer's body is sent whole (or dropped).
-                let res = answer.await?;
-                Ok::<_, std::convert::Infallible>(res.map(|body| {
-                    axum::body::Body::new(http_body_util::BodyExt::map_frame(body, move |f| {
-                        let _ = &end;
-                        f
-                    }))
-                }))
-            }
+            async move { Ok::<_, std::convert::Infallible>(slots::ends_with_body(answer.await?, end)) }
         });
         let connection = graceful.watch(http.serve_connection(io, service));
         let idle = settings.idle_timeout;

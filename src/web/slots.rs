@@ -11,8 +11,13 @@
 //! addresses never keep `/healthz` or a fast client out.
 
 use super::conn::SLOW_AFTER;
+use axum::body::Body;
+use axum::http::Response;
+use hyper::body::{Body as HttpBody, Frame, SizeHint};
 use std::collections::BTreeMap;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use tokio::sync::{AcquireError, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
@@ -119,8 +124,14 @@ impl Slots {
     async fn wait_for_slot(&self) -> Result<OwnedSemaphorePermit, AcquireError> {
         loop {
             tokio::select! {
+                biased;
                 permit = self.permits.clone().acquire_owned() => return permit,
+                // The signal may be an old one: a connection is closed only while no
+                // slot is free.
                 () = self.entered.notified() => {
+                    if let Ok(permit) = self.permits.clone().try_acquire_owned() {
+                        return Ok(permit);
+                    }
                     let handed = self.with(|t| t.waiting.pop_first().and_then(|(_, h)| h.evict()));
                     if let Some(permit) = handed {
                         return Ok(permit);
@@ -213,6 +224,38 @@ impl Drop for RequestEnd {
     }
 }
 
+/// The answer `res` whose request ends (`end`) once its body is sent whole or dropped.
+pub fn ends_with_body(res: Response<Body>, end: RequestEnd) -> Response<Body> {
+    res.map(|inner| Body::new(Ending { inner, _end: end }))
+}
+
+/// A body that carries its request's end: every frame, the end of stream and the
+/// size (so a known length is still sent as `Content-Length`) are the inner body's.
+struct Ending {
+    inner: Body,
+    _end: RequestEnd,
+}
+
+impl HttpBody for Ending {
+    type Data = <Body as HttpBody>::Data;
+    type Error = <Body as HttpBody>::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Self::Data>, Self::Error>>> {
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,6 +307,19 @@ mod tests {
         assert!(!told_to_close(&fourth).await && !told_to_close(&busy).await);
         assert_eq!(slots.waiting(), 1, "the one admitted");
         drop(admitted);
+    }
+
+    #[tokio::test]
+    async fn no_connection_is_closed_while_a_slot_is_free() {
+        let slots = Arc::new(Slots::new(3));
+        let a = Arc::new(slots.admit().await.unwrap());
+        a.request_started();
+        // Its answer sent, `a` waits for its next request: a signal nobody waits for.
+        drop(RequestEnd(a.clone()));
+        let _b = slots.admit().await.unwrap();
+        let _c = slots.admit().await.unwrap();
+        assert!(!told_to_close(&a).await);
+        assert_eq!(slots.waiting(), 3);
     }
 
     #[tokio::test(start_paused = true)]
