@@ -286,5 +286,3 @@ fn baselines(units: &[pool::Sums], rates: &Rates, optimum: f64) -> Vec<Baseline>
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_invariants;

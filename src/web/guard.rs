@@ -1,4 +1,5 @@
-//! Request guards in front of every route: the Host check (421), cross-site request
+//! Request guards in front of every route: the Host check (421, and 400 for two Host
+//! headers), cross-site request
 //! refusal with the forms' per-session token (403), and the early body checks
 //! (413 on a declared length over the limit, 415 on a charset other than UTF-8).
 //!
@@ -92,8 +93,16 @@ fn request_host(req: &Request) -> Option<String> {
         .or_else(|| req.uri().authority().map(|a| a.as_str().to_owned()))
 }
 
-/// 421 for a `Host` the server does not serve (DNS rebinding, a wrong proxy config).
+/// 421 for a `Host` the server does not serve (DNS rebinding, a wrong proxy config);
+/// 400 for a request with more than one `Host` header, which names no one host.
 pub async fn check_host(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Response {
+    if req.headers().get_all(header::HOST).iter().nth(1).is_some() {
+        return refuse(
+            req.uri().path(),
+            StatusCode::BAD_REQUEST,
+            "the request has more than one Host header; send exactly one".to_owned(),
+        );
+    }
     match request_host(&req) {
         Some(host) if guard.hosts.allows(&host) => next.run(req).await,
         host => {

@@ -46,5 +46,6 @@ mod stuck_renders;
 mod texts;
 mod tool_pages;
 mod upload_bounds;
+mod upload_pool;
 mod verdict;
 mod verdict_outputs;
