@@ -465,6 +465,7 @@ pub enum ServeError {
 
 /// `volplan serve`: listen, open and migrate the database, serve until Ctrl-C or SIGTERM.
 pub async fn run(config: Config) -> Result<(), ServeError> {
+    let shutdown = shutdown_signal();
     let listener = TcpListener::bind(&config.bind)
         .await
         .map_err(|source| ServeError::Bind {
@@ -511,36 +512,46 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
              reaches this port can read, change and delete every scenario"
         );
     }
-    serve_with(listener, pool, settings, shutdown_signal()).await?;
+    serve_with(listener, pool, settings, shutdown).await?;
     tracing::info!("volplan stopped");
     Ok(())
 }
 
-/// Resolves on Ctrl-C or SIGTERM.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
+/// Resolves on Ctrl-C or SIGTERM. The handlers are installed when this is called (not
+/// when the future is first polled), so a signal that arrives as soon as the server
+/// answers still stops it gracefully.
+pub fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    let signals = {
+        use tokio::signal::unix::{SignalKind, signal};
+        [SignalKind::interrupt(), SignalKind::terminate()].map(|kind| {
+            signal(kind)
+                .inspect_err(|e| tracing::error!("cannot listen for signal {kind:?}: {e}"))
+                .ok()
+        })
+    };
+    async move {
+        #[cfg(unix)]
+        {
+            let [interrupt, terminate] = signals;
+            let wait = |sig: Option<tokio::signal::unix::Signal>| async move {
+                match sig {
+                    Some(mut sig) => {
+                        sig.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = wait(interrupt) => {},
+                () = wait(terminate) => {},
+            }
+        }
+        #[cfg(not(unix))]
         if let Err(e) = tokio::signal::ctrl_c().await {
             tracing::error!("cannot listen for Ctrl-C: {e}");
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut sig) => {
-                sig.recv().await;
-            }
-            Err(e) => {
-                tracing::error!("cannot listen for SIGTERM: {e}");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
+        tracing::info!("shutting down");
     }
-    tracing::info!("shutting down");
 }
