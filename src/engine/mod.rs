@@ -39,6 +39,7 @@ pub mod scaling;
 pub mod scenario;
 pub mod scenario_diff;
 pub mod security;
+pub mod same;
 pub mod service;
 pub mod solve;
 pub mod sweep;
