@@ -81,6 +81,7 @@ pub fn sizing(
         dist: c.dist,
         key: client::level_key(p),
         rate: client_rate_check(&work, client),
+        latency_at_load: goal.basis == SizingBasis::Current,
         client: Cow::Borrowed(client),
     };
     let mut rows = ArrayVec::new();
@@ -170,8 +171,10 @@ impl Own<'_, '_> {
         let within_rounding = match p.volumes {
             Volumes::Groups([g]) if sized.busiest.is_none() => {
                 let r = sized.volume_group(g.count);
-                let step =
-                    |a: Option<f64>, b: Option<f64>| a.zip(b).is_none_or(|(a, b)| a <= b + 1.0);
+                let step = |a: Option<f64>, b: Option<f64>| match (a, b) {
+                    (Some(a), Some(b)) => a <= b + 1.0,
+                    (a, b) => a.is_none() && b.is_none(),
+                };
                 g.quota_tib <= r.quota_tib + 1.0 / 1024.0
                     && step(g.throughput_mibps, r.throughput_mibps)
                     && step(g.iops, r.iops)
@@ -222,6 +225,9 @@ struct Sizer<'r, 'o, 'p> {
     /// The client side's centres summed at the goal's rate: each check adds only the
     /// storage side's.
     rate: RateCheck,
+    /// Whether a latency target is judged at the achievable load (no rate target: the
+    /// goal is what the scenario gives, as the row applied is evaluated).
+    latency_at_load: bool,
 }
 
 impl Sizer<'_, '_, '_> {

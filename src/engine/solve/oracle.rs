@@ -254,9 +254,15 @@ proptest! {
             let got = sized.as_ref().and_then(|(_, c, _)| *c);
             prop_assert!(got.is_some(), "the grid finds {best} but sizing nothing: {:?}", s.storage);
             let got = got.unwrap();
+            let levels: Vec<_> = Level::of(s.storage.service)
+                .iter()
+                .map(|&l| (l, oracle_level(&job, l)))
+                .collect();
+            let rows: Vec<_> = ev.sizing.iter().map(|r| (r.level, r.meets, r.monthly, r.quota_tib, r.throughput_mibps)).collect();
             prop_assert!(got <= best * 1.01 + 0.01,
-                "sizing {got} against the grid's {best}: {:?} -> {:?}", s.storage,
+                "sizing {got} against the grid's {best} {levels:?}, rows {rows:?}: {:?} -> {:?}", s.storage,
                 sized.as_ref().map(|(_, _, a)| &a.storage));
         }
     }
 }
+

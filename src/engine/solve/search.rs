@@ -46,7 +46,11 @@ impl Row<'_, '_, '_, '_, '_> {
         if plan.target_latency_ms.is_some() {
             let mut set = LimitSet::default();
             let c = core_with(plan, &mut set, dist, client);
-            let latency = judged_latency(plan, c.latency_ms(), c.latency_at_target_ms(plan));
+            let latency = if self.sizer.latency_at_load {
+                Some(c.latency_ms())
+            } else {
+                judged_latency(plan, c.latency_ms(), c.latency_at_target_ms(plan))
+            };
             return Check {
                 met: targets(plan, c.total, latency).met,
                 total: Some(c.total),
