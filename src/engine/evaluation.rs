@@ -277,9 +277,9 @@ impl Sizing {
             return vec![even];
         };
         let rest = n - b.count;
-        let others = self
-            .throughput_mibps
-            .map(|t| ((t - b.throughput_mibps * f64::from(b.count)) / f64::from(rest) - 1e-6).ceil());
+        let others = self.throughput_mibps.map(|t| {
+            ((t - b.throughput_mibps * f64::from(b.count)) / f64::from(rest) - 1e-6).ceil()
+        });
         vec![
             VolumeGroup {
                 count: b.count,

@@ -86,8 +86,14 @@ pub async fn cheapest_journey(c: &Client, base: &str) -> Res {
         .parse()?;
     c.refresh().await?;
     c.wait().for_element(Locator::Css("#verdict")).await?;
-    assert_eq!(value_of(c, "storage.volumes[0].throughput_mibps").await?, busiest);
-    assert_eq!(value_of(c, "storage.volumes[1].throughput_mibps").await?, others);
+    assert_eq!(
+        value_of(c, "storage.volumes[0].throughput_mibps").await?,
+        busiest
+    );
+    assert_eq!(
+        value_of(c, "storage.volumes[1].throughput_mibps").await?,
+        others
+    );
     let line = texts(c, "#recommendation .recommendation-text").await?;
     assert_eq!(line.len(), 1, "a recommendation line: {line:?}");
     assert!(line[0].contains(" + "), "{}", line[0]);

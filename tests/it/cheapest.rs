@@ -10,9 +10,10 @@ use serde_json::{Value, json};
 /// The AVS starter template (4 hosts x 4 VMs x 4 VMDKs, spread) with `storage` fields
 /// and `workload` fields replaced.
 fn avs(workload: Value, storage: Value) -> Value {
-    let mut s: Value =
-        serde_json::from_str(include_str!("../../src/web/scenario_templates/avs-datastores.json"))
-            .unwrap();
+    let mut s: Value = serde_json::from_str(include_str!(
+        "../../src/web/scenario_templates/avs-datastores.json"
+    ))
+    .unwrap();
     for (part, fields) in [("workload", workload), ("storage", storage)] {
         for (k, v) in fields.as_object().unwrap() {
             s[part][k] = v.clone();
@@ -85,7 +86,10 @@ async fn an_uneven_avs_load_gets_throughput_per_datastore_by_its_load() {
     let as_entered = ev["cost"]["monthly"].as_f64().unwrap();
     assert!(as_entered <= 27_200.0, "{as_entered}");
     let r = &ev["verdict"]["recommendation"];
-    assert!(monthly(r) <= as_entered + 0.005, "cheapest dearer than entered: {r}");
+    assert!(
+        monthly(r) <= as_entered + 0.005,
+        "cheapest dearer than entered: {r}"
+    );
     assert!(monthly(r) <= 27_200.0, "{r}");
     assignable(r);
 
@@ -119,7 +123,10 @@ async fn an_uneven_avs_load_gets_throughput_per_datastore_by_its_load() {
         "{stored}"
     );
     assert!(stored["cost"]["monthly"].as_f64().unwrap() <= 27_200.0);
-    assert_eq!(stored["verdict"]["recommendation"]["current"], true, "{stored}");
+    assert_eq!(
+        stored["verdict"]["recommendation"]["current"], true,
+        "{stored}"
+    );
     app.stop().await;
 }
 
@@ -145,11 +152,17 @@ async fn a_rate_within_one_percent_gives_the_same() {
     let r = &ev["verdict"]["recommendation"];
     assert_eq!(r["level"], "flexible", "{r}");
     assert!(monthly(r) <= 5_000.0, "{r}");
-    assert!(r["throughput_mibps"].as_f64().unwrap() >= gives * 0.99, "{r}");
+    assert!(
+        r["throughput_mibps"].as_f64().unwrap() >= gives * 0.99,
+        "{r}"
+    );
     assignable(r);
     let stored = apply_and_save(&app, &s, r).await;
     assert!(stored["cost"]["monthly"].as_f64().unwrap() <= 5_000.0);
-    assert_eq!(stored["verdict"]["recommendation"]["current"], true, "{stored}");
+    assert_eq!(
+        stored["verdict"]["recommendation"]["current"], true,
+        "{stored}"
+    );
     app.stop().await;
 }
 
@@ -198,6 +211,9 @@ async fn a_latency_target_is_met_within_the_per_volume_maximum() {
     let stored = apply_and_save(&app, &s, r).await;
     assert_eq!(stored["targets"]["met"], true, "{stored}");
     assert!(stored["cost"]["monthly"].as_f64().unwrap() <= 25_700.0);
-    assert_eq!(stored["verdict"]["recommendation"]["current"], true, "{stored}");
+    assert_eq!(
+        stored["verdict"]["recommendation"]["current"], true,
+        "{stored}"
+    );
     app.stop().await;
 }

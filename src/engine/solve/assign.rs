@@ -26,13 +26,7 @@ pub(crate) struct Assign {
 impl Assign {
     /// The assignment of `n` volumes of `p`'s service and kind at `level`, loaded as
     /// `tiers`; `per_tib` for manual QoS at a level whose pool gives that rate per TiB.
-    pub(crate) fn of(
-        p: &Plan,
-        level: Level,
-        n: u32,
-        tiers: Tiers,
-        per_tib: Option<f64>,
-    ) -> Self {
+    pub(crate) fn of(p: &Plan, level: Level, n: u32, tiers: Tiers, per_tib: Option<f64>) -> Self {
         let by_load = p.service == Service::Anf && (level == Level::Flexible || per_tib.is_some());
         let bounds = by_load.then(|| {
             let (lo, hi, _) = assignable_mibps(level, p.kind);
@@ -86,7 +80,8 @@ impl Assign {
             throughput_mibps: b,
         });
         let total = rest.map(|r| {
-            r * f64::from(self.n - busy) + busiest.map_or(0.0, |b| b.throughput_mibps * f64::from(b.count))
+            r * f64::from(self.n - busy)
+                + busiest.map_or(0.0, |b| b.throughput_mibps * f64::from(b.count))
         });
         (total, busiest)
     }

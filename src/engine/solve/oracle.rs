@@ -125,7 +125,9 @@ fn oracle_level(job: &Job, level: Level) -> Option<f64> {
     match (s.storage.service, level) {
         (Service::Anf, Level::Flexible) => {
             let most = crate::engine::plan::assignable_mibps(level, s.storage.volume_kind).1;
-            first(&line(1.0, most * nf), |t| cheapest(split(t, share, Qos::Manual)))
+            first(&line(1.0, most * nf), |t| {
+                cheapest(split(t, share, Qos::Manual))
+            })
         }
         (Service::Gcnv, Level::Flex) | (Service::AzureFiles, Level::SsdV2 | Level::HddV2) => {
             // A provisioned rate per volume (and IOPS scaled with it when a target asks).
@@ -154,7 +156,10 @@ fn oracle_level(job: &Job, level: Level) -> Option<f64> {
                     cheapest(split(pool * rate, pool / nf, Qos::Manual))
                 })
             });
-            [auto, manual.flatten()].into_iter().flatten().reduce(f64::min)
+            [auto, manual.flatten()]
+                .into_iter()
+                .flatten()
+                .reduce(f64::min)
         }
     }
 }
@@ -265,4 +270,3 @@ proptest! {
         }
     }
 }
-
