@@ -9,6 +9,7 @@ mod avs;
 mod calibrate_api;
 mod calibration;
 mod charts;
+mod cheapest;
 mod customer_report;
 mod database_loss;
 mod deliverables;

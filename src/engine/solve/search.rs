@@ -2,6 +2,7 @@
 //! down to the least that meets, checking each step with the model.
 
 use super::Sizer;
+use super::assign::Assign;
 use crate::engine::limits::LimitSet;
 use crate::engine::model_step::{add_storage_centres, core_with, path};
 use crate::engine::plan::Plan;
@@ -15,6 +16,8 @@ pub(super) struct Row<'a, 'p, 'r, 'o, 'q> {
     pub(super) sizer: &'a mut Sizer<'r, 'o, 'q>,
     pub(super) level: Level,
     pub(super) n: u32,
+    /// How a provisioned rate is assigned over the volumes.
+    pub(super) assign: Assign,
 }
 
 /// Whether a provisioning meets its targets under the whole model.
@@ -31,7 +34,9 @@ impl Row<'_, '_, '_, '_, '_> {
     /// centres are summed once per table, so a check adds only the storage side's.
     fn check(&mut self, quota: f64, mibps: Option<f64>, iops: Option<f64>) -> Check {
         let plan = &mut *self.plan;
-        plan.set_uniform(self.level, self.n, quota, mibps, iops);
+        let quota = self.assign.quota(quota, mibps);
+        let (busy, rest) = self.assign.rates(mibps);
+        plan.set_split(self.level, self.n, quota, busy, rest, iops);
         let plan = &*plan;
         if let Some(own) = self.sizer.own.answer(plan) {
             return own;
@@ -41,7 +46,11 @@ impl Row<'_, '_, '_, '_, '_> {
         if plan.target_latency_ms.is_some() {
             let mut set = LimitSet::default();
             let c = core_with(plan, &mut set, dist, client);
-            let latency = judged_latency(plan, c.latency_ms(), c.latency_at_target_ms(plan));
+            let latency = if self.sizer.latency_at_load {
+                Some(c.latency_ms())
+            } else {
+                judged_latency(plan, c.latency_ms(), c.latency_at_target_ms(plan))
+            };
             return Check {
                 met: targets(plan, c.total, latency).met,
                 total: Some(c.total),
