@@ -54,7 +54,11 @@ fn assert_signed(req: &EstateRequest, p: &EstatePlan) {
                 .throughput_mibps;
             let planned = a.throughput_mibps.unwrap();
             assert_eq!(a.entered_mibps.map(|e| (e - own).abs() < 1e-6), Some(true));
-            assert!(keeps_rate(planned, own), "{}: {planned} < {own}", a.name);
+            assert!(
+                crate::engine::same::reaches(planned, own),
+                "{}: {planned} < {own}",
+                a.name
+            );
             assert!(a.targets_met, "{}: {:?}", a.name, a.note);
         }
     }
