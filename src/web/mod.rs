@@ -466,7 +466,7 @@ pub enum ServeError {
 /// `volplan serve`: listen, open and migrate the database, serve until Ctrl-C or SIGTERM.
 pub async fn run(config: Config) -> Result<(), ServeError> {
     let shutdown = shutdown_signal();
-    let listener = TcpListener::bind(&config.bind)
+    let listener = listen(&config.bind)
         .await
         .map_err(|source| ServeError::Bind {
             addr: config.bind.clone(),
@@ -515,6 +515,38 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
     serve_with(listener, pool, settings, shutdown).await?;
     tracing::info!("volplan stopped");
     Ok(())
+}
+
+/// Connections the kernel queues for `accept` (it caps this at `net.core.somaxconn`).
+/// Tokio's default (1,024) overflows when many clients reconnect at once (a slow-client
+/// flood closed and reopened thousands of times a second), and a dropped connection
+/// attempt is retried by the client's kernel only after a second.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listener on the first address `bind` resolves to that can be bound, with
+/// [`LISTEN_BACKLOG`].
+async fn listen(bind: &str) -> std::io::Result<TcpListener> {
+    let mut last = None;
+    for addr in tokio::net::lookup_host(bind).await? {
+        let listener = (|| {
+            let socket = if addr.is_ipv4() {
+                tokio::net::TcpSocket::new_v4()?
+            } else {
+                tokio::net::TcpSocket::new_v6()?
+            };
+            #[cfg(unix)]
+            socket.set_reuseaddr(true)?;
+            socket.bind(addr)?;
+            socket.listen(LISTEN_BACKLOG)
+        })();
+        match listener {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address to listen on")
+    }))
 }
 
 /// Resolves on Ctrl-C or SIGTERM. The handlers are installed when this is called (not
