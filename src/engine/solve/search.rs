@@ -204,6 +204,7 @@ pub(super) fn search_rate(
     let mut last = 0.0;
     let mut kept = (mibps, iops);
     let mut failed = false;
+    let mut doubled = false;
     for step in 0..SEARCH_STEPS / 2 {
         let check = row.check(quota, mibps, iops);
         met = check.met;
@@ -213,15 +214,38 @@ pub(super) fn search_rate(
         }
         let total = row.total(&check);
         if total <= last * (1.0 + 1e-3) {
-            // Another limit holds the rate: buying more does not help, so keep the
-            // rates of the step before.
-            return (quota, kept.0, kept.1, false);
+            if doubled {
+                // Another limit holds the rate: buying more does not help, so keep the
+                // rates of the step before.
+                return (quota, kept.0, kept.1, false);
+            }
+            // Close to another limit a step buys little; twice the rate tells whether
+            // more buys the target at all (the rule for the same may then call it met).
+            doubled = true;
+            mibps = mibps.map(|m| m * 2.0);
+            iops = iops.map(|i| i * 2.0);
+            continue;
         }
         last = total;
         kept = (mibps, iops);
         let factor = growth(need, total, RATE_MARGIN);
         mibps = mibps.map(|m| m * factor);
         iops = iops.map(|i| i * factor);
+    }
+    if !met && !doubled {
+        // Close to another limit each step buys little: the last step's rates, then
+        // twice them, tell whether more buys the target at all (the rule for the same
+        // may then call it met).
+        failed = true;
+        met = row.check(quota, mibps, iops).met;
+        if !met {
+            let twice = (mibps.map(|m| m * 2.0), iops.map(|i| i * 2.0));
+            if row.check(quota, twice.0, twice.1).met {
+                kept = (mibps, iops);
+                (mibps, iops) = twice;
+                met = true;
+            }
+        }
     }
     if !met {
         return (quota, mibps, iops, false);
