@@ -20,6 +20,7 @@ pub mod pages;
 pub mod price_cache;
 pub mod render_pool;
 pub mod reports;
+pub mod request_span;
 pub mod scenario_templates;
 mod slots;
 pub mod uploads;
@@ -220,18 +221,31 @@ impl ServerSettings {
     }
 }
 
-/// The whole application: API and pages behind the common layers.
-pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
-    let header =
-        |name, value| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
-    let metrics = state.metrics.clone();
-    let authenticated = state.clone();
-    let routes = Router::new()
+/// Every route of the application, each declaring who may call it (`auth::access`).
+pub fn routes() -> Router<AppState> {
+    Router::new()
         .merge(api::router())
         .merge(pages::router())
         .merge(charts::router())
         .merge(reports::router())
         .merge(auth::login::router())
+}
+
+/// The whole application: [`routes`] behind the sign-in gate and the common layers.
+pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
+    app_of(routes(), state, guard)
+}
+
+/// `routes` behind the sign-in gate (every matched route but the public ones asks for
+/// credentials in team mode, declared or not) and the common layers.
+pub fn app_of(routes: Router<AppState>, state: AppState, guard: Arc<Guard>) -> Router {
+    let header =
+        |name, value| SetResponseHeaderLayer::if_not_present(name, HeaderValue::from_static(value));
+    let metrics = state.metrics.clone();
+    let authenticated = state.clone();
+    let routes = routes
+        .route_layer(axum::middleware::from_fn(auth::layer::sign_in))
+        .route_layer(axum::middleware::from_fn(request_span::record_route))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
         .layer(CatchPanicLayer::custom(panic_response));
@@ -265,7 +279,8 @@ pub fn app(state: AppState, guard: Arc<Guard>) -> Router {
         .layer(header(header::REFERRER_POLICY, "same-origin"))
         .layer(header(header::CACHE_CONTROL, "private, no-store"))
         .layer(header(header::CONTENT_SECURITY_POLICY, CSP))
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http().make_span_with(request_span::span))
+        .layer(axum::middleware::from_fn(request_span::assign_id))
         .layer(axum::middleware::from_fn_with_state(
             metrics,
             metrics::track,

@@ -102,3 +102,123 @@ fn the_check_finds_an_undeclared_route() {
         [r#".route("/b", get(b))"#, ".routes(routes!(d))"]
     );
 }
+
+/// The `.public()` routes and the gate's list of public paths are the same routes.
+#[test]
+fn every_public_declaration_is_a_public_path_of_the_gate() {
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web");
+    let mut files = Vec::new();
+    rust_files(&web, &mut files);
+    let declared: usize = files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).expect("source");
+            let code = text.split("#[cfg(test)]").next().unwrap_or(&text);
+            code.lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .map(|l| l.matches(".public()").count())
+                .sum::<usize>()
+        })
+        .sum();
+    assert_eq!(
+        declared,
+        volplan::web::auth::layer::PUBLIC_ROUTES.len(),
+        "each `.public()` route is one of PUBLIC_ROUTES"
+    );
+}
+
+/// The state of a server in team mode (one user exists), on a fresh database.
+async fn team_mode() -> (
+    volplan::web::AppState,
+    volplan::web::ServerSettings,
+    tempfile::TempDir,
+) {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let url = crate::helpers::database_url_in(dir.path()).await;
+    let db = volplan::store::connect(&url).await.expect("database opens");
+    let hash = volplan::web::auth::secret::hash_password("pw-of-ann").unwrap();
+    volplan::store::users::save_user(&db, "ann", Some(&hash), Some("viewer"))
+        .await
+        .unwrap();
+    let settings = volplan::web::ServerSettings::for_addr("127.0.0.1:8080".parse().unwrap());
+    let book = volplan::store::prices::book_in_force(&db).await.unwrap();
+    (
+        volplan::web::AppState::new(db, &settings, book),
+        settings,
+        dir,
+    )
+}
+
+/// The app of `routes` in team mode.
+async fn team_mode_app(
+    routes: axum::Router<volplan::web::AppState>,
+) -> (axum::Router, tempfile::TempDir) {
+    let (state, settings, dir) = team_mode().await;
+    let guard = std::sync::Arc::new(settings.guard.clone());
+    (volplan::web::app_of(routes, state, guard), dir)
+}
+
+async fn get(app: &axum::Router, path: &str) -> axum::http::Response<axum::body::Body> {
+    use tower::ServiceExt;
+    let req = axum::http::Request::get(path)
+        .header(axum::http::header::HOST, "127.0.0.1:8080")
+        .body(axum::body::Body::empty())
+        .unwrap();
+    app.clone().oneshot(req).await.unwrap()
+}
+
+#[tokio::test]
+async fn a_route_registered_without_a_declaration_asks_for_credentials() {
+    let open = || async { "served to anyone" };
+    let routes = volplan::web::routes()
+        .route("/api/v1/undeclared", axum::routing::get(open))
+        .route("/undeclared", axum::routing::get(open));
+    let (app, _dir) = team_mode_app(routes).await;
+
+    let api = get(&app, "/api/v1/undeclared").await;
+    assert_eq!(api.status(), axum::http::StatusCode::UNAUTHORIZED);
+    let page = get(&app, "/undeclared").await;
+    assert_eq!(page.status(), axum::http::StatusCode::SEE_OTHER);
+    assert_eq!(
+        page.headers()[axum::http::header::LOCATION],
+        "/login?next=%2Fundeclared"
+    );
+    // The public paths stay open, and every answer carries a request id.
+    let health = get(&app, "/healthz").await;
+    assert_eq!(health.status(), axum::http::StatusCode::OK);
+    let first: u64 = health.headers()["x-request-id"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let again = get(&app, "/healthz").await;
+    let second: u64 = again.headers()["x-request-id"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_ne!(first, second, "each request has its own id");
+}
+
+#[tokio::test]
+async fn a_declared_route_past_the_gate_is_refused() {
+    use volplan::web::auth::Declare;
+    let (app, _dir) = team_mode_app(volplan::web::routes()).await;
+    // Behind the gate, a viewer's route asks for credentials...
+    assert_eq!(
+        get(&app, "/api/v1/scenarios").await.status(),
+        axum::http::StatusCode::UNAUTHORIZED
+    );
+    // ...and a declared route served without the gate refuses rather than serving.
+    let (state, _, _state_dir) = team_mode().await;
+    let bare: axum::Router = axum::Router::new()
+        .route(
+            "/bare",
+            axum::routing::get(|| async { "served" }).read_write(),
+        )
+        .with_state(state);
+    assert_eq!(
+        get(&bare, "/bare").await.status(),
+        axum::http::StatusCode::INTERNAL_SERVER_ERROR
+    );
+}

@@ -1,13 +1,16 @@
 //! Who may call a route, declared where the route is registered: every `.route(...)` and
 //! `.routes(...)` of the web layer wraps its method router in one of [`Declare`]'s
 //! methods (`public`, `compute`, `read_write`, `admin_writes`, `admin`). The declared
-//! [`Access`] becomes a route layer that authenticates the request (the authentication
-//! layer) and checks the role the method needs; a public route has no such layer.
+//! [`Access`] becomes a route layer that checks the role the method needs, behind the
+//! sign-in gate that every route but the public ones passes (`layer::sign_in`).
 //!
-//! A test reads the web layer's source and fails on a route registered without one.
+//! Authentication does not depend on the declaration: a route registered without one
+//! still asks for credentials in team mode. A test reads the web layer's source and
+//! fails on a route registered without a declaration, and one that every `.public()`
+//! route is in `layer::PUBLIC_ROUTES`.
 
 use super::Role;
-use super::layer::authenticate;
+use super::layer::admit;
 use crate::web::AppState;
 use axum::extract::Request;
 use axum::http::Method;
@@ -44,7 +47,7 @@ impl Access {
     }
 }
 
-/// The route layer of `access`: authenticate, then check the role.
+/// The route layer of `access`: check the role of the user the gate found.
 fn guarded(router: MethodRouter<AppState>, access: Access) -> MethodRouter<AppState> {
     router.route_layer(middleware::from_fn(move |req: Request, next: Next| {
         check(access, req, next)
@@ -53,7 +56,7 @@ fn guarded(router: MethodRouter<AppState>, access: Access) -> MethodRouter<AppSt
 
 async fn check(access: Access, req: Request, next: Next) -> Response {
     let needed = access.needed(req.method());
-    authenticate(needed, req, next).await
+    admit(needed, req, next).await
 }
 
 /// Declares who may call a route (see the module doc).
@@ -61,7 +64,9 @@ pub trait Declare: Sized {
     /// Applies `access` to the route.
     fn access(self, access: Access) -> Self;
 
-    /// Anyone, signed in or not: probes, metrics, static files, the login page.
+    /// Anyone, signed in or not: probes, metrics, static files, the login page. The
+    /// gate lets a route through unsigned only when its path is one of
+    /// `layer::PUBLIC_ROUTES`; this marks it so where it is registered.
     fn public(self) -> Self {
         self
     }

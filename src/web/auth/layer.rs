@@ -1,7 +1,8 @@
-//! The authentication layer in front of every route: it finds the request's
-//! [`Principal`] (a trusted proxy's header, an `Authorization: Bearer` token or the
-//! session cookie), then lets the request through, asks for credentials (401 under
-//! `/api`, a 303 to `/login` for pages) or refuses a role that lacks the right (403).
+//! The sign-in gate in front of every route but the public ones ([`sign_in`]): it finds
+//! the request's [`Principal`] (a trusted proxy's header, an `Authorization: Bearer`
+//! token or the session cookie), then lets the request through or asks for credentials
+//! (401 under `/api`, a 303 to `/login` for pages); the route's declared access
+//! ([`admit`]) refuses a role that lacks the right (403).
 //!
 //! Authentication is on when at least one user exists or a proxy header is configured;
 //! the user count is cached for [`USERS_TTL`], so a user added by `volplan users add`
@@ -15,7 +16,7 @@ use crate::store::{self, Db, StoreError};
 use crate::web::AppState;
 use crate::web::error::ApiError;
 use crate::web::page_error::PageError;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{ConnectInfo, MatchedPath, Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -309,9 +310,37 @@ pub async fn attach_state(State(st): State<AppState>, mut req: Request, next: Ne
     next.run(req).await
 }
 
-/// Resolves the principal, then admits a request that `needed` allows, asks for
-/// credentials or refuses (the route layer of every non-public route).
-pub async fn authenticate(needed: Role, mut req: Request, next: Next) -> Response {
+/// The routes anyone may call, signed in or not, as their matched paths: the probes,
+/// the metrics, static files, the login page and the API's unknown-path answer. Every
+/// other route is behind [`sign_in`], so a route registered without a declaration asks
+/// for credentials rather than serving everyone.
+pub const PUBLIC_ROUTES: [&str; 8] = [
+    "/healthz",
+    "/readyz",
+    "/metrics",
+    "/static/{*path}",
+    "/login",
+    "/logout",
+    "/api",
+    "/api/{*rest}",
+];
+
+/// Who the sign-in gate found: the principal, or `None` in single-user mode. The route
+/// layers of the access declarations read it; a route without it is refused.
+#[derive(Debug, Clone)]
+pub struct SignedIn(pub Option<Principal>);
+
+/// The sign-in gate in front of every matched route but the [`PUBLIC_ROUTES`]: it
+/// resolves the principal or asks for credentials, and fails closed (no application
+/// state, no database answer, no principal in team mode: no handler runs).
+pub async fn sign_in(mut req: Request, next: Next) -> Response {
+    let public = req
+        .extensions()
+        .get::<MatchedPath>()
+        .is_some_and(|m| PUBLIC_ROUTES.contains(&m.as_str()));
+    if public {
+        return next.run(req).await;
+    }
     let path = req.uri().path().to_owned();
     let Some(st) = req.extensions().get::<AppState>().cloned() else {
         tracing::error!("the application state is missing from the request");
@@ -336,6 +365,7 @@ pub async fn authenticate(needed: Role, mut req: Request, next: Next) -> Respons
                     .into(),
             );
         }
+        req.extensions_mut().insert(SignedIn(None));
         return SIGNED_IN.scope(None, next.run(req)).await;
     }
     let peer = peer_ip(req.extensions());
@@ -347,9 +377,27 @@ pub async fn authenticate(needed: Role, mut req: Request, next: Next) -> Respons
         Ok(Found::Refused(status, message)) => return refuse(&path, status, message),
         Err(e) => return unavailable(&path, e),
     };
-    if who.role < needed {
-        return refuse(
-            &path,
+    req.extensions_mut().insert(who.clone());
+    req.extensions_mut().insert(SignedIn(Some(who.clone())));
+    SIGNED_IN.scope(Some(who), next.run(req)).await
+}
+
+/// Admits a request whose user (found by [`sign_in`]) has the role `needed`; refuses
+/// it otherwise, and refuses any request the gate did not see (the route layer of
+/// every declared route).
+pub async fn admit(needed: Role, req: Request, next: Next) -> Response {
+    let path = req.uri().path();
+    match req.extensions().get::<SignedIn>() {
+        None => {
+            tracing::error!(path, "a declared route was reached past the sign-in gate");
+            refuse(
+                path,
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the server is misconfigured".into(),
+            )
+        }
+        Some(SignedIn(Some(who))) if who.role < needed => refuse(
+            path,
             StatusCode::FORBIDDEN,
             format!(
                 "{} has the role {}, and {} {} needs {}; ask an admin for a higher role",
@@ -359,8 +407,7 @@ pub async fn authenticate(needed: Role, mut req: Request, next: Next) -> Respons
                 path,
                 needed.key()
             ),
-        );
+        ),
+        Some(_) => next.run(req).await,
     }
-    req.extensions_mut().insert(who.clone());
-    SIGNED_IN.scope(Some(who), next.run(req)).await
 }
