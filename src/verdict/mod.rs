@@ -86,6 +86,9 @@ pub struct Verdict {
     pub targets: Vec<TargetVerdict>,
     /// The cheapest sizing row that meets every target; null when none does.
     pub recommendation: Option<Recommendation>,
+    /// Why no level meets every target with this layout (and which change would);
+    /// null when one does or the scenario sets no target.
+    pub none_meets: Option<String>,
     /// What decides the answer: the inputs whose plausible change flips a target or the
     /// recommendation (without targets: moves the throughput by 10 % or more).
     pub sensitivity: Vec<Sensitivity>,
@@ -120,6 +123,7 @@ pub fn evaluation(s: &Scenario, e: &Evaluation, prices: &PriceBook) -> Verdict {
     } else if let Some(none) = &sized.none_meets {
         statements.push(none.clone());
     }
+    let none_meets = sized.none_meets;
     statements.push(binding.clone());
     statements.push(latency.statement.clone());
     if let Some(note) = &e.calibration {
@@ -128,6 +132,7 @@ pub fn evaluation(s: &Scenario, e: &Evaluation, prices: &PriceBook) -> Verdict {
     let mut v = Verdict {
         targets,
         recommendation: sized.recommendation,
+        none_meets,
         sensitivity: Vec::new(),
         statements,
         binding,

@@ -446,16 +446,7 @@ impl VerdictView {
                 .collect(),
             recommendation: v.recommendation.as_ref().map(|r| r.statement.clone()),
             apply,
-            none_meets: v
-                .recommendation
-                .is_none()
-                .then(|| {
-                    v.statements
-                        .iter()
-                        .find(|x| x.starts_with("No level meets"))
-                        .cloned()
-                })
-                .flatten(),
+            none_meets: v.none_meets.clone(),
             sensitivity: v.sensitivity.iter().map(|x| x.statement.clone()).collect(),
             mark: if met { "targets ✔" } else { "targets ✘" },
         }
