@@ -449,7 +449,7 @@ async fn shared(
         let query = chart_query(query)?;
         let (name, format) = parse_file(&file).map_err(Failure::NotFound)?;
         let scenario =
-            crate::web::pages::share::decode(query.s.as_deref()).map_err(|e| Failure::Invalid {
+            crate::web::share::decode(query.s.as_deref()).map_err(|e| Failure::Invalid {
                 field: Some("s".to_owned()),
                 message: e.to_string(),
             })?;

@@ -22,6 +22,7 @@ pub mod render_pool;
 pub mod reports;
 pub mod request_span;
 pub mod scenario_templates;
+pub mod share;
 mod slots;
 pub mod uploads;
 

@@ -60,14 +60,14 @@ impl Refused {
     }
 }
 
-impl From<Refused> for crate::web::pages::PageError {
+impl From<Refused> for crate::web::page_error::PageError {
     fn from(r: Refused) -> Self {
         if let Refused::Failed(_) = r {
-            return crate::web::pages::PageError::Internal(r.to_string());
+            return crate::web::page_error::PageError::Internal(r.to_string());
         }
         let mut message = r.to_string();
         message[..1].make_ascii_uppercase();
-        crate::web::pages::PageError::Status {
+        crate::web::page_error::PageError::Status {
             status: r.status(),
             message: message + ".",
         }

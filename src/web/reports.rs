@@ -6,7 +6,7 @@
 //! `download=1` makes the HTML report an attachment (it opens inline otherwise).
 
 use super::AppState;
-use super::pages::PageError;
+use super::page_error::PageError;
 use super::render_pool::Turn;
 use crate::engine::pricing::PriceBook;
 use crate::engine::{Evaluation, Scenario};

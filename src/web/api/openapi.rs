@@ -131,7 +131,7 @@ fn extra_paths() -> Vec<(&'static str, Value)> {
     let mut shared_params = chart_params();
     shared_params.push(json!({ "name": "s", "in": "query", "required": true,
         "description": "The share-link encoding of an unsaved scenario (the `s` of a /plan link)",
-        "schema": { "type": "string", "maxLength": crate::web::pages::share::MAX_LEN } }));
+        "schema": { "type": "string", "maxLength": crate::web::share::MAX_LEN } }));
     let unsaved_chart = json!({
         "get": {
             "tags": ["charts"], "operationId": "shared_chart",

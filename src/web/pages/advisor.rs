@@ -9,7 +9,7 @@
 //! `/advisor` and works without JavaScript; `static/js/copy.js` only adds the copy
 //! buttons.
 
-use super::{PageError, form, render, share};
+use super::{PageError, form, render};
 use crate::engine::scenario::{NfsClient, Protocol, Scenario, Sec};
 use crate::measure::testplan;
 use crate::mounts::{
@@ -17,6 +17,7 @@ use crate::mounts::{
 };
 use crate::web::AppState;
 use crate::web::auth::Declare;
+use crate::web::share;
 use askama::Template;
 use axum::Router;
 use axum::extract::{Query, State};

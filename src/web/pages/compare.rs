@@ -447,7 +447,7 @@ async fn build(
         }
     }
     for (i, s) in shared.iter().enumerate() {
-        match super::share::decode(Some(s)) {
+        match crate::web::share::decode(Some(s)) {
             Ok(sc) => {
                 scenarios.push(sc);
                 origins.push("shared link".to_owned());

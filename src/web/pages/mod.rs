@@ -19,7 +19,7 @@ mod layouts;
 mod planner;
 mod prices;
 mod reprice;
-pub mod share;
+
 mod table_file;
 pub mod view;
 mod whatif;

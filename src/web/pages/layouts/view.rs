@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::verdict::layouts::LayoutsVerdict;
-use crate::web::pages::share;
+use crate::web::share;
 
 /// The page's view of a sweep of `s` (each layout `total / count` per volume) and its
 /// verdict; `base` is the saved scenario the layouts apply to (none for the example).

@@ -8,7 +8,7 @@
 use super::form::{self, FormState};
 use super::history::{HistoryRow, you_or};
 use super::view::{ErrorItem, ResultsView};
-use super::{PageError, parse_id, render, share};
+use super::{PageError, parse_id, render};
 use crate::engine::evaluation::CalibrationNote;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{Level, Scenario, Service};
@@ -22,6 +22,7 @@ use crate::web::auth::CurrentUser;
 use crate::web::charts::{MeasuredRuns, planner_charts};
 use crate::web::render_pool::RenderPool;
 use crate::web::scenario_templates;
+use crate::web::share;
 use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
