@@ -5,8 +5,8 @@
 //! revalidated with its ETag. So a new release never serves a stale stylesheet,
 //! and the binary serves correctly from any working directory.
 
-use crate::web::AppState;
 use crate::web::auth::Declare;
+use crate::web::state::AppState;
 use axum::Router;
 use axum::extract::{Path, Query};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};

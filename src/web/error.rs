@@ -29,12 +29,12 @@ pub enum ApiError {
     #[error("this endpoint does not take that method; the Allow header lists the ones it takes")]
     MethodNotAllowed,
     /// 408: the request took longer than the server allows.
-    #[error("the request took longer than {} s; try a smaller request", super::REQUEST_TIMEOUT.as_secs())]
+    #[error("the request took longer than {} s; try a smaller request", super::limits::REQUEST_TIMEOUT.as_secs())]
     Timeout,
     /// 413: the body is over the limit.
     #[error(
         "the request body is larger than {} bytes (1 MiB); send a smaller body",
-        super::BODY_LIMIT
+        super::limits::BODY_LIMIT
     )]
     PayloadTooLarge,
     /// 415: the body is not declared as JSON.

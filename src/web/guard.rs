@@ -15,10 +15,10 @@
 //! `Origin` signals together with a token inside urlencoded and multipart form bodies,
 //! which this layer reads before any handler.
 
-use crate::web::BODY_LIMIT;
 use crate::web::auth::layer::cookie;
 use crate::web::config::{HostSet, Origin};
 use crate::web::error::ApiError;
+use crate::web::limits::{BODY_LIMIT, body_limit};
 use crate::web::page_error::PageError;
 use axum::body::{Body, Bytes};
 use axum::extract::{FromRequest, Multipart, Request, State};
@@ -333,7 +333,7 @@ pub async fn check_body(req: Request, next: Next) -> Response {
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
-    if declared.is_some_and(|n| n > crate::web::body_limit(&path) as u64) {
+    if declared.is_some_and(|n| n > body_limit(&path) as u64) {
         let mut res = too_large(&path);
         // The body is not read: close the connection rather than drain it.
         res.headers_mut()

@@ -5,9 +5,9 @@
 //! `edition=customer|engineer` picks who the report is for (customer by default),
 //! `download=1` makes the HTML report an attachment (it opens inline otherwise).
 
-use super::AppState;
 use super::page_error::PageError;
 use super::render_pool::Turn;
+use super::state::AppState;
 use crate::engine::pricing::PriceBook;
 use crate::engine::{Evaluation, Scenario};
 use crate::report::model::{self, Report};

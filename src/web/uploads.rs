@@ -2,13 +2,13 @@
 //! bounded pool of its own beside the renders', counted against the client who sent
 //! the file: the signed-in user, or else the client's address (the TCP peer, or the
 //! client a trusted proxy forwards for). One client holds at most
-//! [`super::UPLOAD_SHARE`] of its permits; its next upload meanwhile is a 429 with
+//! [`super::state::UPLOAD_SHARE`] of its permits; its next upload meanwhile is a 429 with
 //! `Retry-After`.
 
-use super::AppState;
 use super::auth::Principal;
 use super::auth::layer::peer_ip;
 use super::render_pool::Refused;
+use super::state::AppState;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use std::convert::Infallible;

@@ -1106,7 +1106,7 @@ fn ceiling_values_sit_on_their_own_box_over_the_lines() {
 #[tokio::test]
 async fn the_longest_share_link_gets_an_answer_with_a_message() {
     let app = spawn_app().await;
-    let max = volplan::web::pages::share::MAX_LEN;
+    let max = volplan::web::share::MAX_LEN;
     for (n, what) in [(max, "the longest"), (max + 1, "one past the longest")] {
         let s = "😍".repeat(n);
         let res = app

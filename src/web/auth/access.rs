@@ -11,7 +11,6 @@
 
 use super::Role;
 use super::layer::admit;
-use crate::web::AppState;
 use axum::extract::Request;
 use axum::http::Method;
 use axum::middleware::{self, Next};
@@ -48,7 +47,10 @@ impl Access {
 }
 
 /// The route layer of `access`: check the role of the user the gate found.
-fn guarded(router: MethodRouter<AppState>, access: Access) -> MethodRouter<AppState> {
+fn guarded<S: Clone + Send + Sync + 'static>(
+    router: MethodRouter<S>,
+    access: Access,
+) -> MethodRouter<S> {
     router.route_layer(middleware::from_fn(move |req: Request, next: Next| {
         check(access, req, next)
     }))
@@ -88,13 +90,13 @@ pub trait Declare: Sized {
     }
 }
 
-impl Declare for MethodRouter<AppState> {
+impl<S: Clone + Send + Sync + 'static> Declare for MethodRouter<S> {
     fn access(self, access: Access) -> Self {
         guarded(self, access)
     }
 }
 
-impl Declare for UtoipaMethodRouter<AppState> {
+impl<S: Clone + Send + Sync + 'static> Declare for UtoipaMethodRouter<S> {
     fn access(self, access: Access) -> Self {
         let (schemas, paths, router) = self;
         (schemas, paths, guarded(router, access))

@@ -13,7 +13,6 @@ use super::limit::LoginLimiter;
 use super::secret::digest;
 use super::{Principal, Role};
 use crate::store::{self, Db, StoreError};
-use crate::web::AppState;
 use crate::web::error::ApiError;
 use crate::web::page_error::PageError;
 use axum::extract::{ConnectInfo, MatchedPath, Request, State};
@@ -22,7 +21,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum_extra::extract::CookieJar;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
@@ -303,11 +302,11 @@ fn unavailable(path: &str, cause: StoreError) -> Response {
     )
 }
 
-/// The application state, for the route layers of the access module (which are built
-/// before the state exists): a layer in front of every route puts it into the request.
-pub async fn attach_state(State(st): State<AppState>, mut req: Request, next: Next) -> Response {
-    req.extensions_mut().insert(st);
-    next.run(req).await
+/// What the sign-in gate needs: the accounts' settings and caches, and the database.
+#[derive(Debug, Clone)]
+pub struct Gate {
+    pub auth: Arc<Auth>,
+    pub db: Db,
 }
 
 /// The routes anyone may call, signed in or not, as their matched paths: the probes,
@@ -331,9 +330,9 @@ pub const PUBLIC_ROUTES: [&str; 8] = [
 pub struct SignedIn(pub Option<Principal>);
 
 /// The sign-in gate in front of every matched route but the [`PUBLIC_ROUTES`]: it
-/// resolves the principal or asks for credentials, and fails closed (no application
-/// state, no database answer, no principal in team mode: no handler runs).
-pub async fn sign_in(mut req: Request, next: Next) -> Response {
+/// resolves the principal or asks for credentials, and fails closed (no database
+/// answer, no principal in team mode: no handler runs).
+pub async fn sign_in(State(gate): State<Gate>, mut req: Request, next: Next) -> Response {
     let public = req
         .extensions()
         .get::<MatchedPath>()
@@ -342,16 +341,8 @@ pub async fn sign_in(mut req: Request, next: Next) -> Response {
         return next.run(req).await;
     }
     let path = req.uri().path().to_owned();
-    let Some(st) = req.extensions().get::<AppState>().cloned() else {
-        tracing::error!("the application state is missing from the request");
-        return refuse(
-            &path,
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the server is misconfigured".into(),
-        );
-    };
-    let auth = st.auth.clone();
-    let enabled = match auth.enabled(&st.db).await {
+    let Gate { auth, db } = gate;
+    let enabled = match auth.enabled(&db).await {
         Ok(on) => on,
         Err(e) => return unavailable(&path, e),
     };
@@ -369,7 +360,7 @@ pub async fn sign_in(mut req: Request, next: Next) -> Response {
         return SIGNED_IN.scope(None, next.run(req)).await;
     }
     let peer = peer_ip(req.extensions());
-    let who = match find(&auth, &st.db, req.headers(), peer).await {
+    let who = match find(&auth, &db, req.headers(), peer).await {
         Ok(Found::User(p)) => p,
         Ok(Found::Nobody) => {
             return ask_for_credentials(req.method(), &path, req.uri().query());

@@ -8,7 +8,6 @@
 pub mod access;
 pub mod layer;
 pub mod limit;
-pub mod login;
 pub mod secret;
 
 pub use access::{Access, Declare};

@@ -16,6 +16,7 @@ pub mod form;
 mod history;
 mod home;
 mod layouts;
+pub mod login;
 mod planner;
 mod prices;
 mod reprice;

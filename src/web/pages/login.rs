@@ -1,11 +1,11 @@
 //! `GET /login` (the form), `POST /login` (check the password, start a session) and
 //! `POST /logout` (end it). Both posts carry the form token like every other form.
 
-use super::layer::{SESSION_COOKIE, SESSION_LIFETIME, cookie, peer_ip};
-use super::secret::{decoy_hash, digest, random_secret, verify_password};
 use crate::store;
 use crate::web::AppState;
 use crate::web::auth::Declare;
+use crate::web::auth::layer::{SESSION_COOKIE, SESSION_LIFETIME, cookie, peer_ip};
+use crate::web::auth::secret::{decoy_hash, digest, random_secret, verify_password};
 use crate::web::page_error::PageError;
 use askama::Template;
 use axum::Router;

@@ -1,0 +1,21 @@
+//! The bounds every request has: its body size and how long it may take.
+
+use std::time::Duration;
+
+/// Largest request body: 1 MiB (contract: 413 above).
+pub const BODY_LIMIT: usize = 1 << 20;
+
+/// Largest body of the AVS inventory and plan endpoints: an RVTools export or the
+/// inventory of 10,000 VMs is several MiB.
+pub const AVS_BODY_LIMIT: usize = 32 << 20;
+
+/// The body limit of a request path.
+pub fn body_limit(path: &str) -> usize {
+    if path.starts_with("/api/v1/avs/") {
+        AVS_BODY_LIMIT
+    } else {
+        BODY_LIMIT
+    }
+}
+/// A request that takes longer is answered 408.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
