@@ -281,7 +281,7 @@ pub async fn csrf(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> 
 /// route takes still gets its 405.)
 pub async fn require_form_token(req: Request, next: Next) -> Response {
     // A method no route serves is answered 405 by the routes behind this layer.
-    let served = crate::web::served_method(req.method());
+    let served = crate::web::limits::served_method(req.method());
     if !served || !state_changing(req.method()) || !form_like(req.headers()) {
         return next.run(req).await;
     }

@@ -1,5 +1,7 @@
-//! The bounds every request has: its body size and how long it may take.
+//! The bounds every request has: the methods served, its body size and how long it
+//! may take.
 
+use axum::http::Method;
 use std::time::Duration;
 
 /// Largest request body: 1 MiB (contract: 413 above).
@@ -19,3 +21,14 @@ pub fn body_limit(path: &str) -> usize {
 }
 /// A request that takes longer is answered 408.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Whether any route serves `method`; others (TRACE, OPTIONS, PATCH, ...) are a 405.
+pub fn served_method(method: &Method) -> bool {
+    matches!(
+        *method,
+        Method::GET | Method::HEAD | Method::POST | Method::PUT | Method::DELETE
+    )
+}
+
+/// The `Allow` header of a path no route serves.
+pub const SERVED_METHODS: &str = "GET, HEAD, POST, PUT, DELETE";

@@ -27,7 +27,9 @@ pub mod share;
 mod slots;
 pub mod state;
 
-pub use limits::{AVS_BODY_LIMIT, BODY_LIMIT, REQUEST_TIMEOUT, body_limit};
+pub use limits::{
+    AVS_BODY_LIMIT, BODY_LIMIT, REQUEST_TIMEOUT, SERVED_METHODS, body_limit, served_method,
+};
 pub use state::{
     AppState, HEADER_TIMEOUT, IDLE_TIMEOUT, RENDER_TIMEOUT, RENDER_WAIT, ServerSettings, Shared,
     UPLOAD_SHARE, default_render_permits,
@@ -40,7 +42,7 @@ use crate::web::config::Config;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::extract::State;
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use guard::Guard;
 use hyper::service::Service as _;
@@ -130,17 +132,6 @@ pub fn app_of(routes: Router<AppState>, state: AppState, guard: Arc<Guard>) -> R
             metrics::track,
         ))
 }
-
-/// Whether any route serves `method`; others (TRACE, OPTIONS, PATCH, ...) are a 405.
-pub fn served_method(method: &Method) -> bool {
-    matches!(
-        *method,
-        Method::GET | Method::HEAD | Method::POST | Method::PUT | Method::DELETE
-    )
-}
-
-/// The `Allow` header of a path no route serves.
-pub const SERVED_METHODS: &str = "GET, HEAD, POST, PUT, DELETE";
 
 /// A method no route serves goes straight to the routes, past the body, form-token and
 /// role checks, so that every path answers it 405 with its `Allow` header, admin paths

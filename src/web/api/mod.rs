@@ -238,8 +238,8 @@ async fn blocking<T: Send + 'static>(
 }
 
 async fn unknown_endpoint(method: Method, uri: axum::http::Uri) -> Response {
-    if !crate::web::served_method(&method) {
-        let allow = [(header::ALLOW, crate::web::SERVED_METHODS)];
+    if !crate::web::limits::served_method(&method) {
+        let allow = [(header::ALLOW, crate::web::limits::SERVED_METHODS)];
         return (allow, ApiError::MethodNotAllowed).into_response();
     }
     ApiError::NotFound(format!(

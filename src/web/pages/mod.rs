@@ -116,12 +116,12 @@ pub fn router() -> Router<AppState> {
 /// Any path no route knows (`/api/*` answers its own JSON 404): an HTML 404 page, or a
 /// 405 for a method no route serves.
 async fn not_found(method: axum::http::Method, uri: axum::http::Uri) -> Response {
-    if !crate::web::served_method(&method) {
+    if !crate::web::limits::served_method(&method) {
         let page = PageError::Status {
             status: StatusCode::METHOD_NOT_ALLOWED,
             message: format!("This server does not take {method} requests."),
         };
-        return ([(header::ALLOW, crate::web::SERVED_METHODS)], page).into_response();
+        return ([(header::ALLOW, crate::web::limits::SERVED_METHODS)], page).into_response();
     }
     PageError::NotFound(format!(
         "There is no page at {}. The scenarios are listed on the home page.",
