@@ -23,6 +23,8 @@ mod cheapest;
 mod login;
 #[path = "browser/messages.rs"]
 mod messages;
+#[path = "browser/speed.rs"]
+mod speed;
 #[path = "browser/verdict.rs"]
 mod verdict;
 #[path = "browser/widths.rs"]
@@ -1275,6 +1277,20 @@ async fn planner_journeys_in_chromium() {
 async fn the_cheapest_assigns_throughput_by_load() {
     let session = start_session().await;
     let outcome = cheapest::cheapest_journey(&session.client, &session.base).await;
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn the_planner_answers_a_keystroke_at_once() {
+    let session = start_session().await;
+    // `benches/planner_browser.sh` points this at the release server and the product's
+    // bounds; against the test's own debug server the bounds only catch a regression.
+    let (base, page_limit, keystroke_limit) = match std::env::var("VOLPLAN_BENCH_BASE") {
+        Ok(base) => (base, 120.0, 50.0),
+        Err(_) => (session.base.clone(), 1_500.0, 1_000.0),
+    };
+    let outcome = speed::speed_journey(&session.client, &base, page_limit, keystroke_limit).await;
     end_session(session, outcome).await;
 }
 
