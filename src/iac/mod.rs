@@ -11,6 +11,7 @@
 
 pub mod bicep;
 pub mod commands;
+pub mod evaluate;
 pub mod layout;
 pub mod profile;
 pub mod read;
