@@ -185,7 +185,7 @@ pub struct EvaluateQuery {
 /// the scenarios it describes, each evaluated with its verdict.
 #[utoipa::path(
     post, path = "/api/v1/iac/evaluate", tag = "iac", operation_id = "iac_evaluate", params(EvaluateQuery),
-    request_body(content = String, content_type = "application/octet-stream", description = "Terraform HCL, `terraform show -json` output or an ARM deployment JSON (also as application/json or text/plain)"),
+    request_body(content = String, content_type = "application/octet-stream", description = "Terraform HCL, `terraform show -json` output or an ARM deployment JSON (also as application/json)"),
     responses(
         (status = 200, description = "`{\"scenarios\": [Scenario], \"evaluations\": [Evaluation with verdict], \"estate\": EstateRequest | null, \"statements\", \"met\", \"monthly\", \"over_budget\"}`: one scenario per pool, evaluated for the workload in its `volplan-workload` tag (or the default workload)", body = crate::iac::evaluate::Answer),
         (status = 400, description = "The body is not text", body = ErrorBody),
