@@ -46,7 +46,7 @@ pub fn export(args: &ExportArgs) -> ExitCode {
         .and_then(|t| parse_scenario(&t))
         .and_then(|s| {
             let source = format!("the scenario file {}", args.file);
-            layout::of_scenario(&s, &source)
+            layout::of_scenario(&s, &source, pricing::book())
                 .and_then(|l| iac::export(&l, f))
                 .map_err(|e| e.0)
         });
@@ -75,7 +75,7 @@ pub fn run(cmd: &IacCommand) -> ExitCode {
         return ExitCode::from(2);
     }
     let answer = read_input(file).and_then(|t| {
-        iac::evaluate::evaluate(&t, pricing::book(), *max_monthly).map_err(|e| match e {
+        iac::evaluate::check(&t, pricing::book(), *max_monthly).map_err(|e| match e {
             Refused::Unreadable(m) => m,
             Refused::Invalid(es) => es.to_string(),
         })

@@ -41,7 +41,7 @@ pub enum Refused {
 }
 
 /// Reads `text`, evaluates every pool it deploys priced from `book`.
-pub fn evaluate(text: &str, book: &PriceBook, max_monthly: Option<f64>) -> Result<Answer, Refused> {
+pub fn check(text: &str, book: &PriceBook, max_monthly: Option<f64>) -> Result<Answer, Refused> {
     let layout = read::read(text).map_err(|e| Refused::Unreadable(e.0))?;
     let scenarios = scenarios::scenarios(&layout);
     let mut evaluations = Vec::with_capacity(scenarios.len());
@@ -58,7 +58,7 @@ pub fn evaluate(text: &str, book: &PriceBook, max_monthly: Option<f64>) -> Resul
         .iter()
         .zip(evaluations.iter().map(|j| &j.evaluation))
         .collect();
-    let statements = verdict::iac::statements(&entries, max_monthly);
+    let statements = verdict::iac::statements(&entries, max_monthly, book);
     let monthly = verdict::iac::monthly(&entries);
     let met = evaluations.iter().all(|j| j.verdict.met());
     let over_budget = matches!((monthly, max_monthly), (Some(m), Some(max)) if m > max);

@@ -6,10 +6,11 @@
 use super::ExportError;
 use super::profile;
 use crate::avs::AvsPlan;
+use crate::engine::catalog;
 use crate::engine::plan::Plan;
+use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{Level, Protocol, Qos, Scenario, Service, VolumeKind};
 use crate::engine::service::anf;
-use crate::engine::{catalog, pricing};
 use crate::estate::{EstatePlan, EstateRequest};
 
 /// Pools and volumes to deploy.
@@ -88,8 +89,7 @@ pub fn name(text: &str, max: usize) -> String {
     out.trim_end_matches('-').to_owned()
 }
 
-fn regions(region: Option<&str>) -> (String, String) {
-    let book = pricing::book();
+fn regions(book: &PriceBook, region: Option<&str>) -> (String, String) {
     let azure = region.map_or_else(
         || book.reference_region(Service::Anf).to_owned(),
         str::to_owned,
@@ -102,8 +102,8 @@ fn regions(region: Option<&str>) -> (String, String) {
 }
 
 /// The layout of one scenario: one pool named after it.
-pub fn of_scenario(s: &Scenario, source: &str) -> Result<Layout, ExportError> {
-    let (region, gcp_region) = regions(s.region.as_deref());
+pub fn of_scenario(s: &Scenario, source: &str, book: &PriceBook) -> Result<Layout, ExportError> {
+    let (region, gcp_region) = regions(book, s.region.as_deref());
     let mut layout = Layout {
         name: s.name.clone(),
         source: source.to_owned(),
@@ -113,7 +113,7 @@ pub fn of_scenario(s: &Scenario, source: &str) -> Result<Layout, ExportError> {
         left_out: Vec::new(),
     };
     let avs = s.clients.avs.as_ref().map(|_| 0);
-    match pool_of(s, &name(&s.name, 40), avs)? {
+    match pool_of(s, &name(&s.name, 40), avs, book)? {
         Some(p) => layout.pools.push(p),
         None => layout.left_out.push(left_out(&s.name)),
     }
@@ -128,11 +128,16 @@ fn left_out(name: &str) -> String {
 
 /// The pool of scenario `s` named `base`, its volumes `base-vNN`; `None` for Azure
 /// Files.
-fn pool_of(s: &Scenario, base: &str, avs: Option<u32>) -> Result<Option<PoolSpec>, ExportError> {
+fn pool_of(
+    s: &Scenario,
+    base: &str,
+    avs: Option<u32>,
+    book: &PriceBook,
+) -> Result<Option<PoolSpec>, ExportError> {
     if s.storage.service == Service::AzureFiles {
         return Ok(None);
     }
-    let plan = Plan::resolve(s).map_err(|e| ExportError(format!("{}: {e}", s.name)))?;
+    let plan = Plan::resolve_in(s, book).map_err(|e| ExportError(format!("{}: {e}", s.name)))?;
     let assigned = s.storage.service == Service::Anf
         && (s.storage.qos == Qos::Manual || s.storage.level == Level::Flexible);
     let tag = profile::encode(s);
@@ -186,9 +191,10 @@ pub fn of_estate(
     plan: &EstatePlan,
     req: &EstateRequest,
     source: &str,
+    book: &PriceBook,
 ) -> Result<Layout, ExportError> {
-    let (region, _) = regions(req.region.as_deref());
-    let (_, gcp_region) = regions(req.gcp_region.as_deref());
+    let (region, _) = regions(book, req.region.as_deref());
+    let (_, gcp_region) = regions(book, req.gcp_region.as_deref());
     let base = name(&plan.name, 30);
     let mut layout = Layout {
         name: plan.name.clone(),
@@ -219,7 +225,12 @@ pub fn of_estate(
             w.storage.pool_tib = None;
             let wname = name(&a.name, 24);
             let avs = s.clients.avs.as_ref().map(|_| 0);
-            if let Some(p) = pool_of(&w, &format!("{base}-{}-w{}", wname, a.workload + 1), avs)? {
+            if let Some(p) = pool_of(
+                &w,
+                &format!("{base}-{}-w{}", wname, a.workload + 1),
+                avs,
+                book,
+            )? {
                 spec.volumes.extend(p.volumes);
             }
         }
@@ -235,7 +246,7 @@ pub fn of_estate(
                 w.storage.pool_tib = None;
                 w.region = req.gcp_region.clone().or(w.region);
                 let base = format!("{base}-{}-w{}", name(&a.name, 24), a.workload + 1);
-                if let Some(p) = pool_of(&w, &base, None)? {
+                if let Some(p) = pool_of(&w, &base, None, book)? {
                     layout.pools.push(p);
                 }
             }
@@ -251,8 +262,13 @@ pub fn of_estate(
 
 /// The layout of an AVS plan: a pool per cluster, its datastores named as planned and
 /// attached to the cluster.
-pub fn of_avs(plan: &AvsPlan, name_: &str, source: &str) -> Result<Layout, ExportError> {
-    let (region, gcp_region) = regions(Some(&plan.region));
+pub fn of_avs(
+    plan: &AvsPlan,
+    name_: &str,
+    source: &str,
+    book: &PriceBook,
+) -> Result<Layout, ExportError> {
+    let (region, gcp_region) = regions(book, Some(&plan.region));
     let base = name(name_, 30);
     let mut layout = Layout {
         name: name_.to_owned(),
@@ -264,7 +280,7 @@ pub fn of_avs(plan: &AvsPlan, name_: &str, source: &str) -> Result<Layout, Expor
     };
     for (i, s) in plan.scenarios.iter().enumerate() {
         let cluster = u32::try_from(i).unwrap_or(u32::MAX);
-        let Some(mut pool) = pool_of(s, &format!("{base}-c{}", i + 1), Some(cluster))? else {
+        let Some(mut pool) = pool_of(s, &format!("{base}-c{}", i + 1), Some(cluster), book)? else {
             continue;
         };
         let names = plan.datastores.iter().filter(|d| d.cluster == cluster + 1);

@@ -14,12 +14,12 @@ use crate::web::scenario_templates::TEMPLATES;
 fn layouts() -> Vec<Layout> {
     let mut out: Vec<Layout> = TEMPLATES
         .iter()
-        .map(|t| of_scenario(&t.scenario(), "saved scenario 1, revision 1").unwrap())
+        .map(|t| of_scenario(&t.scenario(), "saved scenario 1, revision 1", book()).unwrap())
         .collect();
     let req = EstateRequest::new(TEMPLATES.iter().map(|t| t.scenario()).collect());
     let plan = estate::optimize(&req, book()).unwrap();
-    out.push(of_estate(&plan, &req, "estate 1, revision 1").unwrap());
-    out.push(of_avs(&avs_plan(), "AVS plan", "an AVS plan").unwrap());
+    out.push(of_estate(&plan, &req, "estate 1, revision 1", book()).unwrap());
+    out.push(of_avs(&avs_plan(), "AVS plan", "an AVS plan", book()).unwrap());
     out
 }
 
@@ -167,7 +167,7 @@ fn a_template_exported_and_read_back_is_the_same_scenario() {
         if s.storage.service == Service::AzureFiles {
             continue;
         }
-        let l = of_scenario(&s, "saved scenario 1, revision 1").unwrap();
+        let l = of_scenario(&s, "saved scenario 1, revision 1", book()).unwrap();
         let text = export(&l, Format::Terraform).unwrap();
         let back = scenarios::scenarios(&read::read(&text).unwrap());
         assert_eq!(back.len(), 1, "{}", t.key);

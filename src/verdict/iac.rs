@@ -4,13 +4,18 @@
 
 use crate::engine::evaluation::Evaluation;
 use crate::engine::plan::Plan;
+use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{Level, Qos, Scenario, Service};
 use crate::engine::service::anf;
 use crate::format;
 
 /// One sentence per pool, then the unassigned throughput of manual pools, then the
 /// total against `max_monthly` when given.
-pub fn statements(entries: &[(&Scenario, &Evaluation)], max_monthly: Option<f64>) -> Vec<String> {
+pub fn statements(
+    entries: &[(&Scenario, &Evaluation)],
+    max_monthly: Option<f64>,
+    book: &PriceBook,
+) -> Vec<String> {
     let mut out = Vec::new();
     for (s, e) in entries {
         out.push(format!(
@@ -20,7 +25,7 @@ pub fn statements(entries: &[(&Scenario, &Evaluation)], max_monthly: Option<f64>
             format::range(e.throughput_mibps_range),
             format::monthly(e.cost.monthly, e.cost.currency),
         ));
-        if let Some(line) = unassigned(s) {
+        if let Some(line) = unassigned(s, book) {
             out.push(line);
         }
     }
@@ -50,12 +55,12 @@ pub fn monthly(entries: &[(&Scenario, &Evaluation)]) -> Option<f64> {
 
 /// A manual-QoS pool whose volumes are assigned less than its budget: the volume
 /// given the least and what the pool could give.
-fn unassigned(s: &Scenario) -> Option<String> {
+fn unassigned(s: &Scenario, book: &PriceBook) -> Option<String> {
     let st = &s.storage;
     if st.service != Service::Anf || st.qos != Qos::Manual || st.level == Level::Flexible {
         return None;
     }
-    let plan = Plan::resolve(s).ok()?;
+    let plan = Plan::resolve_in(s, book).ok()?;
     let budget = anf::pool_budget_mibps(st.level, plan.pool_tib);
     let assigned: f64 = plan
         .volumes

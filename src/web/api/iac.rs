@@ -67,7 +67,7 @@ fn code(
 /// A saved scenario's newest revision as code.
 #[utoipa::path(
     get, path = "/api/v1/scenarios/{id}/export/{format}", tag = "iac", operation_id = "export_scenario",
-    params(("id" = i64, Path, description = "Scenario id"), ("format" = String, Path, description = "`terraform`, `bicep`, `azcli` or `gcloud`")),
+    params(("id" = i64, Path, description = "Scenario id"), ("format" = String, Path, description = "`terraform`, `bicep`, `azcli` or `gcloud`", pattern = "^(terraform|bicep|azcli|gcloud)$")),
     responses(
         (status = 200, description = "The code (text/plain): the scenario's pool and volumes, each manual-QoS volume's throughput, variables for the resource group and network, comments citing the revision", body = String, content_type = "text/plain"),
         (status = 404, description = "No such scenario or format", body = ErrorBody),
@@ -87,8 +87,10 @@ pub async fn scenario_export(
         .map_err(not_found_as(id))?;
     let source = format!("saved scenario {id}, revision {}", stored.revision);
     let s = stored.scenario;
+    let book = state.book();
     let text = blocking("export", move || {
-        layout::of_scenario(&s, &source).and_then(|l| iac::export(&l, f).map(|t| (l.name, t)))
+        layout::of_scenario(&s, &source, &book)
+            .and_then(|l| iac::export(&l, f).map(|t| (l.name, t)))
     })
     .await?;
     match text {
@@ -100,7 +102,7 @@ pub async fn scenario_export(
 /// A saved estate's newest revision, planned with the price book in force, as code.
 #[utoipa::path(
     get, path = "/api/v1/estates/{id}/export/{format}", tag = "iac", operation_id = "export_estate",
-    params(("id" = i64, Path, description = "Estate id"), ("format" = String, Path, description = "`terraform`, `bicep`, `azcli` or `gcloud`")),
+    params(("id" = i64, Path, description = "Estate id"), ("format" = String, Path, description = "`terraform`, `bicep`, `azcli` or `gcloud`", pattern = "^(terraform|bicep|azcli|gcloud)$")),
     responses(
         (status = 200, description = "The code (text/plain): the plan's ANF pools with every workload's volumes, a storage pool per GCNV workload; what it leaves out is named in its first comments", body = String, content_type = "text/plain"),
         (status = 404, description = "No such estate or format", body = ErrorBody),
@@ -132,7 +134,7 @@ pub async fn estate_export(
     let text = blocking("export", move || {
         let plan =
             crate::estate::optimize(&req, &book).map_err(|e| iac::ExportError(e.to_string()))?;
-        layout::of_estate(&plan, &req, &source)
+        layout::of_estate(&plan, &req, &source, &book)
             .and_then(|l| iac::export(&l, f).map(|t| (l.name, t)))
     })
     .await?;
@@ -146,7 +148,7 @@ pub async fn estate_export(
 /// datastores as planned, each attached to its cluster.
 #[utoipa::path(
     post, path = "/api/v1/avs/plan/export/{format}", tag = "iac", operation_id = "export_avs_plan",
-    params(("format" = String, Path, description = "`terraform`, `bicep` or `azcli`")),
+    params(("format" = String, Path, description = "`terraform`, `bicep` or `azcli`", pattern = "^(terraform|bicep|azcli|gcloud)$")),
     request_body(content = PlanRequest),
     responses(
         (status = 200, description = "The code (text/plain); Terraform attaches each datastore with `azurerm_vmware_netapp_volume_attachment`, az with `az vmware datastore netapp-volume create`", body = String, content_type = "text/plain"),
@@ -164,8 +166,10 @@ pub async fn avs_export(
     let f = format(&raw)?;
     let book = state.book();
     let plan = blocking("plan", move || avs::plan(&req, &book)).await??;
+    let book = state.book();
     let text = blocking("export", move || {
-        layout::of_avs(&plan, "AVS datastores", "an AVS plan").and_then(|l| iac::export(&l, f))
+        layout::of_avs(&plan, "AVS datastores", "an AVS plan", &book)
+            .and_then(|l| iac::export(&l, f))
     })
     .await?;
     code("AVS datastores", f, text)
@@ -221,7 +225,7 @@ pub async fn evaluate(
     })?;
     let book = state.book();
     let answer = blocking("iac evaluation", move || {
-        iac::evaluate::evaluate(&text, &book, q.max_monthly)
+        iac::evaluate::check(&text, &book, q.max_monthly)
     })
     .await?;
     match answer {
