@@ -45,7 +45,7 @@ pub fn export(args: &ExportArgs) -> ExitCode {
     let text = read_input(&args.file)
         .and_then(|t| parse_scenario(&t))
         .and_then(|s| {
-            let source = format!("the scenario file {}", args.file);
+            let source = format!("the Scenario JSON of {}", s.name);
             layout::of_scenario(&s, &source, pricing::book())
                 .and_then(|l| iac::export(&l, f))
                 .map_err(|e| e.0)

@@ -202,10 +202,11 @@ pub fn gcloud_commands(layout: &Layout) -> Result<Vec<Command>, ExportError> {
     Ok(out)
 }
 
-/// The script's first lines: the plan, the variables to set.
+/// A script: the plan in comments, the variables (`NAME="${NAME:-default}"` or
+/// `NAME="${NAME:?what to set}"`), then the commands.
 fn script(
     layout: &Layout,
-    vars: &[(&str, String)],
+    vars: &[(String, String)],
     commands: &[Command],
 ) -> Result<String, ExportError> {
     let mut out = String::from("#!/bin/sh\n");
@@ -213,16 +214,13 @@ fn script(
         out.push_str(&format!("# {line}\n"));
     }
     out.push_str("set -eu\n\n");
-    for (var, about) in vars {
-        out.push_str(&format!("{var}=\"${{{var}:?{about}}}\"\n"));
+    for (var, value) in vars {
+        out.push_str(&format!("{var}=\"${{{var}{value}}}\"\n"));
     }
     for c in commands {
         out.push('\n');
-        let mut words: Vec<String> = Vec::new();
-        for w in &c.words {
-            words.push(quote(w)?);
-        }
-        out.push_str(&words.join(" "));
+        let words: Result<Vec<String>, ExportError> = c.words.iter().map(|w| quote(w)).collect();
+        out.push_str(&words?.join(" "));
         for (k, v) in &c.options {
             out.push_str(" \\\n  ");
             out.push_str(k);
@@ -249,55 +247,48 @@ fn quote(s: &str) -> Result<String, ExportError> {
         .map_err(|e| ExportError(format!("cannot quote {s:?} for the shell: {e}")))
 }
 
+fn required(var: &str, about: &str) -> (String, String) {
+    (var.to_owned(), format!(":?set {about}"))
+}
+
 /// The `az` script.
 pub fn azcli(layout: &Layout) -> Result<String, ExportError> {
     let commands = az_commands(layout)?;
     let mut vars = vec![
-        ("RESOURCE_GROUP", "set the resource group".to_owned()),
-        ("VNET", "set the virtual network".to_owned()),
-        (
-            "SUBNET",
-            "set the subnet delegated to Microsoft.NetApp/volumes".to_owned(),
-        ),
+        required("RESOURCE_GROUP", "the resource group"),
+        ("LOCATION".to_owned(), format!(":-{}", layout.region)),
+        required("VNET", "the virtual network"),
+        required("SUBNET", "the subnet delegated to Microsoft.NetApp/volumes"),
     ];
-    let location = format!("${{LOCATION:-{}}}", layout.region);
-    let mut head = script(layout, &[], &[])?;
-    head.push_str(&format!("LOCATION=\"{location}\"\n"));
     if layout.avs_clusters() > 0 {
-        vars.push((
+        vars.push(required(
             "SUBSCRIPTION_ID",
-            "set the subscription of the NetApp account".to_owned(),
+            "the subscription of the NetApp account",
         ));
-        vars.push((
+        vars.push(required(
             "AVS_RESOURCE_GROUP",
-            "set the AVS private cloud's resource group".to_owned(),
+            "the resource group of the AVS private cloud",
         ));
-        vars.push(("AVS_PRIVATE_CLOUD", "set the AVS private cloud".to_owned()));
-    }
-    let mut body = String::new();
-    for (var, about) in &vars {
-        body.push_str(&format!("{var}=\"${{{var}:?{about}}}\"\n"));
+        vars.push(required("AVS_PRIVATE_CLOUD", "the AVS private cloud"));
     }
     for c in 1..=layout.avs_clusters() {
-        body.push_str(&format!(
-            "AVS_CLUSTER_{c}=\"${{AVS_CLUSTER_{c}:?set the AVS cluster {c}}}\"\n"
+        vars.push(required(
+            &format!("AVS_CLUSTER_{c}"),
+            &format!("AVS cluster {c}"),
         ));
     }
-    let rest = script(layout, &[], &commands)?;
-    let commands_only = rest.split_once("set -eu\n\n").map_or("", |(_, r)| r);
-    Ok(format!("{head}{body}{commands_only}"))
+    script(layout, &vars, &commands)
 }
 
 /// The `gcloud` script.
 pub fn gcloud(layout: &Layout) -> Result<String, ExportError> {
     let commands = gcloud_commands(layout)?;
-    let mut out = script(layout, &[], &commands)?;
-    let vars = format!(
-        "GCP_LOCATION=\"${{GCP_LOCATION:-{}}}\"\nGCP_NETWORK=\"${{GCP_NETWORK:?set the VPC network peered with NetApp Volumes}}\"\n",
-        layout.gcp_region
-    );
-    if let Some(at) = out.find("set -eu\n\n") {
-        out.insert_str(at + "set -eu\n\n".len(), &vars);
-    }
-    Ok(out)
+    let vars = [
+        (
+            "GCP_LOCATION".to_owned(),
+            format!(":-{}", layout.gcp_region),
+        ),
+        required("GCP_NETWORK", "the VPC network peered with NetApp Volumes"),
+    ];
+    script(layout, &vars, &commands)
 }

@@ -214,3 +214,111 @@ fn a_template_exported_and_read_back_is_the_same_scenario() {
         );
     }
 }
+
+/// The scenarios `text` reads back to, as (level, qos, pool TiB, [(count, quota, MiB/s)]).
+fn pools(text: &str) -> Vec<(String, String, f64, Vec<(u32, f64, Option<f64>)>)> {
+    scenarios::scenarios(&read::read(text).unwrap())
+        .iter()
+        .map(|s| {
+            (
+                s.storage.level.key().to_owned(),
+                format!("{:?}", s.storage.qos),
+                s.storage.pool_tib.unwrap(),
+                s.storage
+                    .volumes
+                    .iter()
+                    .map(|g| (g.count, g.quota_tib, g.throughput_mibps))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn terraform_show_json_and_arm_deployments_read_as_the_same_pools() {
+    // A manual-QoS Ultra pool of 10 TiB: two 4 TiB volumes at 500 and 300 MiB/s.
+    let hcl = r#"
+resource "azurerm_netapp_pool" "p" {
+  name = "db-pool"
+  location = "westeurope"
+  resource_group_name = "rg"
+  account_name = "acct"
+  service_level = "Ultra"
+  size_in_tb = 10
+  qos_type = "Manual"
+}
+resource "azurerm_netapp_volume" "data" {
+  name = "data"
+  pool_name = azurerm_netapp_pool.p.name
+  storage_quota_in_gb = 4096
+  throughput_in_mibps = 500
+  protocols = ["NFSv4.1"]
+}
+resource "azurerm_netapp_volume" "log" {
+  name = "log"
+  pool_name = "db-pool"
+  storage_quota_in_gb = 4096
+  throughput_in_mibps = 300
+}
+"#;
+    let want = vec![(
+        "ultra".to_owned(),
+        "Manual".to_owned(),
+        10.0,
+        vec![(1, 4.0, Some(500.0)), (1, 4.0, Some(300.0))],
+    )];
+    assert_eq!(pools(hcl), want);
+    let show = serde_json::json!({
+        "format_version": "1.2",
+        "planned_values": {"root_module": {"child_modules": [{"resources": [
+            {"type": "azurerm_netapp_pool", "name": "p", "values": {"name": "db-pool", "service_level": "Ultra", "size_in_tb": 10, "qos_type": "Manual", "location": "westeurope"}},
+            {"type": "azurerm_netapp_volume", "name": "data", "values": {"name": "data", "pool_name": "db-pool", "storage_quota_in_gb": 4096, "throughput_in_mibps": 500, "protocols": ["NFSv4.1"]}},
+            {"type": "azurerm_netapp_volume", "name": "log", "values": {"name": "log", "pool_name": "db-pool", "storage_quota_in_gb": 4096, "throughput_in_mibps": 300}}
+        ]}]}}
+    });
+    assert_eq!(pools(&show.to_string()), want);
+    let tib = 1u64 << 40;
+    let arm = serde_json::json!({
+        "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+        "resources": [
+            {"type": "Microsoft.NetApp/netAppAccounts/capacityPools", "name": "acct/db-pool", "location": "westeurope",
+             "properties": {"serviceLevel": "Ultra", "size": 10 * tib, "qosType": "Manual"}},
+            {"type": "Microsoft.NetApp/netAppAccounts/capacityPools/volumes", "name": "acct/db-pool/data",
+             "properties": {"usageThreshold": 4 * tib, "throughputMibps": 500, "protocolTypes": ["NFSv4.1"]}},
+            {"type": "Microsoft.NetApp/netAppAccounts/capacityPools/volumes", "name": "acct/db-pool/log",
+             "properties": {"usageThreshold": 4 * tib, "throughputMibps": 300}}
+        ]
+    });
+    assert_eq!(pools(&arm.to_string()), want);
+}
+
+#[test]
+fn bicep_parameters_in_a_compiled_deployment_read_back_as_the_plan() {
+    for t in TEMPLATES {
+        let s = t.scenario();
+        let l = of_scenario(&s, "saved scenario 1, revision 1", book()).unwrap();
+        let Ok(params) = bicep::params(&l) else {
+            continue;
+        };
+        // What `az bicep build` puts in the module's nested deployment.
+        let arm = serde_json::json!({"resources": [{
+            "type": "Microsoft.Resources/deployments", "name": "netAppAccount",
+            "properties": {"parameters": {"capacityPools": {"value": params["capacityPools"]}}}
+        }]});
+        let from_bicep = pools(&arm.to_string());
+        let from_terraform = pools(&export(&l, Format::Terraform).unwrap());
+        assert_eq!(from_bicep.len(), 1, "{}", t.key);
+        let (a, b) = (&from_bicep[0], &from_terraform[0]);
+        assert_eq!((&a.0, &a.1, a.2), (&b.0, &b.1, b.2), "{}", t.key);
+        for (x, y) in a.3.iter().zip(&b.3) {
+            assert_eq!((x.0, x.1), (y.0, y.1), "{}", t.key);
+            // Bicep takes whole MiB/s.
+            assert_eq!(x.2.is_some(), y.2.is_some());
+            assert!(
+                x.2.zip(y.2).is_none_or(|(p, q)| (p - q).abs() < 1.0),
+                "{}",
+                t.key
+            );
+        }
+    }
+}
