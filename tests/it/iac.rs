@@ -162,3 +162,73 @@ async fn a_saved_estate_exports_its_pools_and_reads_back_as_an_estate() {
         404
     );
 }
+
+#[tokio::test]
+async fn an_avs_plan_exports_its_datastores_attached_to_their_cluster() {
+    use crate::avs::{Dialect, rvtools};
+    let app = spawn_app().await;
+    let bytes = rvtools(Dialect::Mib);
+    let res = app
+        .send_raw(
+            reqwest::Method::POST,
+            "/api/v1/avs/inventory",
+            Some("application/octet-stream"),
+            bytes.clone(),
+        )
+        .await;
+    let inv: Value = res.json().await.unwrap();
+    let body = json!({"inventory": inv, "region": "westus2", "level": "ultra"});
+    let res = app
+        .post_json("/api/v1/avs/plan/export/terraform", &body)
+        .await;
+    assert_eq!(res.status(), 200);
+    let tf = res.text().await.unwrap();
+    assert!(
+        tf.contains("azurerm_vmware_netapp_volume_attachment"),
+        "{tf}"
+    );
+    assert!(
+        tf.contains("azure_vmware_data_store_enabled = true"),
+        "{tf}"
+    );
+    assert!(tf.contains("var.vmware_cluster_ids[0]"), "{tf}");
+    let res = app.post_json("/api/v1/avs/plan/export/azcli", &body).await;
+    assert_eq!(res.status(), 200);
+    assert!(
+        res.text()
+            .await
+            .unwrap()
+            .contains("az vmware datastore netapp-volume create")
+    );
+    assert_eq!(
+        app.post_json("/api/v1/avs/plan/export/gcloud", &body)
+            .await
+            .status(),
+        422
+    );
+
+    // The AVS page offers the same code for the plan in its address.
+    let path = crate::avs::outputs::upload(&app, "rvtools.xlsx", &bytes, false).await;
+    let page = app.get_text(&format!("{path}?region=westus2&level=ultra")).await;
+    assert!(
+        page.contains("/export/terraform?"),
+        "the page links the code"
+    );
+    let res = app
+        .get(&format!("{path}/export/terraform?region=westus2&level=ultra"))
+        .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        res.text()
+            .await
+            .unwrap()
+            .replace("the AVS plan of inventory rvtools.xlsx", "an AVS plan"),
+        tf
+    );
+    assert_eq!(
+        app.get(&format!("{path}/export/pulumi?region=westus2&level=ultra"))
+            .await
+            .status(),
+        404
+    );
+}
