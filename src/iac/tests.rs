@@ -215,8 +215,11 @@ fn a_template_exported_and_read_back_is_the_same_scenario() {
     }
 }
 
-/// The scenarios `text` reads back to, as (level, qos, pool TiB, [(count, quota, MiB/s)]).
-fn pools(text: &str) -> Vec<(String, String, f64, Vec<(u32, f64, Option<f64>)>)> {
+/// A volume group read back: count, quota TiB, MiB/s.
+type Group = (u32, f64, Option<f64>);
+
+/// The scenarios `text` reads back to, as (level, qos, pool TiB, groups).
+fn pools(text: &str) -> Vec<(String, String, f64, Vec<Group>)> {
     scenarios::scenarios(&read::read(text).unwrap())
         .iter()
         .map(|s| {
