@@ -40,9 +40,19 @@ pub enum Refused {
     Invalid(FieldErrors),
 }
 
+/// Most pools one piece of code may deploy to be evaluated (as many as an estate's
+/// workloads).
+pub const MAX_POOLS: usize = 200;
+
 /// Reads `text`, evaluates every pool it deploys priced from `book`.
 pub fn check(text: &str, book: &PriceBook, max_monthly: Option<f64>) -> Result<Answer, Refused> {
     let layout = read::read(text).map_err(|e| Refused::Unreadable(e.0))?;
+    if layout.pools.len() > MAX_POOLS {
+        return Err(Refused::Unreadable(format!(
+            "the code deploys {} pools; at most {MAX_POOLS} are evaluated at once: send one environment at a time",
+            layout.pools.len()
+        )));
+    }
     let scenarios = scenarios::scenarios(&layout);
     let mut evaluations = Vec::with_capacity(scenarios.len());
     for (i, s) in scenarios.iter().enumerate() {

@@ -37,7 +37,8 @@ pub fn read(text: &str) -> Result<Layout, ReadError> {
     } else {
         let body = hcl::parse(text).map_err(|e| {
             ReadError(format!(
-                "the body is neither JSON (terraform show -json, an ARM deployment) nor Terraform HCL: {e}"
+                "the body is neither JSON (terraform show -json, an ARM deployment) nor Terraform HCL: {}",
+                brief(&e.to_string())
             ))
         })?;
         terraform(hcl_resources(&body))
@@ -48,6 +49,23 @@ pub fn read(text: &str) -> Result<Layout, ReadError> {
         ));
     }
     Ok(layout)
+}
+
+/// A parse error without the quoted source line (which may be the whole body): where
+/// and what, at most 300 characters.
+fn brief(error: &str) -> String {
+    let lines: Vec<&str> = error
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("-->") || l.starts_with('='))
+        .map(|l| l.trim_start_matches(['-', '>', '=', ' ']))
+        .collect();
+    let text = if lines.is_empty() {
+        error.to_owned()
+    } else {
+        lines.join(": ")
+    };
+    text.chars().take(300).collect()
 }
 
 fn hcl_value(e: &hcl::Expression) -> Value {

@@ -325,3 +325,25 @@ fn bicep_parameters_in_a_compiled_deployment_read_back_as_the_plan() {
         }
     }
 }
+
+#[test]
+fn code_that_is_not_netapp_code_says_what_to_send() {
+    let deep = format!("a = {}{}", "[".repeat(5000), "]".repeat(5000));
+    for (text, says) in [
+        ("resource \"x\" {\n  a = \n}\n", "line 2"),
+        (deep.as_str(), "nesting depth"),
+        ("{\"resources\": []}", "no NetApp pool found"),
+        ("{\"format_version\": \"1.2\"}", "no NetApp pool found"),
+        ("{not json", "does not parse"),
+    ] {
+        let e = read::read(text).unwrap_err();
+        assert!(e.0.contains(says) && e.0.len() < 500, "{e}");
+    }
+    let many: String = (0..201)
+        .map(|i| format!("resource \"google_netapp_storage_pool\" \"p{i}\" {{\n name = \"p{i}\"\n service_level = \"PREMIUM\"\n capacity_gib = 2048\n}}\nresource \"google_netapp_volume\" \"v{i}\" {{\n name = \"v{i}\"\n storage_pool = google_netapp_storage_pool.p{i}.name\n capacity_gib = 1024\n}}\n"))
+        .collect();
+    match super::evaluate::check(&many, book(), None) {
+        Err(super::evaluate::Refused::Unreadable(m)) => assert!(m.contains("at most 200"), "{m}"),
+        other => panic!("201 pools: {:?}", other.map(|a| a.scenarios.len())),
+    }
+}

@@ -209,13 +209,17 @@ async fn an_avs_plan_exports_its_datastores_attached_to_their_cluster() {
 
     // The AVS page offers the same code for the plan in its address.
     let path = crate::avs::outputs::upload(&app, "rvtools.xlsx", &bytes, false).await;
-    let page = app.get_text(&format!("{path}?region=westus2&level=ultra")).await;
+    let page = app
+        .get_text(&format!("{path}?region=westus2&level=ultra"))
+        .await;
     assert!(
         page.contains("/export/terraform?"),
         "the page links the code"
     );
     let res = app
-        .get(&format!("{path}/export/terraform?region=westus2&level=ultra"))
+        .get(&format!(
+            "{path}/export/terraform?region=westus2&level=ultra"
+        ))
         .await;
     assert_eq!(res.status(), 200);
     assert_eq!(
