@@ -31,6 +31,7 @@ async fn a_saved_scenario_exports_and_its_terraform_evaluates_as_the_scenario() 
             .starts_with("text/plain")
     );
     let tf = res.text().await.unwrap();
+    let tf_again = tf.clone();
     assert!(
         tf.contains(&format!("saved scenario {id}, revision 1")),
         "{tf}"
@@ -104,6 +105,26 @@ async fn a_saved_scenario_exports_and_its_terraform_evaluates_as_the_scenario() 
             .is_empty()
     );
 
+    // Code with its whole configuration is larger than the 1 MiB of other bodies.
+    let padded = format!("{}\n{tf_again}", "# padding\n".repeat(300_000));
+    let res = app
+        .send_raw(
+            reqwest::Method::POST,
+            "/api/v1/iac/evaluate",
+            Some("application/octet-stream"),
+            padded.into_bytes(),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let res = app
+        .send_raw(
+            reqwest::Method::POST,
+            "/api/v1/iac/evaluate",
+            Some("application/octet-stream"),
+            vec![b'#'; 9 << 20],
+        )
+        .await;
+    assert_eq!(res.status(), 413);
     let res = app
         .send_raw(
             reqwest::Method::POST,

@@ -9,7 +9,7 @@ use crate::store::{self, StoreError};
 use crate::web::access::actor;
 use crate::web::auth::{CurrentUser, Declare};
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
-use crate::web::{AVS_BODY_LIMIT, AppState};
+use crate::web::{AVS_BODY_LIMIT, AppState, IAC_BODY_LIMIT};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
@@ -26,7 +26,11 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(scenario_export).read_write())
         .routes(routes!(estate_export).read_write())
-        .routes(routes!(evaluate).compute())
+        .merge(
+            OpenApiRouter::new()
+                .routes(routes!(evaluate).compute())
+                .layer(DefaultBodyLimit::max(IAC_BODY_LIMIT)),
+        )
         .merge(
             OpenApiRouter::new()
                 .routes(routes!(avs_export).compute())
@@ -193,8 +197,8 @@ pub struct EvaluateQuery {
     responses(
         (status = 200, description = "`{\"scenarios\": [Scenario], \"evaluations\": [Evaluation with verdict], \"estate\": EstateRequest | null, \"statements\", \"met\", \"monthly\", \"over_budget\"}`: one scenario per pool, evaluated for the workload in its `volplan-workload` tag (or the default workload)", body = crate::iac::evaluate::Answer),
         (status = 400, description = "The body is not text", body = ErrorBody),
-        (status = 413, description = "Body over 1 MiB", body = ErrorBody),
-        (status = 422, description = "No NetApp pool found, the code does not parse, or a pool it describes fails validation (`field` under `pools[i]`), or `max_monthly` is not a positive number", body = ErrorBody),
+        (status = 413, description = "Body over 8 MiB", body = ErrorBody),
+        (status = 422, description = "More than 200 pools, no NetApp pool found, the code does not parse, or a pool it describes fails validation (`field` under `pools[i]`), or `max_monthly` is not a positive number", body = ErrorBody),
     )
 )]
 pub async fn evaluate(
