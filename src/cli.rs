@@ -3,6 +3,7 @@
 pub mod avs;
 pub mod backup;
 pub mod estate;
+pub mod iac;
 pub mod prices;
 pub mod tokens;
 pub mod users;

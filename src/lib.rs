@@ -8,6 +8,7 @@ pub mod cli;
 pub mod engine;
 pub mod estate;
 pub mod format;
+pub mod iac;
 pub mod inventory;
 pub mod measure;
 pub mod mounts;

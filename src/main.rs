@@ -54,6 +54,13 @@ enum Command {
         #[arg(long)]
         workload: Option<String>,
     },
+    /// Write a Scenario JSON (FILE or - for stdin) as code: terraform, bicep, azcli or
+    /// gcloud.
+    Export(volplan::cli::iac::ExportArgs),
+    /// Infrastructure as code: `volplan iac check FILE` evaluates the NetApp pools that
+    /// Terraform, `terraform show -json` or an ARM deployment creates.
+    #[command(subcommand)]
+    Iac(volplan::cli::iac::IacCommand),
     /// Plan an estate: pools, QoS allocation, best service per workload, growth.
     #[command(subcommand)]
     Estate(volplan::cli::estate::EstateCommand),
@@ -91,6 +98,8 @@ fn main() -> ExitCode {
         }) => volplan::cli::advise_mounts(&file, distro, workload.as_deref()),
         Some(Command::Calibrate(args)) => volplan::calibrate::run::run(&args),
         Some(Command::Prices(cmd)) => volplan::cli::prices::run(&cmd),
+        Some(Command::Export(args)) => volplan::cli::iac::export(&args),
+        Some(Command::Iac(cmd)) => volplan::cli::iac::run(&cmd),
         Some(Command::Estate(cmd)) => volplan::cli::estate::run(&cmd),
         Some(Command::Avs(cmd)) => volplan::cli::avs::run(&cmd),
         Some(Command::Backup(args)) => volplan::cli::backup::run(&args),

@@ -11,10 +11,16 @@ pub const BODY_LIMIT: usize = 1 << 20;
 /// inventory of 10,000 VMs is several MiB.
 pub const AVS_BODY_LIMIT: usize = 32 << 20;
 
+/// Largest body of `POST /api/v1/iac/evaluate`: `terraform show -json` of an estate
+/// carries its whole configuration and state.
+pub const IAC_BODY_LIMIT: usize = 8 << 20;
+
 /// The body limit of a request path.
 pub fn body_limit(path: &str) -> usize {
     if path.starts_with("/api/v1/avs/") {
         AVS_BODY_LIMIT
+    } else if path.starts_with("/api/v1/iac/") {
+        IAC_BODY_LIMIT
     } else {
         BODY_LIMIT
     }

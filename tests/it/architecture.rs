@@ -8,12 +8,13 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The rooms from the top down: a room may import only rooms after it.
-const LAYERS: [&str; 17] = [
+const LAYERS: [&str; 18] = [
     "main",
     "lib",
     "alloc",
     "cli",
     "web",
+    "iac",
     "report",
     "store",
     "verdict",

@@ -8,13 +8,13 @@ use serde_json::{Value, json};
 use volplan::inventory::{self, Flag, Options, Reason};
 
 mod figures;
-mod outputs;
+pub(crate) mod outputs;
 mod page;
 mod saved;
 
 /// The header dialect of a generated export.
 #[derive(Clone, Copy, PartialEq)]
-enum Dialect {
+pub(crate) enum Dialect {
     /// RVTools 4.x: `Provisioned MiB`.
     Mib,
     /// RVTools 3.x: `Provisioned MB`.
@@ -225,7 +225,7 @@ fn vinfo(d: Dialect) -> (Vec<String>, Vec<Vec<Value>>) {
 }
 
 /// An RVTools workbook in dialect `d` with the six sheets that matter.
-fn rvtools(d: Dialect) -> Vec<u8> {
+pub(crate) fn rvtools(d: Dialect) -> Vec<u8> {
     let mut book = Workbook::new();
     let (headers, rows) = vinfo(d);
     sheet(&mut book, "vInfo", &headers, &rows);

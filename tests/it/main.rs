@@ -18,6 +18,7 @@ mod estate;
 mod estate_visibility;
 mod helpers;
 mod hostile;
+mod iac;
 mod import;
 mod instances;
 mod measurement_ranges;

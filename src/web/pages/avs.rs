@@ -9,6 +9,9 @@
 //! all in one round, and keeps what was typed.
 
 mod choices;
+mod code;
+
+pub use code::code;
 
 pub use choices::PlanQuery;
 

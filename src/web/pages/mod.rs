@@ -100,6 +100,7 @@ pub fn router() -> Router<AppState> {
         .route("/avs/{id}/plan.csv", get(avs::csv).read_write())
         .route("/avs/{id}/plan.xlsx", get(avs::xlsx).read_write())
         .route("/avs/{id}/plan.json", get(avs::json).read_write())
+        .route("/avs/{id}/export/{format}", get(avs::code).read_write())
         .route("/prices", get(prices::page).read_write())
         .route("/prices/preview", post(prices::preview).admin_writes())
         .route("/prices/accept", post(prices::accept).admin_writes())

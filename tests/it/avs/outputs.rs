@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 const FORMATS: [&str; 6] = ["pdf", "md", "html", "csv", "xlsx", "json"];
 
 /// Uploads `file` (binary) on the AVS page as `name`, anonymised or not; the plan's path.
-async fn upload(app: &TestApp, name: &str, file: &[u8], anonymise: bool) -> String {
+pub(crate) async fn upload(app: &TestApp, name: &str, file: &[u8], anonymise: bool) -> String {
     let boundary = "volplanAvsBoundary";
     let mut body = Vec::new();
     body.extend(
