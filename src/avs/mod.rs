@@ -10,13 +10,16 @@
 
 pub mod hosts;
 pub mod layout;
+pub mod licence;
 mod request;
 mod scenario;
 pub mod tco;
 #[cfg(test)]
 mod tests;
 
-pub use request::{DEFAULT_FREE_SPACE_PCT, PlaceUnit, PlanRequest, PurchaseTerm, skus_in};
+pub use request::{
+    DEFAULT_FREE_SPACE_PCT, PlaceUnit, PlanRequest, PurchaseTerm, host_price, skus_in,
+};
 
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::evaluation::Evaluation;

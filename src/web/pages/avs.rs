@@ -53,8 +53,11 @@ pub struct OptionRow {
     pub memory: u32,
     pub storage: String,
     pub driver: &'static str,
-    /// Monthly at pay as you go and 3 years reserved, then the 1, 3 and 5-year totals;
-    /// "no host price" where the hosts are all the figure would hold.
+    /// Physical cores the hosts carry (what portable VCF must cover).
+    pub cores: u32,
+    /// VCF per month, then monthly at pay as you go, 1 and 3 years reserved, then the
+    /// 1, 3 and 5-year totals at the plan's term; "no host price" where the hosts are
+    /// all the figure would hold.
     pub money: Vec<String>,
 }
 
@@ -118,9 +121,19 @@ impl AvsPage {
         let t = &p.tco;
         let row = |name, o: &avs::tco::OptionCost, priced: bool| {
             let h = &o.hosts;
-            let figures = [o.monthly.payg, o.monthly.reserved_3y]
-                .into_iter()
-                .chain(o.totals.iter().map(|y| y.reserved));
+            let payg = self.term() == PurchaseTerm::Payg;
+            let figures = [
+                o.licence_monthly.payg,
+                o.monthly.payg,
+                o.monthly.reserved_1y,
+                o.monthly.reserved_3y,
+            ]
+            .into_iter()
+            .chain(
+                o.totals
+                    .iter()
+                    .map(|y| if payg { y.payg } else { y.reserved }),
+            );
             OptionRow {
                 name,
                 hosts: h.hosts,
@@ -128,6 +141,7 @@ impl AvsPage {
                 memory: h.drivers.memory,
                 storage: h.drivers.storage.map_or("-".to_owned(), |s| s.to_string()),
                 driver: h.driver_name(),
+                cores: o.cores,
                 money: figures
                     .map(|v| {
                         if priced {
@@ -143,6 +157,28 @@ impl AvsPage {
             row("vSAN only", &t.vsan_only, t.hosts_priced),
             row("With ANF datastores", &t.with_anf, true),
         ]
+    }
+
+    /// The purchase term the plan was judged at.
+    fn term(&self) -> PurchaseTerm {
+        self.verdict.as_ref().map_or(PurchaseTerm::default(), |v| v.term)
+    }
+
+    /// What the 1, 3 and 5-year totals are.
+    pub fn totals_note(&self) -> &'static str {
+        if self.term() == PurchaseTerm::Payg {
+            "Totals are at pay as you go, the term the verdict follows"
+        } else {
+            "Totals are reserved (1 year at the 1-year rate, 3 and 5 years at the 3-year rate)"
+        }
+    }
+
+    /// The hint of the VCF price: the default it falls back to.
+    pub fn vcf_price_hint(&self) -> String {
+        format!(
+            "Your Broadcom price; empty = the {}",
+            avs::licence::LIST_PRICE_SOURCE
+        )
     }
 
     /// The verdict's first statement: what was planned and whether it meets the
@@ -386,11 +422,16 @@ async fn planned(
     page.id = id;
     page.origin = origin;
     page.query_string = q.query_string();
-    (page.regions_priced, page.regions_unpriced) = choices::regions(&book);
     page.form = q.form();
     let sent = asked == Asked::Plan || q.submitted();
     let req = choices::read(inv.clone(), &mut page.form, sent);
-    page.hosts = choices::hosts(&book, req.region.as_deref(), &req.host_sku);
+    (page.regions_priced, page.regions_unpriced) = choices::regions(&book, req.vcf.licensing);
+    page.hosts = choices::hosts(
+        &book,
+        req.region.as_deref(),
+        &req.host_sku,
+        req.vcf.licensing,
+    );
     page.inventory = Some(inv);
     if req.region.is_none() {
         return Ok(page);

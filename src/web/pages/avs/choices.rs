@@ -3,6 +3,7 @@
 //! lists it offers (regions grouped by whether they price AVS hosts, each host marked
 //! where the chosen region has no price for it).
 
+use crate::avs::licence::Licensing;
 use crate::avs::{self, PlanRequest, PurchaseTerm};
 use crate::engine::FieldErrors;
 use crate::engine::pricing::PriceBook;
@@ -26,6 +27,11 @@ pub struct PlanQuery {
     pub nconnect: Option<String>,
     /// The purchase term the TCO verdict follows: `payg`, `1y` or `3y` (default).
     pub term: Option<String>,
+    /// VCF licensing: `portable` (default) or `included`; the VCF price per core per
+    /// year; the licence-included reservation's end date.
+    pub vcf: Option<String>,
+    pub vcf_price: Option<String>,
+    pub vcf_until: Option<String>,
     pub q: Option<String>,
     /// `customer` (default) or `engineer`: who a download is for.
     pub edition: Option<String>,
@@ -33,7 +39,7 @@ pub struct PlanQuery {
 
 impl PlanQuery {
     /// The choices of the options form, by input name (the plan request's field names).
-    fn choices(&self) -> [(&'static str, &Option<String>); 10] {
+    fn choices(&self) -> [(&'static str, &Option<String>); 13] {
         [
             ("region", &self.region),
             ("host_sku", &self.host_sku),
@@ -45,6 +51,9 @@ impl PlanQuery {
             ("basis", &self.basis),
             ("term", &self.term),
             ("nconnect", &self.nconnect),
+            ("vcf", &self.vcf),
+            ("vcf_price", &self.vcf_price),
+            ("vcf_until", &self.vcf_until),
         ]
     }
 
@@ -80,7 +89,7 @@ impl PlanQuery {
 
 /// The inputs of the options form by name (the plan request's field names), with
 /// their labels.
-const LABELS: [(&str, &str); 10] = [
+const LABELS: [(&str, &str); 13] = [
     ("region", "Region"),
     ("host_sku", "Host"),
     ("level", "Datastore level"),
@@ -91,6 +100,9 @@ const LABELS: [(&str, &str); 10] = [
     ("basis", "Size on"),
     ("term", "Hosts bought"),
     ("nconnect", "nconnect"),
+    ("vcf", "VMware licences"),
+    ("vcf_price", "VCF per core per year"),
+    ("vcf_until", "Included until"),
 ];
 
 /// The label of input `name`; `None` when the form has no such input (a plan error
@@ -184,6 +196,18 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
     if let Some(n) = form.whole("nconnect") {
         r.nconnect = n;
     }
+    r.vcf.licensing = pick(
+        form,
+        "vcf",
+        &[
+            ("portable", Licensing::Portable),
+            ("included", Licensing::Included),
+        ],
+    )
+    .unwrap_or(r.vcf.licensing);
+    r.vcf.price_per_core_year = form.number("vcf_price");
+    let until = form.value("vcf_until").trim();
+    r.vcf.included_until = (!until.is_empty()).then(|| until.to_owned());
     r
 }
 
@@ -210,9 +234,12 @@ pub struct RegionOption {
 
 /// The regions the plan can price, those with AVS host prices first: the hosts of a
 /// region without them are planned, their cost marked missing.
-pub fn regions(book: &PriceBook) -> (Vec<RegionOption>, Vec<RegionOption>) {
+pub fn regions(book: &PriceBook, licensing: Licensing) -> (Vec<RegionOption>, Vec<RegionOption>) {
     let (priced, unpriced): (Vec<_>, Vec<_>) =
-        book.regions().into_iter().partition(|r| r.features.avs);
+        book.regions().into_iter().partition(|r| match licensing {
+            Licensing::Portable => book.avs_byol.contains_key(r.region),
+            Licensing::Included => r.features.avs,
+        });
     let option = |r: crate::engine::pricing::RegionInfo<'_>| RegionOption {
         key: r.region.to_owned(),
         label: book.region_label(r.region),
@@ -240,10 +267,19 @@ pub struct HostOption {
 
 /// The host SKUs, each marked where `region` (a region of the book) has no price for
 /// it; `chosen` stays choosable so that its plan, hosts without a cost, can be shown.
-pub fn hosts(book: &PriceBook, region: Option<&str>, chosen: &str) -> Vec<HostOption> {
+pub fn hosts(
+    book: &PriceBook,
+    region: Option<&str>,
+    chosen: &str,
+    licensing: Licensing,
+) -> Vec<HostOption> {
     let key = region.map(|r| r.trim().to_ascii_lowercase());
     let known = key.as_deref().filter(|r| book.anf(r).is_some());
-    let marks = known.map(|r| avs::skus_in(book, r));
+    let marks = known.map(|r| avs::skus_in(book, r, licensing));
+    let table = match licensing {
+        Licensing::Portable => &book.avs_byol,
+        Licensing::Included => &book.avs,
+    };
     avs::hosts::HOSTS
         .iter()
         .enumerate()
@@ -263,8 +299,7 @@ pub fn hosts(book: &PriceBook, region: Option<&str>, chosen: &str) -> Vec<HostOp
                 ),
                 disabled: !priced && !h.sku.eq_ignore_ascii_case(chosen),
                 unpriced,
-                priced_in: book
-                    .avs
+                priced_in: table
                     .iter()
                     .filter(|(_, r)| r.hosts.contains_key(h.sku))
                     .map(|(k, _)| k.as_str())
