@@ -170,7 +170,13 @@ fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCos
         reserved_3y: hour.reserved_3y * n,
     };
     let cores = hosts.hosts * ctx.spec.cores;
-    let licence_monthly = flat(f64::from(cores) * ctx.licence.per_core_year / 12.0);
+    // Without a host price the plan prices the datastores alone, licences included.
+    let per_core_year = if ctx.host_price.is_some() {
+        ctx.licence.per_core_year
+    } else {
+        0.0
+    };
+    let licence_monthly = flat(f64::from(cores) * per_core_year / 12.0);
     let anf_monthly = anf.map_or(Rates::default(), |a| a.monthly);
     let monthly = add(add(hosts_monthly, licence_monthly), anf_monthly);
     OptionCost {

@@ -1,5 +1,6 @@
 //! The plan's properties over generated inventories, and a worked TCO example by hand.
 
+use super::licence::Licensing;
 use super::{PlanRequest, plan};
 use crate::engine::evaluate;
 use crate::engine::pricing::book;
@@ -127,8 +128,10 @@ fn worked(sku: &str) -> super::AvsPlan {
     let mut req = request(vms, sku);
     req.level = Some(Level::Standard);
     req.datastores = Some(2);
-    // The worked example fills its datastores: no free space kept.
+    // The worked example fills its datastores: no free space kept. Its host rates are
+    // the estimator's licence-included ones.
     req.free_space_pct = 0.0;
+    req.vcf.licensing = Licensing::Included;
     plan(&req, book()).unwrap()
 }
 
@@ -321,6 +324,8 @@ fn a_saved_cluster_costs_what_the_plan_says_on_its_term() {
         .collect();
     for term in super::PurchaseTerm::ALL {
         let mut req = request(vms.clone(), "AV36P");
+        // A saved scenario prices its hosts at the licence-included rates.
+        req.vcf.licensing = Licensing::Included;
         req.term = term;
         req.growth_pct = 10.0;
         let p = plan(&req, book()).unwrap();
@@ -347,4 +352,54 @@ fn a_saved_cluster_costs_what_the_plan_says_on_its_term() {
             assert!(row.quota_tib >= used / 0.8 - 1e-9, "{row:?}");
         }
     }
+}
+
+/// The worked inventory on AV36P in East US with portable VCF at the default price.
+#[test]
+fn worked_tco_example_portable_vcf_av36p_east_us() {
+    let vms = (0..200).map(|i| vm(i, 4, 16.0, 1.0, None)).collect();
+    let mut req = request(vms, "AV36P");
+    req.region = Some("eastus".to_owned());
+    req.level = Some(Level::Standard);
+    req.datastores = Some(2);
+    req.free_space_pct = 0.0;
+    let t = plan(&req, book()).unwrap().tco;
+    assert!(t.hosts_priced);
+    assert_eq!(t.licence.licensing, Licensing::Portable);
+    // Memory: 3,200 GiB / (768 x 80 % = 614.4) = 5.21 -> 6, + 1 spare = 7 hosts with ANF.
+    // vSAN: 19,200 GB x 0.90 x 0.75 x 0.67 / 1024 x 1.2 = 10.1756 TiB per host;
+    // 200 TiB / 10.1756 = 19.66 -> 20, + 1 spare = 21 hosts with vSAN only.
+    assert_eq!((t.vsan_only.hosts.hosts, t.with_anf.hosts.hosts), (21, 7));
+    // Cores: 36 per AV36P host: 21 x 36 = 756 and 7 x 36 = 252; 504 fewer.
+    assert_eq!((t.vsan_only.cores, t.with_anf.cores), (756, 252));
+    assert_eq!(t.saving.cores, 504);
+    // Hosts at the VCF BYOL rate, 8.20 USD per host-hour x 730 hours:
+    // 21 x 8.20 x 730 = 125,706.00 and 7 x 8.20 x 730 = 41,902.00 a month.
+    assert!((t.vsan_only.hosts_monthly.payg - 125_706.0).abs() < 1e-6);
+    assert!((t.with_anf.hosts_monthly.payg - 41_902.0).abs() < 1e-6);
+    // 3-year reserved: 3.57 x 730 = 2,606.10 per host: 21 x = 54,728.10.
+    assert!((t.vsan_only.hosts_monthly.reserved_3y - 54_728.1).abs() < 1e-6);
+    // VCF at 350 USD per core per year / 12: 756 x 350 / 12 = 22,050.00 and
+    // 252 x 350 / 12 = 7,350.00 a month, on every term.
+    assert!((t.vsan_only.licence_monthly.payg - 22_050.0).abs() < 1e-6);
+    assert!((t.with_anf.licence_monthly.reserved_3y - 7_350.0).abs() < 1e-6);
+    // Two 100 TiB Standard datastores: 200 x 1,024 x 0.14746 = 30,199.808 a month.
+    let anf = 30_199.808;
+    assert!((t.with_anf.anf_monthly.payg - anf).abs() < 1e-6);
+    // Saving at pay as you go: hosts 125,706 - 41,902 = 83,804; licences 22,050 -
+    // 7,350 = 14,700; storage -30,199.808; in all 68,304.192.
+    let s = &t.saving;
+    assert!((s.hosts_monthly.payg - 83_804.0).abs() < 1e-6);
+    assert!((s.licence_monthly.payg - 14_700.0).abs() < 1e-6);
+    assert!((s.storage_monthly.payg + anf).abs() < 1e-6);
+    assert!((s.monthly_payg - 68_304.192).abs() < 1e-6);
+    assert!((t.vsan_only.monthly.payg - t.with_anf.monthly.payg - s.monthly_payg).abs() < 1e-6);
+    // Licence-included with an end date: no licence line, the licence-included rate
+    // (East US AV36P 9.20 per host-hour), and the date in the basis.
+    req.vcf.licensing = Licensing::Included;
+    req.vcf.included_until = Some("2027-08-30".to_owned());
+    let t = plan(&req, book()).unwrap().tco;
+    assert_eq!(t.vsan_only.licence_monthly.payg, 0.0);
+    assert!((t.with_anf.hosts_monthly.payg - 7.0 * 9.2 * 730.0).abs() < 1e-6);
+    assert!(t.licence.basis.contains("2027-08-30"));
 }

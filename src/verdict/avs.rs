@@ -170,11 +170,7 @@ fn split(t: &Tco, term: PurchaseTerm) -> SavingSplit {
         s.storage_monthly.at(term),
     );
     let signed = |v: f64| {
-        if v < 0.0 {
-            format!("-{}", c(-v))
-        } else {
-            c(v)
-        }
+        if v < 0.0 { format!("-{}", c(-v)) } else { c(v) }
     };
     let licence_words = match t.licence.licensing {
         Licensing::Portable => format!(

@@ -161,7 +161,9 @@ impl AvsPage {
 
     /// The purchase term the plan was judged at.
     fn term(&self) -> PurchaseTerm {
-        self.verdict.as_ref().map_or(PurchaseTerm::default(), |v| v.term)
+        self.verdict
+            .as_ref()
+            .map_or(PurchaseTerm::default(), |v| v.term)
     }
 
     /// What the 1, 3 and 5-year totals are.
