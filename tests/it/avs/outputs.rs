@@ -72,7 +72,7 @@ async fn every_format_of_a_saved_plan_reads_back_and_json_is_the_apis_answer() {
     let app = spawn_app().await;
     let bytes = rvtools(Dialect::Mib);
     let path = upload(&app, "rvtools.xlsx", &bytes, false).await;
-    let q = "region=westus2&growth_pct=20&unit=disk";
+    let q = "region=westus2&growth_pct=20&unit=disk&vcf=included";
 
     // The API's answer for the same inventory and choices.
     let res = app
@@ -87,7 +87,8 @@ async fn every_format_of_a_saved_plan_reads_back_and_json_is_the_apis_answer() {
     let api: Value = app
         .post_json(
             "/api/v1/avs/plan",
-            &json!({"inventory": inv, "region": "westus2", "growth_pct": 20, "unit": "disk"}),
+            &json!({"inventory": inv, "region": "westus2", "growth_pct": 20, "unit": "disk",
+                    "vcf": {"licensing": "included"}}),
         )
         .await
         .json()
