@@ -96,6 +96,20 @@ mod tests {
         }
     }
 
+    /// The AVS template opens priced: its region prices its host SKU, so the hosts'
+    /// line has a cost and no advice says it is missing.
+    #[test]
+    fn the_avs_template_prices_its_hosts() {
+        let s = find("avs-datastores").expect("listed").scenario();
+        let book = crate::engine::pricing::book();
+        let region = s.region.as_deref().expect("the template names its region");
+        let sku = &s.clients.avs.as_ref().expect("an AVS template").host_sku;
+        assert!(book.avs_host(region, sku).is_some(), "{sku} in {region}");
+        let ev = crate::engine::evaluate(&s).expect("evaluates");
+        assert!(ev.advice.iter().all(|a| a.code != "avs_hosts_unpriced"));
+        assert!(ev.cost.monthly_usd.is_some_and(|m| m > 0.0));
+    }
+
     #[test]
     fn the_oracle_template_evaluates_over_direct_nfs_and_its_reports_show_the_dnfs_plan() {
         use crate::engine::scenario::{NfsClient, Protocol};

@@ -681,8 +681,10 @@ async fn the_page_imports_plans_at_another_level_saves_and_downloads_the_pdf() {
         .await;
     assert!(found.contains("1 matching"), "{found}");
 
-    // No host price in East US: the page still plans and says the host cost is missing.
-    let unpriced = app.get_text(&format!("{path}?region=eastus")).await;
+    // No AV36 price in East US: the page still plans and says the host cost is missing.
+    let unpriced = app
+        .get_text(&format!("{path}?region=eastus&host_sku=AV36"))
+        .await;
     assert!(unpriced.contains("<b>No host cost: "), "{unpriced}");
     let bad = app.get(&format!("{path}?region=atlantis")).await;
     assert_eq!(bad.status(), 422);

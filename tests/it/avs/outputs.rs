@@ -88,7 +88,7 @@ async fn every_format_of_a_saved_plan_reads_back_and_json_is_the_apis_answer() {
         .post_json(
             "/api/v1/avs/plan",
             &json!({"inventory": inv, "region": "westus2", "growth_pct": 20, "unit": "disk",
-                    "vcf": {"licensing": "included"}}),
+                    "host_sku": "AV36P", "vcf": {"licensing": "included"}}),
         )
         .await
         .json()

@@ -145,7 +145,7 @@ const LEVELS: [(&str, Level); 4] = [
 pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanRequest {
     let mut r = PlanRequest::new(inv);
     for (name, value) in [
-        ("host_sku", r.host_sku.clone()),
+        ("host_sku", PAGE_HOST_SKU.to_owned()),
         ("unit", "vm".to_owned()),
         ("basis", "in_use".to_owned()),
         ("term", r.term.key().to_owned()),
@@ -155,6 +155,7 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
     ] {
         form.default_value(name, &value);
     }
+    r.host_sku = PAGE_HOST_SKU.to_owned();
     let host = form.value("host_sku").trim();
     if !host.is_empty() {
         r.host_sku = host.to_owned();
@@ -210,6 +211,10 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
     r.vcf.included_until = (!until.is_empty()).then(|| until.to_owned());
     r
 }
+
+/// The host the page offers first: priced both with portable VCF (its `VCF BYOL` rate)
+/// and licence-included in the most regions.
+const PAGE_HOST_SKU: &str = "AV36P";
 
 /// Puts the plan's errors beside the inputs they name; the others (the inventory's)
 /// are returned as one sentence for the top of the form.
