@@ -159,6 +159,34 @@ impl AvsPage {
         ]
     }
 
+    /// The saving row under the options: hosts and cores fewer, then the differences
+    /// of the options' figures column by column (None without a host price).
+    pub fn saving_row(&self) -> Option<(i64, i64, Vec<String>)> {
+        let p = self.plan.as_ref()?;
+        let t = &p.tco;
+        if !t.hosts_priced {
+            return None;
+        }
+        let (a, w) = (&t.vsan_only, &t.with_anf);
+        let payg = self.term() == PurchaseTerm::Payg;
+        let money = [
+            t.saving.licence_monthly.payg,
+            a.monthly.payg - w.monthly.payg,
+            a.monthly.reserved_1y - w.monthly.reserved_1y,
+            a.monthly.reserved_3y - w.monthly.reserved_3y,
+        ]
+        .into_iter()
+        .chain(
+            t.saving
+                .totals
+                .iter()
+                .map(|y| if payg { y.payg } else { y.reserved }),
+        )
+        .map(|v| format::money(v, t.currency))
+        .collect();
+        Some((t.saving.hosts, t.saving.cores, money))
+    }
+
     /// The purchase term the plan was judged at.
     fn term(&self) -> PurchaseTerm {
         self.verdict

@@ -167,6 +167,31 @@ async fn the_region_is_asked_for_and_a_region_without_the_hosts_price_still_plan
         page.contains("VMware licences: portable VCF at an assumed public list figure"),
         "{page}"
     );
+    // Every money figure of the headline, on every term, is a cell of the TCO table.
+    for term in ["payg", "1y", "3y"] {
+        let page = app
+            .get_text(&format!(
+                "{path}?region=eastus&host_sku=AV36P&level=ultra&term={term}"
+            ))
+            .await;
+        let headline = between(&page, "<p id=\"avs-saving\"><b>", "</b>");
+        let table = between(&page, "<table id=\"avs-tco\">", "</table>");
+        let figures: Vec<&str> = headline
+            .split([' ', '(', ')'])
+            .map(|w| {
+                w.trim_end_matches([',', '.', ';'])
+                    .trim_end_matches("/month")
+            })
+            .filter(|w| w.starts_with('$'))
+            .collect();
+        assert_eq!(figures.len(), 4, "{term}: {headline}");
+        for f in figures {
+            assert!(
+                table.contains(&format!(">{f}<")) || table.contains(&format!(">-{f}<")),
+                "{term}: {f} of {headline:?} is not in the table {table}"
+            );
+        }
+    }
     app.stop().await;
 }
 
