@@ -2,6 +2,7 @@
 //! what **Save as scenarios** stores, priced and sized as the plan is.
 
 use super::Work;
+use super::licence::Licensing;
 use super::request::{self, PlanRequest};
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{
@@ -108,8 +109,10 @@ pub(super) fn scenario(
 }
 
 /// The plan's cluster scenarios as saved: priced on the plan's purchase term in the
-/// book's currency (hosts at the term's rate, datastores at reserved capacity), with a
-/// note of what their capacity holds, so a saved cluster costs what the plan says.
+/// book's currency (hosts at the term's licence-included rate, datastores at reserved
+/// capacity), with a note of what their capacity holds, so a saved cluster costs what
+/// a licence-included plan says; with portable VCF the note says the scenario's host
+/// cost is the licence-included one.
 pub(super) fn as_planned(req: &PlanRequest, book: &PriceBook, scenarios: &mut [Scenario]) {
     for s in scenarios {
         s.pricing = Some(Pricing {
@@ -117,8 +120,14 @@ pub(super) fn as_planned(req: &PlanRequest, book: &PriceBook, scenarios: &mut [S
             discount_pct: 0.0,
             reservation: req.term.reservation(),
         });
+        let licence = match req.vcf.licensing {
+            Licensing::Included => "",
+            Licensing::Portable => {
+                " The hosts are priced with VMware licences included: the plan's hosts without them (VCF BYOL) and their portable VCF per core are not in this scenario's cost."
+            }
+        };
         let notes = format!(
-            "From an AVS plan: the capacity is what the VMs use{} with {} % of each datastore kept free; hosts and datastores are priced {}.",
+            "From an AVS plan: the capacity is what the VMs use{} with {} % of each datastore kept free; hosts and datastores are priced {}.{licence}",
             if req.growth_pct > 0.0 {
                 format!(" grown by {} %", crate::format::num(req.growth_pct, 1))
             } else {
