@@ -35,7 +35,7 @@ pub const TEMPLATES: &[StarterTemplate] = &[
     StarterTemplate {
         key: "avs-datastores",
         name: "AVS 4 x 20 TiB vs 20 x 4 TiB datastores",
-        summary: "Azure VMware Solution, 4 AV36 hosts on Azure NetApp Files Ultra datastores; \
+        summary: "Azure VMware Solution, 4 AV36P hosts on Azure NetApp Files Ultra datastores; \
                   change the volume group to 20 x 4 TiB to compare.",
         json: include_str!("scenario_templates/avs-datastores.json"),
     },
@@ -102,7 +102,10 @@ mod tests {
     fn the_avs_template_prices_its_hosts() {
         let s = find("avs-datastores").expect("listed").scenario();
         let book = crate::engine::pricing::book();
-        let region = s.region.as_deref().expect("the template names its region");
+        let region = s
+            .region
+            .as_deref()
+            .unwrap_or(book.reference_region(crate::engine::scenario::Service::Anf));
         let sku = &s.clients.avs.as_ref().expect("an AVS template").host_sku;
         assert!(book.avs_host(region, sku).is_some(), "{sku} in {region}");
         let ev = crate::engine::evaluate(&s).expect("evaluates");

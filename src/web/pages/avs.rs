@@ -159,7 +159,7 @@ impl AvsPage {
         ]
     }
 
-    /// The saving row under the options: hosts and cores fewer, then the differences
+    /// The difference row under the options: hosts and cores fewer, then the differences
     /// of the options' figures column by column (None without a host price).
     pub fn saving_row(&self) -> Option<(i64, i64, Vec<String>)> {
         let p = self.plan.as_ref()?;

@@ -265,9 +265,11 @@ pub struct HostOption {
     pub unpriced: String,
     /// Unpriced and not the current choice: offered but not choosable.
     pub disabled: bool,
-    /// The regions that price it, space-separated (the page's script marks the list
-    /// again when the region changes).
+    /// The regions that price it licence-included, and without VMware licences (VCF
+    /// BYOL), space-separated (the page's script marks the list again when the region
+    /// or the licensing changes).
     pub priced_in: String,
+    pub priced_in_byol: String,
 }
 
 /// The host SKUs, each marked where `region` (a region of the book) has no price for
@@ -281,10 +283,16 @@ pub fn hosts(
     let key = region.map(|r| r.trim().to_ascii_lowercase());
     let known = key.as_deref().filter(|r| book.anf(r).is_some());
     let marks = known.map(|r| avs::skus_in(book, r, licensing));
-    let table = match licensing {
-        Licensing::Portable => &book.avs_byol,
-        Licensing::Included => &book.avs,
-    };
+    let regions =
+        |table: &std::collections::BTreeMap<String, crate::engine::pricing::AvsRegion>,
+         sku: &str| {
+            table
+                .iter()
+                .filter(|(_, r)| r.hosts.contains_key(sku))
+                .map(|(k, _)| k.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
     avs::hosts::HOSTS
         .iter()
         .enumerate()
@@ -304,12 +312,8 @@ pub fn hosts(
                 ),
                 disabled: !priced && !h.sku.eq_ignore_ascii_case(chosen),
                 unpriced,
-                priced_in: table
-                    .iter()
-                    .filter(|(_, r)| r.hosts.contains_key(h.sku))
-                    .map(|(k, _)| k.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                priced_in: regions(&book.avs, h.sku),
+                priced_in_byol: regions(&book.avs_byol, h.sku),
             }
         })
         .collect()
