@@ -1,5 +1,5 @@
 //! The AVS plan as an Excel workbook: `Summary` (the inventory and the plan's headline),
-//! `Hosts and TCO` (each option's host count by driver and cost), `Datastores` and
+//! `Hosts and TCO` (each option's host count by driver, cores and cost), `Datastores` and
 //! `Placement` (one row per VM or disk; past Excel's 1,048,576 rows a sheet continues in
 //! `Placement 2`, `Placement 3`, ...). Text is cut to Excel's 32,767 characters a cell.
 
@@ -163,6 +163,8 @@ fn hosts_tco(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxEr
             ("1 year reserved", 15.0),
             ("3 years reserved", 15.0),
             ("5 years reserved", 15.0),
+            ("Cores", 8.0),
+            ("VCF monthly", 14.0),
         ],
     )?;
     for (r, (name, o)) in options(doc.plan).into_iter().enumerate() {
@@ -194,14 +196,16 @@ fn hosts_tco(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxEr
         for (c, v) in money.enumerate() {
             ws.write_number_with_format(r, 7 + c as u16, v, &st.money)?;
         }
+        ws.write_number_with_format(r, 15, f64::from(o.cores), &st.int)?;
+        ws.write_number_with_format(r, 16, o.licence_monthly.payg, &st.money)?;
     }
     let t = &doc.plan.tco;
     ws.write_string_with_format(
         4,
         0,
         clip(&format!(
-            "AVS host prices as of {}, ANF as of {}; {}.",
-            t.host_price_date, t.anf_price_date, t.note
+            "AVS host prices as of {}, ANF as of {}; {}. VMware licences: {}.",
+            t.host_price_date, t.anf_price_date, t.note, t.licence.basis
         )),
         &st.wrap,
     )?;
