@@ -167,6 +167,23 @@ async fn the_region_is_asked_for_and_a_region_without_the_hosts_price_still_plan
         page.contains("VMware licences: portable VCF at an assumed public list figure"),
         "{page}"
     );
+    // A wrong licensing input gets its message beside it, keeping what was typed.
+    let res = app
+        .get(&format!(
+            "{path}?region=eastus&vcf=included&vcf_until=2027-02-30&vcf_price=-5"
+        ))
+        .await;
+    assert_eq!(res.status(), 422);
+    let page = res.text().await.unwrap();
+    assert!(
+        message(&page, "vcf_until").starts_with("must be a date written YYYY-MM-DD"),
+        "{page}"
+    );
+    assert!(
+        message(&page, "vcf_price").starts_with("must be a price per core per year"),
+        "{page}"
+    );
+    assert!(page.contains("value=\"2027-02-30\""));
     // Every money figure of the headline, on every term, is a cell of the TCO table.
     for term in ["payg", "1y", "3y"] {
         let page = app

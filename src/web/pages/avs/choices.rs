@@ -221,8 +221,15 @@ const PAGE_HOST_SKU: &str = "AV36P";
 pub fn place_errors(form: &mut FormState, errors: &FieldErrors) -> String {
     let mut rest = Vec::new();
     for e in errors.iter() {
-        if label(&e.field).is_some() {
-            form.add_error(&e.field, e.message.clone());
+        // The request's licensing fields are the form's `vcf_*` inputs.
+        let input = match e.field.as_str() {
+            "vcf.licensing" => "vcf",
+            "vcf.price_per_core_year" => "vcf_price",
+            "vcf.included_until" => "vcf_until",
+            f => f,
+        };
+        if label(input).is_some() {
+            form.add_error(input, e.message.clone());
         } else {
             rest.push(e.to_string());
         }
