@@ -13,7 +13,34 @@ fn example() -> Scenario {
     serde_json::from_str(include_str!("contract_example.json")).expect("example parses")
 }
 
+/// The AVS starter template as 20 x 4 TiB Flexible datastores: 64 VMDKs over 20
+/// datastores load 4 of them more than the rest, so sizing assigns throughput unevenly.
+fn avs_flexible() -> Scenario {
+    let mut s: Scenario = serde_json::from_str(include_str!(
+        "../src/web/scenario_templates/avs-datastores.json"
+    ))
+    .expect("template parses");
+    s.storage.level = volplan::engine::scenario::Level::Flexible;
+    s.storage.qos = volplan::engine::scenario::Qos::Manual;
+    s.storage.volumes[0].count = 20;
+    s.storage.volumes[0].quota_tib = 4.0;
+    s.storage.volumes[0].throughput_mibps = Some(513.0);
+    s
+}
+
 fn bench(c: &mut Criterion) {
+    let avs = avs_flexible();
+    engine::evaluate(&avs).expect("AVS Flexible evaluates");
+    c.bench_function("evaluate AVS 20 x 4 TiB Flexible", |b| {
+        b.iter(|| engine::evaluate(black_box(&avs)))
+    });
+    let book = volplan::engine::pricing::book();
+    c.bench_function("evaluate and verdict AVS 20 x 4 TiB Flexible", |b| {
+        b.iter(|| {
+            let e = engine::evaluate(black_box(&avs)).expect("evaluates");
+            volplan::verdict::evaluation(&avs, &e, book)
+        })
+    });
     let s = example();
     engine::evaluate(&s).expect("example evaluates");
     c.bench_function("evaluate contract example", |b| {

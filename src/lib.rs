@@ -1,5 +1,7 @@
 //! volplan: capacity planning and sizing for cloud file storage.
 
+#![forbid(unsafe_code)]
+
 pub mod avs;
 pub mod calibrate;
 pub mod cli;

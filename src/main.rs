@@ -1,5 +1,7 @@
 //! The `volplan` command: web server (default) and command-line tools.
 
+#![forbid(unsafe_code)]
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 

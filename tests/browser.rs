@@ -17,6 +17,8 @@ use tokio::sync::oneshot;
 mod avs;
 #[path = "browser/calibration.rs"]
 mod calibration;
+#[path = "browser/cheapest.rs"]
+mod cheapest;
 #[path = "browser/login.rs"]
 mod login;
 #[path = "browser/messages.rs"]
@@ -1266,6 +1268,14 @@ async fn planner_journeys_in_chromium() {
     } else {
         outcome
     };
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn the_cheapest_assigns_throughput_by_load() {
+    let session = start_session().await;
+    let outcome = cheapest::cheapest_journey(&session.client, &session.base).await;
     end_session(session, outcome).await;
 }
 

@@ -8,6 +8,15 @@
 use super::plan::{Group, Plan};
 use super::scenario::Placement;
 
+/// The volumes by load ([`Distribution::tiers`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tiers {
+    /// How many volumes carry the larger share (the first ones); 0 when all carry the same.
+    pub busy: u32,
+    pub busy_share: f64,
+    pub rest_share: f64,
+}
+
 /// The share of the load each volume carries.
 #[derive(Debug, Clone, Copy)]
 pub struct Distribution {
@@ -75,6 +84,25 @@ impl Distribution {
     /// busiest holds and how many there are (64 VMDKs over 20 datastores: 4 of 64).
     pub fn unequal(&self) -> Option<(u64, u64)> {
         (self.units > 0 && self.rem > 0).then_some((self.base + 1, self.units))
+    }
+
+    /// The volumes in at most two tiers by load: the first `busy` volumes each carry
+    /// `busy_share` of the load and the others `rest_share` each (0 where no unit lands).
+    pub fn tiers(&self) -> Tiers {
+        if self.units == 0 {
+            let share = 1.0 / f64::from(self.used);
+            return Tiers {
+                busy: 0,
+                busy_share: share,
+                rest_share: share,
+            };
+        }
+        let units = self.units as f64;
+        Tiers {
+            busy: self.rem as u32,
+            busy_share: (self.base + 1) as f64 / units,
+            rest_share: self.base as f64 / units,
+        }
     }
 
     /// How many equally loaded volumes the busiest one is worth (for labels).

@@ -6,7 +6,7 @@ use super::limits::{Applies, CeilingKind, Scope};
 use super::model::curve::LatencyCurve;
 pub use super::pricing::PriceBookRef;
 pub use super::range::Confidence;
-use super::scenario::{Level, Scenario, Service, VolumeGroup};
+use super::scenario::{Level, Qos, Scenario, Service, VolumeGroup};
 use super::trace::Label;
 use arrayvec::ArrayVec;
 use serde::Serialize;
@@ -133,6 +133,23 @@ pub struct Targets {
     pub met_at_low_end: bool,
 }
 
+impl Targets {
+    /// Whether the throughput target is met ([`super::same::reaches`]); `None` without one.
+    pub fn mibps_met(&self) -> Option<bool> {
+        self.mibps_headroom_pct.map(super::same::headroom_reaches)
+    }
+
+    /// Whether the IOPS target is met; `None` without one.
+    pub fn iops_met(&self) -> Option<bool> {
+        self.iops_headroom_pct.map(super::same::headroom_reaches)
+    }
+
+    /// Whether every rate target set is met.
+    pub fn rate_met(&self) -> bool {
+        self.mibps_met() != Some(false) && self.iops_met() != Some(false)
+    }
+}
+
 /// Network flows between clients and storage.
 #[derive(Debug, Clone, Copy, Serialize, utoipa::ToSchema)]
 pub struct Flows {
@@ -191,10 +208,21 @@ pub struct Cost {
 pub struct Sizing {
     pub service: Service,
     pub level: Level,
+    /// Auto QoS (throughput from quota) or manual QoS (assigned per volume; Flexible).
+    pub qos: Qos,
     pub quota_tib: f64,
     pub pool_tib: f64,
-    /// Provisioned throughput for levels that provision it separately.
+    /// Provisioned throughput for levels that provision it separately: the total over
+    /// every volume.
     pub throughput_mibps: Option<f64>,
+    /// When the load is uneven (an AVS placement loads some datastores more): the
+    /// busiest volumes, which come first, and what each is assigned; the others share
+    /// the rest of `throughput_mibps` evenly. Absent when every volume gets the same.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub busiest: Option<Busiest>,
+    /// True when the row is the scenario's provisioning as entered (its volumes and
+    /// pool are kept as they are).
+    pub as_entered: bool,
     /// Provisioned IOPS for levels that provision them separately (Azure Files
     /// provisioned v2, GCNV Flex custom); absent elsewhere.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -213,17 +241,57 @@ pub struct Sizing {
     pub basis: SizingBasis,
 }
 
+/// The busiest volumes of a sizing row and the throughput each is assigned.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct Busiest {
+    /// How many volumes (the first ones) carry the larger share of the load.
+    pub count: u32,
+    /// MiB/s assigned to each of them.
+    pub throughput_mibps: f64,
+}
+
 impl Sizing {
-    /// `s` provisioned as this row: its volumes become as many equal volumes, each a
-    /// share of the row's quota (whole GiB, rounded up) and provisioned throughput (whole
-    /// MiB/s, rounded up), at the row's level (manual QoS for Flexible) in the smallest
-    /// pool. What "apply" does, and how every statement about a row is checked.
+    /// `s` provisioned as this row: its volumes become as many volumes of one quota
+    /// (whole GiB, rounded up), assigned the row's throughput (whole MiB/s, rounded up;
+    /// the busiest first when the load is uneven), at the row's level and QoS in the
+    /// smallest pool; the scenario itself when the row is its provisioning as entered.
+    /// What "apply" does, and how every statement about a row is checked.
     pub fn applied_to(&self, s: &Scenario) -> Scenario {
         let mut v = s.clone();
+        if self.as_entered {
+            return v;
+        }
         v.storage.set_level(self.level);
+        v.storage.qos = self.qos;
         v.storage.pool_tib = None;
-        v.storage.volumes = vec![self.volume_group(s.storage.volume_count())];
+        v.storage.volumes = self.volume_groups(s.storage.volume_count());
         v
+    }
+
+    /// The row as `n` volumes, each a share of its quota (whole GiB, rounded up) and of
+    /// its provisioned rates (whole MiB/s and IOPS, rounded up): one group, or the
+    /// busiest volumes and the others.
+    pub fn volume_groups(&self, n: u32) -> Vec<VolumeGroup> {
+        let even = self.volume_group(n);
+        let Some(b) = self.busiest.filter(|b| b.count > 0 && b.count < n) else {
+            return vec![even];
+        };
+        let rest = n - b.count;
+        let others = self.throughput_mibps.map(|t| {
+            ((t - b.throughput_mibps * f64::from(b.count)) / f64::from(rest) - 1e-6).ceil()
+        });
+        vec![
+            VolumeGroup {
+                count: b.count,
+                throughput_mibps: Some(b.throughput_mibps.ceil()),
+                ..even.clone()
+            },
+            VolumeGroup {
+                count: rest,
+                throughput_mibps: others,
+                ..even
+            },
+        ]
     }
 
     /// The row as `n` equal volumes, each a share of its quota (whole GiB, rounded up)

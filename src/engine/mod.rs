@@ -35,6 +35,7 @@ pub mod pricing;
 pub(crate) mod properties;
 pub mod range;
 pub mod regions;
+pub mod same;
 pub mod scaling;
 pub mod scenario;
 pub mod scenario_diff;

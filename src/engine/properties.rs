@@ -258,7 +258,7 @@ proptest! {
             sized.storage.volumes[0].throughput_mibps = row.throughput_mibps.map(|m| m / f64::from(count));
             sized.storage.pool_tib = Some(row.pool_tib);
             let got = evaluate(&sized).unwrap().throughput_mibps;
-            prop_assert!(got >= target * (1.0 - 1e-9), "{:?}: {got} < {target}", row.level);
+            prop_assert!(super::same::reaches(got, target), "{:?}: {got} < {target}", row.level);
         }
     }
 
@@ -277,7 +277,7 @@ proptest! {
             largest.storage.volumes[0].quota_tib = 100.0;
             largest.workload.capacity_tib = largest.workload.capacity_tib.max(100.0 * f64::from(s.storage.volumes[0].count));
             let best = evaluate(&largest).unwrap().throughput_mibps;
-            prop_assert!(best < target * (1.0 + 1e-9), "{:?} reaches {best} at 100 TiB but was not sized for {target}", row.level);
+            prop_assert!(!super::same::reaches(best, target), "{:?} reaches {best} at 100 TiB but was not sized for {target}", row.level);
         }
     }
 

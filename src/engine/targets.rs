@@ -3,6 +3,7 @@
 
 use super::evaluation::Targets;
 use super::plan::Plan;
+use super::same::{least_reaching, reaches, within};
 use super::units::mibps_to_iops;
 
 /// The larger of the IOPS target and the MiB/s target in IOPS, if any.
@@ -14,38 +15,34 @@ pub fn target_iops(p: &Plan) -> Option<f64> {
     }
 }
 
-/// A rate headroom [`targets`] still counts as met, in percent (float noise).
-const HEADROOM_TOLERANCE_PCT: f64 = 1e-9;
-
 /// The smallest achievable IOPS that [`targets`] counts as meeting the plan's rate
-/// targets (within the same tolerance); 0 without a rate target.
+/// targets (the same as the target, [`reaches`]); 0 without a rate target.
 pub fn rate_needed_iops(p: &Plan) -> f64 {
-    let keep = 1.0 - HEADROOM_TOLERANCE_PCT / 100.0;
     let mibps = p
         .target_mibps
-        .map_or(0.0, |t| mibps_to_iops(t * keep, p.io_kib));
-    mibps.max(p.target_iops.map_or(0.0, |t| t * keep))
+        .map_or(0.0, |t| mibps_to_iops(least_reaching(t), p.io_kib));
+    mibps.max(p.target_iops.map_or(0.0, least_reaching))
 }
 
 /// Whether `total` MiB/s at the plan's IO size, with `latency_ms` per IO at the target
 /// rate (at the achievable load when only a latency target is set; `None` when the rate
 /// is out of reach), and the volumes' quota meet the plan's targets, and the headroom.
+/// A rate meets its target when it gives the same or more, a latency when it takes the
+/// same or less ([`super::same`]).
 pub fn targets(p: &Plan, total: f64, latency_ms: Option<f64>) -> Targets {
     let iops = mibps_to_iops(total, p.io_kib);
     let mibps_headroom_pct = p.target_mibps.map(|t| (total / t - 1.0) * 100.0);
     let iops_headroom_pct = p.target_iops.map(|t| (iops / t - 1.0) * 100.0);
-    let ok = |h: Option<f64>| h.is_none_or(|h| h >= -HEADROOM_TOLERANCE_PCT);
+    let rate_ok = p.target_mibps.is_none_or(|t| reaches(total, t))
+        && p.target_iops.is_none_or(|t| reaches(iops, t));
     let latency_met = p
         .target_latency_ms
-        .map(|t| latency_ms.is_some_and(|l| l <= t * (1.0 + 1e-9)));
+        .map(|t| latency_ms.is_some_and(|l| within(l, t)));
     // Capacity: the volumes hold what the workload stores (quotas are set in GiB, so a
     // relative tolerance absorbs float noise only).
     let capacity_headroom_pct = (p.total_quota_tib / p.capacity_tib - 1.0) * 100.0;
     let capacity_met = p.total_quota_tib >= p.capacity_tib * (1.0 - 1e-9);
-    let met = capacity_met
-        && ok(mibps_headroom_pct)
-        && ok(iops_headroom_pct)
-        && latency_met != Some(false);
+    let met = capacity_met && rate_ok && latency_met != Some(false);
     Targets {
         met,
         capacity_met,

@@ -2,13 +2,14 @@
 //! and throughput split, each workload's volumes in its pool, every workload evaluated
 //! there by the engine, and a sentence per pool saying why.
 
+use super::Excluded;
 use super::demand::{Demand, Unit, max_mibps, slot};
 use super::pool::{self, PoolType, Priced, Rates, TYPES, rate};
 use super::search::Solution;
-use super::{Excluded, keeps_rate};
 use crate::engine::cost::AVS_HOSTS;
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::pricing::PriceBook;
+use crate::engine::same::reaches;
 use crate::engine::scenario::{Level, Qos, Scenario, Service, Term, VolumeGroup, VolumeKind};
 use crate::engine::trace::Num;
 use serde::Serialize;
@@ -228,7 +229,7 @@ pub fn evaluated(
     };
     let mut note = err;
     if let (Some(own), Some(t)) = (entered, throughput)
-        && !keeps_rate(t, own)
+        && !reaches(t, own)
     {
         met = false;
         note = Some(format!(

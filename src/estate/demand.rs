@@ -65,7 +65,7 @@ impl Demand {
         let mut goal = *base;
         goal.target_mibps = goal
             .target_mibps
-            .or(entered_mibps.map(|t| t * (1.0 - super::SAME_RATE)));
+            .or(entered_mibps.map(crate::engine::same::least_reaching));
         let start = entered_mibps.map_or(0.0, |t| t / f64::from(base.n_volumes.max(1)));
         let need = LEVELS.map(|l| per_volume_need(&goal, start, l));
         Demand {

@@ -69,15 +69,6 @@ pub struct Excluded {
     pub detail: String,
 }
 
-/// Two throughputs within this share of each other are the same figure.
-pub(super) const SAME_RATE: f64 = 0.01;
-
-/// Whether `planned` MiB/s keeps `entered` MiB/s: at or above it, or the same within
-/// [`SAME_RATE`].
-fn keeps_rate(planned: f64, entered: f64) -> bool {
-    planned >= entered || (entered - planned) <= SAME_RATE * entered.abs().max(planned.abs())
-}
-
 /// The planned estate (contract: the answer of `POST /api/v1/estate/optimize`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EstatePlan {
@@ -286,5 +277,3 @@ fn baselines(units: &[pool::Sums], rates: &Rates, optimum: f64) -> Vec<Baseline>
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_invariants;

@@ -9,6 +9,9 @@
 //! workbook part) to far less than the worksheets it reads as a stream. Its sheets are then read cell by cell, never as a grid up to the farthest
 //! cell, with a [`SheetBudget`] that refuses a cell beyond the farthest reference, more
 //! cells than [`MAX_CELLS`] or more text than [`MAX_TEXT`]; a CSV file has the same budget.
+//! Every cell the reader yields, blank or repeated, counts against the file's
+//! [`CellsRead`] as it is read, so a small file of millions of cells that all land
+//! on the same few places stops at [`MAX_CELLS_READ`] instead of being read through.
 //! Every refusal names the limit, the sheet and what to do.
 
 use super::InventoryError;
@@ -33,6 +36,9 @@ pub const MAX_COLUMNS: u32 = 512;
 pub const MAX_ROWS: u32 = 1 << 20;
 /// Most cells one sheet may hold, counting the blanks before a row's last value.
 pub const MAX_CELLS: usize = 3_000_000;
+/// Most cells read from one file, over all the sheets read, blank and repeated cells
+/// included: a full RVTools export of about 20,000 VMs (its `vInfo` and `vDisk`).
+pub const MAX_CELLS_READ: usize = 4_000_000;
 /// Most bytes of text one sheet may hold.
 pub const MAX_TEXT: usize = 48 << 20;
 
@@ -203,6 +209,29 @@ pub fn column_letters(col: u32) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// The cells read so far from one file, whatever they hold or where they are.
+#[derive(Debug, Default)]
+pub struct CellsRead(usize);
+
+impl CellsRead {
+    /// Counts `n` more cells read from `sheet`: refused past [`MAX_CELLS_READ`].
+    pub fn add(&mut self, sheet: &str, n: usize) -> Result<(), InventoryError> {
+        self.0 = self.0.saturating_add(n);
+        if self.0 <= MAX_CELLS_READ {
+            return Ok(());
+        }
+        Err(InventoryError::sheet(
+            sheet,
+            format!(
+                "the file has more than {} cells (blank and repeated ones included), over the \
+                 limit of cells read from one file; export only the sheets needed (vInfo, vDisk, \
+                 vPartition, vHost), or one cluster at a time",
+                crate::format::count(MAX_CELLS_READ as u64)
+            ),
+        ))
+    }
+}
+
 /// What one sheet has used of its limits while it is read.
 #[derive(Debug)]
 pub struct SheetBudget<'a> {
@@ -305,6 +334,20 @@ mod tests {
         let mut b = SheetBudget::new("vDisk");
         assert!(b.text(MAX_TEXT).is_ok());
         assert!(b.text(1).unwrap_err().message.contains("MiB of text"));
+    }
+
+    #[test]
+    fn cells_read_are_counted_over_the_whole_file() {
+        let mut read = CellsRead::default();
+        assert!(read.add("vInfo", MAX_CELLS_READ - 1).is_ok());
+        assert!(read.add("vDisk", 1).is_ok());
+        let e = read.add("vDisk", 1).unwrap_err();
+        assert_eq!(e.field().as_deref(), Some("vDisk"));
+        assert!(
+            e.message.contains("4,000,000 cells") && e.message.contains("limit"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! space-stripped variants.
 
 use super::InventoryError;
-use super::bounds::{self, SheetBudget};
+use super::bounds::{self, CellsRead, SheetBudget};
 use super::ranges::{Bound, quoted};
 use crate::engine::field_error::Checks;
 use calamine::{DataRef, Reader};
@@ -228,6 +228,8 @@ impl Table {
 pub struct Workbook {
     pub sheets: Vec<String>,
     book: calamine::Xlsx<Cursor<Vec<u8>>>,
+    /// The cells read from every sheet so far.
+    read: CellsRead,
 }
 
 impl Workbook {
@@ -238,14 +240,19 @@ impl Workbook {
         let book: calamine::Xlsx<_> = calamine::open_workbook_from_rs(Cursor::new(bytes.to_vec()))
             .map_err(bounds::cannot_open)?;
         let sheets = book.sheet_names();
-        Ok(Workbook { sheets, book })
+        Ok(Workbook {
+            sheets,
+            book,
+            read: CellsRead::default(),
+        })
     }
 
     /// The sheet whose name, normalised, is `key` or ends with it (`tabvInfo`), read as a
     /// table whose first non-blank row is the header.
     ///
     /// The cells are read one by one within the sheet's [`SheetBudget`]: only the rows
-    /// that hold a value take memory, never a grid up to the farthest cell.
+    /// that hold a value take memory, never a grid up to the farthest cell; every cell
+    /// read counts against the workbook's [`CellsRead`].
     pub fn table(&mut self, key: &str) -> Result<Option<Table>, InventoryError> {
         let Some(name) = self
             .sheets
@@ -268,6 +275,7 @@ impl Workbook {
             .worksheet_cells_reader(&name)
             .map_err(unreadable)?;
         while let Some(c) = reader.next_cell().map_err(unreadable)? {
+            self.read.add(&name, 1)?;
             let value = cell(c.get_value());
             if value == Cell::Empty {
                 continue;
@@ -372,8 +380,10 @@ pub fn csv_table(name: &str, bytes: &[u8]) -> Result<Table, InventoryError> {
     let mut rows = Vec::new();
     let mut headers = None;
     let mut budget = SheetBudget::new(name);
+    let mut read = CellsRead::default();
     for (line, record) in reader.records().enumerate() {
         let record = record.map_err(|e| InventoryError::sheet(name, format!("CSV: {e}")))?;
+        read.add(name, record.len())?;
         // Trailing empty fields hold nothing: they neither count nor widen the row.
         let used = (0..record.len())
             .rev()

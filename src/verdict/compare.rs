@@ -4,7 +4,7 @@
 //!
 //! The better one: among those that meet every target they set, the cheapest (ties go
 //! to the faster); when none sets a target, the faster, unless they tie within
-//! [`SAME_RATE_PCT`], when the cheaper. Every "cheaper" or "costs less" in the statements is
+//! [`SAME_PCT`](crate::engine::same::SAME_PCT), when the cheaper. Every "cheaper" or "costs less" in the statements is
 //! the difference of the two monthly figures it names.
 
 use super::Sensitivity;
@@ -14,17 +14,13 @@ use super::sensitivity::{Change, MAX_ITEMS, capitalised, changes};
 use super::targets::has_targets;
 use crate::engine::evaluation::Evaluation;
 use crate::engine::pricing::PriceBook;
+use crate::engine::same::{SAME_PCT, same};
 use crate::engine::scenario::Scenario;
 use crate::format::{mibps, money, signed_pct};
 use crate::measure::calibrate::evaluate_as;
 
 /// Limits within this share of each other tie, %: both must rise to gain anything.
 pub const TIE_PCT: f64 = 0.05;
-
-/// Scenarios whose throughputs lie within this share of each other give the same
-/// throughput, %: the model's figures are not sharper than that, so a smaller gap is
-/// never called a win.
-pub const SAME_RATE_PCT: f64 = 1.0;
 
 /// Monthly costs within this many currency units are the same cost.
 const SAME_COST: f64 = 0.005;
@@ -78,7 +74,7 @@ pub fn better(entries: &[(&Scenario, &Evaluation)]) -> Option<usize> {
     let Some(&second) = order.get(1) else {
         return Some(first);
     };
-    let tie_rate = (rate(first) - rate(second)).abs() <= SAME_RATE_PCT / 100.0 * rate(first);
+    let tie_rate = same(rate(first), rate(second));
     let tie_cost = (cost(first) - cost(second)).abs() <= SAME_COST
         || (cost(first).is_infinite() && cost(second).is_infinite());
     match (by_cost, tie_rate, tie_cost) {
@@ -136,7 +132,7 @@ fn headline(entries: &[Entry], best: Option<usize>) -> String {
         return format!(
             "No clear winner: {} (within {}% of each other, at the same cost).",
             rates.join(", "),
-            SAME_RATE_PCT
+            SAME_PCT
         );
     };
     let w = &entries[b];
@@ -193,7 +189,7 @@ fn headline(entries: &[Entry], best: Option<usize>) -> String {
     if entries.len() == 2 {
         let o = others[0];
         let (x, y) = (w.evaluation.throughput_mibps, o.evaluation.throughput_mibps);
-        if (x - y).abs() <= SAME_RATE_PCT / 100.0 * x.max(y) {
+        if same(x, y) {
             return format!(
                 "{} and {} give the same throughput ({} and {}), {}.",
                 w.name,

@@ -340,8 +340,8 @@ fn met(e: &Evaluation, kind: TargetKind) -> Option<bool> {
     let t = &e.targets;
     match kind {
         TargetKind::Capacity => Some(t.capacity_met),
-        TargetKind::Throughput => t.mibps_headroom_pct.map(|h| h >= -1e-9),
-        TargetKind::Iops => t.iops_headroom_pct.map(|h| h >= -1e-9),
+        TargetKind::Throughput => t.mibps_met(),
+        TargetKind::Iops => t.iops_met(),
         TargetKind::Latency => t.latency_met,
     }
 }

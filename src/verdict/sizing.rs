@@ -6,7 +6,7 @@
 //! so its statement quotes the figures a user gets after applying it.
 
 use super::mechanism;
-use super::words::{count_x, level, plural, volume_noun};
+use super::words::{level, plural, volume_noun};
 use crate::engine::evaluation::{Evaluation, Sizing, SizingBasis};
 use crate::engine::plan::quota_range;
 use crate::engine::pricing::PriceBook;
@@ -167,11 +167,9 @@ fn why_not(s: &Scenario, row: &Sizing, ev: &Evaluation, current_mibps: f64) -> S
         );
     }
     let w = &s.workload;
-    let rate_short = ev.targets.mibps_headroom_pct.is_some_and(|h| h < -1e-9)
-        || ev.targets.iops_headroom_pct.is_some_and(|h| h < -1e-9);
-    if rate_short {
-        let target = match (w.target_mibps, ev.targets.mibps_headroom_pct) {
-            (Some(t), Some(h)) if h < -1e-9 => mibps(t),
+    if !ev.targets.rate_met() {
+        let target = match (w.target_mibps, ev.targets.mibps_met()) {
+            (Some(t), Some(false)) => mibps(t),
             _ => format!("{} IOPS", num(w.target_iops.unwrap_or(0.0), 0)),
         };
         return format!(
@@ -212,15 +210,11 @@ fn recommend(
     let currency = e.cost.currency;
     let st = &applied.storage;
     let current = same_provisioning(s, applied);
-    let g = &st.volumes[0];
-    let rate = match g.throughput_mibps {
-        Some(t) => format!(" with {} assigned", mibps(t * f64::from(g.count))),
-        None => String::new(),
-    };
     let what = format!(
-        "{}, {}{rate}: reaches {}, {}",
+        "{}, {}{}: reaches {}, {}",
         level(st.service, st.level),
-        count_x(g.count, g.quota_tib),
+        super::words::layout(applied),
+        assigned(applied),
         mibps(ev.throughput_mibps),
         monthly(ev.cost.monthly, currency)
     );
@@ -249,6 +243,31 @@ fn recommend(
         monthly: ev.cost.monthly,
         current,
         statement,
+    }
+}
+
+/// The throughput assigned to the volumes: "", " with 10,260 MiB/s assigned", or per
+/// group when it differs " with 4 x 512 MiB/s + 16 x 384 MiB/s assigned (8,192 MiB/s)".
+fn assigned(s: &Scenario) -> String {
+    let groups: Vec<(u32, f64)> = s
+        .storage
+        .volumes
+        .iter()
+        .filter_map(|g| g.throughput_mibps.map(|t| (g.count, t)))
+        .collect();
+    let total: f64 = groups.iter().map(|&(c, t)| f64::from(c) * t).sum();
+    let even = groups.windows(2).all(|w| w[0].1 == w[1].1);
+    match groups.as_slice() {
+        [] => String::new(),
+        _ if even => format!(" with {} assigned", mibps(total)),
+        many => format!(
+            " with {} assigned ({})",
+            many.iter()
+                .map(|&(c, t)| format!("{c} x {}", mibps(t)))
+                .collect::<Vec<_>>()
+                .join(" + "),
+            mibps(total)
+        ),
     }
 }
 

@@ -11,13 +11,11 @@ use super::mechanism::binding_limit;
 use super::words::plural;
 use super::{TargetKind, TargetVerdict};
 use crate::engine::evaluation::{Confidence, Evaluation};
+use crate::engine::same::{headroom_reaches, reaches};
 use crate::engine::scenario::{Assurance, Scenario};
 use crate::engine::units::mibps_to_iops;
 use crate::format::{capacity as tib, exact, mibps, millis as ms, num, share as pct, signed_pct};
 use serde::Serialize;
-
-/// Relative noise below which a figure counts as equal to its target.
-const EPS: f64 = 1e-9;
 
 /// Whether a scenario sets a rate or latency target.
 pub fn has_targets(s: &Scenario) -> bool {
@@ -120,8 +118,8 @@ fn rate(
     confidence: Assurance,
 ) -> TargetVerdict {
     let got = central;
-    let central_met = headroom >= -EPS;
-    let low_met = low >= target * (1.0 - EPS);
+    let central_met = headroom_reaches(headroom);
+    let low_met = reaches(low, target);
     let met = central_met && (low_met || confidence == Assurance::Central);
     let what = match kind {
         TargetKind::Iops => "IOPS",

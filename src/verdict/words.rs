@@ -21,12 +21,19 @@ pub fn volume_noun(s: &Scenario, plural: bool) -> &'static str {
     }
 }
 
-/// The volumes as laid out: "4 x 20 TiB", "1 x 50 TiB + 2 x 1 TiB".
+/// The volumes as laid out: "4 x 20 TiB", "1 x 50 TiB + 2 x 1 TiB" (neighbouring
+/// groups of one quota, which differ only in what they are assigned, as one).
 pub fn layout(s: &Scenario) -> String {
-    s.storage
-        .volumes
+    let mut parts: Vec<(u32, f64)> = Vec::new();
+    for g in &s.storage.volumes {
+        match parts.last_mut() {
+            Some((count, quota)) if *quota == g.quota_tib => *count += g.count,
+            _ => parts.push((g.count, g.quota_tib)),
+        }
+    }
+    parts
         .iter()
-        .map(|g| count_x(g.count, g.quota_tib))
+        .map(|&(count, quota)| count_x(count, quota))
         .collect::<Vec<_>>()
         .join(" + ")
 }

@@ -71,7 +71,7 @@ pub struct Config {
     /// --max-connections.
     #[arg(long = "max-connections-per-address", env = "VOLPLAN_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, value_parser = clap::value_parser!(u32).range(1..=1_000_000), value_name = "N")]
     pub max_connections_per_address: u32,
-    /// Most renders (page charts, charts, reports) and inventory imports at once
+    /// Most renders (page charts, charts, reports) at once, and uploads read at once
     /// (default: the number of cores, at most 4); more wait up to 20 s, then get 503.
     #[arg(long = "render-concurrency", env = "VOLPLAN_RENDER_CONCURRENCY", value_parser = clap::value_parser!(u32).range(1..=256), value_name = "N")]
     pub render_concurrency: Option<u32>,

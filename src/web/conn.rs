@@ -5,7 +5,8 @@
 //! The server's accept loop ([`super::serve_with`]) is hand-written because axum 0.8's
 //! `serve` has neither a header-read timeout (only on axum's unreleased main branch) nor
 //! a connection limit nor an idle timeout nor a per-address limit; hyper's builder gives
-//! the header timeout, this module the idle timeout and the per-address counts.
+//! the header timeout, this module the idle timeout and the per-address counts, and
+//! [`super::slots`] the connection slots with their slow-client budget.
 
 use std::collections::HashMap;
 use std::io;

@@ -202,14 +202,16 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// Seconds a 503 (the database does not answer, or the server is busy) asks the client
-/// to wait before trying again, in its `Retry-After` header.
+/// Seconds a 429 or 503 (the database does not answer, the server is busy, a client's
+/// upload share is taken) asks the client to wait before trying again, in its
+/// `Retry-After` header.
 pub const RETRY_AFTER_SECS: u64 = 5;
 
-/// `response` with `Retry-After: RETRY_AFTER_SECS` when it is a 503 without one: every
-/// 503 of the API and the pages says when to try again.
+/// `response` with `Retry-After: RETRY_AFTER_SECS` when it is a 429 or 503 without one:
+/// every such answer of the API and the pages says when to try again.
 pub fn with_retry_after(mut response: Response) -> Response {
-    if response.status() == StatusCode::SERVICE_UNAVAILABLE
+    let status = response.status();
+    if (status == StatusCode::TOO_MANY_REQUESTS || status == StatusCode::SERVICE_UNAVAILABLE)
         && !response.headers().contains_key(header::RETRY_AFTER)
     {
         response.headers_mut().insert(

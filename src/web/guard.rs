@@ -1,4 +1,5 @@
-//! Request guards in front of every route: the Host check (421), cross-site request
+//! Request guards in front of every route: the Host check (421, and 400 for two Host
+//! headers), cross-site request
 //! refusal with the forms' per-session token (403), and the early body checks
 //! (413 on a declared length over the limit, 415 on a charset other than UTF-8).
 //!
@@ -92,8 +93,16 @@ fn request_host(req: &Request) -> Option<String> {
         .or_else(|| req.uri().authority().map(|a| a.as_str().to_owned()))
 }
 
-/// 421 for a `Host` the server does not serve (DNS rebinding, a wrong proxy config).
+/// 421 for a `Host` the server does not serve (DNS rebinding, a wrong proxy config);
+/// 400 for a request with more than one `Host` header, which names no one host.
 pub async fn check_host(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> Response {
+    if req.headers().get_all(header::HOST).iter().nth(1).is_some() {
+        return refuse(
+            req.uri().path(),
+            StatusCode::BAD_REQUEST,
+            "the request has more than one Host header; send exactly one".to_owned(),
+        );
+    }
     match request_host(&req) {
         Some(host) if guard.hosts.allows(&host) => next.run(req).await,
         host => {
@@ -185,23 +194,10 @@ fn valid_token(t: &str) -> bool {
     (16..=128).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
-/// A new random token: 32 hex digits.
-fn new_token() -> String {
-    let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No system randomness: fall back on the clock and a counter, still unguessable
-        // enough for a token bound to a SameSite=Strict cookie.
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static N: AtomicU64 = AtomicU64::new(0);
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let n = N.fetch_add(1, Ordering::Relaxed);
-        bytes[..8].copy_from_slice(&(t as u64).to_le_bytes());
-        bytes[8..].copy_from_slice(&n.to_le_bytes());
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// A new random token (the one secret generator's 64 hex digits); `Err` when the
+/// system has no randomness, never a guessable fallback.
+fn new_token() -> Result<String, String> {
+    crate::web::auth::secret::random_secret()
 }
 
 /// The `csrf` field of a form body.
@@ -253,7 +249,17 @@ pub async fn csrf(State(guard): State<Arc<Guard>>, req: Request, next: Next) -> 
     }
     let (token, fresh) = match cookie_token(req.headers()) {
         Some(t) => (t, false),
-        None => (new_token(), true),
+        None => match new_token() {
+            Ok(t) => (t, true),
+            Err(cause) => {
+                tracing::error!(%cause, "no session token");
+                return refuse(
+                    &path,
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server cannot make a session token now (no system randomness); try again in a moment".to_owned(),
+                );
+            }
+        },
     };
     let mut res = TOKEN.scope(token.clone(), next.run(req)).await;
     if fresh {
@@ -428,10 +434,10 @@ mod tests {
 
     #[test]
     fn tokens() {
-        let t = new_token();
-        assert_eq!(t.len(), 32);
+        let t = new_token().unwrap();
+        assert_eq!(t.len(), 64);
         assert!(valid_token(&t));
-        assert_ne!(t, new_token());
+        assert_ne!(t, new_token().unwrap());
         let h = headers(&[("cookie", "a=b; volplan_csrf=0123456789abcdef0123")]);
         assert_eq!(cookie_token(&h).as_deref(), Some("0123456789abcdef0123"));
         assert!(cookie_token(&headers(&[("cookie", "volplan_csrf=<x>")])).is_none());

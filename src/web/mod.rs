@@ -21,6 +21,8 @@ pub mod price_cache;
 pub mod render_pool;
 pub mod reports;
 pub mod scenario_templates;
+mod slots;
+pub mod uploads;
 
 use crate::engine::pricing::PriceBook;
 use crate::store::Db;
@@ -44,7 +46,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
 use tower_http::add_extension::AddExtension;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
@@ -91,6 +92,9 @@ pub struct Shared {
     pub db: Db,
     /// The bounded, timed pool every render runs in (page charts, charts, reports).
     pub renders: Arc<RenderPool>,
+    /// The pool of the same kind the uploads are parsed in (inventories, benchmark
+    /// results), each client at most [`UPLOAD_SHARE`] of its permits.
+    pub uploads: Arc<RenderPool>,
     /// The price book in force (compiled book plus the prices stored in `db`).
     pub prices: Arc<PriceCache>,
     /// Request and evaluation counters (`GET /metrics`).
@@ -106,6 +110,13 @@ impl AppState {
             db,
             renders: Arc::new(RenderPool::new(
                 settings.render_permits,
+                settings.render_wait,
+                settings.render_timeout,
+            )),
+            uploads: Arc::new(RenderPool::shared(
+                "uploads",
+                settings.upload_permits,
+                UPLOAD_SHARE,
                 settings.render_wait,
                 settings.render_timeout,
             )),
@@ -131,13 +142,16 @@ pub struct ServerSettings {
     pub header_timeout: Duration,
     /// A connection with no bytes read or written for this long is closed.
     pub idle_timeout: Duration,
-    /// Most connections served at once; more wait in the listen backlog.
+    /// Most connections at once; past it, the one longest waiting for a request's
+    /// headers is closed for a new one, or the new one waits in the listen backlog.
     pub max_connections: usize,
     /// Most connections from one client address (more are closed at once); a quarter
     /// of them at most may wait over a second for their first request's headers.
     pub max_connections_per_address: usize,
     /// Most expensive renders at once.
     pub render_permits: usize,
+    /// Most uploads parsed at once (a pool of their own, beside the renders').
+    pub upload_permits: usize,
     /// How long a render waits for its turn before 503.
     pub render_wait: Duration,
     /// How long a render may run before its request gets 503.
@@ -156,6 +170,10 @@ pub const RENDER_WAIT: Duration = Duration::from_secs(20);
 /// within [`REQUEST_TIMEOUT`].
 pub const RENDER_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Most uploads one client (a signed-in user, or else an address) has parsed at once;
+/// more are answered 429 with `Retry-After`.
+pub const UPLOAD_SHARE: usize = 1;
+
 /// Renders at once by default: one per core, at most 4 (a 4000 x 4000 PNG or a PDF
 /// report takes about 50 MB while it renders, so 4 keep the server under 300 MB).
 pub fn default_render_permits() -> usize {
@@ -172,6 +190,7 @@ impl ServerSettings {
             max_connections: config::DEFAULT_MAX_CONNECTIONS as usize,
             max_connections_per_address: config::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS as usize,
             render_permits: default_render_permits(),
+            upload_permits: default_render_permits(),
             render_wait: RENDER_WAIT,
             render_timeout: RENDER_TIMEOUT,
             auth: auth::AuthSettings::for_bind(addr),
@@ -183,6 +202,9 @@ impl ServerSettings {
         config: &Config,
         addr: SocketAddr,
     ) -> Result<ServerSettings, crate::web::config::ConfigError> {
+        let permits = config
+            .render_concurrency
+            .map_or_else(default_render_permits, |n| n as usize);
         Ok(ServerSettings {
             guard: Guard {
                 hosts: config.host_set(addr)?,
@@ -190,9 +212,8 @@ impl ServerSettings {
             },
             max_connections: config.max_connections as usize,
             max_connections_per_address: config.max_connections_per_address as usize,
-            render_permits: config
-                .render_concurrency
-                .map_or_else(default_render_permits, |n| n as usize),
+            render_permits: permits,
+            upload_permits: permits,
             auth: config.auth_settings(addr)?,
             ..ServerSettings::for_addr(addr)
         })
@@ -342,7 +363,7 @@ pub async fn serve_state(
     let pool = state.db.clone();
     tokio::spawn(metrics::upkeep(Arc::downgrade(&state.metrics)));
     let router = app(state, Arc::new(settings.guard.clone()));
-    let slots = Arc::new(Semaphore::new(settings.max_connections.max(1)));
+    let slots = Arc::new(slots::Slots::new(settings.max_connections));
     let per_address = Arc::new(conn::PerAddress::new(settings.max_connections_per_address));
     let graceful = GracefulShutdown::new();
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -351,13 +372,6 @@ pub async fn serve_state(
         .keep_alive(true);
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
-        let slot = tokio::select! {
-            slot = slots.clone().acquire_owned() => match slot {
-                Ok(slot) => slot,
-                Err(_) => break,
-            },
-            () = &mut shutdown => break,
-        };
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -375,6 +389,14 @@ pub async fn serve_state(
             tracing::debug!("{} is at its connection limit; closed", peer.ip());
             continue;
         };
+        // A slot: with every one taken, one in its header phase is closed for it.
+        let slot = tokio::select! {
+            slot = slots.admit() => match slot {
+                Ok(slot) => Arc::new(slot),
+                Err(_) => break,
+            },
+            () = &mut shutdown => break,
+        };
         let counted = Arc::new(counted);
         let _ = stream.set_nodelay(true);
         let activity = Arc::new(conn::Activity::new());
@@ -385,14 +407,17 @@ pub async fn serve_state(
             axum::extract::ConnectInfo(peer),
         ));
         let arrived = counted.clone();
+        let serving = slot.clone();
         let service = hyper::service::service_fn(move |req| {
             arrived.headers_arrived();
-            inner.call(req)
+            serving.request_started();
+            let end = slots::RequestEnd(serving.clone());
+            let answer = inner.call(req);
+            async move { Ok::<_, std::convert::Infallible>(slots::ends_with_body(answer.await?, end)) }
         });
         let connection = graceful.watch(http.serve_connection(io, service));
         let idle = settings.idle_timeout;
         tokio::spawn(async move {
-            let _slot = slot;
             tokio::select! {
                 done = connection => if let Err(e) = done {
                     tracing::debug!("connection ended: {e}");
@@ -401,6 +426,9 @@ pub async fn serve_state(
                 () = counted.too_slow() => tracing::debug!(
                     "closed one of too many connections from {} still sending their headers",
                     peer.ip()
+                ),
+                () = slot.closed() => tracing::debug!(
+                    "closed a connection waiting for its headers to make room for a new one"
                 ),
             }
         });
@@ -437,7 +465,8 @@ pub enum ServeError {
 
 /// `volplan serve`: listen, open and migrate the database, serve until Ctrl-C or SIGTERM.
 pub async fn run(config: Config) -> Result<(), ServeError> {
-    let listener = TcpListener::bind(&config.bind)
+    let shutdown = shutdown_signal();
+    let listener = listen(&config.bind)
         .await
         .map_err(|source| ServeError::Bind {
             addr: config.bind.clone(),
@@ -483,36 +512,78 @@ pub async fn run(config: Config) -> Result<(), ServeError> {
              reaches this port can read, change and delete every scenario"
         );
     }
-    serve_with(listener, pool, settings, shutdown_signal()).await?;
+    serve_with(listener, pool, settings, shutdown).await?;
     tracing::info!("volplan stopped");
     Ok(())
 }
 
-/// Resolves on Ctrl-C or SIGTERM.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
+/// Connections the kernel queues for `accept` (it caps this at `net.core.somaxconn`).
+/// Tokio's default (1,024) overflows when many clients reconnect at once (a slow-client
+/// flood closed and reopened thousands of times a second), and a dropped connection
+/// attempt is retried by the client's kernel only after a second.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listener on the first address `bind` resolves to that can be bound, with
+/// [`LISTEN_BACKLOG`].
+async fn listen(bind: &str) -> std::io::Result<TcpListener> {
+    let mut last = None;
+    for addr in tokio::net::lookup_host(bind).await? {
+        let listener = (|| {
+            let socket = if addr.is_ipv4() {
+                tokio::net::TcpSocket::new_v4()?
+            } else {
+                tokio::net::TcpSocket::new_v6()?
+            };
+            #[cfg(unix)]
+            socket.set_reuseaddr(true)?;
+            socket.bind(addr)?;
+            socket.listen(LISTEN_BACKLOG)
+        })();
+        match listener {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(std::io::ErrorKind::InvalidInput, "no address to listen on")
+    }))
+}
+
+/// Resolves on Ctrl-C or SIGTERM. The handlers are installed when this is called (not
+/// when the future is first polled), so a signal that arrives as soon as the server
+/// answers still stops it gracefully.
+pub fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    let signals = {
+        use tokio::signal::unix::{SignalKind, signal};
+        [SignalKind::interrupt(), SignalKind::terminate()].map(|kind| {
+            signal(kind)
+                .inspect_err(|e| tracing::error!("cannot listen for signal {kind:?}: {e}"))
+                .ok()
+        })
+    };
+    async move {
+        #[cfg(unix)]
+        {
+            let [interrupt, terminate] = signals;
+            let wait = |sig: Option<tokio::signal::unix::Signal>| async move {
+                match sig {
+                    Some(mut sig) => {
+                        sig.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = wait(interrupt) => {},
+                () = wait(terminate) => {},
+            }
+        }
+        #[cfg(not(unix))]
         if let Err(e) = tokio::signal::ctrl_c().await {
             tracing::error!("cannot listen for Ctrl-C: {e}");
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut sig) => {
-                sig.recv().await;
-            }
-            Err(e) => {
-                tracing::error!("cannot listen for SIGTERM: {e}");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
+        tracing::info!("shutting down");
     }
-    tracing::info!("shutting down");
 }

@@ -67,6 +67,7 @@ impl IntoResponse for PageError {
                 match status.as_u16() {
                     403 => "Refused",
                     413 => "Too large",
+                    429 => "Too many at once",
                     503 => "Busy",
                     _ => "Cannot do this",
                 },

@@ -1,6 +1,10 @@
-//! The one way renders run: page charts, chart downloads and every report format are
-//! drawn off the async workers, at most `permits` at once, each for at most `timeout`;
-//! so are the inventory reads, which take as much memory as a report.
+//! The one way heavy work runs off the async workers: at most `permits` at once, each
+//! for at most `timeout`. The server keeps two such pools: the renders (page charts,
+//! chart downloads and every report format) and the uploads' parsing (inventory
+//! workbooks and CSV, performance CSV, benchmark result files), so that uploads never
+//! hold the slots a report needs. A pool may also cap what one client holds at once
+//! (its share, keyed by user or address): past it a request is refused at once (429)
+//! instead of queueing behind the same client's own work.
 //!
 //! A render that waits longer than its turn's wait gets a 503; one that runs past the
 //! timeout answers its request with a 503 while its thread runs on holding its permit,
@@ -8,7 +12,8 @@
 //! the workers keep answering every other request (`/healthz` among them), and shutdown
 //! does not wait for it.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
@@ -28,15 +33,31 @@ pub const EXTRA_WAIT: Duration = Duration::from_secs(2);
 /// Why a render did not run or did not finish: a sentence for a 503.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refused {
+    #[error("the server is busy with other {kind} (waited {secs} s); try again in a moment")]
+    Busy { kind: &'static str, secs: u64 },
+    /// The client already holds its share of the pool.
     #[error(
-        "the server is busy with other reports and images (waited {0} s); try again in a moment"
+        "you already have {share} {kind} running, the most one client may have at once; \
+         try again once {} finished",
+        if *.share == 1 { "it has" } else { "they have" }
     )]
-    Busy(u64),
+    OverShare { kind: &'static str, share: usize },
     #[error("the {what} took longer than {secs} s and was given up; try again in a moment")]
     TimedOut { what: &'static str, secs: u64 },
     /// The render panicked (a bug; the cause is logged).
     #[error("the {0} failed")]
     Failed(&'static str),
+}
+
+impl Refused {
+    /// 429 for a client over its share, 503 otherwise (both answered with
+    /// `Retry-After`).
+    fn status(&self) -> axum::http::StatusCode {
+        match self {
+            Refused::OverShare { .. } => axum::http::StatusCode::TOO_MANY_REQUESTS,
+            _ => axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
 }
 
 impl From<Refused> for crate::web::pages::PageError {
@@ -47,7 +68,7 @@ impl From<Refused> for crate::web::pages::PageError {
         let mut message = r.to_string();
         message[..1].make_ascii_uppercase();
         crate::web::pages::PageError::Status {
-            status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            status: r.status(),
             message: message + ".",
         }
     }
@@ -59,29 +80,108 @@ impl From<Refused> for crate::web::error::ApiError {
             return crate::web::error::ApiError::internal(r.to_string());
         }
         crate::web::error::ApiError::Refused {
-            status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            status: r.status(),
             message: r.to_string(),
         }
     }
 }
 
-/// The bounded, timed pool of renders.
+/// A bounded, timed pool of blocking work (the renders, or the uploads' parsing).
 #[derive(Debug)]
 pub struct RenderPool {
     permits: Arc<Semaphore>,
     total: usize,
     wait: Duration,
     timeout: Duration,
+    /// What the pool runs, plural, for its busy message (`reports and images`).
+    kind: &'static str,
+    /// Most permits one client may hold at once.
+    share: usize,
+    /// Permits held (or waited for) by each client that has any.
+    held: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+/// One client's claim on its share, released when dropped (with the permit it guards,
+/// so a work that runs past its timeout keeps counting against its client).
+struct Claim {
+    held: Arc<Mutex<HashMap<String, usize>>>,
+    client: String,
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(n) = held.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(&self.client);
+            }
+        }
+    }
 }
 
 impl RenderPool {
+    /// A pool of `permits` renders with no share per client.
     pub fn new(permits: usize, wait: Duration, timeout: Duration) -> RenderPool {
+        RenderPool::shared("reports and images", permits, permits, wait, timeout)
+    }
+
+    /// A pool running `kind` (plural, for messages), `permits` at once, at most `share`
+    /// of them for one client.
+    pub fn shared(
+        kind: &'static str,
+        permits: usize,
+        share: usize,
+        wait: Duration,
+        timeout: Duration,
+    ) -> RenderPool {
         RenderPool {
             permits: Arc::new(Semaphore::new(permits.max(1))),
             total: permits.max(1),
             wait,
             timeout,
+            kind,
+            share: share.clamp(1, permits.max(1)),
+            held: Arc::default(),
         }
+    }
+
+    /// Most permits one client may hold at once.
+    pub fn share(&self) -> usize {
+        self.share
+    }
+
+    /// Counts one more permit for `client`; refused when it holds its share.
+    fn claim(&self, client: &str) -> Result<Claim, Refused> {
+        let mut held = self.held.lock().unwrap_or_else(|p| p.into_inner());
+        let n = held.entry(client.to_owned()).or_default();
+        if *n >= self.share {
+            return Err(Refused::OverShare {
+                kind: self.kind,
+                share: self.share,
+            });
+        }
+        *n += 1;
+        Ok(Claim {
+            held: self.held.clone(),
+            client: client.to_owned(),
+        })
+    }
+
+    /// Runs `work` as [`RenderPool::run`] does, counted against `client`'s share (a
+    /// user's name or an address): refused at once (429) while the client holds it.
+    pub async fn run_for<T: Send + 'static>(
+        &self,
+        client: &str,
+        what: &'static str,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Refused> {
+        let claim = self.claim(client)?;
+        self.run(what, Turn::Answer, move || {
+            let _claim = claim;
+            work()
+        })
+        .await
     }
 
     /// Most renders at once.
@@ -110,7 +210,10 @@ impl RenderPool {
             .await
             .ok()
             .and_then(Result::ok)
-            .ok_or(Refused::Busy(wait.as_secs()))?;
+            .ok_or(Refused::Busy {
+                kind: self.kind,
+                secs: wait.as_secs(),
+            })?;
         let task = tokio::task::spawn_blocking(move || {
             let _permit = permit;
             work()
@@ -165,6 +268,54 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(50)).await;
         assert_eq!(pool.in_use(), 0);
         assert_eq!(pool.run("chart", Turn::Extra, || 1).await, Ok(1));
+    }
+
+    #[tokio::test]
+    async fn one_client_holds_at_most_its_share() {
+        let pool = RenderPool::shared(
+            "uploads",
+            3,
+            2,
+            Duration::from_millis(50),
+            Duration::from_secs(5),
+        );
+        let pool = Arc::new(pool);
+        let mut releases = Vec::new();
+        let mut running = Vec::new();
+        for _ in 0..2 {
+            let (release, held) = std::sync::mpsc::channel::<()>();
+            releases.push(release);
+            let pool = pool.clone();
+            running.push(tokio::spawn(async move {
+                pool.run_for("10.0.0.1", "inventory import", move || held.recv())
+                    .await
+            }));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let over = pool.run_for("10.0.0.1", "inventory import", || 1).await;
+        assert_eq!(
+            over,
+            Err(Refused::OverShare {
+                kind: "uploads",
+                share: 2
+            })
+        );
+        let message = over.unwrap_err().to_string();
+        assert!(message.contains("try again"), "{message}");
+        assert_eq!(
+            pool.run_for("10.0.0.2", "inventory import", || 2).await,
+            Ok(2),
+            "another client has the third permit"
+        );
+        drop(releases);
+        for r in running {
+            assert!(r.await.unwrap().is_ok());
+        }
+        assert_eq!(
+            pool.run_for("10.0.0.1", "inventory import", || 3).await,
+            Ok(3)
+        );
+        assert!(pool.held.lock().unwrap().is_empty(), "shares are released");
     }
 
     #[tokio::test]

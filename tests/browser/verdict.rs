@@ -13,7 +13,7 @@ use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
 
 /// The planner form's inputs as the server reads them (its Scenario JSON download).
-async fn form_scenario(c: &Client) -> Res<Value> {
+pub(super) async fn form_scenario(c: &Client) -> Res<Value> {
     let s = c
         .execute_async(
             "const done = arguments[arguments.length - 1]; \
@@ -30,13 +30,13 @@ async fn form_scenario(c: &Client) -> Res<Value> {
 }
 
 /// Clicks the element `css` matches.
-async fn click(c: &Client, css: &str) -> Res {
+pub(super) async fn click(c: &Client, css: &str) -> Res {
     c.find(Locator::Css(css)).await?.click().await?;
     Ok(())
 }
 
 /// The planner form's scenario and the API's evaluation of it, with its verdict.
-async fn judge_form(c: &Client, base: &str) -> Res<(Value, Value)> {
+pub(super) async fn judge_form(c: &Client, base: &str) -> Res<(Value, Value)> {
     let s = form_scenario(c).await?;
     let judged = post(base, "/api/v1/evaluate", &s).await?;
     Ok((s, judged))
@@ -59,7 +59,7 @@ async fn post(base: &str, path: &str, body: &Value) -> Res<Value> {
 
 /// The texts of the elements `css` matches, without the icons and screen-reader
 /// prefixes in child elements (the text nodes only).
-async fn texts(c: &Client, css: &str) -> Res<Vec<String>> {
+pub(super) async fn texts(c: &Client, css: &str) -> Res<Vec<String>> {
     let v = js(
         c,
         &format!(
@@ -84,7 +84,7 @@ fn strings(v: &Value, field: Option<&str>) -> Vec<String> {
 
 /// The provisioning of a Scenario or a recommendation: level, QoS and each volume
 /// group's count, quota and MiB/s (numbers as numbers, `4` and `4.0` alike).
-fn provisioning(v: &Value) -> (Value, Value, Vec<[Option<f64>; 3]>) {
+pub(super) fn provisioning(v: &Value) -> (Value, Value, Vec<[Option<f64>; 3]>) {
     let groups = v["volumes"]
         .as_array()
         .into_iter()

@@ -232,7 +232,7 @@ async fn html_escapes_a_hostile_name_and_has_its_own_csp() {
     assert_eq!(header(&res, "content-type"), "text/html; charset=utf-8");
     assert_eq!(
         header(&res, "content-security-policy"),
-        "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'"
     );
     assert!(header(&res, "content-disposition").starts_with("inline;"));
     let html = res.text().await.expect("body");

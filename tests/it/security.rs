@@ -262,6 +262,56 @@ async fn a_foreign_host_gets_421() {
     }
 }
 
+/// Sends `head` (a whole request head) on a new connection; the answer's status line
+/// and body.
+async fn raw_request(app: &TestApp, head: &str) -> (String, String) {
+    let addr = app.base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    let status = answer.lines().next().unwrap_or_default().to_owned();
+    let body = answer
+        .split("\r\n\r\n")
+        .nth(1)
+        .unwrap_or_default()
+        .to_owned();
+    (status, body)
+}
+
+#[tokio::test]
+async fn two_host_headers_get_400() {
+    let app = spawn_app().await;
+    let addr = app.base.trim_start_matches("http://").to_owned();
+    let id = app.create(&named("Keep me")).await;
+    for (path, method) in [
+        ("/api/v1/scenarios".to_owned(), "GET"),
+        (format!("/api/v1/scenarios/{id}"), "DELETE"),
+        ("/".to_owned(), "GET"),
+    ] {
+        // Ours first or the other first: neither is trusted.
+        for hosts in [
+            [addr.as_str(), "attacker.example"],
+            ["attacker.example", addr.as_str()],
+            [addr.as_str(), addr.as_str()],
+        ] {
+            let head = format!(
+                "{method} {path} HTTP/1.1\r\nHost: {}\r\nHost: {}\r\nConnection: close\r\n\r\n",
+                hosts[0], hosts[1]
+            );
+            let (status, body) = raw_request(&app, &head).await;
+            assert!(
+                status.starts_with("HTTP/1.1 400"),
+                "{method} {path} {hosts:?}: {status}"
+            );
+            assert!(body.contains("more than one Host header"), "{body}");
+        }
+    }
+    assert!(exists(&app, id).await);
+    let one = format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    assert!(raw_request(&app, &one).await.0.starts_with("HTTP/1.1 200"));
+}
+
 #[tokio::test]
 async fn a_client_dripping_headers_is_disconnected_within_the_header_timeout() {
     let app = spawn_app().await;

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 use zip::write::SimpleFileOptions;
 
-const NS: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+pub(crate) const NS: &str = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 const REL: &str = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const PKG: &str = "http://schemas.openxmlformats.org/package/2006/relationships";
 
@@ -52,13 +52,13 @@ fn sheet(rows: &str) -> String {
 }
 
 /// A valid `vInfo` header and one VM, as inline strings.
-const VINFO: &str = r#"<row r="1"><c r="A1" t="inlineStr"><is><t>VM</t></is></c><c r="B1" t="inlineStr"><is><t>In Use MiB</t></is></c></row><row r="2"><c r="A2" t="inlineStr"><is><t>web01</t></is></c><c r="B2"><v>1024</v></c></row>"#;
+pub(crate) const VINFO: &str = r#"<row r="1"><c r="A1" t="inlineStr"><is><t>VM</t></is></c><c r="B1" t="inlineStr"><is><t>In Use MiB</t></is></c></row><row r="2"><c r="A2" t="inlineStr"><is><t>web01</t></is></c><c r="B2"><v>1024</v></c></row>"#;
 
 /// Writes one part's bytes into the archive.
-type Writer = Box<dyn Fn(&mut dyn Write)>;
+pub(crate) type Writer = Box<dyn Fn(&mut dyn Write)>;
 
 /// A workbook of the skeleton plus `extra` parts, each written by its function.
-fn workbook(strings: bool, extra: Vec<(&str, Writer)>) -> Vec<u8> {
+pub(crate) fn workbook(strings: bool, extra: Vec<(&str, Writer)>) -> Vec<u8> {
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let opts = SimpleFileOptions::default().compression_level(Some(9));
     for (name, text) in skeleton(strings) {

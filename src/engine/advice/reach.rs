@@ -27,8 +27,7 @@ fn best(p: &Plan, count: u32) -> Try {
     let c = core(&alt, &mut set);
     let latency_ms = judged_latency(&alt, c.latency_ms(), c.latency_at_target_ms(&alt));
     let t = targets(&alt, c.total, latency_ms);
-    let rate_met = t.mibps_headroom_pct.is_none_or(|h| h >= -1e-9)
-        && t.iops_headroom_pct.is_none_or(|h| h >= -1e-9);
+    let rate_met = t.rate_met();
     Try {
         what: "",
         mibps: c.total,

@@ -44,9 +44,7 @@ pub fn advise(
             },
         );
     }
-    let perf_met = targets.mibps_headroom_pct.is_none_or(|h| h >= -1e-9)
-        && targets.iops_headroom_pct.is_none_or(|h| h >= -1e-9)
-        && targets.latency_met != Some(false);
+    let perf_met = targets.rate_met() && targets.latency_met != Some(false);
     if !perf_met {
         // Without a sizing table (a layouts row) nothing is claimed about other levels.
         let sizable = sizing.is_some_and(|rows| rows.iter().any(|r| r.meets));

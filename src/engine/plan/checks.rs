@@ -178,26 +178,14 @@ pub(super) fn check_volumes(st: &Storage, checks: &mut Checks) {
         let Some(m) = g.throughput_mibps.filter(|_| st.service == Service::Anf) else {
             continue;
         };
-        let cat = &catalog::catalog().services.anf;
-        let manual = &cat.manual_qos;
-        // A large volume may be assigned up to its own ceiling.
-        let (max, source) = match st.volume_kind {
-            VolumeKind::Regular => (manual.max_mibps, manual.source.as_str()),
-            VolumeKind::Large => (
-                catalog::anf_level(st.level).large_max_mibps,
-                cat.large_volume.source.as_str(),
-            ),
-            VolumeKind::Breakthrough => {
-                (cat.breakthrough.max_mibps, cat.breakthrough.source.as_str())
-            }
-        };
-        if m < manual.min_mibps || m > max {
+        let (min, max, source) = super::assignable_mibps(st.level, st.volume_kind);
+        if m < min || m > max {
             checks.push(FieldError::new(
                 format!("storage.volumes[{i}].throughput_mibps"),
                 format!(
                     "an ANF {} volume is assigned {} to {} MiB/s ({source}); got {}",
                     st.volume_kind.key(),
-                    manual.min_mibps,
+                    min,
                     max,
                     trim(m)
                 ),

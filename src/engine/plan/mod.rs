@@ -18,7 +18,11 @@ mod checks;
 
 use checks::{check_regions, check_volumes, priced_in, resolve_avs, resolve_vm, trim};
 
-/// The volumes of a plan: the scenario's groups, or N identical volumes (sizing, layouts).
+/// The volumes of a plan: the scenario's groups, or N volumes of one quota (sizing,
+/// layouts), the first `busy` of them assigned `busy_mibps` each and the others `mibps`
+/// (the busiest volumes of an uneven placement come first, [`Distribution::tiers`]).
+///
+/// [`Distribution::tiers`]: super::distribution::Distribution::tiers
 #[derive(Debug, Clone, Copy)]
 pub enum Volumes<'a> {
     Groups(&'a [VolumeGroup]),
@@ -27,6 +31,8 @@ pub enum Volumes<'a> {
         quota_tib: f64,
         mibps: Option<f64>,
         iops: Option<f64>,
+        busy: u32,
+        busy_mibps: Option<f64>,
     },
 }
 
@@ -44,7 +50,7 @@ impl Volumes<'_> {
     pub fn groups(&self) -> usize {
         match self {
             Volumes::Groups(g) => g.len(),
-            Volumes::Uniform { .. } => 1,
+            Volumes::Uniform { count, busy, .. } => 1 + usize::from(*busy > 0 && busy < count),
         }
     }
 
@@ -62,12 +68,22 @@ impl Volumes<'_> {
                 quota_tib,
                 mibps,
                 iops,
-            } => Group {
-                count,
-                quota_tib,
-                mibps,
-                iops,
-            },
+                busy,
+                busy_mibps,
+            } => {
+                let split = busy > 0 && busy < count;
+                let (count, mibps) = match (split, i) {
+                    (false, _) => (count, mibps),
+                    (true, 0) => (busy, busy_mibps),
+                    (true, _) => (count - busy, mibps),
+                };
+                Group {
+                    count,
+                    quota_tib,
+                    mibps,
+                    iops,
+                }
+            }
         }
     }
 
@@ -352,12 +368,28 @@ impl<'a> Plan<'a> {
         mibps: Option<f64>,
         iops: Option<f64>,
     ) {
+        self.set_split(level, count, quota_tib, (0, None), mibps, iops);
+    }
+
+    /// As [`Plan::set_uniform`], the first `busy.0` volumes assigned `busy.1` MiB/s
+    /// each instead of `mibps`.
+    pub fn set_split(
+        &mut self,
+        level: Level,
+        count: u32,
+        quota_tib: f64,
+        busy: (u32, Option<f64>),
+        mibps: Option<f64>,
+        iops: Option<f64>,
+    ) {
         self.level = level;
         self.volumes = Volumes::Uniform {
             count,
             quota_tib,
             mibps,
             iops,
+            busy: busy.0,
+            busy_mibps: busy.1,
         };
         self.n_volumes = count;
         self.total_quota_tib = count as f64 * quota_tib;
@@ -439,6 +471,23 @@ impl<'a> Plan<'a> {
         }
         Ok(p)
     }
+}
+
+/// The throughput an ANF volume of `kind` at `level` may be assigned, MiB/s (manual QoS
+/// and Flexible): the least, the most (a large volume up to its own ceiling) and the
+/// source.
+pub fn assignable_mibps(level: Level, kind: VolumeKind) -> (f64, f64, &'static str) {
+    let cat = &catalog::catalog().services.anf;
+    let manual = &cat.manual_qos;
+    let (max, source) = match kind {
+        VolumeKind::Regular => (manual.max_mibps, manual.source.as_str()),
+        VolumeKind::Large => (
+            catalog::anf_level(level).large_max_mibps,
+            cat.large_volume.source.as_str(),
+        ),
+        VolumeKind::Breakthrough => (cat.breakthrough.max_mibps, cat.breakthrough.source.as_str()),
+    };
+    (manual.min_mibps, max, source)
 }
 
 /// Per-volume size range in TiB for a service, level and volume kind.

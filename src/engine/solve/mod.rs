@@ -7,14 +7,17 @@ use super::evaluation::{MAX_LEVELS, Sizing, SizingBasis};
 use super::model::RateCheck;
 use super::model_step::{ClientSide, Core};
 use super::plan::{Plan, Volumes, quota_range};
-use super::scenario::{Level, Service, VolumeKind};
+use super::same::least_reaching;
+use super::scenario::{Level, Qos, Service, VolumeKind};
 use super::service::{azure_files, gcnv};
 use super::targets::rate_needed_iops;
 use super::units::{GIB_PER_TIB, iops_to_mibps};
 use arrayvec::ArrayVec;
+use assign::Assign;
 use search::{Check, Row, search_quota, search_rate};
 use std::borrow::Cow;
 
+mod assign;
 mod search;
 
 pub(crate) use search::RATE_MARGIN;
@@ -22,7 +25,13 @@ pub(crate) use search::RATE_MARGIN;
 /// For each level of the plan's service: the smallest quota (same number of volumes)
 /// and pool that meet capacity, throughput and IOPS, its cost, and the cheapest that
 /// meets all. Without targets, the goal is the throughput the scenario achieves now
-/// (`current_mibps`), so the table answers "what else would give me this?".
+/// (`current_mibps`), so the table answers "what else would give me this?"; a row
+/// gives it when it gives the same ([`crate::engine::same`]).
+///
+/// A provisioned rate on ANF (Flexible) is assigned per volume in proportion to the
+/// load each carries ([`assign`]), never above what a volume may be assigned. The
+/// scenario as entered is the row of its own level whenever it meets the goal for no
+/// more, so the cheapest row never costs more than the scenario.
 ///
 /// Each row is checked with the whole queueing model (throughput and latency at the
 /// target rate), and raised until it meets or reaches the largest volume.
@@ -72,6 +81,7 @@ pub fn sizing(
         dist: c.dist,
         key: client::level_key(p),
         rate: client_rate_check(&work, client),
+        latency_at_load: goal.basis == SizingBasis::Current,
         client: Cow::Borrowed(client),
     };
     let mut rows = ArrayVec::new();
@@ -100,12 +110,12 @@ struct Goal {
 }
 
 impl Goal {
-    /// The throughput the goal implies at IO size `io_kib` (MiB/s), taking the larger
-    /// of the MiB/s and the IOPS goal.
+    /// The least throughput that gives what the goal asks at IO size `io_kib` (MiB/s,
+    /// [`least_reaching`] the larger of the MiB/s and the IOPS goal).
     fn needed_mibps(&self, io_kib: f64) -> f64 {
         let t = self.mibps.unwrap_or(0.0);
         let i = self.iops.map_or(0.0, |i| iops_to_mibps(i, io_kib));
-        t.max(i)
+        least_reaching(t.max(i))
     }
 }
 
@@ -132,12 +142,15 @@ impl Own<'_, '_> {
                 quota_tib,
                 mibps,
                 iops,
+                busy: 0,
+                ..
             },
         ) = (p.volumes, plan.volumes)
         else {
             return false;
         };
         plan.level == p.level
+            && plan.qos == p.qos
             && plan.pool_tib == p.pool_tib
             && g.count == count
             && g.quota_tib == quota_tib
@@ -152,25 +165,38 @@ impl Own<'_, '_> {
     /// it is applied.
     fn row_if_cheaper(&self, sized: Sizing) -> Option<Sizing> {
         let p = self.plan;
-        let (Volumes::Groups([g]), Some(own)) = (p.volumes, self.monthly) else {
-            return None;
-        };
+        let own = self.monthly?;
         // Within the search's own margin, or within one step of the whole GiB, MiB/s and
         // IOPS that applying the row rounds to, the two are the same answer.
-        let r = sized.volume_group(g.count);
-        let step = |a: Option<f64>, b: Option<f64>| a.zip(b).is_none_or(|(a, b)| a <= b + 1.0);
-        let within_rounding = g.quota_tib <= r.quota_tib + 1.0 / 1024.0
-            && step(g.throughput_mibps, r.throughput_mibps)
-            && step(g.iops, r.iops);
+        let within_rounding = match p.volumes {
+            Volumes::Groups([g]) if sized.busiest.is_none() => {
+                let r = sized.volume_group(g.count);
+                let step = |a: Option<f64>, b: Option<f64>| match (a, b) {
+                    (Some(a), Some(b)) => a <= b + 1.0,
+                    (a, b) => a.is_none() && b.is_none(),
+                };
+                g.quota_tib <= r.quota_tib + 1.0 / 1024.0
+                    && step(g.throughput_mibps, r.throughput_mibps)
+                    && step(g.iops, r.iops)
+            }
+            _ => false,
+        };
         let cheaper = !sized.meets
             || within_rounding
             || sized.monthly.is_none_or(|m| own <= m * (1.0 + RATE_MARGIN));
-        let n = f64::from(g.count);
+        let iops = p
+            .volumes
+            .iter()
+            .map(|g| g.iops.map(|i| i * f64::from(g.count)))
+            .sum::<Option<f64>>();
         (sized.level == p.level && self.met && cheaper).then(|| Sizing {
-            quota_tib: g.quota_tib * n,
+            qos: p.qos,
+            quota_tib: p.total_quota_tib,
             pool_tib: p.pool_tib,
-            throughput_mibps: g.throughput_mibps.map(|t| t * n),
-            iops: g.iops.map(|i| i * n),
+            throughput_mibps: p.assigned_total(),
+            busiest: None,
+            as_entered: true,
+            iops,
             monthly_usd: Some(own).filter(|_| p.prices.currency == "USD"),
             monthly: Some(own),
             meets: true,
@@ -199,6 +225,9 @@ struct Sizer<'r, 'o, 'p> {
     /// The client side's centres summed at the goal's rate: each check adds only the
     /// storage side's.
     rate: RateCheck,
+    /// Whether a latency target is judged at the achievable load (no rate target: the
+    /// goal is what the scenario gives, as the row applied is evaluated).
+    latency_at_load: bool,
 }
 
 impl Sizer<'_, '_, '_> {
@@ -229,6 +258,9 @@ fn client_rate_check(plan: &Plan, client: &ClientSide) -> RateCheck {
 }
 
 /// One row of the table: `p` is the scenario's plan, `plan` the working copy to size.
+/// On ANF levels other than Flexible under an uneven load, manual QoS (throughput
+/// assigned per volume by load, the quota only as large as the pool that budget needs)
+/// is tried beside auto QoS, and the cheaper that meets is the row.
 fn size_level(
     p: &Plan,
     goal: &Goal,
@@ -236,6 +268,31 @@ fn size_level(
     bend: f64,
     plan: &mut Plan,
     sizer: &mut Sizer,
+) -> Sizing {
+    let auto = size_qos(p, goal, level, bend, plan, sizer, false);
+    let uneven = sizer.dist.tiers().busy > 0;
+    if !(p.service == Service::Anf && level != Level::Flexible && uneven) {
+        return auto;
+    }
+    let manual = size_qos(p, goal, level, bend, plan, sizer, true);
+    let cost = |r: &Sizing| r.monthly.filter(|_| r.meets).unwrap_or(f64::INFINITY);
+    if cost(&manual) < cost(&auto) {
+        manual
+    } else {
+        auto
+    }
+}
+
+/// One row of the table at one QoS: auto (manual for Flexible), or `manual` on a level
+/// whose volumes otherwise get their quota's throughput.
+fn size_qos(
+    p: &Plan,
+    goal: &Goal,
+    level: Level,
+    bend: f64,
+    plan: &mut Plan,
+    sizer: &mut Sizer,
+    manual: bool,
 ) -> Sizing {
     let n = p.n_volumes.max(1);
     let nf = f64::from(n);
@@ -259,6 +316,11 @@ fn size_level(
     let mut mibps = None;
     let mut iops = None;
     let per_volume = match (p.service, level, per_tib) {
+        // Manual QoS: a provisioned rate, the quota grown to the pool it needs.
+        (_, _, Some(_)) if manual => {
+            mibps = Some(rate_ceiling / nf);
+            capacity / nf
+        }
         (_, _, Some(rate)) => (capacity / nf).max(ceiling / nf / rate),
         // Flexible: a provisioned rate.
         (Service::Anf, _, None) => {
@@ -309,11 +371,21 @@ fn size_level(
     let fits = capacity / nf <= hi + 1e-9;
     // No volume holds less than its share of the capacity.
     let share = capacity / nf;
+    // ANF levels other than Flexible: auto QoS sizes by quota, manual QoS assigns.
+    if p.service == Service::Anf {
+        plan.qos = if level == Level::Flexible || manual {
+            Qos::Manual
+        } else {
+            Qos::Auto
+        };
+    }
+    let assign = Assign::of(p, level, n, sizer.dist.tiers(), per_tib.filter(|_| manual));
     let mut row = Row {
         plan,
         sizer,
         level,
         n,
+        assign,
     };
     // Nothing achieves more than the quota-times-rate ceiling: a goal above it at the
     // largest volumes cannot be met, whatever the rest of the path.
@@ -326,7 +398,10 @@ fn size_level(
         let floor = round(share.max(least).max(lo)).min(hi);
         search_quota(&mut row, quota.min(hi), floor, hi, need, round)
     };
-    plan.set_uniform(level, n, quota, mibps, iops);
+    let quota = assign.quota(quota.min(hi), mibps).min(hi);
+    let (busy, rest) = assign.rates(mibps);
+    plan.set_split(level, n, quota, busy, rest, iops);
+    let (assigned, busiest) = assign.total(mibps);
     let plan = &*plan;
     let monthly = if sizer.own.is(plan) {
         sizer.own.monthly
@@ -336,9 +411,12 @@ fn size_level(
     Sizing {
         service: p.service,
         level,
+        qos: plan.qos,
         quota_tib: quota * nf,
         pool_tib: plan.pool_tib,
-        throughput_mibps: mibps.map(|m| m * nf),
+        throughput_mibps: assigned,
+        busiest,
+        as_entered: false,
         iops: iops.map(|i| i * nf),
         monthly_usd: monthly.filter(|_| plan.prices.currency == "USD"),
         monthly,
@@ -348,5 +426,7 @@ fn size_level(
     }
 }
 
+#[cfg(test)]
+mod oracle;
 #[cfg(test)]
 mod tests;

@@ -2,6 +2,7 @@
 //! down to the least that meets, checking each step with the model.
 
 use super::Sizer;
+use super::assign::Assign;
 use crate::engine::limits::LimitSet;
 use crate::engine::model_step::{add_storage_centres, core_with, path};
 use crate::engine::plan::Plan;
@@ -15,6 +16,8 @@ pub(super) struct Row<'a, 'p, 'r, 'o, 'q> {
     pub(super) sizer: &'a mut Sizer<'r, 'o, 'q>,
     pub(super) level: Level,
     pub(super) n: u32,
+    /// How a provisioned rate is assigned over the volumes.
+    pub(super) assign: Assign,
 }
 
 /// Whether a provisioning meets its targets under the whole model.
@@ -31,7 +34,9 @@ impl Row<'_, '_, '_, '_, '_> {
     /// centres are summed once per table, so a check adds only the storage side's.
     fn check(&mut self, quota: f64, mibps: Option<f64>, iops: Option<f64>) -> Check {
         let plan = &mut *self.plan;
-        plan.set_uniform(self.level, self.n, quota, mibps, iops);
+        let quota = self.assign.quota(quota, mibps);
+        let (busy, rest) = self.assign.rates(mibps);
+        plan.set_split(self.level, self.n, quota, busy, rest, iops);
         let plan = &*plan;
         if let Some(own) = self.sizer.own.answer(plan) {
             return own;
@@ -41,7 +46,11 @@ impl Row<'_, '_, '_, '_, '_> {
         if plan.target_latency_ms.is_some() {
             let mut set = LimitSet::default();
             let c = core_with(plan, &mut set, dist, client);
-            let latency = judged_latency(plan, c.latency_ms(), c.latency_at_target_ms(plan));
+            let latency = if self.sizer.latency_at_load {
+                Some(c.latency_ms())
+            } else {
+                judged_latency(plan, c.latency_ms(), c.latency_at_target_ms(plan))
+            };
             return Check {
                 met: targets(plan, c.total, latency).met,
                 total: Some(c.total),
@@ -195,6 +204,7 @@ pub(super) fn search_rate(
     let mut last = 0.0;
     let mut kept = (mibps, iops);
     let mut failed = false;
+    let mut doubled = false;
     for step in 0..SEARCH_STEPS / 2 {
         let check = row.check(quota, mibps, iops);
         met = check.met;
@@ -204,15 +214,38 @@ pub(super) fn search_rate(
         }
         let total = row.total(&check);
         if total <= last * (1.0 + 1e-3) {
-            // Another limit holds the rate: buying more does not help, so keep the
-            // rates of the step before.
-            return (quota, kept.0, kept.1, false);
+            if doubled {
+                // Another limit holds the rate: buying more does not help, so keep the
+                // rates of the step before.
+                return (quota, kept.0, kept.1, false);
+            }
+            // Close to another limit a step buys little; twice the rate tells whether
+            // more buys the target at all (the rule for the same may then call it met).
+            doubled = true;
+            mibps = mibps.map(|m| m * 2.0);
+            iops = iops.map(|i| i * 2.0);
+            continue;
         }
         last = total;
         kept = (mibps, iops);
         let factor = growth(need, total, RATE_MARGIN);
         mibps = mibps.map(|m| m * factor);
         iops = iops.map(|i| i * factor);
+    }
+    if !met && !doubled {
+        // Close to another limit each step buys little: the last step's rates, then
+        // twice them, tell whether more buys the target at all (the rule for the same
+        // may then call it met).
+        failed = true;
+        met = row.check(quota, mibps, iops).met;
+        if !met {
+            let twice = (mibps.map(|m| m * 2.0), iops.map(|i| i * 2.0));
+            if row.check(quota, twice.0, twice.1).met {
+                kept = (mibps, iops);
+                (mibps, iops) = twice;
+                met = true;
+            }
+        }
     }
     if !met {
         return (quota, mibps, iops, false);

@@ -8,8 +8,10 @@ use crate::report::charts::{ChartError, ChartTable};
 use askama::Template;
 
 /// The `Content-Security-Policy` to serve a report with: it needs its inline style and
-/// inline SVG, and nothing else (no script, no fetches).
-pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+/// inline SVG, and nothing else (no script, no fetches); no page may frame it, as none
+/// may frame the app's own pages.
+pub const CSP: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'";
 
 /// A table row as the template writes it: its class and (text, numeric) cells.
 struct RowView {

@@ -9,7 +9,7 @@ use crate::avs::{self, PlanRequest};
 use crate::inventory::{self, Inventory, Options};
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
-use crate::web::render_pool::Turn;
+use crate::web::uploads::Uploader;
 use crate::web::{AVS_BODY_LIMIT, AppState};
 use axum::Json;
 use axum::body::Bytes;
@@ -97,11 +97,14 @@ fn invalid(e: inventory::InventoryError) -> ApiError {
         (status = 200, description = "`{\"vms\": [...], \"excluded\": [{\"vm\", \"reason\"}], \"summary\": {...}}`", body = Inventory),
         (status = 413, description = "Body over 32 MiB", body = ErrorBody),
         (status = 415, description = "Not sent as a raw file", body = ErrorBody),
-        (status = 422, description = "Not an inventory: `field` names the sheet and column expected, e.g. `vInfo.VM`; or figures out of range (NaN, infinite, negative, absurd): `errors` lists every one, each naming sheet and column as `field` and row, VM and range in its message", body = ErrorBody),
+        (status = 422, description = "Not an inventory: `field` names the sheet and column expected, e.g. `vInfo.VM`; figures out of range (NaN, infinite, negative, absurd): `errors` lists every one, each naming sheet and column as `field` and row, VM and range in its message; or a file over a limit (more than 4,000,000 cells read, a part too large), named in the message", body = ErrorBody),
+        (status = 429, description = "This client already has an upload being read; `Retry-After` says when to try again", body = ErrorBody),
+        (status = 503, description = "Every upload slot busy for 20 s, or the file took over 10 s to read; `Retry-After` says when to try again", body = ErrorBody),
     )
 )]
 pub async fn import(
     State(st): State<AppState>,
+    who: Uploader,
     headers: HeaderMap,
     q: Result<Query<ImportQuery>, QueryRejection>,
     body: Result<Bytes, BytesRejection>,
@@ -112,9 +115,8 @@ pub async fn import(
         include_powered_off: q.include_powered_off.unwrap_or(false),
         anonymise: q.anonymise.unwrap_or(false),
     };
-    let inv = st
-        .renders
-        .run("inventory import", Turn::Answer, move || {
+    let inv = who
+        .parse(&st, "inventory import", move || {
             inventory::parse(&bytes, opts)
         })
         .await?
@@ -140,17 +142,19 @@ pub struct PerformanceRequest {
     responses(
         (status = 200, description = "The inventory with the VMs' figures set", body = Inventory),
         (status = 422, description = "The CSV lacks a VM or IOPS/MiB/s column, or figures of the CSV or the inventory are out of range: `errors` lists every one", body = ErrorBody),
+        (status = 429, description = "This client already has an upload being read; `Retry-After` says when to try again", body = ErrorBody),
+        (status = 503, description = "Every upload slot busy for 20 s, or the file took over 10 s to read; `Retry-After` says when to try again", body = ErrorBody),
     )
 )]
 pub async fn performance(
     State(st): State<AppState>,
+    who: Uploader,
     ApiJson(req): ApiJson<PerformanceRequest>,
 ) -> Result<Json<Inventory>, ApiError> {
     req.inventory.check_text()?;
     inventory::ranges::check(&req.inventory)?;
-    let inv = st
-        .renders
-        .run("performance import", Turn::Answer, move || {
+    let inv = who
+        .parse(&st, "performance import", move || {
             let mut inv = req.inventory;
             inventory::perf::merge(&mut inv, req.csv.as_bytes()).map(|()| inv)
         })

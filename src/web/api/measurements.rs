@@ -17,6 +17,7 @@ use crate::web::AppState;
 use crate::web::auth::CurrentUser;
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ErrorBody};
+use crate::web::uploads::Uploader;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
@@ -74,9 +75,9 @@ fn body_bytes(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Resul
     })
 }
 
-/// Parses a result file off the async workers; a file that is not a result is a 422.
-async fn parse_body(bytes: Bytes) -> Result<ParsedResult, ApiError> {
-    blocking("parse", move || measure::parse(&bytes))
+/// Parses a result file in the upload pool; a file that is not a result is a 422.
+async fn parse_body(st: &AppState, who: &Uploader, bytes: Bytes) -> Result<ParsedResult, ApiError> {
+    who.parse(st, "result file", move || measure::parse(&bytes))
         .await?
         .map_err(|e| match e {
             measure::ImportError::OutOfRange { errors, .. } => ApiError::InvalidFields(errors),
@@ -108,13 +109,18 @@ fn run_ids(
         (status = 200, description = "The runs in the file and what the importer noted", body = ParsedResult),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 422, description = "Not a result file: the formats expected and the first problem", body = ErrorBody),
+        (status = 429, description = "This client already has an upload being read; `Retry-After` says when to try again", body = ErrorBody),
+        (status = 503, description = "Every upload slot busy for 20 s, or the file took over 10 s to read; `Retry-After` says when to try again", body = ErrorBody),
     )
 )]
 pub async fn parse(
+    State(state): State<AppState>,
+    who: Uploader,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<ParsedResult>, ApiError> {
-    Ok(Json(parse_body(body_bytes(&headers, body)?).await?))
+    let bytes = body_bytes(&headers, body)?;
+    Ok(Json(parse_body(&state, &who, bytes).await?))
 }
 
 /// Query of "new scenario from this result".
@@ -137,17 +143,20 @@ pub struct FromResultQuery {
         (status = 200, description = "A Scenario (contract: Scenario JSON), ready to save or evaluate", body = Scenario),
         (status = 404, description = "No scenario with the `base` id", body = ErrorBody),
         (status = 422, description = "Not a result file, or no run with that index", body = ErrorBody),
+        (status = 429, description = "This client already has an upload being read; `Retry-After` says when to try again", body = ErrorBody),
+        (status = 503, description = "Every upload slot busy for 20 s, or the file took over 10 s to read; `Retry-After` says when to try again", body = ErrorBody),
     )
 )]
 pub async fn scenario_from_result(
     State(state): State<AppState>,
     user: CurrentUser,
+    who: Uploader,
     query: Result<Query<FromResultQuery>, QueryRejection>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Scenario>, ApiError> {
     let Query(q) = query.map_err(|e| ApiError::invalid("query", e.body_text()))?;
-    let parsed = parse_body(body_bytes(&headers, body)?).await?;
+    let parsed = parse_body(&state, &who, body_bytes(&headers, body)?).await?;
     let run = q.run.unwrap_or(0);
     let m = parsed.measurements.get(run).ok_or_else(|| {
         ApiError::invalid(
@@ -230,11 +239,14 @@ pub struct Uploaded {
         (status = 404, description = "No such scenario", body = ErrorBody),
         (status = 413, description = "Body over 1 MiB", body = ErrorBody),
         (status = 422, description = "Not a result file: the formats expected and the first problem", body = ErrorBody),
+        (status = 429, description = "This client already has an upload being read; `Retry-After` says when to try again", body = ErrorBody),
+        (status = 503, description = "Every upload slot busy for 20 s, or the file took over 10 s to read; `Retry-After` says when to try again", body = ErrorBody),
     )
 )]
 pub async fn add(
     State(state): State<AppState>,
     user: CurrentUser,
+    who: Uploader,
     id: Result<Path<String>, PathRejection>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
@@ -245,7 +257,7 @@ pub async fn add(
     let current = store::get_scenario(&state.db, id)
         .await
         .map_err(not_found_as(id))?;
-    let parsed = parse_body(bytes).await?;
+    let parsed = parse_body(&state, &who, bytes).await?;
     let saved = stored::add_measurements(
         &state.db,
         id,

@@ -27,6 +27,7 @@ use crate::store::today_utc;
 use crate::verdict::avs::AvsVerdict;
 use crate::web::AppState;
 use crate::web::render_pool::Turn;
+use crate::web::uploads::Uploader;
 use askama::Template;
 use axum::extract::{Multipart, Path, Query, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -270,7 +271,11 @@ async fn read_upload(mut mp: Multipart, form: &mut FormState) -> Option<Upload> 
 }
 
 /// `POST /avs`: imports the uploaded inventory and shows its plan.
-pub async fn upload(State(st): State<AppState>, mp: Multipart) -> Result<Response, PageError> {
+pub async fn upload(
+    State(st): State<AppState>,
+    who: Uploader,
+    mp: Multipart,
+) -> Result<Response, PageError> {
     let mut page = AvsPage::empty();
     let Some(up) = read_upload(mp, &mut page.form).await else {
         return render(StatusCode::BAD_REQUEST, &page);
@@ -281,9 +286,8 @@ pub async fn upload(State(st): State<AppState>, mp: Multipart) -> Result<Respons
     } else {
         up.origin
     };
-    let parsed = st
-        .renders
-        .run("inventory import", Turn::Answer, move || {
+    let parsed = who
+        .parse(&st, "inventory import", move || {
             let perf = (!up.performance.is_empty()).then_some(up.performance.as_slice());
             inventory::import(&up.file, perf, up.opts).map(|inv| (inv, origin))
         })

@@ -1,3 +1,5 @@
+mod invariants;
+
 use super::*;
 use crate::engine::pricing;
 use crate::engine::scenario::{Level, Qos};

@@ -2,10 +2,10 @@
 //! services its clients reach, what has no price named, totals that add up, no move
 //! reversed unless it pays for both.
 
-use super::reach::Clients;
-use super::*;
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::pricing;
+use crate::estate::reach::Clients;
+use crate::estate::*;
 use crate::web::scenario_templates;
 use proptest::prelude::*;
 use serde_json::json;
@@ -54,7 +54,11 @@ fn assert_signed(req: &EstateRequest, p: &EstatePlan) {
                 .throughput_mibps;
             let planned = a.throughput_mibps.unwrap();
             assert_eq!(a.entered_mibps.map(|e| (e - own).abs() < 1e-6), Some(true));
-            assert!(keeps_rate(planned, own), "{}: {planned} < {own}", a.name);
+            assert!(
+                crate::engine::same::reaches(planned, own),
+                "{}: {planned} < {own}",
+                a.name
+            );
             assert!(a.targets_met, "{}: {:?}", a.name, a.note);
         }
     }
@@ -175,7 +179,7 @@ fn a_move_reversed_later_is_made_only_when_it_pays_for_both() {
     // again: Premium (8 TiB for the throughput) is cheaper while it holds 7 TiB, Ultra
     // (4 TiB) before and after. The round trip saves the difference for six months.
     let run = |threshold: f64| {
-        let w = super::tests::workload("db", 2.0, Some(512.0), None);
+        let w = super::workload("db", 2.0, Some(512.0), None);
         let table: Vec<f64> = (0..24)
             .map(|m| if (3..9).contains(&m) { 7.0 } else { 2.0 })
             .collect();
