@@ -527,13 +527,13 @@ fn anf_level(level: Level) -> &'static crate::engine::catalog::AnfLevel {
     }
 }
 
-/// The monthly storage lines of an evaluation's cost (everything but the AVS hosts
-/// and the one-time lines).
+/// The monthly storage lines of an evaluation's cost (everything but the AVS hosts,
+/// their VCF and the one-time lines).
 pub fn anf_cost(e: &Evaluation) -> f64 {
     e.cost
         .lines
         .iter()
-        .filter(|l| l.item != crate::engine::cost::AVS_HOSTS && !l.one_time)
+        .filter(|l| !crate::engine::cost::is_avs_line(l) && !l.one_time)
         .filter_map(|l| l.monthly)
         .sum()
 }

@@ -313,7 +313,7 @@ impl PlanRequest {
                 ),
             ));
         }
-        self.vcf.check(&mut c);
+        self.vcf.check(&mut c, "vcf");
         if let Err((f, m)) = self.hosts.validate() {
             c.push(FieldError::new(format!("hosts.{f}"), m));
         }

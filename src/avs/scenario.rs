@@ -2,7 +2,6 @@
 //! what **Save as scenarios** stores, priced and sized as the plan is.
 
 use super::Work;
-use super::licence::Licensing;
 use super::request::{self, PlanRequest};
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{
@@ -97,6 +96,7 @@ pub(super) fn scenario(
                 placement: Placement::Dedicated,
                 nconnect: req.nconnect,
                 cluster_hosts: Some(hosts),
+                vcf: Some(req.vcf.clone()),
             }),
             nfs_client: Default::default(),
             sec: Default::default(),
@@ -109,10 +109,9 @@ pub(super) fn scenario(
 }
 
 /// The plan's cluster scenarios as saved: priced on the plan's purchase term in the
-/// book's currency (hosts at the term's licence-included rate, datastores at reserved
-/// capacity), with a note of what their capacity holds, so a saved cluster costs what
-/// a licence-included plan says; with portable VCF the note says the scenario's host
-/// cost is the licence-included one.
+/// book's currency (hosts at the term's rate under the plan's licensing, portable VCF
+/// per core, datastores at reserved capacity), with a note of what their capacity
+/// holds, so a saved cluster costs what the plan says.
 pub(super) fn as_planned(req: &PlanRequest, book: &PriceBook, scenarios: &mut [Scenario]) {
     for s in scenarios {
         s.pricing = Some(Pricing {
@@ -120,20 +119,15 @@ pub(super) fn as_planned(req: &PlanRequest, book: &PriceBook, scenarios: &mut [S
             discount_pct: 0.0,
             reservation: req.term.reservation(),
         });
-        let licence = match req.vcf.licensing {
-            Licensing::Included => "",
-            Licensing::Portable => {
-                " The hosts are priced with VMware licences included: the plan's hosts without them (VCF BYOL) and their portable VCF per core are not in this scenario's cost."
-            }
-        };
         let notes = format!(
-            "From an AVS plan: the capacity is what the VMs use{} with {} % of each datastore kept free; hosts and datastores are priced {}.{licence}",
+            "From an AVS plan: the capacity is what the VMs use{} with {} % of each datastore kept free; hosts ({}) and datastores are priced {}.",
             if req.growth_pct > 0.0 {
                 format!(" grown by {} %", crate::format::num(req.growth_pct, 1))
             } else {
                 String::new()
             },
             crate::format::num(req.free_space_pct, 1),
+            req.vcf.licensing.display(),
             req.term.display()
         );
         s.meta = Some(crate::engine::meta::Meta {

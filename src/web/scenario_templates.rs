@@ -96,8 +96,9 @@ mod tests {
         }
     }
 
-    /// The AVS template opens priced: its region prices its host SKU, so the hosts'
-    /// line has a cost and no advice says it is missing.
+    /// The AVS template opens priced: its region prices its host SKU without VMware
+    /// licences (portable VCF, as new hosts are bought), so the hosts' line has a cost,
+    /// a licence line prices every core and no advice says a price is missing.
     #[test]
     fn the_avs_template_prices_its_hosts() {
         let s = find("avs-datastores").expect("listed").scenario();
@@ -107,9 +108,18 @@ mod tests {
             .as_deref()
             .unwrap_or(book.reference_region(crate::engine::scenario::Service::Anf));
         let sku = &s.clients.avs.as_ref().expect("an AVS template").host_sku;
-        assert!(book.avs_host(region, sku).is_some(), "{sku} in {region}");
+        assert!(book.avs_byol_host(region, sku).is_some(), "{sku} in {region}");
         let ev = crate::engine::evaluate(&s).expect("evaluates");
         assert!(ev.advice.iter().all(|a| a.code != "avs_hosts_unpriced"));
+        let licence = ev
+            .cost
+            .lines
+            .iter()
+            .find(|l| l.item == crate::engine::cost::VCF_LICENCES)
+            .expect("a licence line");
+        // 4 AV36P hosts x 36 cores at $350 per core per year: $4,200.00 a month.
+        assert_eq!(licence.quantity, 144.0);
+        assert!((licence.monthly.unwrap() - 4_200.0).abs() < 1e-9);
         assert!(ev.cost.monthly_usd.is_some_and(|m| m > 0.0));
     }
 

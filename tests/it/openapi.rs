@@ -389,7 +389,8 @@ async fn measurements_are_typed_and_fixed_sets_are_enums() {
 }
 
 /// The AVS plan documents its VMware licensing: the request's `vcf`, the answer's cores
-/// and licence cost per option and the verdict's saving by part.
+/// and licence cost per option and the verdict's saving by part; a scenario's AVS hosts
+/// document theirs.
 #[tokio::test]
 async fn the_avs_plan_documents_vcf_licensing() {
     let app = spawn_app().await;
@@ -418,5 +419,15 @@ async fn the_avs_plan_documents_vcf_licensing() {
     assert!(saving["licence_monthly"].is_object() && saving["cores"].is_object());
     let verdict = &doc["components"]["schemas"]["AvsVerdict"]["properties"];
     assert!(verdict["split"].is_object(), "{verdict}");
+    // A scenario's AVS hosts carry the same licensing (null: VCF included).
+    let avs = properties(&doc, &json!({"$ref": "#/components/schemas/Avs"}));
+    let scenario_vcf = properties(&doc, &avs["vcf"]["oneOf"][0]);
+    assert!(
+        avs["vcf"]["oneOf"][0]["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("Null = VCF included")),
+        "{avs:?}"
+    );
+    assert!(scenario_vcf.contains_key("price_per_core_year"), "{avs:?}");
     app.stop().await;
 }
