@@ -186,8 +186,8 @@ pub fn plan(req: &PlanRequest, book: &PriceBook) -> Result<AvsPlan, FieldErrors>
             / MIB_PER_TIB
             * g,
     };
-    let vsan = req.hosts.count(ctx.spec, demand, true);
-    let anf_hosts = req.hosts.count(ctx.spec, demand, false);
+    let vsan = req.hosts.count(ctx.spec, demand, true, req.stretched);
+    let anf_hosts = req.hosts.count(ctx.spec, demand, false, req.stretched);
     let work = work(req);
     let mut candidates = Vec::new();
     let mut best: Option<Built> = None;

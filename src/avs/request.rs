@@ -153,6 +153,10 @@ pub struct PlanRequest {
     /// licence-included reservation, until its end date).
     #[serde(default)]
     pub vcf: Vcf,
+    /// A stretched cluster over two availability zones: each site holds the whole
+    /// workload with a spare (N+2), so the host count doubles.
+    #[serde(default)]
+    pub stretched: bool,
 }
 
 fn av36() -> String {
@@ -200,6 +204,7 @@ impl PlanRequest {
             outstanding_per_vm: outstanding(),
             hosts: HostModel::default(),
             vcf: Vcf::default(),
+            stretched: false,
         }
     }
 }

@@ -210,7 +210,17 @@ pub fn driver(h: &HostCount) -> String {
         "cpu" => format!(" ({} hosts)", d.cpu),
         _ => " per cluster".to_owned(),
     };
-    format!("{} hosts, driven by {}{detail}", h.hosts, h.driver_name())
+    let rules = h.rules();
+    let rules = if rules.is_empty() {
+        String::new()
+    } else {
+        format!(", {rules}")
+    };
+    format!(
+        "{} hosts, driven by {}{detail}{rules}",
+        h.hosts,
+        h.driver_name()
+    )
 }
 
 /// The comparison of the two options.
@@ -241,12 +251,13 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
             })
             .collect(),
         drivers: format!(
-            "vSAN only: {}; with ANF datastores: {}, plus {} of {} datastores at {} a month",
+            "vSAN only: {}; with ANF datastores: {}, plus {} of {} datastores at {} a month (host rules: {})",
             driver(vsan),
             driver(with),
             crate::format::capacity(anf.tib),
             anf.level.display(Service::Anf),
-            crate::format::money(anf.monthly.payg, ctx.book.currency)
+            crate::format::money(anf.monthly.payg, ctx.book.currency),
+            super::hosts::RULES_SOURCE
         ),
     };
     Tco {

@@ -5,8 +5,8 @@
 
 use super::catalog;
 use super::cost_line::line;
-use super::licence::Licensing;
 pub use super::cost_line::{CostLine, MAX_LINES};
+use super::licence::Licensing;
 use super::plan::Plan;
 use super::pricing::AnfPrices;
 use super::scenario::{DataProtection, Level, Replication, Service, Term};

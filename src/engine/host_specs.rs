@@ -62,4 +62,3 @@ pub fn spec(sku: &str) -> Option<&'static HostSpec> {
         .iter()
         .find(|h| h.sku.eq_ignore_ascii_case(sku.trim()))
 }
-

@@ -108,7 +108,10 @@ mod tests {
             .as_deref()
             .unwrap_or(book.reference_region(crate::engine::scenario::Service::Anf));
         let sku = &s.clients.avs.as_ref().expect("an AVS template").host_sku;
-        assert!(book.avs_byol_host(region, sku).is_some(), "{sku} in {region}");
+        assert!(
+            book.avs_byol_host(region, sku).is_some(),
+            "{sku} in {region}"
+        );
         let ev = crate::engine::evaluate(&s).expect("evaluates");
         assert!(ev.advice.iter().all(|a| a.code != "avs_hosts_unpriced"));
         let licence = ev

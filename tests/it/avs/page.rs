@@ -180,7 +180,8 @@ async fn the_region_is_asked_for_and_a_region_without_the_hosts_price_still_plan
         "{page}"
     );
     assert!(
-        message(&page, "vcf_price").starts_with("must be a price per core per year"),
+        message(&page, "vcf_price")
+            .starts_with("must be a number from 0 to 100000 per core per year"),
         "{page}"
     );
     assert!(page.contains("value=\"2027-02-30\""));

@@ -24,12 +24,14 @@ async fn a_saved_cluster_prints_the_plans_monthly_cost_on_its_term() {
         ("payg", "payg", "portable&vcf_price=410"),
         ("3y", "reserved_3y", "portable"),
     ] {
-        let q = format!(
-            "region=eastus&host_sku=AV36P&level=ultra&growth_pct=10&term={term}&vcf={vcf}"
-        );
+        let q =
+            format!("region=eastus&host_sku=AV36P&level=ultra&growth_pct=10&term={term}&vcf={vcf}");
         let plan = app.get_json(&format!("{path}/plan.json?{q}")).await;
         assert_eq!(plan["clusters"].as_array().unwrap().len(), 1, "{plan}");
-        assert_eq!(plan["tco"]["hosts_priced"], true, "AV36P is priced in East US, with and without licences");
+        assert_eq!(
+            plan["tco"]["hosts_priced"], true,
+            "AV36P is priced in East US, with and without licences"
+        );
         let planned = plan["tco"]["with_anf"]["monthly"][key].as_f64().unwrap();
         let saved = app.post_pairs(&format!("{path}/save?{q}"), &[]).await;
         assert_eq!(saved.status(), 303);
@@ -65,11 +67,12 @@ async fn a_saved_cluster_prints_the_plans_monthly_cost_on_its_term() {
             e["cost"]
         );
         // The licence line: every core at the plan's price per core per year / 12.
-        let licence = e["cost"]["lines"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|l| l["item"].as_str().unwrap().starts_with("VMware Cloud Foundation"));
+        let licence = e["cost"]["lines"].as_array().unwrap().iter().find(|l| {
+            l["item"]
+                .as_str()
+                .unwrap()
+                .starts_with("VMware Cloud Foundation")
+        });
         let planned_licence = plan["tco"]["with_anf"]["licence_monthly"][key]
             .as_f64()
             .unwrap();
@@ -83,8 +86,14 @@ async fn a_saved_cluster_prints_the_plans_monthly_cost_on_its_term() {
             assert_eq!(l["quantity"].as_f64().unwrap(), cores, "{l}");
             let per_core = if vcf == "portable" { 350.0 } else { 410.0 };
             let by_hand = cores * per_core / 12.0;
-            assert!((l["monthly"].as_f64().unwrap() - by_hand).abs() < 0.005, "{l}");
-            assert!((planned_licence - by_hand).abs() < 0.005, "{planned_licence}");
+            assert!(
+                (l["monthly"].as_f64().unwrap() - by_hand).abs() < 0.005,
+                "{l}"
+            );
+            assert!(
+                (planned_licence - by_hand).abs() < 0.005,
+                "{planned_licence}"
+            );
             assert_eq!(s["clients"]["avs"]["vcf"]["licensing"], "portable");
         }
         for row in e["sizing"].as_array().unwrap() {
