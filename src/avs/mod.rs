@@ -8,6 +8,7 @@
 //! ([`crate::engine::evaluate`]: flows per host, host and path ceilings); the cheapest
 //! candidate that meets the targets wins unless the level or N is fixed.
 
+pub mod assumptions;
 pub mod hosts;
 pub mod layout;
 pub mod licence;
@@ -121,6 +122,9 @@ pub struct AvsPlan {
     pub candidates: Vec<Candidate>,
     pub tco: tco::Tco,
     pub warnings: Vec<String>,
+    /// Every per-VM figure that filled a gap or kept a default (read share, IO size,
+    /// IOs in flight, IOPS, MiB/s), with its value and source.
+    pub assumptions: Vec<assumptions::Assumption>,
 }
 
 impl AvsPlan {
@@ -705,6 +709,7 @@ fn finish(
         evaluation,
         scenarios: b.scenarios,
         clusters,
+        assumptions: assumptions::assumptions(req, &work.targets),
         targets: work.targets,
         met: b.met,
         candidates,

@@ -169,11 +169,16 @@ fn max_datastores() -> u32 {
     DEFAULT_MAX_DATASTORES
 }
 fn read_pct() -> f64 {
-    70.0
+    DEFAULT_READ_PCT
 }
 fn outstanding() -> u32 {
-    8
+    DEFAULT_OUTSTANDING
 }
+
+/// Read share of the load unless the request says otherwise, %.
+pub const DEFAULT_READ_PCT: f64 = 70.0;
+/// IOs each VM keeps in flight unless the request says otherwise.
+pub const DEFAULT_OUTSTANDING: u32 = 8;
 fn free_space_pct() -> f64 {
     DEFAULT_FREE_SPACE_PCT
 }

@@ -7,6 +7,7 @@ use rust_xlsxwriter::Workbook;
 use serde_json::{Value, json};
 use volplan::inventory::{self, Flag, Options, Reason};
 
+mod azure_migrate;
 mod figures;
 mod outputs;
 mod page;

@@ -233,6 +233,27 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
             .collect(),
     }));
 
+    b.push(Block::Heading("Assumptions per VM".into()));
+    b.push(Block::Table(Table {
+        name: "Assumptions".into(),
+        columns: vec![
+            text_col("Figure", 3.0),
+            num_col("Value", 1.2),
+            text_col("Source", 1.0),
+        ],
+        rows: p
+            .assumptions
+            .iter()
+            .map(|a| {
+                Row::new(vec![
+                    a.name.as_str().into(),
+                    a.shown().into(),
+                    a.source.display().into(),
+                ])
+            })
+            .collect(),
+    }));
+
     b.push(Block::Heading("Inventory".into()));
     let excluded: Vec<String> = s
         .excluded_by_reason

@@ -1,6 +1,7 @@
 //! The AVS plan as an Excel workbook: `Summary` (the inventory and the plan's headline),
-//! `Hosts and TCO` (each option's host count by driver, cores and cost), `Datastores` and
-//! `Placement` (one row per VM or disk; past Excel's 1,048,576 rows a sheet continues in
+//! `Hosts and TCO` (each option's host count by driver, cores and cost), `Datastores`,
+//! `Assumptions` (the per-VM figures assumed, with their source) and `Placement` (one
+//! row per VM or disk; past Excel's 1,048,576 rows a sheet continues in
 //! `Placement 2`, `Placement 3`, ...). Text is cut to Excel's 32,767 characters a cell.
 
 use super::{PlanDoc, options, placement_rows, unit_name};
@@ -247,6 +248,30 @@ fn datastores(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxE
     Ok(())
 }
 
+/// The per-VM figures the plan assumed, with their source.
+fn assumptions(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxError> {
+    let ws = wb.add_worksheet();
+    ws.set_name("Assumptions")?;
+    header(
+        ws,
+        st,
+        &[
+            ("Figure", 44.0),
+            ("Value", 10.0),
+            ("Unit", 8.0),
+            ("Source", 10.0),
+        ],
+    )?;
+    for (r, a) in doc.plan.assumptions.iter().enumerate() {
+        let r = r as u32 + 1;
+        ws.write_string(r, 0, clip(&a.name))?;
+        ws.write_number(r, 1, a.value)?;
+        ws.write_string(r, 2, a.unit)?;
+        ws.write_string(r, 3, a.source.display())?;
+    }
+    Ok(())
+}
+
 /// The name of placement sheet `k` (0-based): `Placement`, `Placement 2`, ...
 fn placement_sheet(k: usize) -> String {
     if k == 0 {
@@ -321,6 +346,7 @@ fn render_rows(doc: &PlanDoc, per_sheet: usize) -> Result<Vec<u8>, ReportError> 
     summary(&mut wb, &st, doc).map_err(err)?;
     hosts_tco(&mut wb, &st, doc).map_err(err)?;
     datastores(&mut wb, &st, doc).map_err(err)?;
+    assumptions(&mut wb, &st, doc).map_err(err)?;
     placement(&mut wb, &st, doc, per_sheet.max(1)).map_err(err)?;
     wb.save_to_buffer().map_err(err)
 }
@@ -366,6 +392,7 @@ mod tests {
                 "Summary",
                 "Hosts and TCO",
                 "Datastores",
+                "Assumptions",
                 "Placement",
                 "Placement 2",
                 "Placement 3"

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 const FORMATS: [&str; 6] = ["pdf", "md", "html", "csv", "xlsx", "json"];
 
 /// Uploads `file` (binary) on the AVS page as `name`, anonymised or not; the plan's path.
-async fn upload(app: &TestApp, name: &str, file: &[u8], anonymise: bool) -> String {
+pub(super) async fn upload(app: &TestApp, name: &str, file: &[u8], anonymise: bool) -> String {
     let boundary = "volplanAvsBoundary";
     let mut body = Vec::new();
     body.extend(
@@ -51,7 +51,7 @@ async fn upload(app: &TestApp, name: &str, file: &[u8], anonymise: bool) -> Stri
 }
 
 /// Every text of every sheet of a workbook, one cell a line.
-fn xlsx_text(bytes: &[u8]) -> (Vec<String>, String) {
+pub(super) fn xlsx_text(bytes: &[u8]) -> (Vec<String>, String) {
     let mut book: calamine::Xlsx<_> =
         calamine::open_workbook_from_rs(std::io::Cursor::new(bytes.to_vec())).expect("xlsx");
     let names = book.sheet_names();
@@ -163,7 +163,13 @@ async fn every_format_of_a_saved_plan_reads_back_and_json_is_the_apis_answer() {
     let (sheets, text) = xlsx_text(&bytes);
     assert_eq!(
         sheets,
-        ["Summary", "Hosts and TCO", "Datastores", "Placement"]
+        [
+            "Summary",
+            "Hosts and TCO",
+            "Datastores",
+            "Assumptions",
+            "Placement"
+        ]
     );
     let mut book: calamine::Xlsx<_> =
         calamine::open_workbook_from_rs(std::io::Cursor::new(bytes.to_vec())).unwrap();

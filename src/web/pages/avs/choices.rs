@@ -32,6 +32,13 @@ pub struct PlanQuery {
     pub vcf: Option<String>,
     pub vcf_price: Option<String>,
     pub vcf_until: Option<String>,
+    /// A stretched cluster (`yes`), and the per-VM figures where the inventory has none.
+    pub stretched: Option<String>,
+    pub read_pct: Option<String>,
+    pub io_size_kib: Option<String>,
+    pub outstanding_per_vm: Option<String>,
+    pub default_iops_per_vm: Option<String>,
+    pub default_mibps_per_vm: Option<String>,
     pub q: Option<String>,
     /// `customer` (default) or `engineer`: who a download is for.
     pub edition: Option<String>,
@@ -39,7 +46,7 @@ pub struct PlanQuery {
 
 impl PlanQuery {
     /// The choices of the options form, by input name (the plan request's field names).
-    fn choices(&self) -> [(&'static str, &Option<String>); 13] {
+    fn choices(&self) -> [(&'static str, &Option<String>); 19] {
         [
             ("region", &self.region),
             ("host_sku", &self.host_sku),
@@ -54,6 +61,12 @@ impl PlanQuery {
             ("vcf", &self.vcf),
             ("vcf_price", &self.vcf_price),
             ("vcf_until", &self.vcf_until),
+            ("stretched", &self.stretched),
+            ("read_pct", &self.read_pct),
+            ("io_size_kib", &self.io_size_kib),
+            ("outstanding_per_vm", &self.outstanding_per_vm),
+            ("default_iops_per_vm", &self.default_iops_per_vm),
+            ("default_mibps_per_vm", &self.default_mibps_per_vm),
         ]
     }
 
@@ -89,7 +102,7 @@ impl PlanQuery {
 
 /// The inputs of the options form by name (the plan request's field names), with
 /// their labels.
-const LABELS: [(&str, &str); 13] = [
+const LABELS: [(&str, &str); 19] = [
     ("region", "Region"),
     ("host_sku", "Host"),
     ("level", "Datastore level"),
@@ -103,6 +116,12 @@ const LABELS: [(&str, &str); 13] = [
     ("vcf", "VMware licences"),
     ("vcf_price", "VCF per core per year"),
     ("vcf_until", "Included until"),
+    ("stretched", "Stretched cluster"),
+    ("read_pct", "Read share"),
+    ("io_size_kib", "IO size"),
+    ("outstanding_per_vm", "IOs in flight per VM"),
+    ("default_iops_per_vm", "IOPS per VM without figures"),
+    ("default_mibps_per_vm", "MiB/s per VM without figures"),
 ];
 
 /// The label of input `name`; `None` when the form has no such input (a plan error
@@ -209,6 +228,16 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
     r.vcf.price_per_core_year = form.number("vcf_price");
     let until = form.value("vcf_until").trim();
     r.vcf.included_until = (!until.is_empty()).then(|| until.to_owned());
+    r.stretched = pick(form, "stretched", &[("no", false), ("yes", true)]).unwrap_or(false);
+    if let Some(v) = form.number("read_pct") {
+        r.read_pct = v;
+    }
+    r.io_size_kib = form.number("io_size_kib");
+    if let Some(n) = form.whole("outstanding_per_vm") {
+        r.outstanding_per_vm = n;
+    }
+    r.default_iops_per_vm = form.number("default_iops_per_vm");
+    r.default_mibps_per_vm = form.number("default_mibps_per_vm");
     r
 }
 
