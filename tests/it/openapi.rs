@@ -419,6 +419,21 @@ async fn the_avs_plan_documents_vcf_licensing() {
     assert!(saving["licence_monthly"].is_object() && saving["cores"].is_object());
     let verdict = &doc["components"]["schemas"]["AvsVerdict"]["properties"];
     assert!(verdict["split"].is_object(), "{verdict}");
+    // The plan lists its assumptions, each with its source; the request takes a
+    // stretched cluster and the management reservation.
+    let plan = &doc["components"]["schemas"]["AvsPlan"]["properties"];
+    assert!(plan["assumptions"].is_object(), "{plan}");
+    let assumption = &doc["components"]["schemas"]["Assumption"]["properties"];
+    for field in ["name", "value", "unit", "source"] {
+        assert!(assumption[field].is_object(), "{field}: {assumption}");
+    }
+    assert_eq!(
+        resolve(&doc, &assumption["source"])["enum"],
+        json!(["inventory", "default", "user"])
+    );
+    assert!(request["stretched"].is_object(), "{request:?}");
+    let hosts = &doc["components"]["schemas"]["HostModel"]["properties"];
+    assert!(hosts["management_memory_gb"].is_object(), "{hosts}");
     // A scenario's AVS hosts carry the same licensing (null: VCF included).
     let avs = properties(&doc, &json!({"$ref": "#/components/schemas/Avs"}));
     let scenario_vcf = properties(&doc, &avs["vcf"]["oneOf"][0]);
