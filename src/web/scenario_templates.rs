@@ -96,22 +96,40 @@ mod tests {
         }
     }
 
-    /// The AVS template opens priced: its region prices its host SKU without VMware
-    /// licences (portable VCF, as new hosts are bought), so the hosts' line has a cost,
-    /// a licence line prices every core and no advice says a price is missing.
+    /// The AVS template opens priced: its region prices its host SKU licence-included
+    /// (the template's hosts, `vcf` null) and without VMware licences, so the hosts'
+    /// line has a cost and no advice says a price is missing; with portable VCF a
+    /// licence line prices every core.
     #[test]
     fn the_avs_template_prices_its_hosts() {
-        let s = find("avs-datastores").expect("listed").scenario();
+        let mut s = find("avs-datastores").expect("listed").scenario();
         let book = crate::engine::pricing::book();
         let region = s
             .region
             .as_deref()
             .unwrap_or(book.reference_region(crate::engine::scenario::Service::Anf));
-        let sku = &s.clients.avs.as_ref().expect("an AVS template").host_sku;
+        let sku = s
+            .clients
+            .avs
+            .as_ref()
+            .expect("an AVS template")
+            .host_sku
+            .clone();
+        assert!(book.avs_host(region, &sku).is_some(), "{sku} in {region}");
+        let ev = crate::engine::evaluate(&s).expect("evaluates");
+        assert!(ev.advice.iter().all(|a| a.code != "avs_hosts_unpriced"));
+        assert!(ev.cost.monthly_usd.is_some_and(|m| m > 0.0));
         assert!(
-            book.avs_byol_host(region, sku).is_some(),
+            ev.cost
+                .lines
+                .iter()
+                .all(|l| l.item != crate::engine::cost::VCF_LICENCES)
+        );
+        assert!(
+            book.avs_byol_host(region, &sku).is_some(),
             "{sku} in {region}"
         );
+        s.clients.avs.as_mut().expect("AVS").vcf = Some(Default::default());
         let ev = crate::engine::evaluate(&s).expect("evaluates");
         assert!(ev.advice.iter().all(|a| a.code != "avs_hosts_unpriced"));
         let licence = ev
