@@ -106,9 +106,6 @@ pub const MANAGEMENT_MEMORY_GB: f64 = 171.88;
 /// cluster and the initial deployment is three"; up to 16 per cluster).
 pub const MIN_CLUSTER: u32 = 3;
 pub const MAX_CLUSTER: u32 = 16;
-/// Clusters per private cloud (Learn, "Tutorial: Deploy an Azure VMware Solution
-/// private cloud", 2023-12-19: "The maximum number of clusters per private cloud is 12").
-pub const MAX_CLUSTERS: u32 = 12;
 /// Sites of a stretched cluster: two availability zones, hosts split evenly, at least 3
 /// on each (VMware Tech Zone, "vSAN Stretched Clusters for Azure VMware Solution").
 pub const STRETCHED_SITES: u32 = 2;
@@ -220,7 +217,7 @@ impl HostModel {
     /// appliances' CPU and memory outright (on top of the VMs' demand at the planned
     /// use), each driver is rounded up, and the largest is what the VMs need; every
     /// cluster keeps `spare_hosts` for a host's failure (N+1 by vSphere HA admission
-    /// control) and has 3 to 16 hosts, so more clusters (up to 12) hold more hosts. A
+    /// control) and has 3 to 16 hosts, so more clusters hold more hosts. A
     /// stretched cluster keeps the whole workload on each of its two sites (vSAN site
     /// mirroring; N+2 admission control): each site is counted as one cluster and the
     /// count doubles.
