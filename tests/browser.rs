@@ -738,7 +738,7 @@ async fn avs_journey(c: &Client, base: &str) -> Res {
     );
     js(
         c,
-        "(document.getElementById('f-region').value = 'westus2', document.getElementById('f-level').value = 'ultra', true)",
+        "(document.getElementById('f-region').value = 'eastus', document.getElementById('f-level').value = 'ultra', true)",
     )
     .await?;
     c.find(Locator::Css("#avs-plan")).await?.click().await?;
@@ -756,8 +756,9 @@ async fn avs_journey(c: &Client, base: &str) -> Res {
     assert!(rows.as_u64().unwrap_or(0) >= 1, "datastore rows: {rows}");
     let vms = js(c, "document.querySelectorAll('#avs-vms tbody tr').length").await?;
     assert_eq!(vms, serde_json::json!(40));
+    // Both options and the difference row: AV36P has a VCF BYOL price in East US.
     let tco = js(c, "document.querySelectorAll('#avs-tco tbody tr').length").await?;
-    assert_eq!(tco, serde_json::json!(2));
+    assert_eq!(tco, serde_json::json!(3));
     let charts = js(c, "document.querySelectorAll('svg.chart').length").await?;
     assert_eq!(charts, serde_json::json!(2));
     js(
@@ -798,6 +799,77 @@ async fn avs_journey(c: &Client, base: &str) -> Res {
         files[3].starts_with("json application/json {\""),
         "{files:?}"
     );
+
+    // The assumptions table names the defaults the plan filled in (no figures here).
+    let assumed = js(c, &avs_text("avs-assumptions")).await?;
+    assert!(
+        assumed
+            .as_str()
+            .unwrap_or("")
+            .contains("IOs in flight per VM")
+            && assumed.as_str().unwrap_or("").contains("default"),
+        "{assumed}"
+    );
+    // Portable VCF (the page's default): the verdict's licence line prices the cores.
+    let portable = avs_licence_line(c).await?;
+    assert!(portable.contains("cores fewer to license"), "{portable}");
+    // Licences included, then back: the licence line follows.
+    avs_replan(c, "included").await?;
+    let included = avs_licence_line(c).await?;
+    assert!(
+        included.contains("VCF licences nothing (included in the host price)"),
+        "{included}"
+    );
+    avs_replan(c, "portable").await?;
+    assert_eq!(avs_licence_line(c).await?, portable);
+    // The customer edition (the page's downloads) names no API path.
+    js(
+        c,
+        "(Promise.all(['html', 'md'].map(f => fetch(document.getElementById('avs-' + f).href).then(r => r.text()))).then(v => { window.avsCustomer = v.join('\\n'); }), true)",
+    )
+    .await?;
+    wait_for(c, "!!window.avsCustomer", "the customer downloads").await?;
+    let customer = js(c, "window.avsCustomer").await?;
+    assert!(
+        !customer.as_str().unwrap_or("/api/").contains("/api/"),
+        "an API path in a customer edition"
+    );
+    Ok(())
+}
+
+/// The text of element `id` ("" when there is none).
+fn avs_text(id: &str) -> String {
+    format!("(document.getElementById('{id}') || {{ textContent: '' }}).textContent")
+}
+
+/// The AVS verdict's line that splits the saving (hosts, VCF licences, datastores).
+async fn avs_licence_line(c: &Client) -> Res<String> {
+    let line = js(
+        c,
+        "([...document.querySelectorAll('#avs-verdict li, #avs-saving')].map(l => l.textContent).find(t => t.includes('VCF licences')) || '')",
+    )
+    .await?;
+    Ok(line.as_str().unwrap_or("").to_owned())
+}
+
+/// Plans again with VMware licensing `vcf` and waits for the new verdict.
+async fn avs_replan(c: &Client, vcf: &str) -> Res {
+    js(
+        c,
+        &format!(
+            "(document.getElementById('f-vcf').value = '{vcf}', document.getElementById('avs-headline').id = 'avs-headline-old', true)"
+        ),
+    )
+    .await?;
+    c.find(Locator::Css("#avs-plan")).await?.click().await?;
+    wait_for(
+        c,
+        &format!(
+            "!!document.getElementById('avs-headline') && new URLSearchParams(location.search).get('vcf') === '{vcf}'"
+        ),
+        "the plan with the other licensing",
+    )
+    .await?;
     Ok(())
 }
 

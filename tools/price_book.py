@@ -109,6 +109,13 @@ GCNV_ITEMS = {
 }
 # The region a record without one is filed under: the table it follows (NOTES.md).
 GCNV_EXAMPLE_REGION = "us-central1"
+# AVS hosts without VMware Cloud Foundation (`VCF BYOL`), USD per host-hour, as a public
+# write-up quotes the Azure VMware Solution pricing page (no Retail Prices API snapshot
+# of these meters is among the public records; a Retail Prices import replaces them).
+AVS_BYOL = {"eastus": {"name": "East US", "AV36P": {"payg_hour": 8.2, "ri_1y_hour": 5.53, "ri_3y_hour": 3.57}, "AV48": {"payg_hour": 10.93, "ri_1y_hour": 7.43, "ri_3y_hour": 4.7926}, "AV52": {"payg_hour": 11.43, "ri_1y_hour": 7.6, "ri_3y_hour": 4.79}, "AV64": {"payg_hour": 11.43, "ri_1y_hour": 7.6, "ri_3y_hour": 4.79}}}
+AVS_BYOL_DATE = '2025-11-01'
+AVS_BYOL_SOURCE = "Azure VMware Solution pricing page (VCF BYOL hosts, USD per host-hour: pay as you go, 1-year and 3-year reserved) as quoted by a public write-up on GitHub (its repository is not named; undated, after 2025-11-01); East US; AV48 1-year is the write-up's approximation (32 % off); provisional until a Retail Prices import replaces it"
+
 # The AVS TCO estimator's default reserved-host discounts (avs-hosts.json,
 # reserved_pricing_note: 1-year 43 %, 3-year 50 %): the derived reserved rates of a host
 # whose pay-as-you-go price is imported later are computed with the same discounts.
@@ -298,6 +305,9 @@ def main():
         "avs_date": hosts["prices_valid_as_of"][:10],
         "avs_source": "AVS TCO estimator, Azure/azure-netapp-files docs/avs-calc/index.js (commit 1c6dbe0, 2025-06-04), pay-as-you-go per host-hour",
         "avs_reserved_discount_pct": AVS_RESERVED_DISCOUNT_PCT,
+        "avs_byol": AVS_BYOL,
+        "avs_byol_date": AVS_BYOL_DATE,
+        "avs_byol_source": AVS_BYOL_SOURCE,
         "azure_files": others["azure_files"],
         "gcnv": others["gcnv"],
         "gcnv_commitment_discount_pct": gcnv_cud(records),

@@ -4,65 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// One host SKU's specification.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
-pub struct HostSpec {
-    pub sku: &'static str,
-    /// Physical cores and their base clock.
-    pub cores: u32,
-    pub clock_mhz: f64,
-    pub ram_gb: f64,
-    /// Raw vSAN capacity tier, GB (the estimator's `rawcap_GB`).
-    pub vsan_raw_gb: f64,
-}
-
-/// The SKUs with their specifications (Microsoft Learn host table, 2023-11 and newer;
-/// raw vSAN capacity as the estimator counts it: AV36 1,920 GB x 8, AV36P 3,200 x 6,
-/// AV52 6,400 x 6, AV64 Gen 1 15.36 TB, AV48 25.6 TB).
-pub const HOSTS: [HostSpec; 5] = [
-    HostSpec {
-        sku: "AV36",
-        cores: 36,
-        clock_mhz: 2300.0,
-        ram_gb: 576.0,
-        vsan_raw_gb: 15360.0,
-    },
-    HostSpec {
-        sku: "AV36P",
-        cores: 36,
-        clock_mhz: 2600.0,
-        ram_gb: 768.0,
-        vsan_raw_gb: 19200.0,
-    },
-    HostSpec {
-        sku: "AV52",
-        cores: 52,
-        clock_mhz: 2700.0,
-        ram_gb: 1536.0,
-        vsan_raw_gb: 38400.0,
-    },
-    HostSpec {
-        sku: "AV64",
-        cores: 64,
-        clock_mhz: 2800.0,
-        ram_gb: 1024.0,
-        vsan_raw_gb: 15360.0,
-    },
-    HostSpec {
-        sku: "AV48",
-        cores: 48,
-        clock_mhz: 2600.0,
-        ram_gb: 1024.0,
-        vsan_raw_gb: 25600.0,
-    },
-];
-
-/// The specification of `sku` (case-insensitive).
-pub fn spec(sku: &str) -> Option<&'static HostSpec> {
-    HOSTS
-        .iter()
-        .find(|h| h.sku.eq_ignore_ascii_case(sku.trim()))
-}
+pub use crate::engine::host_specs::{HOSTS, HostSpec, spec};
 
 /// vSAN storage policy and its capacity overhead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
@@ -117,9 +59,16 @@ pub struct HostModel {
     /// Deduplication and compression ratio.
     #[schema(minimum = 1, maximum = 10)]
     pub dedup: f64,
-    /// Spare hosts for maintenance and failure (N+1).
+    /// Spare hosts per cluster for maintenance and failure (N+1; a stretched cluster
+    /// keeps this many on each site, N+2).
     #[schema(minimum = 0, maximum = 16)]
     pub spare_hosts: u32,
+    /// CPU the first cluster reserves for the management appliances, GHz (0 = none).
+    #[schema(minimum = 0, maximum = 1000)]
+    pub management_cpu_ghz: f64,
+    /// Memory the first cluster reserves for the management appliances, GB (0 = none).
+    #[schema(minimum = 0, maximum = 4096)]
+    pub management_memory_gb: f64,
 }
 
 impl Default for HostModel {
@@ -134,13 +83,32 @@ impl Default for HostModel {
             slack_pct: 25.0,
             dedup: 1.2,
             spare_hosts: 1,
+            management_cpu_ghz: MANAGEMENT_CPU_GHZ,
+            management_memory_gb: MANAGEMENT_MEMORY_GB,
         }
     }
 }
 
-/// Hosts per cluster: 3 to 16.
+/// Where Microsoft's host rules come from: Learn, Azure VMware Solution, "Minimum
+/// initial host deployment" (`azure-vmware/includes/hosts-minimum-initial-deployment-statement.md`,
+/// ms.date 2025-04-02), included in "Azure VMware Solution private cloud and cluster
+/// concepts".
+pub const RULES_SOURCE: &str = "Microsoft Learn, Azure VMware Solution private cloud and cluster concepts, minimum initial host deployment (2025-04-02)";
+
+/// CPU of cluster 1's MGMT-ResourcePool (vCenter Server, NSX Manager cluster, NSX
+/// Edges, HCX and other add-ons): "reserve 46 GHz CPU and 171.88-GB memory, which you
+/// can't change" ([`RULES_SOURCE`]).
+pub const MANAGEMENT_CPU_GHZ: f64 = 46.0;
+/// Memory of the same reservation, GB.
+pub const MANAGEMENT_MEMORY_GB: f64 = 171.88;
+
+/// Hosts per cluster: 3 to 16 ([`RULES_SOURCE`]: "The minimum number of hosts per
+/// cluster and the initial deployment is three"; up to 16 per cluster).
 pub const MIN_CLUSTER: u32 = 3;
 pub const MAX_CLUSTER: u32 = 16;
+/// Sites of a stretched cluster: two availability zones, hosts split evenly, at least 3
+/// on each (VMware Tech Zone, "vSAN Stretched Clusters for Azure VMware Solution").
+pub const STRETCHED_SITES: u32 = 2;
 
 /// What the VMs need from the hosts.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -165,7 +133,16 @@ pub struct Drivers {
 pub struct HostCount {
     pub hosts: u32,
     pub clusters: u32,
+    /// Hosts each driver needs, the management reservation included, before spares
+    /// (per site when stretched).
     pub drivers: Drivers,
+    /// Hosts the first cluster's management reservation adds to the count (0 when it
+    /// fits in the hosts the VMs need anyway).
+    pub management_hosts: u32,
+    /// Spare hosts in all: one per cluster (N+1), one per site when stretched (N+2).
+    pub spares: u32,
+    /// A stretched cluster: every site holds the whole workload, so hosts double.
+    pub stretched: bool,
     /// `cpu`, `memory`, `storage` or `minimum` (3 hosts per cluster).
     pub binding: &'static str,
     /// Capacity per host behind the drivers.
@@ -185,6 +162,41 @@ impl HostCount {
             _ => "the 3-host minimum",
         }
     }
+
+    /// Microsoft's rules that drive this count ([`RULES_SOURCE`]): the management
+    /// reservation (when it adds hosts), the spares, the clusters and the sites.
+    pub fn rules(&self) -> String {
+        let mut out = Vec::new();
+        if self.management_hosts > 0 {
+            out.push(format!(
+                "cluster 1 reserves {} GHz of CPU and {} GB of memory for the management appliances (+{} host{})",
+                crate::format::num(MANAGEMENT_CPU_GHZ, 0),
+                crate::format::num(MANAGEMENT_MEMORY_GB, 2),
+                self.management_hosts,
+                if self.management_hosts == 1 { "" } else { "s" }
+            ));
+        }
+        if self.stretched {
+            out.push(format!(
+                "a stretched cluster holds the whole workload on each of its 2 sites, at least 3 hosts and a spare on each (N+2): {} hosts per site",
+                self.hosts / STRETCHED_SITES
+            ));
+        } else if self.spares > 0 {
+            out.push(format!(
+                "N+1: {} spare host{} ({} per cluster)",
+                self.spares,
+                if self.spares == 1 { "" } else { "s" },
+                self.spares / self.clusters.max(1)
+            ));
+        }
+        if self.clusters > 1 {
+            out.push(format!(
+                "at most {MAX_CLUSTER} hosts per cluster: {} clusters",
+                self.clusters
+            ));
+        }
+        out.join("; ")
+    }
 }
 
 impl HostModel {
@@ -198,12 +210,20 @@ impl HostModel {
             * self.dedup
     }
 
-    /// Hosts for `d` on `h`; `with_storage` = vSAN holds the storage (vSAN only).
+    /// Hosts for `d` on `h`; `with_storage` = vSAN holds the storage (vSAN only);
+    /// `stretched` = a stretched cluster over two sites.
     ///
-    /// Each driver is rounded up; the largest, plus the spares, is the count, at least
-    /// 3 hosts per cluster of at most 16.
-    pub fn count(&self, h: &HostSpec, d: Demand, with_storage: bool) -> HostCount {
-        let cpu_mhz = f64::from(h.cores) * h.clock_mhz * self.cpu_max_pct / 100.0;
+    /// Microsoft's rules ([`RULES_SOURCE`]): cluster 1 reserves the management
+    /// appliances' CPU and memory outright (on top of the VMs' demand at the planned
+    /// use), each driver is rounded up, and the largest is what the VMs need; every
+    /// cluster keeps `spare_hosts` for a host's failure (N+1 by vSphere HA admission
+    /// control) and has 3 to 16 hosts, so more clusters hold more hosts. A
+    /// stretched cluster keeps the whole workload on each of its two sites (vSAN site
+    /// mirroring; N+2 admission control): each site is counted as one cluster and the
+    /// count doubles.
+    pub fn count(&self, h: &HostSpec, d: Demand, with_storage: bool, stretched: bool) -> HostCount {
+        let host_mhz = f64::from(h.cores) * h.clock_mhz;
+        let cpu_mhz = host_mhz * self.cpu_max_pct / 100.0;
         let mem = h.ram_gb * self.memory_max_pct / 100.0;
         let usable = self.vsan_usable_tib(h);
         let up = |x: f64| {
@@ -213,8 +233,11 @@ impl HostModel {
                 0
             }
         };
-        let cpu = up(d.vcpus * self.mhz_per_vcpu / self.vcpu_per_core / cpu_mhz);
-        let memory = up(d.memory_gib / mem);
+        // In host units: the VMs at the planned use, the reservation at full size.
+        let cpu_vms = d.vcpus * self.mhz_per_vcpu / self.vcpu_per_core / cpu_mhz;
+        let mem_vms = d.memory_gib / mem;
+        let cpu = up(cpu_vms + self.management_cpu_ghz * 1000.0 / host_mhz);
+        let memory = up(mem_vms + self.management_memory_gb / h.ram_gb);
         let storage = with_storage.then(|| up(d.storage_tib / usable));
         let (mut need, mut binding) = (cpu, "cpu");
         if memory > need {
@@ -223,20 +246,30 @@ impl HostModel {
         if let Some(s) = storage.filter(|s| *s > need) {
             (need, binding) = (s, "storage");
         }
-        let mut hosts = need + self.spare_hosts;
-        let clusters = hosts.div_ceil(MAX_CLUSTER).max(1);
+        let without = up(cpu_vms).max(up(mem_vms)).max(storage.unwrap_or(0));
+        let spare = self.spare_hosts;
+        // Clusters (per site when stretched): the fewest whose 16 hosts each hold what
+        // the VMs need plus each cluster's spares.
+        let per_cluster_max = MAX_CLUSTER / if stretched { STRETCHED_SITES } else { 1 };
+        let room = per_cluster_max.saturating_sub(spare).max(1);
+        let clusters = need.div_ceil(room).max(1);
+        let mut hosts = need + clusters * spare;
         if hosts < MIN_CLUSTER * clusters {
             hosts = MIN_CLUSTER * clusters;
             binding = "minimum";
         }
+        let sites = if stretched { STRETCHED_SITES } else { 1 };
         HostCount {
-            hosts,
+            hosts: hosts * sites,
             clusters,
             drivers: Drivers {
                 cpu,
                 memory,
                 storage,
             },
+            management_hosts: need - without.min(need),
+            spares: clusters * spare * sites,
+            stretched,
             binding,
             cpu_mhz_per_host: cpu_mhz,
             memory_gib_per_host: mem,
@@ -261,6 +294,20 @@ impl HostModel {
                     name,
                     format!(
                         "must be a number from {lo} to {hi}, not {}",
+                        crate::format::given(v)
+                    ),
+                ));
+            }
+        }
+        for (name, v, hi) in [
+            ("management_cpu_ghz", self.management_cpu_ghz, 1000.0),
+            ("management_memory_gb", self.management_memory_gb, 4096.0),
+        ] {
+            if !(v.is_finite() && (0.0..=hi).contains(&v)) {
+                return Err((
+                    name,
+                    format!(
+                        "must be a number from 0 to {hi}, not {}",
                         crate::format::given(v)
                     ),
                 ));
@@ -297,8 +344,72 @@ mod tests {
 
     #[test]
     fn a_small_estate_still_gets_three_hosts() {
-        let c = HostModel::default().count(spec("AV36").unwrap(), Demand::default(), true);
+        let c = HostModel::default().count(spec("AV36").unwrap(), Demand::default(), true, false);
         assert_eq!((c.hosts, c.clusters, c.binding), (3, 1, "minimum"));
+    }
+
+    /// 900 GiB of VM memory on AV36 (576 GB, 80 % usable: 460.8 per host) needs 1.95
+    /// hosts, so 2 + N+1 = 3. Cluster 1's MGMT-ResourcePool reserves 171.88 GB outright
+    /// (Learn, minimum initial host deployment, 2025-04-02): 171.88 / 576 = 0.30 host
+    /// more, 2.25, so 3 + N+1 = 4 hosts, the reservation adding one.
+    #[test]
+    fn the_management_reservation_adds_a_host_to_a_three_host_memory_bound_cluster() {
+        let d = Demand {
+            vcpus: 0.0,
+            memory_gib: 900.0,
+            storage_tib: 0.0,
+        };
+        let av36 = spec("AV36").unwrap();
+        let without = HostModel {
+            management_cpu_ghz: 0.0,
+            management_memory_gb: 0.0,
+            ..HostModel::default()
+        }
+        .count(av36, d, false, false);
+        assert_eq!((without.hosts, without.binding), (3, "memory"));
+        assert_eq!((without.management_hosts, without.spares), (0, 1));
+        let with = HostModel::default().count(av36, d, false, false);
+        assert_eq!(
+            (with.hosts, with.binding, with.drivers.memory),
+            (4, "memory", 3)
+        );
+        assert_eq!(with.management_hosts, 1);
+        assert!(with.rules().contains("171.88 GB"), "{}", with.rules());
+        assert!(
+            with.rules().contains("N+1: 1 spare host"),
+            "{}",
+            with.rules()
+        );
+    }
+
+    /// A stretched cluster keeps the whole workload on each of its two sites with a
+    /// spare on each (Learn: "stretched clusters use an admission control policy that's
+    /// based on n+2"; Tech Zone: hosts evenly across the two zones, at least 3 on
+    /// each): the same demand as a 4-host cluster takes 4 hosts per site, 8 in all.
+    #[test]
+    fn a_stretched_cluster_doubles_per_site() {
+        let d = Demand {
+            vcpus: 0.0,
+            memory_gib: 900.0,
+            storage_tib: 0.0,
+        };
+        let m = HostModel::default();
+        let av36 = spec("AV36").unwrap();
+        let one = m.count(av36, d, false, false);
+        let two = m.count(av36, d, false, true);
+        assert_eq!((one.hosts, two.hosts), (4, 8));
+        assert_eq!(two.spares, 2, "N+2");
+        assert!(two.rules().contains("4 hosts per site"), "{}", two.rules());
+        // A small workload still has 3 hosts on each site.
+        let small = m.count(av36, Demand::default(), false, true);
+        assert_eq!((small.hosts, small.binding), (6, "minimum"));
+        // A site holds at most 8 of the cluster's 16 hosts: more make more clusters.
+        let big = Demand {
+            memory_gib: 460.8 * 10.0,
+            ..d
+        };
+        let c = m.count(av36, big, false, true);
+        assert_eq!((c.clusters, c.hosts), (2, 2 * (11 + 2)), "{c:?}");
     }
 
     #[test]
@@ -308,8 +419,11 @@ mod tests {
             memory_gib: 460.8 * 20.0,
             storage_tib: 0.0,
         };
-        let c = HostModel::default().count(spec("AV36").unwrap(), d, false);
-        assert_eq!(c.drivers.memory, 20);
-        assert_eq!((c.hosts, c.clusters), (21, 2));
+        let c = HostModel::default().count(spec("AV36").unwrap(), d, false, false);
+        // 20 hosts of VM memory + 171.88 GB of management: 21; 15 + a spare fit in a
+        // cluster of 16, so 2 clusters, each with its spare (N+1 per cluster).
+        assert_eq!(c.drivers.memory, 21);
+        assert_eq!((c.hosts, c.clusters, c.spares), (23, 2, 2));
+        assert!(c.rules().contains("2 clusters"), "{}", c.rules());
     }
 }

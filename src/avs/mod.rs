@@ -8,15 +8,19 @@
 //! ([`crate::engine::evaluate`]: flows per host, host and path ceilings); the cheapest
 //! candidate that meets the targets wins unless the level or N is fixed.
 
+pub mod assumptions;
 pub mod hosts;
 pub mod layout;
+pub mod licence;
 mod request;
 mod scenario;
 pub mod tco;
 #[cfg(test)]
 mod tests;
 
-pub use request::{DEFAULT_FREE_SPACE_PCT, PlaceUnit, PlanRequest, PurchaseTerm, skus_in};
+pub use request::{
+    DEFAULT_FREE_SPACE_PCT, PlaceUnit, PlanRequest, PurchaseTerm, host_price, skus_in,
+};
 
 use crate::engine::evaluate::evaluate_without_sizing;
 use crate::engine::evaluation::Evaluation;
@@ -118,6 +122,9 @@ pub struct AvsPlan {
     pub candidates: Vec<Candidate>,
     pub tco: tco::Tco,
     pub warnings: Vec<String>,
+    /// Every per-VM figure that filled a gap or kept a default (read share, IO size,
+    /// IOs in flight, IOPS, MiB/s), with its value and source.
+    pub assumptions: Vec<assumptions::Assumption>,
 }
 
 impl AvsPlan {
@@ -183,8 +190,8 @@ pub fn plan(req: &PlanRequest, book: &PriceBook) -> Result<AvsPlan, FieldErrors>
             / MIB_PER_TIB
             * g,
     };
-    let vsan = req.hosts.count(ctx.spec, demand, true);
-    let anf_hosts = req.hosts.count(ctx.spec, demand, false);
+    let vsan = req.hosts.count(ctx.spec, demand, true, req.stretched);
+    let anf_hosts = req.hosts.count(ctx.spec, demand, false, req.stretched);
     let work = work(req);
     let mut candidates = Vec::new();
     let mut best: Option<Built> = None;
@@ -524,13 +531,13 @@ fn anf_level(level: Level) -> &'static crate::engine::catalog::AnfLevel {
     }
 }
 
-/// The monthly storage lines of an evaluation's cost (everything but the AVS hosts
-/// and the one-time lines).
+/// The monthly storage lines of an evaluation's cost (everything but the AVS hosts,
+/// their VCF and the one-time lines).
 pub fn anf_cost(e: &Evaluation) -> f64 {
     e.cost
         .lines
         .iter()
-        .filter(|l| l.item != crate::engine::cost::AVS_HOSTS && !l.one_time)
+        .filter(|l| !crate::engine::cost::is_avs_line(l) && !l.one_time)
         .filter_map(|l| l.monthly)
         .sum()
 }
@@ -702,6 +709,7 @@ fn finish(
         evaluation,
         scenarios: b.scenarios,
         clusters,
+        assumptions: assumptions::assumptions(req, &work.targets),
         targets: work.targets,
         met: b.met,
         candidates,

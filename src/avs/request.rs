@@ -2,6 +2,7 @@
 
 use super::DEFAULT_MAX_DATASTORES;
 use super::hosts::{self, HostModel, HostSpec};
+use super::licence::{LicenceTerms, Licensing, Vcf};
 use crate::engine::field_error::{Checks, FieldErrors, closest, did_you_mean};
 use crate::engine::pricing::{HostPrice, PriceBook};
 use crate::engine::scenario::{FieldError, Level, Service};
@@ -147,6 +148,15 @@ pub struct PlanRequest {
     /// Host sizing constants.
     #[serde(default)]
     pub hosts: HostModel,
+    /// VMware Cloud Foundation licensing: portable (default; hosts at the `VCF BYOL`
+    /// rate plus cores x the price per core per year) or included (an existing
+    /// licence-included reservation, until its end date).
+    #[serde(default)]
+    pub vcf: Vcf,
+    /// A stretched cluster over two availability zones: each site holds the whole
+    /// workload with a spare (N+2), so the host count doubles.
+    #[serde(default)]
+    pub stretched: bool,
 }
 
 fn av36() -> String {
@@ -159,11 +169,16 @@ fn max_datastores() -> u32 {
     DEFAULT_MAX_DATASTORES
 }
 fn read_pct() -> f64 {
-    70.0
+    DEFAULT_READ_PCT
 }
 fn outstanding() -> u32 {
-    8
+    DEFAULT_OUTSTANDING
 }
+
+/// Read share of the load unless the request says otherwise, %.
+pub const DEFAULT_READ_PCT: f64 = 70.0;
+/// IOs each VM keeps in flight unless the request says otherwise.
+pub const DEFAULT_OUTSTANDING: u32 = 8;
 fn free_space_pct() -> f64 {
     DEFAULT_FREE_SPACE_PCT
 }
@@ -193,17 +208,33 @@ impl PlanRequest {
             read_pct: read_pct(),
             outstanding_per_vm: outstanding(),
             hosts: HostModel::default(),
+            vcf: Vcf::default(),
+            stretched: false,
         }
     }
 }
 
-/// Every host SKU with whether the price book prices it in `region`: the page offers
-/// the priced ones and marks the others.
-pub fn skus_in(book: &PriceBook, region: &str) -> Vec<(&'static str, bool)> {
+/// Every host SKU with whether the price book prices it in `region` under
+/// `licensing`: the page offers the priced ones and marks the others.
+pub fn skus_in(book: &PriceBook, region: &str, licensing: Licensing) -> Vec<(&'static str, bool)> {
     hosts::HOSTS
         .iter()
-        .map(|h| (h.sku, book.avs_host(region, h.sku).is_some()))
+        .map(|h| (h.sku, host_price(book, region, h.sku, licensing).is_some()))
         .collect()
+}
+
+/// The host-hour price of `sku` in `region`: the `VCF BYOL` rate with portable VCF,
+/// the licence-included rate otherwise.
+pub fn host_price<'b>(
+    book: &'b PriceBook,
+    region: &str,
+    sku: &str,
+    licensing: Licensing,
+) -> Option<&'b HostPrice> {
+    match licensing {
+        Licensing::Portable => book.avs_byol_host(region, sku),
+        Licensing::Included => book.avs_host(region, sku),
+    }
 }
 
 /// A checked request's host, region and prices.
@@ -214,6 +245,10 @@ pub struct Context<'b> {
     /// `None` when the price book has no price for the host SKU in the region: the
     /// hosts are planned and their cost is marked missing.
     pub host_price: Option<&'b HostPrice>,
+    /// Date and source of `host_price` (the licence-included or the `VCF BYOL` table).
+    pub host_price_date: &'b str,
+    /// The VCF licensing and its price per core.
+    pub licence: LicenceTerms,
     pub book: &'b PriceBook,
 }
 
@@ -288,6 +323,7 @@ impl PlanRequest {
                 ),
             ));
         }
+        self.vcf.check(&mut c, "vcf");
         if let Err((f, m)) = self.hosts.validate() {
             c.push(FieldError::new(format!("hosts.{f}"), m));
         }
@@ -312,7 +348,7 @@ impl PlanRequest {
             c.push(FieldError::new(
                 "region",
                 format!(
-                    "`{}` is not a region the price book prices Azure NetApp Files in.{} Choose one from the list (GET /api/v1/regions).",
+                    "`{}` is not a region the price book prices Azure NetApp Files in.{} Choose one from the region list.",
                     clip(&region),
                     did_you_mean(&closest(&region, book.anf.keys().map(String::as_str)))
                 ),
@@ -322,7 +358,8 @@ impl PlanRequest {
         let (Some(spec), Some((_, anf))) = (spec, anf) else {
             unreachable!("a missing host or region is a recorded error");
         };
-        let host_price = book.avs_host(&region, spec.sku);
+        let licensing = self.vcf.licensing;
+        let host_price = host_price(book, &region, spec.sku, licensing);
         let region_name = book
             .avs
             .get(&region)
@@ -332,6 +369,11 @@ impl PlanRequest {
             region,
             region_name,
             host_price,
+            host_price_date: match licensing {
+                Licensing::Portable => &book.avs_byol_date,
+                Licensing::Included => &book.avs_date,
+            },
+            licence: self.vcf.terms(book.currency),
             book,
         })
     }
@@ -346,7 +388,7 @@ impl PlanRequest {
         if vms.is_empty() {
             return Err(FieldError::new(
                 "inventory.vms",
-                "the inventory has no VMs to place; import one with POST /api/v1/avs/inventory",
+                "the inventory has no VMs to place; import an inventory first",
             )
             .into());
         }

@@ -96,6 +96,7 @@ pub(super) fn scenario(
                 placement: Placement::Dedicated,
                 nconnect: req.nconnect,
                 cluster_hosts: Some(hosts),
+                vcf: Some(req.vcf.clone()),
             }),
             nfs_client: Default::default(),
             sec: Default::default(),
@@ -108,8 +109,9 @@ pub(super) fn scenario(
 }
 
 /// The plan's cluster scenarios as saved: priced on the plan's purchase term in the
-/// book's currency (hosts at the term's rate, datastores at reserved capacity), with a
-/// note of what their capacity holds, so a saved cluster costs what the plan says.
+/// book's currency (hosts at the term's rate under the plan's licensing, portable VCF
+/// per core, datastores at reserved capacity), with a note of what their capacity
+/// holds, so a saved cluster costs what the plan says.
 pub(super) fn as_planned(req: &PlanRequest, book: &PriceBook, scenarios: &mut [Scenario]) {
     for s in scenarios {
         s.pricing = Some(Pricing {
@@ -118,13 +120,14 @@ pub(super) fn as_planned(req: &PlanRequest, book: &PriceBook, scenarios: &mut [S
             reservation: req.term.reservation(),
         });
         let notes = format!(
-            "From an AVS plan: the capacity is what the VMs use{} with {} % of each datastore kept free; hosts and datastores are priced {}.",
+            "From an AVS plan: the capacity is what the VMs use{} with {} % of each datastore kept free; hosts ({}) and datastores are priced {}.",
             if req.growth_pct > 0.0 {
                 format!(" grown by {} %", crate::format::num(req.growth_pct, 1))
             } else {
                 String::new()
             },
             crate::format::num(req.free_space_pct, 1),
+            req.vcf.licensing.display(),
             req.term.display()
         );
         s.meta = Some(crate::engine::meta::Meta {

@@ -1,10 +1,12 @@
 //! Monthly and 1/3/5-year cost of vSAN only against hosts with ANF datastores: hosts x
-//! price per host-hour x 730 (pay as you go, or the reserved rates of the price book,
-//! which are the estimator's default discounts), plus the ANF pools (the engine's cost
-//! lines of every cluster on each term; reserved capacity at the price book's size
-//! bands).
+//! price per host-hour x 730 (pay as you go or reserved: the `VCF BYOL` rates with
+//! portable VCF, the licence-included rates and the estimator's default discounts
+//! otherwise), plus every host's physical cores x the VCF price per core per year / 12
+//! (portable only; [`super::licence`]), plus the ANF pools (the engine's cost lines of
+//! every cluster on each term; reserved capacity at the price book's size bands).
 
 use super::hosts::HostCount;
+use super::licence::{LicenceTerms, Licensing};
 use super::request::Context;
 use crate::engine::scenario::{Level, Service, Term};
 use serde::Serialize;
@@ -45,6 +47,11 @@ pub struct OptionCost {
     /// USD per host-hour.
     pub host_hour: Rates,
     pub hosts_monthly: Rates,
+    /// Physical cores of the hosts: what portable VCF must cover.
+    pub cores: u32,
+    /// VCF (and add-ons) on those cores per month: cores x price per core per year / 12,
+    /// the same on every term (0 with VCF included).
+    pub licence_monthly: Rates,
     /// ANF datastore capacity, TiB, and its level (none with vSAN only).
     pub anf_tib: f64,
     pub anf_level: Option<Level>,
@@ -67,6 +74,14 @@ pub struct AnfShare {
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct Saving {
     pub hosts: i64,
+    /// Cores fewer to license with ANF datastores.
+    pub cores: i64,
+    /// The monthly saving split: hosts, VCF licences, and storage (vSAN only has none
+    /// beyond its hosts, so this is minus the ANF datastores' cost); the three add up to
+    /// the difference of the options' monthly totals.
+    pub hosts_monthly: Rates,
+    pub licence_monthly: Rates,
+    pub storage_monthly: Rates,
     pub monthly_payg: f64,
     pub pct_payg: f64,
     pub totals: Vec<YearTotal>,
@@ -89,11 +104,17 @@ pub struct Tco {
     /// False when the price book has no price for the host SKU in the region: the host
     /// figures are then 0 and every total leaves the hosts out.
     pub hosts_priced: bool,
+    /// How VCF is licensed, its price per core and the basis of that price.
+    pub licence: LicenceTerms,
     pub vsan_only: OptionCost,
     pub with_anf: OptionCost,
     pub saving: Saving,
     pub note: &'static str,
 }
+
+/// What the reserved host rates are, by licensing.
+const NOTE_INCLUDED: &str = "reserved host rates are the AVS TCO estimator's default discounts (1 year 43 %, 3 and 5 years 50 %), not list prices";
+const NOTE_PORTABLE: &str = "host rates are the VCF BYOL list rates (hosts without VMware licences); the VCF subscription is priced per core per year on every term";
 
 /// Years the totals are given for.
 pub const YEARS: [u32; 3] = [1, 3, 5];
@@ -117,6 +138,22 @@ fn add(a: Rates, b: Rates) -> Rates {
     }
 }
 
+fn sub(a: Rates, b: Rates) -> Rates {
+    Rates {
+        payg: a.payg - b.payg,
+        reserved_1y: a.reserved_1y - b.reserved_1y,
+        reserved_3y: a.reserved_3y - b.reserved_3y,
+    }
+}
+
+fn flat(v: f64) -> Rates {
+    Rates {
+        payg: v,
+        reserved_1y: v,
+        reserved_3y: v,
+    }
+}
+
 fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCost {
     let book = ctx.book;
     let d = book.avs_reserved_discount_pct;
@@ -132,12 +169,22 @@ fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCos
         reserved_1y: hour.reserved_1y * n,
         reserved_3y: hour.reserved_3y * n,
     };
+    let cores = hosts.hosts * ctx.spec.cores;
+    // Without a host price the plan prices the datastores alone, licences included.
+    let per_core_year = if ctx.host_price.is_some() {
+        ctx.licence.per_core_year
+    } else {
+        0.0
+    };
+    let licence_monthly = flat(f64::from(cores) * per_core_year / 12.0);
     let anf_monthly = anf.map_or(Rates::default(), |a| a.monthly);
-    let monthly = add(hosts_monthly, anf_monthly);
+    let monthly = add(add(hosts_monthly, licence_monthly), anf_monthly);
     OptionCost {
         hosts: *hosts,
         host_hour: hour,
         hosts_monthly,
+        cores,
+        licence_monthly,
         anf_tib: anf.map_or(0.0, |a| a.tib),
         anf_level: anf.map(|a| a.level),
         anf_monthly,
@@ -163,7 +210,17 @@ pub fn driver(h: &HostCount) -> String {
         "cpu" => format!(" ({} hosts)", d.cpu),
         _ => " per cluster".to_owned(),
     };
-    format!("{} hosts, driven by {}{detail}", h.hosts, h.driver_name())
+    let rules = h.rules();
+    let rules = if rules.is_empty() {
+        String::new()
+    } else {
+        format!(", {rules}")
+    };
+    format!(
+        "{} hosts, driven by {}{detail}{rules}",
+        h.hosts,
+        h.driver_name()
+    )
 }
 
 /// The comparison of the two options.
@@ -173,6 +230,10 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
     let monthly = a.monthly.payg - b.monthly.payg;
     let saving = Saving {
         hosts: i64::from(vsan.hosts) - i64::from(with.hosts),
+        cores: i64::from(a.cores) - i64::from(b.cores),
+        hosts_monthly: sub(a.hosts_monthly, b.hosts_monthly),
+        licence_monthly: sub(a.licence_monthly, b.licence_monthly),
+        storage_monthly: sub(a.anf_monthly, b.anf_monthly),
         monthly_payg: monthly,
         pct_payg: if a.monthly.payg > 0.0 {
             monthly / a.monthly.payg * 100.0
@@ -190,26 +251,31 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
             })
             .collect(),
         drivers: format!(
-            "vSAN only: {}; with ANF datastores: {}, plus {} of {} datastores at {} a month",
+            "vSAN only: {}; with ANF datastores: {}, plus {} of {} datastores at {} a month (host rules: {})",
             driver(vsan),
             driver(with),
             crate::format::capacity(anf.tib),
             anf.level.display(Service::Anf),
-            crate::format::money(anf.monthly.payg, ctx.book.currency)
+            crate::format::money(anf.monthly.payg, ctx.book.currency),
+            super::hosts::RULES_SOURCE
         ),
     };
     Tco {
         region: ctx.region.clone(),
         region_name: ctx.region_name.clone(),
         host_sku: ctx.spec.sku.to_owned(),
-        host_price_date: ctx.book.avs_date.clone(),
+        host_price_date: ctx.host_price_date.to_owned(),
         anf_price_date: ctx.book.date.to_string(),
         hours_per_month: ctx.book.hours_per_month,
         currency: ctx.book.currency,
         hosts_priced: ctx.host_price.is_some(),
+        licence: ctx.licence.clone(),
         vsan_only: a,
         with_anf: b,
         saving,
-        note: "reserved host rates are the AVS TCO estimator's default discounts (1 year 43 %, 3 and 5 years 50 %), not list prices",
+        note: match ctx.licence.licensing {
+            Licensing::Portable => NOTE_PORTABLE,
+            Licensing::Included => NOTE_INCLUDED,
+        },
     }
 }

@@ -1,5 +1,6 @@
 //! The plan's properties over generated inventories, and a worked TCO example by hand.
 
+use super::licence::Licensing;
 use super::{PlanRequest, plan};
 use crate::engine::evaluate;
 use crate::engine::pricing::book;
@@ -127,8 +128,10 @@ fn worked(sku: &str) -> super::AvsPlan {
     let mut req = request(vms, sku);
     req.level = Some(Level::Standard);
     req.datastores = Some(2);
-    // The worked example fills its datastores: no free space kept.
+    // The worked example fills its datastores: no free space kept. Its host rates are
+    // the estimator's licence-included ones.
     req.free_space_pct = 0.0;
+    req.vcf.licensing = Licensing::Included;
     plan(&req, book()).unwrap()
 }
 
@@ -139,19 +142,26 @@ fn worked_tco_example_av36_west_us_2() {
     let v = &t.vsan_only.hosts;
     // Usable vSAN per host: 15,360 GB x 0.90 x 0.75 x 0.67 / 1024 x 1.2 = 8.1405 TiB.
     assert!((v.vsan_usable_tib_per_host - 8.1405).abs() < 1e-9);
-    // CPU: 800 vCPUs x 600 MHz / 4 per core / (36 x 2,300 x 70 %) = 2.07 -> 3.
-    // Memory: 3,200 GiB / (576 x 80 % = 460.8) = 6.94 -> 7.
-    // Storage: 200 TiB / 8.1405 = 24.57 -> 25; + 1 spare = 26 hosts, 2 clusters.
+    // Cluster 1 reserves 46 GHz and 171.88 GB for management (Learn, minimum initial
+    // host deployment, 2025-04-02), counted at full size in host units.
+    // CPU: 800 vCPUs x 600 MHz / 4 per core / (36 x 2,300 x 70 %) = 2.07, + 46,000 /
+    // 82,800 = 0.56: 2.63 -> 3.
+    // Memory: 3,200 GiB / (576 x 80 % = 460.8) = 6.94, + 171.88 / 576 = 0.30: 7.24 -> 8.
+    // Storage: 200 TiB / 8.1405 = 24.57 -> 25; 15 hosts + a spare fill a cluster of
+    // 16, so 2 clusters, each with its spare (N+1): 27 hosts.
     assert_eq!(
         (v.drivers.cpu, v.drivers.memory, v.drivers.storage),
-        (3, 7, Some(25))
+        (3, 8, Some(25))
     );
-    assert_eq!((v.hosts, v.clusters, v.binding), (26, 2, "storage"));
+    assert_eq!((v.hosts, v.clusters, v.binding), (27, 2, "storage"));
+    assert_eq!((v.spares, v.management_hosts), (2, 0));
     let w = &t.with_anf.hosts;
-    assert_eq!((w.hosts, w.clusters, w.binding), (8, 1, "memory"));
+    // With ANF: memory 8 + 1 spare = 9, the reservation adding one host (7 without).
+    assert_eq!((w.hosts, w.clusters, w.binding), (9, 1, "memory"));
+    assert_eq!(w.management_hosts, 1);
     // 8.36 USD per host-hour x 730 hours.
-    assert!((t.vsan_only.monthly.payg - 26.0 * 8.36 * 730.0).abs() < 1e-6);
-    assert!((t.vsan_only.monthly.reserved_3y - 26.0 * 4.18 * 730.0).abs() < 1e-6);
+    assert!((t.vsan_only.monthly.payg - 27.0 * 8.36 * 730.0).abs() < 1e-6);
+    assert!((t.vsan_only.monthly.reserved_3y - 27.0 * 4.18 * 730.0).abs() < 1e-6);
     // Two 100 TiB Standard datastores: 200 TiB x 1,024 x 0.14746 USD per GiB-month.
     let anf = 200.0 * 1024.0 * 0.14746;
     assert!(
@@ -159,8 +169,8 @@ fn worked_tco_example_av36_west_us_2() {
         "{}",
         t.with_anf.anf_monthly.payg
     );
-    assert!((t.with_anf.monthly.payg - (8.0 * 8.36 * 730.0 + anf)).abs() < 1e-6);
-    assert!((t.vsan_only.totals[2].payg - 26.0 * 8.36 * 730.0 * 60.0).abs() < 1e-3);
+    assert!((t.with_anf.monthly.payg - (9.0 * 8.36 * 730.0 + anf)).abs() < 1e-6);
+    assert!((t.vsan_only.totals[2].payg - 27.0 * 8.36 * 730.0 * 60.0).abs() < 1e-3);
     assert_eq!(t.saving.hosts, 18);
 }
 
@@ -169,17 +179,18 @@ fn worked_tco_example_av64_west_us_2() {
     let p = worked("AV64");
     let t = &p.tco;
     let v = &t.vsan_only.hosts;
-    // CPU: 120,000 MHz / (64 x 2,800 x 70 % = 125,440) = 0.96 -> 1.
-    // Memory: 3,200 / (1,024 x 80 % = 819.2) = 3.91 -> 4. Storage as AV36 (same raw).
+    // CPU: 120,000 MHz / (64 x 2,800 x 70 % = 125,440) = 0.96, + 46,000 / 179,200 =
+    // 0.26: 1.21 -> 2. Memory: 3,200 / (1,024 x 80 % = 819.2) = 3.91, + 171.88 / 1,024
+    // = 0.17: 4.07 -> 5. Storage as AV36 (same raw): 25, in 2 clusters, 27 hosts.
     assert_eq!(
         (v.drivers.cpu, v.drivers.memory, v.drivers.storage),
-        (1, 4, Some(25))
+        (2, 5, Some(25))
     );
-    assert_eq!(v.hosts, 26);
-    assert_eq!(t.with_anf.hosts.hosts, 5);
-    assert!((t.vsan_only.monthly.payg - 26.0 * 13.22 * 730.0).abs() < 1e-6);
+    assert_eq!(v.hosts, 27);
+    assert_eq!(t.with_anf.hosts.hosts, 6);
+    assert!((t.vsan_only.monthly.payg - 27.0 * 13.22 * 730.0).abs() < 1e-6);
     let anf = 200.0 * 1024.0 * 0.14746;
-    assert!((t.with_anf.monthly.payg - (5.0 * 13.22 * 730.0 + anf)).abs() < 1e-6);
+    assert!((t.with_anf.monthly.payg - (6.0 * 13.22 * 730.0 + anf)).abs() < 1e-6);
     assert!(t.saving.monthly_payg > 0.0);
 }
 
@@ -321,6 +332,8 @@ fn a_saved_cluster_costs_what_the_plan_says_on_its_term() {
         .collect();
     for term in super::PurchaseTerm::ALL {
         let mut req = request(vms.clone(), "AV36P");
+        // A saved scenario prices its hosts at the licence-included rates.
+        req.vcf.licensing = Licensing::Included;
         req.term = term;
         req.growth_pct = 10.0;
         let p = plan(&req, book()).unwrap();
@@ -347,4 +360,56 @@ fn a_saved_cluster_costs_what_the_plan_says_on_its_term() {
             assert!(row.quota_tib >= used / 0.8 - 1e-9, "{row:?}");
         }
     }
+}
+
+/// The worked inventory on AV36P in East US with portable VCF at the default price.
+#[test]
+fn worked_tco_example_portable_vcf_av36p_east_us() {
+    let vms = (0..200).map(|i| vm(i, 4, 16.0, 1.0, None)).collect();
+    let mut req = request(vms, "AV36P");
+    req.region = Some("eastus".to_owned());
+    req.level = Some(Level::Standard);
+    req.datastores = Some(2);
+    req.free_space_pct = 0.0;
+    let t = plan(&req, book()).unwrap().tco;
+    assert!(t.hosts_priced);
+    assert_eq!(t.licence.licensing, Licensing::Portable);
+    // Memory: 3,200 GiB / (768 x 80 % = 614.4) = 5.21, + 171.88 GB of management / 768
+    // = 0.22: 5.43 -> 6, + 1 spare = 7 hosts with ANF.
+    // vSAN: 19,200 GB x 0.90 x 0.75 x 0.67 / 1024 x 1.2 = 10.1756 TiB per host;
+    // 200 TiB / 10.1756 = 19.66 -> 20, in 2 clusters of at most 16 with a spare each:
+    // 22 hosts with vSAN only.
+    assert_eq!((t.vsan_only.hosts.hosts, t.with_anf.hosts.hosts), (22, 7));
+    // Cores: 36 per AV36P host: 22 x 36 = 792 and 7 x 36 = 252; 540 fewer.
+    assert_eq!((t.vsan_only.cores, t.with_anf.cores), (792, 252));
+    assert_eq!(t.saving.cores, 540);
+    // Hosts at the VCF BYOL rate, 8.20 USD per host-hour x 730 hours:
+    // 22 x 8.20 x 730 = 131,692.00 and 7 x 8.20 x 730 = 41,902.00 a month.
+    assert!((t.vsan_only.hosts_monthly.payg - 131_692.0).abs() < 1e-6);
+    assert!((t.with_anf.hosts_monthly.payg - 41_902.0).abs() < 1e-6);
+    // 3-year reserved: 3.57 x 730 = 2,606.10 per host: 22 x = 57,334.20.
+    assert!((t.vsan_only.hosts_monthly.reserved_3y - 57_334.2).abs() < 1e-6);
+    // VCF at 350 USD per core per year / 12: 792 x 350 / 12 = 23,100.00 and
+    // 252 x 350 / 12 = 7,350.00 a month, on every term.
+    assert!((t.vsan_only.licence_monthly.payg - 23_100.0).abs() < 1e-6);
+    assert!((t.with_anf.licence_monthly.reserved_3y - 7_350.0).abs() < 1e-6);
+    // Two 100 TiB Standard datastores: 200 x 1,024 x 0.14746 = 30,199.808 a month.
+    let anf = 30_199.808;
+    assert!((t.with_anf.anf_monthly.payg - anf).abs() < 1e-6);
+    // Saving at pay as you go: hosts 131,692 - 41,902 = 89,790; licences 23,100 -
+    // 7,350 = 15,750; storage -30,199.808; in all 75,340.192.
+    let s = &t.saving;
+    assert!((s.hosts_monthly.payg - 89_790.0).abs() < 1e-6);
+    assert!((s.licence_monthly.payg - 15_750.0).abs() < 1e-6);
+    assert!((s.storage_monthly.payg + anf).abs() < 1e-6);
+    assert!((s.monthly_payg - 75_340.192).abs() < 1e-6);
+    assert!((t.vsan_only.monthly.payg - t.with_anf.monthly.payg - s.monthly_payg).abs() < 1e-6);
+    // Licence-included with an end date: no licence line, the licence-included rate
+    // (East US AV36P 9.20 per host-hour), and the date in the basis.
+    req.vcf.licensing = Licensing::Included;
+    req.vcf.included_until = Some("2027-08-30".to_owned());
+    let t = plan(&req, book()).unwrap().tco;
+    assert_eq!(t.vsan_only.licence_monthly.payg, 0.0);
+    assert!((t.with_anf.hosts_monthly.payg - 7.0 * 9.2 * 730.0).abs() < 1e-6);
+    assert!(t.licence.basis.contains("2027-08-30"));
 }

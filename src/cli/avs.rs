@@ -30,6 +30,13 @@ pub struct PlanArgs {
     /// missing.
     #[arg(long)]
     pub region: Option<String>,
+    /// VMware Cloud Foundation licensing: portable (hosts at the VCF BYOL rate plus
+    /// cores x the VCF price) or included (an existing licence-included reservation).
+    #[arg(long, default_value = "portable")]
+    pub vcf: String,
+    /// The VCF price per core per year; default the stated public list figure.
+    #[arg(long)]
+    pub vcf_price_per_core_year: Option<f64>,
     /// The purchase term the TCO headline follows: payg, 1y or 3y.
     #[arg(long, default_value = "3y")]
     pub term: String,
@@ -138,6 +145,8 @@ pub fn plan(args: &PlanArgs) -> Result<String, String> {
     req.capacity_basis = choice::<CapacityBasis>("capacity-basis", &args.capacity_basis)?;
     req.nconnect = args.nconnect;
     req.term = choice::<avs::PurchaseTerm>("term", &args.term)?;
+    req.vcf.licensing = choice::<avs::licence::Licensing>("vcf", &args.vcf)?;
+    req.vcf.price_per_core_year = args.vcf_price_per_core_year;
     req.free_space_pct = args.free_space_pct;
     let plan = avs::plan(&req, pricing::book()).map_err(|e| e.to_string())?;
     let judged = crate::verdict::avs::judge(plan, req.term);

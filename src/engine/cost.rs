@@ -6,6 +6,7 @@
 use super::catalog;
 use super::cost_line::line;
 pub use super::cost_line::{CostLine, MAX_LINES};
+use super::licence::Licensing;
 use super::plan::Plan;
 use super::pricing::AnfPrices;
 use super::scenario::{DataProtection, Level, Replication, Service, Term};
@@ -28,6 +29,14 @@ pub const BACKUP_DELTA_DAYS_PER_COPY: f64 = 1.0;
 
 /// The item of the AVS hosts line.
 pub const AVS_HOSTS: &str = "AVS hosts";
+
+/// The item of the portable VCF line: every physical core of the hosts.
+pub const VCF_LICENCES: &str = "VMware Cloud Foundation (portable, per core)";
+
+/// True for the AVS lines (hosts and their VCF), the ones that are not storage.
+pub fn is_avs_line(l: &CostLine) -> bool {
+    l.item == AVS_HOSTS || l.item == VCF_LICENCES
+}
 
 /// The cost line of cool data read back (`storage.cool_access.retrieved_pct_per_month`).
 pub const COOL_RETRIEVAL: &str = "Cool tier retrieval";
@@ -173,6 +182,16 @@ fn cost_lines<'b>(p: &Plan<'b>, lines: &mut ArrayVec<CostLine, MAX_LINES>) -> Ba
             "host-month",
             hour.map(|h| h * book.hours_per_month),
         ));
+        // Portable VCF covers every core of every host, at the price per core per year
+        // (as the AVS plan prices it); without a host price the cost is storage-only.
+        if a.licensing == Licensing::Portable && hour.is_some() {
+            lines.push(line(
+                VCF_LICENCES,
+                f64::from(a.cluster_hosts * a.cores_per_host),
+                "core-month",
+                Some(a.licence_per_core_year / 12.0),
+            ));
+        }
     }
     let keep = 1.0 - p.discount_pct / 100.0;
     for l in lines.iter_mut() {

@@ -24,6 +24,8 @@ pub mod distribution;
 pub mod evaluate;
 pub mod evaluation;
 pub mod field_error;
+pub mod host_specs;
+pub mod licence;
 pub mod limits;
 pub mod meta;
 pub mod model;

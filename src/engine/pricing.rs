@@ -45,6 +45,14 @@ pub struct PriceBook {
     /// The AVS estimator's default reserved-host discounts, %: the reserved rates of a
     /// host whose pay-as-you-go price is entered later are derived with them.
     pub avs_reserved_discount_pct: ReservedDiscounts,
+    /// AVS host prices without VMware Cloud Foundation (the `VCF BYOL` meters: every new
+    /// deployment since 1 November 2025), by region, with their date and source.
+    #[serde(default)]
+    pub avs_byol: BTreeMap<String, AvsRegion>,
+    #[serde(default)]
+    pub avs_byol_date: String,
+    #[serde(default)]
+    pub avs_byol_source: String,
     /// Azure Files prices by region and item (`ssd_v2`, `ssd_v2_iops`, ...), per unit and
     /// month (`prices::rows` lists the items and units).
     #[serde(default)]
@@ -369,6 +377,11 @@ impl PriceBook {
         self.avs.get(region).and_then(|r| r.hosts.get(sku))
     }
 
+    /// The price of a host without VCF (`VCF BYOL`) of `sku` in `region`.
+    pub fn avs_byol_host(&self, region: &str, sku: &str) -> Option<&HostPrice> {
+        self.avs_byol.get(region).and_then(|r| r.hosts.get(sku))
+    }
+
     /// The region `service` is priced in when a scenario names none.
     pub fn reference_region(&self, service: Service) -> &str {
         match service {
@@ -483,6 +496,9 @@ impl PriceBook {
             avs_date: self.avs_date.clone(),
             avs_source: self.avs_source.clone(),
             avs_reserved_discount_pct: self.avs_reserved_discount_pct,
+            avs_byol: BTreeMap::new(),
+            avs_byol_date: self.avs_byol_date.clone(),
+            avs_byol_source: self.avs_byol_source.clone(),
             azure_files: BTreeMap::new(),
             gcnv: BTreeMap::new(),
             gcnv_commitment_discount_pct: self.gcnv_commitment_discount_pct,

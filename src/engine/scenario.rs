@@ -519,12 +519,25 @@ pub struct Avs {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(minimum = 3, maximum = 16)]
     pub cluster_hosts: Option<u32>,
+    /// How the hosts' VMware Cloud Foundation is licensed. Null = VCF included in the
+    /// host price (the licence-included rate); with `portable` the hosts cost the
+    /// `VCF BYOL` rate and a licence line adds every physical core at the price per
+    /// core per year (plus add-ons), as the AVS plan prices them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vcf: Option<super::licence::Vcf>,
 }
 
 impl Avs {
     /// Hosts in the cluster: as given, else the loaded hosts (at least 3).
     pub fn cluster_size(&self) -> u32 {
         self.cluster_hosts.unwrap_or(self.hosts.max(MIN_AVS_HOSTS))
+    }
+
+    /// How the hosts are licensed (null `vcf`: included).
+    pub fn licensing(&self) -> super::licence::Licensing {
+        self.vcf
+            .as_ref()
+            .map_or(super::licence::Licensing::Included, |v| v.licensing)
     }
 }
 

@@ -203,6 +203,9 @@ impl Scenario {
                 ),
             ));
         }
+        if let Some(v) = &a.vcf {
+            v.check(c, "clients.avs.vcf");
+        }
         c.range_u("clients.avs.vms_per_host", a.vms_per_host, 1, 1024);
         c.range_u("clients.avs.vmdks_per_vm", a.vmdks_per_vm, 1, 256);
         if a.nconnect != 1 && a.nconnect != 4 {

@@ -1,13 +1,14 @@
 //! VMware inventories in, the VMs to move out: RVTools exports (xlsx, or the `vInfo`
-//! CSV of a CSV export), Live Optics workbooks, and a plain CSV of VMs with their
-//! capacity; performance (IOPS, MiB/s) from the same file, a Live Optics
-//! `VM Performance` sheet or a CSV of its own.
+//! CSV of a CSV export), Live Optics workbooks, Azure Migrate's import CSV (per-disk
+//! performance) and a plain CSV of VMs with their capacity; performance (IOPS, MiB/s)
+//! from the same file, a Live Optics `VM Performance` sheet or a CSV of its own.
 //!
 //! Pure: bytes in, [`Inventory`] out, no I/O. [`parse`] tells the file's kind from its
 //! bytes; a file that is not an inventory is an [`InventoryError`] naming the sheet or
 //! column that was expected.
 
 pub mod anonymise;
+pub mod azure_migrate;
 pub mod bounds;
 pub mod model;
 pub mod perf;
@@ -134,7 +135,11 @@ pub fn import(
         })?
     } else {
         let t = table::csv_table("vInfo", bytes)?;
-        rvtools::from_csv(t, opts)?
+        if azure_migrate::is_azure_migrate(&t) {
+            azure_migrate::from_csv(&t)?
+        } else {
+            rvtools::from_csv(t, opts)?
+        }
     };
     if let Some(p) = performance {
         unpanicked(

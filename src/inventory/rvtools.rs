@@ -458,7 +458,7 @@ pub fn from_csv(table: Table, opts: Options) -> Result<Inventory, InventoryError
     Ok(finish(vms, excluded, summary))
 }
 
-fn finish(vms: Vec<Vm>, excluded: Vec<Excluded>, mut summary: Summary) -> Inventory {
+pub(super) fn finish(vms: Vec<Vm>, excluded: Vec<Excluded>, mut summary: Summary) -> Inventory {
     let mut clusters: Vec<&str> = vms.iter().filter_map(|v| v.cluster.as_deref()).collect();
     clusters.sort_unstable();
     clusters.dedup();

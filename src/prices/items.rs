@@ -226,11 +226,24 @@ static ITEMS: LazyLock<Vec<Item>> = LazyLock::new(|| {
             label: format!("{} host, pay as you go", h.sku),
             unit: "host-hour",
         });
+        out.push(Item {
+            service: PricedService::Avs,
+            key: format!("{}{BYOL_SUFFIX}", h.sku),
+            label: format!(
+                "{} host without VMware licences (VCF BYOL), pay as you go",
+                h.sku
+            ),
+            unit: "host-hour",
+        });
     }
     files_items(&mut out);
     gcnv_items(&mut out);
     out
 });
+
+/// The suffix of an AVS host item priced without VMware Cloud Foundation (`AV36P_byol`):
+/// the `VCF BYOL` meters, for portable VCF.
+pub const BYOL_SUFFIX: &str = "_byol";
 
 /// Every kind of row, ANF first.
 pub fn items() -> &'static [Item] {

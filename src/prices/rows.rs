@@ -9,6 +9,7 @@
 //! exist only for the regions of the compiled book (the regions list and the scenario
 //! checks are compiled in); AVS, Azure Files and GCNV rows may be added for any region.
 
+use super::items::BYOL_SUFFIX;
 pub use super::items::{Item, item, items};
 pub use crate::engine::price_key::{PricedService, Provenance, RowKey, currency_code, replaced_by};
 use crate::engine::pricing::{self, AvsRegion, HostPrice, PriceBook};
@@ -184,7 +185,11 @@ impl PriceBook {
     pub fn get(&self, key: &RowKey) -> Option<f64> {
         match key.service {
             PricedService::Anf => anf_get(self.anf.get(&key.region)?, &key.item)?,
-            PricedService::Avs => self.avs_host(&key.region, &key.item).map(|h| h.payg_hour),
+            PricedService::Avs => match key.item.strip_suffix(BYOL_SUFFIX) {
+                Some(sku) => self.avs_byol_host(&key.region, sku),
+                None => self.avs_host(&key.region, &key.item),
+            }
+            .map(|h| h.payg_hour),
             PricedService::AzureFiles => self.azure_files.get(&key.region)?.get(&key.item).copied(),
             PricedService::Gcnv => self.gcnv.get(&key.region)?.get(&key.item).copied(),
         }
@@ -210,15 +215,20 @@ impl PriceBook {
                 let d = self.avs_reserved_discount_pct;
                 // As the estimator's derived rates: 6 decimals are plenty for a host-hour.
                 let off = |pct: f64| Some((price * (1.0 - pct / 100.0) * 1e6).round() / 1e6);
-                let region = self
-                    .avs
+                // Reserved host rates without VCF are derived the same way until an
+                // import reads the reservation items.
+                let (table, sku) = match key.item.strip_suffix(BYOL_SUFFIX) {
+                    Some(sku) => (&mut self.avs_byol, sku),
+                    None => (&mut self.avs, key.item.as_str()),
+                };
+                let region = table
                     .entry(key.region.clone())
                     .or_insert_with(|| AvsRegion {
                         name,
                         hosts: Default::default(),
                     });
                 region.hosts.insert(
-                    key.item.clone(),
+                    sku.to_owned(),
                     HostPrice {
                         payg_hour: price,
                         ri_1y_hour: off(d.one_year),
@@ -317,6 +327,9 @@ impl PriceBook {
                 let provenance = self.provenance.get(&key);
                 let (as_of, source) = match provenance {
                     Some(p) => (p.as_of.clone(), p.source.clone()),
+                    None if it.key.ends_with(BYOL_SUFFIX) => {
+                        (self.avs_byol_date.clone(), self.avs_byol_source.clone())
+                    }
                     None if it.service == PricedService::Avs => {
                         (self.avs_date.clone(), self.avs_source.clone())
                     }
@@ -348,7 +361,12 @@ impl PriceBook {
     fn regions_of(&self, service: PricedService) -> Vec<(&str, &str)> {
         let keys: Vec<&String> = match service {
             PricedService::Anf => self.anf.keys().collect(),
-            PricedService::Avs => self.avs.keys().collect(),
+            PricedService::Avs => {
+                let mut keys: Vec<&String> = self.avs.keys().chain(self.avs_byol.keys()).collect();
+                keys.sort();
+                keys.dedup();
+                keys
+            }
             PricedService::AzureFiles => self.azure_files.keys().collect(),
             PricedService::Gcnv => self.gcnv.keys().collect(),
         };
@@ -414,6 +432,33 @@ mod tests {
             .find(|r| r.region == "eastus" && r.item == "premium")
             .unwrap();
         assert!(!untouched.stored && *untouched.as_of == *base.date);
+    }
+
+    /// A stored `VCF BYOL` host rate prices portable VCF's hosts, apart from the
+    /// licence-included rate, and the compiled ones are listed with their source.
+    #[test]
+    fn byol_host_rows_price_hosts_without_vmware_licences() {
+        let base = pricing::book();
+        let byol = key(PricedService::Avs, "westeurope", "AV36P_byol");
+        assert_eq!(base.get(&byol), None);
+        let book = base.in_force(&[stored(byol.clone(), 9.0)], 3);
+        assert_eq!(book.get(&byol), Some(9.0));
+        assert_eq!(
+            book.avs_byol_host("westeurope", "AV36P").unwrap().payg_hour,
+            9.0
+        );
+        assert_eq!(
+            book.avs_host("westeurope", "AV36P").map(|h| h.payg_hour),
+            base.avs_host("westeurope", "AV36P").map(|h| h.payg_hour),
+            "the licence-included rate is untouched"
+        );
+        let rows = base.rows();
+        let row = rows
+            .iter()
+            .find(|r| r.region == "eastus" && r.item == "AV36P_byol")
+            .expect("the compiled VCF BYOL rate is a row");
+        assert_eq!(row.price, 8.2);
+        assert_eq!(row.source, base.avs_byol_source);
     }
 
     #[test]

@@ -82,7 +82,9 @@ pub fn avs_plan(n: usize) -> (Inventory, AvsPlan) {
             .collect(),
     );
     let mut req = PlanRequest::new(inv.clone());
-    req.region = Some("westus2".to_owned());
+    // Priced with portable VCF (the default): AV36P has a VCF BYOL rate in East US.
+    req.host_sku = "AV36P".to_owned();
+    req.region = Some("eastus".to_owned());
     req.unit = PlaceUnit::Disk;
     let p = plan(&req, book()).expect("the example inventory plans");
     (inv, p)

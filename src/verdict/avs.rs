@@ -5,6 +5,7 @@
 //! the headline and the table always agree.
 
 use super::mechanism;
+use crate::avs::licence::Licensing;
 use crate::avs::tco::Tco;
 use crate::avs::{AvsPlan, PurchaseTerm};
 use crate::format::{money, share as pct};
@@ -67,10 +68,28 @@ pub struct AvsVerdict {
     /// Every term, pay as you go first.
     pub terms: Vec<TermVerdict>,
     pub break_even: Option<BreakEven>,
+    /// The chosen term's monthly difference split into hosts, VCF licences and storage
+    /// (None without a host price).
+    pub split: Option<SavingSplit>,
     /// The headline: the chosen term's comparison.
     pub statement: String,
     /// Every statement in reading order.
     pub statements: Vec<String>,
+}
+
+/// What ANF datastores save against vSAN only per month at one term, by part: the
+/// three add up to the difference of the options' monthly totals (negative = costs
+/// more).
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+pub struct SavingSplit {
+    pub term: PurchaseTerm,
+    pub hosts: f64,
+    /// VCF licences (and add-ons) of the cores that the hosts saved carry.
+    pub licences: f64,
+    pub cores: i64,
+    /// vSAN only pays no storage beyond its hosts: minus the ANF datastores' cost.
+    pub storage: f64,
+    pub statement: String,
 }
 
 /// An AVS plan with its verdict (the answer of `POST /api/v1/avs/plan`).
@@ -141,15 +160,53 @@ fn term_verdict(t: &Tco, term: PurchaseTerm) -> TermVerdict {
     }
 }
 
+/// The saving at `term` split into hosts, VCF licences and storage, in words.
+fn split(t: &Tco, term: PurchaseTerm) -> SavingSplit {
+    let c = |v: f64| money(v, t.currency);
+    let s = &t.saving;
+    let (hosts, licences, storage) = (
+        s.hosts_monthly.at(term),
+        s.licence_monthly.at(term),
+        s.storage_monthly.at(term),
+    );
+    let signed = |v: f64| {
+        if v < 0.0 { format!("-{}", c(-v)) } else { c(v) }
+    };
+    let licence_words = match t.licence.licensing {
+        Licensing::Portable => format!(
+            "VCF licences {} ({} cores fewer to license)",
+            signed(licences),
+            s.cores
+        ),
+        Licensing::Included => "VCF licences nothing (included in the host price)".to_owned(),
+    };
+    let statement = format!(
+        "At {}, per month with ANF datastores: hosts save {} ({} fewer), {licence_words}, and the datastores cost {}; in all {}.",
+        term.display(),
+        signed(hosts),
+        s.hosts,
+        c(-storage),
+        signed(hosts + licences + storage)
+    );
+    SavingSplit {
+        term,
+        hosts,
+        licences,
+        cores: s.cores,
+        storage,
+        statement,
+    }
+}
+
 fn break_even(t: &Tco, term: PurchaseTerm) -> BreakEven {
     let c = |v: f64| money(v, t.currency);
     let vsan = t.vsan_only.monthly.at(term);
-    let hosts = t.with_anf.hosts_monthly.at(term);
+    let hosts = t.with_anf.hosts_monthly.at(term) + t.with_anf.licence_monthly.at(term);
     let now = t.with_anf.anf_monthly.at(term);
     let even = vsan - hosts;
     let statement = if even <= 0.0 {
         format!(
-            "No break-even at {}: the {} hosts with ANF datastores alone cost {}/month, at least as much as vSAN only ({}).",
+            "No break-even at {}: the {} hosts with ANF datastores (with their VMware licences) alone cost {}/month, at least as much as vSAN only ({}).",
             term.display(),
             t.with_anf.hosts.hosts,
             c(hosts),
@@ -206,8 +263,9 @@ pub fn verdict(plan: &AvsPlan, term: PurchaseTerm) -> AvsVerdict {
     ));
     if !t.hosts_priced {
         let statement = format!(
-            "No host cost: the price book has no {} price in {}. The hosts are planned ({} with vSAN only, {} with ANF datastores); the costs cover the ANF datastores only ({}/month), so no option is called cheaper.",
+            "No host cost: there is no {} {} host price in {}. The hosts are planned ({} with vSAN only, {} with ANF datastores); the costs cover the ANF datastores only ({}/month), so no option is called cheaper.",
             plan.host_sku,
+            t.licence.licensing.display(),
             t.region_name,
             t.vsan_only.hosts.hosts,
             t.with_anf.hosts.hosts,
@@ -218,6 +276,7 @@ pub fn verdict(plan: &AvsPlan, term: PurchaseTerm) -> AvsVerdict {
             term,
             terms: Vec::new(),
             break_even: None,
+            split: None,
             statement,
             statements,
         };
@@ -259,6 +318,8 @@ pub fn verdict(plan: &AvsPlan, term: PurchaseTerm) -> AvsVerdict {
                 .join("; ")
         )
     });
+    let sp = split(t, term);
+    statements.push(sp.statement.clone());
     let be = break_even(t, term);
     statements.push(be.statement.clone());
     statements.push(format!("{}.", t.saving.drivers));
@@ -266,6 +327,7 @@ pub fn verdict(plan: &AvsPlan, term: PurchaseTerm) -> AvsVerdict {
         term,
         terms,
         break_even: Some(be),
+        split: Some(sp),
         statement,
         statements,
     }

@@ -35,7 +35,7 @@ pub const TEMPLATES: &[StarterTemplate] = &[
     StarterTemplate {
         key: "avs-datastores",
         name: "AVS 4 x 20 TiB vs 20 x 4 TiB datastores",
-        summary: "Azure VMware Solution, 4 AV36 hosts on Azure NetApp Files Ultra datastores; \
+        summary: "Azure VMware Solution, 4 AV36P hosts on Azure NetApp Files Ultra datastores; \
                   change the volume group to 20 x 4 TiB to compare.",
         json: include_str!("scenario_templates/avs-datastores.json"),
     },
@@ -94,6 +94,54 @@ mod tests {
             crate::engine::check(&s, crate::engine::pricing::book())
                 .unwrap_or_else(|e| panic!("template {} fails validation: {e}", t.key));
         }
+    }
+
+    /// The AVS template opens priced: its region prices its host SKU licence-included
+    /// (the template's hosts, `vcf` null) and without VMware licences, so the hosts'
+    /// line has a cost and no advice says a price is missing; with portable VCF a
+    /// licence line prices every core.
+    #[test]
+    fn the_avs_template_prices_its_hosts() {
+        let mut s = find("avs-datastores").expect("listed").scenario();
+        let book = crate::engine::pricing::book();
+        let region = s
+            .region
+            .as_deref()
+            .unwrap_or(book.reference_region(crate::engine::scenario::Service::Anf));
+        let sku = s
+            .clients
+            .avs
+            .as_ref()
+            .expect("an AVS template")
+            .host_sku
+            .clone();
+        assert!(book.avs_host(region, &sku).is_some(), "{sku} in {region}");
+        let ev = crate::engine::evaluate(&s).expect("evaluates");
+        assert!(ev.advice.iter().all(|a| a.code != "avs_hosts_unpriced"));
+        assert!(ev.cost.monthly_usd.is_some_and(|m| m > 0.0));
+        assert!(
+            ev.cost
+                .lines
+                .iter()
+                .all(|l| l.item != crate::engine::cost::VCF_LICENCES)
+        );
+        assert!(
+            book.avs_byol_host(region, &sku).is_some(),
+            "{sku} in {region}"
+        );
+        s.clients.avs.as_mut().expect("AVS").vcf = Some(Default::default());
+        let ev = crate::engine::evaluate(&s).expect("evaluates");
+        assert!(ev.advice.iter().all(|a| a.code != "avs_hosts_unpriced"));
+        let licence = ev
+            .cost
+            .lines
+            .iter()
+            .find(|l| l.item == crate::engine::cost::VCF_LICENCES)
+            .expect("a licence line");
+        // 4 AV36P hosts x 36 cores at $350 per core per year: $4,200.00 a month.
+        assert_eq!(licence.quantity, 144.0);
+        assert!((licence.monthly.unwrap() - 4_200.0).abs() < 1e-9);
+        assert!(ev.cost.monthly_usd.is_some_and(|m| m > 0.0));
     }
 
     #[test]

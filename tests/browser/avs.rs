@@ -86,6 +86,15 @@ pub async fn avs_form_journey(c: &Client, base: &str) -> Res {
     );
     fits_a_phone(c, "the inventory and its options").await?;
 
+    // Portable VCF (the default) offers AV36P first; AV36 has no VCF BYOL price
+    // anywhere. With VMware licences included and AV36 chosen:
+    assert_eq!(
+        js(c, "document.getElementById('f-host_sku').value").await?,
+        "AV36P"
+    );
+    choose(c, "vcf", "included").await?;
+    choose(c, "host_sku", "AV36").await?;
+
     // Choosing West Europe marks the hosts it has no price for, at once.
     choose(c, "region", "westeurope").await?;
     wait_for(

@@ -7,6 +7,7 @@ use rust_xlsxwriter::Workbook;
 use serde_json::{Value, json};
 use volplan::inventory::{self, Flag, Options, Reason};
 
+mod azure_migrate;
 mod figures;
 pub(crate) mod outputs;
 mod page;
@@ -528,7 +529,8 @@ async fn api_imports_plans_and_agrees_with_the_command_line() {
     assert_eq!(inv["excluded"].as_array().unwrap().len(), 4);
 
     let body = json!({"inventory": inv, "host_sku": "AV36", "region": "westus2",
-                      "level": null, "datastores": null, "growth_pct": 20});
+                      "level": null, "datastores": null, "growth_pct": 20,
+                      "vcf": {"licensing": "included"}});
     let res = app.post_json("/api/v1/avs/plan", &body).await;
     assert_eq!(res.status(), 200);
     let plan: Value = res.json().await.unwrap();
@@ -560,6 +562,8 @@ async fn api_imports_plans_and_agrees_with_the_command_line() {
             "westus2",
             "--growth-pct",
             "20",
+            "--vcf",
+            "included",
         ])
         .output()
         .unwrap();
@@ -611,7 +615,7 @@ async fn api_refuses_what_is_not_an_inventory() {
     let body: Value = res.json().await.unwrap();
     assert_error_body(&body, Some("region"));
     assert!(
-        body["error"].as_str().unwrap().contains("/api/v1/regions"),
+        body["error"].as_str().unwrap().contains("region list"),
         "{body}"
     );
     // A region without a price for the host still plans the hosts; the verdict says
@@ -628,7 +632,7 @@ async fn api_refuses_what_is_not_an_inventory() {
     assert!(body["tco"]["vsan_only"]["hosts"]["hosts"].as_u64().unwrap() >= 3);
     let headline = body["verdict"]["statement"].as_str().unwrap();
     assert!(
-        headline.starts_with("No host cost: the price book has no AV36 price in "),
+        headline.starts_with("No host cost: there is no AV36 portable VCF host price in "),
         "{headline}"
     );
     assert_eq!(body["verdict"]["terms"], json!([]));
@@ -678,12 +682,14 @@ async fn the_page_imports_plans_at_another_level_saves_and_downloads_the_pdf() {
         .await;
     assert!(found.contains("1 matching"), "{found}");
 
-    // No host price in East US: the page still plans and says the host cost is missing.
-    let unpriced = app.get_text(&format!("{path}?region=eastus")).await;
+    // No AV36 price in East US: the page still plans and says the host cost is missing.
+    let unpriced = app
+        .get_text(&format!("{path}?region=eastus&host_sku=AV36"))
+        .await;
     assert!(unpriced.contains("<b>No host cost: "), "{unpriced}");
     let bad = app.get(&format!("{path}?region=atlantis")).await;
     assert_eq!(bad.status(), 422);
-    assert!(bad.text().await.unwrap().contains("/api/v1/regions"));
+    assert!(bad.text().await.unwrap().contains("region list"));
 
     // The cost headline follows the term bought (3-year reserved unless chosen) and is
     // the verdict's statement, as the JSON download carries it.
@@ -692,7 +698,7 @@ async fn the_page_imports_plans_at_another_level_saves_and_downloads_the_pdf() {
         ("payg", "At pay as you go: "),
         ("1y", "At 1-year reserved: "),
     ] {
-        let q = format!("region=westus2&level=ultra&term={term}");
+        let q = format!("region=westus2&level=ultra&term={term}&vcf=included");
         let page = app.get_text(&format!("{path}?{q}")).await;
         let headline = page
             .split("<p id=\"avs-saving\"><b>")

@@ -387,3 +387,62 @@ async fn measurements_are_typed_and_fixed_sets_are_enums() {
         .await;
     assert_eq!(res.status(), 404);
 }
+
+/// The AVS plan documents its VMware licensing: the request's `vcf`, the answer's cores
+/// and licence cost per option and the verdict's saving by part; a scenario's AVS hosts
+/// document theirs.
+#[tokio::test]
+async fn the_avs_plan_documents_vcf_licensing() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let op = &doc["paths"]["/api/v1/avs/plan"]["post"];
+    let request = properties(
+        &doc,
+        &op["requestBody"]["content"]["application/json"]["schema"],
+    );
+    let vcf = properties(&doc, &request["vcf"]);
+    for field in [
+        "licensing",
+        "price_per_core_year",
+        "included_until",
+        "add_ons",
+    ] {
+        assert!(vcf.contains_key(field), "vcf.{field}: {vcf:?}");
+    }
+    assert_eq!(
+        resolve(&doc, &vcf["licensing"])["enum"],
+        json!(["portable", "included"])
+    );
+    let option = &doc["components"]["schemas"]["OptionCost"]["properties"];
+    assert!(option["cores"].is_object() && option["licence_monthly"].is_object());
+    let saving = &doc["components"]["schemas"]["Saving"]["properties"];
+    assert!(saving["licence_monthly"].is_object() && saving["cores"].is_object());
+    let verdict = &doc["components"]["schemas"]["AvsVerdict"]["properties"];
+    assert!(verdict["split"].is_object(), "{verdict}");
+    // The plan lists its assumptions, each with its source; the request takes a
+    // stretched cluster and the management reservation.
+    let plan = &doc["components"]["schemas"]["AvsPlan"]["properties"];
+    assert!(plan["assumptions"].is_object(), "{plan}");
+    let assumption = &doc["components"]["schemas"]["Assumption"]["properties"];
+    for field in ["name", "value", "unit", "source"] {
+        assert!(assumption[field].is_object(), "{field}: {assumption}");
+    }
+    assert_eq!(
+        resolve(&doc, &assumption["source"])["enum"],
+        json!(["inventory", "default", "user"])
+    );
+    assert!(request["stretched"].is_object(), "{request:?}");
+    let hosts = &doc["components"]["schemas"]["HostModel"]["properties"];
+    assert!(hosts["management_memory_gb"].is_object(), "{hosts}");
+    // A scenario's AVS hosts carry the same licensing (null: VCF included).
+    let avs = properties(&doc, &json!({"$ref": "#/components/schemas/Avs"}));
+    let scenario_vcf = properties(&doc, &avs["vcf"]["oneOf"][0]);
+    assert!(
+        avs["vcf"]["oneOf"][0]["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("Null = VCF included")),
+        "{avs:?}"
+    );
+    assert!(scenario_vcf.contains_key("price_per_core_year"), "{avs:?}");
+    app.stop().await;
+}

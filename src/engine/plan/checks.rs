@@ -33,6 +33,9 @@ pub(super) fn resolve_avs(a: &Avs, checks: &mut Checks) -> Option<AvsPlan> {
         vmdks_per_vm: a.vmdks_per_vm,
         placement: a.placement,
         host,
+        licensing: a.licensing(),
+        licence_per_core_year: a.vcf.as_ref().map_or(0.0, |v| v.per_core_year()),
+        cores_per_host: host_specs::spec(&a.host_sku).map_or(0, |s| s.cores),
     })
 }
 

@@ -5,6 +5,8 @@
 
 use super::catalog::{self, AvsHost, VmSize};
 use super::field_error::{Checks, FieldError, FieldErrors, closest, did_you_mean};
+use super::host_specs;
+use super::licence::Licensing;
 use super::model::Params;
 use super::pricing::{self, AnfPrices, HostPrice, PriceBook};
 use super::scenario::{
@@ -126,6 +128,11 @@ pub struct AvsPlan {
     pub vmdks_per_vm: u32,
     pub placement: Placement,
     pub host: &'static AvsHost,
+    /// How VCF is licensed, and what it costs per core per year (0 when included).
+    pub licensing: Licensing,
+    pub licence_per_core_year: f64,
+    /// Physical cores per host (what portable VCF covers).
+    pub cores_per_host: u32,
 }
 
 /// Everything the model needs, typed and resolved.
@@ -196,7 +203,8 @@ pub struct Rates<'a> {
     pub region: &'a str,
     /// ANF's prices in that region (ANF plans in a region the book prices).
     pub anf: Option<&'a AnfPrices>,
-    /// The AVS host SKU's price there, if the book has one.
+    /// The AVS host SKU's price there, if the book has one: the `VCF BYOL` rate with
+    /// portable VCF, the licence-included rate otherwise.
     pub avs_host: Option<&'a HostPrice>,
     /// The region as the compiled book's ANF key ([`pricing::anf_region`]), for the
     /// advice that names it: `None` outside ANF's regions.
@@ -205,12 +213,12 @@ pub struct Rates<'a> {
 
 impl<'a> Rates<'a> {
     /// The entries of `book` for `service` in `region` (the reference region when
-    /// `None`) and the AVS host `sku`.
+    /// `None`) and the AVS host `sku` under its licensing.
     fn of(
         book: &'a PriceBook,
         service: Service,
         region: Option<&'a str>,
-        sku: Option<&str>,
+        sku: Option<(&str, Licensing)>,
     ) -> Self {
         let region = region.unwrap_or(book.reference_region(service));
         Self {
@@ -219,7 +227,10 @@ impl<'a> Rates<'a> {
                 Service::Anf => book.anf(region).map(|(_, r)| r),
                 _ => None,
             },
-            avs_host: sku.and_then(|sku| book.avs_host(region, sku)),
+            avs_host: sku.and_then(|(sku, licensing)| match licensing {
+                Licensing::Included => book.avs_host(region, sku),
+                Licensing::Portable => book.avs_byol_host(region, sku),
+            }),
             anf_key: pricing::anf_region(region),
         }
     }
@@ -351,7 +362,7 @@ impl<'a> Plan<'a> {
                 prices,
                 st.service,
                 s.region.as_deref(),
-                avs.map(|a| a.host.sku.as_str()),
+                avs.map(|a| (a.host.sku.as_str(), a.licensing)),
             ),
         };
         plan.pool_tib = plan.resolve_pool(st.pool_tib)?;

@@ -156,6 +156,7 @@ impl Setup {
                     placement: Placement::Spread,
                     nconnect: 1,
                     cluster_hosts: None,
+                    vcf: None,
                 };
                 (
                     Some(avs),

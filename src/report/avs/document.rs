@@ -32,6 +32,8 @@ fn documents(p: &AvsPlan) -> Vec<(String, String)> {
 pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
     let (p, s) = (doc.plan, &doc.inventory.summary);
     let t = &p.tco;
+    // The totals follow the verdict's term: pay as you go, or reserved.
+    let payg = doc.verdict.term == crate::avs::PurchaseTerm::Payg;
     let mut b = vec![
         Block::Heading("Executive summary".into()),
         Block::Summary(doc.verdict.statements.clone()),
@@ -42,11 +44,14 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
         b.push(Block::Table(Table {
             name: "Cost by term".into(),
             columns: vec![
-                text_col("Purchase term", 1.6),
-                num_col("vSAN only a month", 1.4),
-                num_col("ANF datastores a month", 1.6),
-                num_col("Difference", 1.3),
-                text_col("Cheaper", 1.3),
+                text_col("Purchase term", 1.4),
+                num_col("vSAN only a month", 1.3),
+                num_col("ANF datastores a month", 1.4),
+                num_col("Difference", 1.2),
+                num_col("Hosts saved", 1.2),
+                num_col("Licences saved", 1.2),
+                num_col("Datastores", 1.2),
+                text_col("Cheaper", 1.1),
             ],
             rows: doc
                 .verdict
@@ -60,6 +65,9 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
                             Cell::money(Some(x.with_anf_monthly), t.currency),
                             signed_money(x.with_anf_monthly - x.vsan_only_monthly, t.currency)
                                 .into(),
+                            Cell::money(Some(t.saving.hosts_monthly.at(x.term)), t.currency),
+                            Cell::money(Some(t.saving.licence_monthly.at(x.term)), t.currency),
+                            Cell::money(Some(-t.saving.storage_monthly.at(x.term)), t.currency),
                             x.cheaper.display().into(),
                         ],
                         if x.cheaper == Cheaper::WithAnf {
@@ -86,27 +94,39 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
             .iter()
             .zip(&t.with_anf.totals)
             .map(|(a, w)| {
+                let (x, y) = if payg {
+                    (a.payg, w.payg)
+                } else {
+                    (a.reserved, w.reserved)
+                };
                 Row::new(vec![
                     format!(
-                        "{} year{}, reserved",
+                        "{} year{}, {}",
                         a.years,
-                        if a.years == 1 { "" } else { "s" }
+                        if a.years == 1 { "" } else { "s" },
+                        if payg { "pay as you go" } else { "reserved" }
                     )
                     .into(),
-                    Cell::money(Some(a.reserved), t.currency),
-                    Cell::money(Some(w.reserved), t.currency),
-                    Cell::money(Some(a.reserved - w.reserved), t.currency),
+                    Cell::money(Some(x), t.currency),
+                    Cell::money(Some(y), t.currency),
+                    Cell::money(Some(x - y), t.currency),
                 ])
             })
             .collect(),
     }));
     b.push(Block::Chart(Box::new(Chart::avs_tco(t))));
     b.push(Block::Note(format!(
-        "AVS host prices as of {}, Azure NetApp Files prices as of {}, {} hours a month; totals over 1 year at the 1-year rate, 3 and 5 years at the 3-year rate; {}.",
+        "AVS host prices as of {}, Azure NetApp Files prices as of {}, {} hours a month; {}; {}. VMware licences: {}.",
         date_words(&t.host_price_date),
         date_words(&t.anf_price_date),
         num(t.hours_per_month, 0),
-        t.note
+        if payg {
+            "totals at pay as you go, the term the verdict follows"
+        } else {
+            "totals over 1 year at the 1-year rate, 3 and 5 years at the 3-year rate"
+        },
+        t.note,
+        t.licence.basis
     )));
 
     b.push(Block::Heading("Hosts".into()));
@@ -119,7 +139,9 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
             num_col("For memory", 0.9),
             num_col("For storage", 0.9),
             text_col("Driven by", 1.4),
+            num_col("Cores", 0.8),
             num_col("Hosts a month", 1.3),
+            num_col("VCF a month", 1.2),
         ],
         rows: options(p)
             .iter()
@@ -134,7 +156,9 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
                         .storage
                         .map_or_else(|| "-".into(), |x| Cell::num(f64::from(x), 0)),
                     h.driver_name().into(),
+                    Cell::num(f64::from(o.cores), 0),
                     Cell::money(Some(o.hosts_monthly.payg), t.currency),
+                    Cell::money(Some(o.licence_monthly.payg), t.currency),
                 ])
             })
             .collect(),
@@ -204,6 +228,27 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
                     c.mibps_headroom_pct
                         .map_or_else(|| "-".into(), |h| Cell::pct(h, 0)),
                     yes_no(c.met).into(),
+                ])
+            })
+            .collect(),
+    }));
+
+    b.push(Block::Heading("Assumptions per VM".into()));
+    b.push(Block::Table(Table {
+        name: "Assumptions".into(),
+        columns: vec![
+            text_col("Figure", 3.0),
+            num_col("Value", 1.2),
+            text_col("Source", 1.0),
+        ],
+        rows: p
+            .assumptions
+            .iter()
+            .map(|a| {
+                Row::new(vec![
+                    a.name.as_str().into(),
+                    a.shown().into(),
+                    a.source.display().into(),
                 ])
             })
             .collect(),

@@ -193,3 +193,71 @@ fn markdown_escapes_the_file_and_vm_names() {
         assert_eq!(pipes, 7, "{row}");
     }
 }
+
+/// The customer edition of a plan whose hosts have no price names no API path and no
+/// internal term, and its cost table carries every figure the headline quotes.
+#[test]
+fn the_customer_edition_speaks_plainly_and_its_tables_hold_the_headline_figures() {
+    use crate::report::Edition;
+    for (sku, term) in [
+        ("AV36", crate::avs::PurchaseTerm::ThreeYears),
+        ("AV36P", crate::avs::PurchaseTerm::Payg),
+    ] {
+        let inv = inventory(
+            (0..6)
+                .map(|i| vm(format!("vm{i}"), 0.5, 2, Some(10.0), false))
+                .collect(),
+        );
+        let mut req = PlanRequest::new(inv.clone());
+        req.host_sku = sku.to_owned();
+        req.region = Some("eastus".to_owned());
+        req.term = term;
+        let p = plan(&req, book()).unwrap();
+        assert_eq!(p.tco.hosts_priced, sku == "AV36P");
+        let verdict = crate::verdict::avs::verdict(&p, term);
+        let doc = PlanDoc {
+            origin: "inventory.xlsx",
+            inventory: &inv,
+            basis: req.capacity_basis,
+            plan: &p,
+            date: "2026-01-02",
+            verdict: &verdict,
+        };
+        let opts = RenderOptions {
+            edition: Edition::Customer,
+            ..RenderOptions::default()
+        };
+        let md = String::from_utf8(render(&doc, Format::Md, opts).unwrap()).unwrap();
+        for word in ["price book", "/api/", "GET ", "POST "] {
+            assert!(!md.contains(word), "{sku}: {word:?} in {md}");
+        }
+        // Every money figure of the headline statement is a cell of the report's tables.
+        let cells: Vec<&str> = md
+            .lines()
+            .filter(|l| l.starts_with('|'))
+            .flat_map(|l| l.split('|').map(str::trim))
+            .collect();
+        let figures: Vec<&str> = verdict
+            .statement
+            .split([' ', '(', ')'])
+            .map(|w| {
+                w.trim_end_matches([',', '.', ';', ')'])
+                    .trim_end_matches("/month")
+            })
+            .filter(|w| w.starts_with('$'))
+            .collect();
+        // Hosts priced: the saving, both options' monthly and the total over the term.
+        assert_eq!(
+            figures.len(),
+            if p.tco.hosts_priced { 4 } else { 1 },
+            "{figures:?}"
+        );
+        for figure in figures {
+            assert!(
+                cells.iter().any(|c| c.trim_start_matches('-') == figure),
+                "{sku}: {figure} of {:?} in no table cell:\n{md}",
+                verdict.statement
+            );
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! The AVS plan as an Excel workbook: `Summary` (the inventory and the plan's headline),
-//! `Hosts and TCO` (each option's host count by driver and cost), `Datastores` and
-//! `Placement` (one row per VM or disk; past Excel's 1,048,576 rows a sheet continues in
+//! `Hosts and TCO` (each option's host count by driver, cores and cost), `Datastores`,
+//! `Assumptions` (the per-VM figures assumed, with their source) and `Placement` (one
+//! row per VM or disk; past Excel's 1,048,576 rows a sheet continues in
 //! `Placement 2`, `Placement 3`, ...). Text is cut to Excel's 32,767 characters a cell.
 
 use super::{PlanDoc, options, placement_rows, unit_name};
@@ -163,6 +164,8 @@ fn hosts_tco(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxEr
             ("1 year reserved", 15.0),
             ("3 years reserved", 15.0),
             ("5 years reserved", 15.0),
+            ("Cores", 8.0),
+            ("VCF monthly", 14.0),
         ],
     )?;
     for (r, (name, o)) in options(doc.plan).into_iter().enumerate() {
@@ -194,14 +197,16 @@ fn hosts_tco(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxEr
         for (c, v) in money.enumerate() {
             ws.write_number_with_format(r, 7 + c as u16, v, &st.money)?;
         }
+        ws.write_number_with_format(r, 15, f64::from(o.cores), &st.int)?;
+        ws.write_number_with_format(r, 16, o.licence_monthly.payg, &st.money)?;
     }
     let t = &doc.plan.tco;
     ws.write_string_with_format(
         4,
         0,
         clip(&format!(
-            "AVS host prices as of {}, ANF as of {}; {}.",
-            t.host_price_date, t.anf_price_date, t.note
+            "AVS host prices as of {}, ANF as of {}; {}. VMware licences: {}.",
+            t.host_price_date, t.anf_price_date, t.note, t.licence.basis
         )),
         &st.wrap,
     )?;
@@ -239,6 +244,30 @@ fn datastores(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxE
         ws.write_number_with_format(r, 7, d.demand_mibps, &st.int)?;
         ws.write_number_with_format(r, 8, d.demand_iops, &st.int)?;
         ws.write_number_with_format(r, 9, d.qos_mibps, &st.int)?;
+    }
+    Ok(())
+}
+
+/// The per-VM figures the plan assumed, with their source.
+fn assumptions(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxError> {
+    let ws = wb.add_worksheet();
+    ws.set_name("Assumptions")?;
+    header(
+        ws,
+        st,
+        &[
+            ("Figure", 44.0),
+            ("Value", 10.0),
+            ("Unit", 8.0),
+            ("Source", 10.0),
+        ],
+    )?;
+    for (r, a) in doc.plan.assumptions.iter().enumerate() {
+        let r = r as u32 + 1;
+        ws.write_string(r, 0, clip(&a.name))?;
+        ws.write_number(r, 1, a.value)?;
+        ws.write_string(r, 2, a.unit)?;
+        ws.write_string(r, 3, a.source.display())?;
     }
     Ok(())
 }
@@ -317,6 +346,7 @@ fn render_rows(doc: &PlanDoc, per_sheet: usize) -> Result<Vec<u8>, ReportError> 
     summary(&mut wb, &st, doc).map_err(err)?;
     hosts_tco(&mut wb, &st, doc).map_err(err)?;
     datastores(&mut wb, &st, doc).map_err(err)?;
+    assumptions(&mut wb, &st, doc).map_err(err)?;
     placement(&mut wb, &st, doc, per_sheet.max(1)).map_err(err)?;
     wb.save_to_buffer().map_err(err)
 }
@@ -362,6 +392,7 @@ mod tests {
                 "Summary",
                 "Hosts and TCO",
                 "Datastores",
+                "Assumptions",
                 "Placement",
                 "Placement 2",
                 "Placement 3"

@@ -10,6 +10,7 @@
 
 mod choices;
 mod code;
+mod tco_table;
 
 pub use code::code;
 
@@ -47,19 +48,6 @@ pub struct VmRow {
     pub tib: String,
     pub mibps: String,
     pub flags: String,
-}
-
-/// A row of the hosts and TCO table, its figures formatted.
-pub struct OptionRow {
-    pub name: &'static str,
-    pub hosts: u32,
-    pub cpu: u32,
-    pub memory: u32,
-    pub storage: String,
-    pub driver: &'static str,
-    /// Monthly at pay as you go and 3 years reserved, then the 1, 3 and 5-year totals;
-    /// "no host price" where the hosts are all the figure would hold.
-    pub money: Vec<String>,
 }
 
 #[derive(Template)]
@@ -110,43 +98,6 @@ impl AvsPage {
             tco_chart: String::new(),
             basis: CapacityBasis::InUse,
         }
-    }
-
-    /// The two rows of the TCO table. Without a host price the vSAN-only costs are
-    /// missing and the ANF option's are its datastores' alone (the page says so above
-    /// the table).
-    pub fn options(&self) -> Vec<OptionRow> {
-        let Some(p) = &self.plan else {
-            return Vec::new();
-        };
-        let t = &p.tco;
-        let row = |name, o: &avs::tco::OptionCost, priced: bool| {
-            let h = &o.hosts;
-            let figures = [o.monthly.payg, o.monthly.reserved_3y]
-                .into_iter()
-                .chain(o.totals.iter().map(|y| y.reserved));
-            OptionRow {
-                name,
-                hosts: h.hosts,
-                cpu: h.drivers.cpu,
-                memory: h.drivers.memory,
-                storage: h.drivers.storage.map_or("-".to_owned(), |s| s.to_string()),
-                driver: h.driver_name(),
-                money: figures
-                    .map(|v| {
-                        if priced {
-                            format::money(v, t.currency)
-                        } else {
-                            "no host price".to_owned()
-                        }
-                    })
-                    .collect(),
-            }
-        };
-        vec![
-            row("vSAN only", &t.vsan_only, t.hosts_priced),
-            row("With ANF datastores", &t.with_anf, true),
-        ]
     }
 
     /// The verdict's first statement: what was planned and whether it meets the
@@ -393,11 +344,16 @@ async fn planned(
     page.id = id;
     page.origin = origin;
     page.query_string = q.query_string();
-    (page.regions_priced, page.regions_unpriced) = choices::regions(&book);
     page.form = q.form();
     let sent = asked == Asked::Plan || q.submitted();
     let req = choices::read(inv.clone(), &mut page.form, sent);
-    page.hosts = choices::hosts(&book, req.region.as_deref(), &req.host_sku);
+    (page.regions_priced, page.regions_unpriced) = choices::regions(&book, req.vcf.licensing);
+    page.hosts = choices::hosts(
+        &book,
+        req.region.as_deref(),
+        &req.host_sku,
+        req.vcf.licensing,
+    );
     page.inventory = Some(inv);
     if req.region.is_none() {
         return Ok(page);

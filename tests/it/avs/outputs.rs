@@ -51,7 +51,7 @@ pub(crate) async fn upload(app: &TestApp, name: &str, file: &[u8], anonymise: bo
 }
 
 /// Every text of every sheet of a workbook, one cell a line.
-fn xlsx_text(bytes: &[u8]) -> (Vec<String>, String) {
+pub(super) fn xlsx_text(bytes: &[u8]) -> (Vec<String>, String) {
     let mut book: calamine::Xlsx<_> =
         calamine::open_workbook_from_rs(std::io::Cursor::new(bytes.to_vec())).expect("xlsx");
     let names = book.sheet_names();
@@ -72,7 +72,7 @@ async fn every_format_of_a_saved_plan_reads_back_and_json_is_the_apis_answer() {
     let app = spawn_app().await;
     let bytes = rvtools(Dialect::Mib);
     let path = upload(&app, "rvtools.xlsx", &bytes, false).await;
-    let q = "region=westus2&growth_pct=20&unit=disk";
+    let q = "region=westus2&growth_pct=20&unit=disk&vcf=included";
 
     // The API's answer for the same inventory and choices.
     let res = app
@@ -87,7 +87,8 @@ async fn every_format_of_a_saved_plan_reads_back_and_json_is_the_apis_answer() {
     let api: Value = app
         .post_json(
             "/api/v1/avs/plan",
-            &json!({"inventory": inv, "region": "westus2", "growth_pct": 20, "unit": "disk"}),
+            &json!({"inventory": inv, "region": "westus2", "growth_pct": 20, "unit": "disk",
+                    "host_sku": "AV36P", "vcf": {"licensing": "included"}}),
         )
         .await
         .json()
@@ -162,7 +163,13 @@ async fn every_format_of_a_saved_plan_reads_back_and_json_is_the_apis_answer() {
     let (sheets, text) = xlsx_text(&bytes);
     assert_eq!(
         sheets,
-        ["Summary", "Hosts and TCO", "Datastores", "Placement"]
+        [
+            "Summary",
+            "Hosts and TCO",
+            "Datastores",
+            "Assumptions",
+            "Placement"
+        ]
     );
     let mut book: calamine::Xlsx<_> =
         calamine::open_workbook_from_rs(std::io::Cursor::new(bytes.to_vec())).unwrap();

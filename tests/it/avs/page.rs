@@ -77,7 +77,7 @@ async fn the_region_is_asked_for_and_a_region_without_the_hosts_price_still_plan
     );
 
     // West Europe has no AV36 price: the plan is shown, its cost marked missing.
-    let q = "region=westeurope&host_sku=AV36&level=ultra";
+    let q = "region=westeurope&host_sku=AV36&level=ultra&vcf=included";
     let res = app.get(&format!("{path}?{q}")).await;
     assert_eq!(res.status(), 200, "a missing host price is no error");
     let page = res.text().await.unwrap();
@@ -121,7 +121,8 @@ async fn the_region_is_asked_for_and_a_region_without_the_hosts_price_still_plan
     let api: Value = app
         .post_json(
             "/api/v1/avs/plan",
-            &json!({"inventory": inv, "region": "westeurope", "host_sku": "AV36", "level": "ultra"}),
+            &json!({"inventory": inv, "region": "westeurope", "host_sku": "AV36", "level": "ultra",
+                    "vcf": {"licensing": "included"}}),
         )
         .await
         .json()
@@ -139,7 +140,9 @@ async fn the_region_is_asked_for_and_a_region_without_the_hosts_price_still_plan
 
     // A region that prices it: no mark, the costs in the prices' currency.
     let page = app
-        .get_text(&format!("{path}?region=westus2&host_sku=AV36&level=ultra"))
+        .get_text(&format!(
+            "{path}?region=westus2&host_sku=AV36&level=ultra&vcf=included"
+        ))
         .await;
     assert!(!page.contains("id=\"avs-cost-missing\""));
     assert!(host_option(&page, "AV36").1.starts_with("AV36: "));
@@ -151,6 +154,62 @@ async fn the_region_is_asked_for_and_a_region_without_the_hosts_price_still_plan
         )),
         "{page}"
     );
+    // Portable VCF (the default) prices the hosts at the VCF BYOL rates: AV36P in East
+    // US has one, AV36 none; the licensing control and the licence line are shown.
+    let page = app
+        .get_text(&format!("{path}?region=eastus&host_sku=AV36P&level=ultra"))
+        .await;
+    assert!(!page.contains("id=\"avs-cost-missing\""), "{page}");
+    assert_eq!(host_option(&page, "AV36").1, "AV36 — no price in East US");
+    assert!(page.contains("name=\"vcf\""), "the licensing control");
+    assert!(page.contains("name=\"vcf_price\"") && page.contains("name=\"vcf_until\""));
+    assert!(
+        page.contains("VMware licences: portable VCF at an assumed public list figure"),
+        "{page}"
+    );
+    // A wrong licensing input gets its message beside it, keeping what was typed.
+    let res = app
+        .get(&format!(
+            "{path}?region=eastus&vcf=included&vcf_until=2027-02-30&vcf_price=-5"
+        ))
+        .await;
+    assert_eq!(res.status(), 422);
+    let page = res.text().await.unwrap();
+    assert!(
+        message(&page, "vcf_until").starts_with("must be a date written YYYY-MM-DD"),
+        "{page}"
+    );
+    assert!(
+        message(&page, "vcf_price")
+            .starts_with("must be a number from 0 to 100000 per core per year"),
+        "{page}"
+    );
+    assert!(page.contains("value=\"2027-02-30\""));
+    // Every money figure of the headline, on every term, is a cell of the TCO table.
+    for term in ["payg", "1y", "3y"] {
+        let page = app
+            .get_text(&format!(
+                "{path}?region=eastus&host_sku=AV36P&level=ultra&term={term}"
+            ))
+            .await;
+        let headline = between(&page, "<p id=\"avs-saving\"><b>", "</b>");
+        let table = between(&page, "<table id=\"avs-tco\">", "</table>");
+        let figures: Vec<&str> = headline
+            .split([' ', '(', ')'])
+            .map(|w| {
+                w.trim_end_matches([',', '.', ';'])
+                    .trim_end_matches("/month")
+            })
+            .filter(|w| w.starts_with('$'))
+            .collect();
+        assert_eq!(figures.len(), 4, "{term}: {headline}");
+        for f in figures {
+            assert!(
+                table.contains(&format!(">{f}<")) || table.contains(&format!(">-{f}<")),
+                "{term}: {f} of {headline:?} is not in the table {table}"
+            );
+        }
+    }
     app.stop().await;
 }
 

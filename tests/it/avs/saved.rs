@@ -1,6 +1,7 @@
 //! An AVS plan's cluster saved as a scenario answers the plan's question: the scenario
-//! page prints the monthly cost the plan gives on its purchase term, in its currency,
-//! and its capacity keeps the plan's free space.
+//! page prints the monthly cost the plan gives on its purchase term and licensing (with
+//! portable VCF a licence line of every core at the plan's price), in its currency, and
+//! its capacity keeps the plan's free space.
 
 use crate::helpers::spawn_app;
 use serde_json::Value;
@@ -17,10 +18,20 @@ async fn a_saved_cluster_prints_the_plans_monthly_cost_on_its_term() {
         .await;
     assert_eq!(res.status(), 303);
     let path = res.headers()["location"].to_str().unwrap().to_owned();
-    for (term, key) in [("3y", "reserved_3y"), ("payg", "payg")] {
-        let q = format!("region=westus2&level=ultra&growth_pct=10&term={term}");
+    for (term, key, vcf) in [
+        ("3y", "reserved_3y", "included"),
+        ("payg", "payg", "included"),
+        ("payg", "payg", "portable&vcf_price=410"),
+        ("3y", "reserved_3y", "portable"),
+    ] {
+        let q =
+            format!("region=eastus&host_sku=AV36P&level=ultra&growth_pct=10&term={term}&vcf={vcf}");
         let plan = app.get_json(&format!("{path}/plan.json?{q}")).await;
         assert_eq!(plan["clusters"].as_array().unwrap().len(), 1, "{plan}");
+        assert_eq!(
+            plan["tco"]["hosts_priced"], true,
+            "AV36P is priced in East US, with and without licences"
+        );
         let planned = plan["tco"]["with_anf"]["monthly"][key].as_f64().unwrap();
         let saved = app.post_pairs(&format!("{path}/save?{q}"), &[]).await;
         assert_eq!(saved.status(), 303);
@@ -52,8 +63,39 @@ async fn a_saved_cluster_prints_the_plans_monthly_cost_on_its_term() {
         let monthly = e["cost"]["monthly_usd"].as_f64().unwrap();
         assert!(
             (monthly - planned).abs() < 0.005,
-            "{term}: the scenario costs {monthly}, the plan {planned}"
+            "{term} {vcf}: the scenario costs {monthly}, the plan {planned}: {s} {}",
+            e["cost"]
         );
+        // The licence line: every core at the plan's price per core per year / 12.
+        let licence = e["cost"]["lines"].as_array().unwrap().iter().find(|l| {
+            l["item"]
+                .as_str()
+                .unwrap()
+                .starts_with("VMware Cloud Foundation")
+        });
+        let planned_licence = plan["tco"]["with_anf"]["licence_monthly"][key]
+            .as_f64()
+            .unwrap();
+        if vcf == "included" {
+            assert!(licence.is_none(), "{}", e["cost"]);
+            assert_eq!(planned_licence, 0.0);
+            assert_eq!(s["clients"]["avs"]["vcf"]["licensing"], "included");
+        } else {
+            let l = licence.unwrap_or_else(|| panic!("a licence line: {}", e["cost"]));
+            let cores = plan["tco"]["with_anf"]["cores"].as_f64().unwrap();
+            assert_eq!(l["quantity"].as_f64().unwrap(), cores, "{l}");
+            let per_core = if vcf == "portable" { 350.0 } else { 410.0 };
+            let by_hand = cores * per_core / 12.0;
+            assert!(
+                (l["monthly"].as_f64().unwrap() - by_hand).abs() < 0.005,
+                "{l}"
+            );
+            assert!(
+                (planned_licence - by_hand).abs() < 0.005,
+                "{planned_licence}"
+            );
+            assert_eq!(s["clients"]["avs"]["vcf"]["licensing"], "portable");
+        }
         for row in e["sizing"].as_array().unwrap() {
             if row["meets"] == true {
                 assert!(

@@ -12,8 +12,9 @@
 //!   lowest on a tie). Only the regions of the compiled book are taken.
 //! * Azure VMware Solution (Consumption, per hour): the host SKU named in `armSkuName`,
 //!   `skuName` or `meterName` (AV36, AV36P, AV52, AV64, AV48), pay-as-you-go per
-//!   host-hour; license-portability (`BYOL`) meters are left out. No public page of
-//!   these items was found, so the rule is by name.
+//!   host-hour; the `VCF BYOL` meters (hosts without VMware licences, portable VCF)
+//!   become the `<SKU>_byol` rows. No public page of these items was found, so the
+//!   rule is by name.
 //! * Azure Files (`serviceName` "Storage"): provisioned v1 (`productName` "Premium
 //!   Files", meters `Premium LRS|ZRS Provisioned` and `... Snapshots`, per GiB-month),
 //!   provisioned v2 (`productName` "Azure Files Provisioned v2", meters `<sku>
@@ -33,7 +34,7 @@ use super::RetailItem;
 use crate::engine::catalog;
 use crate::engine::pricing;
 use crate::engine::validate::well_formed_region;
-use crate::prices::items;
+use crate::prices::items::{self, BYOL_SUFFIX};
 use crate::prices::rows::{PricedService, RowKey, check_currency, check_row};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -227,16 +228,22 @@ fn anf(i: &RetailItem, hours: f64) -> Meter {
 
 fn avs(i: &RetailItem) -> Meter {
     let names = [&i.meter_name, &i.sku_name, &i.product_name];
-    if names
+    let byol = names
         .iter()
-        .any(|n| n.to_ascii_uppercase().contains("BYOL"))
-    {
-        return Meter::Ignored("an AVS license-portability (BYOL) price");
-    }
+        .any(|n| n.to_ascii_uppercase().contains("BYOL"));
     if !i.unit.to_ascii_lowercase().ends_with("hour") {
         return Meter::Ignored("an AVS price not per host-hour");
     }
     match avs_sku(i) {
+        // The host without VMware licences: portable VCF's host rate.
+        Some(sku) if byol => Meter::Row(
+            key(
+                PricedService::Avs,
+                &i.region,
+                &format!("{sku}{BYOL_SUFFIX}"),
+            ),
+            i.retail_price,
+        ),
         Some(sku) => Meter::Row(key(PricedService::Avs, &i.region, sku), i.retail_price),
         None => Meter::Ignored("an AVS item that names no host SKU of the catalog"),
     }

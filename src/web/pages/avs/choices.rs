@@ -3,6 +3,7 @@
 //! lists it offers (regions grouped by whether they price AVS hosts, each host marked
 //! where the chosen region has no price for it).
 
+use crate::avs::licence::Licensing;
 use crate::avs::{self, PlanRequest, PurchaseTerm};
 use crate::engine::FieldErrors;
 use crate::engine::pricing::PriceBook;
@@ -26,6 +27,18 @@ pub struct PlanQuery {
     pub nconnect: Option<String>,
     /// The purchase term the TCO verdict follows: `payg`, `1y` or `3y` (default).
     pub term: Option<String>,
+    /// VCF licensing: `portable` (default) or `included`; the VCF price per core per
+    /// year; the licence-included reservation's end date.
+    pub vcf: Option<String>,
+    pub vcf_price: Option<String>,
+    pub vcf_until: Option<String>,
+    /// A stretched cluster (`yes`), and the per-VM figures where the inventory has none.
+    pub stretched: Option<String>,
+    pub read_pct: Option<String>,
+    pub io_size_kib: Option<String>,
+    pub outstanding_per_vm: Option<String>,
+    pub default_iops_per_vm: Option<String>,
+    pub default_mibps_per_vm: Option<String>,
     pub q: Option<String>,
     /// `customer` (default) or `engineer`: who a download is for.
     pub edition: Option<String>,
@@ -33,7 +46,7 @@ pub struct PlanQuery {
 
 impl PlanQuery {
     /// The choices of the options form, by input name (the plan request's field names).
-    fn choices(&self) -> [(&'static str, &Option<String>); 10] {
+    fn choices(&self) -> [(&'static str, &Option<String>); 19] {
         [
             ("region", &self.region),
             ("host_sku", &self.host_sku),
@@ -45,6 +58,15 @@ impl PlanQuery {
             ("basis", &self.basis),
             ("term", &self.term),
             ("nconnect", &self.nconnect),
+            ("vcf", &self.vcf),
+            ("vcf_price", &self.vcf_price),
+            ("vcf_until", &self.vcf_until),
+            ("stretched", &self.stretched),
+            ("read_pct", &self.read_pct),
+            ("io_size_kib", &self.io_size_kib),
+            ("outstanding_per_vm", &self.outstanding_per_vm),
+            ("default_iops_per_vm", &self.default_iops_per_vm),
+            ("default_mibps_per_vm", &self.default_mibps_per_vm),
         ]
     }
 
@@ -80,7 +102,7 @@ impl PlanQuery {
 
 /// The inputs of the options form by name (the plan request's field names), with
 /// their labels.
-const LABELS: [(&str, &str); 10] = [
+const LABELS: [(&str, &str); 19] = [
     ("region", "Region"),
     ("host_sku", "Host"),
     ("level", "Datastore level"),
@@ -91,6 +113,15 @@ const LABELS: [(&str, &str); 10] = [
     ("basis", "Size on"),
     ("term", "Hosts bought"),
     ("nconnect", "nconnect"),
+    ("vcf", "VMware licences"),
+    ("vcf_price", "VCF per core per year"),
+    ("vcf_until", "Included until"),
+    ("stretched", "Stretched cluster"),
+    ("read_pct", "Read share"),
+    ("io_size_kib", "IO size"),
+    ("outstanding_per_vm", "IOs in flight per VM"),
+    ("default_iops_per_vm", "IOPS per VM without figures"),
+    ("default_mibps_per_vm", "MiB/s per VM without figures"),
 ];
 
 /// The label of input `name`; `None` when the form has no such input (a plan error
@@ -133,7 +164,7 @@ const LEVELS: [(&str, Level); 4] = [
 pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanRequest {
     let mut r = PlanRequest::new(inv);
     for (name, value) in [
-        ("host_sku", r.host_sku.clone()),
+        ("host_sku", PAGE_HOST_SKU.to_owned()),
         ("unit", "vm".to_owned()),
         ("basis", "in_use".to_owned()),
         ("term", r.term.key().to_owned()),
@@ -143,6 +174,7 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
     ] {
         form.default_value(name, &value);
     }
+    r.host_sku = PAGE_HOST_SKU.to_owned();
     let host = form.value("host_sku").trim();
     if !host.is_empty() {
         r.host_sku = host.to_owned();
@@ -184,16 +216,49 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
     if let Some(n) = form.whole("nconnect") {
         r.nconnect = n;
     }
+    r.vcf.licensing = pick(
+        form,
+        "vcf",
+        &[
+            ("portable", Licensing::Portable),
+            ("included", Licensing::Included),
+        ],
+    )
+    .unwrap_or(r.vcf.licensing);
+    r.vcf.price_per_core_year = form.number("vcf_price");
+    let until = form.value("vcf_until").trim();
+    r.vcf.included_until = (!until.is_empty()).then(|| until.to_owned());
+    r.stretched = pick(form, "stretched", &[("no", false), ("yes", true)]).unwrap_or(false);
+    if let Some(v) = form.number("read_pct") {
+        r.read_pct = v;
+    }
+    r.io_size_kib = form.number("io_size_kib");
+    if let Some(n) = form.whole("outstanding_per_vm") {
+        r.outstanding_per_vm = n;
+    }
+    r.default_iops_per_vm = form.number("default_iops_per_vm");
+    r.default_mibps_per_vm = form.number("default_mibps_per_vm");
     r
 }
+
+/// The host the page offers first: priced both with portable VCF (its `VCF BYOL` rate)
+/// and licence-included in the most regions.
+const PAGE_HOST_SKU: &str = "AV36P";
 
 /// Puts the plan's errors beside the inputs they name; the others (the inventory's)
 /// are returned as one sentence for the top of the form.
 pub fn place_errors(form: &mut FormState, errors: &FieldErrors) -> String {
     let mut rest = Vec::new();
     for e in errors.iter() {
-        if label(&e.field).is_some() {
-            form.add_error(&e.field, e.message.clone());
+        // The request's licensing fields are the form's `vcf_*` inputs.
+        let input = match e.field.as_str() {
+            "vcf.licensing" => "vcf",
+            "vcf.price_per_core_year" => "vcf_price",
+            "vcf.included_until" => "vcf_until",
+            f => f,
+        };
+        if label(input).is_some() {
+            form.add_error(input, e.message.clone());
         } else {
             rest.push(e.to_string());
         }
@@ -210,9 +275,12 @@ pub struct RegionOption {
 
 /// The regions the plan can price, those with AVS host prices first: the hosts of a
 /// region without them are planned, their cost marked missing.
-pub fn regions(book: &PriceBook) -> (Vec<RegionOption>, Vec<RegionOption>) {
+pub fn regions(book: &PriceBook, licensing: Licensing) -> (Vec<RegionOption>, Vec<RegionOption>) {
     let (priced, unpriced): (Vec<_>, Vec<_>) =
-        book.regions().into_iter().partition(|r| r.features.avs);
+        book.regions().into_iter().partition(|r| match licensing {
+            Licensing::Portable => book.avs_byol.contains_key(r.region),
+            Licensing::Included => r.features.avs,
+        });
     let option = |r: crate::engine::pricing::RegionInfo<'_>| RegionOption {
         key: r.region.to_owned(),
         label: book.region_label(r.region),
@@ -233,17 +301,34 @@ pub struct HostOption {
     pub unpriced: String,
     /// Unpriced and not the current choice: offered but not choosable.
     pub disabled: bool,
-    /// The regions that price it, space-separated (the page's script marks the list
-    /// again when the region changes).
+    /// The regions that price it licence-included, and without VMware licences (VCF
+    /// BYOL), space-separated (the page's script marks the list again when the region
+    /// or the licensing changes).
     pub priced_in: String,
+    pub priced_in_byol: String,
 }
 
 /// The host SKUs, each marked where `region` (a region of the book) has no price for
 /// it; `chosen` stays choosable so that its plan, hosts without a cost, can be shown.
-pub fn hosts(book: &PriceBook, region: Option<&str>, chosen: &str) -> Vec<HostOption> {
+pub fn hosts(
+    book: &PriceBook,
+    region: Option<&str>,
+    chosen: &str,
+    licensing: Licensing,
+) -> Vec<HostOption> {
     let key = region.map(|r| r.trim().to_ascii_lowercase());
     let known = key.as_deref().filter(|r| book.anf(r).is_some());
-    let marks = known.map(|r| avs::skus_in(book, r));
+    let marks = known.map(|r| avs::skus_in(book, r, licensing));
+    let regions =
+        |table: &std::collections::BTreeMap<String, crate::engine::pricing::AvsRegion>,
+         sku: &str| {
+            table
+                .iter()
+                .filter(|(_, r)| r.hosts.contains_key(sku))
+                .map(|(k, _)| k.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
     avs::hosts::HOSTS
         .iter()
         .enumerate()
@@ -263,13 +348,8 @@ pub fn hosts(book: &PriceBook, region: Option<&str>, chosen: &str) -> Vec<HostOp
                 ),
                 disabled: !priced && !h.sku.eq_ignore_ascii_case(chosen),
                 unpriced,
-                priced_in: book
-                    .avs
-                    .iter()
-                    .filter(|(_, r)| r.hosts.contains_key(h.sku))
-                    .map(|(k, _)| k.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                priced_in: regions(&book.avs, h.sku),
+                priced_in_byol: regions(&book.avs_byol, h.sku),
             }
         })
         .collect()

@@ -64,6 +64,7 @@ pub fn field_label(name: &str) -> String {
         "clients.avs.vms_per_host" => "VMs per host",
         "clients.avs.vmdks_per_vm" => "VMDKs per VM",
         "clients.avs.placement" => "VMDK placement",
+        "clients.avs.vcf" => "VMware licensing",
         other => other,
     };
     label.to_owned()

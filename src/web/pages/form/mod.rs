@@ -163,6 +163,12 @@ impl FormState {
         set("clients.avs.vmdks_per_vm", avs.vmdks_per_vm.to_string());
         set("clients.avs.placement", key(&avs.placement));
         set("clients.avs.nconnect", avs.nconnect.to_string());
+        if let Some(v) = &avs.vcf {
+            set(
+                "clients.avs.vcf",
+                serde_json::to_string(v).expect("VCF licensing serialises"),
+            );
+        }
         Self {
             values: v,
             errors: BTreeMap::new(),
@@ -315,6 +321,7 @@ fn default_avs() -> Avs {
         placement: Default::default(),
         nconnect: 1,
         cluster_hosts: None,
+        vcf: None,
     }
 }
 

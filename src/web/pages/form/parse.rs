@@ -317,6 +317,7 @@ impl Parser<'_> {
                 placement: self.choice("clients.avs.placement", Some(Default::default())),
                 nconnect: self.u32("clients.avs.nconnect", 1),
                 cluster_hosts: self.opt_u32("clients.avs.cluster_hosts"),
+                vcf: self.json("clients.avs.vcf"),
             }
         });
         Clients {
