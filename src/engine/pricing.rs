@@ -434,6 +434,20 @@ impl PriceBook {
         }
     }
 
+    /// The currencies a form offers: this book's first, then those of its books in other
+    /// currencies, then `chosen` when no book has it (a saved choice stays on the form;
+    /// the checks name it).
+    pub fn currency_options(&self, chosen: &str) -> Vec<String> {
+        let mut out: Vec<String> = std::iter::once(self.currency)
+            .chain(self.currencies.keys().map(String::as_str))
+            .map(str::to_owned)
+            .collect();
+        if !chosen.is_empty() && !out.iter().any(|c| c == chosen) {
+            out.push(chosen.to_owned());
+        }
+        out
+    }
+
     /// The currencies with a price of `service` in `region`, this book's first.
     pub fn currencies_of(&self, service: Service, region: &str) -> Vec<&str> {
         std::iter::once(self)

@@ -162,6 +162,9 @@ pub struct CostView {
     pub per_mibps: String,
     pub price_date: String,
     pub hours_per_month: String,
+    /// The price note: each price list with its date, the hours, the currency and what
+    /// the prices are before (`report::summary::cost::price_note`).
+    pub note: String,
     pub assumption: bool,
     /// Every priced item (`cost.lines`).
     pub lines: Vec<CostLineRow>,
@@ -391,6 +394,7 @@ impl Results {
                 per_mibps: format::money_or(ev.cost.per_mibps, ev.cost.currency),
                 price_date: ev.cost.price_date.clone(),
                 hours_per_month: full(ev.cost.hours_per_month, 0),
+                note: crate::report::summary::cost::price_note(ev, crate::report::Edition::Customer),
                 assumption: ev.cost.assumption,
                 lines: ev
                     .cost
