@@ -147,6 +147,15 @@ pub struct PlanRequest {
     /// Host sizing constants.
     #[serde(default)]
     pub hosts: HostModel,
+    /// ISO 4217 code of every figure: the plan is priced from the price book's list in
+    /// this currency alone (USD, the compiled list, by default).
+    #[serde(default = "usd")]
+    #[schema(max_length = 3)]
+    pub currency: String,
+}
+
+fn usd() -> String {
+    "USD".to_owned()
 }
 
 fn av36() -> String {
@@ -193,6 +202,7 @@ impl PlanRequest {
             read_pct: read_pct(),
             outstanding_per_vm: outstanding(),
             hosts: HostModel::default(),
+            currency: usd(),
         }
     }
 }

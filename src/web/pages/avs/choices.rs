@@ -26,6 +26,8 @@ pub struct PlanQuery {
     pub nconnect: Option<String>,
     /// The purchase term the TCO verdict follows: `payg`, `1y` or `3y` (default).
     pub term: Option<String>,
+    /// ISO 4217 code the plan is priced in (`currency`; USD by default).
+    pub currency: Option<String>,
     pub q: Option<String>,
     /// `customer` (default) or `engineer`: who a download is for.
     pub edition: Option<String>,
@@ -33,7 +35,7 @@ pub struct PlanQuery {
 
 impl PlanQuery {
     /// The choices of the options form, by input name (the plan request's field names).
-    fn choices(&self) -> [(&'static str, &Option<String>); 10] {
+    fn choices(&self) -> [(&'static str, &Option<String>); 11] {
         [
             ("region", &self.region),
             ("host_sku", &self.host_sku),
@@ -45,6 +47,7 @@ impl PlanQuery {
             ("basis", &self.basis),
             ("term", &self.term),
             ("nconnect", &self.nconnect),
+            ("currency", &self.currency),
         ]
     }
 
@@ -80,7 +83,7 @@ impl PlanQuery {
 
 /// The inputs of the options form by name (the plan request's field names), with
 /// their labels.
-const LABELS: [(&str, &str); 10] = [
+const LABELS: [(&str, &str); 11] = [
     ("region", "Region"),
     ("host_sku", "Host"),
     ("level", "Datastore level"),
@@ -91,6 +94,7 @@ const LABELS: [(&str, &str); 10] = [
     ("basis", "Size on"),
     ("term", "Hosts bought"),
     ("nconnect", "nconnect"),
+    ("currency", "Currency"),
 ];
 
 /// The label of input `name`; `None` when the form has no such input (a plan error
@@ -140,6 +144,7 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
         ("nconnect", r.nconnect.to_string()),
         ("growth_pct", r.growth_pct.to_string()),
         ("free_space_pct", r.free_space_pct.to_string()),
+        ("currency", r.currency.clone()),
     ] {
         form.default_value(name, &value);
     }
@@ -184,6 +189,7 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
     if let Some(n) = form.whole("nconnect") {
         r.nconnect = n;
     }
+    r.currency = form.value("currency").trim().to_ascii_uppercase();
     r
 }
 
