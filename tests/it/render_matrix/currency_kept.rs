@@ -176,3 +176,42 @@ async fn a_euro_price_sheet_export_and_the_planners_currency_survive_every_save(
     assert_eq!(e["cost"]["price_lists"][0]["as_of"], compiled);
     assert_eq!(e["cost"]["price_lists"][0]["stored"], false);
 }
+
+#[tokio::test]
+async fn an_estate_is_priced_in_its_own_currency_and_only_from_its_list() {
+    let app = spawn_app().await;
+    let res = app
+        .send_raw(
+            reqwest::Method::POST,
+            "/api/v1/prices/sheet",
+            Some("text/csv"),
+            fixture_text("prices/pricesheet-ea-eur.csv").into_bytes(),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let body = |currency: &str| {
+        json!({
+            "workloads": [premium_in("westeurope"), premium_in("westeurope")],
+            "region": "westeurope", "years": 1, "levels": ["premium"],
+            "pricing": {"currency": currency}
+        })
+    };
+    let res = app
+        .post_json("/api/v1/estate/optimize", &body("EUR"))
+        .await;
+    let p: Value = res.json().await.unwrap();
+    assert_eq!(p["currency"], "EUR", "{p}");
+    // Two 4 TiB workloads in one Premium pool at the sheet's price.
+    let monthly = p["monthly"].as_f64().unwrap();
+    assert!((monthly - 8.0 * 1024.0 * 0.24528).abs() < 0.01, "{monthly}");
+
+    for (currency, says) in [("JPY", "no JPY prices"), ("XYZ", "not an ISO 4217")] {
+        let res = app
+            .post_json("/api/v1/estate/optimize", &body(currency))
+            .await;
+        assert_eq!(res.status(), 422);
+        let e: Value = res.json().await.unwrap();
+        assert_eq!(e["field"], "pricing.currency", "{e}");
+        assert!(e["error"].as_str().unwrap().contains(says), "{e}");
+    }
+}
