@@ -448,7 +448,11 @@ impl PriceBook {
                 field,
                 format!(
                     "`{}` is not an ISO 4217 currency code; use one such as USD or EUR",
-                    currency.chars().filter(|c| !c.is_control()).take(12).collect::<String>()
+                    currency
+                        .chars()
+                        .filter(|c| !c.is_control())
+                        .take(12)
+                        .collect::<String>()
                 ),
             ));
         }

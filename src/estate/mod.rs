@@ -21,9 +21,9 @@ pub use allocate::{Assignment, PoolPlan};
 pub use fit::{Fit, FitOption};
 pub use growth::{Event, EventKind, Month};
 pub use request::{
-    EstatePricing,
     DEFAULT_MAX_POOLS, DEFAULT_MIGRATION_THRESHOLD_USD_MONTH, DEFAULT_MIN_DWELL_MONTHS,
-    DEFAULT_RESIZE_EVERY_MONTHS, EstateRequest, MAX_WORKLOADS, WhatIf, WorkloadGrowth,
+    DEFAULT_RESIZE_EVERY_MONTHS, EstatePricing, EstateRequest, MAX_WORKLOADS, WhatIf,
+    WorkloadGrowth,
 };
 
 use crate::engine::field_error::FieldErrors;

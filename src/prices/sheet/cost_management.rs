@@ -156,7 +156,10 @@ const WANTED: [(&str, &[&str]); 11] = [
     ("Product", &["product", "productname"]),
     ("UnitOfMeasure", &["unitofmeasure"]),
     ("UnitPrice", &["unitprice"]),
-    ("CurrencyCode", &["currencycode", "currency", "billingcurrency"]),
+    (
+        "CurrencyCode",
+        &["currencycode", "currency", "billingcurrency"],
+    ),
     ("EffectiveStartDate", &["effectivestartdate"]),
     ("PriceType", &["pricetype"]),
     ("TierMinimumUnits", &["tierminimumunits"]),
@@ -380,7 +383,10 @@ mod tests {
     }
 
     fn read(name: &str) -> Result<Vec<Override>, FieldErrors> {
-        let path = format!("{}/tests/fixtures/prices/{name}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/tests/fixtures/prices/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
         let bytes = std::fs::read(path).expect("fixture");
         crate::prices::sheet::parse(&bytes, 730.0, "2026-12-06")
     }
@@ -461,7 +467,10 @@ mod tests {
 
     #[test]
     fn a_unit_of_many_is_priced_per_one() {
-        assert_eq!(per_one(5.0, "100 GiB/Month"), (0.05, "1 GiB/Month".to_owned()));
+        assert_eq!(
+            per_one(5.0, "100 GiB/Month"),
+            (0.05, "1 GiB/Month".to_owned())
+        );
         assert_eq!(per_one(0.2, "1 GiB/Hour"), (0.2, "1 GiB/Hour".to_owned()));
     }
 }

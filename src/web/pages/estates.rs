@@ -123,7 +123,9 @@ async fn list_with(
             estates: store::list_estates(&st.db, access::actor(user)).await?,
             team: user.0.is_some(),
             regions: regions(st),
-            currencies: st.book().currency_options(f.state.value("pricing.currency")),
+            currencies: st
+                .book()
+                .currency_options(f.state.value("pricing.currency")),
             templates: f.templates(),
             saved: f.saved(st, user).await?,
             form: f.state,
@@ -320,7 +322,9 @@ async fn page(
             id,
             request_name_or: request.display_name(),
             regions: regions(st),
-            currencies: st.book().currency_options(f.state.value("pricing.currency")),
+            currencies: st
+                .book()
+                .currency_options(f.state.value("pricing.currency")),
             templates: f.templates(),
             saved: f.saved(st, user).await?,
             form: f.state,

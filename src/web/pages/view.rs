@@ -394,7 +394,10 @@ impl Results {
                 per_mibps: format::money_or(ev.cost.per_mibps, ev.cost.currency),
                 price_date: ev.cost.price_date.clone(),
                 hours_per_month: full(ev.cost.hours_per_month, 0),
-                note: crate::report::summary::cost::price_note(ev, crate::report::Edition::Customer),
+                note: crate::report::summary::cost::price_note(
+                    ev,
+                    crate::report::Edition::Customer,
+                ),
                 assumption: ev.cost.assumption,
                 lines: ev
                     .cost

@@ -140,7 +140,12 @@ async fn a_euro_price_sheet_export_and_the_planners_currency_survive_every_save(
     assert_eq!(cost["price_date"], "2026-11-01", "{cost}");
     let list = &cost["price_lists"][0];
     assert_eq!(
-        (&list["region"], &list["currency"], &list["as_of"], &list["stored"]),
+        (
+            &list["region"],
+            &list["currency"],
+            &list["as_of"],
+            &list["stored"]
+        ),
         (
             &json!("westeurope"),
             &json!("EUR"),
@@ -196,9 +201,7 @@ async fn an_estate_is_priced_in_its_own_currency_and_only_from_its_list() {
             "pricing": {"currency": currency}
         })
     };
-    let res = app
-        .post_json("/api/v1/estate/optimize", &body("EUR"))
-        .await;
+    let res = app.post_json("/api/v1/estate/optimize", &body("EUR")).await;
     let p: Value = res.json().await.unwrap();
     assert_eq!(p["currency"], "EUR", "{p}");
     // Two 4 TiB workloads in one Premium pool at the sheet's price.
