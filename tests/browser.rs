@@ -19,6 +19,8 @@ mod avs;
 mod calibration;
 #[path = "browser/cheapest.rs"]
 mod cheapest;
+#[path = "browser/currency.rs"]
+mod currency;
 #[path = "browser/login.rs"]
 mod login;
 #[path = "browser/messages.rs"]
@@ -1275,6 +1277,14 @@ async fn planner_journeys_in_chromium() {
 async fn the_cheapest_assigns_throughput_by_load() {
     let session = start_session().await;
     let outcome = cheapest::cheapest_journey(&session.client, &session.base).await;
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn the_currency_control_prices_from_the_chosen_list() {
+    let session = start_session().await;
+    let outcome = currency::currency_journey(&session.client, &session.base).await;
     end_session(session, outcome).await;
 }
 
