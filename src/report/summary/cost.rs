@@ -7,7 +7,7 @@ use crate::engine::price_key::PricedService;
 use crate::engine::price_lists::PriceList;
 use crate::engine::scenario::Service;
 use crate::engine::{Evaluation, Scenario, regions};
-use crate::format::{date_words, money, money_or, num, unit_price};
+use crate::format::{date_words, money, money_or, not_priced_in, num, unit_price};
 use crate::prices::reprice::CostSnapshot;
 use crate::report::Edition;
 
@@ -147,7 +147,7 @@ pub fn paragraph(
     for l in &c.lines {
         let price = l
             .unit_price
-            .map_or_else(|| "no public price".to_owned(), |u| unit_price(u, cur));
+            .map_or_else(|| not_priced_in(cur), |u| unit_price(u, cur));
         text.push_str(&format!(
             " {}: {} {} at {} = {}.",
             l.item,

@@ -195,7 +195,7 @@ impl CostLineRow {
             label: l.item,
             quantity: format!("{} {}", format::num(l.quantity, 2), per),
             unit_price: l.unit_price.map_or_else(
-                || format::NOT_PRICED.into(),
+                || format::not_priced_in(currency),
                 |u| format!("{} per {}", format::unit_price(u, currency), l.unit),
             ),
             priced: l.unit_price.is_some(),

@@ -170,6 +170,34 @@ async fn a_euro_price_sheet_export_and_the_planners_currency_survive_every_save(
         }
     }
 
+    // A line whose row has no euro price says so and is left unpriced, never converted.
+    let mut replicated = premium_in("westeurope");
+    replicated["pricing"] = json!({"currency": "EUR"});
+    replicated["data_protection"] = json!({"snapshot_reserve_pct": 0, "daily_change_pct": 1,
+        "replication": "hourly", "replication_region": "northeurope"});
+    let res = app.post_json("/api/v1/evaluate", &replicated).await;
+    let e: Value = res.json().await.unwrap();
+    let cost = &e["cost"];
+    assert!(cost["monthly"].is_null(), "{cost}");
+    let lists = cost["price_lists"].as_array().unwrap();
+    let west = lists.iter().find(|l| l["region"] == "westeurope").unwrap();
+    assert_eq!(
+        (west["rows"].as_u64(), west["missing"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let north = lists.iter().find(|l| l["region"] == "northeurope").unwrap();
+    assert_eq!(north["rows"], 0, "{north}");
+    let res = app.post_json("/api/v1/scenarios", &replicated).await;
+    let id: i64 = res.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    let md = app
+        .get(&format!("/scenarios/{id}/report.md"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(md.contains("at no EUR price"), "{md}");
+    assert!(md.contains("missing in EUR"), "{md}");
+
     // A dollar scenario in East US keeps the public list's own date and source.
     let res = app
         .post_json("/api/v1/evaluate", &premium_in("eastus"))
