@@ -153,6 +153,17 @@ pub fn money_tick(v: f64, currency: &str) -> String {
     }
 }
 
+/// What a line without a price says: [`NOT_PRICED`] in USD (the public list's
+/// currency), "no EUR price" in another (the book's list in it lacks the row; no price
+/// is ever converted).
+pub fn not_priced_in(currency: &str) -> String {
+    if currency == "USD" {
+        NOT_PRICED.to_owned()
+    } else {
+        format!("no {currency} price")
+    }
+}
+
 /// An amount or [`NOT_PRICED`] without a price.
 pub fn money_or(v: Option<f64>, currency: &str) -> String {
     v.map_or_else(|| NOT_PRICED.to_owned(), |v| money(v, currency))

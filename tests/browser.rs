@@ -19,6 +19,8 @@ mod avs;
 mod calibration;
 #[path = "browser/cheapest.rs"]
 mod cheapest;
+#[path = "browser/currency.rs"]
+mod currency;
 #[path = "browser/login.rs"]
 mod login;
 #[path = "browser/messages.rs"]
@@ -1363,6 +1365,14 @@ async fn the_planner_answers_a_keystroke_at_once() {
         Err(_) => (session.base.clone(), 1_500.0, 1_000.0),
     };
     let outcome = speed::speed_journey(&session.client, &base, page_limit, keystroke_limit).await;
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn the_currency_control_prices_from_the_chosen_list() {
+    let session = start_session().await;
+    let outcome = currency::currency_journey(&session.client, &session.base).await;
     end_session(session, outcome).await;
 }
 

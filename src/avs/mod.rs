@@ -174,8 +174,9 @@ struct Built {
     worst: f64,
 }
 
-/// Plans the inventory of `req`, priced from `book`.
+/// Plans the inventory of `req`, priced from `book`'s list in the request's currency.
 pub fn plan(req: &PlanRequest, book: &PriceBook) -> Result<AvsPlan, FieldErrors> {
+    let book = book.for_currency(&req.currency, "currency")?;
     let ctx = req.resolve(book)?;
     let inv = &req.inventory;
     let g = 1.0 + req.growth_pct / 100.0;

@@ -157,6 +157,15 @@ pub struct PlanRequest {
     /// workload with a spare (N+2), so the host count doubles.
     #[serde(default)]
     pub stretched: bool,
+    /// ISO 4217 code of every figure: the plan is priced from the price book's list in
+    /// this currency alone (USD, the compiled list, by default).
+    #[serde(default = "usd")]
+    #[schema(max_length = 3)]
+    pub currency: String,
+}
+
+fn usd() -> String {
+    "USD".to_owned()
 }
 
 fn av36() -> String {
@@ -210,6 +219,7 @@ impl PlanRequest {
             hosts: HostModel::default(),
             vcf: Vcf::default(),
             stretched: false,
+            currency: usd(),
         }
     }
 }

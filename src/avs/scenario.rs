@@ -103,7 +103,12 @@ pub(super) fn scenario(
             smb_security: Default::default(),
         },
         region: Some(ctx.region.clone()),
-        pricing: None,
+        // Priced from the plan's list: its currency, no discount, pay as you go.
+        pricing: (ctx.book.currency != "USD").then(|| Pricing {
+            currency: ctx.book.currency.to_owned(),
+            discount_pct: 0.0,
+            reservation: crate::engine::scenario::Term::None,
+        }),
         data_protection: None,
     }
 }

@@ -104,6 +104,7 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors>
         });
     }
     let price = cost::price(p);
+    let price_lists = super::price_lists::of(p);
     let usd = p.prices.currency == "USD";
     let latency_ms = c.latency_ms();
     let latency_at_target_ms = c.latency_at_target_ms(p);
@@ -159,8 +160,12 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors>
             region: price.region.to_owned(),
             currency: p.prices.currency,
             hours_per_month: price.hours_per_month,
-            price_date: price.price_date.to_owned(),
+            price_date: super::price_lists::newest(&price_lists)
+                .unwrap_or(price.price_date)
+                .to_owned(),
             price_book: p.prices.reference(),
+            discount_pct: p.discount_pct,
+            price_lists,
             lines: price.lines.to_vec(),
             usd_per_mibps: price.monthly.filter(|_| usd).map(|m| m / total),
             per_mibps: price.monthly.map(|m| m / total),

@@ -193,6 +193,11 @@ pub struct Cost {
     pub price_date: String,
     /// The price book the lines come from.
     pub price_book: PriceBookRef,
+    /// The discount off every line, % (`pricing.discount_pct`, 0 without).
+    pub discount_pct: f64,
+    /// The price lists used, per service and region, each with the date and source of
+    /// the rows the lines use: the price note names these.
+    pub price_lists: Vec<super::price_lists::PriceList>,
     /// Every priced item.
     pub lines: Vec<CostLine>,
     /// Cost per achievable MiB/s per month, in USD (null in another currency).

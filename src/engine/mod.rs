@@ -32,6 +32,7 @@ pub mod model;
 pub mod model_step;
 pub mod plan;
 pub mod price_key;
+pub mod price_lists;
 pub mod pricing;
 #[cfg(test)]
 pub(crate) mod properties;

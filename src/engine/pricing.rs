@@ -447,6 +447,53 @@ impl PriceBook {
         }
     }
 
+    /// The book of `currency` (an ISO 4217 code, as typed), or why there is none: the
+    /// message of field `field`, naming what to import. Prices are never converted
+    /// between currencies.
+    pub fn for_currency(
+        &self,
+        currency: &str,
+        field: &str,
+    ) -> Result<&PriceBook, super::field_error::FieldError> {
+        let code = currency.trim().to_ascii_uppercase();
+        if super::price_key::currency_code(&code).is_none() {
+            return Err(super::field_error::FieldError::new(
+                field,
+                format!(
+                    "`{}` is not an ISO 4217 currency code; use one such as USD or EUR",
+                    currency
+                        .chars()
+                        .filter(|c| !c.is_control())
+                        .take(12)
+                        .collect::<String>()
+                ),
+            ));
+        }
+        self.in_currency(&code).ok_or_else(|| {
+            super::field_error::FieldError::new(
+                field,
+                format!(
+                    "the price book has no {code} prices; it has {}. Import a price sheet or a Retail Prices API page in {code} on the Prices page",
+                    self.currency_options("").join(", ")
+                ),
+            )
+        })
+    }
+
+    /// The currencies a form offers: this book's first, then those of its books in other
+    /// currencies, then `chosen` when no book has it (a saved choice stays on the form;
+    /// the checks name it).
+    pub fn currency_options(&self, chosen: &str) -> Vec<String> {
+        let mut out: Vec<String> = std::iter::once(self.currency)
+            .chain(self.currencies.keys().map(String::as_str))
+            .map(str::to_owned)
+            .collect();
+        if !chosen.is_empty() && !out.iter().any(|c| c == chosen) {
+            out.push(chosen.to_owned());
+        }
+        out
+    }
+
     /// The currencies with a price of `service` in `region`, this book's first.
     pub fn currencies_of(&self, service: Service, region: &str) -> Vec<&str> {
         std::iter::once(self)

@@ -22,7 +22,8 @@ pub use fit::{Fit, FitOption};
 pub use growth::{Event, EventKind, Month};
 pub use request::{
     DEFAULT_MAX_POOLS, DEFAULT_MIGRATION_THRESHOLD_USD_MONTH, DEFAULT_MIN_DWELL_MONTHS,
-    DEFAULT_RESIZE_EVERY_MONTHS, EstateRequest, MAX_WORKLOADS, WhatIf, WorkloadGrowth,
+    DEFAULT_RESIZE_EVERY_MONTHS, EstatePricing, EstateRequest, MAX_WORKLOADS, WhatIf,
+    WorkloadGrowth,
 };
 
 use crate::engine::field_error::FieldErrors;
@@ -101,8 +102,9 @@ pub struct EstatePlan {
     pub excluded: Vec<Excluded>,
 }
 
-/// Plans an estate priced from `prices`; a bad value gives the field and what to fix.
+/// Plans an estate priced from `prices`' list in the request's currency; a bad value gives the field and what to fix.
 pub fn optimize(req: &EstateRequest, prices: &PriceBook) -> Result<EstatePlan, FieldErrors> {
+    let prices = prices.for_currency(req.currency(), "pricing.currency")?;
     let region = req.validate(prices)?;
     let rates = Rates::of(prices, &region, req.discount_pct, req.reservation)
         .expect("the region is checked against the price book");
@@ -229,7 +231,7 @@ pub fn optimize(req: &EstateRequest, prices: &PriceBook) -> Result<EstatePlan, F
     Ok(EstatePlan {
         name: req.display_name(),
         region,
-        currency: "USD",
+        currency: prices.currency,
         pools,
         assignments,
         timeline,

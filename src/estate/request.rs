@@ -3,7 +3,7 @@
 use super::pool::{ALL_TYPES, PoolType};
 use crate::engine::field_error::{Checks, FieldErrors};
 use crate::engine::pricing::PriceBook;
-use crate::engine::scenario::{FieldError, Level, Scenario, Service, Term};
+use crate::engine::scenario::{FieldError, Level, Pricing, Scenario, Service, Term};
 use serde::{Deserialize, Serialize};
 
 /// Most workloads in one estate.
@@ -12,10 +12,27 @@ pub const MAX_WORKLOADS: usize = 200;
 /// Longest timeline, years.
 pub const MAX_YEARS: u32 = 5;
 
+/// The currency an estate is priced in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EstatePricing {
+    /// ISO 4217 code: every figure comes from the price book's list in it alone.
+    #[serde(default = "usd")]
+    #[schema(max_length = 3)]
+    pub currency: String,
+}
+
+fn usd() -> String {
+    "USD".to_owned()
+}
+
 /// The request: the workloads, the region, and how they grow.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EstateRequest {
+    /// How the estate is priced (`pricing.currency`); absent = USD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pricing: Option<EstatePricing>,
     /// A name for the estate (reports).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -151,9 +168,15 @@ fn pct(field: String, v: f64, hi: f64) -> Result<(), FieldError> {
 }
 
 impl EstateRequest {
+    /// The ISO 4217 code the estate is priced in (USD without `pricing`).
+    pub fn currency(&self) -> &str {
+        self.pricing.as_ref().map_or("USD", |p| p.currency.as_str())
+    }
+
     /// A request for `workloads` with every other field at its default.
     pub fn new(workloads: Vec<Scenario>) -> EstateRequest {
         EstateRequest {
+            pricing: None,
             name: None,
             workloads,
             region: None,
@@ -373,6 +396,13 @@ impl EstateRequest {
             .map(|w| {
                 let mut w = w.clone();
                 w.id = None;
+                // Priced in the estate's currency, whatever each was saved in.
+                let p = w.pricing.get_or_insert_with(|| Pricing {
+                    currency: String::new(),
+                    discount_pct: 0.0,
+                    reservation: Term::None,
+                });
+                p.currency = self.currency().to_owned();
                 match w.storage.service {
                     Service::Gcnv => {
                         if let Some(g) = &self.gcp_region {

@@ -288,10 +288,13 @@ impl PriceBook {
         if let Some(newest) = overrides.iter().max_by(|a, b| a.as_of.cmp(&b.as_of)) {
             book.id = format!("{}+db{generation}", self.id).into();
             book.date = (&*self.date).max(newest.as_of.as_str()).into();
+            let rows: std::collections::BTreeSet<&RowKey> =
+                overrides.iter().map(|o| &o.key).collect();
             book.source = format!(
-                "{}; {} price(s) stored in the database, the newest as of {} ({})",
+                "{}; {} {} price(s) stored in the database, the newest as of {} ({})",
                 self.source,
-                overrides.len(),
+                rows.len(),
+                self.currency,
                 newest.as_of,
                 newest.source
             )
@@ -420,7 +423,7 @@ mod tests {
         assert_eq!((h.ri_1y_hour, h.ri_3y_hour), (Some(5.7), Some(5.0)));
         assert_eq!(*book.id, format!("{}+db7", base.id));
         assert_eq!(&*book.date, "2026-12-01");
-        assert!(book.source.contains("3 price(s)"), "{}", book.source);
+        assert!(book.source.contains("3 USD price(s)"), "{}", book.source);
         let rows = book.rows();
         let row = rows
             .iter()

@@ -764,3 +764,49 @@ async fn the_page_imports_plans_at_another_level_saves_and_downloads_the_pdf() {
     assert!(refused.text().await.unwrap().contains("`VM`"));
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_plan_is_priced_in_its_currency_from_that_list_alone() {
+    let app = spawn_app().await;
+    let res = app
+        .send_raw(
+            reqwest::Method::POST,
+            "/api/v1/prices/sheet",
+            Some("text/csv"),
+            crate::helpers::fixture_text("prices/pricesheet-mca-eur.csv").into_bytes(),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let res = app
+        .send_raw(
+            reqwest::Method::POST,
+            "/api/v1/avs/inventory",
+            Some("application/octet-stream"),
+            rvtools(Dialect::Mib),
+        )
+        .await;
+    let inv: Value = res.json().await.unwrap();
+    let body = |currency: &str| {
+        json!({"inventory": inv, "host_sku": "AV36P", "region": "westeurope",
+               "level": "premium", "currency": currency})
+    };
+    let res = app.post_json("/api/v1/avs/plan", &body("EUR")).await;
+    let status = res.status();
+    let plan: Value = res.json().await.unwrap();
+    assert_eq!(status, 200, "{plan}");
+    assert_eq!(plan["tco"]["currency"], "EUR");
+    // The hosts at the sheet's EUR 10.05 an hour, never a converted dollar price.
+    let hosts = plan["tco"]["vsan_only"]["monthly"]["payg"]
+        .as_f64()
+        .unwrap();
+    let per_host = 10.05 * 730.0;
+    assert!(
+        (hosts / per_host - (hosts / per_host).round()).abs() < 1e-6,
+        "{hosts}"
+    );
+
+    let res = app.post_json("/api/v1/avs/plan", &body("JPY")).await;
+    assert_eq!(res.status(), 422);
+    let e: Value = res.json().await.unwrap();
+    assert_eq!(e["field"], "currency", "{e}");
+}

@@ -15,8 +15,12 @@
 //! is the item's unit per month or per hour (hourly prices become monthly at the book's
 //! hours). Every line is checked before anything is stored; every bad one is named
 //! with its row number and column.
+//!
+//! A price sheet exported from Cost Management (Enterprise Agreement or Microsoft
+//! Customer Agreement columns) is read as it comes (`cost_management`).
 
 mod checks;
+mod cost_management;
 
 pub use checks::{EARLIEST_AS_OF, YEARS_AHEAD};
 
@@ -167,7 +171,12 @@ pub fn parse(bytes: &[u8], hours: f64, today: &str) -> Result<Vec<Override>, Fie
         .map_err(|e| header_err(format!("not CSV ({e})")))?
         .clone();
     let names: Vec<String> = header.iter().map(str::to_ascii_lowercase).collect();
-    let index = checks::header(&names)?;
+    let export = cost_management::is_export(&names);
+    let index = if export {
+        [0; 9]
+    } else {
+        checks::header(&names)?
+    };
     let mut errors = BadRows::default();
     for o in open.iter().take(MAX_ERRORS) {
         let column = names
@@ -178,6 +187,9 @@ pub fn parse(bytes: &[u8], hours: f64, today: &str) -> Result<Vec<Override>, Fie
             "a quote opened in `{column}` is not closed on this line; close it with \" (a cell holds no line break)"
         );
         errors.push(o.line - 1, &column, message);
+    }
+    if export {
+        return cost_management::parse(&mut reader, &names, errors, hours, today);
     }
     // The row of a record, by where it starts: the reader's positions (its line and
     // byte) are those before the blank lines it skips.

@@ -3,9 +3,11 @@
 //! was saved with.
 
 use crate::engine::evaluation::Sizing;
+use crate::engine::price_key::PricedService;
+use crate::engine::price_lists::PriceList;
 use crate::engine::scenario::Service;
 use crate::engine::{Evaluation, Scenario, regions};
-use crate::format::{date_words, money, money_or, num, unit_price};
+use crate::format::{date_words, money, money_or, not_priced_in, num, unit_price};
 use crate::prices::reprice::CostSnapshot;
 use crate::report::Edition;
 
@@ -27,24 +29,102 @@ pub fn region_name(id: &str) -> String {
     regions::get(id).map_or_else(|| id.to_owned(), |r| r.name.clone())
 }
 
-/// What the prices are, in plain words: "Azure list prices for West Europe as of 29
-/// January 2026"; the engineer edition adds the price book's id and source.
+/// What the prices are, in plain words, one clause per price list the cost uses
+/// (service and region): "Azure list prices for West Europe as of 29 January 2026", or
+/// for prices the user stored "EUR prices from price sheet: EA 2026 for West Europe as of
+/// 1 November 2026", each with its own date; the engineer edition adds each list's
+/// source and the price book's id.
 pub fn price_basis(e: &Evaluation, edition: Edition) -> String {
     let c = &e.cost;
-    let service = e.sizing.first().map_or(Service::Anf, |z| z.service);
-    let mut text = format!(
-        "{} list prices for {} as of {}",
-        cloud(service),
-        region_name(&c.region),
-        date_words(&c.price_date)
-    );
+    let many = c.price_lists.len() > 1;
+    let mut parts: Vec<String> = c
+        .price_lists
+        .iter()
+        .map(|l| list_words(l, many, edition))
+        .collect();
+    if parts.is_empty() {
+        let service = e.sizing.first().map_or(Service::Anf, |z| z.service);
+        parts.push(format!(
+            "{} list prices for {} as of {}",
+            cloud(service),
+            region_name(&c.region),
+            date_words(&c.price_date)
+        ));
+    }
+    let mut text = parts.join("; ");
     if edition == Edition::Engineer {
+        text.push_str(&format!(" (price book {})", c.price_book.id));
+    }
+    text
+}
+
+/// One price list in words (see [`price_basis`]).
+fn list_words(l: &PriceList, name_service: bool, edition: Edition) -> String {
+    let cloud = match l.service {
+        PricedService::Gcnv => "Google Cloud",
+        _ => "Azure",
+    };
+    let region = region_name(&l.region);
+    let mut text = if name_service {
+        format!("{}: ", l.service.display())
+    } else {
+        String::new()
+    };
+    if l.rows == 0 {
         text.push_str(&format!(
-            " (price book {}: {})",
-            c.price_book.id, c.price_book.source
+            "no {} price for {region} in the price book",
+            l.currency
+        ));
+        return text;
+    }
+    if l.stored {
+        text.push_str(&format!(
+            "{} prices from {} for {region} as of {}",
+            l.currency,
+            l.source,
+            date_words(&l.as_of)
+        ));
+    } else {
+        text.push_str(&format!(
+            "{cloud} list prices for {region} as of {}",
+            date_words(&l.as_of)
+        ));
+        if edition == Edition::Engineer {
+            text.push_str(&format!(" ({})", l.source));
+        }
+    }
+    if l.missing > 0 {
+        text.push_str(&format!(
+            ", {} of its prices missing in {} (those lines are unpriced)",
+            l.missing, l.currency
         ));
     }
     text
+}
+
+/// The note under a cost: the price lists, the hours of a month, the currency, and what
+/// the prices are before: "indicative list prices before discounts and taxes" only for
+/// public list prices without a discount (a stored enterprise sheet or a discount is
+/// not a list price).
+pub fn price_note(e: &Evaluation, edition: Edition) -> String {
+    let c = &e.cost;
+    let own = c.price_lists.iter().any(|l| l.stored);
+    let kind = if c.discount_pct > 0.0 {
+        format!(
+            "after the {} % discount, before taxes",
+            num(c.discount_pct, 2)
+        )
+    } else if own {
+        "your own prices, before taxes".to_owned()
+    } else {
+        "indicative list prices before discounts and taxes".to_owned()
+    };
+    format!(
+        "{}; {} hours per month, {}; {kind}.",
+        price_basis(e, edition),
+        num(c.hours_per_month, 0),
+        c.currency
+    )
 }
 
 /// The cost paragraph: the total, what the prices are, every line, the one-time lines,
@@ -67,7 +147,7 @@ pub fn paragraph(
     for l in &c.lines {
         let price = l
             .unit_price
-            .map_or_else(|| "no public price".to_owned(), |u| unit_price(u, cur));
+            .map_or_else(|| not_priced_in(cur), |u| unit_price(u, cur));
         text.push_str(&format!(
             " {}: {} {} at {} = {}.",
             l.item,
@@ -140,7 +220,12 @@ mod tests {
     fn prices_read_in_plain_words_for_a_customer() {
         let (_, e) = fixture::example();
         let customer = price_basis(&e, Edition::Customer);
-        assert!(customer.starts_with("Azure list prices for "), "{customer}");
+        // One clause per price list, each with its own date: the example's AV36 hosts
+        // have no public price in East US.
+        assert_eq!(
+            customer,
+            "Azure NetApp Files: Azure list prices for East US as of 29 January 2026; Azure VMware Solution: no USD price for East US in the price book"
+        );
         assert!(!customer.contains(".json") && !customer.contains("commit"));
         let engineer = price_basis(&e, Edition::Engineer);
         assert!(engineer.contains(&*e.cost.price_book.id), "{engineer}");

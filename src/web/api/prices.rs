@@ -231,10 +231,14 @@ pub const SHEET_TYPES: [&str; 3] = ["text/csv", "application/csv", "text/plain"]
 /// twice, a row of the book priced twice at different prices, a currency outside ISO
 /// 4217, a date outside 2015 to two years ahead, ...), and nothing is stored.
 /// Prices in another currency than USD price scenarios whose `pricing.currency` is
-/// that currency.
+/// that currency. A Cost Management price sheet export (Enterprise Agreement or
+/// Microsoft Customer Agreement columns: `MeterName, MeterCategory, MeterRegion,
+/// UnitOfMeasure, UnitPrice, CurrencyCode | currency, EffectiveStartDate, ...`) is read
+/// as it comes: its Azure NetApp Files, Azure Files and AVS lines, each dated by its
+/// `EffectiveStartDate`; a bad cell is named as `rows[N].<Column>`.
 #[utoipa::path(
     post, path = "/api/v1/prices/sheet", tag = "prices", operation_id = "import_price_sheet", params(ImportQuery),
-    request_body(content = String, content_type = "text/csv", description = "A header line `service,level,region,meter,unit,price,currency,valid_as_of,source`, then one price a line, e.g. `gcnv,premium,europe-west4,capacity,GiB-hour,0.000411,USD,2026-06-01,quote 117`"),
+    request_body(content = String, content_type = "text/csv", description = "A header line `service,level,region,meter,unit,price,currency,valid_as_of,source`, then one price a line, e.g. `gcnv,premium,europe-west4,capacity,GiB-hour,0.000411,USD,2026-06-01,quote 117`; or a Cost Management price sheet export (EA or MCA columns) as it comes"),
     responses(
         (status = 200, description = "`added`, `changed` and `unchanged` rows; `stored` and the book in force after", body = SheetOutcome),
         (status = 400, description = "Malformed query string or body", body = ErrorBody),

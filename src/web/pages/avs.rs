@@ -70,6 +70,8 @@ pub struct AvsPage {
     /// Regions with AVS host prices, and the others (hosts planned, cost missing).
     pub regions_priced: Vec<RegionOption>,
     pub regions_unpriced: Vec<RegionOption>,
+    /// The currencies of the book in force (and the one typed), for `currency`.
+    pub currencies: Vec<String>,
     pub rows: Vec<VmRow>,
     pub matching: usize,
     pub fill_chart: String,
@@ -92,6 +94,7 @@ impl AvsPage {
             hosts: Vec::new(),
             regions_priced: Vec::new(),
             regions_unpriced: Vec::new(),
+            currencies: Vec::new(),
             rows: Vec::new(),
             matching: 0,
             fill_chart: String::new(),
@@ -354,6 +357,7 @@ async fn planned(
         &req.host_sku,
         req.vcf.licensing,
     );
+    page.currencies = book.currency_options(&req.currency);
     page.inventory = Some(inv);
     if req.region.is_none() {
         return Ok(page);

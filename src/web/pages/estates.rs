@@ -39,6 +39,8 @@ struct ListPage {
     /// The new estate's settings as typed, each message beside its input.
     form: FormState,
     regions: Vec<(String, String)>,
+    /// The currencies of the book in force (and the estate's), for `pricing.currency`.
+    currencies: Vec<String>,
     templates: Vec<Choice>,
     saved: Vec<Choice>,
     problem: Option<String>,
@@ -68,6 +70,8 @@ struct EstatePage {
     /// The edit form's settings as typed, each message beside its input.
     form: FormState,
     regions: Vec<(String, String)>,
+    /// The currencies of the book in force (and the estate's), for `pricing.currency`.
+    currencies: Vec<String>,
     templates: Vec<Choice>,
     saved: Vec<Choice>,
     problem: Option<String>,
@@ -119,6 +123,9 @@ async fn list_with(
             estates: store::list_estates(&st.db, access::actor(user)).await?,
             team: user.0.is_some(),
             regions: regions(st),
+            currencies: st
+                .book()
+                .currency_options(f.state.value("pricing.currency")),
             templates: f.templates(),
             saved: f.saved(st, user).await?,
             form: f.state,
@@ -315,6 +322,9 @@ async fn page(
             id,
             request_name_or: request.display_name(),
             regions: regions(st),
+            currencies: st
+                .book()
+                .currency_options(f.state.value("pricing.currency")),
             templates: f.templates(),
             saved: f.saved(st, user).await?,
             form: f.state,

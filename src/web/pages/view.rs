@@ -162,6 +162,9 @@ pub struct CostView {
     pub per_mibps: String,
     pub price_date: String,
     pub hours_per_month: String,
+    /// The price note: each price list with its date, the hours, the currency and what
+    /// the prices are before (`report::summary::cost::price_note`).
+    pub note: String,
     pub assumption: bool,
     /// Every priced item (`cost.lines`).
     pub lines: Vec<CostLineRow>,
@@ -192,7 +195,7 @@ impl CostLineRow {
             label: l.item,
             quantity: format!("{} {}", format::num(l.quantity, 2), per),
             unit_price: l.unit_price.map_or_else(
-                || format::NOT_PRICED.into(),
+                || format::not_priced_in(currency),
                 |u| format!("{} per {}", format::unit_price(u, currency), l.unit),
             ),
             priced: l.unit_price.is_some(),
@@ -391,6 +394,10 @@ impl Results {
                 per_mibps: format::money_or(ev.cost.per_mibps, ev.cost.currency),
                 price_date: ev.cost.price_date.clone(),
                 hours_per_month: full(ev.cost.hours_per_month, 0),
+                note: crate::report::summary::cost::price_note(
+                    ev,
+                    crate::report::Edition::Customer,
+                ),
                 assumption: ev.cost.assumption,
                 lines: ev
                     .cost

@@ -5,6 +5,7 @@
 //! refused everywhere a scenario comes in.
 
 mod cases;
+mod currency_kept;
 mod outputs;
 
 use crate::helpers::{TestApp, assert_error_body, sample_scenario, spawn_app};

@@ -342,6 +342,12 @@ struct Chosen<'i> {
 
 /// Maps the items to rows (see the module docs); `hours` is the book's hours per month.
 pub fn map(items: &[RetailItem], hours: f64) -> Mapped {
+    map_from(items, hours, "Azure Retail Prices API")
+}
+
+/// [`map`] for items read from `origin` (a Cost Management price sheet), which each
+/// row's source names.
+pub fn map_from(items: &[RetailItem], hours: f64, origin: &str) -> Mapped {
     // Rows by key and currency: a page in EUR prices the EUR book's row.
     let mut single: BTreeMap<(RowKey, &str), Chosen> = BTreeMap::new();
     let mut replication: BTreeMap<(RowKey, &str), Vec<&RetailItem>> = BTreeMap::new();
@@ -378,11 +384,15 @@ pub fn map(items: &[RetailItem], hours: f64) -> Mapped {
             region_name: Some(c.item.location.clone()).filter(|l| !l.is_empty()),
             effective_start: c.item.effective_start.clone(),
             source: format!(
-                "Azure Retail Prices API: {} ({} per {}, meterId {}, effective {})",
+                "{origin}: {} ({} per {}{}, effective {})",
                 c.item.meter_name,
                 c.item.retail_price,
                 c.item.unit,
-                c.item.meter_id,
+                if c.item.meter_id.is_empty() {
+                    String::new()
+                } else {
+                    format!(", meterId {}", c.item.meter_id)
+                },
                 c.item.effective_start
             ),
         })
@@ -396,7 +406,7 @@ pub fn map(items: &[RetailItem], hours: f64) -> Mapped {
             .unwrap_or_default();
         rows.push(ImportedRow {
             source: format!(
-                "Azure Retail Prices API: the most common of {} replication meter(s) from {} (per GiB replicated)",
+                "{origin}: the most common of {} replication meter(s) from {} (per GiB replicated)",
                 meters.len(),
                 key.region
             ),

@@ -39,6 +39,8 @@ pub struct PlanQuery {
     pub outstanding_per_vm: Option<String>,
     pub default_iops_per_vm: Option<String>,
     pub default_mibps_per_vm: Option<String>,
+    /// ISO 4217 code the plan is priced in (`currency`; USD by default).
+    pub currency: Option<String>,
     pub q: Option<String>,
     /// `customer` (default) or `engineer`: who a download is for.
     pub edition: Option<String>,
@@ -46,7 +48,7 @@ pub struct PlanQuery {
 
 impl PlanQuery {
     /// The choices of the options form, by input name (the plan request's field names).
-    fn choices(&self) -> [(&'static str, &Option<String>); 19] {
+    fn choices(&self) -> [(&'static str, &Option<String>); 20] {
         [
             ("region", &self.region),
             ("host_sku", &self.host_sku),
@@ -67,6 +69,7 @@ impl PlanQuery {
             ("outstanding_per_vm", &self.outstanding_per_vm),
             ("default_iops_per_vm", &self.default_iops_per_vm),
             ("default_mibps_per_vm", &self.default_mibps_per_vm),
+            ("currency", &self.currency),
         ]
     }
 
@@ -102,7 +105,7 @@ impl PlanQuery {
 
 /// The inputs of the options form by name (the plan request's field names), with
 /// their labels.
-const LABELS: [(&str, &str); 19] = [
+const LABELS: [(&str, &str); 20] = [
     ("region", "Region"),
     ("host_sku", "Host"),
     ("level", "Datastore level"),
@@ -122,6 +125,7 @@ const LABELS: [(&str, &str); 19] = [
     ("outstanding_per_vm", "IOs in flight per VM"),
     ("default_iops_per_vm", "IOPS per VM without figures"),
     ("default_mibps_per_vm", "MiB/s per VM without figures"),
+    ("currency", "Currency"),
 ];
 
 /// The label of input `name`; `None` when the form has no such input (a plan error
@@ -171,6 +175,7 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
         ("nconnect", r.nconnect.to_string()),
         ("growth_pct", r.growth_pct.to_string()),
         ("free_space_pct", r.free_space_pct.to_string()),
+        ("currency", r.currency.clone()),
     ] {
         form.default_value(name, &value);
     }
@@ -238,6 +243,7 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
     }
     r.default_iops_per_vm = form.number("default_iops_per_vm");
     r.default_mibps_per_vm = form.number("default_mibps_per_vm");
+    r.currency = form.value("currency").trim().to_ascii_uppercase();
     r
 }
 

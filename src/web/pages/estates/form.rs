@@ -32,11 +32,12 @@ pub const RESERVATIONS: [(&str, &str); 3] = [
 ];
 
 /// Inputs of the form that a field error of the request can name.
-const INPUTS: [&str; 7] = [
+const INPUTS: [&str; 8] = [
     "name",
     "region",
     "years",
     "reservation",
+    "pricing.currency",
     "growth_pct_per_year",
     "migration_threshold_usd_month",
     "min_dwell_months",
@@ -58,6 +59,7 @@ impl EstateForm {
             ("region".to_owned(), req.region.clone().unwrap_or_default()),
             ("years".to_owned(), req.years.to_string()),
             ("reservation".to_owned(), req.reservation.key().to_owned()),
+            ("pricing.currency".to_owned(), req.currency().to_owned()),
             (
                 "growth_pct_per_year".to_owned(),
                 req.growth_pct_per_year.to_string(),
@@ -163,6 +165,9 @@ impl EstateForm {
         req.min_dwell_months = f
             .whole("min_dwell_months")
             .unwrap_or(crate::estate::DEFAULT_MIN_DWELL_MONTHS);
+        let currency = f.value("pricing.currency").trim().to_ascii_uppercase();
+        req.pricing = (!currency.is_empty() && currency != "USD")
+            .then_some(crate::estate::EstatePricing { currency });
         let term = f.value("reservation").trim();
         match term {
             "none" | "" => req.reservation = Term::None,

@@ -142,6 +142,12 @@ impl FormState {
         set("meta.project", meta.project);
         set("meta.author", meta.author);
         set("meta.notes", meta.notes);
+        set(
+            "pricing.currency",
+            s.pricing
+                .as_ref()
+                .map_or_else(|| "USD".to_owned(), |p| p.currency.clone()),
+        );
         if let Some(p) = &s.pricing {
             set("pricing.discount_pct", num(p.discount_pct));
             set("pricing.reservation", p.reservation.key().to_owned());

@@ -292,15 +292,20 @@ impl Parser<'_> {
             .ok()
     }
 
-    /// The pricing inputs; none when the form leaves them at their defaults.
+    /// The pricing inputs; none when the form leaves them at their defaults (USD, no
+    /// discount, pay as you go). The currency is read as typed (upper-cased); the
+    /// engine's checks name a code that is not one.
     fn pricing(&mut self) -> Option<Pricing> {
         let discount = self.opt_f64("pricing.discount_pct");
         let reservation = self.choice("pricing.reservation", Some(Term::None));
-        if discount.is_none() && reservation == Term::None {
+        let currency = self
+            .text("pricing.currency")
+            .map_or_else(|| "USD".to_owned(), |c| c.to_ascii_uppercase());
+        if discount.is_none() && reservation == Term::None && currency == "USD" {
             return None;
         }
         Some(Pricing {
-            currency: "USD".to_owned(),
+            currency,
             discount_pct: discount.unwrap_or(0.0),
             reservation,
         })

@@ -116,6 +116,8 @@ struct PlannerPage {
     vm_sizes: &'static [String],
     avs_hosts: &'static [String],
     regions: &'static [(&'static str, &'static str)],
+    /// The currencies of the book in force (and the scenario's own), for `pricing.currency`.
+    currencies: Vec<String>,
 }
 
 #[derive(Template)]
@@ -245,7 +247,9 @@ async fn page(
         &ctx.prices,
     )
     .await;
+    let currencies = ctx.prices.currency_options(form.value("pricing.currency"));
     PlannerPage {
+        currencies,
         form,
         r,
         save_action: match ctx.id {
