@@ -71,6 +71,9 @@ pub struct Kpi {
     pub label: String,
     pub value: String,
     pub unit: String,
+    /// The likely range in words beside the value ("likely 3,100-3,900"), when the
+    /// figure has one.
+    pub range: Option<String>,
 }
 
 /// How a bullet is tagged.
