@@ -5,6 +5,7 @@
 //! Markdown or PDF, so every report has the same layout, fonts and escaping.
 
 pub mod html;
+pub mod json;
 pub mod md;
 pub mod pdf;
 pub mod xlsx;

@@ -1,4 +1,4 @@
-//! The report as JSON for automation: the scenario, its evaluation, the catalog version
+//! The engineer edition of the report as JSON for automation: the scenario, its evaluation, the catalog version
 //! and the generation date, the verification test plan, the cost a saved revision was
 //! saved with, plus the comparison and layouts when asked for.
 

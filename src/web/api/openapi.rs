@@ -102,7 +102,10 @@ fn extra_paths() -> Vec<(&'static str, Value)> {
                     "application/pdf": { "schema": { "type": "string", "contentMediaType": "application/pdf" } },
                     "text/csv": { "schema": { "type": "string" } },
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": { "schema": { "type": "string" } },
-                    "application/json": { "schema": { "type": "object" } }
+                    "application/json": { "schema": { "anyOf": [
+                        { "$ref": format!("{REF_PREFIX}CustomerReport") },
+                        { "type": "object", "description": "The engineer edition: the scenario, its evaluation, the catalog version, the generation date, the test plan, and the saved cost, the comparison and the layouts when present" }
+                    ] } }
                   } },
                 "400": { "description": "A bad option, or a saved scenario that no longer validates", "content": { "text/html": { "schema": { "type": "string" } } } },
                 "404": { "description": "No such scenario", "content": { "text/html": { "schema": { "type": "string" } } } },
