@@ -19,6 +19,8 @@ mod avs;
 mod calibration;
 #[path = "browser/cheapest.rs"]
 mod cheapest;
+#[path = "browser/download.rs"]
+mod download;
 #[path = "browser/login.rs"]
 mod login;
 #[path = "browser/messages.rs"]
@@ -1275,6 +1277,14 @@ async fn planner_journeys_in_chromium() {
 async fn the_cheapest_assigns_throughput_by_load() {
     let session = start_session().await;
     let outcome = cheapest::cheapest_journey(&session.client, &session.base).await;
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn the_download_menu_offers_the_unsaved_report() {
+    let session = start_session().await;
+    let outcome = download::unsaved_download_journey(&session.client, &session.base).await;
     end_session(session, outcome).await;
 }
 
