@@ -312,7 +312,7 @@ impl PlanRequest {
             c.push(FieldError::new(
                 "region",
                 format!(
-                    "`{}` is not a region the price book prices Azure NetApp Files in.{} Choose one from the list (GET /api/v1/regions).",
+                    "`{}` is not a region the price book prices Azure NetApp Files in.{} Choose one from the region list.",
                     clip(&region),
                     did_you_mean(&closest(&region, book.anf.keys().map(String::as_str)))
                 ),

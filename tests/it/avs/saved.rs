@@ -19,7 +19,9 @@ async fn a_saved_cluster_prints_the_plans_monthly_cost_on_its_term() {
     let path = res.headers()["location"].to_str().unwrap().to_owned();
     for (term, key) in [("3y", "reserved_3y"), ("payg", "payg")] {
         let q = format!("region=westus2&level=ultra&growth_pct=10&term={term}");
-        let plan = app.get_json(&format!("{path}/plan.json?{q}")).await;
+        let plan = app
+            .get_json(&format!("{path}/plan.json?{q}&edition=engineer"))
+            .await;
         assert_eq!(plan["clusters"].as_array().unwrap().len(), 1, "{plan}");
         let planned = plan["tco"]["with_anf"]["monthly"][key].as_f64().unwrap();
         let saved = app.post_pairs(&format!("{path}/save?{q}"), &[]).await;
