@@ -41,6 +41,11 @@ pub fn range([lo, hi]: [f64; 2]) -> String {
     format!("{}-{}", sig(lo), sig(hi))
 }
 
+/// A likely range of milliseconds, each end as [`ms`] writes it: "0.9-1.3".
+pub fn ms_range([lo, hi]: [f64; 2]) -> String {
+    format!("{}-{}", ms(lo), ms(hi))
+}
+
 /// A rate or count in a table, exact to the unit ("10,001"; "6.25" below 10).
 pub fn exact(v: f64) -> String {
     Exact(v).to_string()

@@ -21,6 +21,8 @@ mod calibration;
 mod cheapest;
 #[path = "browser/currency.rs"]
 mod currency;
+#[path = "browser/download.rs"]
+mod download;
 #[path = "browser/login.rs"]
 mod login;
 #[path = "browser/messages.rs"]
@@ -1373,6 +1375,14 @@ async fn the_planner_answers_a_keystroke_at_once() {
 async fn the_currency_control_prices_from_the_chosen_list() {
     let session = start_session().await;
     let outcome = currency::currency_journey(&session.client, &session.base).await;
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn the_download_menu_offers_the_unsaved_report() {
+    let session = start_session().await;
+    let outcome = download::unsaved_download_journey(&session.client, &session.base).await;
     end_session(session, outcome).await;
 }
 

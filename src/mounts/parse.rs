@@ -83,13 +83,41 @@ fn split_spec(spec: &str) -> Option<(String, String)> {
 
 const EXPECTED: &str = "expected an fstab line (`server:/export /path nfs options 0 0`) or a mount command (`mount -t nfs -o options server:/export /path`)";
 
+/// Why a line is not a mount the advisor checks.
+#[derive(Debug)]
+pub(super) struct LineError {
+    pub message: String,
+    /// A mount of another file system (a root `xfs`, a CIFS share): skipped, no error.
+    pub not_nfs: bool,
+}
+
+impl LineError {
+    fn not_nfs(fstype: &str) -> LineError {
+        LineError {
+            message: format!(
+                "type “{fstype}” is not NFS; the advisor checks NFS mounts (type nfs or nfs4)"
+            ),
+            not_nfs: true,
+        }
+    }
+}
+
+impl From<String> for LineError {
+    fn from(message: String) -> LineError {
+        LineError {
+            message,
+            not_nfs: false,
+        }
+    }
+}
+
 fn is_mount_command(word: &str) -> bool {
     let base = word.rsplit('/').next().unwrap_or(word);
     matches!(base, "mount" | "mount.nfs" | "mount.nfs4")
 }
 
 /// Parses one non-empty, non-comment line; the error says why it is not a mount.
-pub(super) fn parse_line(line: &str) -> Result<Parsed, String> {
+pub(super) fn parse_line(line: &str) -> Result<Parsed, LineError> {
     let mut words = split_words(line);
     if words.first().is_some_and(|w| w == "$") {
         words.remove(0);
@@ -99,33 +127,35 @@ pub(super) fn parse_line(line: &str) -> Result<Parsed, String> {
             Some(i) => {
                 words.drain(..i);
             }
-            None => return Err(format!("`{}` runs no mount command; {EXPECTED}", words[0])),
+            None => {
+                return Err(LineError::from(format!(
+                    "`{}` runs no mount command; {EXPECTED}",
+                    words[0]
+                )));
+            }
         }
     }
     match words.first() {
-        None => Err(format!("nothing to read; {EXPECTED}")),
+        None => Err(LineError::from(format!("nothing to read; {EXPECTED}"))),
         Some(w) if is_mount_command(w) => parse_command(&words),
         Some(_) => parse_fstab(&words),
     }
 }
 
-fn parse_fstab(words: &[String]) -> Result<Parsed, String> {
+fn parse_fstab(words: &[String]) -> Result<Parsed, LineError> {
     // An fstab entry has 3 to 6 fields and an absolute mount point (or `none`).
     let mount_point = words.get(1).map(String::as_str);
     let fstab_like = (3..=6).contains(&words.len())
         && mount_point.is_some_and(|m| m.starts_with('/') || m == "none");
     if !fstab_like {
-        return Err(format!(
+        return Err(LineError::from(format!(
             "`{}` is not a mount command and the line is not an fstab entry; {EXPECTED}",
             words[0]
-        ));
+        )));
     }
     let fstype = words[2].to_ascii_lowercase();
     if fstype != "nfs" && fstype != "nfs4" {
-        return Err(format!(
-            "type `{}` is not NFS; the advisor checks NFS mounts (type nfs or nfs4)",
-            words[2]
-        ));
+        return Err(LineError::not_nfs(&words[2]));
     }
     let (host, export) = split_spec(&words[0]).ok_or_else(|| {
         format!(
@@ -148,7 +178,7 @@ fn parse_fstab(words: &[String]) -> Result<Parsed, String> {
     })
 }
 
-fn parse_command(words: &[String]) -> Result<Parsed, String> {
+fn parse_command(words: &[String]) -> Result<Parsed, LineError> {
     let base = words[0].rsplit('/').next().unwrap_or(&words[0]);
     let mut fstype: Option<String> = match base {
         "mount.nfs" => Some("nfs".into()),
@@ -171,9 +201,9 @@ fn parse_command(words: &[String]) -> Result<Parsed, String> {
             "-v" | "--verbose" | "-f" | "--fake" | "-n" | "--no-mtab" | "-s" | "-i"
             | "--internal-only" | "-V" => {}
             "-a" | "--all" => {
-                return Err(
-                    "`mount -a` mounts every fstab entry; paste the fstab lines instead".into(),
-                );
+                return Err(LineError::from(
+                    "mount -a mounts every fstab entry; paste the fstab lines instead".to_owned(),
+                ));
             }
             _ if a.starts_with("--types=") => {
                 fstype = Some(a["--types=".len()..].to_ascii_lowercase())
@@ -182,9 +212,9 @@ fn parse_command(words: &[String]) -> Result<Parsed, String> {
             _ if a.starts_with("-t") && a.len() > 2 => fstype = Some(a[2..].to_ascii_lowercase()),
             _ if a.starts_with("-o") && a.len() > 2 => push_opts(&mut opts, &a[2..]),
             _ if a.starts_with('-') && a.len() > 1 => {
-                return Err(format!(
+                return Err(LineError::from(format!(
                     "unknown mount flag `{a}`; use -t TYPE and -o OPTIONS"
-                ));
+                )));
             }
             _ => positional.push(arg.clone()),
         }
@@ -193,15 +223,13 @@ fn parse_command(words: &[String]) -> Result<Parsed, String> {
         && t != "nfs"
         && t != "nfs4"
     {
-        return Err(format!(
-            "type `{t}` is not NFS; the advisor checks NFS mounts (type nfs or nfs4)"
-        ));
+        return Err(LineError::not_nfs(t));
     }
     let [spec, path] = positional.as_slice() else {
-        return Err(format!(
+        return Err(LineError::from(format!(
             "the mount command needs the export and the mount point, found {} argument(s); {EXPECTED}",
             positional.len()
-        ));
+        )));
     };
     let (host, export) = split_spec(spec)
         .ok_or_else(|| format!("`{spec}` is not an NFS export; write it as server:/export"))?;

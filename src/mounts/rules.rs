@@ -51,11 +51,22 @@ pub fn advise(req: &MountRequest) -> MountAdvice {
                 let o = read_opts(&p, line, &mut findings);
                 parsed.push((line, p, o));
             }
-            Err(msg) => findings.push(Finding::new(
+            // Another file system's mount (the root's xfs) is not the advisor's to judge.
+            Err(e) if e.not_nfs => findings.push(Finding::new(
+                "not_nfs",
+                Severity::Info,
+                Some(line),
+                format!("skipped: {}", e.message),
+                SRC_PARSE,
+            )),
+            Err(e) => findings.push(Finding::new(
                 "parse_error",
                 Severity::Error,
                 Some(line),
-                format!("not a mount: {msg}; the other lines are still checked"),
+                format!(
+                    "not a mount: {}; the other lines are still checked",
+                    e.message
+                ),
                 SRC_PARSE,
             )),
         }

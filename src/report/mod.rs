@@ -200,7 +200,8 @@ pub struct RenderOptions {
 }
 
 /// Writes a document (HTML, Markdown, PDF, XLSX) in `format`; CSV and JSON are the
-/// report's data and come from its own writers.
+/// report's data and come from its own writers (the customer edition's JSON is the
+/// document's, [`doc::json`]).
 pub fn render_doc(d: &doc::Doc, format: Format, paper: Paper) -> Result<Vec<u8>, ReportError> {
     match format {
         Format::Html => doc::html::render(d).map(String::into_bytes),
@@ -221,6 +222,9 @@ pub fn render(
 ) -> Result<Vec<u8>, ReportError> {
     match format {
         Format::Csv => scenario::csv::render(report, opts.edition),
+        Format::Json if opts.edition == Edition::Customer => {
+            doc::json::render(&scenario::document(report, opts.edition))
+        }
         Format::Json => scenario::json::render(report),
         Format::Xlsx => scenario::xlsx::render(report, opts.edition),
         _ => render_doc(

@@ -17,6 +17,7 @@ pub mod avs;
 pub mod calibration;
 pub mod compare;
 pub mod estate;
+pub mod headline;
 pub mod iac;
 pub mod layouts;
 pub mod mechanism;

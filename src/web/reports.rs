@@ -1,4 +1,6 @@
-//! Report downloads: `GET /scenarios/{id}/report.{html,md,pdf,csv,xlsx,json}`.
+//! Report downloads: `GET /scenarios/{id}/report.{html,md,pdf,csv,xlsx,json}` of a saved
+//! scenario, and `GET /plan/report.{...}?s=...` of the unsaved inputs a share link holds
+//! (what the planner's Download menu offers while the form has unsaved changes).
 //!
 //! Query options: `compare=ID,ID` adds a comparison with other saved scenarios,
 //! `layouts=1,2,4,8` adds a volume-layout sweep, `paper=a4|letter` sets the PDF paper,
@@ -53,6 +55,23 @@ pub fn router() -> Router<AppState> {
             )
             .read_write(),
         );
+        router =
+            router.route(
+                &format!("/plan/report.{}", format.ext()),
+                get(
+                    move |State(st): State<AppState>,
+                          q: Result<Query<ReportQuery>, QueryRejection>| async move {
+                        match q {
+                            Ok(Query(q)) => unsaved(st, q, format).await,
+                            Err(e) => Err(PageError::BadRequest(format!(
+                                "The report options are wrong: {}.",
+                                e.body_text()
+                            ))),
+                        }
+                    },
+                )
+                .compute(),
+            );
     }
     router
 }
@@ -71,6 +90,8 @@ pub struct ReportQuery {
     pub edition: Option<String>,
     /// `1` to download the HTML report instead of opening it.
     pub download: Option<String>,
+    /// The unsaved scenario as a share link encodes it (`/plan/report.*` only).
+    pub s: Option<String>,
 }
 
 /// 422: an option the report cannot use, with what to send instead.
@@ -133,7 +154,6 @@ async fn report(
     for (name, value, max) in [
         ("compare", &q.compare, MAX_OPTION_CHARS),
         ("layouts", &q.layouts, MAX_OPTION_CHARS),
-        ("download", &q.download, MAX_DOWNLOAD_CHARS),
     ] {
         if value.as_ref().is_some_and(|v| v.chars().count() > max) {
             return Err(unprocessable(format!(
@@ -141,12 +161,7 @@ async fn report(
             )));
         }
     }
-    let paper = match q.paper.as_deref() {
-        None | Some("") => Paper::A4,
-        Some(p) => Paper::parse(p).map_err(|e| unprocessable(format!("The {e}.")))?,
-    };
-    let edition = Edition::parse(q.edition.as_deref().unwrap_or(""))
-        .map_err(|e| unprocessable(format!("The {e}.")))?;
+    let opts = render_options(&q)?;
     let counts = match q.layouts.as_deref() {
         None | Some("") => None,
         Some(text) => Some(
@@ -204,15 +219,66 @@ async fn report(
                     .with_layouts(&counts, &prices)
                     .map_err(|e| unprocessable(format!("The layouts cannot be evaluated: {e}.")))?;
             }
-            let bytes = report::render(&r, format, RenderOptions { paper, edition })
-                .map_err(|e| PageError::Internal(e.to_string()))?;
+            let bytes =
+                report::render(&r, format, opts).map_err(|e| PageError::Internal(e.to_string()))?;
             Ok::<_, PageError>((r.slug(), bytes))
         })
         .await?;
     let (slug, bytes) = built?;
+    Ok(deliver(format, &slug, bytes, q.download.as_deref()))
+}
 
-    let attachment =
-        format != Format::Html || matches!(q.download.as_deref(), Some("1" | "true" | "yes"));
+/// The paper and the edition the options ask for; a 422 saying what to send otherwise.
+fn render_options(q: &ReportQuery) -> Result<RenderOptions, PageError> {
+    if q.download
+        .as_ref()
+        .is_some_and(|v| v.chars().count() > MAX_DOWNLOAD_CHARS)
+    {
+        return Err(unprocessable(format!(
+            "The download option is longer than {MAX_DOWNLOAD_CHARS} characters."
+        )));
+    }
+    let paper = match q.paper.as_deref() {
+        None | Some("") => Paper::A4,
+        Some(p) => Paper::parse(p).map_err(|e| unprocessable(format!("The {e}.")))?,
+    };
+    let edition = Edition::parse(q.edition.as_deref().unwrap_or(""))
+        .map_err(|e| unprocessable(format!("The {e}.")))?;
+    Ok(RenderOptions { paper, edition })
+}
+
+/// `GET /plan/report.{ext}?s=...`: the report of the unsaved inputs a share link holds,
+/// priced from the book in force (no saved cost: nothing is stored).
+async fn unsaved(st: AppState, q: ReportQuery, format: Format) -> Result<Response, PageError> {
+    let opts = render_options(&q)?;
+    let scenario =
+        crate::web::share::decode(q.s.as_deref()).map_err(|e| unprocessable(e.to_string()))?;
+    let prices = st.book();
+    let evaluation =
+        crate::measure::calibrate::evaluate(&scenario, &prices, None).map_err(|e| {
+            unprocessable(format!(
+                "These inputs do not validate ({e}); fix the marked inputs in the planner first."
+            ))
+        })?;
+    let today = crate::store::today_utc();
+    let built = st
+        .renders
+        .run("report", Turn::Answer, move || {
+            let r = Report::build(&scenario, &evaluation, &prices, &today);
+            let bytes =
+                report::render(&r, format, opts).map_err(|e| PageError::Internal(e.to_string()))?;
+            Ok::<_, PageError>((r.slug(), bytes))
+        })
+        .await?;
+    let (slug, bytes) = built?;
+    Ok(deliver(format, &slug, bytes, q.download.as_deref()))
+}
+
+/// The report's response: its content type, an attachment named after the scenario (the
+/// HTML report opens inline unless `download` is 1, true or yes), and for HTML the
+/// report's own content security policy.
+fn deliver(format: Format, slug: &str, bytes: Vec<u8>, download: Option<&str>) -> Response {
+    let attachment = format != Format::Html || matches!(download, Some("1" | "true" | "yes"));
     let disposition = format!(
         "{}; filename=\"{slug}.{}\"",
         if attachment { "attachment" } else { "inline" },
@@ -235,5 +301,5 @@ async fn report(
             HeaderValue::from_static(report::CSP),
         );
     }
-    Ok(response)
+    response
 }

@@ -230,6 +230,23 @@
     dirty = true;
     status.textContent = "Unsaved changes.";
     status.classList.add("dirty");
+    if (unsavedReports) unsavedReports.hidden = false;
+  }
+
+  // The Download menu's reports of the form as it is: the share link's inputs sent to
+  // /plan/report.{ext}, kept in step with every recalculation.
+  var unsavedReports = document.getElementById("unsaved-reports");
+  function syncReports(shareUrl) {
+    if (!unsavedReports) return;
+    unsavedReports.querySelectorAll("a[data-report]").forEach(function (a) {
+      if (!shareUrl) {
+        a.setAttribute("aria-disabled", "true");
+        return;
+      }
+      var extra = a.getAttribute("data-edition") ? "edition=" + a.getAttribute("data-edition") + "&" : "";
+      a.setAttribute("href", shareUrl.replace("/plan?", "/plan/report." + a.getAttribute("data-report") + "?" + extra));
+      a.removeAttribute("aria-disabled");
+    });
   }
 
   function clearMessages() {
@@ -305,6 +322,7 @@
     showErrors(data.errors || {});
     showWarnings(data.warnings || {});
     if (copyShare) copyShare.disabled = !data.share_url;
+    syncReports(data.share_url);
     if (share) {
       if (data.share_url) {
         share.setAttribute("href", data.share_url);

@@ -254,7 +254,15 @@ async fn the_same_figure_reads_the_same_in_every_format() {
     );
 
     for ext in ["html", "md", "pdf", "csv", "xlsx", "json"] {
-        let res = app.get(&format!("/scenarios/{id}/report.{ext}")).await;
+        // The engineer JSON is the data (the customer's is the document: below).
+        let edition = if ext == "json" {
+            "?edition=engineer"
+        } else {
+            ""
+        };
+        let res = app
+            .get(&format!("/scenarios/{id}/report.{ext}{edition}"))
+            .await;
         assert_eq!(res.status(), 200, "{ext}");
         let bytes = res.bytes().await.expect("body").to_vec();
         match ext {
@@ -265,6 +273,9 @@ async fn the_same_figure_reads_the_same_in_every_format() {
                     .expect("cost");
                 let t = v["evaluation"]["throughput_mibps"].as_f64().expect("MiB/s");
                 assert_eq!((money(m, "USD"), sig(t)), (cost.clone(), mibps.clone()));
+                let customer = app.get_text(&format!("/scenarios/{id}/report.json")).await;
+                assert!(customer.contains(&cost), "customer JSON: {cost}");
+                assert!(customer.contains(&format!("\"{mibps}\"")), "customer JSON");
             }
             "xlsx" => {
                 use calamine::{Data, Reader, Xlsx};
@@ -388,5 +399,120 @@ fn the_estate_and_avs_reports_print_their_verdict() {
         for s in &verdict.statements {
             assert!(squeeze(&text).contains(&squeeze(s)), "AVS plan as {f}: {s}");
         }
+    }
+}
+
+/// The JSON download of every report in `edition`: each template's (the first with the
+/// others compared and layouts), the AVS plan's and the estate's. (name, JSON text).
+fn every_json(edition: Edition) -> Vec<(String, String)> {
+    let opts = RenderOptions {
+        edition,
+        ..RenderOptions::default()
+    };
+    let json = |bytes: Vec<u8>| String::from_utf8(bytes).expect("UTF-8");
+    let evaluated: Vec<(Scenario, Evaluation)> = TEMPLATES
+        .iter()
+        .map(|t| {
+            let s = t.scenario();
+            let e = engine::evaluate(&s).expect("a template evaluates");
+            (s, e)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, (s, e)) in evaluated.iter().enumerate() {
+        let mut r = Report::build(s, e, pricing::book(), DATE);
+        if i == 0 {
+            r = r
+                .with_comparison(&evaluated[1..3], pricing::book())
+                .with_layouts(&[1, 2, 4], pricing::book())
+                .expect("layouts");
+        }
+        let bytes = report::render(&r, Format::Json, opts).expect("renders");
+        out.push((s.name.clone(), json(bytes)));
+    }
+    let (inv, plan) = example_avs();
+    let verdict = volplan::verdict::avs::verdict(&plan, Default::default());
+    let doc = plan_doc(&inv, &plan, &verdict);
+    let bytes = report::avs::render(&doc, Format::Json, opts).expect("renders");
+    out.push(("AVS plan".to_owned(), json(bytes)));
+    let (p, statements) = example_estate();
+    let bytes = report::estate::render(&p, &statements, Format::Json, opts, DATE).expect("renders");
+    out.push(("estate".to_owned(), json(bytes)));
+    out
+}
+
+#[test]
+fn the_customer_json_has_no_internal_text_and_the_engineer_json_keeps_it() {
+    let internal = Internal::new();
+    for (name, text) in every_json(Edition::Customer) {
+        let found = internal.found(&text);
+        assert!(found.is_empty(), "{name} as customer JSON: {found:?}");
+        for absent in ["fitted jointly", "\"id\":", "\"binding\":", "price_book"] {
+            assert!(!text.contains(absent), "{name} as customer JSON: {absent}");
+        }
+        let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(v["edition"], "customer", "{name}");
+        assert!(!v["sections"].as_array().expect("sections").is_empty());
+    }
+    let engineer = every_json(Edition::Engineer);
+    let (name, text) = &engineer[0];
+    let found = internal.found(text).join(" ");
+    for needle in ["limit id", "path tests/", "anf-retail-"] {
+        assert!(found.contains(needle), "{name} as engineer JSON: {needle}");
+    }
+}
+
+/// The customer JSON of a template holds what its PDF says: the verdict's statements,
+/// each headline figure with its likely range, and the fio job of the test plan.
+#[test]
+fn the_customer_json_says_what_the_customer_pdf_says() {
+    let squeeze = |t: &str| t.split_whitespace().collect::<String>();
+    let t = TEMPLATES
+        .iter()
+        .find(|t| t.key == "sap-hana")
+        .expect("template");
+    let s = t.scenario();
+    let e = engine::evaluate(&s).expect("evaluates");
+    let r = Report::build(&s, &e, pricing::book(), DATE);
+    let opts = RenderOptions::default();
+    let json: serde_json::Value =
+        serde_json::from_slice(&report::render(&r, Format::Json, opts).expect("JSON"))
+            .expect("JSON");
+    let pdf = squeeze(&crate::texts::pdf_text(
+        &report::render(&r, Format::Pdf, opts).expect("PDF"),
+    ));
+    let mut strings = Vec::new();
+    collect_strings(&json, &mut strings);
+    let figures = json["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .flat_map(|s| s["blocks"].as_array().expect("blocks"))
+        .find(|b| b["type"] == "figures")
+        .expect("the headline figures");
+    let throughput = &figures["figures"][0];
+    assert_eq!(throughput["value"], sig(e.throughput_mibps));
+    assert!(
+        throughput["range"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("likely ")),
+        "{throughput}"
+    );
+    for statement in volplan::verdict::report_statements(&r.verdict) {
+        assert!(strings.contains(&statement), "JSON: {statement}");
+        assert!(pdf.contains(&squeeze(&statement)), "PDF: {statement}");
+    }
+    assert!(
+        strings.iter().any(|s| s.contains("[global]")),
+        "the fio job in the JSON"
+    );
+}
+
+fn collect_strings(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(a) => a.iter().for_each(|v| collect_strings(v, out)),
+        serde_json::Value::Object(m) => m.values().for_each(|v| collect_strings(v, out)),
+        _ => {}
     }
 }

@@ -134,7 +134,7 @@ async fn a_reservation_chosen_on_the_page_prices_the_pools_in_their_bands() {
             let location = res.headers()["location"].to_str().unwrap().to_owned();
             let page = app.get_text(&location).await;
             let json: Value = app
-                .get(&format!("{location}/report.json"))
+                .get(&format!("{location}/report.json?edition=engineer"))
                 .await
                 .json()
                 .await

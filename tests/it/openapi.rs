@@ -446,3 +446,112 @@ async fn the_avs_plan_documents_vcf_licensing() {
     assert!(scenario_vcf.contains_key("price_per_core_year"), "{avs:?}");
     app.stop().await;
 }
+
+/// Checks `value` against `schema` for the keywords the server's own schemas use
+/// (`$ref`, `type`, `properties`, `required`, `items`, `enum`, `oneOf`, `anyOf`,
+/// `allOf`); the path of the first mismatch.
+fn conforms(doc: &Value, schema: &Value, value: &Value, at: &str) -> Result<(), String> {
+    let schema = resolve(doc, schema);
+    if let Some(all) = schema["allOf"].as_array() {
+        for s in all {
+            conforms(doc, s, value, at)?;
+        }
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(any) = schema[key].as_array() {
+            let passing = any
+                .iter()
+                .filter(|s| conforms(doc, s, value, at).is_ok())
+                .count();
+            let ok = if key == "oneOf" {
+                passing == 1
+            } else {
+                passing >= 1
+            };
+            if !ok {
+                return Err(format!("{at}: {passing} of the {key} match"));
+            }
+        }
+    }
+    if let Some(options) = schema["enum"].as_array()
+        && !options.contains(value)
+    {
+        return Err(format!("{at}: {value} not in the enum"));
+    }
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let type_of = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let fits = types.is_empty()
+        || types.contains(&type_of)
+        || (type_of == "integer" && types.contains(&"number"));
+    if !fits {
+        return Err(format!("{at}: a {type_of}, not {types:?}"));
+    }
+    if let Value::Object(map) = value {
+        for r in schema["required"].as_array().into_iter().flatten() {
+            let r = r.as_str().unwrap_or_default();
+            if !map.contains_key(r) {
+                return Err(format!("{at}: no {r}"));
+            }
+        }
+        for (key, v) in map {
+            if let Some(p) = schema["properties"].get(key) {
+                conforms(doc, p, v, &format!("{at}.{key}"))?;
+            }
+        }
+    }
+    if let (Value::Array(items), Some(s)) = (value, schema.get("items")) {
+        for (i, v) in items.iter().enumerate() {
+            conforms(doc, s, v, &format!("{at}[{i}]"))?;
+        }
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_customer_json_of_a_report_conforms_to_its_published_schema() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let schema = &doc["components"]["schemas"]["CustomerReport"];
+    assert!(schema.is_object(), "CustomerReport in the components");
+    let properties = properties(&doc, schema);
+    for key in ["edition", "title", "sections"] {
+        assert!(properties.contains_key(key), "{key} documented");
+    }
+    let report = doc.pointer("/paths/~1scenarios~1{id}~1report.{format}/get/responses/200/content/application~1json/schema").expect("the report's JSON");
+    assert!(report.to_string().contains("CustomerReport"), "{report}");
+
+    let id = app.create(&sample_scenario()).await;
+    let customer: Value = app.get_json(&format!("/scenarios/{id}/report.json")).await;
+    conforms(&doc, schema, &customer, "report").unwrap();
+    conforms(&doc, report, &customer, "report").unwrap();
+    // Every kind of block a sizing report has, each checked against its variant.
+    let kinds: HashSet<&str> = customer["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["blocks"].as_array().unwrap())
+        .filter_map(|b| b["type"].as_str())
+        .collect();
+    for kind in [
+        "summary", "figures", "verdict", "table", "chart", "code", "links",
+    ] {
+        assert!(kinds.contains(kind), "a {kind} block in {kinds:?}");
+    }
+    // A wrong shape is caught: the check can fail.
+    let mut broken = customer.clone();
+    broken["sections"][0]["blocks"][0]["type"] = json!("no such block");
+    assert!(conforms(&doc, schema, &broken, "report").is_err());
+    app.stop().await;
+}

@@ -334,6 +334,11 @@ async fn the_prices_page_imports_after_showing_the_diff() {
     );
     assert!(html.contains("Ultra capacity") && html.contains("0.39274"));
     assert!(html.contains("/api/v1/prices.csv"));
+    // Typing a price and leaving the page asks first (guard.js on the entry form).
+    assert!(
+        html.contains("action=\"/prices/enter\" class=\"import\" data-unsaved-guard"),
+        "the entry form has the unsaved-edit guard"
+    );
 
     let res = app
         .post_multipart(

@@ -261,7 +261,7 @@ async fn json_markdown_comparison_and_layouts() {
 
     let res = app
         .get(&format!(
-            "/scenarios/{a}/report.json?compare={b}&layouts=1,2,4"
+            "/scenarios/{a}/report.json?compare={b}&layouts=1,2,4&edition=engineer"
         ))
         .await;
     assert_eq!(res.status(), 200);
@@ -320,7 +320,12 @@ fn the_test_plan_is_in_every_report_but_the_csv() {
     assert!(md.contains("## Verification test plan") && md.contains("```ini\n"));
     let pdf = pdf_text(&render(Format::Pdf));
     assert!(pdf.contains("Verification test plan"), "{pdf}");
-    let json: serde_json::Value = serde_json::from_slice(&render(Format::Json)).expect("JSON");
+    let engineer = RenderOptions {
+        edition: volplan::report::Edition::Engineer,
+        ..RenderOptions::default()
+    };
+    let json = volplan::report::render(&r, Format::Json, engineer).expect("renders");
+    let json: serde_json::Value = serde_json::from_slice(&json).expect("JSON");
     assert_eq!(json["test_plan"]["fio"], testplan::plan(&s, PlanTool::Fio));
     assert_eq!(
         json["test_plan"]["diskspd"],
@@ -721,7 +726,12 @@ fn the_latency_section_is_in_every_report() {
     assert!(csv.contains("summary,latency_met,"));
     assert!(csv.contains("summary,latency_at_target_ms,"));
 
-    let json: serde_json::Value = serde_json::from_slice(&render(Format::Json)).expect("JSON");
+    let engineer = RenderOptions {
+        edition: volplan::report::Edition::Engineer,
+        ..RenderOptions::default()
+    };
+    let json = volplan::report::render(&r, Format::Json, engineer).expect("renders");
+    let json: serde_json::Value = serde_json::from_slice(&json).expect("JSON");
     let curve = json["evaluation"]["latency_curve"]
         .as_array()
         .expect("curve");

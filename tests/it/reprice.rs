@@ -319,7 +319,9 @@ async fn reports_print_the_prices_and_the_saved_cost() {
     for key in ["summary,price_book,", "summary,price_source,"] {
         assert!(csv.contains(key), "{key} in {csv}");
     }
-    let json: Value = app.get_json(&format!("/scenarios/{id}/report.json")).await;
+    let json: Value = app
+        .get_json(&format!("/scenarios/{id}/report.json?edition=engineer"))
+        .await;
     assert_eq!(json["saved_cost"]["revision"], json!(1));
     assert_eq!(json["saved_cost"]["cost"]["region"], json!("eastus"));
 }

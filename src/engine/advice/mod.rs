@@ -195,7 +195,7 @@ impl fmt::Display for Message {
             ),
             Message::AvsHostsUnpriced { sku, region } => write!(
                 f,
-                "The price book has no public {sku} host price for {region}: the monthly cost covers the storage only; choose a region or host SKU with a price (GET /api/v1/regions) to see the hosts' cost."
+                "The price book has no public {sku} host price for {region}: the monthly cost covers the storage only; choose a region or a host SKU that has a price to see the hosts' cost."
             ),
             Message::CoolRetrieval {
                 usd_per_gib,

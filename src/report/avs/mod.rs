@@ -18,7 +18,7 @@ pub use document::document;
 use crate::avs::AvsPlan;
 use crate::inventory::model::MIB_PER_TIB;
 use crate::inventory::{CapacityBasis, Flag, Inventory};
-use crate::report::{Format, RenderOptions, ReportError, render_doc};
+use crate::report::{Edition, Format, RenderOptions, ReportError, doc, render_doc};
 use crate::verdict::avs::AvsVerdict;
 use std::collections::HashMap;
 
@@ -40,7 +40,8 @@ pub struct PlanDoc<'a> {
     pub verdict: &'a AvsVerdict,
 }
 
-/// The JSON download: the plan with its verdict, as `POST /api/v1/avs/plan` answers.
+/// The engineer edition's JSON download: the plan with its verdict, as `POST
+/// /api/v1/avs/plan` answers (the customer edition's is the document's).
 #[derive(serde::Serialize)]
 struct Answer<'a> {
     #[serde(flatten)]
@@ -53,6 +54,9 @@ pub fn render(doc: &PlanDoc, format: Format, opts: RenderOptions) -> Result<Vec<
     match format {
         Format::Csv => csv::render(doc),
         Format::Xlsx => xlsx::render(doc),
+        Format::Json if opts.edition == Edition::Customer => {
+            doc::json::render(&document(doc, opts.edition))
+        }
         Format::Json => serde_json::to_vec(&Answer {
             plan: doc.plan,
             verdict: doc.verdict,

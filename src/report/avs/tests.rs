@@ -72,6 +72,18 @@ fn check_every_format(doc: &PlanDoc) {
                 );
             }
             Format::Json => {
+                // The customer edition's JSON is the document, with the verdict's words.
+                let customer: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+                assert_eq!(customer["edition"], "customer");
+                assert!(
+                    String::from_utf8_lossy(&bytes)
+                        .contains(&serde_json::to_string(headline).unwrap())
+                );
+                let engineer = RenderOptions {
+                    edition: crate::report::Edition::Engineer,
+                    ..RenderOptions::default()
+                };
+                let bytes = render(doc, f, engineer).unwrap();
                 let back: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
                 assert_eq!(back["placement"].as_array().map(Vec::len), Some(placed));
                 assert_eq!(back["level"], doc.plan.level.key());

@@ -60,14 +60,18 @@ fn write_doc(o: &mut String, d: &Doc) -> Result<(), String> {
                 let _ = writeln!(o, "> {}\n", escape::md(t));
             }
             Block::Figures(ks) => {
-                let _ = writeln!(o, "| Figure | Value | Unit |\n|---|---:|---|");
+                let _ = writeln!(
+                    o,
+                    "| Figure | Value | Unit | Likely range |\n|---|---:|---|---|"
+                );
                 for k in ks {
                     let _ = writeln!(
                         o,
-                        "| {} | {} | {} |",
+                        "| {} | {} | {} | {} |",
                         escape::md(&k.label),
                         escape::md(&k.value),
-                        escape::md(&k.unit)
+                        escape::md(&k.unit),
+                        escape::md(k.range.as_deref().unwrap_or(""))
                     );
                 }
                 o.push('\n');

@@ -5,6 +5,7 @@
 //! Markdown or PDF, so every report has the same layout, fonts and escaping.
 
 pub mod html;
+pub mod json;
 pub mod md;
 pub mod pdf;
 pub mod xlsx;
@@ -71,6 +72,9 @@ pub struct Kpi {
     pub label: String,
     pub value: String,
     pub unit: String,
+    /// The likely range in words beside the value ("likely 3,100-3,900"), when the
+    /// figure has one.
+    pub range: Option<String>,
 }
 
 /// How a bullet is tagged.

@@ -95,6 +95,9 @@ fn summary_sheet(ws: &mut Worksheet, d: &Doc) -> Result<(), XlsxError> {
                 for k in ks {
                     ws.write_string(row, 0, &k.label)?;
                     ws.write_string(row, 1, format!("{} {}", k.value, k.unit).trim())?;
+                    if let Some(range) = &k.range {
+                        ws.write_string(row, 2, range)?;
+                    }
                     row += 1;
                 }
             }

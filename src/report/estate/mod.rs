@@ -26,6 +26,7 @@ pub fn render(
     let d = document(p, statements, opts.edition, date);
     match format {
         Format::Csv => csv(&d),
+        Format::Json if opts.edition == Edition::Customer => crate::report::doc::json::render(&d),
         Format::Json => serde_json::to_vec_pretty(p).map_err(|e| ReportError::Json(e.to_string())),
         _ => render_doc(&d, format, opts.paper),
     }

@@ -45,11 +45,21 @@ fn every_format_renders_the_pools_timeline_and_fit() {
     let doc = lopdf::Document::load_mem(&pdf).unwrap();
     assert!(doc.get_pages().len() >= 2);
 
+    let json: serde_json::Value =
+        serde_json::from_slice(&render(&p, &[], Format::Json, ENGINEER, DATE).unwrap()).unwrap();
+    for key in ["pools", "assignments", "timeline", "monthly", "total"] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+    // The customer edition's JSON is the document.
     let json: serde_json::Value = serde_json::from_slice(
         &render(&p, &[], Format::Json, RenderOptions::default(), DATE).unwrap(),
     )
     .unwrap();
-    for key in ["pools", "assignments", "timeline", "monthly", "total"] {
-        assert!(json.get(key).is_some(), "{key}");
-    }
+    assert_eq!(json["edition"], "customer");
+    assert_eq!(json["kind"], "Estate report");
 }
+
+const ENGINEER: RenderOptions = RenderOptions {
+    paper: crate::report::Paper::A4,
+    edition: crate::report::Edition::Engineer,
+};

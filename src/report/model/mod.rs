@@ -23,7 +23,7 @@ use crate::engine::{Evaluation, FieldErrors, Scenario};
 use crate::prices::reprice::CostSnapshot;
 use crate::report::charts::{Chart, ChartName};
 use crate::report::sources::{self, Document};
-use crate::report::summary;
+use crate::report::{Edition, summary};
 use crate::verdict::{self, SetVerdict, Verdict};
 
 /// The cost a saved revision was saved with.
@@ -133,7 +133,7 @@ impl Report {
             catalog_version: catalog_version(),
             price_date: e.cost.price_date.clone(),
             inputs: input_rows(s),
-            headline: rows::headline(e),
+            headline: rows::headline(e, &verdict),
             targets: verdict
                 .targets
                 .iter()
@@ -277,6 +277,12 @@ impl Report {
     /// A file name stem for downloads, from the title ("avs-4-x-20-tib-ultra").
     pub fn slug(&self) -> String {
         slug(&self.title)
+    }
+
+    /// What the likely ranges beside the headline figures are (the verdict's sentence),
+    /// with the sources of its assumptions as `edition` shows them.
+    pub fn range_basis(&self, edition: Edition) -> String {
+        verdict::targets::ranges(&self.evaluation.confidence, |s| edition.source(s))
     }
 
     /// The headline figure with this key.

@@ -6,16 +6,21 @@ use crate::engine::{Evaluation, Scenario};
 use crate::format::{self, NOT_PRICED};
 use crate::report::summary::{self, cost, storage_name};
 use crate::report::{Edition, sources};
-use crate::verdict::Verdict;
+use crate::verdict::{Verdict, headline};
 
 /// One headline figure.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Figure {
     /// Stable key, e.g. `throughput_mibps` (used as the CSV key).
     pub key: &'static str,
-    pub label: &'static str,
+    pub label: String,
     /// `None` when there is no figure (a level without a list price).
     pub value: Option<f64>,
+    /// The likely range as the planner page writes it ("3,100-3,900"), for the rates
+    /// and the latency; `None` for the other figures.
+    pub range: Option<String>,
+    /// The same range as numbers, for the data formats.
+    pub range_values: Option<[f64; 2]>,
     pub unit: &'static str,
     /// Decimals of the spreadsheet cell's number format.
     pub decimals: usize,
@@ -61,27 +66,59 @@ impl Figure {
     }
 }
 
-/// The report's headline figures.
-pub fn headline(e: &Evaluation) -> Vec<Figure> {
-    let f = |key, label, value: f64, unit, decimals, shown| Figure {
+/// The report's headline figures, as the planner page shows them: the rates and the
+/// headline latency (at the target rate when there is one) with their likely ranges.
+pub fn headline(e: &Evaluation, v: &Verdict) -> Vec<Figure> {
+    // The ranges' basis sentence is the edition's (see `Report::range_basis`).
+    let likely = headline::likely(e, &v.latency, str::to_owned);
+    let f = |key, label: &str, value: f64, unit, decimals, shown| Figure {
         key,
-        label,
+        label: label.to_owned(),
         value: Some(value),
+        range: None,
+        range_values: None,
         unit,
         decimals,
         shown,
     };
+    let ranged = |fig: Figure, text: String, values: [f64; 2]| Figure {
+        range: Some(text),
+        range_values: Some(values),
+        ..fig
+    };
     let money = Shown::Money(e.cost.currency);
+    let priced = |key, label: &str, value, decimals| Figure {
+        key,
+        label: label.to_owned(),
+        value,
+        range: None,
+        range_values: None,
+        unit: if key == "usd_per_mibps" {
+            "a month"
+        } else {
+            ""
+        },
+        decimals,
+        shown: money,
+    };
     vec![
-        f(
-            "throughput_mibps",
-            "Throughput",
-            e.throughput_mibps,
-            "MiB/s",
-            1,
-            Shown::Sig,
+        ranged(
+            f(
+                "throughput_mibps",
+                "Throughput",
+                e.throughput_mibps,
+                "MiB/s",
+                1,
+                Shown::Sig,
+            ),
+            likely.throughput_mibps,
+            e.throughput_mibps_range,
         ),
-        f("iops", "IOPS", e.iops, "IOPS", 0, Shown::Sig),
+        ranged(
+            f("iops", "IOPS", e.iops, "IOPS", 0, Shown::Sig),
+            likely.iops,
+            e.iops_range,
+        ),
         f("read_mibps", "Reads", e.read_mibps, "MiB/s", 1, Shown::Sig),
         f(
             "write_mibps",
@@ -91,13 +128,17 @@ pub fn headline(e: &Evaluation) -> Vec<Figure> {
             1,
             Shown::Sig,
         ),
-        f(
-            "latency_ms",
-            "Latency per IO",
-            e.latency_ms,
-            "ms",
-            3,
-            Shown::Ms,
+        ranged(
+            f(
+                "latency_ms",
+                &headline::latency_label(&v.latency),
+                v.latency.ms,
+                "ms",
+                3,
+                Shown::Ms,
+            ),
+            likely.latency_ms,
+            likely.latency_ms_values,
         ),
         f(
             "connections",
@@ -107,14 +148,7 @@ pub fn headline(e: &Evaluation) -> Vec<Figure> {
             0,
             Shown::Decimals,
         ),
-        Figure {
-            key: "monthly_usd",
-            label: "Monthly cost",
-            value: e.cost.monthly,
-            unit: "",
-            decimals: 2,
-            shown: money,
-        },
+        priced("monthly_usd", "Monthly cost", e.cost.monthly, 2),
         f(
             "billed_tib",
             "Billed capacity",
@@ -123,14 +157,7 @@ pub fn headline(e: &Evaluation) -> Vec<Figure> {
             2,
             Shown::Decimals,
         ),
-        Figure {
-            key: "usd_per_mibps",
-            label: "Cost per MiB/s",
-            value: e.cost.per_mibps,
-            unit: "a month",
-            decimals: 2,
-            shown: money,
-        },
+        priced("usd_per_mibps", "Cost per MiB/s", e.cost.per_mibps, 2),
     ]
 }
 

@@ -7,6 +7,7 @@
 
 use crate::report::model::Report;
 use crate::report::{Edition, ReportError, escape};
+use crate::verdict::headline;
 
 /// The header row, in order.
 pub const COLUMNS: [&str; 13] = [
@@ -164,11 +165,28 @@ fn rows(r: &Report, edition: Edition) -> Vec<Row> {
     for f in &r.headline {
         out.push(summary(
             f.key,
-            f.label,
+            &f.label,
             f.value.map(n).unwrap_or_default(),
             f.unit,
         ));
+        if let Some([lo, hi]) = f.range_values {
+            let label = format!("{}, {}", f.label, headline::likely_words("range"));
+            for (end, v) in [("low", lo), ("high", hi)] {
+                out.push(summary(
+                    &format!("{}_range_{end}", f.key),
+                    &format!("{label} ({end})"),
+                    n(v),
+                    f.unit,
+                ));
+            }
+        }
     }
+    out.push(summary(
+        "range_basis",
+        "Likely ranges",
+        text(&r.range_basis(edition)),
+        "",
+    ));
     out.push(Row {
         binding: r.binding.id.to_owned(),
         ..summary("binding", "Bound by", text(&r.binding.label), "")

@@ -1,6 +1,7 @@
-//! The report as JSON for automation: the scenario, its evaluation, the catalog version
-//! and the generation date, the verification test plan, the cost a saved revision was
-//! saved with, plus the comparison and layouts when asked for.
+//! The engineer edition of the report as JSON for automation: the scenario, its
+//! evaluation, the catalog version and the generation date, the verification test plan,
+//! the cost a saved revision was saved with, plus the comparison and layouts when asked
+//! for. (The customer edition's JSON is the document's: [`crate::report::doc::json`].)
 
 use crate::report::ReportError;
 use crate::report::model::Report;

@@ -17,6 +17,7 @@ use crate::report::doc::{
 };
 use crate::report::model::{Report, TestPlan, plan_for_edition};
 use crate::report::{Edition, summary};
+use crate::verdict::headline;
 
 /// The report as a document for `edition`.
 pub fn document(r: &Report, edition: Edition) -> Doc {
@@ -39,9 +40,11 @@ pub fn document(r: &Report, edition: Edition) -> Doc {
                 label: f.label.to_owned(),
                 value: f.text(),
                 unit: f.unit.to_owned(),
+                range: f.range.as_deref().map(headline::likely_words),
             })
             .collect(),
     ));
+    b.push(Block::Note(r.range_basis(edition)));
     b.extend(r.targets.iter().map(|t| Block::Verdict {
         met: t.met,
         text: t.text.clone(),

@@ -6,6 +6,7 @@ use crate::format::{self, NOT_PRICED};
 use crate::report::doc::xlsx::line_height;
 use crate::report::model::{Report, TestPlan, plan_for_edition};
 use crate::report::{Edition, ReportError};
+use crate::verdict::headline;
 use rust_xlsxwriter::{
     DocProperties, Format, FormatAlign, FormatBorder, Image, Workbook, Worksheet, XlsxError,
 };
@@ -110,7 +111,7 @@ fn summary(
     ws.set_name("Summary")?;
     ws.set_column_width(0, 26)?;
     ws.set_column_width(1, 36)?;
-    ws.set_column_width(2, 3)?;
+    ws.set_column_width(2, 24)?;
     ws.write_string_with_format(0, 0, &r.title, &st.title)?;
     ws.write_string_with_format(1, 0, &r.subtitle, &st.subtitle)?;
     ws.write_string_with_format(
@@ -125,9 +126,13 @@ fn summary(
     )?;
     ws.write_string_with_format(4, 0, "Figure", &st.header)?;
     ws.write_string_with_format(4, 1, "Value", &st.header)?;
+    ws.write_string_with_format(4, 2, "Likely range", &st.header)?;
     let mut row = 5;
     for f in &r.headline {
-        ws.write_string(row, 0, f.label)?;
+        ws.write_string(row, 0, &f.label)?;
+        if let Some(range) = &f.range {
+            ws.write_string(row, 2, headline::likely_words(range))?;
+        }
         match f.value.filter(|v| v.is_finite()) {
             Some(v) => ws.write_number_with_format(
                 row,
@@ -139,7 +144,10 @@ fn summary(
         };
         row += 1;
     }
-    row += 1;
+    let basis = r.range_basis(edition);
+    ws.merge_range(row, 0, row, 2, &basis, &st.wrap)?;
+    ws.set_row_height(row, line_height(&basis, 84))?;
+    row += 2;
     ws.write_string_with_format(row, 0, "Bound by", &st.bold)?;
     ws.write_string_with_format(row, 1, &r.binding.label, &st.highlight_wrap)?;
     ws.set_row_height(row, line_height(&r.binding.label, 34))?;

@@ -42,7 +42,7 @@ use utoipa_axum::routes;
         title = "volplan",
         description = "Capacity planning and sizing for cloud file storage. Every error answers `{\"error\": \"sentence\", \"field\": \"path\" | null}`."
     ),
-    components(schemas(ErrorBody, crate::engine::Scenario, crate::engine::Evaluation)),
+    components(schemas(ErrorBody, crate::engine::Scenario, crate::engine::Evaluation, crate::report::doc::json::DocJson)),
     tags(
         (name = "sizing", description = "Evaluate, compare and sweep scenarios (nothing is saved)"),
         (name = "scenarios", description = "Saved scenarios with their revision history"),

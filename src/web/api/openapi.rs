@@ -102,7 +102,10 @@ fn extra_paths() -> Vec<(&'static str, Value)> {
                     "application/pdf": { "schema": { "type": "string", "contentMediaType": "application/pdf" } },
                     "text/csv": { "schema": { "type": "string" } },
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": { "schema": { "type": "string" } },
-                    "application/json": { "schema": { "type": "object" } }
+                    "application/json": { "schema": { "anyOf": [
+                        { "$ref": format!("{REF_PREFIX}CustomerReport") },
+                        { "type": "object", "description": "The engineer edition: the scenario, its evaluation, the catalog version, the generation date, the test plan, and the saved cost, the comparison and the layouts when present" }
+                    ] } }
                   } },
                 "400": { "description": "A bad option, or a saved scenario that no longer validates", "content": { "text/html": { "schema": { "type": "string" } } } },
                 "404": { "description": "No such scenario", "content": { "text/html": { "schema": { "type": "string" } } } },
@@ -112,6 +115,23 @@ fn extra_paths() -> Vec<(&'static str, Value)> {
             }
         }
     });
+    // The same report of unsaved inputs: `s` instead of an id, no comparison or layouts.
+    let mut unsaved_report = report.clone();
+    let op = &mut unsaved_report["get"];
+    op["operationId"] = json!("unsaved_report");
+    op["summary"] = json!(
+        "The sizing report of unsaved inputs (a share link's `s`), as the planner's Download menu offers while the form has unsaved changes"
+    );
+    if let Some(params) = op["parameters"].as_array_mut() {
+        params.retain(|p| !matches!(p["name"].as_str(), Some("id" | "compare" | "layouts")));
+        params.push(json!({ "name": "s", "in": "query", "required": true,
+            "description": "The scenario as a share link encodes it: base64url of the Scenario JSON",
+            "schema": { "type": "string", "maxLength": crate::web::share::MAX_LEN } }));
+    }
+    if let Some(responses) = op["responses"].as_object_mut() {
+        responses.remove("404");
+        responses.insert("422".into(), json!({ "description": "A damaged share link, inputs that do not validate, or an option the report cannot use: the page says what to fix", "content": { "text/html": { "schema": { "type": "string" } } } }));
+    }
     let mut saved_params = vec![id_param()];
     saved_params.extend(chart_params());
     let saved_chart = json!({
@@ -169,6 +189,7 @@ fn extra_paths() -> Vec<(&'static str, Value)> {
     };
     vec![
         ("/scenarios/{id}/report.{format}", report),
+        ("/plan/report.{format}", unsaved_report),
         ("/scenarios/{id}/charts/{name}.{format}", saved_chart),
         ("/charts/{name}.{format}", unsaved_chart),
         (

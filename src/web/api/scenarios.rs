@@ -145,6 +145,7 @@ pub async fn create(
         )
     })?;
     crate::engine::check(&scenario, &state.book())?;
+    named(&scenario)?;
     let visibility = query.visibility.unwrap_or_default();
     let id = store::create_scenario_by(
         &state.db,
@@ -159,6 +160,18 @@ pub async fn create(
         [(header::LOCATION, format!("/api/v1/scenarios/{id}"))],
         Json(Saved { id, revision: 1 }),
     ))
+}
+
+/// A scenario is stored under a name: a blank one is refused (422 on `name`), so no list,
+/// history or report shows a scenario without one. (Evaluating needs no name.)
+fn named(s: &Scenario) -> Result<(), ApiError> {
+    if s.name.trim().is_empty() {
+        return Err(ApiError::invalid(
+            "name",
+            "must not be empty or only spaces: give the scenario a name (left out, it is called Untitled scenario)",
+        ));
+    }
+    Ok(())
 }
 
 /// The newest revision of one scenario, with its `id`.
@@ -244,6 +257,7 @@ pub async fn update(
         ));
     }
     crate::engine::check(&scenario, &state.book())?;
+    named(&scenario)?;
     let revision = store::update_scenario_by(&state.db, id, &scenario, actor(&user))
         .await
         .map_err(not_found_as(id))?;

@@ -101,15 +101,6 @@ impl CalibrationView {
     }
 }
 
-/// The headline latency's likely range: the evaluation's band (a factor either side of
-/// the latency at the achievable load) around the headline figure.
-fn latency_range(ev: &Evaluation, v: &Verdict) -> String {
-    let [lo, hi] = ev
-        .latency_ms_range
-        .map(|r| r / ev.latency_ms * v.latency.ms);
-    format!("{}-{}", format::ms(lo), format::ms(hi))
-}
-
 /// The verdict at the top of the results: every target with ✔ or ✘, the
 /// recommendation (with what Apply fills in), and what decides it.
 #[derive(Debug, Clone)]
@@ -363,23 +354,21 @@ impl Results {
             })
             .collect();
 
+        let likely =
+            crate::verdict::headline::likely(ev, &v.latency, crate::report::sources::public);
         Self {
             throughput: sig3(ev.throughput_mibps),
-            throughput_range: format::range(ev.throughput_mibps_range),
+            throughput_range: likely.throughput_mibps,
             iops: sig3(ev.iops),
-            iops_range: format::range(ev.iops_range),
+            iops_range: likely.iops,
             read: sig3(ev.read_mibps),
             write: sig3(ev.write_mibps),
             io_size: full(w.io_size_kib, 1),
             latency: format::ms(v.latency.ms),
-            latency_range: latency_range(ev, v),
-            range_basis: crate::verdict::targets::ranges(&ev.confidence),
+            latency_range: likely.latency_ms,
+            range_basis: likely.basis,
             calibration: ev.calibration.as_ref().map(CalibrationView::of),
-            latency_at: if v.latency.at_target {
-                "at the target rate"
-            } else {
-                "at this load"
-            },
+            latency_at: crate::verdict::headline::latency_at(&v.latency),
             latency_note: v.latency.statement.clone(),
             verdict: VerdictView::of(v),
             bound_by: v.binding.clone(),

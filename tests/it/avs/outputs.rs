@@ -102,10 +102,15 @@ async fn every_format_of_a_saved_plan_reads_back_and_json_is_the_apis_answer() {
         "three VMs of two disks, one of none: {api}"
     );
 
-    let json = app.get(&format!("{path}/plan.json?{q}")).await;
+    // The engineer edition's JSON is the API's answer; the customer's is the document.
+    let json = app
+        .get(&format!("{path}/plan.json?{q}&edition=engineer"))
+        .await;
     assert_eq!(json.status(), 200);
     assert_eq!(json.headers()["content-type"], "application/json");
     assert_eq!(json.json::<Value>().await.unwrap(), api);
+    let customer: Value = app.get_json(&format!("{path}/plan.json?{q}")).await;
+    assert_eq!(customer["edition"], "customer");
 
     let csv = app.get(&format!("{path}/plan.csv?{q}")).await;
     assert_eq!(csv.status(), 200);

@@ -26,7 +26,9 @@ async fn a_saved_cluster_prints_the_plans_monthly_cost_on_its_term() {
     ] {
         let q =
             format!("region=eastus&host_sku=AV36P&level=ultra&growth_pct=10&term={term}&vcf={vcf}");
-        let plan = app.get_json(&format!("{path}/plan.json?{q}")).await;
+        let plan = app
+            .get_json(&format!("{path}/plan.json?{q}&edition=engineer"))
+            .await;
         assert_eq!(plan["clusters"].as_array().unwrap().len(), 1, "{plan}");
         assert_eq!(
             plan["tco"]["hosts_priced"], true,

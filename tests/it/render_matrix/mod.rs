@@ -247,6 +247,49 @@ async fn names_the_api_refuses_are_refused_at_save_at_evaluate_and_in_charts() {
         .await
         .expect("list");
     assert_eq!(list, json!([]), "nothing was stored");
+
+    // A blank name is refused where a scenario is stored (created or saved again), and
+    // nothing is stored; a computation needs no name.
+    let id = app.create(&sample_scenario()).await;
+    for blank in ["", "   ", "\u{3000}"] {
+        let mut s = sample_scenario();
+        s["name"] = json!(blank);
+        for (method, path) in [
+            (reqwest::Method::POST, "/api/v1/scenarios".to_owned()),
+            (reqwest::Method::PUT, format!("/api/v1/scenarios/{id}")),
+        ] {
+            let res = app
+                .send_raw(
+                    method.clone(),
+                    &path,
+                    Some("application/json"),
+                    serde_json::to_vec(&s).expect("JSON"),
+                )
+                .await;
+            assert_eq!(res.status(), 422, "{blank:?} at {method} {path}");
+            let err: Value = res.json().await.expect("error body");
+            assert_error_body(&err, Some("name"));
+            let message = err["message"].as_str().unwrap_or_default();
+            assert!(
+                !message.contains('`') && !message.contains("null"),
+                "{message}"
+            );
+        }
+        let res = app.post_json("/api/v1/evaluate", &s).await;
+        assert_eq!(res.status(), 200, "{blank:?} evaluates");
+    }
+    let stored: Value = app.get_json(&format!("/api/v1/scenarios/{id}")).await;
+    assert_eq!(
+        stored["name"],
+        sample_scenario()["name"],
+        "the saved name is kept"
+    );
+    let after = app.get_json("/api/v1/scenarios").await;
+    assert_eq!(
+        after.as_array().map(Vec::len),
+        Some(1),
+        "only the named scenario was stored: {after}"
+    );
 }
 
 #[tokio::test]

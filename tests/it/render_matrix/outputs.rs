@@ -178,8 +178,13 @@ fn csv(bytes: &[u8]) -> Result<(), String> {
 fn json(bytes: &[u8], name: &str) -> Result<(), String> {
     let v: serde_json::Value =
         serde_json::from_slice(bytes).map_err(|e| format!("JSON does not parse: {e}"))?;
-    if v["scenario"]["name"] != name {
-        return Err(format!("scenario.name is {}", v["scenario"]["name"]));
+    // The customer edition is the document; the engineer edition the data.
+    let got = match v["edition"].as_str() {
+        Some("customer") => &v["title"],
+        _ => &v["scenario"]["name"],
+    };
+    if got != name {
+        return Err(format!("the scenario's name is {got}"));
     }
     Ok(())
 }
@@ -241,6 +246,9 @@ pub fn money(format: Format, bytes: &[u8], currency: &str, priced: bool) -> Resu
         Format::Json => {
             let v: serde_json::Value =
                 serde_json::from_slice(bytes).map_err(|e| format!("JSON: {e}"))?;
+            if v["edition"] == "customer" {
+                return amounts(&text(), currency, other, priced);
+            }
             let got = &v["evaluation"]["cost"]["currency"];
             if got != currency {
                 return Err(format!("evaluation.cost.currency is {got}"));

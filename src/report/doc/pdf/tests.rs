@@ -154,6 +154,38 @@ fn powershell_continues_with_a_backtick() {
     assert_eq!(joined.join(" "), cmd.trim_end());
 }
 
+/// A shell command too long for the page continues with a `\\`, so that the lines, copied
+/// and run, are the command: joined as the shell joins them, they read as it was.
+#[test]
+fn a_shell_command_continues_with_a_backslash() {
+    let cmd = format!(
+        "sudo mount -t nfs -o rw,hard,vers=3,nconnect=16,rsize=262144,wsize=262144 {} /mnt/bench",
+        "10.0.0.4:/a-very-long-export-path-".repeat(6) + "x"
+    );
+    let text = format!("# Mount\n{cmd}\n");
+    let l = laid_out(&doc(vec![Block::Code {
+        title: String::new(),
+        lang: "text",
+        text,
+    }]));
+    let lines: Vec<&str> = texts(&l)
+        .into_iter()
+        .filter(|t| t.4 == Face::Mono)
+        .map(|t| t.5)
+        .filter(|l| !l.starts_with('#'))
+        .collect();
+    assert!(lines.len() > 1, "{lines:?}");
+    assert!(
+        lines[..lines.len() - 1].iter().all(|l| l.ends_with('\\')),
+        "{lines:?}"
+    );
+    assert!(lines.iter().all(|l| !l.contains('↪')), "{lines:?}");
+    // The shell drops each backslash with its newline.
+    let joined = lines.join("\n").replace("\\\n", "");
+    let words = |t: &str| t.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(words(&joined), words(&cmd));
+}
+
 /// No page of the example reports is less than half full, but the last.
 #[test]
 fn example_reports_fill_every_page_but_the_last() {

@@ -118,7 +118,19 @@ struct PlannerPage {
     regions: &'static [(&'static str, &'static str)],
     /// The currencies of the book in force (and the scenario's own), for `pricing.currency`.
     currencies: Vec<String>,
+    /// The Download menu's report formats: (extension, label).
+    report_links: &'static [(&'static str, &'static str)],
 }
+
+/// The report formats the Download menu offers, in its order.
+const REPORT_LINKS: [(&str, &str); 6] = [
+    ("pdf", "Report (PDF)"),
+    ("html", "Report (HTML)"),
+    ("xlsx", "Report (Excel)"),
+    ("md", "Report (Markdown)"),
+    ("csv", "Report (CSV)"),
+    ("json", "Report (JSON)"),
+];
 
 #[derive(Template)]
 #[template(path = "components/results.html")]
@@ -267,6 +279,7 @@ async fn page(
         vm_sizes: &VM_SIZES,
         avs_hosts: &AVS_HOSTS,
         regions: &REGIONS,
+        report_links: &REPORT_LINKS,
     }
 }
 

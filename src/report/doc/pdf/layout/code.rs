@@ -1,7 +1,8 @@
 //! Code on pages: set in the largest size (at most [`CODE_MAX`], at least
 //! [`CODE_MIN`]) at which every line that may not wrap fits; a line still too long
 //! continues on the next line in its language's own way (a comment as another comment,
-//! PowerShell with a backtick, anything else after a visible `↪`), so copied text runs.
+//! PowerShell with a backtick, a shell command with a `\`, a job file's option after a
+//! visible `↪`), so copied text runs.
 
 use super::{BAND, BODY_LINE, BODY_SIZE, INK, Layout, MARGIN_X};
 use crate::report::doc::pdf::fonts::{Face, Fonts};
@@ -24,7 +25,9 @@ impl Layout<'_> {
     /// The size code is set in and its drawn lines: the largest size (at most
     /// [`CODE_MAX`], at least [`CODE_MIN`]) at which every line that may not wrap fits;
     /// a comment too long at that size continues as another comment, a PowerShell line
-    /// with a backtick, any other with a visible `↪` on the next line.
+    /// with a backtick, a job file's option with a visible `↪` on the next line, and a
+    /// shell command (any other line) with a `\`: at a space, the next line indented;
+    /// inside a word, the next line flush, so the shell joins the word again.
     fn code_lines(&self, text: &str, lang: &str) -> CodeLines {
         let inner = self.content_width() - 2.0 * CODE_PAD;
         let lines: Vec<String> = text
@@ -49,29 +52,37 @@ impl Layout<'_> {
                 out.push((line, false));
                 continue;
             }
+            let shell = !comment(&line) && lang != "powershell" && lang != "ini";
             let (lead, cont) = if comment(&line) {
                 ("", "#    ")
             } else if lang == "powershell" {
                 (" `", "    ")
+            } else if shell {
+                (" \\", "    ")
             } else {
                 ("", "↪ ")
             };
             let cont_w = self.fonts.width(Face::Mono, cont, size);
             let lead_w = self.fonts.width(Face::Mono, lead, size);
+            let mut prefix = "";
             let mut first = true;
             let mut rest = line.as_str();
             while !rest.is_empty() {
-                let prefix = if first { "" } else { cont };
                 let room = inner - if first { 0.0 } else { cont_w } - lead_w;
-                let at_space = comment(&line) || lang == "powershell";
+                let at_space = comment(&line) || lang == "powershell" || shell;
                 let piece = fit_piece(self.fonts, rest, size, room, at_space);
                 let tail = &rest[piece.len()..];
                 let mut drawn = format!("{prefix}{}", piece.trim_end());
-                if !tail.is_empty() {
+                // A shell word cut in two joins again only with no space around the `\`.
+                let in_word = shell && !tail.is_empty() && !piece.ends_with(' ');
+                if in_word {
+                    drawn.push('\\');
+                } else if !tail.is_empty() {
                     drawn.push_str(lead);
                 }
                 out.push((drawn, !first));
-                rest = tail.trim_start();
+                prefix = if in_word { "" } else { cont };
+                rest = if in_word { tail } else { tail.trim_start() };
                 first = false;
             }
         }

@@ -255,7 +255,7 @@ impl<'a> Layout<'a> {
                 let xs = self.columns(t);
                 self.header_height(t, &xs) + 2.0 * (TABLE_LINE + 2.0 * CELL_PAD)
             }
-            Block::Figures(_) => 48.0,
+            Block::Figures(k) => figures_height(k) + 8.0,
             Block::Code { .. } => 4.0 * 9.0 + 20.0,
             Block::Callout(t) => self.callout_height(t),
             Block::Summary(_) => 3.0 * BODY_LINE + 12.0,
@@ -340,7 +340,7 @@ impl<'a> Layout<'a> {
         let per_row = 3;
         let gap = 8.0;
         let box_w = (self.content_width() - gap * (per_row as f32 - 1.0)) / per_row as f32;
-        let box_h = 40.0;
+        let box_h = figures_height(ks);
         for chunk in ks.chunks(per_row) {
             self.ensure(box_h + gap);
             for (i, k) in chunk.iter().enumerate() {
@@ -362,6 +362,9 @@ impl<'a> Layout<'a> {
                     MUTED,
                     &k.unit,
                 );
+                if let Some(range) = &k.range {
+                    self.text(x + 8.0, self.y + 43.0, 7.5, Face::Regular, MUTED, range);
+                }
             }
             self.y += box_h + gap;
         }
@@ -492,5 +495,15 @@ impl<'a> Layout<'a> {
         self.y += ch + 2.0;
         self.paragraph(caption, 8.0, Face::Regular, MUTED, 0.0);
         self.y += 6.0;
+    }
+}
+
+/// The height of a headline figure's box: taller when a likely range sits under the
+/// value.
+fn figures_height(ks: &[Kpi]) -> f32 {
+    if ks.iter().any(|k| k.range.is_some()) {
+        50.0
+    } else {
+        40.0
     }
 }
