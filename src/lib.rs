@@ -9,6 +9,7 @@ pub mod engine;
 pub mod estate;
 pub mod format;
 pub mod inventory;
+pub mod live;
 pub mod measure;
 pub mod mounts;
 pub mod prices;

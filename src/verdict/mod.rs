@@ -18,6 +18,7 @@ pub mod calibration;
 pub mod compare;
 pub mod estate;
 pub mod layouts;
+pub mod live;
 pub mod mechanism;
 pub mod sensitivity;
 pub mod sizing;
