@@ -279,6 +279,12 @@ impl Found {
     }
 }
 
+/// Client VMs a live volume is assumed to serve (the export does not say): enough
+/// that the model's ceiling is the storage's, not a client's network.
+pub const CLIENTS: u32 = 4;
+/// Their size.
+pub const CLIENT_VM: &str = "Standard_E32s_v5";
+
 /// The scenario fields of a volume, for [`super::volume_scenario`].
 pub(super) fn scenario_json(pool: &LivePool, v: &LiveVolume) -> Value {
     let level = serde_json::to_value(pool.level).unwrap_or(Value::Null);
@@ -298,7 +304,7 @@ pub(super) fn scenario_json(pool: &LivePool, v: &LiveVolume) -> Value {
             "pool_tib": null
         },
         "clients": {
-            "count": 4, "vm_size": null, "egress_mibps": null, "ingress_mibps": null,
+            "count": CLIENTS, "vm_size": CLIENT_VM, "egress_mibps": null, "ingress_mibps": null,
             "protocol": v.protocol, "nconnect": 1, "smb_multichannel": false,
             "smb_channels": 4, "avs": null
         },

@@ -11,6 +11,7 @@
 
 pub mod actuals;
 pub mod demand;
+pub mod estate;
 pub mod inventory;
 pub mod metrics;
 pub mod rightsize;
