@@ -72,6 +72,8 @@ pub struct Actual {
     pub latency: Option<LatencyCheck>,
     /// The plan's ceiling, MiB/s: what its evaluation gives.
     pub ceiling_mibps: f64,
+    /// Intervals at the ceiling.
+    pub ceiling_intervals: usize,
     /// The intervals at the ceiling as a measured run, when there are enough.
     pub ceiling_run: Option<Measurement>,
 }
@@ -164,6 +166,7 @@ pub fn compare(
             position: Position::of(spread.p95, planned),
             latency,
             ceiling_mibps: e.throughput_mibps,
+            ceiling_intervals: at_ceiling.len(),
             ceiling_run,
         });
     }

@@ -20,6 +20,7 @@ mod helpers;
 mod hostile;
 mod import;
 mod instances;
+mod live;
 mod measurement_ranges;
 mod migrations;
 mod model_fit;

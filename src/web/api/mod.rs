@@ -9,6 +9,7 @@ pub mod avs;
 pub mod calibrate;
 pub mod estate;
 pub mod evaluate;
+pub mod live;
 pub mod measurements;
 pub mod mounts;
 pub mod openapi;
@@ -48,6 +49,7 @@ use utoipa_axum::routes;
         (name = "measurements", description = "Benchmark results (fio, DiskSpd, elbencho) against the prediction, and the test plan that verifies a scenario"),
         (name = "advisor", description = "Client tuning: the Linux NFS mount-plan linter"),
         (name = "avs", description = "AVS from the inventory: RVTools import, datastore layout, host count and TCO"),
+        (name = "live", description = "The live estate: Azure Resource Graph inventory and Azure Monitor metrics in, headroom, right-sizing and plan against actuals out"),
         (name = "activity", description = "Who created, changed, restored or deleted what"),
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "accounts", description = "API tokens of team mode (admins only)"),
@@ -62,6 +64,7 @@ pub fn router() -> Router<AppState> {
         .merge(ops::router())
         .merge(estate::router())
         .merge(avs::router())
+        .merge(live::router())
         .merge(evaluate::router())
         .merge(measurements::router())
         .merge(calibrate::router())
