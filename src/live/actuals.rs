@@ -188,7 +188,11 @@ fn merge(series: &[&VolumeSeries]) -> VolumeSeries {
     }
     let mut out = VolumeSeries::default();
     let mut add = |m: Metric, at: &str, v: f64| {
-        *out.metrics.entry(m).or_default().entry(at.to_owned()).or_insert(0.0) += v;
+        *out.metrics
+            .entry(m)
+            .or_default()
+            .entry(at.to_owned())
+            .or_insert(0.0) += v;
     };
     for v in series {
         for (m, points) in &v.metrics {
@@ -205,9 +209,16 @@ fn merge(series: &[&VolumeSeries]) -> VolumeSeries {
     ] {
         let mut weighted: BTreeMap<String, (f64, f64)> = BTreeMap::new();
         for v in series {
-            let Some(l) = v.metrics.get(&lat) else { continue };
+            let Some(l) = v.metrics.get(&lat) else {
+                continue;
+            };
             for (at, ms) in l {
-                let n = v.metrics.get(&ios).and_then(|s| s.get(at)).copied().unwrap_or(0.0);
+                let n = v
+                    .metrics
+                    .get(&ios)
+                    .and_then(|s| s.get(at))
+                    .copied()
+                    .unwrap_or(0.0);
                 let w = weighted.entry(at.clone()).or_default();
                 w.0 += ms * n;
                 w.1 += n;
@@ -232,7 +243,8 @@ fn merge(series: &[&VolumeSeries]) -> VolumeSeries {
             acc
         });
     if !consumed.is_empty() {
-        out.metrics.insert(Metric::VolumeConsumedSizePercentage, consumed);
+        out.metrics
+            .insert(Metric::VolumeConsumedSizePercentage, consumed);
     }
     out
 }
@@ -252,14 +264,29 @@ fn run(s: &Scenario, volumes: &[String], at: &[&Sample], interval_s: f64) -> Mea
     let clients = s.clients.count.max(1);
     Measurement {
         tool: Tool::AzureMonitor,
-        label: format!("{} at the ceiling, {} intervals", volumes.join(", "), at.len()),
+        label: format!(
+            "{} at the ceiling, {} intervals",
+            volumes.join(", "),
+            at.len()
+        ),
         iops,
         mibps,
-        read_pct: if iops > 0.0 { read_iops / iops * 100.0 } else { w.read_pct },
-        io_size_kib: if iops > 0.0 { mibps * 1024.0 / iops } else { w.io_size_kib },
+        read_pct: if iops > 0.0 {
+            read_iops / iops * 100.0
+        } else {
+            w.read_pct
+        },
+        io_size_kib: if iops > 0.0 {
+            mibps * 1024.0 / iops
+        } else {
+            w.io_size_kib
+        },
         threads: w.threads,
         queue_depth: w.queue_depth,
-        outstanding: w.threads.saturating_mul(w.queue_depth).saturating_mul(clients),
+        outstanding: w
+            .threads
+            .saturating_mul(w.queue_depth)
+            .saturating_mul(clients),
         clients,
         latency_mean_ms: (!lat.is_empty()).then(|| lat.iter().sum::<f64>() / lat.len() as f64),
         latency_p50_ms: None,

@@ -107,7 +107,11 @@ impl Demand {
                     (get(Metric::AverageReadLatency, at), ri),
                     (get(Metric::AverageWriteLatency, at), wi),
                 ];
-                let ios: f64 = weighted.iter().filter(|(l, _)| l.is_some()).map(|(_, n)| n).sum();
+                let ios: f64 = weighted
+                    .iter()
+                    .filter(|(l, _)| l.is_some())
+                    .map(|(_, n)| n)
+                    .sum();
                 let latency_ms = (ios > 0.0).then(|| {
                     weighted
                         .iter()
@@ -125,7 +129,11 @@ impl Demand {
             })
             .collect();
         let total = |f: fn(&Sample) -> f64| samples.iter().map(f).sum::<f64>();
-        let (mib, ios, read_ios) = (total(|s| s.mibps), total(|s| s.iops), total(|s| s.read_iops));
+        let (mib, ios, read_ios) = (
+            total(|s| s.mibps),
+            total(|s| s.iops),
+            total(|s| s.read_iops),
+        );
         Demand {
             metrics,
             mibps: Spread::of(samples.iter().map(|s| s.mibps)),

@@ -78,9 +78,11 @@ pub struct LiveAnswer {
 /// The volume as it exists: the estate's workload of its name, else the export's
 /// level, QoS and allocated size; None when neither says enough.
 fn existing(v: &VolumeSeries, demand: &Demand, estate: Option<&EstateRequest>) -> Option<Scenario> {
-    if let Some(s) = estate
-        .and_then(|e| e.workloads.iter().find(|w| w.name.eq_ignore_ascii_case(&v.name)))
-    {
+    if let Some(s) = estate.and_then(|e| {
+        e.workloads
+            .iter()
+            .find(|w| w.name.eq_ignore_ascii_case(&v.name))
+    }) {
         return Some(s.clone());
     }
     let level = match v.service_level.as_deref()?.to_ascii_lowercase().as_str() {
@@ -137,14 +139,26 @@ pub fn assess(
             name: v.name.clone(),
             level: scenario.as_ref().map(|s| s.storage.level),
             qos: scenario.as_ref().map(|s| s.storage.qos),
-            quota_tib: scenario
-                .as_ref()
-                .map(|s| s.storage.volumes.iter().map(|g| g.quota_tib * f64::from(g.count)).sum()),
+            quota_tib: scenario.as_ref().map(|s| {
+                s.storage
+                    .volumes
+                    .iter()
+                    .map(|g| g.quota_tib * f64::from(g.count))
+                    .sum()
+            }),
             metrics: demand
                 .metrics
                 .iter()
                 .map(|(m, s)| {
-                    (m.key(), MetricSpread { p50: s.p50, p95: s.p95, max: s.max, unit: m.unit() })
+                    (
+                        m.key(),
+                        MetricSpread {
+                            p50: s.p50,
+                            p95: s.p95,
+                            max: s.max,
+                            unit: m.unit(),
+                        },
+                    )
                 })
                 .collect(),
             demand_mibps: demand.mibps,

@@ -87,7 +87,10 @@ fn json_rows(v: Value) -> Result<Vec<Map<String, Value>>, LiveError> {
             .enumerate()
             .map(|(i, r)| match r {
                 Value::Object(o) => Ok(o),
-                _ => Err(LiveError::new(format!("data[{i}]"), "a row is not an object")),
+                _ => Err(LiveError::new(
+                    format!("data[{i}]"),
+                    "a row is not an object",
+                )),
             })
             .collect(),
         Value::Object(mut table) => {
@@ -96,12 +99,16 @@ fn json_rows(v: Value) -> Result<Vec<Map<String, Value>>, LiveError> {
                 .and_then(|c| c.as_array().cloned())
                 .unwrap_or_default()
                 .iter()
-                .map(|c| c.get("name").and_then(Value::as_str).unwrap_or("").to_owned())
+                .map(|c| {
+                    c.get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned()
+                })
                 .collect();
             let rows = table.remove("rows").and_then(|r| r.as_array().cloned());
-            let rows = rows.ok_or_else(|| {
-                LiveError::new("data.rows", "a table result without `rows`")
-            })?;
+            let rows =
+                rows.ok_or_else(|| LiveError::new("data.rows", "a table result without `rows`"))?;
             Ok(rows
                 .into_iter()
                 .map(|r| {
@@ -151,7 +158,11 @@ fn field<'a>(row: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
             .map(|(_, v)| v)
             .filter(|v| !v.is_null() && v.as_str() != Some(""))
     };
-    pick(row).or_else(|| row.get("properties").and_then(Value::as_object).and_then(pick))
+    pick(row).or_else(|| {
+        row.get("properties")
+            .and_then(Value::as_object)
+            .and_then(pick)
+    })
 }
 
 fn text(row: &Map<String, Value>, name: &str) -> Option<String> {
@@ -174,7 +185,10 @@ fn number(row: &Map<String, Value>, i: usize, name: &str) -> Result<Option<f64>,
         Some(n) if n.is_finite() && n >= 0.0 => Ok(Some(n)),
         _ => Err(LiveError::new(
             format!("data[{i}].{name}"),
-            format!("`{}` is not a size or rate", v.to_string().chars().take(40).collect::<String>()),
+            format!(
+                "`{}` is not a size or rate",
+                v.to_string().chars().take(40).collect::<String>()
+            ),
         )),
     }
 }
@@ -201,7 +215,11 @@ fn found(rows: &[Map<String, Value>]) -> Result<Found, LiveError> {
             let level = super::level_or(&lv, level(&lv), &at("serviceLevel"))?;
             let size = number(row, i, "size")?
                 .ok_or_else(|| LiveError::new(at("size"), "a capacity pool without its size"))?;
-            let qos = match text(row, "qosType").unwrap_or_default().to_ascii_lowercase().as_str() {
+            let qos = match text(row, "qosType")
+                .unwrap_or_default()
+                .to_ascii_lowercase()
+                .as_str()
+            {
                 "manual" => Qos::Manual,
                 _ if level == Level::Flexible => Qos::Manual,
                 _ => Qos::Auto,
@@ -220,9 +238,14 @@ fn found(rows: &[Map<String, Value>]) -> Result<Found, LiveError> {
                 _ => (String::new(), name.clone()),
             };
             let quota = number(row, i, "usageThreshold")?.ok_or_else(|| {
-                LiveError::new(at("usageThreshold"), "a volume without its quota (usageThreshold)")
+                LiveError::new(
+                    at("usageThreshold"),
+                    "a volume without its quota (usageThreshold)",
+                )
             })?;
-            let protocols = text(row, "protocolTypes").unwrap_or_default().to_ascii_lowercase();
+            let protocols = text(row, "protocolTypes")
+                .unwrap_or_default()
+                .to_ascii_lowercase();
             volumes.push(LiveVolume {
                 name: short,
                 pool,
@@ -251,7 +274,9 @@ fn found(rows: &[Map<String, Value>]) -> Result<Found, LiveError> {
 impl Found {
     /// The pool a volume sits in.
     pub fn pool_of(&self, v: &LiveVolume) -> Option<&LivePool> {
-        self.pools.iter().find(|p| p.name.eq_ignore_ascii_case(&v.pool))
+        self.pools
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(&v.pool))
     }
 
     /// The estate of what exists: one workload per volume, named as the volume, on its
@@ -263,14 +288,21 @@ impl Found {
             let pool = self.pool_of(v).ok_or_else(|| {
                 LiveError::new(
                     format!("volumes[{i}]"),
-                    format!("the volume {} sits in the pool `{}`, which the result does not list", v.name, v.pool),
+                    format!(
+                        "the volume {} sits in the pool `{}`, which the result does not list",
+                        v.name, v.pool
+                    ),
                 )
             })?;
             workloads.push(super::volume_scenario(pool, v, None));
         }
         let location = self.pools.first().map(|p| p.location.clone());
         Ok(EstateRequest {
-            name: Some(format!("Live estate ({} pools, {} volumes)", self.pools.len(), workloads.len())),
+            name: Some(format!(
+                "Live estate ({} pools, {} volumes)",
+                self.pools.len(),
+                workloads.len()
+            )),
             workloads,
             region: region.or(location.filter(|l| !l.is_empty())),
             ..serde_json::from_value(json!({"workloads": []}))

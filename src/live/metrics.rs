@@ -126,9 +126,8 @@ pub fn parse(text: &str) -> Result<Metrics, LiveError> {
     let mut acc = Acc::default();
     match text.trim_start().chars().next() {
         Some('{') | Some('[') => {
-            let v: Value = serde_json::from_str(text).map_err(|e| {
-                LiveError::new("metrics", format!("not valid JSON: {e}"))
-            })?;
+            let v: Value = serde_json::from_str(text)
+                .map_err(|e| LiveError::new("metrics", format!("not valid JSON: {e}")))?;
             acc.interval_s = rest(&v, &mut acc)?;
         }
         Some(_) => csv(text, &mut acc)?,
@@ -146,7 +145,11 @@ pub fn parse_value(v: &Value) -> Result<Metrics, LiveError> {
 
 #[derive(Default)]
 struct Acc {
-    volumes: BTreeMap<String, VolumeSeries>,
+    volumes: Vec<VolumeSeries>,
+    /// Index in `volumes` by lower-case name.
+    index: std::collections::HashMap<String, usize>,
+    /// The last name asked for and its index: exports list a volume's rows together.
+    last: Option<(String, usize)>,
     samples: usize,
     skipped: usize,
     interval_s: f64,
@@ -154,17 +157,31 @@ struct Acc {
 
 impl Acc {
     fn volume(&mut self, name: &str) -> Result<&mut VolumeSeries, LiveError> {
-        let key = name.to_ascii_lowercase();
-        if !self.volumes.contains_key(&key) && self.volumes.len() >= MAX_VOLUMES {
-            return Err(LiveError::new(
-                "VolumeName",
-                format!("more than {MAX_VOLUMES} volumes; export fewer at a time"),
-            ));
+        if let Some((last, i)) = &self.last
+            && last == name
+        {
+            return Ok(&mut self.volumes[*i]);
         }
-        Ok(self.volumes.entry(key).or_insert_with(|| VolumeSeries {
-            name: name.to_owned(),
-            ..VolumeSeries::default()
-        }))
+        let key = name.to_ascii_lowercase();
+        let i = match self.index.get(&key) {
+            Some(i) => *i,
+            None if self.volumes.len() >= MAX_VOLUMES => {
+                return Err(LiveError::new(
+                    "VolumeName",
+                    format!("more than {MAX_VOLUMES} volumes; export fewer at a time"),
+                ));
+            }
+            None => {
+                self.volumes.push(VolumeSeries {
+                    name: name.to_owned(),
+                    ..VolumeSeries::default()
+                });
+                self.index.insert(key, self.volumes.len() - 1);
+                self.volumes.len() - 1
+            }
+        };
+        self.last = Some((name.to_owned(), i));
+        Ok(&mut self.volumes[i])
     }
 
     fn add(&mut self, volume: &str, metric: Metric, at: &str, raw: f64) -> Result<(), LiveError> {
@@ -204,9 +221,15 @@ impl Acc {
                 self.skipped
             ));
         }
+        let mut volumes = self.volumes;
+        volumes.sort_by_key(|v| v.name.to_ascii_lowercase());
         Ok(Metrics {
-            volumes: self.volumes.into_values().collect(),
-            interval_s: if self.interval_s > 0.0 { self.interval_s } else { 300.0 },
+            volumes,
+            interval_s: if self.interval_s > 0.0 {
+                self.interval_s
+            } else {
+                300.0
+            },
             warnings,
         })
     }
@@ -240,10 +263,18 @@ fn csv(text: &str, acc: &mut Acc) -> Result<(), LiveError> {
         need("Average")?,
     );
     let (level, qos) = (col("ServiceLevel"), col("QoSType"));
-    for (i, row) in r.records().enumerate() {
-        let row = row.map_err(|e| {
-            LiveError::new("metrics", format!("row {}: cannot be read: {e}", i + 2))
-        })?;
+    let mut row = csv::StringRecord::new();
+    for i in 0.. {
+        match r.read_record(&mut row) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => {
+                return Err(LiveError::new(
+                    "metrics",
+                    format!("row {}: cannot be read: {e}", i + 2),
+                ));
+            }
+        }
         let cell = |c: usize| row.get(c).unwrap_or("");
         let Some(m) = Metric::of(cell(metric)) else {
             continue;
@@ -260,7 +291,11 @@ fn csv(text: &str, acc: &mut Acc) -> Result<(), LiveError> {
             v => v.parse::<f64>().map_err(|_| {
                 LiveError::new(
                     "Average",
-                    format!("row {}: `{}` is not a number", i + 2, v.chars().take(40).collect::<String>()),
+                    format!(
+                        "row {}: `{}` is not a number",
+                        i + 2,
+                        v.chars().take(40).collect::<String>()
+                    ),
                 )
             })?,
         };
@@ -309,9 +344,22 @@ fn rest(v: &Value, acc: &mut Acc) -> Result<f64, LiveError> {
                 format!("the metric `{name}` does not name the volume it belongs to in its `id`"),
             )
         })?;
-        for series in m.get("timeseries").and_then(Value::as_array).into_iter().flatten() {
-            for p in series.get("data").and_then(Value::as_array).into_iter().flatten() {
-                let at = p.get("timeStamp").and_then(Value::as_str).unwrap_or_default();
+        for series in m
+            .get("timeseries")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            for p in series
+                .get("data")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let at = p
+                    .get("timeStamp")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
                 if let Some(avg) = p.get("average").and_then(Value::as_f64) {
                     acc.add(&volume, metric, at, avg)?;
                 }
@@ -330,7 +378,10 @@ fn volume_of(id: &str) -> Option<String> {
     let at = parts
         .iter()
         .position(|p| p.eq_ignore_ascii_case("volumes"))?;
-    parts.get(at + 1).filter(|n| !n.is_empty()).map(|n| (*n).to_owned())
+    parts
+        .get(at + 1)
+        .filter(|n| !n.is_empty())
+        .map(|n| (*n).to_owned())
 }
 
 /// An ISO 8601 duration of minutes or hours (`PT5M`, `PT1H`) in seconds.

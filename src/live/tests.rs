@@ -14,7 +14,13 @@ const MIB: f64 = 1_048_576.0;
 
 /// A collector CSV of one volume: `mibps[i]` read MiB/s and `iops[i]` read IOPS at
 /// interval `i`, write as given, and the consumed and allocated size.
-fn csv(name: &str, level: &str, qos: &str, samples: &[(f64, f64, f64, f64)], extra: &str) -> String {
+fn csv(
+    name: &str,
+    level: &str,
+    qos: &str,
+    samples: &[(f64, f64, f64, f64)],
+    extra: &str,
+) -> String {
     let mut out = String::from("Timestamp,ServiceLevel,QoSType,VolumeName,MetricName,Average\n");
     for (i, (rm, wm, ri, wi)) in samples.iter().enumerate() {
         let at = format!("2026-11-01T{:02}:{:02}:00Z", i / 12, (i % 12) * 5);
@@ -48,7 +54,13 @@ fn quantiles_interpolate_between_ranks_as_spreadsheets_do() {
 #[test]
 fn the_collector_csv_reads_throughput_in_mib_and_weights_latency_by_ios() {
     // 60 MiB/s read + 20 write, 600 read IOs at 1 ms + 200 write IOs at 2 ms.
-    let text = csv("data1", "Premium", "Auto", &[(60.0, 20.0, 600.0, 200.0)], "");
+    let text = csv(
+        "data1",
+        "Premium",
+        "Auto",
+        &[(60.0, 20.0, 600.0, 200.0)],
+        "",
+    );
     let m = metrics::parse(&text).unwrap();
     assert_eq!(m.volumes.len(), 1);
     let v = &m.volumes[0];
@@ -67,7 +79,8 @@ fn the_collector_csv_reads_throughput_in_mib_and_weights_latency_by_ios() {
 fn a_bad_export_names_what_to_fix() {
     let e = metrics::parse("Time,Volume\n1,2\n").unwrap_err();
     assert_eq!(e.field, "Timestamp");
-    let e = metrics::parse("Timestamp,VolumeName,MetricName,Average\nx,v,ReadIops,abc\n").unwrap_err();
+    let e =
+        metrics::parse("Timestamp,VolumeName,MetricName,Average\nx,v,ReadIops,abc\n").unwrap_err();
     assert_eq!(e.field, "Average");
     assert!(e.message.contains("row 2"));
     let e = metrics::parse("{\"nothing\": 1}").unwrap_err();
@@ -119,7 +132,10 @@ fn a_resource_graph_result_becomes_the_estate_of_what_exists() {
     assert_eq!(estate.workloads.len(), 2);
     let db = &estate.workloads[0];
     assert_eq!(db.name, "db");
-    assert_eq!((db.storage.level, db.storage.qos), (Level::Premium, Qos::Manual));
+    assert_eq!(
+        (db.storage.level, db.storage.qos),
+        (Level::Premium, Qos::Manual)
+    );
     assert_eq!(db.storage.volumes[0].quota_tib, 1.0);
     assert_eq!(db.storage.volumes[0].throughput_mibps, Some(150.0));
     assert_eq!(estate.workloads[1].storage.volumes[0].quota_tib, 0.5);
@@ -128,12 +144,18 @@ fn a_resource_graph_result_becomes_the_estate_of_what_exists() {
       "rows": [["microsoft.netapp/netappaccounts/capacitypools", "a/p", "Ultra", 4398046511104, null],
                ["microsoft.netapp/netappaccounts/capacitypools/volumes", "a/p/v", null, null, 2199023255552]]}}"#;
     let t = inventory::parse(table).unwrap();
-    assert_eq!((t.pools[0].level, t.volumes[0].quota_tib), (Level::Ultra, 2.0));
+    assert_eq!(
+        (t.pools[0].level, t.volumes[0].quota_tib),
+        (Level::Ultra, 2.0)
+    );
     let csv = "type,name,serviceLevel,qosType,size,usageThreshold,throughputMibps\n\
         microsoft.netapp/netappaccounts/capacitypools,a/p,Standard,Auto,4398046511104,,\n\
         microsoft.netapp/netappaccounts/capacitypools/volumes,a/p/v,,,,1099511627776,\n";
     let c = inventory::parse(csv).unwrap();
-    assert_eq!((c.pools[0].qos, c.volumes[0].throughput_mibps), (Qos::Auto, None));
+    assert_eq!(
+        (c.pools[0].qos, c.volumes[0].throughput_mibps),
+        (Qos::Auto, None)
+    );
     // A volume whose pool is missing, a bad level, no volume: each names its field.
     let e = inventory::parse(r#"[{"type": "microsoft.netapp/netappaccounts/capacitypools", "name": "a/p", "serviceLevel": "Gold", "size": 1}]"#).unwrap_err();
     assert_eq!(e.field, "data[0].serviceLevel");
@@ -144,8 +166,9 @@ fn a_resource_graph_result_becomes_the_estate_of_what_exists() {
 /// 100 intervals of 1..100 MiB/s (all reads, 1 MiB IOs) on a Premium auto-QoS volume
 /// of 4 TiB in East US, half of it consumed at most.
 fn premium_volume() -> (crate::engine::Scenario, Demand) {
-    let samples: Vec<(f64, f64, f64, f64)> =
-        (1..=100).map(|i| (f64::from(i), 0.0, f64::from(i), 0.0)).collect();
+    let samples: Vec<(f64, f64, f64, f64)> = (1..=100)
+        .map(|i| (f64::from(i), 0.0, f64::from(i), 0.0))
+        .collect();
     let extra = "2026-11-01T00:00:00Z,Premium,Auto,data1,VolumeConsumedSizePercentage,50\n\
                  2026-11-01T00:00:00Z,Premium,Auto,data1,VolumeAllocatedSize,4398046511104\n";
     let m = metrics::parse(&csv("data1", "Premium", "Auto", &samples, extra)).unwrap();
@@ -176,7 +199,11 @@ fn right_sizing_by_hand() {
     assert!((a.needed_mibps - 114.06).abs() < 1e-9);
     assert!((a.needed_tib - 2.4).abs() < 1e-9);
     // Today: 4,096 GiB of Premium at $0.29419 per GiB-month (East US) = $1,205.00.
-    assert!((a.monthly.unwrap() - 4096.0 * 0.29419).abs() < 0.01, "{:?}", a.monthly);
+    assert!(
+        (a.monthly.unwrap() - 4096.0 * 0.29419).abs() < 0.01,
+        "{:?}",
+        a.monthly
+    );
     // Flexible is the cheapest: a 2.4 TiB volume sits in a pool of 3 TiB (pools come in
     // whole TiB), billed 3,072 GiB at $0.11023 per GiB-month = $338.63, its 128 MiB/s
     // included covering 114.06 MiB/s. Standard needs 114.06 / 16 = 7.1 TiB (8 TiB pool,
@@ -192,8 +219,9 @@ fn right_sizing_by_hand() {
 #[test]
 fn the_estate_verdict_words_the_headroom_and_the_saving() {
     let (s, _) = premium_volume();
-    let samples: Vec<(f64, f64, f64, f64)> =
-        (1..=100).map(|i| (f64::from(i), 0.0, f64::from(i), 0.0)).collect();
+    let samples: Vec<(f64, f64, f64, f64)> = (1..=100)
+        .map(|i| (f64::from(i), 0.0, f64::from(i), 0.0))
+        .collect();
     let extra = "2026-11-01T00:00:00Z,Premium,Auto,data1,VolumeConsumedSizePercentage,50\n";
     let m = metrics::parse(&csv("data1", "Premium", "Auto", &samples, extra)).unwrap();
     let estate = crate::estate::EstateRequest {
@@ -208,7 +236,11 @@ fn the_estate_verdict_words_the_headroom_and_the_saving() {
          and 63% below the model's ceiling at its IO mix of 256 MiB/s."
     );
     assert!(v.statements[1].starts_with("Sized for 114 MiB/s (P95 plus 20%) and 2.4 TiB: Cheapest that meets every target: Flexible, 1 x 2.4 TiB with 114 MiB/s assigned"), "{}", v.statements[1]);
-    assert!(v.statements[1].ends_with("It saves $866.38/month against $1,205.00/month today."), "{}", v.statements[1]);
+    assert!(
+        v.statements[1].ends_with("It saves $866.38/month against $1,205.00/month today."),
+        "{}",
+        v.statements[1]
+    );
     assert_eq!(answer.verdict.statements[0], "1 volume measured.");
     assert_eq!(
         answer.verdict.statements[2],
@@ -233,12 +265,28 @@ fn a_plan_against_actuals_names_above_and_below_and_keeps_the_ceiling_as_a_run()
     plan.workload.target_mibps = Some(50.0);
     // Four hours at 256 MiB/s (the QoS throughput: the ceiling), then quiet.
     let busy: Vec<(f64, f64, f64, f64)> = (0..48)
-        .map(|i| if i < 4 { (256.0, 0.0, 256.0, 0.0) } else { (10.0, 0.0, 10.0, 0.0) })
+        .map(|i| {
+            if i < 4 {
+                (256.0, 0.0, 256.0, 0.0)
+            } else {
+                (10.0, 0.0, 10.0, 0.0)
+            }
+        })
         .collect();
     let quiet: Vec<(f64, f64, f64, f64)> = (0..48).map(|_| (5.0, 0.0, 5.0, 0.0)).collect();
     let mut text = csv("data1", "Premium", "Auto", &busy, "");
-    text.push_str(csv("logs-1", "Premium", "Auto", &quiet, "").split_once('\n').unwrap().1);
-    text.push_str(csv("other", "Premium", "Auto", &quiet, "").split_once('\n').unwrap().1);
+    text.push_str(
+        csv("logs-1", "Premium", "Auto", &quiet, "")
+            .split_once('\n')
+            .unwrap()
+            .1,
+    );
+    text.push_str(
+        csv("other", "Premium", "Auto", &quiet, "")
+            .split_once('\n')
+            .unwrap()
+            .1,
+    );
     let m = metrics::parse(&text).unwrap();
     let mut logs = plan.clone();
     logs.name = "logs".to_owned();
@@ -251,7 +299,10 @@ fn a_plan_against_actuals_names_above_and_below_and_keeps_the_ceiling_as_a_run()
     assert_eq!(found[0].position, Position::Above);
     assert_eq!(found[1].position, Position::Below);
     assert!((found[1].difference_pct - -90.0).abs() < 1e-9);
-    let run = found[0].ceiling_run.as_ref().expect("four intervals at the ceiling");
+    let run = found[0]
+        .ceiling_run
+        .as_ref()
+        .expect("four intervals at the ceiling");
     assert_eq!((run.mibps, run.runtime_s), (256.0, 4.0 * 300.0));
     assert!(found[1].ceiling_run.is_none());
     let lat = found[0].latency.expect("latency measured");

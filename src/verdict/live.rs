@@ -37,7 +37,10 @@ pub fn headroom(h: &Headroom) -> String {
         parts.push(against(q, "its QoS throughput"));
     }
     if h.ceiling_mibps > 0.0 {
-        parts.push(against(h.ceiling_mibps, "the model's ceiling at its IO mix"));
+        parts.push(against(
+            h.ceiling_mibps,
+            "the model's ceiling at its IO mix",
+        ));
     }
     format!(
         "{} runs at {} at P95 ({} at most): {}.",
@@ -105,7 +108,10 @@ pub fn estate(
         plural(measured as u64, "volume", "volumes")
     )];
     statements.push(if tight.is_empty() {
-        format!("No volume runs within {} of its QoS throughput at P95.", share(TIGHT_PCT))
+        format!(
+            "No volume runs within {} of its QoS throughput at P95.",
+            share(TIGHT_PCT)
+        )
     } else {
         format!(
             "{} within {} of the QoS throughput at P95, or above it: {}.",
@@ -175,7 +181,11 @@ pub fn versus(v: &Versus) -> String {
     let mut t = format!(
         "{} ({} {}) runs {position}: {} at P95 against {planned}.",
         v.workload,
-        if v.volumes.len() == 1 { "volume" } else { "volumes" },
+        if v.volumes.len() == 1 {
+            "volume"
+        } else {
+            "volumes"
+        },
         v.volumes.join(", "),
         mibps(v.p95_mibps)
     );

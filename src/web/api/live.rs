@@ -142,8 +142,9 @@ struct WithEstate {
 pub fn read_metrics(text: &str) -> Result<(Metrics, Option<EstateRequest>), LiveError> {
     let start = text.trim_start_matches('\u{feff}').trim_start();
     if start.starts_with('{') && start.contains("\"estate\"") {
-        let w: WithEstate = serde_json::from_str(start)
-            .map_err(|e| LiveError::new("estate", format!("not an estate with its metrics: {e}")))?;
+        let w: WithEstate = serde_json::from_str(start).map_err(|e| {
+            LiveError::new("estate", format!("not an estate with its metrics: {e}"))
+        })?;
         let m = match &w.metrics {
             serde_json::Value::String(csv) => metrics::parse(csv)?,
             other => metrics::parse_value(other)?,
@@ -313,7 +314,13 @@ pub async fn plan_actuals(
                     .await
                     .map_err(|_| ApiError::NotFound(format!("scenario {id} has no revision {n}")))?
             };
-            ("scenario", id, n, n == current.revision, vec![(s.name.clone(), s)])
+            (
+                "scenario",
+                id,
+                n,
+                n == current.revision,
+                vec![(s.name.clone(), s)],
+            )
         }
         (None, Some(id)) => {
             let current = estates::get_estate(&st.db, id, actor(&user))
@@ -327,7 +334,11 @@ pub async fn plan_actuals(
                     .await
                     .map_err(|_| ApiError::NotFound(format!("estate {id} has no revision {n}")))?
             };
-            let plan = req.workloads.into_iter().map(|w| (w.name.clone(), w)).collect();
+            let plan = req
+                .workloads
+                .into_iter()
+                .map(|w| (w.name.clone(), w))
+                .collect();
             ("estate", id, n, n == current.revision, plan)
         }
         _ => {
@@ -362,7 +373,11 @@ pub async fn plan_actuals(
         Vec::new()
     };
     let names = |p: Position| -> Vec<&str> {
-        found.iter().filter(|a| a.position == p).map(|a| a.workload.as_str()).collect()
+        found
+            .iter()
+            .filter(|a| a.position == p)
+            .map(|a| a.workload.as_str())
+            .collect()
     };
     let unmatched_names: Vec<&str> = unmatched.iter().map(String::as_str).collect();
     let verdict = words::actuals(
@@ -392,7 +407,9 @@ fn answer(a: &Actual) -> ActualAnswer {
         planned_is_target: a.planned_is_target,
         p95_mibps: a.p95_mibps,
         difference_pct: a.difference_pct,
-        latency: a.latency.map(|l| (l.measured_ms, l.predicted_ms, l.range_ms)),
+        latency: a
+            .latency
+            .map(|l| (l.measured_ms, l.predicted_ms, l.range_ms)),
         ceiling_intervals,
     });
     ActualAnswer {

@@ -42,7 +42,15 @@ const fn p(
     nightly: bool,
     consumed_pct: f64,
 ) -> Profile {
-    Profile { name, peak_mibps, read_share, io_kib, qos_mibps, nightly, consumed_pct }
+    Profile {
+        name,
+        peak_mibps,
+        read_share,
+        io_kib,
+        qos_mibps,
+        nightly,
+        consumed_pct,
+    }
 }
 
 /// A fixed linear congruential sequence in 0..1 (no dependency, same on every machine).
@@ -50,7 +58,10 @@ struct Wobble(u64);
 
 impl Wobble {
     fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }
@@ -60,7 +71,11 @@ fn load(p: &Profile, minute: u32, w: &mut Wobble) -> (f64, f64) {
     let hour = (minute / 60) % 24;
     let day = minute / 1440; // 1 November 2026 is a Sunday.
     let weekday = !matches!(day % 7, 0 | 6);
-    let busy = if p.nightly { hour < 4 } else { weekday && (8..18).contains(&hour) };
+    let busy = if p.nightly {
+        hour < 4
+    } else {
+        weekday && (8..18).contains(&hour)
+    };
     let shape = if busy { 1.0 } else { 0.2 };
     let total = (p.peak_mibps * shape * (0.95 + 0.1 * w.next())).min(p.qos_mibps);
     (total * p.read_share, total * (1.0 - p.read_share))
@@ -117,7 +132,8 @@ pub fn rest_json(days: u32, only: &[&str]) -> serde_json::Value {
             .or_default()
             .push(serde_json::json!({"timeStamp": c[0], "average": c[5].parse::<f64>().unwrap()}));
     }
-    let mut answers: std::collections::BTreeMap<String, Vec<serde_json::Value>> = Default::default();
+    let mut answers: std::collections::BTreeMap<String, Vec<serde_json::Value>> =
+        Default::default();
     for ((volume, metric), data) in by {
         let id = format!(
             "/subscriptions/0/resourceGroups/rg-storage/providers/Microsoft.NetApp/netAppAccounts/contoso/capacityPools/p/volumes/{volume}/providers/Microsoft.Insights/metrics/{metric}"

@@ -25,6 +25,34 @@ async fn refused(res: reqwest::Response, status: u16, field: Option<&str>) {
     assert_error_body(&body, field);
 }
 
+/// The Resource Graph fixture as the portal's CSV download.
+fn graph_csv() -> String {
+    let v: Value = serde_json::from_str(GRAPH).unwrap();
+    let cols = [
+        "type",
+        "name",
+        "location",
+        "serviceLevel",
+        "qosType",
+        "size",
+        "usageThreshold",
+        "throughputMibps",
+    ];
+    let mut out = cols.join(",") + "\n";
+    for row in v["data"].as_array().unwrap() {
+        let cells: Vec<String> = cols
+            .iter()
+            .map(|c| match &row[*c] {
+                Value::Null => String::new(),
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+            .collect();
+        out.push_str(&(cells.join(",") + "\n"));
+    }
+    out
+}
+
 fn volume<'a>(answer: &'a Value, name: &str) -> &'a Value {
     answer["volumes"]
         .as_array()
@@ -37,14 +65,22 @@ fn volume<'a>(answer: &'a Value, name: &str) -> &'a Value {
 #[tokio::test]
 async fn the_resource_graph_fixture_and_thirty_days_of_metrics_import_into_an_estate() {
     let app = spawn_app().await;
-    let res = post_raw(&app, "/api/v1/live/inventory", "application/json", GRAPH.to_owned()).await;
+    let res = post_raw(
+        &app,
+        "/api/v1/live/inventory",
+        "application/json",
+        GRAPH.to_owned(),
+    )
+    .await;
     assert_eq!(res.status(), 200);
     let estate: Value = res.json().await.unwrap();
     let workloads = estate["workloads"].as_array().unwrap();
     assert_eq!(workloads.len(), 9);
     assert_eq!(estate["region"], "eastus");
-    let pools: std::collections::BTreeSet<&str> =
-        workloads.iter().map(|w| w["meta"]["project"].as_str().unwrap()).collect();
+    let pools: std::collections::BTreeSet<&str> = workloads
+        .iter()
+        .map(|w| w["meta"]["project"].as_str().unwrap())
+        .collect();
     assert_eq!(pools.len(), 3);
     let db1 = workloads.iter().find(|w| w["name"] == "db1").unwrap();
     assert_eq!(db1["storage"]["level"], "ultra");
@@ -58,8 +94,24 @@ async fn the_resource_graph_fixture_and_thirty_days_of_metrics_import_into_an_es
     // Thirty days at 5 minutes: 8,640 intervals x 9 volumes x 7 metrics.
     let csv = collector_csv(30, &[]);
     assert!(csv.len() < 64 << 20);
-    let body = json!({"estate": estate, "metrics": csv}).to_string();
-    let res = post_raw(&app, "/api/v1/live/metrics", "application/json", body).await;
+    // The inventory's estate, saved, describes the volumes.
+    let request: volplan::estate::EstateRequest = serde_json::from_value(estate.clone()).unwrap();
+    let id = volplan::store::estates::create_estate(
+        &app.db,
+        &request,
+        volplan::store::access::Actor::SINGLE_USER,
+        volplan::store::access::Visibility::Shared,
+        false,
+    )
+    .await
+    .unwrap();
+    let res = post_raw(
+        &app,
+        &format!("/api/v1/live/metrics?estate={id}"),
+        "text/csv",
+        csv,
+    )
+    .await;
     assert_eq!(res.status(), 200);
     let answer: Value = res.json().await.unwrap();
     assert_eq!(answer["volumes"].as_array().unwrap().len(), 9);
@@ -90,23 +142,59 @@ async fn the_resource_graph_fixture_and_thirty_days_of_metrics_import_into_an_es
         .sum();
     let headline = answer["verdict"]["statements"][2].as_str().unwrap();
     let money = volplan::format::money(saved, "USD");
-    assert!(headline.starts_with(&format!("Right-sizing the measured volumes saves {money}/month")), "{headline}");
+    assert!(
+        headline.starts_with(&format!(
+            "Right-sizing the measured volumes saves {money}/month"
+        )),
+        "{headline}"
+    );
 }
 
 #[tokio::test]
 async fn the_rest_answer_and_the_csv_give_the_same_demand() {
     let app = spawn_app().await;
     let only = ["app1", "db1"];
-    let csv = post_raw(&app, "/api/v1/live/metrics", "text/csv", collector_csv(2, &only)).await;
+    let csv = post_raw(
+        &app,
+        "/api/v1/live/metrics",
+        "text/csv",
+        collector_csv(2, &only),
+    )
+    .await;
     assert_eq!(csv.status(), 200);
     let csv: Value = csv.json().await.unwrap();
-    let rest = post_raw(&app, "/api/v1/live/metrics", "application/json", rest_json(2, &only).to_string()).await;
+    let rest = post_raw(
+        &app,
+        "/api/v1/live/metrics",
+        "application/json",
+        rest_json(2, &only).to_string(),
+    )
+    .await;
     assert_eq!(rest.status(), 200);
     let rest: Value = rest.json().await.unwrap();
     for name in only {
-        assert_eq!(volume(&csv, name)["demand_mibps"], volume(&rest, name)["demand_mibps"]);
-        assert_eq!(volume(&csv, name)["metrics"], volume(&rest, name)["metrics"]);
+        assert_eq!(
+            volume(&csv, name)["demand_mibps"],
+            volume(&rest, name)["demand_mibps"]
+        );
+        assert_eq!(
+            volume(&csv, name)["metrics"],
+            volume(&rest, name)["metrics"]
+        );
     }
+    // Sent with the inventory's estate, it is known and sized.
+    let graph = post_raw(&app, "/api/v1/live/inventory", "text/csv", graph_csv()).await;
+    assert_eq!(graph.status(), 200);
+    let estate: Value = graph.json().await.unwrap();
+    let body = json!({"estate": estate, "metrics": rest_json(2, &only)}).to_string();
+    let with = post_raw(&app, "/api/v1/live/metrics", "application/json", body).await;
+    assert_eq!(with.status(), 200);
+    let with: Value = with.json().await.unwrap();
+    assert_eq!(volume(&with, "db1")["recommendation"]["level"], "flexible");
+    assert_eq!(
+        volume(&with, "db1")["demand_mibps"],
+        volume(&csv, "db1")["demand_mibps"]
+    );
     // Without an estate, the manual-QoS volume's throughput is unknown: not right-sized,
     // and the verdict says so.
     assert!(volume(&rest, "db1")["recommendation"].is_null());
@@ -117,18 +205,48 @@ async fn the_rest_answer_and_the_csv_give_the_same_demand() {
 #[tokio::test]
 async fn bad_exports_get_a_4xx_that_names_what_to_fix() {
     let app = spawn_app().await;
-    let res = post_raw(&app, "/api/v1/live/metrics", "text/csv", "Time,Volume\n1,2\n".to_owned()).await;
+    let res = post_raw(
+        &app,
+        "/api/v1/live/metrics",
+        "text/csv",
+        "Time,Volume\n1,2\n".to_owned(),
+    )
+    .await;
     refused(res, 422, Some("Timestamp")).await;
-    let res = post_raw(&app, "/api/v1/live/inventory", "application/json", "{\"data\": []}".to_owned()).await;
+    let res = post_raw(
+        &app,
+        "/api/v1/live/inventory",
+        "application/json",
+        "{\"data\": []}".to_owned(),
+    )
+    .await;
     refused(res, 422, Some("data")).await;
     let res = post_raw(&app, "/api/v1/live/inventory", "image/png", "x".to_owned()).await;
     assert_eq!(res.status(), 415);
-    let res = post_raw(&app, "/api/v1/live/metrics?estate=999", "text/csv", collector_csv(1, &["app1"])).await;
+    let res = post_raw(
+        &app,
+        "/api/v1/live/metrics?estate=999",
+        "text/csv",
+        collector_csv(1, &["app1"]),
+    )
+    .await;
     assert_eq!(res.status(), 404);
-    let res = post_raw(&app, "/api/v1/live/actuals", "text/csv", collector_csv(1, &["app1"])).await;
+    let res = post_raw(
+        &app,
+        "/api/v1/live/actuals",
+        "text/csv",
+        collector_csv(1, &["app1"]),
+    )
+    .await;
     refused(res, 422, Some("scenario")).await;
     // Over 64 MiB: refused before it is read.
-    let res = post_raw(&app, "/api/v1/live/metrics", "text/csv", "x".repeat((64 << 20) + 1)).await;
+    let res = post_raw(
+        &app,
+        "/api/v1/live/metrics",
+        "text/csv",
+        "x".repeat((64 << 20) + 1),
+    )
+    .await;
     assert_eq!(res.status(), 413);
 }
 
@@ -155,7 +273,13 @@ async fn a_saved_scenario_against_its_volume_at_the_ceiling_becomes_a_calibratio
     let app = spawn_app().await;
     let id = app.create(&planned_app2()).await;
     let metrics = collector_csv(7, &["app2", "scratch"]);
-    let res = post_raw(&app, &format!("/api/v1/live/actuals?scenario={id}"), "text/csv", metrics).await;
+    let res = post_raw(
+        &app,
+        &format!("/api/v1/live/actuals?scenario={id}"),
+        "text/csv",
+        metrics,
+    )
+    .await;
     assert_eq!(res.status(), 200);
     let body: Value = res.json().await.unwrap();
     let w = &body["workloads"][0];
@@ -168,17 +292,31 @@ async fn a_saved_scenario_against_its_volume_at_the_ceiling_becomes_a_calibratio
     assert_eq!(w["ceiling_intervals"], 600);
     assert_eq!(w["ceiling_mibps"], 128.0);
     // The run is with the scenario's measurements, and the calibration reads it.
-    let runs: Value = app.get_json(&format!("/api/v1/scenarios/{id}/measurements")).await;
-    assert!(runs.to_string().contains("app2 at the ceiling, 600 intervals"), "{runs}");
+    let runs: Value = app
+        .get_json(&format!("/api/v1/scenarios/{id}/measurements"))
+        .await;
+    assert!(
+        runs.to_string()
+            .contains("app2 at the ceiling, 600 intervals"),
+        "{runs}"
+    );
     assert!(runs.to_string().contains("at_storage_ceiling"), "{runs}");
-    let res = app.post_json(&format!("/api/v1/scenarios/{id}/calibrate"), &json!({})).await;
+    let res = app
+        .post_json(&format!("/api/v1/scenarios/{id}/calibrate"), &json!({}))
+        .await;
     assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
 }
 
 #[tokio::test]
 async fn a_saved_estate_against_the_metrics_names_the_volumes_above_and_below_plan() {
     let app = spawn_app().await;
-    let res = post_raw(&app, "/api/v1/live/inventory", "application/json", GRAPH.to_owned()).await;
+    let res = post_raw(
+        &app,
+        "/api/v1/live/inventory",
+        "application/json",
+        GRAPH.to_owned(),
+    )
+    .await;
     let mut estate: volplan::estate::EstateRequest = res.json().await.unwrap();
     for w in &mut estate.workloads {
         w.workload.target_mibps = Some(match w.name.as_str() {
@@ -197,11 +335,63 @@ async fn a_saved_estate_against_the_metrics_names_the_volumes_above_and_below_pl
     .await
     .unwrap();
     let metrics = collector_csv(7, &["app2", "db1", "db2"]);
-    let res = post_raw(&app, &format!("/api/v1/live/actuals?estate={id}"), "text/csv", metrics).await;
+    let res = post_raw(
+        &app,
+        &format!("/api/v1/live/actuals?estate={id}"),
+        "text/csv",
+        metrics,
+    )
+    .await;
     assert_eq!(res.status(), 200);
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["verdict"]["statements"][0], "Above plan: app2, db1.");
     assert_eq!(body["verdict"]["statements"][1], "Below plan: db2.");
     // Estates keep no measurements: the runs are named, not stored.
     assert!(body["measurements"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn the_live_page_charts_the_demand_of_every_volume() {
+    let app = spawn_app().await;
+    let form = app.get_text("/live").await;
+    assert!(form.contains("id=\"live-upload\""), "{form}");
+    let metrics = collector_csv(3, &[]);
+    let res = app
+        .post_multipart(
+            "/live",
+            &[
+                // First, as the page's form sends it: the token guard reads no further.
+                ("csrf", None, crate::helpers::FORM_TOKEN),
+                ("inventory", Some("resource-graph.json"), GRAPH),
+                ("metrics", Some("metrics.csv"), metrics.as_str()),
+            ],
+        )
+        .await;
+    let status = res.status();
+    let html = res.text().await.unwrap();
+    assert_eq!(status, 200, "{html}");
+    assert!(html.contains("id=\"chart-live-demand\""));
+    assert!(html.contains("<svg"));
+    assert!(html.contains("Demand per volume (MiB/s)"));
+    assert!(html.contains("9 volumes measured."), "{html}");
+    for name in ["app1", "db1", "scratch"] {
+        assert!(
+            html.contains(&format!("<th scope=\"row\">{name}</th>")),
+            "{name}"
+        );
+    }
+    // Without the metrics file: the form again, saying what to choose.
+    let res = app
+        .post_multipart(
+            "/live",
+            &[("inventory", Some("resource-graph.json"), GRAPH)],
+        )
+        .await;
+    assert_eq!(res.status(), 400);
+    assert!(
+        res.text()
+            .await
+            .unwrap()
+            .contains("Choose the metrics export")
+    );
 }
