@@ -92,6 +92,7 @@ fn invalid(e: LiveError) -> ApiError {
 #[into_params(parameter_in = Query)]
 pub struct InventoryQuery {
     /// Azure region of the estate; default: the first pool's location.
+    #[param(max_length = 40)]
     pub region: Option<String>,
 }
 
@@ -101,7 +102,7 @@ pub struct InventoryQuery {
 /// QoS with its quota and (manual QoS) its throughput.
 #[utoipa::path(
     post, path = "/api/v1/live/inventory", tag = "live", operation_id = "live_inventory", params(InventoryQuery),
-    request_body(content = String, content_type = "application/json", description = "The Resource Graph result (JSON or CSV)"),
+    request_body(content = String, content_type = "application/octet-stream", description = "The Resource Graph result (JSON or CSV), sent as application/json or text/csv"),
     responses(
         (status = 200, description = "The estate request of what exists (the body of `POST /api/v1/estate/optimize`)", body = Object),
         (status = 413, description = "Body over 64 MiB", body = ErrorBody),
@@ -119,6 +120,12 @@ pub async fn inventory_import(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<EstateRequest>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::BadRequest(e.body_text()))?;
+    if q.region.as_ref().is_some_and(|r| r.len() > 40) {
+        return Err(ApiError::invalid(
+            "region",
+            "an Azure region name is at most 40 characters",
+        ));
+    }
     let bytes = body_text(&headers, body, "Resource Graph result")?;
     let estate = who
         .parse(&st, "Resource Graph import", move || {
