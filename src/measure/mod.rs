@@ -33,7 +33,7 @@ pub enum Tool {
     Fio,
     Diskspd,
     Elbencho,
-    /// Azure Monitor metrics of a live volume (see [`crate::live`]).
+    /// Azure Monitor metrics of a live volume measured at its ceiling.
     AzureMonitor,
 }
 

@@ -1,6 +1,6 @@
 //! The live estate in words: each volume's headroom and right-sizing, the estate's
 //! headline, and a saved plan against the measured volumes. The figures come from
-//! [`crate::live`]; this module only words them, from plain figures, so the words
+//! the live estate's module; this module only words them, from plain figures, so the words
 //! never depend on how the metrics were read.
 
 use super::SetVerdict;

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The rooms from the top down: a room may import only rooms after it.
-const LAYERS: [&str; 17] = [
+const LAYERS: [&str; 18] = [
     "main",
     "lib",
     "alloc",
@@ -16,6 +16,7 @@ const LAYERS: [&str; 17] = [
     "web",
     "report",
     "store",
+    "live",
     "verdict",
     "estate",
     "avs",

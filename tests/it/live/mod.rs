@@ -91,7 +91,8 @@ async fn the_resource_graph_fixture_and_thirty_days_of_metrics_import_into_an_es
     let res = app.post_json("/api/v1/estate/optimize", &estate).await;
     assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
 
-    // Thirty days at 5 minutes: 8,640 intervals x 9 volumes x 7 metrics.
+    // Thirty days at 5 minutes: 8,640 intervals x 9 volumes x 4 load metrics, and
+    // latency and consumed share hourly.
     let csv = collector_csv(30, &[]);
     assert!(csv.len() < 64 << 20);
     // The inventory's estate, saved, describes the volumes.
