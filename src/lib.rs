@@ -10,6 +10,7 @@ pub mod estate;
 pub mod format;
 pub mod iac;
 pub mod inventory;
+pub mod live;
 pub mod measure;
 pub mod mounts;
 pub mod prices;

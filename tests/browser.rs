@@ -23,6 +23,8 @@ mod cheapest;
 mod currency;
 #[path = "browser/download.rs"]
 mod download;
+#[path = "browser/live.rs"]
+mod live;
 #[path = "browser/login.rs"]
 mod login;
 #[path = "browser/messages.rs"]
@@ -1422,5 +1424,13 @@ async fn team_mode_logs_in_through_the_page() {
         .expect("user added");
     db.close().await;
     let outcome = login::login_journey(&session.client, &session.base).await;
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn the_live_page_reads_an_estate() {
+    let session = start_session().await;
+    let outcome = live::live_journey(&session.client, &session.base).await;
     end_session(session, outcome).await;
 }

@@ -33,6 +33,8 @@ pub enum Tool {
     Fio,
     Diskspd,
     Elbencho,
+    /// Azure Monitor metrics of a live volume measured at its ceiling.
+    AzureMonitor,
 }
 
 impl Tool {
@@ -42,6 +44,7 @@ impl Tool {
             Tool::Fio => "fio",
             Tool::Diskspd => "DiskSpd",
             Tool::Elbencho => "elbencho",
+            Tool::AzureMonitor => "Azure Monitor",
         }
     }
 }
@@ -56,6 +59,9 @@ pub enum Format {
     DiskspdXml,
     /// `elbencho --csvfile`.
     ElbenchoCsv,
+    /// Azure Monitor metrics of a volume measured at its ceiling, taken in through the
+    /// plan-against-actuals comparison, never uploaded as a file of its own.
+    AzureMonitor,
 }
 
 impl Format {
@@ -65,6 +71,7 @@ impl Format {
             Format::FioJson => "fio JSON (fio --output-format=json)",
             Format::DiskspdXml => "DiskSpd XML (diskspd -Rxml)",
             Format::ElbenchoCsv => "elbencho CSV (elbencho --csvfile)",
+            Format::AzureMonitor => "Azure Monitor metrics (plan against actuals)",
         }
     }
 
@@ -74,6 +81,7 @@ impl Format {
             Format::FioJson => Tool::Fio,
             Format::DiskspdXml => Tool::Diskspd,
             Format::ElbenchoCsv => Tool::Elbencho,
+            Format::AzureMonitor => Tool::AzureMonitor,
         }
     }
 }
@@ -186,7 +194,16 @@ pub fn parse(bytes: &[u8]) -> Result<ParsedResult, ImportError> {
         Format::FioJson => fio::parse(&text),
         Format::DiskspdXml => diskspd::parse(&text),
         Format::ElbenchoCsv => elbencho::parse(&text),
+        Format::AzureMonitor => Err(not_a_file()),
     }?)
+}
+
+/// Azure Monitor runs come from the plan-against-actuals comparison, not a result file.
+fn not_a_file() -> ImportError {
+    ImportError::Invalid {
+        format: Format::AzureMonitor,
+        problem: "send Azure Monitor metrics to /api/v1/live/actuals".to_owned(),
+    }
 }
 
 /// The result, or every figure of its runs outside its range ([`ranges::check`]).
@@ -246,6 +263,7 @@ fn parse_and_add(files: &[&[u8]]) -> Result<ParsedResult, ImportError> {
             Format::DiskspdXml => diskspd::parse(text),
             Format::ElbenchoCsv => elbencho::parse(text),
             Format::FioJson => fio::parse(text),
+            Format::AzureMonitor => Err(not_a_file()),
         };
         parsed.push(one.map_err(|e| prefix_file(i, e))?);
     }

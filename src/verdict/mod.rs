@@ -20,6 +20,7 @@ pub mod estate;
 pub mod headline;
 pub mod iac;
 pub mod layouts;
+pub mod live;
 pub mod mechanism;
 pub mod sensitivity;
 pub mod sizing;

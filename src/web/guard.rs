@@ -207,7 +207,9 @@ async fn form_field(headers: &HeaderMap, bytes: &Bytes) -> Option<String> {
             .find(|(k, _)| k == CSRF_FIELD)
             .map(|(_, v)| v.into_owned()),
         Some("multipart/form-data") => {
-            let mut req = Request::new(Body::from(bytes.clone()));
+            // The token comes first in every form of the site: its first MiB holds it,
+            // whatever the size of the files after it.
+            let mut req = Request::new(Body::from(bytes.slice(..bytes.len().min(BODY_LIMIT))));
             *req.headers_mut() = headers.clone();
             let mut mp = Multipart::from_request(req, &()).await.ok()?;
             while let Ok(Some(field)) = mp.next_field().await {
@@ -288,7 +290,7 @@ pub async fn require_form_token(req: Request, next: Next) -> Response {
     let path = req.uri().path().to_owned();
     let existing = cookie_token(req.headers());
     let (parts, body) = req.into_parts();
-    let bytes = match axum::body::to_bytes(body, BODY_LIMIT).await {
+    let bytes = match axum::body::to_bytes(body, body_limit(&path)).await {
         Ok(b) => b,
         Err(_) => return too_large(&path),
     };

@@ -15,9 +15,15 @@ pub const AVS_BODY_LIMIT: usize = 32 << 20;
 /// carries its whole configuration and state.
 pub const IAC_BODY_LIMIT: usize = 8 << 20;
 
+/// Largest body of the live estate's endpoints and page: 30 days of 5-minute metrics
+/// of tens of volumes.
+pub const LIVE_BODY_LIMIT: usize = 64 << 20;
+
 /// The body limit of a request path.
 pub fn body_limit(path: &str) -> usize {
-    if path.starts_with("/api/v1/avs/") {
+    if path.starts_with("/api/v1/live/") || path == "/live" {
+        LIVE_BODY_LIMIT
+    } else if path.starts_with("/api/v1/avs/") {
         AVS_BODY_LIMIT
     } else if path.starts_with("/api/v1/iac/") {
         IAC_BODY_LIMIT

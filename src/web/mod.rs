@@ -28,8 +28,8 @@ mod slots;
 pub mod state;
 
 pub use limits::{
-    AVS_BODY_LIMIT, BODY_LIMIT, IAC_BODY_LIMIT, REQUEST_TIMEOUT, SERVED_METHODS, body_limit,
-    served_method,
+    AVS_BODY_LIMIT, BODY_LIMIT, IAC_BODY_LIMIT, LIVE_BODY_LIMIT, REQUEST_TIMEOUT, SERVED_METHODS,
+    body_limit, served_method,
 };
 pub use state::{
     AppState, HEADER_TIMEOUT, IDLE_TIMEOUT, RENDER_TIMEOUT, RENDER_WAIT, ServerSettings, Shared,

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The rooms from the top down: a room may import only rooms after it.
-const LAYERS: [&str; 18] = [
+const LAYERS: [&str; 19] = [
     "main",
     "lib",
     "alloc",
@@ -17,6 +17,7 @@ const LAYERS: [&str; 18] = [
     "iac",
     "report",
     "store",
+    "live",
     "verdict",
     "estate",
     "avs",

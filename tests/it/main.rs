@@ -21,6 +21,7 @@ mod hostile;
 mod iac;
 mod import;
 mod instances;
+mod live;
 mod measurement_ranges;
 mod migrations;
 mod model_fit;

@@ -318,11 +318,11 @@ async fn measurements_are_typed_and_fixed_sets_are_enums() {
     }
     assert_eq!(
         schemas["Tool"]["enum"],
-        json!(["fio", "diskspd", "elbencho"])
+        json!(["fio", "diskspd", "elbencho", "azure_monitor"])
     );
     assert_eq!(
         schemas["Format"]["enum"],
-        json!(["fio_json", "diskspd_xml", "elbencho_csv"])
+        json!(["fio_json", "diskspd_xml", "elbencho_csv", "azure_monitor"])
     );
     assert!(schemas["GapClass"]["enum"].as_array().unwrap().len() == 7);
     let comparison = properties(&doc, &schemas["Comparison"]);

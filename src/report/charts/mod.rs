@@ -19,6 +19,7 @@ mod io_size;
 mod latency;
 mod layouts;
 mod legend;
+mod live;
 mod scaling;
 pub mod style;
 
@@ -129,6 +130,7 @@ enum Kind {
     AvsFill(avs::Fill),
     AvsTco(avs::TcoData),
     Timeline(estate::Data),
+    LiveDemand(live::Data),
 }
 
 /// Renders a chart of a scenario as an SVG string (sweeps priced from `prices`).
@@ -233,6 +235,11 @@ impl Chart {
     /// storage stacked.
     pub fn avs_tco(tco: &crate::avs::tco::Tco) -> Chart {
         avs::tco(tco)
+    }
+
+    /// Each measured volume's P50, P95 and largest demand beside its QoS throughput.
+    pub fn live_demand(answer: &crate::live::estate::LiveAnswer) -> Chart {
+        live::chart(answer)
     }
 
     /// An estate's monthly cost over its timeline, with the resize schedule marked.
@@ -355,6 +362,7 @@ impl Chart {
                 Kind::AvsFill(d) => avs::draw_fill(root, d),
                 Kind::AvsTco(d) => avs::draw_tco(root, d),
                 Kind::Timeline(d) => estate::draw(root, d),
+                Kind::LiveDemand(d) => live::draw(root, d),
             })
             .and_then(|_| root.present())
             .map_err(|e| ChartError::Draw(e.to_string()))
@@ -372,6 +380,7 @@ impl Chart {
             Kind::AvsFill(d) => avs::fill_table(&self.title, d),
             Kind::AvsTco(d) => avs::tco_table(&self.title, d),
             Kind::Timeline(d) => estate::table(&self.title, d),
+            Kind::LiveDemand(d) => live::table(&self.title, d),
         };
         table.notes.extend(self.measured.iter().map(|p| {
             format!(

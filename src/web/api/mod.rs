@@ -10,6 +10,7 @@ pub mod calibrate;
 pub mod estate;
 pub mod evaluate;
 pub mod iac;
+pub mod live;
 pub mod measurements;
 pub mod mounts;
 pub mod openapi;
@@ -50,6 +51,7 @@ use utoipa_axum::routes;
         (name = "advisor", description = "Client tuning: the Linux NFS mount-plan linter"),
         (name = "avs", description = "AVS from the inventory: RVTools import, datastore layout, host count and TCO"),
         (name = "iac", description = "Infrastructure as code: a plan exported as Terraform, Bicep or CLI commands; code read back and evaluated"),
+        (name = "live", description = "The live estate: Azure Resource Graph inventory and Azure Monitor metrics in, headroom, right-sizing and plan against actuals out"),
         (name = "activity", description = "Who created, changed, restored or deleted what"),
         (name = "health", description = "Liveness, readiness and metrics"),
         (name = "accounts", description = "API tokens of team mode (admins only)"),
@@ -64,6 +66,7 @@ pub fn router() -> Router<AppState> {
         .merge(ops::router())
         .merge(estate::router())
         .merge(avs::router())
+        .merge(live::router())
         .merge(evaluate::router())
         .merge(iac::router())
         .merge(measurements::router())

@@ -16,6 +16,7 @@ pub mod form;
 mod history;
 mod home;
 mod layouts;
+mod live;
 pub mod login;
 mod planner;
 mod prices;
@@ -101,6 +102,15 @@ pub fn router() -> Router<AppState> {
         .route("/avs/{id}/plan.xlsx", get(avs::xlsx).read_write())
         .route("/avs/{id}/plan.json", get(avs::json).read_write())
         .route("/avs/{id}/export/{format}", get(avs::code).read_write())
+        .route(
+            "/live",
+            get(live::page)
+                .post(live::upload)
+                .layer(axum::extract::DefaultBodyLimit::max(
+                    crate::web::LIVE_BODY_LIMIT,
+                ))
+                .compute(),
+        )
         .route("/prices", get(prices::page).read_write())
         .route("/prices/preview", post(prices::preview).admin_writes())
         .route("/prices/accept", post(prices::accept).admin_writes())
