@@ -28,6 +28,9 @@ pub struct SeriesFile {
 pub struct Series {
     pub id: String,
     pub source: String,
+    /// The source document's id: series of one document share a setup (and its bias),
+    /// so leave-one-document-out withholds them together.
+    pub document: String,
     pub about: String,
     pub points: Vec<SeriesPoint>,
 }
@@ -134,6 +137,19 @@ impl SeriesFile {
     /// Number of points.
     pub fn points(&self) -> usize {
         self.series.iter().map(|s| s.points.len()).sum()
+    }
+
+    /// The source documents in order of first appearance, each with the indices of
+    /// its series.
+    pub fn documents(&self) -> Vec<(String, Vec<usize>)> {
+        let mut out: Vec<(String, Vec<usize>)> = Vec::new();
+        for (i, s) in self.series.iter().enumerate() {
+            match out.iter_mut().find(|(d, _)| *d == s.document) {
+                Some((_, v)) => v.push(i),
+                None => out.push((s.document.clone(), vec![i])),
+            }
+        }
+        out
     }
 }
 

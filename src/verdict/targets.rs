@@ -95,12 +95,18 @@ fn capacity(s: &Scenario, e: &Evaluation) -> TargetVerdict {
 }
 
 /// What the likely ranges are and what sets their width: "Likely ranges are 80 %
-/// intervals: <basis>. Widened for what rests on an assumption: <assumptions>."
+/// intervals: <basis>. Widened for what rests on an assumption: <assumptions>.
+/// Widened because the inputs lie outside what the published series cover: <inputs>."
 pub fn ranges(c: &Confidence) -> String {
     let mut s = format!("Likely ranges are 80 % intervals: {}.", c.basis);
     if !c.assumptions.is_empty() {
         s.push_str(" Widened for what rests on an assumption: ");
         s.push_str(&c.assumptions.join("; "));
+        s.push('.');
+    }
+    if !c.outside_envelope.is_empty() {
+        s.push_str(" Widened because the inputs lie outside what the published series cover: ");
+        s.push_str(&c.outside_envelope.join("; "));
         s.push('.');
     }
     s
