@@ -187,10 +187,10 @@ pub fn lodo_table(rows: &[Withheld], r: &crate::engine::catalog::Ranges) -> Stri
             w.factor()
         );
     }
-    let all = rows.iter().flat_map(|w| w.errors.iter().map(|e| e.error.abs()));
-    let worst = rows
+    let all = rows
         .iter()
-        .max_by(|a, b| a.factor().total_cmp(&b.factor()));
+        .flat_map(|w| w.errors.iter().map(|e| e.error.abs()));
+    let worst = rows.iter().max_by(|a, b| a.factor().total_cmp(&b.factor()));
     let c = r.coverage;
     let _ = writeln!(
         out,

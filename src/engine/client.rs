@@ -88,7 +88,10 @@ pub fn transfer_ms(p: &Plan) -> f64 {
 /// so the cost is already in it.
 pub fn state_cost(p: &Plan) -> f64 {
     if p.metadata_heavy && p.protocol == Protocol::Nfsv41 && p.service != Service::AzureFiles {
-        1.0 + catalog::catalog().model.assumptions.nfsv41_state_ops_per_meta_op
+        1.0 + catalog::catalog()
+            .model
+            .assumptions
+            .nfsv41_state_ops_per_meta_op
     } else {
         1.0
     }

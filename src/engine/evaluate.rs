@@ -120,7 +120,15 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors>
     let latency_ms = c.latency_ms();
     let latency_at_target_ms = c.latency_at_target_ms(p);
     let burst = burst_mibps(p, &client);
-    let likely = range::likely(p, c.limits, c.binding, total, latency_ms, client.delay.2, burst);
+    let likely = range::likely(
+        p,
+        c.limits,
+        c.binding,
+        total,
+        latency_ms,
+        client.delay.2,
+        burst,
+    );
     let [low, high] = likely.mibps;
     let judged = judged_latency(p, latency_ms, latency_at_target_ms);
     let mut targets = targets(p, total, judged);

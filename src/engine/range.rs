@@ -93,25 +93,25 @@ impl Basis {
                 "a documented rate binds (QoS, a pool or share budget, a volume maximum or VM egress): the width is how far published runs at such a rate fell from it"
             }
             Basis::Storage => {
-                "the storage back end binds: the width is the leave-one-document-out error of the published runs it bound"
+                "the storage back end binds: the width is the error of the published runs it bound, each predicted by a fit without its source"
             }
             Basis::Connection => {
-                "the connections bind: the width is the leave-one-document-out error of the published runs they bound"
+                "the connections bind: the width is the error of the published runs they bound, each predicted by a fit without its source"
             }
             Basis::Client => {
-                "the client's read/write path binds: the width is the leave-one-document-out error of the published runs it bound"
+                "the client's read/write path binds: the width is the error of the published runs it bound, each predicted by a fit without its source"
             }
             Basis::Concurrency => {
-                "too few IOs in flight for the round trip: the width is the leave-one-document-out error of the published runs the round trip set"
+                "too few IOs in flight for the round trip: the width is the error of the published runs the round trip set, each predicted by a fit without its source"
             }
             Basis::Avs => {
-                "the AVS datastore path binds: the width is the leave-one-document-out error of the published AVS runs"
+                "the AVS datastore path binds: the width is the error of the published AVS runs, each predicted by a fit without its source"
             }
             Basis::Cool => {
-                "the cool tier binds: the width is the leave-one-document-out error of the published cool-access runs"
+                "the cool tier binds: the width is the error of the published cool-access runs, each predicted by a fit without its source"
             }
             Basis::Security => {
-                "Kerberos or SMB processing binds: the width is the leave-one-document-out error of the published security runs"
+                "Kerberos or SMB processing binds: the width is the error of the published security runs, each predicted by a fit without its source"
             }
         }
     }
@@ -130,6 +130,10 @@ pub const MAX_OUTSIDE: usize = 4;
 /// service, its client VM size, its IO size, its IOs in flight per client.
 pub fn outside(e: &Envelope, p: &Plan) -> ArrayVec<&'static str, MAX_OUTSIDE> {
     let mut out = ArrayVec::new();
+    // No envelope recorded (a model.json written before it): nothing to judge by.
+    if e.services.is_empty() {
+        return out;
+    }
     if !e.services.iter().any(|s| s == p.service.key()) {
         out.push("no published series measures this service");
     }

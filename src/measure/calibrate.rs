@@ -6,7 +6,7 @@
 //! A maximum a posteriori fit: each run adds `ln(predicted / measured) / RUN_LOG_SD`
 //! for its throughput (and its mean latency, when measured), each parameter a prior
 //! `ln(value / published fit) / sd` whose spread is the published fit's own
-//! leave-one-series-out width for that kind of resource. So one run moves a parameter
+//! likely-range width for that kind of resource. So one run moves a parameter
 //! only as far as it is evidence against the published fit, and a parameter no run
 //! depends on keeps its published value. The published fit itself is untouched.
 //! Pure: the caller passes the stored runs with the scenario revision each was

@@ -81,7 +81,10 @@ pub fn statement(note: &CalibrationNote) -> String {
             ));
         }
     } else {
-        s.push_str(&format!("the figures start from them; {}", moved.join("; ")));
+        s.push_str(&format!(
+            "the figures start from them; {}",
+            moved.join("; ")
+        ));
         if let Some(r) = note.measured_vs_refitted_pct {
             s.push_str(&format!("; {subject} {verb} {} the refitted model", gap(r)));
         }
@@ -114,7 +117,10 @@ mod tests {
     fn a_run_below_the_fit_names_the_gap_and_what_moved() {
         let s = statement(&note(Some(-15.0), 11.9));
         assert!(s.contains("your run is 15% below the published fit"), "{s}");
-        assert!(s.contains("Client path: time per read: 10 to 11.9 µs (+19"), "{s}");
+        assert!(
+            s.contains("Client path: time per read: 10 to 11.9 µs (+19"),
+            "{s}"
+        );
         assert!(s.contains("3% below the refitted model"), "{s}");
         assert!(!s.contains("agree"), "{s}");
     }

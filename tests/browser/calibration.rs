@@ -4,8 +4,8 @@
 //! drop the per-client result files of one test at once and see one combined run.
 
 use super::{Res, import_fio, js, save_scenario, wait_for};
-use std::path::Path;
 use fantoccini::{Client, Locator};
+use std::path::Path;
 
 /// The headline throughput and its likely range as the page shows them.
 async fn headline(c: &Client) -> Res<(String, String)> {
@@ -99,10 +99,16 @@ pub async fn per_client_files_journey(c: &Client, base: &str) -> Res {
     c.goto(&format!("{base}/scenarios/{id}")).await?;
     wait_for(c, "!!document.getElementById('m-drop')", "the drop zone").await?;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/import");
-    let files = ["fio-3.36-several-files-vm1.json", "fio-3.36-several-files-vm2.json"]
-        .map(|f| dir.join(f).display().to_string())
-        .join("\n");
-    c.find(Locator::Css("#m-file")).await?.send_keys(&files).await?;
+    let files = [
+        "fio-3.36-several-files-vm1.json",
+        "fio-3.36-several-files-vm2.json",
+    ]
+    .map(|f| dir.join(f).display().to_string())
+    .join("\n");
+    c.find(Locator::Css("#m-file"))
+        .await?
+        .send_keys(&files)
+        .await?;
     wait_for(
         c,
         "document.getElementById('m-status').textContent.includes('run(s) added') && document.querySelectorAll('#m-table tbody tr').length > 0",
@@ -117,14 +123,27 @@ pub async fn per_client_files_journey(c: &Client, base: &str) -> Res {
     );
     let rows = js(c, "document.querySelectorAll('#m-table tbody tr').length").await?;
     assert_eq!(rows, serde_json::json!(1), "one combined run");
-    let points = js(c, "document.querySelectorAll('#m-chart .measured-point').length").await?;
-    assert_eq!(points, serde_json::json!(1), "measured against predicted on the chart");
+    let points = js(
+        c,
+        "document.querySelectorAll('#m-chart .measured-point').length",
+    )
+    .await?;
+    assert_eq!(
+        points,
+        serde_json::json!(1),
+        "measured against predicted on the chart"
+    );
     let runs = js(
         c,
         &format!("(async () => {{ const r = await fetch('/api/v1/scenarios/{id}/measurements'); return await r.json(); }})()"),
     )
     .await?;
     assert_eq!(runs[0]["measurement"]["clients"], 2, "{runs}");
-    assert!(runs[0]["comparison"]["predicted_mibps"].as_f64().unwrap_or(0.0) > 0.0);
+    assert!(
+        runs[0]["comparison"]["predicted_mibps"]
+            .as_f64()
+            .unwrap_or(0.0)
+            > 0.0
+    );
     Ok(())
 }

@@ -743,7 +743,11 @@ mod api {
         let body: Value = res.json().await.unwrap();
         let one = volplan::measure::parse(&fixture("fio-3.36-several-files-vm1.json")).unwrap();
         let runs = body["measurements"].as_array().unwrap();
-        assert_eq!(runs.len(), one.measurements.len(), "one run per test: {body}");
+        assert_eq!(
+            runs.len(),
+            one.measurements.len(),
+            "one run per test: {body}"
+        );
         let m = &runs[0]["measurement"];
         assert_eq!(m["clients"], 2, "{m}");
         assert!(m["iops"].as_f64().unwrap() > 1.9 * one.measurements[0].iops);

@@ -198,7 +198,9 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
     let (iops_total, g) = dist.bound(p, |g| share_iops(p, g));
     let bursting = iops_total > dist.bound(p, |g| share_limits(p.level, g).1).0;
     let what = match p.level {
-        _ if bursting => "per share: baseline plus burst credits spread over the load, at most the burst limit",
+        _ if bursting => {
+            "per share: baseline plus burst credits spread over the load, at most the burst limit"
+        }
         Level::SsdV1 => "per share: MIN(3000 + GiB, 102400) baseline",
         Level::SsdV2 | Level::HddV2 if g.iops.is_some() => "provisioned per share",
         Level::SsdV2 | Level::HddV2 => "per share, recommended for its size",

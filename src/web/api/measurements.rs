@@ -6,9 +6,9 @@
 //! `application/octet-stream`, `application/json`, `application/xml`, `text/xml` or
 //! `text/csv`: never one an HTML form can send, so a page on another site cannot upload.
 
-use crate::engine::evaluation::CalibrationNote;
 use super::{blocking, not_found_as, scenario_id, scenario_id_and, visible};
 use crate::engine::Scenario;
+use crate::engine::evaluation::CalibrationNote;
 use crate::engine::pricing::PriceBook;
 use crate::measure::testplan::{self, PlanTool};
 use crate::measure::{self, Comparison, Format, Measurement, ParsedResult};
@@ -102,14 +102,14 @@ async fn parse_body(st: &AppState, who: &Uploader, bytes: Bytes) -> Result<Parse
         }
         None => measure::parse(&bytes),
     })
-        .await?
-        .map_err(|e| match e {
-            measure::ImportError::OutOfRange { errors, .. } => ApiError::InvalidFields(errors),
-            e => ApiError::Invalid {
-                field: e.field(),
-                message: e.to_string(),
-            },
-        })
+    .await?
+    .map_err(|e| match e {
+        measure::ImportError::OutOfRange { errors, .. } => ApiError::InvalidFields(errors),
+        e => ApiError::Invalid {
+            field: e.field(),
+            message: e.to_string(),
+        },
+    })
 }
 
 /// Parses `{id}` and `{mid}` of a run's URL; with them, the 404 for a run the scenario
