@@ -139,7 +139,7 @@ pub fn outside(e: &Envelope, p: &Plan) -> ArrayVec<&'static str, MAX_OUTSIDE> {
     }
     if p.avs.is_none()
         && let Some(vm) = p.vm
-        && !e.vm_sizes.iter().any(|s| *s == vm.name)
+        && !e.vm_sizes.contains(&vm.name)
     {
         out.push("no published series uses this client VM size");
     }

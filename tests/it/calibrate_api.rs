@@ -298,7 +298,10 @@ async fn a_load_duration_is_validated_and_a_short_load_bursts() {
         short["throughput_mibps"].as_f64().unwrap(),
     );
     // 10 TiB SSD v1: 13,240 baseline, 30,720 burst IOPS at 8 KiB.
-    assert!(burst > 2.0 * base, "ten minutes run on credits: {base} -> {burst}");
+    assert!(
+        burst > 2.0 * base,
+        "ten minutes run on credits: {base} -> {burst}"
+    );
     assert!(within(&sustained["throughput_mibps_range"], base));
     assert!(within(&sustained["throughput_mibps_range"], burst * 0.999));
     let said = sustained["confidence"]["assumptions"].to_string();

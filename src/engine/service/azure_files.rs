@@ -38,7 +38,7 @@ pub fn burst(level: Level, gib: f64, iops: f64) -> Option<(f64, f64)> {
         Level::SsdV2 | Level::HddV2 => v2_burst_iops(level, iops),
         _ => return None,
     };
-    (limit > iops).then(|| (limit, (limit - iops) * BURST_SECONDS))
+    (limit > iops).then_some((limit, (limit - iops) * BURST_SECONDS))
 }
 
 /// The IOPS a share holds over a load of `duration_s` seconds from a full bucket (a new
