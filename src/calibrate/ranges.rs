@@ -13,10 +13,9 @@
 //! never sets the interval it is checked against.
 
 use super::Withheld;
-use super::series::SeriesFile;
+use super::series::{self, SeriesFile};
 use crate::engine::catalog::{Coverage, Envelope, Ranges, Width};
 use crate::engine::model::Params;
-use crate::engine::plan::Plan;
 use crate::engine::range::{self, Basis};
 use std::collections::BTreeMap;
 
@@ -62,8 +61,7 @@ pub fn envelope(file: &SeriesFile, params: &Params, keep: impl Fn(usize) -> bool
     for (_, s) in file.series.iter().enumerate().filter(|(i, _)| keep(*i)) {
         for p in &s.points {
             for sc in std::iter::once(&p.scenario).chain(p.versus.as_ref()) {
-                let plan = Plan::resolve_with(sc, params, crate::engine::pricing::book())
-                    .expect("checked when the file was parsed");
+                let plan = series::plan(sc, params);
                 let service = plan.service.key().to_owned();
                 if !e.services.contains(&service) {
                     e.services.push(service);
@@ -94,8 +92,7 @@ pub fn samples(file: &SeriesFile, full: &Params, rows: &[Withheld]) -> Vec<Sampl
         let points = series.iter().flat_map(|&i| &file.series[i].points);
         for (p, e) in points.zip(&row.errors) {
             let g = p.grounds(full);
-            let plan = Plan::resolve_with(&p.scenario, full, crate::engine::pricing::book())
-                .expect("checked when the file was parsed");
+            let plan = series::plan(&p.scenario, full);
             out.push(Sample {
                 document: d,
                 class: g.class,

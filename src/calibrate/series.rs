@@ -153,11 +153,17 @@ impl SeriesFile {
     }
 }
 
+/// Scenario `s` (a series point's, checked when the file was parsed) resolved under
+/// `params`, priced in the compiled book as the published cases are.
+pub fn plan<'a>(s: &'a Scenario, params: &'a Params) -> Plan<'a> {
+    Plan::resolve_with(s, params, crate::engine::pricing::book())
+        .expect("checked when the file was parsed")
+}
+
 /// The metric of one scenario under `params`.
 fn metric(s: &Scenario, p: &SeriesPoint, params: &Params) -> f64 {
     let (m, load_pct) = (p.metric, p.load_pct);
-    let plan = Plan::resolve_with(s, params, crate::engine::pricing::book())
-        .expect("checked when the file was parsed");
+    let plan = plan(s, params);
     let mut set = LimitSet::default();
     let c = core(&plan, &mut set);
     match m {
@@ -202,8 +208,7 @@ impl SeriesPoint {
     /// What this point's likely range rests on under `params` (its scenario's, for a
     /// ratio or a difference).
     pub fn grounds(&self, params: &Params) -> PointGrounds {
-        let plan = Plan::resolve_with(&self.scenario, params, crate::engine::pricing::book())
-            .expect("checked when the file was parsed");
+        let plan = plan(&self.scenario, params);
         let mut set = LimitSet::default();
         let c = core(&plan, &mut set);
         let g = Grounds::of(&plan, c.limits, c.binding, c.total);

@@ -722,23 +722,35 @@ mod api {
         assert_eq!(body["measurements"].as_array().unwrap().len(), 3);
     }
 
+    /// POSTs the fixture files `names` to scenario `id` together, as the per-client
+    /// files of one test (`{"files": [...]}`).
+    async fn post_files(app: &TestApp, id: i64, names: &[&str]) -> reqwest::Response {
+        let files: Vec<String> = names
+            .iter()
+            .map(|n| String::from_utf8(fixture(n)).unwrap())
+            .collect();
+        app.send_raw(
+            Method::POST,
+            &format!("/api/v1/scenarios/{id}/measurements"),
+            Some("application/json"),
+            serde_json::to_vec(&json!({ "files": files })).unwrap(),
+        )
+        .await
+    }
+
     #[tokio::test]
     async fn the_per_client_files_of_one_test_are_stored_as_one_run() {
         let app = spawn_app().await;
         let id = app.create(&sample_scenario()).await;
-        let text = |n: &str| String::from_utf8(fixture(n)).unwrap();
-        let body = json!({ "files": [
-            text("fio-3.36-several-files-vm1.json"),
-            text("fio-3.36-several-files-vm2.json"),
-        ] });
-        let res = app
-            .send_raw(
-                Method::POST,
-                &format!("/api/v1/scenarios/{id}/measurements"),
-                Some("application/json"),
-                serde_json::to_vec(&body).unwrap(),
-            )
-            .await;
+        let res = post_files(
+            &app,
+            id,
+            &[
+                "fio-3.36-several-files-vm1.json",
+                "fio-3.36-several-files-vm2.json",
+            ],
+        )
+        .await;
         assert_eq!(res.status(), 201);
         let body: Value = res.json().await.unwrap();
         let one = volplan::measure::parse(&fixture("fio-3.36-several-files-vm1.json")).unwrap();
@@ -753,19 +765,16 @@ mod api {
         assert!(m["iops"].as_f64().unwrap() > 1.9 * one.measurements[0].iops);
         assert!(runs[0]["comparison"]["predicted_mibps"].as_f64().unwrap() > 0.0);
 
-        // Files of different tests are refused together, naming what differs.
-        let body = json!({ "files": [
-            text("fio-3.36-several-files-vm1.json"),
-            text("fio-3.28-error-line-before-json.json"),
-        ] });
-        let res = app
-            .send_raw(
-                Method::POST,
-                &format!("/api/v1/scenarios/{id}/measurements"),
-                Some("application/json"),
-                serde_json::to_vec(&body).unwrap(),
-            )
-            .await;
+        // Files of different tests are refused together.
+        let res = post_files(
+            &app,
+            id,
+            &[
+                "fio-3.36-several-files-vm1.json",
+                "fio-3.28-error-line-before-json.json",
+            ],
+        )
+        .await;
         assert_eq!(res.status(), 422);
     }
 
