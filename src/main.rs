@@ -73,7 +73,7 @@ enum Command {
     Avs(volplan::cli::avs::AvsCommand),
     /// Refit the performance model's parameters jointly over the published series
     /// (tests/fixtures/series.json) and print the residuals and the
-    /// leave-one-series-out table.
+    /// leave-one-series-out and leave-one-document-out tables.
     Calibrate(volplan::calibrate::run::CalibrateArgs),
     /// Copy the SQLite database (online, while the server runs) to a new file PATH.
     Backup(volplan::cli::backup::BackupArgs),

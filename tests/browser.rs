@@ -1352,6 +1352,14 @@ async fn planner_journeys_in_chromium() {
 
 #[tokio::test]
 #[ignore = "needs Chromium: run by .ci/run"]
+async fn the_per_client_files_of_a_test_plan_import_as_one_run() {
+    let session = start_session().await;
+    let outcome = calibration::per_client_files_journey(&session.client, &session.base).await;
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
 async fn the_cheapest_assigns_throughput_by_load() {
     let session = start_session().await;
     let outcome = cheapest::cheapest_journey(&session.client, &session.base).await;

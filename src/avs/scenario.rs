@@ -64,6 +64,7 @@ pub(super) fn scenario(
             target_mibps: (mibps > 0.0).then(|| mibps.ceil()),
             target_iops: (iops > 0.0 && mibps <= 0.0).then(|| iops.ceil()),
             target_latency_ms: None,
+            duration_s: None,
             confidence: Default::default(),
         },
         storage: Storage {

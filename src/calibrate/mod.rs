@@ -1,5 +1,6 @@
 //! `volplan calibrate`: one joint fit of every model parameter over all published
-//! series, the residual of each point, and the leave-one-series-out table.
+//! series, the residual of each point, and the leave-one-series-out and
+//! leave-one-document-out tables.
 //!
 //! The fit is least squares on the log of the error (a point 10 % high weighs as much
 //! as one 10 % low, whatever its unit), each point weighted by `1 / sqrt(points in its
@@ -50,8 +51,9 @@ pub struct PointError {
     pub error: f64,
 }
 
-/// Fits every parameter to every series except `withheld` (an index into the file).
-pub fn fit(file: &SeriesFile, withheld: Option<usize>) -> Fit {
+/// Fits every parameter to every series except those `withheld` (indices into the
+/// file).
+pub fn fit(file: &SeriesFile, withheld: &[usize]) -> Fit {
     let lo: Vec<f64> = INFO.iter().map(|i| i.min.ln()).collect();
     let hi: Vec<f64> = INFO.iter().map(|i| i.max.ln()).collect();
     let start: Vec<f64> = INFO.iter().map(|i| i.start.ln()).collect();
@@ -66,7 +68,7 @@ pub fn fit(file: &SeriesFile, withheld: Option<usize>) -> Fit {
             out.push(PRIOR_WEIGHT * (v - s));
         }
         for (i, s) in file.series.iter().enumerate() {
-            if Some(i) == withheld {
+            if withheld.contains(&i) {
                 continue;
             }
             let w = 1.0 / (s.points.len() as f64).sqrt();
@@ -88,11 +90,11 @@ pub fn fit(file: &SeriesFile, withheld: Option<usize>) -> Fit {
     }
 }
 
-/// The error of every point of series `only` (or of all series) under `params`.
-pub fn errors(file: &SeriesFile, params: &Params, only: Option<usize>) -> Vec<PointError> {
+/// The error of every point of the series `only` (or of all series) under `params`.
+pub fn errors(file: &SeriesFile, params: &Params, only: Option<&[usize]>) -> Vec<PointError> {
     let mut out = Vec::new();
     for (i, s) in file.series.iter().enumerate() {
-        if only.is_some_and(|o| o != i) {
+        if only.is_some_and(|o| !o.contains(&i)) {
             continue;
         }
         for p in &s.points {
@@ -109,12 +111,13 @@ pub fn errors(file: &SeriesFile, params: &Params, only: Option<usize>) -> Vec<Po
     out
 }
 
-/// One row of the leave-one-series-out table.
+/// One row of a leave-out table: a series or a document withheld.
 #[derive(Debug, Clone)]
 pub struct Withheld {
+    /// The withheld series' or document's id.
     pub series: String,
     pub points: usize,
-    /// Median and largest |error| of the series' points, predicted by the rest.
+    /// Median and largest |error| of its points, predicted by the rest.
     pub median: f64,
     pub worst: f64,
     /// Median |error| of the same points when they are in the fit.
@@ -122,17 +125,44 @@ pub struct Withheld {
     pub errors: Vec<PointError>,
 }
 
+impl Withheld {
+    /// The factor its points are off together: exp(|mean log error|).
+    pub fn factor(&self) -> f64 {
+        let n = self.errors.len().max(1) as f64;
+        let mean: f64 = self
+            .errors
+            .iter()
+            .map(|e| (1.0 + e.error).max(1e-300).ln())
+            .sum::<f64>()
+            / n;
+        mean.abs().exp()
+    }
+}
+
 /// Withholds each series (or each of `only`, indices into the file) in turn, fits the
 /// rest and predicts it; one row per withheld series, in file order.
 pub fn leave_one_out(file: &SeriesFile, full: &Params, only: Option<&[usize]>) -> Vec<Withheld> {
-    let n = file.series.len();
-    let todo: Vec<usize> = (0..n)
+    let groups: Vec<(String, Vec<usize>)> = (0..file.series.len())
         .filter(|i| only.is_none_or(|o| o.contains(i)))
+        .map(|i| (file.series[i].id.clone(), vec![i]))
         .collect();
+    leave_out(file, full, &groups)
+}
+
+/// Withholds each source document (every series citing it) in turn, fits the rest and
+/// predicts it; one row per document, in order of first appearance.
+pub fn leave_one_document_out(file: &SeriesFile, full: &Params) -> Vec<Withheld> {
+    leave_out(file, full, &file.documents())
+}
+
+/// Withholds each group of series in turn (on up to four threads), fits the rest and
+/// predicts the group; one row per group, in the order given.
+fn leave_out(file: &SeriesFile, full: &Params, groups: &[(String, Vec<usize>)]) -> Vec<Withheld> {
+    let n = groups.len();
     let mut rows: Vec<Option<Withheld>> = (0..n).map(|_| None).collect();
     let workers = std::thread::available_parallelism().map_or(1, |p| p.get().min(4));
     let chunks: Vec<Vec<usize>> = (0..workers)
-        .map(|w| todo.iter().copied().skip(w).step_by(workers).collect())
+        .map(|w| (0..n).skip(w).step_by(workers).collect())
         .collect();
     std::thread::scope(|scope| {
         let handles: Vec<_> = chunks
@@ -140,14 +170,15 @@ pub fn leave_one_out(file: &SeriesFile, full: &Params, only: Option<&[usize]>) -
             .map(|idx| {
                 scope.spawn(move || {
                     idx.iter()
-                        .map(|&i| {
-                            let f = fit(file, Some(i));
-                            let errs = errors(file, &f.params, Some(i));
-                            let ins = errors(file, full, Some(i));
+                        .map(|&g| {
+                            let (id, series) = &groups[g];
+                            let f = fit(file, series);
+                            let errs = errors(file, &f.params, Some(series.as_slice()));
+                            let ins = errors(file, full, Some(series.as_slice()));
                             (
-                                i,
+                                g,
                                 Withheld {
-                                    series: file.series[i].id.clone(),
+                                    series: id.clone(),
                                     points: errs.len(),
                                     median: median(errs.iter().map(|e| e.error.abs())),
                                     worst: errs.iter().map(|e| e.error.abs()).fold(0.0, f64::max),
@@ -161,8 +192,8 @@ pub fn leave_one_out(file: &SeriesFile, full: &Params, only: Option<&[usize]>) -
             })
             .collect();
         for h in handles {
-            for (i, w) in h.join().expect("a fit thread panicked") {
-                rows[i] = Some(w);
+            for (g, w) in h.join().expect("a fit thread panicked") {
+                rows[g] = Some(w);
             }
         }
     });

@@ -28,6 +28,9 @@ pub struct SeriesFile {
 pub struct Series {
     pub id: String,
     pub source: String,
+    /// The source document's id: series of one document share a setup (and its bias),
+    /// so leave-one-document-out withholds them together.
+    pub document: String,
     pub about: String,
     pub points: Vec<SeriesPoint>,
 }
@@ -135,13 +138,32 @@ impl SeriesFile {
     pub fn points(&self) -> usize {
         self.series.iter().map(|s| s.points.len()).sum()
     }
+
+    /// The source documents in order of first appearance, each with the indices of
+    /// its series.
+    pub fn documents(&self) -> Vec<(String, Vec<usize>)> {
+        let mut out: Vec<(String, Vec<usize>)> = Vec::new();
+        for (i, s) in self.series.iter().enumerate() {
+            match out.iter_mut().find(|(d, _)| *d == s.document) {
+                Some((_, v)) => v.push(i),
+                None => out.push((s.document.clone(), vec![i])),
+            }
+        }
+        out
+    }
+}
+
+/// Scenario `s` (a series point's, checked when the file was parsed) resolved under
+/// `params`, priced in the compiled book as the published cases are.
+pub fn plan<'a>(s: &'a Scenario, params: &'a Params) -> Plan<'a> {
+    Plan::resolve_with(s, params, crate::engine::pricing::book())
+        .expect("checked when the file was parsed")
 }
 
 /// The metric of one scenario under `params`.
 fn metric(s: &Scenario, p: &SeriesPoint, params: &Params) -> f64 {
     let (m, load_pct) = (p.metric, p.load_pct);
-    let plan = Plan::resolve_with(s, params, crate::engine::pricing::book())
-        .expect("checked when the file was parsed");
+    let plan = plan(s, params);
     let mut set = LimitSet::default();
     let c = core(&plan, &mut set);
     match m {
@@ -186,8 +208,7 @@ impl SeriesPoint {
     /// What this point's likely range rests on under `params` (its scenario's, for a
     /// ratio or a difference).
     pub fn grounds(&self, params: &Params) -> PointGrounds {
-        let plan = Plan::resolve_with(&self.scenario, params, crate::engine::pricing::book())
-            .expect("checked when the file was parsed");
+        let plan = plan(&self.scenario, params);
         let mut set = LimitSet::default();
         let c = core(&plan, &mut set);
         let g = Grounds::of(&plan, c.limits, c.binding, c.total);

@@ -65,9 +65,36 @@ pub fn delay(p: &Plan) -> (f64, &'static str, bool) {
             true,
         ),
     };
-    let ms = (base + m.delay_per_kib_ms * p.io_kib) / multichannel_penalty(p).0
+    let state = state_cost(p);
+    let ms = (base * state + m.delay_per_kib_ms * p.io_kib + transfer_ms(p))
+        / multichannel_penalty(p).0
         + super::security::added_delay_ms(p);
-    (ms / 1000.0, source, assumption)
+    (ms / 1000.0, source, assumption || state > 1.0)
+}
+
+/// Time to put one IO on the client VM's network, ms: its size over the VM's
+/// documented bandwidth (or the scenario's egress), so a VM of a lower network tier
+/// waits longer for every IO of the same size.
+pub fn transfer_ms(p: &Plan) -> f64 {
+    p.egress
+        .filter(|e| e.mibps > 0.0)
+        .map_or(0.0, |e| p.io_kib / 1024.0 / e.mibps * 1000.0)
+}
+
+/// Protocol operations per operation of a metadata-heavy mix: an NFSv4.1 client also
+/// opens, closes and locks files and renews its lease (state NFSv3 does not keep), an
+/// assumption of `model.json` (`nfsv41_state_ops_per_meta_op`, with its sources); 1
+/// otherwise. Azure Files documents its NFS (4.1) shares' metadata rate as measured,
+/// so the cost is already in it.
+pub fn state_cost(p: &Plan) -> f64 {
+    if p.metadata_heavy && p.protocol == Protocol::Nfsv41 && p.service != Service::AzureFiles {
+        1.0 + catalog::catalog()
+            .model
+            .assumptions
+            .nfsv41_state_ops_per_meta_op
+    } else {
+        1.0
+    }
 }
 
 /// Outstanding IOs one client can keep in flight after protocol slot limits.

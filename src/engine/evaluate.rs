@@ -71,6 +71,18 @@ pub fn evaluate_without_sizing(
 /// range and the rate at least this, every figure of the answer is finite.
 pub const MIN_MIBPS: f64 = 1e-9;
 
+/// With no duration given, what the plan reaches while its shares burst (`None` when
+/// it has a duration or nothing bursts): the likely range reaches up to it.
+fn burst_mibps(p: &Plan, client: &ClientSide) -> Option<f64> {
+    if p.duration_s.is_some() || !crate::engine::service::azure_files::bursts(p) {
+        return None;
+    }
+    let mut b = *p;
+    b.duration_s = Some(1.0);
+    let mut set = LimitSet::default();
+    Some(core_with(&b, &mut set, Distribution::of(&b), client).total)
+}
+
 fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors> {
     let mut set = LimitSet::default();
     let dist = Distribution::of(p);
@@ -108,7 +120,16 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors>
     let usd = p.prices.currency == "USD";
     let latency_ms = c.latency_ms();
     let latency_at_target_ms = c.latency_at_target_ms(p);
-    let likely = range::likely(p, c.limits, c.binding, total, latency_ms, client.delay.2);
+    let burst = burst_mibps(p, &client);
+    let likely = range::likely(
+        p,
+        c.limits,
+        c.binding,
+        total,
+        latency_ms,
+        client.delay.2,
+        burst,
+    );
     let [low, high] = likely.mibps;
     let judged = judged_latency(p, latency_ms, latency_at_target_ms);
     let mut targets = targets(p, total, judged);

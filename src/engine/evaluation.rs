@@ -24,7 +24,7 @@ pub struct Evaluation {
     /// Achievable IOPS; `throughput_mibps = iops x io_size_kib / 1024`.
     pub iops: f64,
     /// The likely range of `throughput_mibps`, `[low, high]`: an 80 % interval that
-    /// contains the central figure, as wide as the model's leave-one-series-out errors
+    /// contains the central figure, as wide as the model's leave-one-document-out errors
     /// where the same kind of resource bound, widened for assumed ceilings near the
     /// rate, and never above the smallest documented ceiling.
     #[schema(value_type = Vec<f64>, min_items = 2, max_items = 2)]
@@ -71,6 +71,12 @@ pub struct CalibrationNote {
     pub measurements: u32,
     /// Every refitted parameter, the largest move first.
     pub parameters: Vec<MovedParameter>,
+    /// How far the runs' measured throughput lies from the published fit's prediction
+    /// for them, % (geometric mean of measured / predicted - 1: -15 is 15 % below);
+    /// null for a calibration stored before it was recorded.
+    pub measured_vs_published_pct: Option<f64>,
+    /// The same against the refitted model's prediction.
+    pub measured_vs_refitted_pct: Option<f64>,
 }
 
 /// One refitted parameter (contract: `{"name", "before", "after"}`).

@@ -36,6 +36,7 @@ fn scenario(
             target_mibps: None,
             target_iops: None,
             target_latency_ms: None,
+            duration_s: None,
             confidence: Default::default(),
         },
         storage: Storage {
@@ -364,13 +365,48 @@ mod queueing {
         #[test]
         fn the_likely_range_never_exceeds_the_smallest_documented_ceiling(s in arb_scenario()) {
             let ev = evaluate(&s).unwrap();
-            let documented = ev
+            // With the load's duration unknown the range reaches the burst rate: the
+            // ceilings that bound it are those of a load short enough to burst.
+            let mut short = s.clone();
+            short.workload.duration_s = Some(1.0);
+            let short = evaluate(&short).unwrap();
+            let documented = short
                 .limits
                 .iter()
                 .filter(|l| l.kind == crate::engine::limits::CeilingKind::Documented)
-                .map(|l| ev.throughput_mibps * (1.0 + l.headroom_pct / 100.0))
+                .map(|l| short.throughput_mibps * (1.0 + l.headroom_pct / 100.0))
                 .fold(f64::INFINITY, f64::min);
             prop_assert!(ev.throughput_mibps_range[1] <= documented * (1.0 + 1e-9), "{:?} above {documented}", ev.throughput_mibps_range);
+        }
+
+        #[test]
+        fn the_azure_files_range_at_unknown_duration_contains_baseline_and_burst(
+            s in arb_scenario(),
+            level in prop_oneof![Just(Level::SsdV1), Just(Level::SsdV2), Just(Level::HddV2)],
+        ) {
+            let mut s = s;
+            s.storage.service = Service::AzureFiles;
+            s.storage.level = level;
+            s.clients.protocol = Protocol::Smb3;
+            s.clients.smb_multichannel = true;
+            let ev = evaluate(&s).unwrap();
+            let at = |d: f64| {
+                let mut v = s.clone();
+                v.workload.duration_s = Some(d);
+                evaluate(&v).unwrap().throughput_mibps
+            };
+            let (burst, baseline) = (at(1.0), at(1e9));
+            let [lo, hi] = ev.throughput_mibps_range;
+            prop_assert!(burst >= baseline * (1.0 - 1e-9), "burst {burst} below baseline {baseline}");
+            for x in [baseline, burst] {
+                prop_assert!(lo <= x * (1.0 + 1e-9) && x <= hi * (1.0 + 1e-9), "{x} outside [{lo}, {hi}]");
+            }
+        }
+
+        #[test]
+        fn a_shorter_load_never_gets_less(s in arb_scenario(), d in 1.0f64..1e6) {
+            let t = throughputs(&s, [d, 2.0 * d, 10.0 * d], |v, x| v.workload.duration_s = Some(x));
+            prop_assert!(non_increasing(&t), "{t:?}");
         }
 
         #[test]
@@ -425,5 +461,39 @@ mod queueing {
             let d = evaluate(&dnfs).unwrap().throughput_mibps;
             prop_assert!(d >= k * (1.0 - 1e-9), "kernel {k} -> dnfs {d}");
         }
+
+        #[test]
+        fn nfsv41_never_beats_nfsv3_on_a_metadata_heavy_workload(s in arb_scenario(), gcnv in any::<bool>()) {
+            let mut s = s;
+            s.workload.metadata_heavy = true;
+            let (mut v3, mut v41) = (anf_nfs(s.clone(), false), anf_nfs(s, true));
+            if gcnv {
+                for x in [&mut v3, &mut v41] {
+                    x.storage.service = Service::Gcnv;
+                    x.storage.level = Level::Premium;
+                }
+            }
+            let (a, b) = (evaluate(&v3).unwrap(), evaluate(&v41).unwrap());
+            prop_assert!(b.throughput_mibps <= a.throughput_mibps * (1.0 + 1e-9), "NFSv3 {} < NFSv4.1 {}", a.throughput_mibps, b.throughput_mibps);
+            let (d3, d41) = (round_trip(&v3), round_trip(&v41));
+            prop_assert!(d41 >= d3, "round trip NFSv3 {d3} > NFSv4.1 {d41}");
+        }
+
+        #[test]
+        fn a_smaller_vm_never_has_a_shorter_round_trip(s in arb_scenario(), other in arb_vm()) {
+            let a = catalog::vm_size(s.clients.vm_size.as_deref().unwrap()).unwrap();
+            let b = catalog::vm_size(&other).unwrap();
+            prop_assume!(b.egress_mbps < a.egress_mbps);
+            let mut small = s.clone();
+            small.clients.vm_size = Some(other);
+            let (big, small) = (round_trip(&s), round_trip(&small));
+            prop_assert!(small >= big, "smaller VM {small} s < {big} s");
+        }
     }
+}
+
+/// The round trip without queueing of scenario `s`, s.
+fn round_trip(s: &Scenario) -> f64 {
+    let plan = super::plan::Plan::resolve(s).unwrap();
+    super::client::delay(&plan).0
 }

@@ -1,17 +1,19 @@
 //! The likely range of a prediction: an 80 % interval around the central figure, as
 //! wide as the model has been wrong where the same kind of resource set the rate.
 //!
-//! `volplan calibrate` withholds each published series in turn, fits the rest and
-//! predicts it; the errors of the withheld points, grouped by the class of resource
+//! `volplan calibrate` withholds each published source document (all its series) in
+//! turn, fits the rest and predicts it; the errors of the withheld points, grouped by the class of resource
 //! that binds them (documented rates, the storage back end, connections, the client
 //! path, the round trip, AVS, the cool tier, Kerberos or SMB processing), give each
 //! class the log error that 80 % of its points stay within (`model.json`, `ranges`).
 //! A prediction takes its binding resource's width, widened for every assumed or
 //! lower-bound ceiling close enough to bind (each may be off by the stated assumption
-//! width), and never reaches past the smallest documented ceiling. Nothing is solved
+//! width), widened again for each input no published series covers (a service, a
+//! client VM size, an IO size or a number of IOs in flight outside the fitted
+//! envelope), and never reaches past the smallest documented ceiling. Nothing is solved
 //! again: the width is a lookup and the range two multiplications.
 
-use super::catalog::{self, Width};
+use super::catalog::{self, Envelope, Width};
 use super::limits::{CeilingKind, LimitSet, RawLimit};
 use super::plan::Plan;
 use arrayvec::ArrayVec;
@@ -91,25 +93,25 @@ impl Basis {
                 "a documented rate binds (QoS, a pool or share budget, a volume maximum or VM egress): the width is how far published runs at such a rate fell from it"
             }
             Basis::Storage => {
-                "the storage back end binds: the width is the leave-one-series-out error of the published runs it bound"
+                "the storage back end binds: the width is the error of the published runs it bound, each predicted by a fit without its source"
             }
             Basis::Connection => {
-                "the connections bind: the width is the leave-one-series-out error of the published runs they bound"
+                "the connections bind: the width is the error of the published runs they bound, each predicted by a fit without its source"
             }
             Basis::Client => {
-                "the client's read/write path binds: the width is the leave-one-series-out error of the published runs it bound"
+                "the client's read/write path binds: the width is the error of the published runs it bound, each predicted by a fit without its source"
             }
             Basis::Concurrency => {
-                "too few IOs in flight for the round trip: the width is the leave-one-series-out error of the published runs the round trip set"
+                "too few IOs in flight for the round trip: the width is the error of the published runs the round trip set, each predicted by a fit without its source"
             }
             Basis::Avs => {
-                "the AVS datastore path binds: the width is the leave-one-series-out error of the published AVS runs"
+                "the AVS datastore path binds: the width is the error of the published AVS runs, each predicted by a fit without its source"
             }
             Basis::Cool => {
-                "the cool tier binds: the width is the leave-one-series-out error of the published cool-access runs"
+                "the cool tier binds: the width is the error of the published cool-access runs, each predicted by a fit without its source"
             }
             Basis::Security => {
-                "Kerberos or SMB processing binds: the width is the leave-one-series-out error of the published security runs"
+                "Kerberos or SMB processing binds: the width is the error of the published security runs, each predicted by a fit without its source"
             }
         }
     }
@@ -117,6 +119,44 @@ impl Basis {
 
 /// Most assumptions one range names (one per limit on the path at most).
 pub const MAX_ASSUMPTIONS: usize = 8;
+
+/// Why a range reaches above the baseline of a share with burst credits.
+const BURST: &str = "the load's duration is not given: the range reaches what the shares give on burst credits (an hour at the burst limit from a full bucket, understanding-billing) above the sustained baseline";
+
+/// Most inputs outside the fitted envelope one range names (one per dimension).
+pub const MAX_OUTSIDE: usize = 4;
+
+/// The inputs of plan `p` that no series of envelope `e` covers, in words: its
+/// service, its client VM size, its IO size, its IOs in flight per client.
+pub fn outside(e: &Envelope, p: &Plan) -> ArrayVec<&'static str, MAX_OUTSIDE> {
+    let mut out = ArrayVec::new();
+    // No envelope recorded (a model.json written before it): nothing to judge by.
+    if e.services.is_empty() {
+        return out;
+    }
+    if !e.services.iter().any(|s| s == p.service.key()) {
+        out.push("no published series measures this service");
+    }
+    if p.avs.is_none()
+        && let Some(vm) = p.vm
+        && !e.vm_sizes.contains(&vm.name)
+    {
+        out.push("no published series uses this client VM size");
+    }
+    let within = |[lo, hi]: [f64; 2], v: f64| v >= lo * 0.999 && v <= hi * 1.001;
+    if !within(e.io_kib, p.io_kib) {
+        out.push("the IO size lies outside the published series' sizes");
+    }
+    if !within(e.in_flight, in_flight(p)) {
+        out.push("the IOs in flight per client lie outside the published series' range");
+    }
+    out
+}
+
+/// IOs in flight per client (threads x queue depth), as the envelope counts them.
+pub fn in_flight(p: &Plan) -> f64 {
+    f64::from(p.threads) * f64::from(p.queue_depth)
+}
 
 /// What sets a range's width (contract: `confidence`).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
@@ -130,6 +170,10 @@ pub struct Confidence {
     /// bounds, each by its source; each widens the range.
     #[schema(value_type = Vec<String>)]
     pub assumptions: ArrayVec<&'static str, MAX_ASSUMPTIONS>,
+    /// The inputs no published series covers; each widens the range by the assumption
+    /// width.
+    #[schema(value_type = Vec<String>)]
+    pub outside_envelope: ArrayVec<&'static str, MAX_OUTSIDE>,
     /// Half the range's width, percent of the central figure (before a documented
     /// ceiling cuts the upper end).
     pub width_pct: f64,
@@ -161,6 +205,8 @@ pub struct Grounds {
     pub class: Basis,
     /// The sources of the assumed ceilings close enough to bind.
     pub assumptions: ArrayVec<&'static str, MAX_ASSUMPTIONS>,
+    /// The inputs outside the committed envelope.
+    pub outside: ArrayVec<&'static str, MAX_OUTSIDE>,
     /// The smallest documented ceiling's total at the plan's mix, MiB/s.
     pub documented_mibps: f64,
 }
@@ -187,22 +233,25 @@ impl Grounds {
         Self {
             class: Basis::of(p, binding),
             assumptions,
+            outside: outside(&catalog::catalog().model.ranges.envelope, p),
             documented_mibps: documented,
         }
     }
 
     /// The log half-width of a range of class width `class_log_width` with these
-    /// assumptions (and `extra` more), each off by the assumption width.
+    /// assumptions and inputs outside the envelope (and `extra` more), each off by the
+    /// assumption width.
     pub fn log_width(&self, class_log_width: f64, extra: usize) -> f64 {
         let a = catalog::catalog().model.ranges.assumption_log_width;
-        let n = (self.assumptions.len() + extra) as f64;
+        let n = (self.assumptions.len() + self.outside.len() + extra) as f64;
         (class_log_width * class_log_width + n * a * a).sqrt()
     }
 }
 
 /// The likely ranges around `total` MiB/s and `latency_ms` on plan `p` whose limits
 /// are `limits`, the binding one `binding`; `delay_assumed` when the round trip rests
-/// on an assumption.
+/// on an assumption; `burst_mibps`, what the plan reaches on burst credits when the
+/// load's duration is not given (the range then reaches up to it).
 pub fn likely(
     p: &Plan,
     limits: &LimitSet,
@@ -210,6 +259,7 @@ pub fn likely(
     total: f64,
     latency_ms: f64,
     delay_assumed: bool,
+    burst_mibps: Option<f64>,
 ) -> Likely {
     let ranges = &catalog::catalog().model.ranges;
     let g = Grounds::of(p, limits, binding, total);
@@ -219,6 +269,7 @@ pub fn likely(
     let log_w = g.log_width(w.log_width, 0);
     let low = total * (-log_w).exp();
     let high = (total * log_w.exp()).min(documented).max(total);
+    let high = burst_mibps.map_or(high, |b| high.max(b));
     let lat_w = g.log_width(ranges.latency.log_width, usize::from(delay_assumed));
     Likely {
         mibps: [low, high],
@@ -227,7 +278,15 @@ pub fn likely(
         confidence: Confidence {
             basis: class.sentence(),
             class,
-            assumptions: g.assumptions,
+            assumptions: {
+                // Named, not widened for: the burst reaches past the width on its own.
+                let mut a = g.assumptions;
+                if burst_mibps.is_some_and(|b| b > total) {
+                    let _ = a.try_push(BURST);
+                }
+                a
+            },
+            outside_envelope: g.outside,
             width_pct: (log_w.exp() - 1.0) * 100.0,
             points: w.points,
         },

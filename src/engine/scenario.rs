@@ -217,6 +217,12 @@ pub struct Workload {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(minimum = 0.001, maximum = 100000)]
     pub target_latency_ms: Option<f64>,
+    /// How long the load lasts, seconds; null (the default) is a sustained load. Shares
+    /// with burst credits (Azure Files provisioned SSD and HDD v2) predict their burst
+    /// or baseline IOPS from it; with null the likely range spans both.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 1000000000)]
+    pub duration_s: Option<f64>,
     /// What the targets and reverse sizing aim for: the central estimate (default), or
     /// the low end of the likely range (`p90`: met with about 90 % confidence).
     #[serde(default, skip_serializing_if = "is_default")]

@@ -109,6 +109,9 @@ impl Scenario {
             100_000.0,
             "ms",
         );
+        if let Some(d) = w.duration_s {
+            c.range("workload.duration_s", d, 1.0, 1e9, "s");
+        }
     }
 
     fn check_storage(&self, c: &mut Checks) {

@@ -6,7 +6,7 @@
 //! A maximum a posteriori fit: each run adds `ln(predicted / measured) / RUN_LOG_SD`
 //! for its throughput (and its mean latency, when measured), each parameter a prior
 //! `ln(value / published fit) / sd` whose spread is the published fit's own
-//! leave-one-series-out width for that kind of resource. So one run moves a parameter
+//! likely-range width for that kind of resource. So one run moves a parameter
 //! only as far as it is evidence against the published fit, and a parameter no run
 //! depends on keeps its published value. The published fit itself is untouched.
 //! Pure: the caller passes the stored runs with the scenario revision each was
@@ -200,6 +200,18 @@ pub fn calibrate(
     };
     let fit = lm::minimise(&x0, &lo, &hi, MAX_ITERATIONS, &residuals);
     let params = params_at(&fit.x);
+    // Measured over predicted, geometric mean over the runs, as a percentage.
+    let gap = |p: &Params| {
+        let logs: Vec<f64> = cases
+            .iter()
+            .filter_map(|(s, m)| {
+                let (mibps, _) = predict(s, p, prices)?;
+                (mibps.is_finite() && mibps > 0.0).then(|| (m.mibps / mibps).ln())
+            })
+            .collect();
+        (!logs.is_empty())
+            .then(|| ((logs.iter().sum::<f64>() / logs.len() as f64).exp() - 1.0) * 100.0)
+    };
     let after = params.to_vec();
     let mut moved: Vec<MovedParameter> = idx
         .iter()
@@ -220,6 +232,8 @@ pub fn calibrate(
         note: CalibrationNote {
             measurements: cases.len() as u32,
             parameters: moved,
+            measured_vs_published_pct: gap(published),
+            measured_vs_refitted_pct: gap(&params),
         },
     })
 }

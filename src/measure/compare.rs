@@ -134,15 +134,26 @@ fn split_outstanding(per_client: u32, threads: u32) -> (u32, u32) {
     (threads, qd)
 }
 
-/// Compares one measurement with the prediction for the same IO size, mix and
-/// concurrency, the variant priced from `prices` (the book in force) as the scenario is.
+/// Compares one measurement with the published fit's prediction for the same IO size,
+/// mix and concurrency, the variant priced from `prices` (the book in force) as the
+/// scenario is.
 pub fn compare(
     base: &Scenario,
     m: &Measurement,
     prices: &PriceBook,
 ) -> Result<Comparison, FieldErrors> {
+    compare_with(base, m, |s| evaluate_in(s, prices))
+}
+
+/// [`compare`], the variant evaluated by `evaluate` (a saved scenario's calibration to
+/// its runs: `calibrate::evaluate_as`).
+pub fn compare_with(
+    base: &Scenario,
+    m: &Measurement,
+    evaluate: impl Fn(&Scenario) -> Result<Evaluation, FieldErrors>,
+) -> Result<Comparison, FieldErrors> {
     let scenario = variant(base, m);
-    let ev = evaluate_in(&scenario, prices)?;
+    let ev = evaluate(&scenario)?;
     Ok(classify(scenario, &ev, m))
 }
 

@@ -67,6 +67,7 @@ fn default_base(tool: Tool) -> Scenario {
             target_mibps: None,
             target_iops: None,
             target_latency_ms: None,
+            duration_s: None,
             confidence: Default::default(),
         },
         storage: Storage {

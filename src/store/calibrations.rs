@@ -19,15 +19,20 @@ pub async fn save_calibration(
     let mut tx = begin_write(pool).await?;
     let ownership = ownership_on(&mut tx, scenario_id, by).await?;
     sqlx::query(
-        "INSERT INTO scenario_calibrations (scenario_id, parameters, measurements)
-         VALUES ($1, $2, $3)
+        "INSERT INTO scenario_calibrations (scenario_id, parameters, measurements,
+             measured_vs_published_pct, measured_vs_refitted_pct)
+         VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (scenario_id) DO UPDATE
          SET parameters = excluded.parameters, measurements = excluded.measurements,
+             measured_vs_published_pct = excluded.measured_vs_published_pct,
+             measured_vs_refitted_pct = excluded.measured_vs_refitted_pct,
              created_at = excluded.created_at",
     )
     .bind(scenario_id)
     .bind(&parameters)
     .bind(i64::from(note.measurements))
+    .bind(note.measured_vs_published_pct.filter(|v| v.is_finite()))
+    .bind(note.measured_vs_refitted_pct.filter(|v| v.is_finite()))
     .execute(&mut *tx)
     .await?;
     let event = Event {
@@ -50,13 +55,14 @@ pub async fn get_calibration(
     pool: &Db,
     scenario_id: i64,
 ) -> Result<Option<CalibrationNote>, StoreError> {
-    let row: Option<(String, i64)> = sqlx::query_as(
-        "SELECT parameters, measurements FROM scenario_calibrations WHERE scenario_id = $1",
+    let row: Option<(String, i64, Option<f64>, Option<f64>)> = sqlx::query_as(
+        "SELECT parameters, measurements, measured_vs_published_pct, measured_vs_refitted_pct
+         FROM scenario_calibrations WHERE scenario_id = $1",
     )
     .bind(scenario_id)
     .fetch_optional(pool)
     .await?;
-    let Some((parameters, measurements)) = row else {
+    let Some((parameters, measurements, published, refitted)) = row else {
         return Ok(None);
     };
     let parameters: Vec<MovedParameter> = serde_json::from_str(&parameters)
@@ -64,5 +70,7 @@ pub async fn get_calibration(
     Ok(Some(CalibrationNote {
         measurements: u32::try_from(measurements).unwrap_or(u32::MAX),
         parameters,
+        measured_vs_published_pct: published,
+        measured_vs_refitted_pct: refitted,
     }))
 }

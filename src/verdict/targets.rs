@@ -95,15 +95,21 @@ fn capacity(s: &Scenario, e: &Evaluation) -> TargetVerdict {
 }
 
 /// What the likely ranges are and what sets their width: "Likely ranges are 80 %
-/// intervals: <basis>. Widened for what rests on an assumption: <assumptions>." Each
-/// assumption is a limit's source as `source` writes it for the reader (public titles
-/// for a customer).
+/// intervals: <basis>. Widened for what rests on an assumption: <assumptions>.
+/// Widened because the inputs lie outside what the published series cover: <inputs>."
+/// Each assumption is a limit's source as `source` writes it for the reader (public
+/// titles for a customer).
 pub fn ranges(c: &Confidence, source: impl Fn(&str) -> String) -> String {
     let mut s = format!("Likely ranges are 80 % intervals: {}.", c.basis);
     if !c.assumptions.is_empty() {
         s.push_str(" Widened for what rests on an assumption: ");
         let named: Vec<String> = c.assumptions.iter().map(|a| source(a)).collect();
         s.push_str(&named.join("; "));
+        s.push('.');
+    }
+    if !c.outside_envelope.is_empty() {
+        s.push_str(" Widened because the inputs lie outside what the published series cover: ");
+        s.push_str(&c.outside_envelope.join("; "));
         s.push('.');
     }
     s

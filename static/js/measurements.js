@@ -160,10 +160,10 @@
       if (!res.ok) return errorText(res).then(function (t) { throw new Error(t); });
       return res.json();
     }).then(function (body) {
-      var moved = body.parameters.filter(function (p) { return Math.abs(p.after / p.before - 1) >= 0.01; });
-      var runs = body.evaluation.calibration.measurements;
-      say("Refitted to " + runs + " run(s): " + moved.length + " parameter(s) moved by 1 % or more. The results now start from your measurements.");
+      // The table and chart predict with the refitted model from now on, as the
+      // results do: reload both, then have the planner recalculate.
       document.dispatchEvent(new CustomEvent("volplan:recalc"));
+      return load().then(function () { say(body.statement); });
     }, function (e) { say("Cannot refit: " + e.message, true); })
       .then(function () { refit.disabled = false; });
   }
@@ -192,10 +192,21 @@
     }, function (e) { say("Cannot load the measurements: " + e.message, true); });
   }
 
-  function upload(file) {
-    if (!file) return;
+  // One result file as it is; the per-client files of one test together, added up
+  // into one run by the server ({"files": [...]}), as `volplan import` adds them.
+  function upload(list) {
+    var files = Array.prototype.slice.call(list || []);
+    if (!files.length) return;
+    var file = { name: files.map(function (f) { return f.name; }).join(", ") };
     say("Reading " + file.name + "…");
-    fetch(base, { method: "POST", body: file, headers: { "Content-Type": "application/octet-stream" } })
+    var body = files.length === 1
+      ? Promise.resolve({ body: files[0], type: "application/octet-stream" })
+      : Promise.all(files.map(function (f) { return f.text(); })).then(function (texts) {
+        return { body: JSON.stringify({ files: texts }), type: "application/json" };
+      });
+    body.then(function (b) {
+      return fetch(base, { method: "POST", body: b.body, headers: { "Content-Type": b.type } });
+    })
       .then(function (res) {
         if (!res.ok) return errorText(res).then(function (t) { throw new Error(t); });
         return res.json();
@@ -224,7 +235,7 @@
     }).then(function (s) { window.location.href = shareLink(s); }, function (e) { say(e.message, true); });
   }
 
-  input.addEventListener("change", function () { upload(input.files[0]); });
+  input.addEventListener("change", function () { upload(input.files); });
   refit.addEventListener("click", calibrate);
   ["dragenter", "dragover"].forEach(function (t) {
     drop.addEventListener(t, function (e) { e.preventDefault(); drop.classList.add("m-over"); });
@@ -233,8 +244,7 @@
     drop.addEventListener(t, function (e) { e.preventDefault(); drop.classList.remove("m-over"); });
   });
   drop.addEventListener("drop", function (e) {
-    var f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
-    upload(f);
+    upload(e.dataTransfer && e.dataTransfer.files);
   });
   load();
 })();

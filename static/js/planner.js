@@ -71,6 +71,8 @@
     "volume-kind": function (s) { return s.service === "anf" || s.service === "gcnv"; },
     // The volume back end (and so its cache) is modelled for ANF and NetApp Volumes.
     "back-end": function (s) { return s.service === "anf" || s.service === "gcnv"; },
+    // Burst credits: Azure Files provisioned shares (not pay-as-you-go).
+    burst: function (s) { return s.service === "azure_files" && s.level !== "hdd_payg"; },
     "cool-option": function (s) { return s.anf; },
     cool: function (s) { return s.cool; },
     // Azure Files NFS shares speak NFSv4.1 only.

@@ -171,3 +171,139 @@ async fn a_scenario_in_euros_compares_its_runs_and_calibrates_as_one_in_dollars(
         assert_eq!(res.status(), 200, "{chart}");
     }
 }
+
+/// The single-job fio fixture with its read rate set to `mibps` (IOPS, bandwidth and
+/// the mean latency of its 16 IOs in flight follow).
+fn fio_at(mibps: f64) -> Vec<u8> {
+    let path = format!(
+        "{}/tests/fixtures/import/fio-3.36-single-job.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let read = &mut doc["jobs"][0]["read"];
+    let bytes = mibps * 1_048_576.0;
+    let iops = bytes / 65_536.0;
+    read["bw_bytes"] = json!(bytes.round());
+    read["bw"] = json!((bytes / 1024.0).round());
+    read["iops"] = json!(iops);
+    let lat_ns = 16.0 / iops * 1e9;
+    for key in ["lat_ns", "clat_ns"] {
+        if read[key].is_object() {
+            read[key]["mean"] = json!(lat_ns);
+        }
+    }
+    serde_json::to_vec(&doc).unwrap()
+}
+
+#[tokio::test]
+async fn a_run_below_the_prediction_is_named_and_the_table_predicts_with_the_refit() {
+    let app = spawn_app().await;
+    // What the published fit predicts for the fixture's run on this scenario.
+    let probe = app.create(&scenario()).await;
+    let res = app.import_run(probe, "fio-3.36-single-job.json").await;
+    let body: Value = res.json().await.unwrap();
+    let published = body["measurements"][0]["comparison"]["predicted_mibps"]
+        .as_f64()
+        .expect("the run is compared");
+
+    // A run at 85 % of that prediction.
+    let id = app.create(&scenario()).await;
+    let res = app
+        .send_raw(
+            reqwest::Method::POST,
+            &format!("/api/v1/scenarios/{id}/measurements"),
+            Some("application/octet-stream"),
+            fio_at(0.85 * published),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    let body: Value = res.json().await.unwrap();
+    let before = body["measurements"][0]["comparison"]["predicted_mibps"]
+        .as_f64()
+        .unwrap();
+    assert!((before / published - 1.0).abs() < 1e-9);
+
+    let res = app
+        .post_json(&format!("/api/v1/scenarios/{id}/calibrate"), &json!({}))
+        .await;
+    assert_eq!(res.status(), 200);
+    let body: Value = res.json().await.unwrap();
+    let statement = body["statement"].as_str().unwrap();
+    assert!(
+        statement.contains("your run is 15% below the published fit"),
+        "the sentence names the gap: {statement}"
+    );
+    assert!(!statement.contains("agree"), "{statement}");
+    let first = &body["parameters"][0];
+    assert!(
+        statement.contains(first["about"].as_str().unwrap()),
+        "the sentence names the parameter that moved most: {statement}"
+    );
+    assert!(statement.contains("the refitted model"), "{statement}");
+
+    // The measured-vs-predicted table predicts with the refitted model at once.
+    let runs = app
+        .get_json(&format!("/api/v1/scenarios/{id}/measurements"))
+        .await;
+    let after = runs[0]["comparison"]["predicted_mibps"].as_f64().unwrap();
+    let measured = runs[0]["measurement"]["mibps"].as_f64().unwrap();
+    assert!(
+        (after / measured - 1.0).abs() < (before / measured - 1.0).abs(),
+        "the table's prediction moves towards the run: {before} -> {after}, measured {measured}"
+    );
+    // The saved scenario's verdict says it in the same words.
+    let saved = app
+        .get_json(&format!("/api/v1/scenarios/{id}/evaluation"))
+        .await;
+    let said = saved["verdict"]["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .any(|s| s == statement);
+    assert!(said, "the verdict repeats the statement: {saved}");
+}
+
+#[tokio::test]
+async fn a_load_duration_is_validated_and_a_short_load_bursts() {
+    let app = spawn_app().await;
+    let share = |duration: Value| {
+        json!({
+            "name": "burst",
+            "workload": { "io_size_kib": 8, "read_pct": 70, "access": "random", "threads": 8,
+                          "queue_depth": 16, "capacity_tib": 10, "duration_s": duration },
+            "storage": { "service": "azure_files", "level": "ssd_v1",
+                         "volumes": [ { "count": 1, "quota_tib": 10 } ] },
+            "clients": { "count": 2, "vm_size": "Standard_D16s_v5", "protocol": "smb3",
+                         "smb_multichannel": true }
+        })
+    };
+    for bad in [json!(0), json!(-5), json!(2e9)] {
+        let res = app.post_json("/api/v1/evaluate", &share(bad.clone())).await;
+        assert_eq!(res.status(), 422, "{bad}");
+        let body: Value = res.json().await.unwrap();
+        assert_error_body(&body, Some("workload.duration_s"));
+    }
+    let sustained = app.post_json("/api/v1/evaluate", &share(Value::Null)).await;
+    assert_eq!(sustained.status(), 200);
+    let sustained: Value = sustained.json().await.unwrap();
+    let short: Value = app
+        .post_json("/api/v1/evaluate", &share(json!(600)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let (base, burst) = (
+        sustained["throughput_mibps"].as_f64().unwrap(),
+        short["throughput_mibps"].as_f64().unwrap(),
+    );
+    // 10 TiB SSD v1: 13,240 baseline, 30,720 burst IOPS at 8 KiB.
+    assert!(
+        burst > 2.0 * base,
+        "ten minutes run on credits: {base} -> {burst}"
+    );
+    assert!(within(&sustained["throughput_mibps_range"], base));
+    assert!(within(&sustained["throughput_mibps_range"], burst * 0.999));
+    let said = sustained["confidence"]["assumptions"].to_string();
+    assert!(said.contains("burst"), "{said}");
+}

@@ -722,6 +722,62 @@ mod api {
         assert_eq!(body["measurements"].as_array().unwrap().len(), 3);
     }
 
+    /// POSTs the fixture files `names` to scenario `id` together, as the per-client
+    /// files of one test (`{"files": [...]}`).
+    async fn post_files(app: &TestApp, id: i64, names: &[&str]) -> reqwest::Response {
+        let files: Vec<String> = names
+            .iter()
+            .map(|n| String::from_utf8(fixture(n)).unwrap())
+            .collect();
+        app.send_raw(
+            Method::POST,
+            &format!("/api/v1/scenarios/{id}/measurements"),
+            Some("application/json"),
+            serde_json::to_vec(&json!({ "files": files })).unwrap(),
+        )
+        .await
+    }
+
+    #[tokio::test]
+    async fn the_per_client_files_of_one_test_are_stored_as_one_run() {
+        let app = spawn_app().await;
+        let id = app.create(&sample_scenario()).await;
+        let res = post_files(
+            &app,
+            id,
+            &[
+                "fio-3.36-several-files-vm1.json",
+                "fio-3.36-several-files-vm2.json",
+            ],
+        )
+        .await;
+        assert_eq!(res.status(), 201);
+        let body: Value = res.json().await.unwrap();
+        let one = volplan::measure::parse(&fixture("fio-3.36-several-files-vm1.json")).unwrap();
+        let runs = body["measurements"].as_array().unwrap();
+        assert_eq!(
+            runs.len(),
+            one.measurements.len(),
+            "one run per test: {body}"
+        );
+        let m = &runs[0]["measurement"];
+        assert_eq!(m["clients"], 2, "{m}");
+        assert!(m["iops"].as_f64().unwrap() > 1.9 * one.measurements[0].iops);
+        assert!(runs[0]["comparison"]["predicted_mibps"].as_f64().unwrap() > 0.0);
+
+        // Files of different tests are refused together.
+        let res = post_files(
+            &app,
+            id,
+            &[
+                "fio-3.36-several-files-vm1.json",
+                "fio-3.28-error-line-before-json.json",
+            ],
+        )
+        .await;
+        assert_eq!(res.status(), 422);
+    }
+
     #[tokio::test]
     async fn a_file_that_is_not_a_result_is_422_with_the_formats() {
         let app = spawn_app().await;

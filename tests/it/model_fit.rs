@@ -12,7 +12,7 @@ fn series() -> SeriesFile {
 #[test]
 fn committed_parameters_are_the_fit() {
     let file = series();
-    let f = fit(&file, None);
+    let f = fit(&file, &[]);
     if let Err(e) = same_params(&f.params, &catalog::catalog().model.params, 1e-6) {
         panic!(
             "src/engine/catalog/model.json is not the fit of tests/fixtures/series.json ({e}); run `cargo run --release -- calibrate --write src/engine/catalog/model.json` and commit it"
@@ -29,6 +29,11 @@ fn every_point_cites_a_published_source() {
     assert!(file.points() >= 100, "{} points", file.points());
     for s in &file.series {
         assert!(!s.source.trim().is_empty(), "{} has no source", s.id);
+        assert!(
+            !s.document.trim().is_empty(),
+            "{} names no source document",
+            s.id
+        );
         for p in &s.points {
             assert!(
                 !p.id.trim().is_empty() && p.value > 0.0,

@@ -98,6 +98,9 @@ async fn bodies_have_full_schemas_with_ranges_and_enums() {
     assert_eq!(workload["properties"]["io_size_kib"]["minimum"], 0.5);
     assert_eq!(workload["properties"]["io_size_kib"]["maximum"], 16384.0);
     assert_eq!(workload["properties"]["threads"]["maximum"], 1024);
+    let duration = &workload["properties"]["duration_s"];
+    assert_eq!(duration["minimum"].as_f64(), Some(1.0), "{duration}");
+    assert_eq!(duration["maximum"].as_f64(), Some(1e9), "{duration}");
     let level = &schemas["Level"]["enum"];
     assert!(level.as_array().unwrap().iter().any(|l| l == "ssd_v2"));
     let protocol = &schemas["Protocol"]["enum"];

@@ -393,7 +393,8 @@ pub struct Model {
 
 /// The 80 % intervals of predictions: per class of binding resource, the log error
 /// that 80 % of the withheld published points of that class stay within
-/// (leave-one-series-out), and how often the intervals held.
+/// (leave-one-document-out), how often the intervals held, and the inputs the
+/// published series covered.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Ranges {
     pub about: String,
@@ -406,8 +407,26 @@ pub struct Ranges {
     pub pooled: Width,
     /// Latency predictions.
     pub latency: Width,
-    /// Share of the withheld points inside the interval their own series did not set.
+    /// Share of the document-withheld points inside the interval the other documents
+    /// set.
     pub coverage: Coverage,
+    /// The inputs the published series cover; a prediction outside them is widened.
+    #[serde(default)]
+    pub envelope: Envelope,
+}
+
+/// The inputs the published series cover (`engine::range::outside` checks a plan
+/// against them).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Envelope {
+    /// Service keys with at least one series.
+    pub services: Vec<String>,
+    /// Client VM sizes (catalog names) of the series.
+    pub vm_sizes: Vec<String>,
+    /// Smallest and largest IO size, KiB.
+    pub io_kib: [f64; 2],
+    /// Smallest and largest IOs in flight per client (threads x queue depth).
+    pub in_flight: [f64; 2],
 }
 
 /// One class's width.
@@ -477,6 +496,9 @@ pub struct Assumptions {
     pub files_hdd_delay_ms: f64,
     /// Line rate one AVS datastore flow can use, Gbps (one TCP flow on a 25 GbE port).
     pub avs_flow_nic_gbps: f64,
+    /// State operations (OPEN, CLOSE, LOCK, lease renewal) an NFSv4.1 client sends per
+    /// operation of a metadata-heavy mix, on top of what NFSv3 sends.
+    pub nfsv41_state_ops_per_meta_op: f64,
     pub source: String,
 }
 

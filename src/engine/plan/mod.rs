@@ -172,6 +172,8 @@ pub struct Plan<'a> {
     pub avs: Option<AvsPlan>,
     /// Target mean latency per IO at the target rate, ms.
     pub target_latency_ms: Option<f64>,
+    /// How long the load lasts, s (`None`: sustained).
+    pub duration_s: Option<f64>,
     /// Whether targets are judged at the central estimate or the likely range's low end.
     pub confidence: Assurance,
     pub nfs_client: NfsClient,
@@ -347,6 +349,7 @@ impl<'a> Plan<'a> {
             smb_channels: c.smb_channels,
             avs,
             target_latency_ms: s.workload.target_latency_ms,
+            duration_s: s.workload.duration_s,
             confidence: s.workload.confidence,
             nfs_client: c.nfs_client,
             sec: c.sec,

@@ -126,25 +126,31 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
     // bound by the volume's operation rate; data IO by its back end's time per op and
     // per KiB.
     if p.metadata_heavy {
+        // NFSv4.1's state operations take their share of the same operation rate.
+        let state = crate::engine::client::state_cost(p);
         let ops = match p.kind {
             VolumeKind::Regular => p.params.anf_meta_ops_regular,
             VolumeKind::Large => p.params.anf_meta_ops_large,
             VolumeKind::Breakthrough => p.params.anf_meta_ops_breakthrough,
-        };
+        } / state;
         set.push(RawLimit {
             id: "service_iops",
             label: Label {
                 name: "Metadata-heavy operation ceiling",
                 formula: Formula::Iops {
                     value: ops * f64::from(count),
-                    what: "ops/s for a metadata-heavy mix on this volume type",
+                    what: if state > 1.0 {
+                        "ops/s for a metadata-heavy mix on this volume type, less NFSv4.1's state operations"
+                    } else {
+                        "ops/s for a metadata-heavy mix on this volume type"
+                    },
                 },
             },
             scope: Scope::Volume,
             applies: Applies::Both,
             mibps: iops_to_mibps(ops, p.io_kib) * dist.spread(),
             source: META_SOURCE,
-            assumption: false,
+            assumption: state > 1.0,
             kind: CeilingKind::Fitted,
             queue: Queue::Storage,
         });

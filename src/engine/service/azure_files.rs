@@ -21,7 +21,53 @@ pub fn v1_burst_iops(gib: f64) -> f64 {
 
 /// SSD v1 burst credits: `(BurstLimit - BaselineIOPS) * 3600`.
 pub fn v1_burst_credits(gib: f64) -> f64 {
-    (v1_burst_iops(gib) - v1_iops(gib)) * 3600.0
+    (v1_burst_iops(gib) - v1_iops(gib)) * BURST_SECONDS
+}
+
+/// The burst time frame of the credit formulas, s: a full bucket holds an hour at the
+/// burst limit (understanding-billing, v1 and v2: `(BurstLimit - baseline) * 3600`;
+/// the API's `burstTimeframeSeconds`).
+pub const BURST_SECONDS: f64 = 3600.0;
+
+/// One share's burst limit and full credit bucket (IOs) over baseline `iops`, where
+/// its level bursts (SSD v1 by capacity, provisioned v2 by provisioned IOPS; pay-as-you-go
+/// does not) and the limit lies above the baseline.
+pub fn burst(level: Level, gib: f64, iops: f64) -> Option<(f64, f64)> {
+    let limit = match level {
+        Level::SsdV1 => v1_burst_iops(gib),
+        Level::SsdV2 | Level::HddV2 => v2_burst_iops(level, iops),
+        _ => return None,
+    };
+    (limit > iops).then_some((limit, (limit - iops) * BURST_SECONDS))
+}
+
+/// The IOPS a share holds over a load of `duration_s` seconds from a full bucket (a new
+/// share starts with one; credits refill at the unused part of the baseline between
+/// loads): the credits spread over the load on top of the baseline, at most the burst
+/// limit; a sustained load (`None`) gets the baseline.
+pub fn iops_over(iops: f64, burst: Option<(f64, f64)>, duration_s: Option<f64>) -> f64 {
+    match (burst, duration_s) {
+        (Some((limit, credits)), Some(d)) if d > 0.0 => (iops + credits / d).min(limit),
+        _ => iops,
+    }
+}
+
+/// One share's IOPS over plan `p`'s load (burst credits spent over its duration).
+fn share_iops(p: &Plan, g: Group) -> f64 {
+    let iops = share_limits(p.level, g).1;
+    let gib = g.quota_tib * GIB_PER_TIB;
+    iops_over(iops, burst(p.level, gib, iops), p.duration_s)
+}
+
+/// Whether plan `p`'s shares would run faster on burst credits than at their baseline
+/// (a level that bursts, a share whose burst limit lies above its baseline).
+pub fn bursts(p: &Plan) -> bool {
+    p.service == crate::engine::scenario::Service::AzureFiles
+        && (0..p.volumes.groups()).any(|i| {
+            let g = p.volumes.group(i);
+            let iops = share_limits(p.level, g).1;
+            burst(p.level, g.quota_tib * GIB_PER_TIB, iops).is_some()
+        })
 }
 
 /// SSD v1 throughput: `100 + CEILING(0.04 * GiB) + CEILING(0.06 * GiB)` MiB/s.
@@ -149,8 +195,12 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             queue: Queue::Limiter,
         });
     }
-    let (iops_total, g) = dist.bound(p, |g| share_limits(p.level, g).1);
+    let (iops_total, g) = dist.bound(p, |g| share_iops(p, g));
+    let bursting = iops_total > dist.bound(p, |g| share_limits(p.level, g).1).0;
     let what = match p.level {
+        _ if bursting => {
+            "per share: baseline plus burst credits spread over the load, at most the burst limit"
+        }
         Level::SsdV1 => "per share: MIN(3000 + GiB, 102400) baseline",
         Level::SsdV2 | Level::HddV2 if g.iops.is_some() => "provisioned per share",
         Level::SsdV2 | Level::HddV2 => "per share, recommended for its size",

@@ -195,6 +195,7 @@ impl Setup {
                 target_mibps: None,
                 target_iops: None,
                 target_latency_ms: None,
+                duration_s: None,
                 confidence: Default::default(),
             },
             storage: Storage {

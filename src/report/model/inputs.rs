@@ -103,6 +103,7 @@ pub fn input_rows(s: &Scenario) -> Vec<InputRow> {
         ("Target throughput", w.target_mibps, "MiB/s"),
         ("Target IOPS", w.target_iops, "IOPS"),
         ("Target latency", w.target_latency_ms, "ms"),
+        ("Load lasts", w.duration_s, "s"),
     ] {
         if let Some(x) = v {
             rows.push(num_row("Workload", label, x, 2, unit));

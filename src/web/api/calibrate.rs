@@ -30,6 +30,9 @@ pub struct Calibrated {
     /// Every refitted parameter: its published value and the refitted one, the largest
     /// move first.
     pub parameters: Vec<MovedParameter>,
+    /// What the refit found, as every page and report states it: how far the runs lay
+    /// from the published fit, which parameters moved, how far the refitted model lies.
+    pub statement: String,
     /// The scenario evaluated with the refitted parameters (its `calibration` says
     /// which moved).
     pub evaluation: Evaluation,
@@ -90,6 +93,7 @@ pub async fn calibrate(
         .map_err(not_found_as(id))?;
     state.metrics.evaluated(1);
     Ok(Json(Calibrated {
+        statement: crate::verdict::calibration::statement(&note),
         parameters: note.parameters,
         evaluation,
     }))

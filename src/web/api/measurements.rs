@@ -8,6 +8,7 @@
 
 use super::{blocking, not_found_as, scenario_id, scenario_id_and, visible};
 use crate::engine::Scenario;
+use crate::engine::evaluation::CalibrationNote;
 use crate::engine::pricing::PriceBook;
 use crate::measure::testplan::{self, PlanTool};
 use crate::measure::{self, Comparison, Format, Measurement, ParsedResult};
@@ -75,17 +76,40 @@ fn body_bytes(headers: &HeaderMap, body: Result<Bytes, BytesRejection>) -> Resul
     })
 }
 
-/// Parses a result file in the upload pool; a file that is not a result is a 422.
+/// The files of a body that carries several result files of one test (one per client
+/// machine, as the generated test plan writes them): `{"files": ["<file 1>", ...]}` as
+/// application/json. `None` for any other body (a result file itself: a fio JSON has
+/// no such key).
+fn several(bytes: &[u8]) -> Option<Vec<String>> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Several {
+        files: Vec<String>,
+    }
+    serde_json::from_slice::<Several>(bytes)
+        .ok()
+        .map(|s| s.files)
+}
+
+/// Parses a result file, or the per-client files of one test added up as `volplan
+/// import` adds them ([`several`]), in the upload pool; a file that is not a result is a
+/// 422.
 async fn parse_body(st: &AppState, who: &Uploader, bytes: Bytes) -> Result<ParsedResult, ApiError> {
-    who.parse(st, "result file", move || measure::parse(&bytes))
-        .await?
-        .map_err(|e| match e {
-            measure::ImportError::OutOfRange { errors, .. } => ApiError::InvalidFields(errors),
-            e => ApiError::Invalid {
-                field: e.field(),
-                message: e.to_string(),
-            },
-        })
+    who.parse(st, "result file", move || match several(&bytes) {
+        Some(files) => {
+            let refs: Vec<&[u8]> = files.iter().map(String::as_bytes).collect();
+            measure::parse_many(&refs)
+        }
+        None => measure::parse(&bytes),
+    })
+    .await?
+    .map_err(|e| match e {
+        measure::ImportError::OutOfRange { errors, .. } => ApiError::InvalidFields(errors),
+        e => ApiError::Invalid {
+            field: e.field(),
+            message: e.to_string(),
+        },
+    })
 }
 
 /// Parses `{id}` and `{mid}` of a run's URL; with them, the 404 for a run the scenario
@@ -197,13 +221,22 @@ pub struct MeasurementView {
     pub comparison_error: Option<String>,
 }
 
-fn view(s: StoredMeasurement, scenario: Option<&Scenario>, prices: &PriceBook) -> MeasurementView {
+/// One run and its comparison, predicted as every page predicts the scenario: with its
+/// calibration to its own runs (`note`) when it has one.
+fn view(
+    s: StoredMeasurement,
+    scenario: Option<&Scenario>,
+    prices: &PriceBook,
+    note: Option<&CalibrationNote>,
+) -> MeasurementView {
     let (comparison, comparison_error) = match scenario {
         None => (
             None,
             Some(format!("revision {} of the scenario is gone", s.revision)),
         ),
-        Some(sc) => match measure::compare(sc, &s.measurement, prices) {
+        Some(sc) => match measure::compare_with(sc, &s.measurement, |v| {
+            measure::calibrate::evaluate_as(v, prices, note, false)
+        }) {
             Ok(c) => (Some(c), None),
             Err(e) => (None, Some(e.to_string())),
         },
@@ -230,10 +263,13 @@ pub struct Uploaded {
 
 /// Attaches a result file to a saved scenario: every run is stored with the scenario's
 /// current revision and compared with the prediction for its IO size, mix and concurrency.
+/// The per-client files of one test (run at the same time, one per client machine) are
+/// sent together as `{"files": ["<file 1>", "<file 2>", ...]}` (application/json) and
+/// added up into one run per test, as `volplan import` adds several files.
 #[utoipa::path(
     post, path = "/api/v1/scenarios/{id}/measurements", tag = "measurements", operation_id = "add_measurements",
     params(("id" = i64, Path, description = "Scenario id")),
-    request_body(content = String, content_type = "application/octet-stream", description = "The raw result file"),
+    request_body(content = String, content_type = "application/octet-stream", description = "The raw result file, or `{\"files\": [...]}` (application/json): the per-client files of one test, added up into one run"),
     responses(
         (status = 201, description = "The runs saved, each with its comparison", body = Uploaded),
         (status = 404, description = "No such scenario", body = ErrorBody),
@@ -270,10 +306,11 @@ pub async fn add(
     .map_err(not_found_as(id))?;
     let scenario = current.scenario;
     let book = state.book();
+    let note = crate::store::calibrations::get_calibration(&state.db, id).await?;
     let views = blocking("comparison", move || {
         saved
             .into_iter()
-            .map(|s| view(s, Some(&scenario), &book))
+            .map(|s| view(s, Some(&scenario), &book, note.as_ref()))
             .collect::<Vec<_>>()
     })
     .await?;
@@ -341,9 +378,10 @@ pub async fn list(
         .await
         .map_err(not_found_as(id))?;
     let book = state.book();
+    let note = crate::store::calibrations::get_calibration(&state.db, id).await?;
     let views = blocking("comparison", move || {
         runs.into_iter()
-            .map(|(r, sc)| view(r, sc.as_deref(), &book))
+            .map(|(r, sc)| view(r, sc.as_deref(), &book, note.as_ref()))
             .collect::<Vec<_>>()
     })
     .await?;

@@ -32,6 +32,7 @@ pub fn field_label(name: &str) -> String {
         "workload.target_mibps" => "Target throughput",
         "workload.target_iops" => "Target IOPS",
         "workload.target_latency_ms" => "Target latency",
+        "workload.duration_s" => "Load lasts",
         "workload.confidence" => "Size for",
         "storage" => "Storage",
         "storage.service" => "Service",

@@ -96,6 +96,7 @@ impl FormState {
         set("workload.target_mibps", opt_num(w.target_mibps));
         set("workload.target_iops", opt_num(w.target_iops));
         set("workload.target_latency_ms", opt_num(w.target_latency_ms));
+        set("workload.duration_s", opt_num(w.duration_s));
         set("workload.confidence", w.confidence.key().to_owned());
         let st = &s.storage;
         set("storage.service", st.service.key().to_owned());

@@ -195,6 +195,7 @@ impl Parser<'_> {
             target_mibps: self.opt_f64("workload.target_mibps"),
             target_iops: self.opt_f64("workload.target_iops"),
             target_latency_ms: self.opt_f64("workload.target_latency_ms"),
+            duration_s: self.opt_f64("workload.duration_s"),
             confidence: self.choice("workload.confidence", Some(Default::default())),
         }
     }
