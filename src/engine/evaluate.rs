@@ -133,15 +133,22 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors>
     let [low, high] = likely.mibps;
     let judged = judged_latency(p, latency_ms, latency_at_target_ms);
     let mut targets = targets(p, total, judged);
-    targets.met_at_low_end = targets::targets(p, low, judged).met;
-    // "p90": the low end must meet the targets, so sizing asks each level for the
-    // goal raised by the central figure's margin over the low end.
+    // The worst end of the likely range: the rate at its low end, the latency at its
+    // high end (the range's width applies at the target rate as at the achievable load).
+    let latency_spread = likely.latency_log_width.exp();
+    let judged_high = judged.map(|l| l * latency_spread);
+    targets.latency_high_ms = p.target_latency_ms.and(judged_high);
+    targets.met_at_low_end = targets::targets(p, low, judged_high).met;
+    // "p90": the worst end must meet the targets, so sizing asks each level for the
+    // rate goals raised by the central figure's margin over the low end, and the latency
+    // bound lowered by the high end's over the central figure.
     let sized = if p.confidence == Assurance::P90 {
         targets.met = targets.met_at_low_end;
         let margin = total / low;
         let mut raised = *p;
         raised.target_mibps = p.target_mibps.map(|t| t * margin);
         raised.target_iops = p.target_iops.map(|t| t * margin);
+        raised.target_latency_ms = p.target_latency_ms.map(|t| t / latency_spread);
         raised
     } else {
         *p

@@ -134,9 +134,13 @@ pub struct Targets {
     pub iops_headroom_pct: Option<f64>,
     /// Whether the latency target is met; null without `target_latency_ms`.
     pub latency_met: Option<bool>,
-    /// Whether the targets are met at the low end of the likely range (what
-    /// `workload.confidence: "p90"` requires for `met`).
+    /// Whether the targets are met at the likely range's worst end: the rates at its low
+    /// end, the latency at its high end (what `workload.confidence: "p90"` requires for
+    /// `met`).
     pub met_at_low_end: bool,
+    /// The latency the latency target is judged by, at the likely range's high end, ms;
+    /// null without `target_latency_ms` or when the target rate is out of reach.
+    pub latency_high_ms: Option<f64>,
 }
 
 impl Targets {

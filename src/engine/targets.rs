@@ -50,8 +50,9 @@ pub fn targets(p: &Plan, total: f64, latency_ms: Option<f64>) -> Targets {
         mibps_headroom_pct,
         iops_headroom_pct,
         latency_met,
-        // The caller that knows the likely range judges its low end.
+        // The caller that knows the likely range judges its worst end.
         met_at_low_end: met,
+        latency_high_ms: None,
     }
 }
 

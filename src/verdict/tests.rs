@@ -453,3 +453,72 @@ fn a_region_without_a_host_price_still_plans_the_hosts() {
     let v = avs::verdict(&plan, crate::avs::PurchaseTerm::ThreeYears);
     assert!(v.statement.starts_with("No host cost"), "{}", v.statement);
 }
+
+/// A latency target between the central estimate and the likely range's high end: met at
+/// the central estimate only, which the statement says; with 90 % confidence it counts
+/// as missed, and the cheapest row sized for it meets at the high end.
+#[test]
+fn a_latency_target_is_judged_at_the_likely_ranges_high_end() {
+    // 1,000 MiB/s on 16 TiB Premium, from clients that never bind: the latency at that
+    // rate is the volume's queueing, which more quota shortens.
+    let mut s = scenario(json!({
+        "name": "1,000 MiB/s on 16 TiB",
+        "workload": {"io_size_kib": 64, "read_pct": 100, "access": "sequential", "threads": 16,
+                     "queue_depth": 32, "capacity_tib": 16, "target_mibps": 1000},
+        "storage": {"service": "anf", "level": "premium", "volumes": [{"count": 1, "quota_tib": 16}]},
+        "clients": {"count": 8, "egress_mibps": 100000, "ingress_mibps": 100000,
+                    "protocol": "nfsv3", "nconnect": 8}
+    }));
+    let e = evaluate(&s).unwrap();
+    // Judged at the target rate, spread as at the achievable load.
+    let central = e.latency_at_target_ms.unwrap();
+    let high = central * e.latency_ms_range[1] / e.latency_ms;
+    assert!(high > central * 1.05, "{:?}", e.latency_ms_range);
+    s.workload.target_latency_ms = Some((central * high).sqrt());
+    let e = evaluate(&s).unwrap();
+    assert_eq!(e.targets.latency_met, Some(true));
+    let at_high = e.targets.latency_high_ms.unwrap();
+    assert!((at_high / high - 1.0).abs() < 1e-9, "{at_high} {high}");
+    assert!(e.targets.met && !e.targets.met_at_low_end);
+    let latency = |v: &Verdict| {
+        v.targets
+            .iter()
+            .find(|t| t.target == TargetKind::Latency)
+            .unwrap()
+            .clone()
+    };
+    let l = latency(&evaluation(&s, &e, book()));
+    assert!(l.met, "{}", l.statement);
+    assert!(
+        l.statement
+            .contains("met at the central estimate only: the likely range's high end, "),
+        "{}",
+        l.statement
+    );
+
+    s.workload.confidence = crate::engine::scenario::Assurance::P90;
+    let e = evaluate(&s).unwrap();
+    assert!(!e.targets.met);
+    let l = latency(&evaluation(&s, &e, book()));
+    assert!(
+        !l.met && l.statement.contains("so it counts as missed"),
+        "{}",
+        l.statement
+    );
+    let row = e
+        .sizing
+        .iter()
+        .find(|r| r.cheapest)
+        .unwrap_or_else(|| panic!("no row meets: {:?}", e.sizing));
+    let applied = row.applied_to(&s);
+    let a = evaluate(&applied).unwrap();
+    assert!(a.targets.met, "{:?} {:?}", applied.storage, a.targets);
+    let l = latency(&evaluation(&applied, &a, book()));
+    assert!(
+        l.met
+            && l.statement
+                .contains("met at the likely range's high end too"),
+        "{}",
+        l.statement
+    );
+}

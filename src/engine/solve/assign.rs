@@ -72,6 +72,23 @@ impl Assign {
         }
     }
 
+    /// The next average rate below `mibps` per volume at which a volume's whole MiB/s
+    /// drops by one (the busiest or the others), when assigned per volume by load; `None`
+    /// when every volume is at the least it may be assigned or the rate is not assigned
+    /// per volume.
+    pub(crate) fn step_down(&self, mibps: f64) -> Option<f64> {
+        let (lo, _) = self.bounds?;
+        let nf = f64::from(self.n);
+        let total = mibps * nf;
+        let lower = |share: f64| {
+            let each = (total * share - 1e-6).ceil();
+            (share > 0.0 && each - 1.0 >= lo).then(|| (each - 1.0) / share / nf)
+        };
+        let t = self.tiers;
+        let busy = (t.busy > 0).then(|| lower(t.busy_share)).flatten();
+        busy.into_iter().chain(lower(t.rest_share)).reduce(f64::max)
+    }
+
     /// The total assigned and the busiest volumes, for `mibps` per volume on average.
     pub(crate) fn total(&self, mibps: Option<f64>) -> (Option<f64>, Option<Busiest>) {
         let ((busy, busy_mibps), rest) = self.rates(mibps);

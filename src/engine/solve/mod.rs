@@ -181,9 +181,19 @@ impl Own<'_, '_> {
             }
             _ => false,
         };
+        // Against targets, half the rule for the same: the sized row is itself up to a
+        // quarter of the rate margin above the least that meets, and keeping the entered
+        // one must not add up to more than the rule for the same. Against what the
+        // scenario gives, the whole margin: a row applied gives up to 1 % less than the
+        // scenario it was sized for, and sizing it again must keep it rather than find
+        // another 1 % less each time it is applied.
+        let margin = match sized.basis {
+            SizingBasis::Targets => RATE_MARGIN / 2.0,
+            SizingBasis::Current => RATE_MARGIN,
+        };
         let cheaper = !sized.meets
             || within_rounding
-            || sized.monthly.is_none_or(|m| own <= m * (1.0 + RATE_MARGIN));
+            || sized.monthly.is_none_or(|m| own <= m * (1.0 + margin));
         let iops = p
             .volumes
             .iter()

@@ -222,13 +222,9 @@ fn case(
 }
 
 proptest! {
-    // A fixed seed: every run checks the same 160 cases, so a failure is a change in
-    // the code, not in the draw. Drawing others (`PROPTEST_CASES`, another seed) still
-    // finds cases where sizing is 1-2 % dearer than the grid at a few MiB/s per volume,
-    // where whole MiB/s per volume is a coarse step (docs/model.md).
+    // Random cases on every run (`PROPTEST_CASES` draws more).
     #![proptest_config(ProptestConfig {
-        cases: 160,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(20_261_206),
+        cases: 500,
         ..ProptestConfig::default()
     })]
 
@@ -238,7 +234,7 @@ proptest! {
         count in 1u32..12,
         quota in 1.0f64..30.0,
         avs in proptest::option::of((3u32..9, 1u32..6, 1u32..5, any::<bool>())),
-        flexible_mibps in proptest::option::of(50.0f64..1_500.0),
+        flexible_mibps in proptest::option::of(prop_oneof![2.0f64..64.0, 50.0f64..1_500.0]),
         threads in 1u32..16,
         target in 0usize..3,
         by in 0.6f64..1.6,

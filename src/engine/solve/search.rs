@@ -98,10 +98,12 @@ fn growth(need: f64, got: f64, margin: f64) -> f64 {
     }
 }
 
-/// Bisection steps that close the gap between a provisioning that meets and the largest
-/// one known (or bound) not to, so that a row is the least that meets, within the rate
-/// margin, wherever the search started.
-const NARROW_STEPS: usize = 8;
+/// Most bisection steps that close the gap between a provisioning that meets and the
+/// largest one known (or bound) not to, so that a row is the least that meets, within
+/// the rate margin, wherever the search started: enough to narrow from the largest
+/// volume down to a smallest share a hundred times smaller (near a limit that is not
+/// storage's, the quota search can only tell at the largest volume).
+const NARROW_STEPS: usize = 12;
 
 /// The least value in `(lo, ok]` for which `meets` holds, to within a quarter of
 /// [`RATE_MARGIN`], given that `ok` meets (`meets` rounds the value it tries and
@@ -264,5 +266,26 @@ pub(super) fn search_rate(
             .met
             .then_some(f)
     });
-    (quota, mibps.map(|m| m * f), iops.map(|i| i * f), true)
+    let mibps = mibps.map(|m| whole_steps_down(row, quota, m * f));
+    (quota, mibps, iops.map(|i| i * f), true)
+}
+
+/// Most whole-MiB/s steps [`whole_steps_down`] tries.
+const WHOLE_STEPS: usize = 4;
+
+/// The least average rate at or below `mibps` per volume that still meets, one whole
+/// MiB/s of one volume tier at a time: the narrowing works on a continuous factor, but
+/// each volume is assigned whole MiB/s, so at a few MiB/s per volume its last step can
+/// leave a whole MiB/s (a percent or more) that the goal does not need.
+fn whole_steps_down(row: &mut Row, quota: f64, mut mibps: f64) -> f64 {
+    for _ in 0..WHOLE_STEPS {
+        let Some(lower) = row.assign.step_down(mibps) else {
+            break;
+        };
+        if !row.check(quota, Some(lower), None).met {
+            break;
+        }
+        mibps = lower;
+    }
+    mibps
 }
