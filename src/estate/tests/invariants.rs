@@ -133,8 +133,11 @@ fn round_trips(p: &EstatePlan) -> Vec<String> {
 
 #[test]
 fn the_mixed_estate_in_west_europe_is_one_an_architect_signs() {
+    // The cluster on AV36 hosts, which have no list price in West Europe.
+    let mut workloads = mixed();
+    workloads[0]["clients"]["avs"]["host_sku"] = json!("AV36");
     let (req, p) = plan(json!({
-        "workloads": mixed(), "region": "westeurope", "years": 5, "growth_pct_per_year": 25
+        "workloads": workloads, "region": "westeurope", "years": 5, "growth_pct_per_year": 25
     }));
     assert_signed(&req, &p);
     // The AVS cluster keeps its 10,000-odd MiB/s, the large volume its 12,000-odd.
