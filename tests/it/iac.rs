@@ -198,7 +198,8 @@ async fn an_avs_plan_exports_its_datastores_attached_to_their_cluster() {
         )
         .await;
     let inv: Value = res.json().await.unwrap();
-    let body = json!({"inventory": inv, "region": "westus2", "level": "ultra"});
+    let body =
+        json!({"inventory": inv, "region": "westus2", "level": "ultra", "host_sku": "AV36P"});
     let res = app
         .post_json("/api/v1/avs/plan/export/terraform", &body)
         .await;
@@ -239,7 +240,7 @@ async fn an_avs_plan_exports_its_datastores_attached_to_their_cluster() {
     );
     let res = app
         .get(&format!(
-            "{path}/export/terraform?region=westus2&level=ultra"
+            "{path}/export/terraform?region=westus2&level=ultra&host_sku=AV36P"
         ))
         .await;
     assert_eq!(res.status(), 200);

@@ -222,3 +222,26 @@ async fn a_declared_route_past_the_gate_is_refused() {
         axum::http::StatusCode::INTERNAL_SERVER_ERROR
     );
 }
+
+/// Only public routes take every method (`any(...)`): the sign-in gate lets a method no
+/// route serves through to the route's 405, so a non-public route must not serve it.
+#[test]
+fn only_public_routes_take_every_method() {
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web");
+    let mut files = Vec::new();
+    rust_files(&web, &mut files);
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("source");
+        let code = text.split("#[cfg(test)]").next().unwrap_or(&text);
+        for line in code
+            .lines()
+            .filter(|l| l.contains(" any(") || l.contains("(any("))
+        {
+            assert!(
+                line.contains(".public()"),
+                "{}: a route that takes every method must be public: {line}",
+                f.display()
+            );
+        }
+    }
+}

@@ -337,7 +337,9 @@ pub async fn sign_in(State(gate): State<Gate>, mut req: Request, next: Next) -> 
         .extensions()
         .get::<MatchedPath>()
         .is_some_and(|m| PUBLIC_ROUTES.contains(&m.as_str()));
-    if public {
+    // A method no route serves reaches the route's 405 with its `Allow` header, signed
+    // in or not: only the public `any(...)` routes take every method (a test holds it).
+    if public || !crate::web::limits::served_method(req.method()) {
         return next.run(req).await;
     }
     let path = req.uri().path().to_owned();
