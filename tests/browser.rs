@@ -23,6 +23,8 @@ mod cheapest;
 mod currency;
 #[path = "browser/download.rs"]
 mod download;
+#[path = "browser/iac.rs"]
+mod iac;
 #[path = "browser/live.rs"]
 mod live;
 #[path = "browser/login.rs"]
@@ -802,7 +804,7 @@ async fn avs_journey(c: &Client, base: &str) -> Res {
         "{files:?}"
     );
     assert!(
-        files[3].starts_with("json application/json {\""),
+        files[3].starts_with("json application/json {"),
         "{files:?}"
     );
 
@@ -1440,5 +1442,13 @@ async fn team_mode_logs_in_through_the_page() {
 async fn the_live_page_reads_an_estate() {
     let session = start_session().await;
     let outcome = live::live_journey(&session.client, &session.base).await;
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn the_planner_offers_the_plan_as_code() {
+    let session = start_session().await;
+    let outcome = iac::iac_journey(&session.client, &session.base).await;
     end_session(session, outcome).await;
 }
