@@ -17,7 +17,7 @@ pub async fn iac_journey(c: &Client, base: &str) -> Res {
         "clients": { "count": 4, "vm_size": "Standard_E32s_v5", "protocol": "nfsv3", "nconnect": 4 }
     });
     let id = save_scenario(base, &scenario).await?;
-    c.set_window_size(1280, 900).await?;
+    c.set_window_size(1280, 1040).await?;
     c.goto(&format!("{base}/scenarios/{id}")).await?;
     c.wait().for_element(Locator::Css("#verdict")).await?;
     c.find(Locator::XPath(
