@@ -803,10 +803,7 @@ async fn avs_journey(c: &Client, base: &str) -> Res {
         files[2].starts_with("csv text/csv section,data"),
         "{files:?}"
     );
-    assert!(
-        files[3].starts_with("json application/json {"),
-        "{files:?}"
-    );
+    assert!(files[3].starts_with("json application/json {"), "{files:?}");
 
     // The assumptions table names the defaults the plan filled in (no figures here).
     let assumed = js(c, &avs_text("avs-assumptions")).await?;

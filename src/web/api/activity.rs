@@ -1,11 +1,11 @@
 //! The activity log: `GET /api/v1/activity`, newest first, one page at a time.
 
 use crate::store::activity::{self, ActivityEvent};
-use crate::web::AppState;
 use crate::web::access::actor;
 use crate::web::auth::CurrentUser;
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ErrorBody};
+use crate::web::state::AppState;
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};

@@ -2,9 +2,9 @@
 
 use super::blocking;
 use crate::estate::{self, EstateRequest};
-use crate::web::AppState;
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
+use crate::web::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use utoipa_axum::router::OpenApiRouter;

@@ -23,10 +23,10 @@ pub mod tokens;
 pub mod visibility;
 
 use crate::store::StoreError;
-use crate::web::AppState;
 use crate::web::auth::CurrentUser;
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ErrorBody};
+use crate::web::state::AppState;
 use axum::Router;
 use axum::extract::Path;
 use axum::extract::rejection::PathRejection;

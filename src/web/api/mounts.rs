@@ -1,9 +1,9 @@
 //! `POST /api/v1/advise/mounts`: checks a Linux NFS mount plan (contract: "Mount advisor").
 
 use crate::mounts::{self, MountAdvice, MountRequest};
-use crate::web::AppState;
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
+use crate::web::state::AppState;
 use axum::Json;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;

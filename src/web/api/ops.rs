@@ -1,10 +1,10 @@
 //! Operations endpoints beside `/healthz`: readiness (`/readyz`) and the Prometheus
 //! metrics (`/metrics`).
 
-use crate::web::AppState;
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ErrorBody};
 use crate::web::metrics;
+use crate::web::state::AppState;
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;

@@ -1,8 +1,8 @@
 //! The regions of the price book.
 
 use crate::engine::pricing::RegionInfo;
-use crate::web::AppState;
 use crate::web::auth::Declare;
+use crate::web::state::AppState;
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};

@@ -4,10 +4,11 @@
 use super::scenario_id;
 use crate::prices::reprice::{self, CostSnapshot, Repricing};
 use crate::store::{self, StoreError};
+use crate::web::access;
 use crate::web::auth::CurrentUser;
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ErrorBody};
-use crate::web::{AppState, access};
+use crate::web::state::AppState;
 use axum::Json;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};

@@ -3,11 +3,11 @@
 use super::{not_found_as, scenario_id, scenario_id_and, visible};
 use crate::engine::Scenario;
 use crate::store::{self, Revision, ScenarioSummary, StoreError, Visibility};
-use crate::web::AppState;
 use crate::web::access::actor;
 use crate::web::auth::CurrentUser;
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
+use crate::web::state::AppState;
 use axum::Json;
 use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};

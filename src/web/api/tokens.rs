@@ -4,10 +4,10 @@
 use crate::store::StoreError;
 use crate::store::tokens::{self, Created};
 use crate::store::users::name_problem;
-use crate::web::AppState;
 use crate::web::auth::Declare;
 use crate::web::auth::secret::{digest, new_api_token};
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
+use crate::web::state::AppState;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;

@@ -3,11 +3,11 @@
 
 use super::{not_found_as, scenario_id};
 use crate::store::{self, Ownership, Visibility};
-use crate::web::AppState;
 use crate::web::access::{self, actor};
 use crate::web::auth::CurrentUser;
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ApiJson, ErrorBody};
+use crate::web::state::AppState;
 use axum::Json;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};

@@ -2,9 +2,9 @@
 
 use super::{PageError, render};
 use crate::store::activity::ActivityEvent;
-use crate::web::AppState;
 use crate::web::api::activity::{self as api, ActivityQuery};
 use crate::web::auth::CurrentUser;
+use crate::web::state::AppState;
 use askama::Template;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};

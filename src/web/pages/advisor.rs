@@ -15,9 +15,9 @@ use crate::measure::testplan;
 use crate::mounts::{
     self, Finding, InputError, MountAdvice, MountRequest, Setting, Severity, Workload,
 };
-use crate::web::AppState;
 use crate::web::auth::Declare;
 use crate::web::share;
+use crate::web::state::AppState;
 use askama::Template;
 use axum::Router;
 use axum::extract::{Query, State};

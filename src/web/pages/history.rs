@@ -3,8 +3,8 @@
 
 use crate::engine::scenario_diff::{self, Change};
 use crate::store;
-use crate::web::AppState;
 use crate::web::auth::CurrentUser;
+use crate::web::state::AppState;
 use serde_json::Value;
 use std::collections::HashMap;
 

@@ -2,11 +2,11 @@
 //! `POST /logout` (end it). Both posts carry the form token like every other form.
 
 use crate::store;
-use crate::web::AppState;
 use crate::web::auth::Declare;
 use crate::web::auth::layer::{SESSION_COOKIE, SESSION_LIFETIME, cookie, peer_ip};
 use crate::web::auth::secret::{decoy_hash, digest, random_secret, verify_password};
 use crate::web::page_error::PageError;
+use crate::web::state::AppState;
 use askama::Template;
 use axum::Router;
 use axum::extract::{FromRequest, Query, Request, State};

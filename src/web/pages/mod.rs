@@ -26,8 +26,8 @@ mod table_file;
 pub mod view;
 mod whatif;
 
-use crate::web::AppState;
 use crate::web::auth::Declare;
+use crate::web::state::AppState;
 use askama::Template;
 use axum::Router;
 use axum::http::{StatusCode, header};
@@ -107,7 +107,7 @@ pub fn router() -> Router<AppState> {
             get(live::page)
                 .post(live::upload)
                 .layer(axum::extract::DefaultBodyLimit::max(
-                    crate::web::LIVE_BODY_LIMIT,
+                    crate::web::limits::LIVE_BODY_LIMIT,
                 ))
                 .compute(),
         )

@@ -5,9 +5,9 @@
 use super::view::usd;
 use super::{PageError, parse_id, render};
 use crate::prices::reprice::{LineChange, RepriceLine};
-use crate::web::AppState;
 use crate::web::api::reprice::{RepriceAnswer, RepriceError, reprice_revision};
 use crate::web::auth::CurrentUser;
+use crate::web::state::AppState;
 use askama::Template;
 use axum::Json;
 use axum::extract::{Path, State};

@@ -1,8 +1,8 @@
 //! The AVS plan as code: Terraform, Bicep or az commands for its datastores.
 
 use super::{Asked, PlanQuery, planned};
-use crate::web::AppState;
 use crate::web::page_error::PageError;
+use crate::web::state::AppState;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};

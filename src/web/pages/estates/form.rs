@@ -8,11 +8,11 @@ use crate::engine::Scenario;
 use crate::engine::scenario::Term;
 use crate::estate::EstateRequest;
 use crate::store::Visibility;
-use crate::web::AppState;
 use crate::web::access;
 use crate::web::auth::CurrentUser;
 use crate::web::pages::form::{FormState, field_label};
 use crate::web::scenario_templates::TEMPLATES;
+use crate::web::state::AppState;
 
 /// One checkbox of the workload chooser.
 pub struct Choice {

@@ -4,10 +4,10 @@
 
 use super::{Pairs, ResultsFragment, assess, calibration_for, checked_form, form_id, measured_for};
 use crate::engine::scenario::Scenario;
-use crate::web::AppState;
 use crate::web::auth::CurrentUser;
 use crate::web::pages::PageError;
 use crate::web::pages::form;
+use crate::web::state::AppState;
 use askama::Template;
 use axum::Json;
 use axum::body::Bytes;
