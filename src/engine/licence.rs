@@ -9,8 +9,7 @@
 //! on a licence-included reserved instance keep the licence-included rate until the
 //! reservation ends.
 
-use super::field_error::Checks;
-use super::scenario::FieldError;
+use super::field_error::{Checks, FieldError};
 use serde::{Deserialize, Serialize};
 
 /// How the hosts' VCF is licensed.
