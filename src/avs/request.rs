@@ -333,7 +333,7 @@ impl PlanRequest {
                 ),
             ));
         }
-        self.vcf.check(&mut c, "vcf");
+        self.vcf.check(&mut c, "vcf", &self.currency);
         if let Err((f, m)) = self.hosts.validate() {
             c.push(FieldError::new(format!("hosts.{f}"), m));
         }

@@ -81,9 +81,25 @@ const MAX_PRICE: f64 = 100_000.0;
 
 impl Vcf {
     /// Checks every field into `c`, naming each under `prefix` (`vcf`,
-    /// `clients.avs.vcf`).
-    pub fn check(&self, c: &mut Checks, prefix: &str) {
+    /// `clients.avs.vcf`); `currency` is the plan's or scenario's. The list figure
+    /// [`LIST_PRICE_PER_CORE_YEAR`] is in US dollars and is never converted: portable
+    /// licensing in another currency needs the user's own price.
+    pub fn check(&self, c: &mut Checks, prefix: &str, currency: &str) {
         const UNIT: &str = "per core per year";
+        if self.licensing == Licensing::Portable
+            && self.price_per_core_year.is_none()
+            && !currency.trim().eq_ignore_ascii_case("USD")
+        {
+            let currency = currency.trim().to_ascii_uppercase();
+            c.push(FieldError::new(
+                format!("{prefix}.price_per_core_year"),
+                format!(
+                    "the VCF list figure of about $350 per core per year is in US dollars and \
+                     prices in {currency} are never converted: enter your VCF price per core per \
+                     year in {currency}, or choose licences included"
+                ),
+            ));
+        }
         if let Some(v) = self.price_per_core_year {
             c.range(
                 &format!("{prefix}.price_per_core_year"),
@@ -171,7 +187,7 @@ mod tests {
             }],
         };
         let mut c = Checks::default();
-        v.check(&mut c, "vcf");
+        v.check(&mut c, "vcf", "USD");
         let e = c.finish().unwrap_err();
         let fields: Vec<&str> = e.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(
@@ -182,6 +198,32 @@ mod tests {
                 "vcf.add_ons[0].price_per_core_year"
             ]
         );
+    }
+
+    #[test]
+    fn the_dollar_list_figure_is_never_taken_as_another_currency() {
+        let portable = Vcf::default();
+        let checked = |v: &Vcf, currency: &str| {
+            let mut c = Checks::default();
+            v.check(&mut c, "vcf", currency);
+            c.finish()
+        };
+        assert!(checked(&portable, "USD").is_ok());
+        let e = checked(&portable, "EUR").unwrap_err();
+        let e = e.iter().next().unwrap();
+        assert_eq!(e.field, "vcf.price_per_core_year");
+        assert!(e.message.contains("in EUR"), "{}", e.message);
+        // The user's own price, or licences included, is priced in any currency.
+        let own = Vcf {
+            price_per_core_year: Some(320.0),
+            ..Vcf::default()
+        };
+        assert!(checked(&own, "EUR").is_ok());
+        let included = Vcf {
+            licensing: Licensing::Included,
+            ..Vcf::default()
+        };
+        assert!(checked(&included, "EUR").is_ok());
     }
 
     #[test]

@@ -207,7 +207,8 @@ impl Scenario {
             ));
         }
         if let Some(v) = &a.vcf {
-            v.check(c, "clients.avs.vcf");
+            let currency = self.pricing.as_ref().map_or("USD", |p| p.currency.as_str());
+            v.check(c, "clients.avs.vcf", currency);
         }
         c.range_u("clients.avs.vms_per_host", a.vms_per_host, 1, 1024);
         c.range_u("clients.avs.vmdks_per_vm", a.vmdks_per_vm, 1, 256);

@@ -793,8 +793,19 @@ async fn a_plan_is_priced_in_its_currency_from_that_list_alone() {
     let inv: Value = res.json().await.unwrap();
     let body = |currency: &str| {
         json!({"inventory": inv, "host_sku": "AV36P", "region": "westeurope",
-               "level": "premium", "currency": currency})
+               "level": "premium", "currency": currency,
+               "vcf": {"licensing": "portable", "price_per_core_year": 320.0}})
     };
+    // The VCF list figure is in dollars: portable licensing in euros needs a euro price.
+    let mut no_price = body("EUR");
+    no_price["vcf"] = json!({"licensing": "portable"});
+    let res = app.post_json("/api/v1/avs/plan", &no_price).await;
+    assert_eq!(res.status(), 422);
+    let e: Value = res.json().await.unwrap();
+    assert!(
+        e.to_string().contains("vcf.price_per_core_year") && e.to_string().contains("in EUR"),
+        "{e}"
+    );
     let res = app.post_json("/api/v1/avs/plan", &body("EUR")).await;
     let status = res.status();
     let plan: Value = res.json().await.unwrap();
