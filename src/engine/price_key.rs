@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 /// `code` as the ISO 4217 code of a currency prices are billed in (`USD`, `EUR`),
 /// shared by every cost priced in it (`Cost.currency`), or `None` when it is not one.
 /// The list is ISO 4217's as the `iso_currency` crate carries it; of it, the codes that
-/// are no money one is billed in (funds such as `USN`, metals, `XTS` for testing, `XXX`
-/// for no currency) and those since replaced (`HRK`, by `EUR` in 2023) are not taken.
+/// are no money one is billed in (funds such as `USN`, metals such as `XAU`, `XTS` for
+/// testing, the code for no currency) and those since replaced (`HRK`, by `EUR` in 2023) are not taken.
 pub fn currency_code(code: &str) -> Option<&'static str> {
     let c = iso_currency::Currency::from_code(code)?;
     (!c.is_special() && !c.is_fund() && c.is_superseded().is_none()).then(|| c.code())

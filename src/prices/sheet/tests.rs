@@ -182,7 +182,7 @@ fn a_column_named_twice_is_refused_with_both_positions() {
 fn currencies_are_iso_4217_codes_in_use() {
     for (code, says) in [
         ("ABC", "not an ISO 4217 currency code"),
-        ("XXX", "not an ISO 4217 currency code"),
+        ("XAU", "not an ISO 4217 currency code"),
         ("XTS", "not an ISO 4217 currency code"),
         ("eur", "not an ISO 4217 currency code"),
         ("HRK", "replaced by EUR"),

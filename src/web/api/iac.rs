@@ -48,14 +48,13 @@ fn format(raw: &str) -> Result<Format, ApiError> {
     })
 }
 
-/// The code as a text/plain download named after the plan.
+/// The code (with the plan's name) as a text/plain download named after the plan.
 fn code(
-    name: &str,
     f: Format,
-    text: Result<String, iac::ExportError>,
+    named: Result<(String, String), iac::ExportError>,
 ) -> Result<Response, ApiError> {
-    let text = text.map_err(|e| ApiError::invalid("format", e.0))?;
-    let file = format!("{}.{}", layout::name(name, 60), f.ext());
+    let (name, text) = named.map_err(|e| ApiError::invalid("format", e.0))?;
+    let file = format!("{}.{}", layout::name(&name, 60), f.ext());
     Ok((
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
@@ -98,10 +97,7 @@ pub async fn scenario_export(
             .and_then(|l| iac::export(&l, f).map(|t| (l.name, t)))
     })
     .await?;
-    match text {
-        Ok((name, t)) => code(&name, f, Ok(t)),
-        Err(e) => code("", f, Err(e)),
-    }
+    code(f, text)
 }
 
 /// A saved estate's newest revision, planned with the price book in force, as code.
@@ -143,10 +139,7 @@ pub async fn estate_export(
             .and_then(|l| iac::export(&l, f).map(|t| (l.name, t)))
     })
     .await?;
-    match text {
-        Ok((name, t)) => code(&name, f, Ok(t)),
-        Err(e) => code("", f, Err(e)),
-    }
+    code(f, text)
 }
 
 /// An AVS plan (the body of `POST /api/v1/avs/plan`) as code: a pool per cluster, its
@@ -177,7 +170,7 @@ pub async fn avs_export(
             .and_then(|l| iac::export(&l, f))
     })
     .await?;
-    code("AVS datastores", f, text)
+    code(f, text.map(|t| ("AVS datastores".to_owned(), t)))
 }
 
 /// Choices of an evaluation of code.
