@@ -3,7 +3,7 @@
 
 use super::axis::{Linear, Span};
 use super::legend::{LegendItem, draw_key_row, key_row_height};
-use super::style::{DrawResult, FONT, OI_BLACK, SERIES, caption_style, mesh, wrap_px};
+use super::style::{DrawResult, GroupLabels, OI_BLACK, SERIES, caption_style, mesh};
 use super::{Chart, ChartTable, Kind};
 use crate::engine::sweep::{Better, MetricRow};
 use crate::format::{exact, num, tick};
@@ -12,7 +12,6 @@ use crate::report::summary;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 #[derive(Debug, Clone)]
 pub(super) struct Data {
@@ -74,20 +73,13 @@ pub(super) fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &Data) 
         .collect();
     let (key, plot) = root.split_vertically(key_row_height(&root, &items)?);
     draw_key_row(&key, &items)?;
-    // Group names under the axis on up to three lines, as wide as a group.
-    let label_style =
-        TextStyle::from((FONT, 11).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
-    let group_px = ((plot.dim_in_pixel().0 as i32 - 110) / groups as i32).max(30) as u32;
-    let wrapped: Vec<Vec<String>> = labels
-        .iter()
-        .map(|l| wrap_px(&plot, l, &label_style, group_px.saturating_sub(6)))
-        .collect::<Result<_, _>>()?;
-    let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1) as u32;
+    // Group names under the axis, as wide as a group.
+    let labels = GroupLabels::of(&plot, &labels, usize::MAX)?;
     let x = Linear::slots(groups);
     let mut chart = ChartBuilder::on(&plot)
         .margin(12)
         .margin_right(24)
-        .x_label_area_size(30 + 13 * lines)
+        .x_label_area_size(labels.area_height())
         .y_label_area_size(70)
         .build_cartesian_2d(x.range(), y.range())?;
     mesh(&mut chart, 11)
@@ -99,14 +91,7 @@ pub(super) fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &Data) 
         .x_desc("Metric")
         .y_desc("Percent of the first scenario (%)")
         .draw()?;
-    for (g, lines) in wrapped.iter().enumerate() {
-        for (k, line) in lines.iter().enumerate() {
-            chart.plotting_area().draw(
-                &(EmptyElement::at((g as f64, y.lo))
-                    + Text::new(line.clone(), (0, 6 + 13 * k as i32), label_style.clone())),
-            )?;
-        }
-    }
+    labels.draw(&chart, y.lo)?;
     let w = 0.8 / n as f64;
     for j in 0..n {
         let colour = SERIES[j % SERIES.len()];

@@ -3,7 +3,7 @@
 
 use super::axis::{Linear, Span};
 use super::legend::{LegendItem, draw_key_row, key_row_height};
-use super::style::{DrawResult, FONT, OI_BLACK, SERIES, caption_style, mesh, wrap_px};
+use super::style::{DrawResult, GroupLabels, OI_BLACK, SERIES, caption_style, mesh};
 use super::{Chart, ChartTable, Kind};
 use crate::format::{exact, tick};
 use crate::live::estate::LiveAnswer;
@@ -11,7 +11,6 @@ use crate::report::escape;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Most volumes one chart draws (the table lists them all).
 const MAX_BARS: usize = 40;
@@ -70,19 +69,13 @@ pub(super) fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &Data) 
     items.push(LegendItem::line("QoS throughput", OI_BLACK, true));
     let (key, plot) = root.split_vertically(key_row_height(&root, &items)?);
     draw_key_row(&key, &items)?;
-    let label_style =
-        TextStyle::from((FONT, 11).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
-    let group_px = ((plot.dim_in_pixel().0 as i32 - 110) / groups as i32).max(30) as u32;
-    let wrapped: Vec<Vec<String>> = rows
-        .iter()
-        .map(|(n, _, _)| wrap_px(&plot, n, &label_style, group_px.saturating_sub(6)))
-        .collect::<Result<_, _>>()?;
-    let lines = wrapped.iter().map(Vec::len).max().unwrap_or(1).min(3) as u32;
+    let names: Vec<&str> = rows.iter().map(|(n, _, _)| n.as_str()).collect();
+    let labels = GroupLabels::of(&plot, &names, 3)?;
     let x = Linear::slots(groups);
     let mut chart = ChartBuilder::on(&plot)
         .margin(12)
         .margin_right(24)
-        .x_label_area_size(30 + 13 * lines)
+        .x_label_area_size(labels.area_height())
         .y_label_area_size(70)
         .build_cartesian_2d(x.range(), y.range())?;
     mesh(&mut chart, 11)
@@ -94,14 +87,7 @@ pub(super) fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &Data) 
         .x_desc("Volume")
         .y_desc("Read + write MiB/s")
         .draw()?;
-    for (g, lines) in wrapped.iter().enumerate() {
-        for (k, line) in lines.iter().take(3).enumerate() {
-            chart.plotting_area().draw(
-                &(EmptyElement::at((g as f64, y.lo))
-                    + Text::new(line.clone(), (0, 6 + 13 * k as i32), label_style.clone())),
-            )?;
-        }
-    }
+    labels.draw(&chart, y.lo)?;
     let w = 0.8 / 3.0;
     for j in 0..3 {
         let bars: Vec<Rectangle<(f64, f64)>> = rows

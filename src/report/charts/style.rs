@@ -6,8 +6,10 @@ use plotters::chart::{ChartContext, MeshStyle};
 use plotters::coord::Shift;
 use plotters::coord::cartesian::Cartesian2d;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
+use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontStyle, register_font};
 use std::sync::Once;
 
@@ -218,5 +220,61 @@ mod tests {
                 .iter()
                 .all(|s| s.colour != OI_VERMILLION || (s.dash, s.gap) != (2, 3))
         );
+    }
+}
+
+/// The names of a grouped bar chart's groups under its x axis, each wrapped to the
+/// width of its group on at most `max_lines` lines.
+pub struct GroupLabels {
+    lines: Vec<Vec<String>>,
+}
+
+impl GroupLabels {
+    fn style() -> TextStyle<'static> {
+        TextStyle::from((FONT, 11).into_font()).pos(Pos::new(HPos::Center, VPos::Top))
+    }
+
+    /// The labels of `names`, one group each, wrapped for the chart drawn on `plot`.
+    pub fn of<DB: DrawingBackend, S: AsRef<str>>(
+        plot: &DrawingArea<DB, Shift>,
+        names: &[S],
+        max_lines: usize,
+    ) -> Result<GroupLabels, DrawingAreaErrorKind<DB::ErrorType>> {
+        let groups = names.len().max(1);
+        let group_px = ((plot.dim_in_pixel().0 as i32 - 110) / groups as i32).max(30) as u32;
+        let style = Self::style();
+        let lines = names
+            .iter()
+            .map(|n| {
+                wrap_px(plot, n.as_ref(), &style, group_px.saturating_sub(6)).map(|mut l| {
+                    l.truncate(max_lines);
+                    l
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(GroupLabels { lines })
+    }
+
+    /// The height of the x label area that holds them, pixels.
+    pub fn area_height(&self) -> u32 {
+        30 + 13 * self.lines.iter().map(Vec::len).max().unwrap_or(1) as u32
+    }
+
+    /// Draws each group's label under its slot (group `g` at x = `g`), from `y_lo` down.
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        chart: &ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+        y_lo: f64,
+    ) -> DrawResult<DB> {
+        let style = Self::style();
+        for (g, lines) in self.lines.iter().enumerate() {
+            for (k, line) in lines.iter().enumerate() {
+                chart.plotting_area().draw(
+                    &(EmptyElement::at((g as f64, y_lo))
+                        + Text::new(line.clone(), (0, 6 + 13 * k as i32), style.clone())),
+                )?;
+            }
+        }
+        Ok(())
     }
 }
