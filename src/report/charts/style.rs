@@ -191,38 +191,6 @@ impl SeriesStyle {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn io_size_series_differ_in_colour_and_pattern() {
-        let styles: Vec<SeriesStyle> = (0..21).map(SeriesStyle::of).collect();
-        for (i, a) in styles.iter().enumerate() {
-            for b in &styles[i + 1..] {
-                assert!(
-                    a.colour != b.colour || (a.dash, a.gap) != (b.dash, b.gap),
-                    "{a:?} and {b:?}"
-                );
-            }
-        }
-        // Orange, vermillion and yellow look alike: each has its own pattern, and no
-        // vermillion series of the first 14 is dotted like the scenario's IO size.
-        let warm: Vec<(u32, u32)> = styles[..7]
-            .iter()
-            .filter(|s| [OI_ORANGE, OI_VERMILLION, OI_YELLOW].contains(&s.colour))
-            .map(|s| (s.dash, s.gap))
-            .collect();
-        assert_eq!(warm.len(), 3);
-        assert!(warm[0] != warm[1] && warm[1] != warm[2] && warm[0] != warm[2]);
-        assert!(
-            styles[..14]
-                .iter()
-                .all(|s| s.colour != OI_VERMILLION || (s.dash, s.gap) != (2, 3))
-        );
-    }
-}
-
 /// The names of a grouped bar chart's groups under its x axis, each wrapped to the
 /// width of its group on at most `max_lines` lines.
 pub struct GroupLabels {
@@ -276,5 +244,37 @@ impl GroupLabels {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_size_series_differ_in_colour_and_pattern() {
+        let styles: Vec<SeriesStyle> = (0..21).map(SeriesStyle::of).collect();
+        for (i, a) in styles.iter().enumerate() {
+            for b in &styles[i + 1..] {
+                assert!(
+                    a.colour != b.colour || (a.dash, a.gap) != (b.dash, b.gap),
+                    "{a:?} and {b:?}"
+                );
+            }
+        }
+        // Orange, vermillion and yellow look alike: each has its own pattern, and no
+        // vermillion series of the first 14 is dotted like the scenario's IO size.
+        let warm: Vec<(u32, u32)> = styles[..7]
+            .iter()
+            .filter(|s| [OI_ORANGE, OI_VERMILLION, OI_YELLOW].contains(&s.colour))
+            .map(|s| (s.dash, s.gap))
+            .collect();
+        assert_eq!(warm.len(), 3);
+        assert!(warm[0] != warm[1] && warm[1] != warm[2] && warm[0] != warm[2]);
+        assert!(
+            styles[..14]
+                .iter()
+                .all(|s| s.colour != OI_VERMILLION || (s.dash, s.gap) != (2, 3))
+        );
     }
 }
