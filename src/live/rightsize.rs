@@ -14,6 +14,8 @@ use crate::engine::scenario::Scenario;
 use crate::verdict::{self, Recommendation};
 
 /// Margin over the measured P95 throughput and consumed capacity that the plan keeps, %.
+/// A stated planning assumption (no vendor document sets a figure): the verdict names it
+/// ("P95 plus 20%") wherever it sizes with it, and docs/live.md says so.
 pub const MARGIN_PCT: f64 = 20.0;
 
 /// Least throughput a plan is sized for, MiB/s (an idle volume still has a quota).
