@@ -7,10 +7,11 @@
 //!   latency and cost in words, the AVS plan's and the estate's summaries.
 //! - [`charts`]: every chart, one plotters draw per chart for SVG, PNG and PDF.
 //! - [`doc`]: a report as a document, and one writer per language for it (HTML,
-//!   Markdown, the PDF layouter, a workbook).
+//!   Markdown, the PDF layouter); the one workbook writer ([`doc::xlsx`], sheets as
+//!   data) and the one CSV writer ([`doc::csv`]), which every report's files go through.
 //! - [`model`] (a scenario's report as data), [`scenario`], [`avs`] and [`estate`]:
-//!   each report built as a document for its [`Edition`], plus its data formats (CSV,
-//!   XLSX, JSON).
+//!   each report built as a document for its [`Edition`], plus its data formats (CSV
+//!   rows and workbook sheets built as data, JSON).
 //!
 //! Rendering dispatches from here; the report models know no writer.
 

@@ -6,7 +6,7 @@
 
 use super::{PlanDoc, placement_rows};
 use crate::report::ReportError;
-use crate::report::escape::csv as text;
+use crate::report::doc::csv::{number, text, write};
 
 /// The header row, in order.
 pub const COLUMNS: [&str; 15] = [
@@ -27,13 +27,9 @@ pub const COLUMNS: [&str; 15] = [
     "flags",
 ];
 
-/// A number without separators (up to 4 decimals), so spreadsheets parse it.
+/// A figure to 4 decimals.
 fn n(v: f64) -> String {
-    if v.is_finite() {
-        format!("{}", (v * 10_000.0).round() / 10_000.0)
-    } else {
-        String::new()
-    }
+    number(v, 4)
 }
 
 fn opt(v: Option<f64>) -> String {
@@ -42,11 +38,9 @@ fn opt(v: Option<f64>) -> String {
 
 /// Writes the CSV (UTF-8, comma-separated, header row first).
 pub fn render(doc: &PlanDoc) -> Result<Vec<u8>, ReportError> {
-    let err = |e: ::csv::Error| ReportError::Csv(e.to_string());
-    let mut w = ::csv::Writer::from_writer(Vec::new());
-    w.write_record(COLUMNS).map_err(err)?;
-    for d in &doc.plan.datastores {
-        w.write_record([
+    let header = COLUMNS.map(str::to_owned);
+    let datastores = doc.plan.datastores.iter().map(|d| {
+        [
             "datastore".to_owned(),
             text(&d.name),
             d.cluster.to_string(),
@@ -62,11 +56,10 @@ pub fn render(doc: &PlanDoc) -> Result<Vec<u8>, ReportError> {
             n(d.qos_mibps),
             String::new(),
             String::new(),
-        ])
-        .map_err(err)?;
-    }
-    for r in placement_rows(doc) {
-        w.write_record([
+        ]
+    });
+    let placement = placement_rows(doc).into_iter().map(|r| {
+        [
             "placement".to_owned(),
             text(r.datastore),
             r.cluster.map_or_else(String::new, |c| c.to_string()),
@@ -82,8 +75,10 @@ pub fn render(doc: &PlanDoc) -> Result<Vec<u8>, ReportError> {
             String::new(),
             n(r.tib),
             r.flags.join("; "),
-        ])
-        .map_err(err)?;
-    }
-    w.into_inner().map_err(|e| ReportError::Csv(e.to_string()))
+        ]
+    });
+    write(
+        std::iter::once(header).chain(datastores).chain(placement),
+        false,
+    )
 }

@@ -2,72 +2,23 @@
 //! `Hosts and TCO` (each option's host count by driver, cores and cost), `Datastores`,
 //! `Assumptions` (the per-VM figures assumed, with their source) and `Placement` (one
 //! row per VM or disk; past Excel's 1,048,576 rows a sheet continues in
-//! `Placement 2`, `Placement 3`, ...). Text is cut to Excel's 32,767 characters a cell.
+//! `Placement 2`, `Placement 3`, ...); built as a [`Book`] for the one workbook writer.
 
 use super::{PlanDoc, options, placement_rows, unit_name};
 use crate::report::ReportError;
-use rust_xlsxwriter::{DocProperties, Format, FormatBorder, Workbook, Worksheet, XlsxError};
+use crate::report::doc::xlsx::{Book, SHEET_MAX_ROWS, Sheet, Style, write};
 
-/// Most characters a cell holds (Excel's limit).
-const CELL_MAX_CHARS: usize = 32_767;
-/// Rows a sheet holds (Excel's limit), the header included.
-const SHEET_MAX_ROWS: usize = 1_048_576;
+/// The number formats of the plan's figures.
+const TIB: &str = "#,##0.00";
+const PCT: &str = "0.0";
+const INT: &str = "#,##0";
 
-/// `s` cut to what a cell holds.
-fn clip(s: &str) -> &str {
-    match s.char_indices().nth(CELL_MAX_CHARS) {
-        Some((i, _)) => &s[..i],
-        None => s,
-    }
-}
-
-struct Styles {
-    header: Format,
-    title: Format,
-    wrap: Format,
-    tib: Format,
-    pct: Format,
-    int: Format,
-    /// Money in the plan's currency.
-    money: Format,
-}
-
-impl Styles {
-    fn new(currency: &str) -> Styles {
-        Styles {
-            header: Format::new()
-                .set_bold()
-                .set_background_color(0xF3F5F7)
-                .set_border_bottom(FormatBorder::Thin),
-            title: Format::new()
-                .set_bold()
-                .set_font_size(16)
-                .set_font_color(0x0B5CAD),
-            wrap: Format::new().set_text_wrap(),
-            tib: Format::new().set_num_format("#,##0.00"),
-            pct: Format::new().set_num_format("0.0"),
-            int: Format::new().set_num_format("#,##0"),
-            money: Format::new().set_num_format(crate::format::xlsx_money(currency)),
-        }
-    }
-}
-
-fn header(ws: &mut Worksheet, st: &Styles, titles: &[(&str, f64)]) -> Result<(), XlsxError> {
-    for (c, (title, width)) in titles.iter().enumerate() {
-        ws.write_string_with_format(0, c as u16, *title, &st.header)?;
-        ws.set_column_width(c as u16, *width)?;
-    }
-    ws.set_freeze_panes(1, 0)?;
-    Ok(())
-}
-
-fn summary(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxError> {
+fn summary(doc: &PlanDoc) -> Sheet {
     let (s, p) = (&doc.inventory.summary, doc.plan);
-    let ws = wb.add_worksheet();
-    ws.set_name("Summary")?;
-    ws.set_column_width(0, 34)?;
-    ws.set_column_width(1, 60)?;
-    ws.write_string_with_format(0, 0, clip(&format!("AVS plan: {}", doc.origin)), &st.title)?;
+    let mut ws = Sheet::new("Summary");
+    ws.width(0, 34.0);
+    ws.width(1, 60.0);
+    ws.text(0, 0, format!("AVS plan: {}", doc.origin), Style::Title);
     let excluded = s
         .excluded_by_reason
         .iter()
@@ -91,43 +42,44 @@ fn summary(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxErro
         ),
     ];
     let mut row = 2;
-    for (label, value) in &text_rows {
-        ws.write_string_with_format(row, 0, *label, &st.header)?;
-        ws.write_string(row, 1, clip(value))?;
+    for (label, value) in text_rows {
+        ws.text(row, 0, label, Style::Header);
+        ws.text(row, 1, value, Style::Plain);
         row += 1;
     }
-    let numbers: [(&str, f64, &Format); 13] = [
-        ("VM rows read", f64::from(s.rows), &st.int),
-        ("VMs kept", f64::from(s.included), &st.int),
-        ("VMs left out", f64::from(s.excluded), &st.int),
-        ("vCPUs", s.vcpus as f64, &st.int),
-        ("Memory GiB", s.memory_gib, &st.int),
-        ("In use TiB", s.in_use_tib, &st.tib),
-        ("Provisioned TiB", s.provisioned_tib, &st.tib),
-        ("Disks", f64::from(s.disks), &st.int),
-        ("RDM disks", f64::from(s.rdm_disks), &st.int),
-        ("Shared disks", f64::from(s.shared_disks), &st.int),
-        ("Datastores", p.datastores.len() as f64, &st.int),
+    let numbers: [(&str, f64, &str); 13] = [
+        ("VM rows read", f64::from(s.rows), INT),
+        ("VMs kept", f64::from(s.included), INT),
+        ("VMs left out", f64::from(s.excluded), INT),
+        ("vCPUs", s.vcpus as f64, INT),
+        ("Memory GiB", s.memory_gib, INT),
+        ("In use TiB", s.in_use_tib, TIB),
+        ("Provisioned TiB", s.provisioned_tib, TIB),
+        ("Disks", f64::from(s.disks), INT),
+        ("RDM disks", f64::from(s.rdm_disks), INT),
+        ("Shared disks", f64::from(s.shared_disks), INT),
+        ("Datastores", p.datastores.len() as f64, INT),
         (
             "Hosts with ANF datastores",
             f64::from(p.tco.with_anf.hosts.hosts),
-            &st.int,
+            INT,
         ),
         (
             "Hosts with vSAN only",
             f64::from(p.tco.vsan_only.hosts.hosts),
-            &st.int,
+            INT,
         ),
     ];
     for (label, v, f) in numbers {
-        ws.write_string_with_format(row, 0, label, &st.header)?;
-        ws.write_number_with_format(row, 1, v, f)?;
+        ws.text(row, 0, label, Style::Header);
+        ws.number(row, 1, v, f);
         row += 1;
     }
-    ws.write_string_with_format(row, 0, "Targets", &st.header)?;
-    ws.write_string(row, 1, if p.met { "met" } else { "not met" })?;
-    ws.write_string_with_format(row + 1, 0, "Names anonymised", &st.header)?;
-    ws.write_string(row + 1, 1, if s.anonymised { "yes" } else { "no" })?;
+    ws.text(row, 0, "Targets", Style::Header);
+    ws.text(row, 1, if p.met { "met" } else { "not met" }, Style::Plain);
+    ws.text(row + 1, 0, "Names anonymised", Style::Header);
+    let anonymised = if s.anonymised { "yes" } else { "no" };
+    ws.text(row + 1, 1, anonymised, Style::Plain);
     row += 3;
     let notes = doc
         .verdict
@@ -136,18 +88,16 @@ fn summary(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxErro
         .chain(&s.warnings)
         .chain(&p.warnings);
     for w in notes {
-        ws.write_string_with_format(row, 1, clip(w), &st.wrap)?;
+        ws.text(row, 1, w, Style::Wrap);
         row += 1;
     }
-    Ok(())
+    ws
 }
 
-fn hosts_tco(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxError> {
-    let ws = wb.add_worksheet();
-    ws.set_name("Hosts and TCO")?;
-    header(
-        ws,
-        st,
+fn hosts_tco(doc: &PlanDoc) -> Sheet {
+    let currency = doc.plan.tco.currency;
+    let mut ws = Sheet::table(
+        "Hosts and TCO",
         &[
             ("Option", 22.0),
             ("Hosts", 8.0),
@@ -167,11 +117,11 @@ fn hosts_tco(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxEr
             ("Cores", 8.0),
             ("VCF monthly", 14.0),
         ],
-    )?;
+    );
     for (r, (name, o)) in options(doc.plan).into_iter().enumerate() {
         let r = r as u32 + 1;
         let h = &o.hosts;
-        ws.write_string(r, 0, name)?;
+        ws.text(r, 0, name, Style::Plain);
         for (c, v) in [
             (1, Some(h.hosts)),
             (2, Some(h.clusters)),
@@ -180,11 +130,11 @@ fn hosts_tco(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxEr
             (5, h.drivers.storage),
         ] {
             match v {
-                Some(v) => ws.write_number_with_format(r, c, f64::from(v), &st.int)?,
-                None => ws.write_string(r, c, "-")?,
+                Some(v) => ws.number(r, c, f64::from(v), INT),
+                None => ws.text(r, c, "-", Style::Plain),
             };
         }
-        ws.write_string(r, 6, h.binding)?;
+        ws.text(r, 6, h.binding, Style::Plain);
         let money = [
             o.hosts_monthly.payg,
             o.anf_monthly.payg,
@@ -195,30 +145,23 @@ fn hosts_tco(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxEr
         .into_iter()
         .chain(o.totals.iter().map(|t| t.reserved));
         for (c, v) in money.enumerate() {
-            ws.write_number_with_format(r, 7 + c as u16, v, &st.money)?;
+            ws.money(r, 7 + c as u16, Some(v), currency);
         }
-        ws.write_number_with_format(r, 15, f64::from(o.cores), &st.int)?;
-        ws.write_number_with_format(r, 16, o.licence_monthly.payg, &st.money)?;
+        ws.number(r, 15, f64::from(o.cores), INT);
+        ws.money(r, 16, Some(o.licence_monthly.payg), currency);
     }
     let t = &doc.plan.tco;
-    ws.write_string_with_format(
-        4,
-        0,
-        clip(&format!(
-            "AVS host prices as of {}, ANF as of {}; {}. VMware licences: {}.",
-            t.host_price_date, t.anf_price_date, t.note, t.licence.basis
-        )),
-        &st.wrap,
-    )?;
-    Ok(())
+    let note = format!(
+        "AVS host prices as of {}, ANF as of {}; {}. VMware licences: {}.",
+        t.host_price_date, t.anf_price_date, t.note, t.licence.basis
+    );
+    ws.text(4, 0, note, Style::Wrap);
+    ws
 }
 
-fn datastores(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxError> {
-    let ws = wb.add_worksheet();
-    ws.set_name("Datastores")?;
-    header(
-        ws,
-        st,
+fn datastores(doc: &PlanDoc) -> Sheet {
+    let mut ws = Sheet::table(
+        "Datastores",
         &[
             ("Datastore", 14.0),
             ("Cluster", 8.0),
@@ -231,45 +174,42 @@ fn datastores(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxE
             ("IOPS", 10.0),
             ("QoS MiB/s", 11.0),
         ],
-    )?;
+    );
     for (r, d) in doc.plan.datastores.iter().enumerate() {
         let r = r as u32 + 1;
-        ws.write_string(r, 0, clip(&d.name))?;
-        ws.write_number_with_format(r, 1, f64::from(d.cluster), &st.int)?;
-        ws.write_number_with_format(r, 2, d.quota_tib, &st.tib)?;
-        ws.write_number_with_format(r, 3, d.used_tib, &st.tib)?;
-        ws.write_number_with_format(r, 4, d.with_growth_tib, &st.tib)?;
-        ws.write_number_with_format(r, 5, d.fill_pct, &st.pct)?;
-        ws.write_number_with_format(r, 6, f64::from(d.vms), &st.int)?;
-        ws.write_number_with_format(r, 7, d.demand_mibps, &st.int)?;
-        ws.write_number_with_format(r, 8, d.demand_iops, &st.int)?;
-        ws.write_number_with_format(r, 9, d.qos_mibps, &st.int)?;
+        ws.text(r, 0, &d.name, Style::Plain);
+        ws.number(r, 1, f64::from(d.cluster), INT);
+        ws.number(r, 2, d.quota_tib, TIB);
+        ws.number(r, 3, d.used_tib, TIB);
+        ws.number(r, 4, d.with_growth_tib, TIB);
+        ws.number(r, 5, d.fill_pct, PCT);
+        ws.number(r, 6, f64::from(d.vms), INT);
+        ws.number(r, 7, d.demand_mibps, INT);
+        ws.number(r, 8, d.demand_iops, INT);
+        ws.number(r, 9, d.qos_mibps, INT);
     }
-    Ok(())
+    ws
 }
 
 /// The per-VM figures the plan assumed, with their source.
-fn assumptions(wb: &mut Workbook, st: &Styles, doc: &PlanDoc) -> Result<(), XlsxError> {
-    let ws = wb.add_worksheet();
-    ws.set_name("Assumptions")?;
-    header(
-        ws,
-        st,
+fn assumptions(doc: &PlanDoc) -> Sheet {
+    let mut ws = Sheet::table(
+        "Assumptions",
         &[
             ("Figure", 44.0),
             ("Value", 10.0),
             ("Unit", 8.0),
             ("Source", 10.0),
         ],
-    )?;
+    );
     for (r, a) in doc.plan.assumptions.iter().enumerate() {
         let r = r as u32 + 1;
-        ws.write_string(r, 0, clip(&a.name))?;
-        ws.write_number(r, 1, a.value)?;
-        ws.write_string(r, 2, a.unit)?;
-        ws.write_string(r, 3, a.source.display())?;
+        ws.text(r, 0, &a.name, Style::Plain);
+        ws.general(r, 1, a.value);
+        ws.text(r, 2, a.unit, Style::Plain);
+        ws.text(r, 3, a.source.display(), Style::Plain);
     }
-    Ok(())
+    ws
 }
 
 /// The name of placement sheet `k` (0-based): `Placement`, `Placement 2`, ...
@@ -281,24 +221,18 @@ fn placement_sheet(k: usize) -> String {
     }
 }
 
-fn placement(
-    wb: &mut Workbook,
-    st: &Styles,
-    doc: &PlanDoc,
-    per_sheet: usize,
-) -> Result<(), XlsxError> {
+/// The placement, `per_sheet` rows a sheet.
+fn placement(doc: &PlanDoc, per_sheet: usize) -> Vec<Sheet> {
     let rows = placement_rows(doc);
     let chunks: Vec<_> = if rows.is_empty() {
         vec![&rows[..]]
     } else {
         rows.chunks(per_sheet).collect()
     };
+    let mut sheets = Vec::new();
     for (k, chunk) in chunks.into_iter().enumerate() {
-        let ws = wb.add_worksheet();
-        ws.set_name(placement_sheet(k))?;
-        header(
-            ws,
-            st,
+        let mut ws = Sheet::table(
+            placement_sheet(k),
             &[
                 ("VM", 28.0),
                 ("Disk", 14.0),
@@ -309,63 +243,54 @@ fn placement(
                 ("IOPS", 10.0),
                 ("Flags", 18.0),
             ],
-        )?;
+        );
         for (r, p) in chunk.iter().enumerate() {
             let r = r as u32 + 1;
-            ws.write_string(r, 0, clip(p.vm))?;
-            ws.write_string(r, 1, clip(p.disk.unwrap_or("all")))?;
-            ws.write_string(r, 2, clip(p.datastore))?;
+            ws.text(r, 0, p.vm, Style::Plain);
+            ws.text(r, 1, p.disk.unwrap_or("all"), Style::Plain);
+            ws.text(r, 2, p.datastore, Style::Plain);
             if let Some(c) = p.cluster {
-                ws.write_number_with_format(r, 3, f64::from(c), &st.int)?;
+                ws.number(r, 3, f64::from(c), INT);
             }
-            ws.write_number_with_format(r, 4, p.tib, &st.tib)?;
+            ws.number(r, 4, p.tib, TIB);
             if let Some(m) = p.mibps {
-                ws.write_number_with_format(r, 5, m, &st.pct)?;
+                ws.number(r, 5, m, PCT);
             }
             if let Some(m) = p.iops {
-                ws.write_number_with_format(r, 6, m, &st.int)?;
+                ws.number(r, 6, m, INT);
             }
             if !p.flags.is_empty() {
-                ws.write_string(r, 7, p.flags.join(", "))?;
+                ws.text(r, 7, p.flags.join(", "), Style::Plain);
             }
         }
+        sheets.push(ws);
     }
-    Ok(())
+    sheets
 }
 
-/// Writes the workbook, the placement `per_sheet` rows a sheet.
-fn render_rows(doc: &PlanDoc, per_sheet: usize) -> Result<Vec<u8>, ReportError> {
-    let err = |e: XlsxError| ReportError::Xlsx(e.to_string());
-    let st = Styles::new(doc.plan.tco.currency);
-    let mut wb = Workbook::new();
-    wb.set_properties(
-        &DocProperties::new()
-            .set_title(clip(&format!("AVS plan: {}", doc.origin)))
-            .set_author("volplan"),
-    );
-    summary(&mut wb, &st, doc).map_err(err)?;
-    hosts_tco(&mut wb, &st, doc).map_err(err)?;
-    datastores(&mut wb, &st, doc).map_err(err)?;
-    assumptions(&mut wb, &st, doc).map_err(err)?;
-    placement(&mut wb, &st, doc, per_sheet.max(1)).map_err(err)?;
-    wb.save_to_buffer().map_err(err)
+/// The workbook, the placement `per_sheet` rows a sheet.
+fn book(doc: &PlanDoc, per_sheet: usize) -> Book {
+    let mut sheets = vec![
+        summary(doc),
+        hosts_tco(doc),
+        datastores(doc),
+        assumptions(doc),
+    ];
+    sheets.extend(placement(doc, per_sheet.max(1)));
+    Book {
+        title: format!("AVS plan: {}", doc.origin),
+        sheets,
+    }
 }
 
 /// Writes the workbook.
 pub fn render(doc: &PlanDoc) -> Result<Vec<u8>, ReportError> {
-    render_rows(doc, SHEET_MAX_ROWS - 1)
+    write(&book(doc, SHEET_MAX_ROWS - 1))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn text_is_cut_to_what_a_cell_holds() {
-        let long = "é".repeat(CELL_MAX_CHARS + 10);
-        assert_eq!(clip(&long).chars().count(), CELL_MAX_CHARS);
-        assert_eq!(clip("short"), "short");
-    }
 
     #[test]
     fn the_placement_continues_on_further_sheets() {
@@ -381,7 +306,7 @@ mod tests {
             date: "2026-01-02",
             verdict: &verdict,
         };
-        let bytes = render_rows(&doc, 3).unwrap();
+        let bytes = write(&book(&doc, 3)).unwrap();
         let mut book: calamine::Xlsx<_> =
             calamine::open_workbook_from_rs(std::io::Cursor::new(bytes)).unwrap();
         use calamine::Reader;

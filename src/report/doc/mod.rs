@@ -4,6 +4,7 @@
 //! [`Doc`] for its edition, and one writer per language turns any document into HTML,
 //! Markdown or PDF, so every report has the same layout, fonts and escaping.
 
+pub mod csv;
 pub mod html;
 pub mod json;
 pub mod md;

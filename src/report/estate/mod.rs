@@ -12,7 +12,7 @@ use crate::report::doc::{Block, Bullet, Cell, Doc, Mark, Row, Table, num_col, te
 use crate::report::summary::cost::region_name;
 use crate::report::summary::estate::{event_name, facts, method};
 use crate::report::summary::storage_name;
-use crate::report::{Edition, Format, RenderOptions, ReportError, escape, render_doc};
+use crate::report::{Edition, Format, RenderOptions, ReportError, render_doc};
 
 /// The report in `format`, its conclusions the verdict's `statements`; `date` is the
 /// report's date (YYYY-MM-DD).
@@ -25,7 +25,7 @@ pub fn render(
 ) -> Result<Vec<u8>, ReportError> {
     let d = document(p, statements, opts.edition, date);
     match format {
-        Format::Csv => csv(&d),
+        Format::Csv => crate::report::doc::csv::render(&d),
         Format::Json if opts.edition == Edition::Customer => crate::report::doc::json::render(&d),
         Format::Json => serde_json::to_vec_pretty(p).map_err(|e| ReportError::Json(e.to_string())),
         _ => render_doc(&d, format, opts.paper),
@@ -332,29 +332,6 @@ pub fn page_chart(p: &EstatePlan) -> Result<String, ReportError> {
     Chart::estate_timeline(p)
         .svg_inline()
         .map_err(|e| ReportError::Chart("estate-timeline", e.to_string()))
-}
-
-/// CSV: each table of the document as a block of rows, its first column the table's
-/// name.
-pub fn csv(d: &Doc) -> Result<Vec<u8>, ReportError> {
-    let mut w = ::csv::WriterBuilder::new()
-        .flexible(true)
-        .from_writer(Vec::new());
-    let err = |e: ::csv::Error| ReportError::Csv(e.to_string());
-    for t in d.tables() {
-        let mut head = vec!["table".to_owned()];
-        head.extend(t.columns.iter().map(|c| c.title.clone()));
-        w.write_record(&head).map_err(err)?;
-        for r in &t.rows {
-            let mut row = vec![escape::csv(&t.name)];
-            row.extend(r.cells.iter().map(|c| match c.number {
-                Some((v, _)) => format!("{}", (v * 1e4).round() / 1e4),
-                None => escape::csv(&c.text),
-            }));
-            w.write_record(&row).map_err(err)?;
-        }
-    }
-    w.into_inner().map_err(|e| ReportError::Csv(e.to_string()))
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 //! Columns (documented in the README; never renamed):
 //! `section,key,label,value,unit,mibps,iops,headroom_pct,binding,assumption,scope,applies,source`.
 
+use crate::report::doc::csv::{number, text, write};
 use crate::report::model::Report;
-use crate::report::{Edition, ReportError, escape};
+use crate::report::{Edition, ReportError};
 use crate::verdict::headline;
 
 /// The header row, in order.
@@ -26,14 +27,9 @@ pub const COLUMNS: [&str; 13] = [
     "source",
 ];
 
-/// Full-precision number without separators, so spreadsheets parse it.
+/// A figure to 3 decimals.
 fn n(v: f64) -> String {
-    if v.is_finite() {
-        let r = (v * 1000.0).round() / 1000.0;
-        format!("{r}")
-    } else {
-        String::new()
-    }
+    number(v, 3)
 }
 
 fn b(v: bool) -> String {
@@ -75,10 +71,6 @@ impl Row {
             &self.source,
         ]
     }
-}
-
-fn text(s: &str) -> String {
-    escape::csv(s)
 }
 
 fn rows(r: &Report, edition: Edition) -> Vec<Row> {
@@ -296,13 +288,11 @@ fn rows(r: &Report, edition: Edition) -> Vec<Row> {
 
 /// Writes the CSV report (UTF-8, comma-separated, header row first).
 pub fn render(r: &Report, edition: Edition) -> Result<Vec<u8>, ReportError> {
-    let err = |e: csv::Error| ReportError::Csv(e.to_string());
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(COLUMNS).map_err(err)?;
-    for row in rows(r, edition) {
-        w.write_record(row.fields()).map_err(err)?;
-    }
-    w.into_inner().map_err(|e| ReportError::Csv(e.to_string()))
+    let rows = rows(r, edition);
+    write(
+        std::iter::once(COLUMNS).chain(rows.iter().map(Row::fields)),
+        false,
+    )
 }
 
 #[cfg(test)]
