@@ -1,11 +1,10 @@
-//! Who may see a scenario: its owner and visibility, and the one check every read by
-//! id goes through ([`visible_scenario`]).
+//! Who may see a scenario or an estate: its owner and visibility, and the SQL condition
+//! every read by id goes through ([`super::resource::Resource::access`]).
 //!
 //! A `shared` scenario is seen by every user; a `private` one only by its owner and by
 //! actors who see everything (admins, and single-user mode). To everyone else a
 //! private scenario does not exist: the store answers `NotFound`.
 
-use super::{Db, DbConn, StoreError};
 use serde::{Deserialize, Serialize};
 
 /// Who makes a change or asks to see something.
@@ -85,38 +84,4 @@ impl Ownership {
     pub fn may_change_visibility(&self, actor: Actor<'_>) -> bool {
         actor.sees_all || (actor.user.is_some() && self.owner.as_deref() == actor.user)
     }
-}
-
-/// The ownership of scenario `id` when `actor` may see it; `NotFound` when there is no
-/// such scenario or it is private to someone else. Every route that reads or changes
-/// a scenario by id asks this first.
-pub async fn visible_scenario(
-    pool: &Db,
-    id: i64,
-    actor: Actor<'_>,
-) -> Result<Ownership, StoreError> {
-    ownership_on(&mut *pool.acquire().await?, id, actor).await
-}
-
-/// [`visible_scenario`] on `conn` (a write's transaction, so that it checks the row it
-/// changes).
-pub(crate) async fn ownership_on(
-    conn: &mut DbConn,
-    id: i64,
-    actor: Actor<'_>,
-) -> Result<Ownership, StoreError> {
-    let sql = format!(
-        "SELECT owner, visibility FROM scenarios WHERE id = $1 AND {}",
-        visible_sql(2, 3)
-    );
-    let (owner, visibility): (Option<String>, String) = sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .bind(id)
-        .bind(actor.user)
-        .bind(actor.all_flag())
-        .fetch_one(&mut *conn)
-        .await?;
-    Ok(Ownership {
-        owner,
-        visibility: Visibility::of_key(&visibility),
-    })
 }

@@ -1,8 +1,9 @@
 //! A scenario's calibration to its own measured runs: the refitted parameters, stored
 //! with the scenario and replaced by each refit.
 
-use super::access::{Actor, ownership_on};
+use super::access::Actor;
 use super::activity::{self, Action, Event, ObjectKind};
+use super::scenarios::ownership_on;
 use super::{Db, StoreError, begin_write};
 use crate::engine::evaluation::{CalibrationNote, MovedParameter};
 

@@ -1,19 +1,35 @@
 //! Estates with their full revision history, as scenarios have: every save adds a
 //! revision, nothing is overwritten. The estate request JSON is stored as sent.
 //!
-//! Estates have owners and visibility as scenarios do ([`super::access`]): every read
+//! Estates are a [`Resource`] as scenarios are, with owners and visibility
+//! ([`super::access`]): every read
 //! and change by id is of an estate the actor may see, `NotFound` otherwise. An estate
 //! that has taken in the inputs of a private scenario is private and stays so
 //! (`holds_private`), so those inputs never reach another user.
 
 use super::access::{Actor, Ownership, Visibility, visible_sql};
-use super::activity::{self, Action, Event, ObjectKind};
-use super::revisions::{History, Revision};
-use super::{Db, DbConn};
-use super::{StoreError, begin_write};
+use super::activity::{Action, ObjectKind};
+use super::resource::{Resource, Revision, Save, Value};
+use super::{Db, StoreError, begin_write};
 use crate::engine::Scenario;
 use crate::estate::EstateRequest;
 use serde::Serialize;
+
+pub use super::resource::{Access as EstateAccess, VisibilityChange};
+
+/// Estates as a versioned, owned, visible resource.
+const RESOURCE: Resource = Resource {
+    table: "estates",
+    revisions: "estate_revisions",
+    parent: "estate_id",
+    kind: ObjectKind::Estate,
+    events: "object_kind = 'estate' AND object_id = $1",
+    holds_private: Some("holds_private"),
+    full: (
+        "estate",
+        "create a new estate with these workloads to go on editing",
+    ),
+};
 
 /// An estate as stored: the newest revision.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,45 +55,11 @@ pub struct EstateSummary {
     pub visibility: String,
 }
 
-/// Who owns an estate, who sees it, and whether it holds a private scenario's inputs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EstateAccess {
-    pub ownership: Ownership,
-    /// The inputs of a private scenario were added: it may not become shared.
-    pub holds_private: bool,
-}
-
 /// True when a private scenario owned by `scenario_owner` may go into an estate owned by
 /// `estate_owner`: only into one of its owner's, whoever adds it (admins too), since
 /// the estate copies its inputs (docs/team-mode.md).
 pub fn may_hold_private(scenario_owner: Option<&str>, estate_owner: Option<&str>) -> bool {
     scenario_owner.is_some() && scenario_owner == estate_owner
-}
-
-/// Estate `id`'s access when `actor` may see it; `NotFound` otherwise.
-async fn access_on(
-    conn: &mut DbConn,
-    id: i64,
-    actor: Actor<'_>,
-) -> Result<EstateAccess, StoreError> {
-    let sql = format!(
-        "SELECT owner, visibility, holds_private FROM estates WHERE id = $1 AND {}",
-        visible_sql(2, 3)
-    );
-    let (owner, visibility, holds_private): (Option<String>, String, i64) =
-        sqlx::query_as(sqlx::AssertSqlSafe(sql))
-            .bind(id)
-            .bind(actor.user)
-            .bind(actor.all_flag())
-            .fetch_one(&mut *conn)
-            .await?;
-    Ok(EstateAccess {
-        ownership: Ownership {
-            owner,
-            visibility: Visibility::of_key(&visibility),
-        },
-        holds_private: holds_private != 0,
-    })
 }
 
 /// Estate `id`'s access when `actor` may see it; `NotFound` when there is no such
@@ -87,7 +69,7 @@ pub async fn visible_estate(
     id: i64,
     actor: Actor<'_>,
 ) -> Result<EstateAccess, StoreError> {
-    access_on(&mut *pool.acquire().await?, id, actor).await
+    RESOURCE.visible(pool, id, actor).await
 }
 
 fn encode(r: &EstateRequest) -> Result<String, StoreError> {
@@ -102,24 +84,13 @@ fn decode(body: &str) -> Result<EstateRequest, StoreError> {
     Ok(r)
 }
 
-/// An event on estate `id`, seen by those who may see the estate.
-fn estate_event<'a>(
-    by: Actor<'a>,
-    action: Action,
-    id: i64,
-    seen_as: &'a Ownership,
-    revision: Option<i64>,
-    name: String,
-) -> Event<'a> {
-    Event {
-        actor: by.user,
-        action,
-        kind: ObjectKind::Estate,
-        object_id: Some(id),
-        scenario_id: None,
-        seen_as: Some(seen_as),
-        revision,
-        summary: name,
+/// The estate's row and revision as one save writes them.
+fn save<'a>(r: &EstateRequest, name: &'a str, body: &'a str) -> Save<'a> {
+    Save {
+        name,
+        body,
+        columns: vec![("workloads", Value::Int(r.workloads.len() as i64))],
+        revision_columns: vec![],
     }
 }
 
@@ -143,23 +114,13 @@ pub async fn create_estate(
             visibility
         },
     };
+    let mut row = save(r, &name, &body);
+    row.columns
+        .push(("holds_private", Value::Int(i64::from(holds_private))));
     let mut tx = begin_write(pool).await?;
-    let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO estates (name, workloads, revision, body, touched, owner, visibility, holds_private)
-         VALUES ($1, $2, 1, $3, (SELECT COALESCE(MAX(touched), 0) + 1 FROM estates), $4, $5, $6)
-         RETURNING id",
-    )
-    .bind(&name)
-    .bind(r.workloads.len() as i64)
-    .bind(&body)
-    .bind(ownership.owner.as_deref())
-    .bind(ownership.visibility.key())
-    .bind(i64::from(holds_private))
-    .fetch_one(&mut *tx)
-    .await?;
-    insert_revision(&mut tx, id, 1, &name, &body, by.user).await?;
-    let event = estate_event(by, Action::Created, id, &ownership, Some(1), name);
-    activity::record(&mut tx, &event).await?;
+    let id = RESOURCE
+        .create(&mut tx, &row, by, &ownership, Action::Created)
+        .await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -177,55 +138,12 @@ pub async fn update_estate(
     let body = encode(r)?;
     let name = r.display_name();
     let mut tx = begin_write(pool).await?;
-    let mut ownership = access_on(&mut tx, id, by).await?.ownership;
-    History::Estate.check_room(&mut tx, id).await?;
-    if takes_private {
-        ownership.visibility = Visibility::Private;
-        sqlx::query("UPDATE estates SET visibility = 'private', holds_private = 1 WHERE id = $1")
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-        hide_events(&mut tx, id, true).await?;
-    }
-    let (revision,): (i64,) = sqlx::query_as(
-        "UPDATE estates
-         SET name = $2, workloads = $3, body = $4, revision = revision + 1,
-             updated_at = $5,
-             touched = (SELECT COALESCE(MAX(touched), 0) + 1 FROM estates)
-         WHERE id = $1 RETURNING revision",
-    )
-    .bind(id)
-    .bind(&name)
-    .bind(r.workloads.len() as i64)
-    .bind(&body)
-    .bind(super::now_utc())
-    .fetch_one(&mut *tx)
-    .await?;
-    insert_revision(&mut tx, id, revision, &name, &body, by.user).await?;
-    let event = estate_event(by, Action::Changed, id, &ownership, Some(revision), name);
-    activity::record(&mut tx, &event).await?;
+    let done = (Action::Changed, name.clone());
+    let revision = RESOURCE
+        .update(&mut tx, id, &save(r, &name, &body), by, done, takes_private)
+        .await?;
     tx.commit().await?;
     Ok(revision)
-}
-
-/// The estate's events follow its visibility.
-async fn hide_events(conn: &mut DbConn, id: i64, private: bool) -> Result<(), StoreError> {
-    sqlx::query("UPDATE activity SET private = $2 WHERE object_kind = 'estate' AND object_id = $1")
-        .bind(id)
-        .bind(i64::from(private))
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
-}
-
-/// How a change of an estate's visibility ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum VisibilityChange {
-    Done(Ownership),
-    /// The actor may see the estate but not change who sees it.
-    NotAllowed,
-    /// It holds a private scenario's inputs and stays private.
-    HoldsPrivate,
 }
 
 /// Sets the visibility of estate `id` by `actor` (its owner or an admin) and records
@@ -236,78 +154,18 @@ pub async fn set_estate_visibility(
     visibility: Visibility,
     actor: Actor<'_>,
 ) -> Result<VisibilityChange, StoreError> {
-    let mut tx = begin_write(pool).await?;
-    let access = access_on(&mut tx, id, actor).await?;
-    if !access.ownership.may_change_visibility(actor) {
-        return Ok(VisibilityChange::NotAllowed);
-    }
-    if visibility == Visibility::Shared && access.holds_private {
-        return Ok(VisibilityChange::HoldsPrivate);
-    }
-    let changed = Ownership {
-        visibility,
-        ..access.ownership
-    };
-    if access.ownership.visibility != visibility {
-        sqlx::query("UPDATE estates SET visibility = $2 WHERE id = $1")
-            .bind(id)
-            .bind(visibility.key())
-            .execute(&mut *tx)
-            .await?;
-        hide_events(&mut tx, id, visibility == Visibility::Private).await?;
-        let (name,): (String,) = sqlx::query_as("SELECT name FROM estates WHERE id = $1")
-            .bind(id)
-            .fetch_one(&mut *tx)
-            .await?;
-        let summary = format!("{name}: {}", visibility.key());
-        let event = estate_event(actor, Action::Visibility, id, &changed, None, summary);
-        activity::record(&mut tx, &event).await?;
-    }
-    tx.commit().await?;
-    Ok(VisibilityChange::Done(changed))
-}
-
-async fn insert_revision(
-    conn: &mut DbConn,
-    id: i64,
-    number: i64,
-    name: &str,
-    body: &str,
-    author: Option<&str>,
-) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO estate_revisions (estate_id, number, name, body, author)
-         VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(id)
-    .bind(number)
-    .bind(name)
-    .bind(body)
-    .bind(author)
-    .execute(conn)
-    .await?;
-    Ok(())
+    RESOURCE.set_visibility(pool, id, visibility, actor).await
 }
 
 /// The newest revision of estate `id`, if `by` may see it.
 pub async fn get_estate(pool: &Db, id: i64, by: Actor<'_>) -> Result<StoredEstate, StoreError> {
-    let sql = format!(
-        "SELECT revision, body, created_at, updated_at FROM estates WHERE id = $1 AND {}",
-        visible_sql(2, 3)
-    );
-    let (revision, body, created_at, updated_at): (i64, String, String, String) =
-        sqlx::query_as(sqlx::AssertSqlSafe(sql))
-            .bind(id)
-            .bind(by.user)
-            .bind(by.all_flag())
-            .fetch_one(pool)
-            .await?;
+    let row = RESOURCE.newest(pool, id, by).await?;
     Ok(StoredEstate {
         id,
-        revision,
-        request: decode(&body)?,
-        created_at,
-        updated_at,
+        revision: row.revision,
+        request: decode(&row.body)?,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
     })
 }
 
@@ -319,12 +177,9 @@ pub async fn get_estate_revision(
     by: Actor<'_>,
 ) -> Result<EstateRequest, StoreError> {
     visible_estate(pool, id, by).await?;
-    let (body,): (String,) =
-        sqlx::query_as("SELECT body FROM estate_revisions WHERE estate_id = $1 AND number = $2")
-            .bind(id)
-            .bind(number)
-            .fetch_one(pool)
-            .await?;
+    let body = RESOURCE
+        .revision_body(&mut *pool.acquire().await?, id, number)
+        .await?;
     decode(&body)
 }
 
@@ -336,7 +191,7 @@ pub async fn list_estate_revisions(
     by: Actor<'_>,
 ) -> Result<Vec<Revision>, StoreError> {
     visible_estate(pool, id, by).await?;
-    super::revisions::list(pool, History::Estate, id).await
+    RESOURCE.history(pool, id).await
 }
 
 /// Every estate `by` may see, newest first.
@@ -355,17 +210,5 @@ pub async fn list_estates(pool: &Db, by: Actor<'_>) -> Result<Vec<EstateSummary>
 
 /// Deletes estate `id` and its history, by `by`; `NotFound` if `by` may not see it.
 pub async fn delete_estate(pool: &Db, id: i64, by: Actor<'_>) -> Result<(), StoreError> {
-    let mut tx = begin_write(pool).await?;
-    let ownership = access_on(&mut tx, id, by).await?.ownership;
-    let name = super::delete_with_history(
-        &mut tx,
-        "DELETE FROM estate_revisions WHERE estate_id = $1",
-        "DELETE FROM estates WHERE id = $1 RETURNING name",
-        id,
-    )
-    .await?;
-    let event = estate_event(by, Action::Deleted, id, &ownership, None, name);
-    activity::record(&mut tx, &event).await?;
-    tx.commit().await?;
-    Ok(())
+    RESOURCE.delete(pool, id, by).await
 }

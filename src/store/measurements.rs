@@ -2,8 +2,9 @@
 //! that was current when it was uploaded. A scenario and an owner keep at most the runs
 //! of [`super::bounds`]; every read takes a bounded page or the newest runs, in SQL.
 
-use super::access::{Actor, ownership_on};
+use super::access::Actor;
 use super::activity::{self, Action, Event, ObjectKind};
+use super::scenarios::ownership_on;
 use super::{Db, StoreError, begin_write, bounds};
 use crate::engine::Scenario;
 use crate::measure::{Format, Measurement, ranges};

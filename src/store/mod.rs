@@ -19,24 +19,22 @@ mod connect;
 pub mod estates;
 pub mod measurements;
 pub mod prices;
-pub mod revisions;
+pub mod resource;
 mod scenarios;
 pub mod sessions;
 pub mod tokens;
 pub mod users;
-mod visibility;
 
-pub use access::{Actor, Ownership, Visibility, visible_scenario};
+pub use access::{Actor, Ownership, Visibility};
 pub use connect::{Backend, PG_ACQUIRE_TIMEOUT, backend, connect, redacted};
-pub use revisions::Revision;
+pub use resource::Revision;
 pub use scenarios::{
     ListedScenario, MAX_PAGE, PricedRevision, ScenarioPage, ScenarioSummary, StoredScenario,
     binding_label, create_scenario, create_scenario_by, delete_scenario, delete_scenario_by,
     get_revision, get_scenario, list_page, list_revisions, list_scenarios, list_scenarios_for,
-    priced_revision, restore_revision, restore_revision_by, revision_bodies, update_scenario,
-    update_scenario_by,
+    priced_revision, restore_revision, restore_revision_by, revision_bodies, set_visibility,
+    update_scenario, update_scenario_by, visible_scenario,
 };
-pub use visibility::set_visibility;
 
 use std::time::Duration;
 use time::OffsetDateTime;
@@ -121,24 +119,6 @@ impl From<sqlx::migrate::MigrateError> for StoreError {
     fn from(e: sqlx::migrate::MigrateError) -> Self {
         StoreError::Db(sqlx::Error::Migrate(Box::new(e)))
     }
-}
-
-/// Deletes a saved object and its history on the caller's transaction: `history`
-/// deletes the revisions (explicitly, so they go even on a connection with foreign keys
-/// off), then `object` the row, returning its name; both take the id as `$1`.
-/// `NotFound` when the row did not exist.
-pub(crate) async fn delete_with_history(
-    conn: &mut DbConn,
-    history: &'static str,
-    object: &'static str,
-    id: i64,
-) -> Result<String, StoreError> {
-    sqlx::query(history).bind(id).execute(&mut *conn).await?;
-    let (name,): (String,) = sqlx::query_as(object)
-        .bind(id)
-        .fetch_one(&mut *conn)
-        .await?;
-    Ok(name)
 }
 
 /// Begins a write transaction that holds the database's write lock until it ends.

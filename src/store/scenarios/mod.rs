@@ -1,13 +1,14 @@
-//! Scenarios with their full revision history.
+//! Scenarios with their full revision history, a [`Resource`] with the scenario's
+//! own columns (service, level, the binding limit) and the cost of each revision.
 //!
 //! Every save adds a revision; a restore copies an old revision into a new one, so
 //! nothing is ever overwritten. The JSON is stored without the id (the row has it).
 //! Each revision is priced at save with the book in force then (the compiled book with
 //! the stored prices, read in the save's transaction) and keeps that cost.
 
-use super::access::{Actor, Ownership, Visibility, ownership_on};
-use super::activity::{self, Action, Event, ObjectKind};
-use super::revisions::{History, Revision};
+use super::access::{Actor, Ownership, Visibility};
+use super::activity::{Action, ObjectKind};
+use super::resource::{Resource, Revision, Save, Value, VisibilityChange};
 use super::{Db, DbConn};
 use super::{StoreError, begin_write, prices};
 use crate::engine::pricing::PriceBook;
@@ -16,6 +17,20 @@ use crate::prices::reprice::CostSnapshot;
 use serde::Serialize;
 
 mod list;
+
+/// Scenarios as a versioned, owned, visible resource.
+const RESOURCE: Resource = Resource {
+    table: "scenarios",
+    revisions: "scenario_revisions",
+    parent: "scenario_id",
+    kind: ObjectKind::Scenario,
+    events: "scenario_id = $1",
+    holds_private: None,
+    full: (
+        "scenario",
+        "save it as a copy (a new scenario) to go on editing",
+    ),
+};
 
 pub use list::{
     ListedScenario, MAX_PAGE, ScenarioPage, list_page, list_scenarios, list_scenarios_for,
@@ -75,20 +90,29 @@ fn label_of(evaluated: &Result<Evaluation, FieldErrors>) -> String {
 struct Facts {
     binding: String,
     cost: Option<CostSnapshot>,
+    /// The cost as the revision stores it.
+    cost_json: Option<String>,
 }
 
 impl Facts {
-    fn of(s: &Scenario, book: &PriceBook) -> Facts {
+    fn of(s: &Scenario, book: &PriceBook) -> Result<Facts, StoreError> {
         let evaluated = crate::engine::evaluate_in(s, book);
-        Facts {
+        let cost = evaluated.as_ref().ok().map(|ev| CostSnapshot::of(&ev.cost));
+        let cost_json = cost
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()
+            .map_err(|e| StoreError::Corrupt(format!("cannot encode the cost: {e}")))?;
+        Ok(Facts {
             binding: label_of(&evaluated),
-            cost: evaluated.ok().map(|ev| CostSnapshot::of(&ev.cost)),
-        }
+            cost,
+            cost_json,
+        })
     }
 
     /// The facts of `s` under the book in force on the transaction's connection.
     async fn on(conn: &mut DbConn, s: &Scenario) -> Result<Facts, StoreError> {
-        Ok(Facts::of(s, &prices::book_on(conn).await?))
+        Facts::of(s, &prices::book_on(conn).await?)
     }
 }
 
@@ -141,15 +165,6 @@ pub async fn priced_revision(
     })
 }
 
-#[derive(sqlx::FromRow)]
-struct ScenarioRow {
-    id: i64,
-    revision: i64,
-    body: String,
-    created_at: String,
-    updated_at: String,
-}
-
 /// The JSON stored for a scenario: the scenario without its id.
 fn encode(s: &Scenario) -> Result<String, StoreError> {
     let mut bare = s.clone();
@@ -179,6 +194,28 @@ pub async fn create_scenario(pool: &Db, s: &Scenario) -> Result<i64, StoreError>
     .await
 }
 
+/// The scenario's row and revision as one save writes them.
+fn save<'a>(s: &'a Scenario, body: &'a str, facts: &'a Facts) -> Save<'a> {
+    let cost = facts.cost.as_ref();
+    Save {
+        name: &s.name,
+        body,
+        columns: vec![
+            ("service", Value::Text(Some(s.storage.service.key()))),
+            ("level", Value::Text(Some(s.storage.level.key()))),
+            ("binding", Value::Text(Some(&facts.binding))),
+        ],
+        revision_columns: vec![
+            (
+                "price_book_id",
+                Value::Text(cost.map(|c| &*c.price_book.id)),
+            ),
+            ("price_date", Value::Text(cost.map(|c| &*c.price_book.date))),
+            ("cost", Value::Text(facts.cost_json.as_deref())),
+        ],
+    }
+}
+
 /// Saves a new scenario as revision 1, owned by and attributed to `by`, and records
 /// `action` (created or imported). Returns the new id.
 pub async fn create_scenario_by(
@@ -191,27 +228,13 @@ pub async fn create_scenario_by(
     let body = encode(s)?;
     let mut tx = begin_write(pool).await?;
     let facts = Facts::on(&mut tx, s).await?;
-    let (id,): (i64,) = sqlx::query_as(
-        "INSERT INTO scenarios (name, service, level, revision, body, binding, touched, owner, visibility)
-         VALUES ($1, $2, $3, 1, $4, $5, (SELECT COALESCE(MAX(touched), 0) + 1 FROM scenarios), $6, $7)
-         RETURNING id",
-    )
-    .bind(&s.name)
-    .bind(s.storage.service.key())
-    .bind(s.storage.level.key())
-    .bind(&body)
-    .bind(&facts.binding)
-    .bind(by.user)
-    .bind(visibility.key())
-    .fetch_one(&mut *tx)
-    .await?;
-    insert_revision(&mut tx, id, 1, &s.name, &body, facts.cost.as_ref(), by.user).await?;
     let ownership = Ownership {
         owner: by.user.map(str::to_owned),
         visibility,
     };
-    let event = scenario_event(by, action, id, &ownership, Some(1), s.name.clone());
-    activity::record(&mut tx, &event).await?;
+    let id = RESOURCE
+        .create(&mut tx, &save(s, &body, &facts), by, &ownership, action)
+        .await?;
     tx.commit().await?;
     Ok(id)
 }
@@ -232,17 +255,11 @@ pub async fn update_scenario_by(
 ) -> Result<i64, StoreError> {
     let body = encode(s)?;
     let mut tx = begin_write(pool).await?;
-    let ownership = ownership_on(&mut tx, id, by).await?;
-    let revision = save_revision(&mut tx, id, s, &body, by.user).await?;
-    let event = scenario_event(
-        by,
-        Action::Changed,
-        id,
-        &ownership,
-        Some(revision),
-        s.name.clone(),
-    );
-    activity::record(&mut tx, &event).await?;
+    let facts = Facts::on(&mut tx, s).await?;
+    let done = (Action::Changed, s.name.clone());
+    let revision = RESOURCE
+        .update(&mut tx, id, &save(s, &body, &facts), by, done, false)
+        .await?;
     tx.commit().await?;
     Ok(revision)
 }
@@ -261,134 +278,25 @@ pub async fn restore_revision_by(
     by: Actor<'_>,
 ) -> Result<i64, StoreError> {
     let mut tx = begin_write(pool).await?;
-    let ownership = ownership_on(&mut tx, id, by).await?;
-    let (body,): (String,) = sqlx::query_as(
-        "SELECT body FROM scenario_revisions WHERE scenario_id = $1 AND number = $2",
-    )
-    .bind(id)
-    .bind(number)
-    .fetch_one(&mut *tx)
-    .await?;
+    RESOURCE.access(&mut tx, id, by).await?;
+    let body = RESOURCE.revision_body(&mut tx, id, number).await?;
     let s = decode(id, &body)?;
-    let revision = save_revision(&mut tx, id, &s, &body, by.user).await?;
-    let summary = format!("{} (revision {number})", s.name);
-    let event = scenario_event(
-        by,
-        Action::Restored,
-        id,
-        &ownership,
-        Some(revision),
-        summary,
-    );
-    activity::record(&mut tx, &event).await?;
+    let facts = Facts::on(&mut tx, &s).await?;
+    let done = (Action::Restored, format!("{} (revision {number})", s.name));
+    let revision = RESOURCE
+        .update(&mut tx, id, &save(&s, &body, &facts), by, done, false)
+        .await?;
     tx.commit().await?;
     Ok(revision)
 }
 
-fn scenario_event<'a>(
-    by: Actor<'a>,
-    action: Action,
-    id: i64,
-    ownership: &'a Ownership,
-    revision: Option<i64>,
-    summary: String,
-) -> Event<'a> {
-    Event {
-        actor: by.user,
-        action,
-        kind: ObjectKind::Scenario,
-        object_id: Some(id),
-        scenario_id: Some(id),
-        seen_as: Some(ownership),
-        revision,
-        summary,
-    }
-}
-
-/// Bumps the scenario row to the next revision and records that revision, priced with
-/// the book in force now; `StoreError::Full` when the scenario keeps the most revisions.
-async fn save_revision(
-    conn: &mut DbConn,
-    id: i64,
-    s: &Scenario,
-    body: &str,
-    author: Option<&str>,
-) -> Result<i64, StoreError> {
-    History::Scenario.check_room(conn, id).await?;
-    let facts = Facts::on(conn, s).await?;
-    let (revision,): (i64,) = sqlx::query_as(
-        "UPDATE scenarios
-         SET name = $2, service = $3, level = $4, body = $5, binding = $6,
-             revision = revision + 1,
-             updated_at = $7,
-             touched = (SELECT COALESCE(MAX(touched), 0) + 1 FROM scenarios)
-         WHERE id = $1
-         RETURNING revision",
-    )
-    .bind(id)
-    .bind(&s.name)
-    .bind(s.storage.service.key())
-    .bind(s.storage.level.key())
-    .bind(body)
-    .bind(&facts.binding)
-    .bind(super::now_utc())
-    .fetch_one(&mut *conn)
-    .await?;
-    insert_revision(
-        conn,
-        id,
-        revision,
-        &s.name,
-        body,
-        facts.cost.as_ref(),
-        author,
-    )
-    .await?;
-    Ok(revision)
-}
-
-async fn insert_revision(
-    conn: &mut DbConn,
-    id: i64,
-    number: i64,
-    name: &str,
-    body: &str,
-    cost: Option<&CostSnapshot>,
-    author: Option<&str>,
-) -> Result<(), StoreError> {
-    let cost_json = cost
-        .map(serde_json::to_string)
-        .transpose()
-        .map_err(|e| StoreError::Corrupt(format!("cannot encode the cost: {e}")))?;
-    sqlx::query(
-        "INSERT INTO scenario_revisions (scenario_id, number, name, body, price_book_id, price_date, cost, author)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-    )
-    .bind(id)
-    .bind(number)
-    .bind(name)
-    .bind(body)
-    .bind(cost.map(|c| &*c.price_book.id))
-    .bind(cost.map(|c| &*c.price_book.date))
-    .bind(cost_json)
-    .bind(author)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
-}
-
 /// The newest revision of scenario `id`.
 pub async fn get_scenario(pool: &Db, id: i64) -> Result<StoredScenario, StoreError> {
-    let row: ScenarioRow = sqlx::query_as(
-        "SELECT id, revision, body, created_at, updated_at FROM scenarios WHERE id = $1",
-    )
-    .bind(id)
-    .fetch_one(pool)
-    .await?;
+    let row = RESOURCE.newest(pool, id, Actor::SINGLE_USER).await?;
     Ok(StoredScenario {
-        id: row.id,
+        id,
         revision: row.revision,
-        scenario: decode(row.id, &row.body)?,
+        scenario: decode(id, &row.body)?,
         created_at: row.created_at,
         updated_at: row.updated_at,
     })
@@ -403,36 +311,20 @@ pub async fn delete_scenario(pool: &Db, id: i64) -> Result<(), StoreError> {
 /// Deletes scenario `id` with all its revisions, by `by`; `NotFound` if there is none or
 /// `by` may not see it.
 pub async fn delete_scenario_by(pool: &Db, id: i64, by: Actor<'_>) -> Result<(), StoreError> {
-    let mut tx = begin_write(pool).await?;
-    let ownership = ownership_on(&mut tx, id, by).await?;
-    let name = super::delete_with_history(
-        &mut tx,
-        "DELETE FROM scenario_revisions WHERE scenario_id = $1",
-        "DELETE FROM scenarios WHERE id = $1 RETURNING name",
-        id,
-    )
-    .await?;
-    let event = scenario_event(by, Action::Deleted, id, &ownership, None, name);
-    activity::record(&mut tx, &event).await?;
-    tx.commit().await?;
-    Ok(())
+    RESOURCE.delete(pool, id, by).await
 }
 
 /// Every revision of scenario `id`, newest first; `NotFound` if there is no such scenario.
 pub async fn list_revisions(pool: &Db, id: i64) -> Result<Vec<Revision>, StoreError> {
-    super::revisions::list(pool, History::Scenario, id).await
+    RESOURCE.history(pool, id).await
 }
 
 /// Every revision of scenario `id` with its body, oldest first (for the history's
 /// "what changed"); revisions whose body no longer reads are left out.
 pub async fn revision_bodies(pool: &Db, id: i64) -> Result<Vec<(i64, Scenario)>, StoreError> {
-    let rows: Vec<(i64, String)> = sqlx::query_as(
-        "SELECT number, body FROM scenario_revisions WHERE scenario_id = $1 ORDER BY number",
-    )
-    .bind(id)
-    .fetch_all(pool)
-    .await?;
-    Ok(rows
+    Ok(RESOURCE
+        .bodies(pool, id)
+        .await?
         .into_iter()
         .filter_map(|(n, body)| decode(id, &body).ok().map(|s| (n, s)))
         .collect())
@@ -440,12 +332,46 @@ pub async fn revision_bodies(pool: &Db, id: i64) -> Result<Vec<(i64, Scenario)>,
 
 /// Revision `number` of scenario `id`, with `id` set.
 pub async fn get_revision(pool: &Db, id: i64, number: i64) -> Result<Scenario, StoreError> {
-    let (body,): (String,) = sqlx::query_as(
-        "SELECT body FROM scenario_revisions WHERE scenario_id = $1 AND number = $2",
-    )
-    .bind(id)
-    .bind(number)
-    .fetch_one(pool)
-    .await?;
+    let body = RESOURCE
+        .revision_body(&mut *pool.acquire().await?, id, number)
+        .await?;
     decode(id, &body)
+}
+
+/// The ownership of scenario `id` when `actor` may see it; `NotFound` when there is no
+/// such scenario or it is private to someone else. Every route that reads or changes
+/// a scenario by id asks this first.
+pub async fn visible_scenario(
+    pool: &Db,
+    id: i64,
+    actor: Actor<'_>,
+) -> Result<Ownership, StoreError> {
+    Ok(RESOURCE.visible(pool, id, actor).await?.ownership)
+}
+
+/// [`visible_scenario`] on `conn` (a write's transaction, so that it checks the row it
+/// changes).
+pub(crate) async fn ownership_on(
+    conn: &mut DbConn,
+    id: i64,
+    actor: Actor<'_>,
+) -> Result<Ownership, StoreError> {
+    Ok(RESOURCE.access(conn, id, actor).await?.ownership)
+}
+
+/// Sets the visibility of scenario `id` and records it; the events of the scenario
+/// (its measurements' too) follow it. `NotFound` when `actor` cannot see the scenario,
+/// `Ok(None)` (nothing changed) when `actor` may see but not change it.
+pub async fn set_visibility(
+    pool: &Db,
+    id: i64,
+    visibility: Visibility,
+    actor: Actor<'_>,
+) -> Result<Option<Ownership>, StoreError> {
+    Ok(
+        match RESOURCE.set_visibility(pool, id, visibility, actor).await? {
+            VisibilityChange::Done(o) => Some(o),
+            VisibilityChange::NotAllowed | VisibilityChange::HoldsPrivate => None,
+        },
+    )
 }
