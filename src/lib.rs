@@ -3,7 +3,6 @@
 #![forbid(unsafe_code)]
 
 pub mod avs;
-pub mod calibrate;
 pub mod cli;
 pub mod engine;
 pub mod estate;
@@ -12,6 +11,7 @@ pub mod iac;
 pub mod inventory;
 pub mod live;
 pub mod measure;
+pub mod model_fit;
 pub mod mounts;
 pub mod prices;
 pub mod report;

@@ -74,7 +74,7 @@ enum Command {
     /// Refit the performance model's parameters jointly over the published series
     /// (tests/fixtures/series.json) and print the residuals and the
     /// leave-one-series-out and leave-one-document-out tables.
-    Calibrate(volplan::calibrate::run::CalibrateArgs),
+    Calibrate(volplan::model_fit::run::CalibrateArgs),
     /// Copy the SQLite database (online, while the server runs) to a new file PATH.
     Backup(volplan::cli::backup::BackupArgs),
     /// Team mode: the users who log in, with their roles (viewer, editor, admin).
@@ -96,7 +96,7 @@ fn main() -> ExitCode {
             distro,
             workload,
         }) => volplan::cli::advise_mounts(&file, distro, workload.as_deref()),
-        Some(Command::Calibrate(args)) => volplan::calibrate::run::run(&args),
+        Some(Command::Calibrate(args)) => volplan::model_fit::run::run(&args),
         Some(Command::Prices(cmd)) => volplan::cli::prices::run(&cmd),
         Some(Command::Export(args)) => volplan::cli::iac::export(&args),
         Some(Command::Iac(cmd)) => volplan::cli::iac::run(&cmd),

@@ -391,7 +391,7 @@ impl PlanRequest {
     /// The inventory's VMs: at least one, at most [`MAX_VMS`], names short
     /// ([`Inventory::check_text`](crate::inventory::Inventory::check_text)) and unique,
     /// at most [`MAX_DISKS_PER_VM`] disks each, and every figure within its range
-    /// ([`inventory::ranges::check`](crate::inventory::ranges::check)), every one out
+    /// ([`inventory::plausible::check`](crate::inventory::plausible::check)), every one out
     /// of it named.
     fn check_inventory(&self) -> Result<(), FieldErrors> {
         let vms = &self.inventory.vms;
@@ -428,7 +428,7 @@ impl PlanRequest {
                 .into());
             }
         }
-        crate::inventory::ranges::check(&self.inventory)
+        crate::inventory::plausible::check(&self.inventory)
     }
 }
 

@@ -304,8 +304,8 @@ impl Centres {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::calibrate::series::SeriesFile;
     use crate::engine::scenario::{Level, Scenario};
+    use crate::model_fit::series::SeriesFile;
 
     /// Every scenario of the published series (`tests/fixtures/series.json`).
     fn published() -> Vec<Scenario> {

@@ -13,7 +13,7 @@
 
 use super::InventoryError;
 use super::model::{Disk, Excluded, Inventory, MAX_VMS, Reason, Summary, Vm};
-use super::ranges::{CAPACITY_MIB, IOPS, MEMORY_MIB, MIBPS, VCPUS, quoted};
+use super::plausible::{CAPACITY_MIB, IOPS, MEMORY_MIB, MIBPS, VCPUS, quoted};
 use super::table::Table;
 use crate::engine::field_error::Checks;
 

@@ -168,7 +168,7 @@ proptest! {
                 Ok(inv) => {
                     prop_assert!(inv.vms.len() + inv.excluded.len() <= rows.len());
                     prop_assert!(inv.vms.iter().all(|v| v.in_use_mib >= 0.0 && v.in_use_mib.is_finite()));
-                    prop_assert_eq!(super::ranges::check(&inv), Ok(()));
+                    prop_assert_eq!(super::plausible::check(&inv), Ok(()));
                 }
                 // A garbage figure (negative, huge) is refused, naming its sheet and column.
                 Err(e) => {

@@ -12,7 +12,7 @@ pub mod azure_migrate;
 pub mod bounds;
 pub mod model;
 pub mod perf;
-pub mod ranges;
+pub mod plausible;
 mod rvtools;
 pub mod table;
 
@@ -39,7 +39,7 @@ pub struct InventoryError {
     /// The column that was expected, if any.
     pub column: Option<String>,
     pub message: String,
-    /// Figures out of their ranges ([`ranges`]), every one, each named
+    /// Figures out of their ranges ([`plausible`]), every one, each named
     /// `sheet.column`; `message` lists them all.
     pub figures: Option<FieldErrors>,
 }

@@ -4,7 +4,7 @@
 //! Where a file has several figures, the peak wins over the 95th percentile, which
 //! wins over the average; separate read and write columns are added up.
 
-use super::ranges::{self, IOPS, MIBPS, quoted};
+use super::plausible::{self, IOPS, MIBPS, quoted};
 use super::table::{self, Table, Workbook};
 use super::{Inventory, InventoryError, Summary, Vm};
 use crate::engine::field_error::Checks;
@@ -107,7 +107,7 @@ pub fn read(t: &Table, c: &PerfColumns, checks: &mut Checks) -> Vec<PerfRow> {
             continue;
         };
         let who = format!("VM {}", quoted(vm.trim()));
-        let mut sum = |cols: &[(usize, f64, ranges::Bound)]| {
+        let mut sum = |cols: &[(usize, f64, plausible::Bound)]| {
             let mut any = false;
             let mut total = 0.0;
             for &(i, f, bound) in cols {

@@ -7,7 +7,7 @@
 
 use super::model::{MAX_DISKS_PER_VM, MAX_NAME, MAX_VMS};
 use super::perf;
-use super::ranges::{Bound, CAPACITY_MIB, CORES, MEMORY_MIB, VCPUS, quoted};
+use super::plausible::{Bound, CAPACITY_MIB, CORES, MEMORY_MIB, VCPUS, quoted};
 use super::table::{Cell, Column, Table, Workbook};
 use super::{
     Disk, Excluded, Flag, Inventory, InventoryError, Options, PowerState, Reason, Summary, Vm,

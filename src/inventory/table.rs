@@ -5,7 +5,7 @@
 
 use super::InventoryError;
 use super::bounds::{self, CellsRead, SheetBudget};
-use super::ranges::{Bound, quoted};
+use super::plausible::{Bound, quoted};
 use crate::engine::field_error::Checks;
 use calamine::{DataRef, Reader};
 use std::collections::BTreeMap;

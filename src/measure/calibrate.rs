@@ -14,7 +14,6 @@
 
 use super::Measurement;
 use super::compare::variant;
-use crate::calibrate::lm;
 use crate::engine::evaluation::{CalibrationNote, MovedParameter};
 use crate::engine::field_error::{FieldError, FieldErrors};
 use crate::engine::limits::LimitSet;
@@ -26,6 +25,7 @@ use crate::engine::pricing;
 use crate::engine::range::{Basis, width};
 use crate::engine::scenario::{Protocol, Scenario, Service};
 use crate::engine::service::azure_files::is_ssd;
+use crate::model_fit::lm;
 
 /// How far one run's throughput may be from what its setup sustains (log factor, one
 /// standard deviation). No published document gives the spread of repeated runs, so

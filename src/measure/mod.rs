@@ -12,8 +12,8 @@ pub mod elbencho;
 pub mod fio;
 pub mod infer;
 mod latency;
+pub mod plausible;
 pub mod points;
-pub mod ranges;
 pub mod testplan;
 mod text;
 
@@ -142,7 +142,7 @@ pub enum ImportError {
     Invalid { format: Format, problem: String },
     /// Several files that cannot be combined into one test.
     Mismatch { problem: String },
-    /// Figures outside their physical ranges ([`ranges`]), every one of every run,
+    /// Figures outside their physical ranges ([`plausible`]), every one of every run,
     /// each named by the answer's field (`measurements[0].iops`).
     OutOfRange { format: Format, errors: FieldErrors },
 }
@@ -206,11 +206,11 @@ fn not_a_file() -> ImportError {
     }
 }
 
-/// The result, or every figure of its runs outside its range ([`ranges::check`]).
+/// The result, or every figure of its runs outside its range ([`plausible::check`]).
 fn in_range(parsed: ParsedResult) -> Result<ParsedResult, ImportError> {
     let mut checks = Checks::default();
     for (run, m) in parsed.measurements.iter().enumerate() {
-        checks.extend(ranges::check(m).map_err(|e| e.within(&format!("measurements[{run}]"))));
+        checks.extend(plausible::check(m).map_err(|e| e.within(&format!("measurements[{run}]"))));
     }
     match checks.finish() {
         Ok(()) => Ok(parsed),

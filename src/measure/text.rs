@@ -64,7 +64,7 @@ fn utf16(bytes: &[u8], word: fn([u8; 2]) -> u16) -> Result<String, ImportError> 
 
 /// Reads a number that a tool may write as a JSON number or a string, e.g. "4096" or
 /// "1.5"; `NaN`, `inf` and `1e400` read as what they are, for the physical ranges to
-/// refuse ([`super::ranges`]) rather than to pass as a figure left out.
+/// refuse ([`super::plausible`]) rather than to pass as a figure left out.
 pub(super) fn number(s: &str) -> Option<f64> {
     s.trim().parse().ok()
 }

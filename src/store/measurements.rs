@@ -7,7 +7,7 @@ use super::activity::{self, Action, Event, ObjectKind};
 use super::scenarios::ownership_on;
 use super::{Db, StoreError, begin_write, bounds};
 use crate::engine::Scenario;
-use crate::measure::{Format, Measurement, ranges};
+use crate::measure::{Format, Measurement, plausible};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -229,7 +229,7 @@ pub async fn with_revisions(
 fn readable(row: Row) -> Option<StoredMeasurement> {
     let id = row.id;
     let checked = StoredMeasurement::try_from(row).and_then(|m| {
-        ranges::check(&m.measurement)
+        plausible::check(&m.measurement)
             .map(|()| m)
             .map_err(|e| corrupt(id, "body", e.to_string()))
     });

@@ -25,7 +25,7 @@ const LAYERS: [&str; 19] = [
     "mounts",
     "prices",
     "inventory",
-    "calibrate",
+    "model_fit",
     "format",
     "engine",
 ];
@@ -172,7 +172,7 @@ const COMPILED_BOOK_ALLOWED: [(&str, &str); 8] = [
         "builds the book in force on the compiled book",
     ),
     (
-        "calibrate/series.rs",
+        "model_fit/series.rs",
         "checks the published calibration cases, priced in the compiled book's currency",
     ),
     ("prices/rows.rs", "dates the compiled book's own rows"),

@@ -215,19 +215,19 @@ async fn the_migration_removes_the_runs_stored_before_the_check() {
 
 #[tokio::test]
 async fn a_run_at_the_largest_accepted_figures_renders_every_chart_and_report() {
-    use volplan::measure::ranges;
+    use volplan::measure::plausible;
     let app = spawn_app().await;
     let (id, body, _) = with_forged_runs(&app).await;
     let mut largest = body.clone();
     for (field, max) in [
-        ("iops", ranges::MAX_IOPS),
-        ("read_iops", ranges::MAX_IOPS),
-        ("mibps", ranges::MAX_MIBPS),
-        ("read_mibps", ranges::MAX_MIBPS),
-        ("io_size_kib", ranges::MAX_IO_SIZE_KIB),
-        ("runtime_s", ranges::MAX_RUNTIME_S),
-        ("latency_mean_ms", ranges::MAX_LATENCY_MS),
-        ("latency_p99_ms", ranges::MAX_LATENCY_MS),
+        ("iops", plausible::MAX_IOPS),
+        ("read_iops", plausible::MAX_IOPS),
+        ("mibps", plausible::MAX_MIBPS),
+        ("read_mibps", plausible::MAX_MIBPS),
+        ("io_size_kib", plausible::MAX_IO_SIZE_KIB),
+        ("runtime_s", plausible::MAX_RUNTIME_S),
+        ("latency_mean_ms", plausible::MAX_LATENCY_MS),
+        ("latency_p99_ms", plausible::MAX_LATENCY_MS),
     ] {
         largest[field] = json!(max);
     }

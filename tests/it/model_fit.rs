@@ -1,9 +1,9 @@
 //! The committed model parameters are what the joint fit over the published series
 //! gives, and the fit meets its accuracy targets.
 
-use volplan::calibrate::series::SeriesFile;
-use volplan::calibrate::{errors, fit, median, same_params};
 use volplan::engine::catalog;
+use volplan::model_fit::series::SeriesFile;
+use volplan::model_fit::{errors, fit, median, same_params};
 
 fn series() -> SeriesFile {
     SeriesFile::parse(include_str!("../fixtures/series.json")).expect("series.json parses")

@@ -153,7 +153,7 @@ pub async fn performance(
     ApiJson(req): ApiJson<PerformanceRequest>,
 ) -> Result<Json<Inventory>, ApiError> {
     req.inventory.check_text()?;
-    inventory::ranges::check(&req.inventory)?;
+    inventory::plausible::check(&req.inventory)?;
     let inv = who
         .parse(&st, "performance import", move || {
             let mut inv = req.inventory;

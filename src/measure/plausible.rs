@@ -1,4 +1,4 @@
-//! The physical ranges of a measured run: a figure outside them (an overflow in the
+//! The plausible ranges of a measured run: a figure outside them (an overflow in the
 //! file, `1e308` IOPS, a test time of `5e-324` s) is a damaged or forged file, refused
 //! before it is stored, charted or compared.
 //!

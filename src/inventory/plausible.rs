@@ -1,8 +1,8 @@
-//! The ranges of an inventory's figures: a capacity of `1e308` MiB, a negative or
+//! The plausible ranges of an inventory's figures: a capacity of `1e308` MiB, a negative or
 //! `NaN` IOPS figure is a damaged or mistyped file (or body), refused with a 422 that
 //! names the figure, where it is (the sheet, row and VM of a file; the field of a
 //! body) and the range, never read as 0 or stored. The check is the benchmark
-//! imports' (`measure::ranges`): [`Checks`] collects every figure out of
+//! imports' (`measure::plausible`): [`Checks`] collects every figure out of
 //! range, numbers quoted through [`format::given`].
 //!
 //! The bounds are far beyond any real VM (about 9.3 PiB of disk, 64 TiB of memory, ten

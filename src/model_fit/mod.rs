@@ -9,7 +9,7 @@
 //! committed values, so the committed values can be checked against a fresh fit.
 
 pub mod lm;
-pub mod ranges;
+pub mod range_widths;
 pub mod run;
 pub mod series;
 

@@ -5,7 +5,7 @@
 use super::series::SeriesFile;
 use super::{
     PointError, Withheld, errors, fit, leave_one_document_out, leave_one_out, median, model_json,
-    ranges, same_params,
+    range_widths, same_params,
 };
 use crate::engine::catalog;
 use crate::engine::model::params::INFO;
@@ -119,13 +119,13 @@ pub fn run(args: &CalibrateArgs) -> ExitCode {
             out.push_str(&loso_table(&rows));
         }
         let docs = leave_one_document_out(&file, &full.params);
-        let r = ranges::ranges(&file, &full.params, &docs);
+        let r = range_widths::ranges(&file, &full.params, &docs);
         out.push('\n');
         out.push_str(&lodo_table(&docs, &r));
         out.push_str(
             "\nlikely ranges (80 % intervals by binding resource, leave-one-document-out):\n\n",
         );
-        out.push_str(&ranges::table(&r));
+        out.push_str(&range_widths::table(&r));
         likely = Some(r);
         if args.withheld_points {
             out.push_str("\nresiduals (series withheld):\n");
