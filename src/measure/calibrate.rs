@@ -13,7 +13,7 @@
 //! measured against.
 
 use super::Measurement;
-use super::compare::variant;
+use super::against_predicted::variant;
 use crate::engine::evaluation::{CalibrationNote, MovedParameter};
 use crate::engine::field_error::{FieldError, FieldErrors};
 use crate::engine::limits::LimitSet;

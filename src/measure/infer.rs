@@ -1,6 +1,6 @@
 //! "New scenario from this result": the workload a measurement describes.
 
-use super::compare::variant;
+use super::against_predicted::variant;
 use super::{Measurement, Tool};
 use crate::engine::scenario::{
     Access, Clients, Files, Level, Protocol, Qos, Scenario, Service, Storage, VolumeGroup,

@@ -5,8 +5,8 @@
 //! [`Measurement`] per test in the file, plus warnings for what could not be read. The units
 //! and traps of each format are described in the module of each tool.
 
+pub mod against_predicted;
 pub mod calibrate;
-pub mod compare;
 pub mod diskspd;
 pub mod elbencho;
 pub mod fio;
@@ -17,7 +17,7 @@ pub mod points;
 pub mod testplan;
 mod text;
 
-pub use compare::{Comparison, GapClass, compare, compare_with};
+pub use against_predicted::{Comparison, GapClass, compare, compare_with};
 pub use infer::scenario_from;
 pub use points::{MeasuredPoint, measured_point};
 

@@ -342,7 +342,7 @@ fn measured(
 
 /// The engine's prediction for the measurement's variant of `base`.
 fn prediction(base: &Scenario, m: &Measurement) -> Evaluation {
-    evaluate(&measure::compare::variant(base, m)).expect("the variant evaluates")
+    evaluate(&measure::against_predicted::variant(base, m)).expect("the variant evaluates")
 }
 
 /// The prediction for a 64 KiB probe run of one client with `read_pct` reads and
@@ -499,7 +499,7 @@ fn a_client_bound_write_names_the_client_ceiling() {
 fn the_variant_uses_the_measured_io_size_mix_and_concurrency() {
     let base = premium_volume();
     let (m, _) = one("fio-3.35-client-stats.json");
-    let v = measure::compare::variant(&base, &m);
+    let v = measure::against_predicted::variant(&base, &m);
     assert_eq!(v.workload.io_size_kib, 8.0);
     assert!((v.workload.read_pct - 75.0).abs() < 0.01);
     assert_eq!(v.workload.access, Access::Random);
@@ -515,7 +515,7 @@ fn on_avs_the_ios_in_flight_spread_over_the_vms() {
     let base: Scenario = serde_json::from_value(crate::helpers::sample_scenario()).unwrap();
     let (m, _) = one("fio-3.35-client-stats.json");
     assert_eq!(m.outstanding, 128);
-    let v = measure::compare::variant(&base, &m);
+    let v = measure::against_predicted::variant(&base, &m);
     // 4 AVS hosts x 1 VM keep their count; 128 IOs in flight are 32 per VM.
     assert_eq!(v.clients, base.clients);
     assert_eq!((v.workload.threads, v.workload.queue_depth), (4, 8));
