@@ -30,10 +30,9 @@ pub use connect::{Backend, PG_ACQUIRE_TIMEOUT, backend, connect, redacted};
 pub use resource::Revision;
 pub use scenarios::{
     ListedScenario, MAX_PAGE, PricedRevision, ScenarioPage, ScenarioSummary, StoredScenario,
-    binding_label, create_scenario, create_scenario_by, delete_scenario, delete_scenario_by,
-    get_revision, get_scenario, list_page, list_revisions, list_scenarios, list_scenarios_for,
-    priced_revision, restore_revision, restore_revision_by, revision_bodies, set_visibility,
-    update_scenario, update_scenario_by, visible_scenario,
+    binding_label, create_scenario_by, delete_scenario_by, get_revision, get_scenario, list_page,
+    list_revisions, list_scenarios_for, priced_revision, restore_revision_by, revision_bodies,
+    set_visibility, update_scenario_by, visible_scenario,
 };
 
 use std::time::Duration;

@@ -199,12 +199,13 @@ async fn names(path: &std::path::Path) -> Vec<String> {
     let pool = volplan::store::connect(&format!("sqlite:{}", path.display()))
         .await
         .expect("the copy opens");
-    let mut names: Vec<String> = volplan::store::list_scenarios(&pool, None)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|s| s.name)
-        .collect();
+    let mut names: Vec<String> =
+        volplan::store::list_scenarios_for(&pool, None, volplan::store::Actor::SINGLE_USER)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|s| s.name)
+            .collect();
     pool.close().await;
     names.sort();
     names

@@ -7,7 +7,15 @@ async fn fill(app: &crate::helpers::TestApp, n: usize) {
     for i in 0..n {
         let s: volplan::engine::Scenario =
             serde_json::from_value(named(&format!("Scenario {i:03}"))).unwrap();
-        volplan::store::create_scenario(&app.db, &s).await.unwrap();
+        volplan::store::create_scenario_by(
+            &app.db,
+            &s,
+            volplan::store::Actor::SINGLE_USER,
+            volplan::store::Visibility::Shared,
+            volplan::store::activity::Action::Created,
+        )
+        .await
+        .unwrap();
     }
 }
 

@@ -3,7 +3,15 @@
 
 use crate::helpers::{fresh_database, named, sample_scenario};
 use volplan::engine::Scenario;
-use volplan::store::{self, StoreError};
+use volplan::store::activity::Action;
+use volplan::store::{self, Actor, StoreError, Visibility};
+
+/// Single-user mode: the actor who sees and may change everything.
+const ME: Actor<'static> = Actor::SINGLE_USER;
+
+async fn create(pool: &store::Db, s: &Scenario) -> Result<i64, StoreError> {
+    store::create_scenario_by(pool, s, ME, Visibility::Shared, Action::Created).await
+}
 
 fn scenario(name: &str) -> Scenario {
     serde_json::from_value(named(name)).expect("sample parses")
@@ -35,7 +43,7 @@ async fn connect_creates_folder_file_and_uses_wal() {
     // A second start on the same file finds the migrations applied.
     let again = store::connect(file.to_str().unwrap()).await.unwrap();
     assert!(
-        store::list_scenarios(&again, None)
+        store::list_scenarios_for(&again, None, ME)
             .await
             .unwrap()
             .is_empty()
@@ -45,9 +53,7 @@ async fn connect_creates_folder_file_and_uses_wal() {
 #[tokio::test]
 async fn in_memory_database_works() {
     let pool = store::connect("sqlite::memory:").await.unwrap();
-    let id = store::create_scenario(&pool, &scenario("mem"))
-        .await
-        .unwrap();
+    let id = create(&pool, &scenario("mem")).await.unwrap();
     assert_eq!(
         store::get_scenario(&pool, id).await.unwrap().scenario.name,
         "mem"
@@ -59,7 +65,7 @@ async fn save_get_update_and_history() {
     let (_dir, pool) = fresh().await;
     let mut s = scenario("one");
     s.id = Some(999); // ignored on create
-    let id = store::create_scenario(&pool, &s).await.unwrap();
+    let id = create(&pool, &s).await.unwrap();
     assert_ne!(id, 999);
     let got = store::get_scenario(&pool, id).await.unwrap();
     assert_eq!(got.id, id);
@@ -69,7 +75,7 @@ async fn save_get_update_and_history() {
     assert_eq!(got.created_at, got.updated_at);
 
     assert_eq!(
-        store::update_scenario(&pool, id, &scenario("two"))
+        store::update_scenario_by(&pool, id, &scenario("two"), ME)
             .await
             .unwrap(),
         2
@@ -80,11 +86,16 @@ async fn save_get_update_and_history() {
         vec![2, 1]
     );
     assert_eq!(store::get_revision(&pool, id, 1).await.unwrap().name, "one");
-    assert_eq!(store::restore_revision(&pool, id, 1).await.unwrap(), 3);
+    assert_eq!(
+        store::restore_revision_by(&pool, id, 1, ME).await.unwrap(),
+        3
+    );
     let got = store::get_scenario(&pool, id).await.unwrap();
     assert_eq!((got.revision, got.scenario.name.as_str()), (3, "one"));
 
-    let list = store::list_scenarios(&pool, Some("ONE")).await.unwrap();
+    let list = store::list_scenarios_for(&pool, Some("ONE"), ME)
+        .await
+        .unwrap();
     assert_eq!(list.len(), 1);
     assert_eq!(
         (
@@ -95,7 +106,7 @@ async fn save_get_update_and_history() {
         ("anf", "ultra", 3)
     );
     assert_eq!(
-        store::list_scenarios(&pool, Some("ultra"))
+        store::list_scenarios_for(&pool, Some("ultra"), ME)
             .await
             .unwrap()
             .len(),
@@ -103,7 +114,7 @@ async fn save_get_update_and_history() {
         "search covers the level"
     );
     assert_eq!(
-        store::list_scenarios(&pool, Some("  "))
+        store::list_scenarios_for(&pool, Some("  "), ME)
             .await
             .unwrap()
             .len(),
@@ -121,11 +132,11 @@ async fn missing_rows_are_not_found() {
         Err(StoreError::NotFound)
     ));
     assert!(matches!(
-        store::update_scenario(&pool, 1, &s).await,
+        store::update_scenario_by(&pool, 1, &s, ME).await,
         Err(StoreError::NotFound)
     ));
     assert!(matches!(
-        store::delete_scenario(&pool, 1).await,
+        store::delete_scenario_by(&pool, 1, ME).await,
         Err(StoreError::NotFound)
     ));
     assert!(matches!(
@@ -137,17 +148,17 @@ async fn missing_rows_are_not_found() {
         Err(StoreError::NotFound)
     ));
     assert!(matches!(
-        store::restore_revision(&pool, 1, 1).await,
+        store::restore_revision_by(&pool, 1, 1, ME).await,
         Err(StoreError::NotFound)
     ));
 
-    let id = store::create_scenario(&pool, &s).await.unwrap();
+    let id = create(&pool, &s).await.unwrap();
     assert!(matches!(
         store::get_revision(&pool, id, 2).await,
         Err(StoreError::NotFound)
     ));
     assert!(matches!(
-        store::restore_revision(&pool, id, 0).await,
+        store::restore_revision_by(&pool, id, 0, ME).await,
         Err(StoreError::NotFound)
     ));
     assert_eq!(
@@ -160,13 +171,11 @@ async fn missing_rows_are_not_found() {
 #[tokio::test]
 async fn delete_removes_the_history() {
     let (_dir, pool) = fresh().await;
-    let id = store::create_scenario(&pool, &scenario("gone"))
+    let id = create(&pool, &scenario("gone")).await.unwrap();
+    store::update_scenario_by(&pool, id, &scenario("gone 2"), ME)
         .await
         .unwrap();
-    store::update_scenario(&pool, id, &scenario("gone 2"))
-        .await
-        .unwrap();
-    store::delete_scenario(&pool, id).await.unwrap();
+    store::delete_scenario_by(&pool, id, ME).await.unwrap();
     let (left,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM scenario_revisions")
         .fetch_one(&pool)
         .await
@@ -177,9 +186,7 @@ async fn delete_removes_the_history() {
 #[tokio::test]
 async fn unreadable_json_is_corrupt_not_a_panic() {
     let (_dir, pool) = fresh().await;
-    let id = store::create_scenario(&pool, &scenario("ok"))
-        .await
-        .unwrap();
+    let id = create(&pool, &scenario("ok")).await.unwrap();
     sqlx::query("UPDATE scenarios SET body = '{not json' WHERE id = $1")
         .bind(id)
         .execute(&pool)
@@ -195,7 +202,7 @@ async fn unreadable_json_is_corrupt_not_a_panic() {
 async fn stored_json_round_trips_exactly() {
     let (_dir, pool) = fresh().await;
     let s: Scenario = serde_json::from_value(sample_scenario()).unwrap();
-    let id = store::create_scenario(&pool, &s).await.unwrap();
+    let id = create(&pool, &s).await.unwrap();
     let mut back = store::get_scenario(&pool, id).await.unwrap().scenario;
     back.id = None;
     assert_eq!(back, s);

@@ -50,17 +50,9 @@ struct PageRow {
     total: i64,
 }
 
-/// All scenarios in single-user mode, most recently saved first; `search` keeps those
-/// whose name, service or level contains it (ignoring case: ASCII letters on SQLite, all
-/// on PostgreSQL).
-pub async fn list_scenarios(
-    pool: &Db,
-    search: Option<&str>,
-) -> Result<Vec<ScenarioSummary>, StoreError> {
-    list_scenarios_for(pool, search, Actor::SINGLE_USER).await
-}
-
-/// The scenarios `by` may see, as [`list_scenarios`].
+/// The scenarios `by` may see, most recently saved first; `search` keeps those whose
+/// name, service or level contains it (ignoring case: ASCII letters on SQLite, all on
+/// PostgreSQL).
 pub async fn list_scenarios_for(
     pool: &Db,
     search: Option<&str>,
@@ -87,7 +79,7 @@ pub const MAX_PAGE: u32 = 500;
 
 /// One page of the list, most recently saved first, with the number of matches, in one
 /// query (served by the `scenarios_list` covering index); `search` as in
-/// [`list_scenarios`], of the scenarios `by` may see. Rows saved before the binding
+/// [`list_scenarios_for`], of the scenarios `by` may see. Rows saved before the binding
 /// column get it computed and stored.
 pub async fn list_page(
     pool: &Db,

@@ -32,9 +32,7 @@ const RESOURCE: Resource = Resource {
     ),
 };
 
-pub use list::{
-    ListedScenario, MAX_PAGE, ScenarioPage, list_page, list_scenarios, list_scenarios_for,
-};
+pub use list::{ListedScenario, MAX_PAGE, ScenarioPage, list_page, list_scenarios_for};
 
 /// A scenario as stored: the newest revision with its id set.
 #[derive(Debug, Clone, PartialEq)]
@@ -181,19 +179,6 @@ fn decode(id: i64, body: &str) -> Result<Scenario, StoreError> {
     Ok(s)
 }
 
-/// Saves a new scenario as revision 1 in single-user mode; `s.id` is ignored. Returns
-/// the new id.
-pub async fn create_scenario(pool: &Db, s: &Scenario) -> Result<i64, StoreError> {
-    create_scenario_by(
-        pool,
-        s,
-        Actor::SINGLE_USER,
-        Visibility::Shared,
-        Action::Created,
-    )
-    .await
-}
-
 /// The scenario's row and revision as one save writes them.
 fn save<'a>(s: &'a Scenario, body: &'a str, facts: &'a Facts) -> Save<'a> {
     let cost = facts.cost.as_ref();
@@ -217,7 +202,7 @@ fn save<'a>(s: &'a Scenario, body: &'a str, facts: &'a Facts) -> Save<'a> {
 }
 
 /// Saves a new scenario as revision 1, owned by and attributed to `by`, and records
-/// `action` (created or imported). Returns the new id.
+/// `action` (created or imported); `s.id` is ignored. Returns the new id.
 pub async fn create_scenario_by(
     pool: &Db,
     s: &Scenario,
@@ -239,12 +224,6 @@ pub async fn create_scenario_by(
     Ok(id)
 }
 
-/// Saves `s` as the next revision of scenario `id` in single-user mode; `NotFound` if
-/// there is none.
-pub async fn update_scenario(pool: &Db, id: i64, s: &Scenario) -> Result<i64, StoreError> {
-    update_scenario_by(pool, id, s, Actor::SINGLE_USER).await
-}
-
 /// Saves `s` as the next revision of scenario `id`, by `by`; `NotFound` if there is none
 /// or `by` may not see it.
 pub async fn update_scenario_by(
@@ -262,12 +241,6 @@ pub async fn update_scenario_by(
         .await?;
     tx.commit().await?;
     Ok(revision)
-}
-
-/// Makes revision `number` of scenario `id` its newest revision (as a new one), in
-/// single-user mode.
-pub async fn restore_revision(pool: &Db, id: i64, number: i64) -> Result<i64, StoreError> {
-    restore_revision_by(pool, id, number, Actor::SINGLE_USER).await
 }
 
 /// Makes revision `number` of scenario `id` its newest revision (as a new one), by `by`.
@@ -300,12 +273,6 @@ pub async fn get_scenario(pool: &Db, id: i64) -> Result<StoredScenario, StoreErr
         created_at: row.created_at,
         updated_at: row.updated_at,
     })
-}
-
-/// Deletes scenario `id` with all its revisions in single-user mode; `NotFound` if
-/// there is none.
-pub async fn delete_scenario(pool: &Db, id: i64) -> Result<(), StoreError> {
-    delete_scenario_by(pool, id, Actor::SINGLE_USER).await
 }
 
 /// Deletes scenario `id` with all its revisions, by `by`; `NotFound` if there is none or
