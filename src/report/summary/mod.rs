@@ -44,10 +44,7 @@ pub fn provenance(e: &Evaluation) -> String {
     let fitted: Vec<&str> = e
         .limits
         .iter()
-        .filter(|l| {
-            let s = l.source.to_ascii_lowercase();
-            s.contains("fitted") || s.contains("measured") || s.contains("calibration")
-        })
+        .filter(|l| l.source.kind.is_fitted())
         .map(|l| l.label.name)
         .collect();
     if fitted.is_empty() {
@@ -70,7 +67,7 @@ pub fn assumptions(e: &Evaluation, edition: Edition) -> Vec<String> {
         .map(|a| match a.message {
             // The source as this edition shows it (public titles for a customer).
             crate::engine::advice::Message::Assumption { what, source } => {
-                format!("Assumption: {what} rests on {}.", edition.source(source))
+                format!("Assumption: {what} rests on {}.", edition.source(&source))
             }
             ref m => m.to_string(),
         })
@@ -81,7 +78,7 @@ pub fn assumptions(e: &Evaluation, edition: Edition) -> Vec<String> {
             out.push(format!(
                 "{}: rests on an UNCONFIRMED or fitted catalog value ({}).",
                 l.label,
-                edition.source(l.source)
+                edition.source(&l.source)
             ));
         }
     }
