@@ -2,8 +2,8 @@
 //! (a key into the register `catalog/documents.json`), its date, the part of it cited,
 //! and what kind of figure it is. The public citation is written from these fields in
 //! one place ([`Source`]'s `Display`); working notes (design-note sections, review
-//! flags, file names) sit in `note`, which only the engineer edition shows and no JSON
-//! carries.
+//! flags, file names) sit in `note`, which the engineer edition and the API's typed
+//! `provenance` carry and no customer document does.
 
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -38,6 +38,7 @@ impl SourceKind {
 
 /// A figure's source, borrowed from the catalog or the code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = Provenance)]
 pub struct Source {
     /// Key of the public document in the register (`LEARN-ANF/<page>`, `GCNV/<path>`);
     /// empty when no document states the figure.
@@ -49,9 +50,9 @@ pub struct Source {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub section: Option<&'static str>,
     pub kind: SourceKind,
-    /// A working note (the design notes' section, a review flag, a file): engineer
-    /// edition only, never in JSON.
-    #[serde(skip)]
+    /// A working note (the design notes' section, a review flag, a file): in the
+    /// engineer edition and the API's `provenance`, never in a customer document.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<&'static str>,
 }
 
@@ -229,7 +230,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_citation_is_written_from_the_fields_and_never_shows_the_note() {
+    fn a_citation_is_written_from_the_fields_without_the_note() {
         let s = Source::documented("LEARN-ANF/azure-netapp-files-service-levels")
             .dated("01/29/2026")
             .section("min 128 MiB/s per pool")
@@ -245,7 +246,10 @@ mod tests {
         );
         let json = serde_json::to_value(s).expect("JSON");
         assert_eq!(json["kind"], "documented");
-        assert!(json.get("note").is_none());
+        assert_eq!(
+            json["document"],
+            "LEARN-ANF/azure-netapp-files-service-levels"
+        );
     }
 
     #[test]

@@ -433,7 +433,7 @@ fn assumptions(c: &Core, price: &Price, add: &mut impl FnMut(&'static str, Sever
             "assumption",
             Severity::Assumption,
             Message::Text(
-                "Assumption: the price is indicative (UNCONFIRMED or derived from documented examples, or missing from the catalog); check the vendor's pricing page.",
+                "Assumption: the price is indicative (unconfirmed or derived from documented examples, or missing from the catalog); check the vendor's pricing page.",
             ),
         );
     }

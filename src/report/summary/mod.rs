@@ -76,7 +76,7 @@ pub fn assumptions(e: &Evaluation, edition: Edition) -> Vec<String> {
     for l in e.limits.iter().filter(|l| l.assumption) {
         if !covered(&out, l.label.name) {
             out.push(format!(
-                "{}: rests on an UNCONFIRMED or fitted catalog value ({}).",
+                "{}: rests on an unconfirmed or fitted catalog value ({}).",
                 l.label,
                 edition.source(&l.source)
             ));
@@ -84,7 +84,7 @@ pub fn assumptions(e: &Evaluation, edition: Edition) -> Vec<String> {
     }
     if e.cost.assumption && !covered(&out, "price") {
         out.push(format!(
-            "Prices ({}, {} hours per month) include UNCONFIRMED or derived list prices.",
+            "Prices ({}, {} hours per month) include unconfirmed or derived list prices.",
             cost::price_basis(e, edition),
             num(e.cost.hours_per_month, 1)
         ));
