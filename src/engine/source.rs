@@ -259,4 +259,55 @@ mod tests {
             .section("a figure");
         assert_eq!(s.to_string(), "a figure");
     }
+
+    /// Every source object in the catalog's files, with the file's name.
+    fn catalog_sources() -> Vec<(&'static str, serde_json::Value)> {
+        fn walk(v: &serde_json::Value, out: &mut Vec<serde_json::Value>) {
+            match v {
+                serde_json::Value::Object(m) if m.contains_key("document") => {
+                    out.push(v.clone());
+                }
+                serde_json::Value::Object(m) => m.values().for_each(|v| walk(v, out)),
+                serde_json::Value::Array(a) => a.iter().for_each(|v| walk(v, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        for (name, text) in [
+            ("services.json", crate::engine::catalog::SERVICES_JSON),
+            ("vm_sizes.json", crate::engine::catalog::VM_SIZES_JSON),
+            ("model.json", crate::engine::catalog::MODEL_JSON),
+        ] {
+            let mut found = Vec::new();
+            walk(&serde_json::from_str(text).expect("JSON"), &mut found);
+            out.extend(found.into_iter().map(|v| (name, v)));
+        }
+        out
+    }
+
+    #[test]
+    fn every_catalog_source_cites_a_registered_document_and_keeps_its_notes_apart() {
+        let sources = catalog_sources();
+        assert!(sources.len() > 100, "{}", sources.len());
+        for (file, v) in sources {
+            let s: SourceEntry = serde_json::from_value(v.clone()).expect("a source entry");
+            assert!(
+                s.document.is_empty() || document(&s.document).is_some(),
+                "{file}: {} is not in documents.json",
+                s.document
+            );
+            let public = [s.date.as_deref(), s.section.as_deref()];
+            for text in public.into_iter().flatten() {
+                for note in [
+                    "service-limits",
+                    "domain.md",
+                    "UNCONFIRMED",
+                    ".json",
+                    "LEARN-",
+                ] {
+                    assert!(!text.contains(note), "{file}: {note} in {v}");
+                }
+            }
+        }
+    }
 }

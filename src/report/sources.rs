@@ -68,4 +68,50 @@ mod tests {
             "https://docs.cloud.google.com/netapp/volumes/docs/discover/service-levels"
         );
     }
+
+    /// A limit's kind is its source's: the provenance sentence lists the fitted limits
+    /// by kind, so rewriting every source's text (to words that once meant "fitted", or
+    /// to none) changes nothing, while changing a kind does.
+    #[test]
+    fn a_limit_is_fitted_by_its_kind_never_by_its_text() {
+        let (_, e) = crate::report::fixture::example();
+        let fitted: Vec<&str> = e
+            .limits
+            .iter()
+            .filter(|l| l.source.kind.is_fitted())
+            .map(|l| l.label.name)
+            .collect();
+        assert!(!fitted.is_empty() && fitted.len() < e.limits.len());
+        let sentence = crate::report::summary::provenance(&e);
+        for name in &fitted {
+            assert!(sentence.contains(name), "{name} in {sentence}");
+        }
+        for text in [
+            "fitted, measured, calibration",
+            "",
+            "LEARN-ANF/large-volumes",
+        ] {
+            let mut renamed = e.clone();
+            for l in &mut renamed.limits {
+                l.source = Source {
+                    document: text,
+                    section: Some(text),
+                    note: Some(text),
+                    date: Some(text),
+                    ..l.source
+                };
+            }
+            assert_eq!(crate::report::summary::provenance(&renamed), sentence);
+            let kinds = |e: &crate::engine::Evaluation| {
+                e.limits.iter().map(|l| l.source.kind).collect::<Vec<_>>()
+            };
+            assert_eq!(kinds(&renamed), kinds(&e));
+        }
+        let mut documented = e.clone();
+        for l in &mut documented.limits {
+            l.source = l.source.kind(SourceKind::Documented);
+        }
+        let none = crate::report::summary::provenance(&documented);
+        assert!(fitted.iter().all(|name| !none.contains(name)), "{none}");
+    }
 }
