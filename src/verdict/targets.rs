@@ -104,7 +104,7 @@ pub fn ranges(c: &Confidence, source: impl Fn(&Source) -> String) -> String {
     let mut s = format!("Likely ranges are 80 % intervals: {}.", c.basis);
     if !c.assumptions.is_empty() {
         s.push_str(" Widened for what rests on an assumption: ");
-        let named: Vec<String> = c.assumptions.iter().map(|a| source(a)).collect();
+        let named: Vec<String> = c.assumptions.iter().map(source).collect();
         s.push_str(&named.join("; "));
         s.push('.');
     }
