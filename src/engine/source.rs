@@ -132,9 +132,9 @@ impl fmt::Display for Source {
         }
         match self.kind {
             SourceKind::Documented => Ok(()),
-            SourceKind::Fitted => f.write_str(" (fitted to published measurements)"),
+            SourceKind::Fitted => f.write_str(" (fitted)"),
             SourceKind::LowerBound => {
-                f.write_str(" (fitted; the published measurements are lower bounds on it)")
+                f.write_str(" (fitted; the published figures are lower bounds on it)")
             }
             SourceKind::Derived => f.write_str(" (derived)"),
             SourceKind::Assumption => f.write_str(" (assumption)"),
@@ -240,10 +240,7 @@ mod tests {
             "Service levels for Azure NetApp Files (01/29/2026): min 128 MiB/s per pool"
         );
         let fitted = Source::undocumented("the back end's time per op", SourceKind::Fitted);
-        assert_eq!(
-            fitted.to_string(),
-            "the back end's time per op (fitted to published measurements)"
-        );
+        assert_eq!(fitted.to_string(), "the back end's time per op (fitted)");
         let json = serde_json::to_value(s).expect("JSON");
         assert_eq!(json["kind"], "documented");
         assert_eq!(
