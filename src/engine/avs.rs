@@ -3,10 +3,11 @@
 
 use super::catalog::{self, Usl};
 use super::distribution::Distribution;
-use super::limits::{Applies, CeilingKind, Queue, RawLimit, Scope, Sink};
+use super::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use super::plan::{AvsPlan, Plan};
 use super::scaling::speedup;
 use super::scenario::Placement;
+use super::source::{Source, SourceKind};
 use super::trace::{Formula, Label};
 use super::units::{gbps_to_mibps, iops_to_mibps, mibps_to_iops};
 
@@ -81,7 +82,6 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(per_host_flows * hosts, p.io_kib),
         source,
         assumption: false,
-        kind: CeilingKind::Fitted,
         queue: Queue::Servers(hosts * flows),
     });
 
@@ -102,7 +102,6 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(ds, p.io_kib),
         source,
         assumption: false,
-        kind: CeilingKind::Fitted,
         queue: Queue::Storage,
     });
 
@@ -122,7 +121,6 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(host * hosts, p.io_kib),
         source,
         assumption: a.host.sku != "AV36",
-        kind: CeilingKind::Fitted,
         queue: Queue::Parallel(hosts),
     });
 
@@ -144,9 +142,8 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
             scope: Scope::Host,
             applies,
             mibps: nic * hosts,
-            source: a.host.source.as_str(),
+            source: a.host.source.get(),
             assumption: a.host.unconfirmed,
-            kind: CeilingKind::Documented,
             queue: Queue::Servers(hosts),
         });
     }
@@ -168,7 +165,6 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(path, p.io_kib),
         source,
         assumption: false,
-        kind: CeilingKind::Fitted,
         queue: Queue::Parallel(hosts),
     });
 
@@ -189,13 +185,16 @@ pub fn limits(p: &Plan, a: &AvsPlan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(vm * vms, p.io_kib),
         source,
         assumption: false,
-        kind: CeilingKind::Fitted,
         queue: Queue::Parallel(vms),
     });
 }
 
 /// Where the AVS parameters come from.
-const SOURCE: &str = "AVS flows, hosts and VMs: fitted jointly to LEARN-ANF/performance-azure-vmware-solution-datastore (4 AV36 hosts, ESXi 7u3, fio 3.16) with the other series (tests/fixtures/series.json)";
+const SOURCE: Source =
+    Source::documented("LEARN-ANF/performance-azure-vmware-solution-datastore")
+        .section("AVS flows, hosts and VMs, 4 AV36 hosts, ESXi 7u3, fio 3.16, with the other published benchmarks")
+        .kind(SourceKind::Fitted)
+        .note("fitted jointly with the other series (tests/fixtures/series.json)");
 
 /// Outstanding IOs across all hosts: each host's VMs, capped at 128 slots per flow.
 pub fn outstanding(p: &Plan, a: &AvsPlan) -> f64 {

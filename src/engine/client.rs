@@ -5,11 +5,12 @@
 use super::catalog::{self, OpTime, Usl};
 use super::concurrency::iops_ceiling;
 use super::connections::{connections, connections_per_client, multichannel_active};
-use super::limits::{Applies, CeilingKind, Queue, RawLimit, Scope, Sink};
+use super::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use super::plan::Plan;
 use super::scaling::{mix, speedup};
 use super::scenario::{Files, NfsClient, Protocol, Service};
 use super::service::azure_files::is_ssd;
+use super::source::{Source, SourceKind};
 use super::trace::{Formula, Label};
 use super::units::iops_to_mibps;
 
@@ -41,27 +42,38 @@ pub fn multichannel_penalty(p: &Plan) -> (f64, f64) {
 
 /// The round trip without queueing (the model's delay centre) in seconds, with its
 /// source and whether it rests on an assumption rather than a fitted series.
-pub fn delay(p: &Plan) -> (f64, &'static str, bool) {
+pub fn delay(p: &Plan) -> (f64, Source, bool) {
     let m = p.params;
     let (base, source, assumption) = match p.service {
         Service::Anf => (
             m.anf_delay_ms,
-            "delay: fitted jointly to the published ANF series (tests/fixtures/series.json)",
+            Source::undocumented(
+                "round trip, from the published Azure NetApp Files benchmarks",
+                SourceKind::Fitted,
+            )
+            .note("fitted jointly to the ANF series, tests/fixtures/series.json"),
             false,
         ),
         Service::Gcnv => (
             m.gcnv_delay_ms,
-            "delay: fitted to the GCNV single-thread measurement (GCNV measure-performance)",
+            Source::documented("GCNV/performance/measure-performance")
+                .section("round trip, from the single-thread measurement")
+                .kind(SourceKind::Fitted),
             false,
         ),
         Service::AzureFiles if is_ssd(p.level) => (
             m.files_ssd_delay_ms,
-            "delay: fitted to the Azure Files SSD latency statements (LEARN-FILES/understand-performance)",
+            Source::documented("LEARN-FILES/understand-performance")
+                .section("round trip, from the SSD latency statements")
+                .kind(SourceKind::Fitted),
             false,
         ),
         Service::AzureFiles => (
             catalog::catalog().model.assumptions.files_hdd_delay_ms,
-            "delay: 10 ms for HDD shares, no published measurement (assumption)",
+            Source::undocumented(
+                "round trip of 10 ms for HDD shares, no published measurement",
+                SourceKind::Assumption,
+            ),
             true,
         ),
     };
@@ -135,7 +147,6 @@ pub fn limits(p: &Plan, set: &mut impl Sink) {
             mibps: e.mibps * clients as f64,
             source: e.source,
             assumption: e.assumption,
-            kind: CeilingKind::Documented,
             queue: Queue::Servers(clients as f64),
         });
     }
@@ -155,7 +166,6 @@ pub fn limits(p: &Plan, set: &mut impl Sink) {
             mibps: i.mibps * clients as f64,
             source: i.source,
             assumption: i.assumption,
-            kind: CeilingKind::Documented,
             queue: Queue::Servers(clients as f64),
         });
     }
@@ -173,12 +183,12 @@ struct PathTimes {
     /// One connection's (or SMB channel's) request and byte times, reads and writes.
     conn_read: OpTime,
     conn_write: OpTime,
-    conn_source: &'static str,
+    conn_source: Source,
     conn_assumed: bool,
     /// One vCPU's time per op and per KiB on the client path.
     client_read: OpTime,
     client_write: OpTime,
-    client_source: &'static str,
+    client_source: Source,
     client_assumed: bool,
 }
 
@@ -205,17 +215,17 @@ impl PathTimes {
                 conn_read: OpTime::new(read_a, m.smb_read_b_us_per_kib),
                 conn_write: OpTime::new(write_a, m.smb_write_b_us_per_kib),
                 conn_source: if gcnv {
-                    "SMB channels: no published GCNV SMB figure; the request time, byte time and multichannel contention fitted to the Azure Files and ANF SMB series (tests/fixtures/series.json) (assumption)"
+                    Source::undocumented("SMB channels: no published Google Cloud NetApp Volumes SMB figure; request time, byte time and multichannel contention from the Azure Files and Azure NetApp Files SMB benchmarks", SourceKind::Assumption).note("fitted to the Azure Files and ANF SMB series, tests/fixtures/series.json")
                 } else {
-                    "SMB channels: request time of the SMB client's vCPU, byte time and multichannel contention fitted to the Azure Files and ANF SMB series (tests/fixtures/series.json)"
+                    Source::undocumented("SMB channels: request time of the SMB client's vCPU, byte time and multichannel contention, from the Azure Files and Azure NetApp Files SMB benchmarks", SourceKind::Fitted).note("fitted to the Azure Files and ANF SMB series, tests/fixtures/series.json")
                 },
                 conn_assumed: gcnv,
                 client_read: OpTime::new(read_a, anf_client.0.b_us_per_kib),
                 client_write: OpTime::new(write_a, anf_client.1.b_us_per_kib),
                 client_source: if gcnv {
-                    "client path: the SMB client's time per request and the NFS client's per KiB, fitted to the Azure Files and ANF series (tests/fixtures/series.json); no published GCNV figure (assumption)"
+                    Source::undocumented("client path: the SMB client's time per request and the NFS client's per KiB from the Azure Files and Azure NetApp Files benchmarks; no published Google Cloud NetApp Volumes figure", SourceKind::Assumption).note("fitted to the Azure Files and ANF series, tests/fixtures/series.json")
                 } else {
-                    "client path: the SMB client's vCPU time per request (fitted to the SMB series) and the file client's per KiB (fitted to the single-client NFS series)"
+                    Source::undocumented("client path: the SMB client's vCPU time per request (SMB benchmarks) and the file client's per KiB (single-client NFS benchmarks)", SourceKind::Fitted).note("fitted to the SMB and the single-client NFS series, tests/fixtures/series.json")
                 },
                 client_assumed: gcnv,
             };
@@ -227,26 +237,26 @@ impl PathTimes {
         let (conn, conn_source, conn_assumed, client_source, client_assumed) = match p.service {
             Service::Anf => (
                 anf_conn,
-                "NFS connections: per-connection request and byte times fitted jointly to the ANF nconnect series (tests/fixtures/series.json)",
+                Source::undocumented("NFS connections: per-connection request and byte times, from the published Azure NetApp Files nconnect benchmarks", SourceKind::Fitted).note("fitted jointly to the ANF nconnect series, tests/fixtures/series.json"),
                 false,
-                "client path: vCPU time per op and per KiB fitted jointly to the single-client series (tests/fixtures/series.json)",
+                Source::undocumented("client path: vCPU time per op and per KiB, from the published single-client benchmarks", SourceKind::Fitted).note("fitted jointly to the single-client series, tests/fixtures/series.json"),
                 false,
             ),
             Service::AzureFiles => {
                 let t = OpTime::new(m.files_nfs_conn_a_us, m.files_nfs_conn_b_us_per_kib);
                 (
                     (t, t),
-                    "NFS connections: Azure Files' own request and byte times, fitted to its nconnect series (LEARN-FILES/nfs-performance)",
+                    Source::documented("LEARN-FILES/nfs-performance").section("NFS connections: Azure Files' own request and byte times, from its nconnect benchmarks").kind(SourceKind::Fitted),
                     false,
-                    "client path: the Linux NFS client's vCPU times fitted to the ANF series (tests/fixtures/series.json); no published Azure Files figure (assumption)",
+                    Source::undocumented("client path: the Linux NFS client's vCPU times from the Azure NetApp Files benchmarks; no published Azure Files figure", SourceKind::Assumption).note("fitted to the ANF series, tests/fixtures/series.json"),
                     true,
                 )
             }
             Service::Gcnv => (
                 anf_conn,
-                "NFS connections: ANF's per-connection request and byte times, fitted to the ANF nconnect series (tests/fixtures/series.json); no published GCNV figure (assumption)",
+                Source::undocumented("NFS connections: Azure NetApp Files' per-connection request and byte times from its nconnect benchmarks; no published Google Cloud NetApp Volumes figure", SourceKind::Assumption).note("fitted to the ANF nconnect series, tests/fixtures/series.json"),
                 true,
-                "client path: the Linux NFS client's vCPU times fitted to the ANF series (tests/fixtures/series.json); no published GCNV figure (assumption)",
+                Source::undocumented("client path: the Linux NFS client's vCPU times from the Azure NetApp Files benchmarks; no published Google Cloud NetApp Volumes figure", SourceKind::Assumption).note("fitted to the ANF series, tests/fixtures/series.json"),
                 true,
             ),
         };
@@ -322,7 +332,6 @@ fn push_connections(p: &Plan, t: &PathTimes, set: &mut impl Sink) {
             mibps: iops_to_mibps(per_client, p.io_kib) * clients as f64,
             source: t.conn_source,
             assumption: t.conn_assumed,
-            kind: CeilingKind::Fitted,
             queue: Queue::Servers(clients as f64 * n),
         });
     }
@@ -354,7 +363,6 @@ fn push_client_path(p: &Plan, t: &PathTimes, set: &mut impl Sink) {
         mibps: iops_to_mibps(per_client, p.io_kib) * clients,
         source: t.client_source,
         assumption: t.client_assumed,
-        kind: CeilingKind::Fitted,
         queue: Queue::Parallel(clients * vcpu),
     });
 }
@@ -366,7 +374,7 @@ pub fn concurrency_limit(
     p: &Plan,
     outstanding: f64,
     unloaded_s: f64,
-    delay: (f64, &'static str, bool),
+    delay: (f64, Source, bool),
 ) -> RawLimit {
     let (_, source, assumption) = delay;
     let ms = unloaded_s * 1000.0;
@@ -384,7 +392,6 @@ pub fn concurrency_limit(
         mibps: iops_to_mibps(iops_ceiling(outstanding, ms), p.io_kib),
         source,
         assumption,
-        kind: CeilingKind::Fitted,
         queue: Queue::Bound,
     }
 }

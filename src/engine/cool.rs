@@ -11,16 +11,21 @@
 //! the tier's transfer rate per volume caps what it delivers however many are in
 //! flight. Writes and hot reads visit neither.
 
-use super::limits::{Applies, CeilingKind, Queue, RawLimit, Scope, Sink};
+use super::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use super::plan::Plan;
 use super::scenario::Access;
+use super::source::{Source, SourceKind};
 use super::trace::{Formula, Label};
 use super::units::iops_to_mibps;
 
 /// Cool reads in flight one volume's cool tier serves at once (J3: ~16 jobs x QD <= 15).
 pub const COOL_CONCURRENCY: f64 = 240.0;
 
-const SOURCE: &str = "cool tier: concurrency from LEARN-ANF/performance-considerations-cool-access (08/23/2024, ~16 jobs x QD 15); time per cool read and transfer rate fitted to its hot/cool series (measurements J1-J5, tests/fixtures/series.json)";
+const SOURCE: Source =
+    Source::documented("LEARN-ANF/performance-considerations-cool-access").dated("08/23/2024")
+        .section("concurrency ~16 jobs x QD 15; time per cool read and transfer rate from its hot and cool series")
+        .kind(SourceKind::Fitted)
+        .note("measurements J1-J5, tests/fixtures/series.json");
 
 /// Share of all reads served from the cool tier (0 without cool access).
 pub fn cool_read_share(p: &Plan) -> f64 {
@@ -64,7 +69,6 @@ pub fn limits(p: &Plan, spread: f64, set: &mut impl Sink) {
         mibps: reads_mibps,
         source: SOURCE,
         assumption: false,
-        kind: CeilingKind::Fitted,
         queue: Queue::Pool(COOL_CONCURRENCY * volumes),
     });
     // The tier's transfer rate: what one volume fetches from the object store per
@@ -85,7 +89,6 @@ pub fn limits(p: &Plan, spread: f64, set: &mut impl Sink) {
         mibps: tier_mibps / share,
         source: SOURCE,
         assumption: false,
-        kind: CeilingKind::Fitted,
         queue: Queue::Limiter,
     });
 }

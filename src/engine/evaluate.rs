@@ -111,7 +111,6 @@ fn evaluate_with(p: &Plan, with_sizing: bool) -> Result<Evaluation, FieldErrors>
             iops: l.mibps * iops_per_mibps,
             source: l.source,
             assumption: l.assumption,
-            kind: l.kind,
             headroom_pct: (l.total_at(p.r) - total) * pct_of_total,
         });
     }

@@ -2,11 +2,12 @@
 
 use super::advice::Advice;
 use super::cost_line::CostLine;
-use super::limits::{Applies, CeilingKind, Scope};
+use super::limits::{Applies, Scope};
 use super::model::curve::LatencyCurve;
 pub use super::pricing::PriceBookRef;
 pub use super::range::Confidence;
 use super::scenario::{Level, Qos, Scenario, Service, VolumeGroup};
+use super::source::Source;
 use super::trace::Label;
 use arrayvec::ArrayVec;
 use serde::Serialize;
@@ -107,15 +108,15 @@ pub struct Limit {
     pub mibps: f64,
     /// The same ceiling in IOPS.
     pub iops: f64,
-    /// Formula, catalog entry or calibration point it comes from.
-    pub source: &'static str,
-    /// True when the value rests on an UNCONFIRMED catalog value or on another
-    /// service's parameters (no published figure of its own).
+    /// Where the value comes from, as three fields: `source` (the public citation:
+    /// document, date, the part cited), `kind` (`documented`, `fitted`, `lower_bound`,
+    /// `derived` or `assumption`) and `provenance` (the same as data).
+    #[serde(flatten, serialize_with = "super::source::cited")]
+    #[schema(inline, value_type = super::source::Cited)]
+    pub source: Source,
+    /// True when the value rests on an assumption for this plan: an unconfirmed figure,
+    /// or another service's or host's parameters (no published figure of its own).
     pub assumption: bool,
-    /// What the value rests on: `documented` (the service's or VM's documentation),
-    /// `fitted` (the joint fit to published measurements) or `lower_bound` (fitted,
-    /// but every published test of it was held by its clients).
-    pub kind: CeilingKind,
     /// How far above the achievable total (at this mix) this limit sits, in percent.
     pub headroom_pct: f64,
 }

@@ -74,6 +74,7 @@ pub(crate) fn as_display<T: fmt::Display, S: Serializer>(v: &T, s: S) -> Result<
     s.collect_str(v)
 }
 
+use super::source::Source;
 use super::trace::Label;
 
 /// A ceiling as the model produces it, before conversion for display.
@@ -85,29 +86,14 @@ pub struct RawLimit {
     pub applies: Applies,
     /// MiB/s of the IO it applies to, at the scenario's IO size and mix.
     pub mibps: f64,
-    pub source: &'static str,
+    /// What the value rests on: the document, or the fit (with only lower bounds from
+    /// published tests); its kind is the limit's.
+    pub source: Source,
+    /// True when the value rests on an assumption for this plan (an unconfirmed figure,
+    /// another service's or host's parameters).
     pub assumption: bool,
-    /// What the value rests on: a document, the joint fit, or the fit with only lower
-    /// bounds from published tests.
-    pub kind: CeilingKind,
     /// How the resource queues in the performance model.
     pub queue: Queue,
-}
-
-/// What a ceiling's value rests on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum CeilingKind {
-    /// Stated by the service's or the VM's documentation (a QoS formula, a maximum):
-    /// the model never predicts more.
-    Documented,
-    /// A parameter of the joint fit to published measurements (connections, client
-    /// paths, the storage back end's times per op and per KiB).
-    Fitted,
-    /// Fitted, but every published test that bears on it was held by its clients
-    /// (their egress, connections or client path): the published figures are lower
-    /// bounds on it and its value beyond them rests on the fit's first guess.
-    LowerBound,
 }
 
 /// How a limit takes part in the queueing model (see `model::network`).
@@ -252,9 +238,11 @@ mod tests {
             scope: Scope::Volume,
             applies: Applies::Both,
             mibps,
-            source: "test",
+            source: crate::engine::source::Source::undocumented(
+                "test",
+                crate::engine::source::SourceKind::Fitted,
+            ),
             assumption: false,
-            kind: CeilingKind::Fitted,
             queue: Queue::Limiter,
         }
     }

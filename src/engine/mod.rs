@@ -45,6 +45,7 @@ pub mod scenario_diff;
 pub mod security;
 pub mod service;
 pub mod solve;
+pub mod source;
 pub mod sweep;
 pub mod targets;
 pub mod trace;

@@ -10,6 +10,7 @@ use super::model::curve::LatencyCurve;
 use super::model::{Centre, Network, Point, RateCheck};
 use super::plan::Plan;
 use super::service;
+use super::source::Source;
 use super::targets::target_iops;
 use super::units::{iops_to_mibps, mibps_to_iops};
 
@@ -93,7 +94,7 @@ pub struct ClientSide {
     /// Outstanding IOs in flight across all clients after slot limits.
     pub outstanding: f64,
     /// The round trip with its source and whether it is assumed ([`client::delay`]).
-    pub delay: (f64, &'static str, bool),
+    pub delay: (f64, Source, bool),
 }
 
 impl ClientSide {

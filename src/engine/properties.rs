@@ -373,7 +373,7 @@ mod queueing {
             let documented = short
                 .limits
                 .iter()
-                .filter(|l| l.kind == crate::engine::limits::CeilingKind::Documented)
+                .filter(|l| l.source.kind == crate::engine::source::SourceKind::Documented)
                 .map(|l| short.throughput_mibps * (1.0 + l.headroom_pct / 100.0))
                 .fold(f64::INFINITY, f64::min);
             prop_assert!(ev.throughput_mibps_range[1] <= documented * (1.0 + 1e-9), "{:?} above {documented}", ev.throughput_mibps_range);

@@ -14,8 +14,9 @@
 //! again: the width is a lookup and the range two multiplications.
 
 use super::catalog::{self, Envelope, Width};
-use super::limits::{CeilingKind, LimitSet, RawLimit};
+use super::limits::{LimitSet, RawLimit};
 use super::plan::Plan;
+use super::source::{Source, SourceKind};
 use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
@@ -70,7 +71,7 @@ impl Basis {
 
     /// The class of limit `l` on plan `p`'s path.
     pub fn of(p: &Plan, l: &RawLimit) -> Basis {
-        if l.kind == CeilingKind::Documented {
+        if l.source.kind == SourceKind::Documented {
             return Basis::Documented;
         }
         if p.avs.is_some() {
@@ -121,7 +122,9 @@ impl Basis {
 pub const MAX_ASSUMPTIONS: usize = 8;
 
 /// Why a range reaches above the baseline of a share with burst credits.
-const BURST: &str = "the load's duration is not given: the range reaches what the shares give on burst credits (an hour at the burst limit from a full bucket, understanding-billing) above the sustained baseline";
+const BURST: Source = Source::documented("LEARN-FILES/understanding-billing")
+    .section("the load's duration is not given: the range reaches what the shares give on burst credits (an hour at the burst limit from a full bucket) above the sustained baseline")
+    .kind(SourceKind::Assumption);
 
 /// Most inputs outside the fitted envelope one range names (one per dimension).
 pub const MAX_OUTSIDE: usize = 4;
@@ -169,7 +172,8 @@ pub struct Confidence {
     /// The ceilings near the rate whose values rest on an assumption or only on lower
     /// bounds, each by its source; each widens the range.
     #[schema(value_type = Vec<String>)]
-    pub assumptions: ArrayVec<&'static str, MAX_ASSUMPTIONS>,
+    #[serde(serialize_with = "super::source::citations")]
+    pub assumptions: ArrayVec<Source, MAX_ASSUMPTIONS>,
     /// The inputs no published series covers; each widens the range by the assumption
     /// width.
     #[schema(value_type = Vec<String>)]
@@ -204,7 +208,7 @@ pub fn width(b: Basis) -> Width {
 pub struct Grounds {
     pub class: Basis,
     /// The sources of the assumed ceilings close enough to bind.
-    pub assumptions: ArrayVec<&'static str, MAX_ASSUMPTIONS>,
+    pub assumptions: ArrayVec<Source, MAX_ASSUMPTIONS>,
     /// The inputs outside the committed envelope.
     pub outside: ArrayVec<&'static str, MAX_OUTSIDE>,
     /// The smallest documented ceiling's total at the plan's mix, MiB/s.
@@ -222,10 +226,10 @@ impl Grounds {
         let mut documented = f64::INFINITY;
         for l in limits.iter().filter(|l| l.applies_at(p.r)) {
             let t = l.total_at(p.r);
-            if l.kind == CeilingKind::Documented {
+            if l.source.kind == SourceKind::Documented {
                 documented = documented.min(t);
             }
-            let assumed = l.assumption || l.kind == CeilingKind::LowerBound;
+            let assumed = l.assumption || l.source.kind == SourceKind::LowerBound;
             if assumed && t <= reach && !assumptions.contains(&l.source) {
                 let _ = assumptions.try_push(l.source);
             }

@@ -13,14 +13,31 @@
 //! one channel became about 250 MiB/s); encryption costs the storage side 10 to 15 % of
 //! read/write throughput and 5 % of metadata work.
 
-use super::limits::{Applies, CeilingKind, Queue, RawLimit, Scope, Sink};
+use super::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use super::plan::Plan;
 use super::scenario::{Access, Sec, Service, SmbSecurity};
+use super::source::{Source, SourceKind};
 use super::trace::{Formula, Label};
 
-const KERBEROS_SOURCE: &str = "LEARN-ANF/performance-impact-kerberos (02/18/2021): krb5, krb5i and krb5p against sec=sys, NFSv4.1, one client and volume (measurements I1, I3; krb5i from the page's own section)";
-const SMB_SIGNING_SOURCE: &str = "LEARN-ANF/azure-netapp-files-smb-performance (01/28/2025): with signing, one channel's sequential reads fell from 875 to about 250 MiB/s, bound by one client core (measurements H4)";
-const SMB_ENCRYPTION_SOURCE: &str = "LEARN-ANF/azure-netapp-files-smb-performance (01/28/2025): encryption costs 10-15 % of read/write and 5 % of metadata throughput on the storage side (measurements H5)";
+const KERBEROS_SOURCE: Source = Source::documented("LEARN-ANF/performance-impact-kerberos")
+    .dated("02/18/2021")
+    .section("krb5, krb5i and krb5p against sec=sys, NFSv4.1, one client and volume")
+    .kind(SourceKind::Fitted)
+    .note("measurements I1, I3; krb5i from the page's own section");
+const SMB_SIGNING_SOURCE: Source =
+    Source::documented("LEARN-ANF/azure-netapp-files-smb-performance").dated("01/28/2025")
+        .section("with signing, one channel's sequential reads fell from 875 to about 250 MiB/s, bound by one client core")
+        .kind(SourceKind::Fitted)
+        .note("measurements H4");
+const SMB_ENCRYPTION_SOURCE: Source = Source::documented(
+    "LEARN-ANF/azure-netapp-files-smb-performance",
+)
+.dated("01/28/2025")
+.section(
+    "encryption costs 10-15 % of read/write and 5 % of metadata throughput on the storage side",
+)
+.kind(SourceKind::Fitted)
+.note("measurements H5");
 
 /// Share of the storage-side processing SMB encryption leaves (H5: "-10 % to -15 %"
 /// for reads and writes, the midpoint; "-5 %" for metadata-intensive work).
@@ -84,7 +101,7 @@ pub fn added_delay_ms(p: &Plan) -> f64 {
 
 /// Share of the processing capacity the security setting leaves at the plan's access
 /// pattern and mix (1 = no effect), with its source.
-pub fn processing_share(p: &Plan) -> Option<(f64, &'static str)> {
+pub fn processing_share(p: &Plan) -> Option<(f64, Source)> {
     if let Some(k) = flavour(p.sec) {
         let source = KERBEROS_SOURCE;
         let share = if p.metadata_heavy {
@@ -152,7 +169,6 @@ pub fn limits<'l>(p: &Plan, on_path: impl Iterator<Item = &'l RawLimit>, set: &m
                 mibps: total * share,
                 source,
                 assumption: assumed(p),
-                kind: CeilingKind::Fitted,
                 queue: queue(base_queue),
             });
         }
@@ -174,7 +190,6 @@ pub fn limits<'l>(p: &Plan, on_path: impl Iterator<Item = &'l RawLimit>, set: &m
             mibps: SMB_SIGNING_MIBPS_PER_CHANNEL * channels,
             source: SMB_SIGNING_SOURCE,
             assumption: assumed(p),
-            kind: CeilingKind::Fitted,
             queue: Queue::Servers(channels),
         });
     }

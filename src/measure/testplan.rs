@@ -10,6 +10,7 @@ use crate::engine::evaluate;
 use crate::engine::scenario::{
     Access, Files, NfsClient, Placement, Protocol, Scenario, Sec, Service, SmbSecurity,
 };
+use crate::engine::source::Source;
 use serde::{Deserialize, Serialize};
 
 /// The benchmark tool of a test plan.
@@ -115,7 +116,10 @@ pub fn mount_options(s: &Scenario) -> String {
 }
 
 /// Where the mount options of an Oracle Direct NFS plan come from.
-pub const DNFS_MOUNT_SOURCE: &str = "LEARN-ANF performance-oracle-multiple-volumes (05/04/2023): all volumes mounted rw,hard,rsize=262144,wsize=262144,sec=sys,vers=3,tcp; Oracle's options for datafiles on NFS add bg, actimeo=0 and timeo=600";
+pub const DNFS_MOUNT_SOURCE: Source =
+    Source::documented("LEARN-ANF/performance-oracle-multiple-volumes")
+        .dated("05/04/2023")
+        .section("all volumes mounted rw,hard,rsize=262144,wsize=262144,sec=sys,vers=3,tcp; Oracle's options for datafiles on NFS add bg, actimeo=0 and timeo=600");
 
 /// How to switch Direct NFS on (LEARN-ANF solutions-benefits-azure-netapp-files-oracle-database).
 pub const DNFS_ENABLE: &str = "cd $ORACLE_HOME/rdbms/lib && make -f ins_rdbms.mk dnfs_on";

@@ -64,13 +64,10 @@ impl Edition {
         }
     }
 
-    /// A limit's or a figure's source as this edition shows it: public document titles
-    /// for a customer, the catalog's own text for an engineer.
-    pub fn source(self, raw: &str) -> String {
-        match self {
-            Edition::Customer => sources::public(raw),
-            Edition::Engineer => raw.to_owned(),
-        }
+    /// A limit's or a figure's source as this edition shows it: the public citation
+    /// for a customer, with the working note for an engineer.
+    pub fn source(self, s: &crate::engine::source::Source) -> String {
+        sources::cite(s, self)
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::targets::{LatencyVerdict, ranges};
 use crate::engine::Evaluation;
+use crate::engine::source::Source;
 use crate::format;
 
 /// The likely ranges beside the headline figures, written once for every output.
@@ -25,7 +26,7 @@ pub struct Likely {
 /// (a factor either side of the latency at the achievable load) around the headline
 /// latency `l`, which may be taken at the target rate. `source` writes a limit's source
 /// for the reader (see [`ranges`]).
-pub fn likely(e: &Evaluation, l: &LatencyVerdict, source: impl Fn(&str) -> String) -> Likely {
+pub fn likely(e: &Evaluation, l: &LatencyVerdict, source: impl Fn(&Source) -> String) -> Likely {
     let scale = if e.latency_ms > 0.0 {
         l.ms / e.latency_ms
     } else {

@@ -13,6 +13,7 @@ use super::{TargetKind, TargetVerdict};
 use crate::engine::evaluation::{Confidence, Evaluation};
 use crate::engine::same::{headroom_reaches, reaches, within};
 use crate::engine::scenario::{Assurance, Scenario};
+use crate::engine::source::Source;
 use crate::engine::units::mibps_to_iops;
 use crate::format::{capacity as tib, exact, mibps, millis as ms, num, share as pct, signed_pct};
 use serde::Serialize;
@@ -99,11 +100,11 @@ fn capacity(s: &Scenario, e: &Evaluation) -> TargetVerdict {
 /// Widened because the inputs lie outside what the published series cover: <inputs>."
 /// Each assumption is a limit's source as `source` writes it for the reader (public
 /// titles for a customer).
-pub fn ranges(c: &Confidence, source: impl Fn(&str) -> String) -> String {
+pub fn ranges(c: &Confidence, source: impl Fn(&Source) -> String) -> String {
     let mut s = format!("Likely ranges are 80 % intervals: {}.", c.basis);
     if !c.assumptions.is_empty() {
         s.push_str(" Widened for what rests on an assumption: ");
-        let named: Vec<String> = c.assumptions.iter().map(|a| source(a)).collect();
+        let named: Vec<String> = c.assumptions.iter().map(source).collect();
         s.push_str(&named.join("; "));
         s.push('.');
     }

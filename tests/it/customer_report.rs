@@ -110,7 +110,13 @@ fn limits_cite_public_titles_and_every_format_carries_the_meta() {
     }
     for l in &r.limits {
         for internal in ["domain.md", "service-limits", "LEARN-", "measurements "] {
-            assert!(!l.source.contains(internal), "{}: {}", l.label, l.source);
+            assert!(
+                !l.source_in(volplan::report::Edition::Customer)
+                    .contains(internal),
+                "{}: {}",
+                l.label,
+                l.source
+            );
         }
     }
     for f in [Format::Html, Format::Md, Format::Csv, Format::Json] {

@@ -66,9 +66,29 @@ impl Internal {
     /// What of it `text` holds.
     fn found(&self, text: &str) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        for needle in ["commit ", "volplan import", "anf-retail-"] {
+        // Working notes of the catalog's sources: design-note sections, review flags,
+        // measurement and calibration ids, document shorthands.
+        let notes = [
+            "domain.md",
+            "service-limits",
+            "UNCONFIRMED",
+            "calibration C",
+            "LEARN-",
+            "GCNV/",
+        ];
+        for needle in ["commit ", "volplan import", "anf-retail-"]
+            .into_iter()
+            .chain(notes)
+        {
             if text.contains(needle) {
                 out.push(needle.to_owned());
+            }
+        }
+        // Measurement ids ("measurements I1, I3"); the words alone are the reader's.
+        for (i, _) in text.match_indices("measurements ") {
+            let id = &text.as_bytes()[i + "measurements ".len()..];
+            if id.len() > 1 && id[0].is_ascii_uppercase() && id[1].is_ascii_digit() {
+                out.push("measurement id".to_owned());
             }
         }
         // Paths and files of ours; public addresses and the result files a test plan

@@ -558,3 +558,41 @@ async fn the_customer_json_of_a_report_conforms_to_its_published_schema() {
     assert!(conforms(&doc, schema, &broken, "report").is_err());
     app.stop().await;
 }
+
+/// A limit in an evaluation carries its public citation (`source`), its kind and the
+/// source as data (`provenance`), each as the published schema says.
+#[tokio::test]
+async fn a_limit_carries_its_citation_kind_and_typed_provenance() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let limit = &doc["components"]["schemas"]["Limit"];
+    let documented = properties(&doc, limit);
+    for key in ["source", "kind", "provenance"] {
+        assert!(documented.contains_key(key), "{key} documented: {limit}");
+    }
+    let provenance = properties(&doc, &documented["provenance"]);
+    for key in ["document", "date", "section", "kind", "note"] {
+        assert!(provenance.contains_key(key), "provenance.{key} documented");
+    }
+    let res = app.post_json("/api/v1/evaluate", &sample_scenario()).await;
+    assert_eq!(res.status(), 200);
+    let e: Value = res.json().await.unwrap();
+    let limits = e["limits"].as_array().expect("limits");
+    assert!(!limits.is_empty());
+    for l in limits {
+        conforms(&doc, limit, l, "limit").unwrap();
+        assert_eq!(l["kind"], l["provenance"]["kind"], "{l}");
+        let cited = l["source"].as_str().expect("a citation");
+        assert!(
+            !cited.contains("LEARN-") && !cited.contains("service-limits"),
+            "{cited}"
+        );
+    }
+    assert!(
+        limits
+            .iter()
+            .any(|l| l["kind"] == "fitted" || l["kind"] == "lower_bound"),
+        "the example has fitted limits"
+    );
+    app.stop().await;
+}

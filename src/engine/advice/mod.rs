@@ -174,7 +174,7 @@ pub enum Message {
     /// A value rests on an assumption.
     Assumption {
         what: &'static str,
-        source: &'static str,
+        source: crate::engine::source::Source,
     },
 }
 

@@ -412,11 +412,11 @@ fn nfs_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
 }
 
 fn assumptions(c: &Core, price: &Price, add: &mut impl FnMut(&'static str, Severity, Message)) {
-    let mut seen: [&str; 8] = [""; 8];
+    let mut seen: [Option<crate::engine::source::Source>; 8] = [None; 8];
     let mut n = 0;
     for l in c.limits.iter().filter(|l| l.assumption) {
-        if n < seen.len() && !seen[..n].contains(&l.source) {
-            seen[n] = l.source;
+        if n < seen.len() && !seen[..n].contains(&Some(l.source)) {
+            seen[n] = Some(l.source);
             n += 1;
             add(
                 "assumption",
@@ -433,7 +433,7 @@ fn assumptions(c: &Core, price: &Price, add: &mut impl FnMut(&'static str, Sever
             "assumption",
             Severity::Assumption,
             Message::Text(
-                "Assumption: the price is indicative (UNCONFIRMED or derived from documented examples, or missing from the catalog); check the vendor's pricing page.",
+                "Assumption: the price is indicative (unconfirmed or derived from documented examples, or missing from the catalog); check the vendor's pricing page.",
             ),
         );
     }

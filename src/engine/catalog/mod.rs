@@ -3,9 +3,9 @@
 //! The data lives in JSON files beside this module (compiled into the binary with
 //! `include_str!`), every entry with its source, so an architect can read and check it.
 
-use crate::engine::limits::CeilingKind;
 use crate::engine::model::Params;
 use crate::engine::scenario::Level;
+use crate::engine::source::{SourceEntry, SourceKind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
@@ -108,7 +108,7 @@ pub struct VmSize {
     /// Physical NIC line rate in Gbps where documented (reads are bound by it).
     #[serde(default)]
     pub nic_gbps: Option<f64>,
-    pub source: String,
+    pub source: SourceEntry,
     #[serde(default)]
     pub note: Option<String>,
 }
@@ -165,13 +165,11 @@ pub struct AnfLevel {
     pub mibps_per_tib: f64,
     pub regular_max_mibps: f64,
     pub large_max_mibps: f64,
-    /// What the per-TiB rate and the volume maximums rest on.
-    pub kind: CeilingKind,
     pub usd_per_gib_hour: Option<f64>,
     /// Source of the per-TiB rate.
-    pub source: String,
+    pub source: SourceEntry,
     /// Source of the volume maximums.
-    pub cap_source: String,
+    pub cap_source: SourceEntry,
     /// Source of the price.
     pub price_source: String,
 }
@@ -181,10 +179,9 @@ pub struct AnfLevel {
 pub struct AnfFlexible {
     pub pool_min_mibps: f64,
     pub pool_max_mibps_per_tib: f64,
-    pub kind: CeilingKind,
     pub usd_per_gib_month: f64,
     pub usd_per_mibps_month: f64,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 /// A size range in TiB.
@@ -194,7 +191,7 @@ pub struct Range {
     #[serde(default)]
     pub step_tib: Option<f64>,
     pub max_tib: f64,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 /// A throughput range in MiB/s.
@@ -202,8 +199,7 @@ pub struct Range {
 pub struct MibpsRange {
     pub min_mibps: f64,
     pub max_mibps: f64,
-    pub kind: CeilingKind,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 /// ANF cool-tier prices.
@@ -211,7 +207,7 @@ pub struct MibpsRange {
 pub struct CoolTier {
     pub usd_per_gib_month: f64,
     pub retrieval_usd_per_gib: f64,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 /// Breakthrough mode: the most throughput one volume may be assigned. What its back
@@ -220,8 +216,7 @@ pub struct CoolTier {
 pub struct Breakthrough {
     /// Documented ceiling ("throughput up to 900,000 MiB/s"), MiB/s.
     pub max_mibps: f64,
-    pub kind: CeilingKind,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 /// Azure Files.
@@ -245,10 +240,9 @@ pub struct AzureFiles {
 pub struct FilesV1 {
     pub min_gib: f64,
     pub max_gib: f64,
-    pub kind: CeilingKind,
     pub usd_per_gib_month: Option<f64>,
     pub price_source: String,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 /// Provisioned v2 (SSD or HDD).
@@ -256,23 +250,21 @@ pub struct FilesV1 {
 pub struct FilesV2 {
     pub min_gib: f64,
     pub max_gib: f64,
-    pub kind: CeilingKind,
     pub min_iops: f64,
     pub max_iops: f64,
     pub min_mibps: f64,
     pub max_mibps: f64,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 /// HDD pay-as-you-go.
 #[derive(Debug, Deserialize)]
 pub struct FilesPayg {
     pub max_gib: f64,
-    pub kind: CeilingKind,
     pub share_iops: f64,
     pub account_ingress_mibps: f64,
     pub account_egress_mibps: f64,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 /// Per-file limits.
@@ -282,8 +274,7 @@ pub struct PerFile {
     pub ssd_mibps: f64,
     pub hdd_iops: f64,
     pub hdd_mibps: f64,
-    pub kind: CeilingKind,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 /// Metadata IOPS per share.
@@ -293,8 +284,7 @@ pub struct MetadataIops {
     pub smb_uncached: f64,
     pub hdd: f64,
     pub caching_gain: f64,
-    pub kind: CeilingKind,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 /// SMB multichannel rules.
@@ -303,23 +293,21 @@ pub struct Smb {
     pub max_channels: u32,
     pub small_io_kib: f64,
     pub single_thread_factor: f64,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 /// Google Cloud NetApp Volumes.
 #[derive(Debug, Deserialize)]
 pub struct Gcnv {
     pub levels: GcnvLevels,
-    pub source: String,
+    pub source: SourceEntry,
     pub regular_max_mibps: f64,
     pub large_max_mibps: f64,
-    /// What the per-TiB rates and the volume caps rest on.
-    pub kind: CeilingKind,
-    pub cap_source: String,
+    pub cap_source: SourceEntry,
     pub volume: GcnvVolume,
     pub flex: GcnvFlex,
     pub latency_ms: f64,
-    pub latency_source: String,
+    pub latency_source: SourceEntry,
     pub hours_per_month: f64,
     pub price_date: String,
 }
@@ -361,8 +349,7 @@ pub struct GcnvFlex {
     pub max_mibps: f64,
     pub max_iops: f64,
     pub file_mibps_per_tib: f64,
-    pub kind: CeilingKind,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 /// An AVS host SKU.
@@ -372,7 +359,7 @@ pub struct AvsHost {
     /// NICs for customer traffic.
     pub nics: u32,
     pub nic_gbps: f64,
-    pub source: String,
+    pub source: SourceEntry,
     #[serde(default)]
     pub unconfirmed: bool,
 }
@@ -466,25 +453,25 @@ pub struct StorageEvidence {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Evidence {
-    pub read: CeilingKind,
-    pub write: CeilingKind,
+    pub read: SourceKind,
+    pub write: SourceKind,
 }
 
 impl Evidence {
     /// Both directions fitted.
     pub const FITTED: Evidence = Evidence {
-        read: CeilingKind::Fitted,
-        write: CeilingKind::Fitted,
+        read: SourceKind::Fitted,
+        write: SourceKind::Fitted,
     };
 
     /// The kind of a ceiling at read fraction `r`: a lower bound when a direction the
     /// workload uses rests only on lower bounds.
-    pub fn at(&self, r: f64) -> CeilingKind {
-        let lower = |k: CeilingKind, used: bool| used && k == CeilingKind::LowerBound;
+    pub fn at(&self, r: f64) -> SourceKind {
+        let lower = |k: SourceKind, used: bool| used && k == SourceKind::LowerBound;
         if lower(self.read, r > 0.0) || lower(self.write, r < 1.0) {
-            CeilingKind::LowerBound
+            SourceKind::LowerBound
         } else {
-            CeilingKind::Fitted
+            SourceKind::Fitted
         }
     }
 }
@@ -546,7 +533,7 @@ pub struct Slots {
     pub nfsv3_per_connection: f64,
     pub nfsv41_session_default: f64,
     pub nfsv41_session_max: f64,
-    pub source: String,
+    pub source: SourceEntry,
 }
 
 #[cfg(test)]

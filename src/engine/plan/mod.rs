@@ -14,6 +14,7 @@ use super::scenario::{
     Placement, Protocol, Qos, Replication, Scenario, Sec, Service, SmbSecurity, Storage, Term,
     VolumeGroup, VolumeKind,
 };
+use super::source::{Source, SourceKind};
 use super::units::mbps_to_mibps;
 
 mod checks;
@@ -111,7 +112,7 @@ impl Volumes<'_> {
 #[derive(Debug, Clone, Copy)]
 pub struct Cap {
     pub mibps: f64,
-    pub source: &'static str,
+    pub source: Source,
     pub assumption: bool,
 }
 
@@ -283,12 +284,15 @@ impl<'a> Plan<'a> {
         let egress = match (c.egress_mibps, vm) {
             (Some(m), _) => Some(Cap {
                 mibps: m,
-                source: "scenario: clients.egress_mibps",
+                source: Source::undocumented(
+                    "the client egress given in the scenario",
+                    SourceKind::Documented,
+                ),
                 assumption: false,
             }),
             (None, Some(v)) => Some(Cap {
                 mibps: mbps_to_mibps(v.egress_mbps),
-                source: v.source.as_str(),
+                source: v.source.get(),
                 assumption: false,
             }),
             (None, None) => None,
@@ -296,7 +300,10 @@ impl<'a> Plan<'a> {
         let ingress = match (c.ingress_mibps, vm) {
             (Some(m), _) => Some(Cap {
                 mibps: m,
-                source: "scenario: clients.ingress_mibps",
+                source: Source::undocumented(
+                    "the client ingress given in the scenario",
+                    SourceKind::Documented,
+                ),
                 assumption: false,
             }),
             (
@@ -308,7 +315,7 @@ impl<'a> Plan<'a> {
                 }),
             ) => Some(Cap {
                 mibps: mbps_to_mibps(g * 1000.0),
-                source: source.as_str(),
+                source: source.get(),
                 assumption: false,
             }),
             _ => None,
@@ -411,7 +418,7 @@ impl<'a> Plan<'a> {
     }
 
     /// Per-volume size range in TiB for this service, level and volume kind.
-    pub fn quota_range(&self) -> (f64, f64, &'static str) {
+    pub fn quota_range(&self) -> (f64, f64, Source) {
         quota_range(self.service, self.level, self.kind)
     }
 
@@ -490,38 +497,41 @@ impl<'a> Plan<'a> {
 /// The throughput an ANF volume of `kind` at `level` may be assigned, MiB/s (manual QoS
 /// and Flexible): the least, the most (a large volume up to its own ceiling) and the
 /// source.
-pub fn assignable_mibps(level: Level, kind: VolumeKind) -> (f64, f64, &'static str) {
+pub fn assignable_mibps(level: Level, kind: VolumeKind) -> (f64, f64, Source) {
     let cat = &catalog::catalog().services.anf;
     let manual = &cat.manual_qos;
     let (max, source) = match kind {
-        VolumeKind::Regular => (manual.max_mibps, manual.source.as_str()),
+        VolumeKind::Regular => (manual.max_mibps, manual.source.get()),
         VolumeKind::Large => (
             catalog::anf_level(level).large_max_mibps,
-            cat.large_volume.source.as_str(),
+            cat.large_volume.source.get(),
         ),
-        VolumeKind::Breakthrough => (cat.breakthrough.max_mibps, cat.breakthrough.source.as_str()),
+        VolumeKind::Breakthrough => (cat.breakthrough.max_mibps, cat.breakthrough.source.get()),
     };
     (manual.min_mibps, max, source)
 }
 
+/// The GCNV page that states its volume sizes.
+const GCNV_LEVELS: Source = Source::documented("GCNV/discover/service-levels");
+
 /// Per-volume size range in TiB for a service, level and volume kind.
-pub fn quota_range(service: Service, level: Level, kind: VolumeKind) -> (f64, f64, &'static str) {
+pub fn quota_range(service: Service, level: Level, kind: VolumeKind) -> (f64, f64, Source) {
     let c = &catalog::catalog().services;
     match (service, kind) {
         (Service::Anf, VolumeKind::Regular) => (
             c.anf.regular_volume.min_tib,
             c.anf.regular_volume.max_tib,
-            c.anf.regular_volume.source.as_str(),
+            c.anf.regular_volume.source.get(),
         ),
         (Service::Anf, VolumeKind::Large) => (
             c.anf.large_volume.min_tib,
             c.anf.large_volume.max_tib,
-            c.anf.large_volume.source.as_str(),
+            c.anf.large_volume.source.get(),
         ),
         (Service::Anf, VolumeKind::Breakthrough) => (
             c.anf.breakthrough_volume.min_tib,
             c.anf.breakthrough_volume.max_tib,
-            c.anf.breakthrough_volume.source.as_str(),
+            c.anf.breakthrough_volume.source.get(),
         ),
         (Service::AzureFiles, _) => {
             let f = &c.azure_files;
@@ -534,25 +544,18 @@ pub fn quota_range(service: Service, level: Level, kind: VolumeKind) -> (f64, f6
             (
                 lo / 1024.0,
                 hi / 1024.0,
-                "LEARN-FILES/understanding-billing, storage-files-scale-targets",
+                Source::documented("LEARN-FILES/understanding-billing")
+                    .note("and LEARN-FILES/storage-files-scale-targets"),
             )
         }
         (Service::Gcnv, kind) => {
             let v = &c.gcnv.volume;
             if level == Level::Flex {
-                (
-                    v.flex_min_tib,
-                    v.flex_max_tib,
-                    "GCNV/discover/service-levels",
-                )
+                (v.flex_min_tib, v.flex_max_tib, GCNV_LEVELS)
             } else if kind == VolumeKind::Large {
-                (
-                    v.large_min_tib,
-                    v.large_max_tib,
-                    "GCNV/discover/service-levels",
-                )
+                (v.large_min_tib, v.large_max_tib, GCNV_LEVELS)
             } else {
-                (v.min_tib, v.max_tib, "GCNV/discover/service-levels")
+                (v.min_tib, v.max_tib, GCNV_LEVELS)
             }
         }
     }

@@ -3,9 +3,10 @@
 use super::demand;
 use crate::engine::catalog::{self};
 use crate::engine::distribution::Distribution;
-use crate::engine::limits::{Applies, CeilingKind, Queue, RawLimit, Scope, Sink};
+use crate::engine::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use crate::engine::plan::{Group, Plan};
 use crate::engine::scenario::{Level, Qos, VolumeKind};
+use crate::engine::source::{Source, SourceKind};
 use crate::engine::trace::{Formula, Label};
 use crate::engine::units::iops_to_mibps;
 
@@ -39,16 +40,16 @@ pub fn volume_qos_mibps(p: &Plan, g: Group) -> f64 {
 }
 
 /// The documented throughput maximum of one volume of `kind` at level `l`, with its
-/// source and kind: the level's regular or large volume maximum, or the most a
+/// source: the level's regular or large volume maximum, or the most a
 /// breakthrough-mode volume may be assigned.
-pub fn volume_cap(l: Level, kind: VolumeKind) -> (f64, &'static str, CeilingKind) {
+pub fn volume_cap(l: Level, kind: VolumeKind) -> (f64, Source) {
     let lv = catalog::anf_level(l);
     match kind {
-        VolumeKind::Regular => (lv.regular_max_mibps, lv.cap_source.as_str(), lv.kind),
-        VolumeKind::Large => (lv.large_max_mibps, lv.cap_source.as_str(), lv.kind),
+        VolumeKind::Regular => (lv.regular_max_mibps, lv.cap_source.get()),
+        VolumeKind::Large => (lv.large_max_mibps, lv.cap_source.get()),
         VolumeKind::Breakthrough => {
             let b = &catalog::catalog().services.anf.breakthrough;
-            (b.max_mibps, b.source.as_str(), b.kind)
+            (b.max_mibps, b.source.get())
         }
     }
 }
@@ -89,13 +90,12 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         scope: Scope::Volume,
         applies: Applies::Both,
         mibps: qos_total,
-        source: lv.source.as_str(),
+        source: lv.source.get(),
         assumption: false,
-        kind: lv.kind,
         queue: Queue::Limiter,
     });
 
-    let (cap, source, kind) = volume_cap(p.level, p.kind);
+    let (cap, source) = volume_cap(p.level, p.kind);
     set.push(RawLimit {
         id: "volume_max",
         label: Label {
@@ -118,7 +118,6 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         mibps: cap * dist.spread(),
         source,
         assumption: false,
-        kind,
         queue: Queue::Storage,
     });
 
@@ -151,7 +150,6 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps: iops_to_mibps(ops, p.io_kib) * dist.spread(),
             source: META_SOURCE,
             assumption: state > 1.0,
-            kind: CeilingKind::Fitted,
             queue: Queue::Storage,
         });
     } else {
@@ -182,13 +180,8 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             scope: Scope::Pool,
             applies: Applies::Both,
             mibps: budget,
-            source: lv.source.as_str(),
+            source: lv.source.get(),
             assumption: false,
-            kind: if p.level == Level::Flexible {
-                flex.kind
-            } else {
-                lv.kind
-            },
             queue: Queue::Limiter,
         });
     }
@@ -217,7 +210,11 @@ fn busiest(p: &Plan, dist: &Distribution) -> Option<impl Fn(f64, f64, f64) -> Fo
 }
 
 /// Where the metadata-heavy operation ceilings come from.
-const META_SOURCE: &str = "fitted to SPECstorage Solution 2020 eda_blended on ANF (one and six regular and large volumes; LEARN-ANF/solutions-benefits-azure-netapp-files-electronic-design-automation)";
+const META_SOURCE: Source = Source::documented(
+    "LEARN-ANF/solutions-benefits-azure-netapp-files-electronic-design-automation",
+)
+.section("SPECstorage Solution 2020 eda_blended, one and six regular and large volumes")
+.kind(SourceKind::Fitted);
 
 #[cfg(test)]
 mod tests {
@@ -241,7 +238,7 @@ mod tests {
         assert_eq!(volume_cap(Level::Ultra, VolumeKind::Regular).0, 4500.0);
         assert_eq!(volume_cap(Level::Standard, VolumeKind::Regular).0, 1600.0);
         assert_eq!(volume_cap(Level::Premium, VolumeKind::Large).0, 12800.0);
-        let (b, _, kind) = volume_cap(Level::Flexible, VolumeKind::Breakthrough);
-        assert_eq!((b, kind), (900_000.0, CeilingKind::Documented));
+        let (b, source) = volume_cap(Level::Flexible, VolumeKind::Breakthrough);
+        assert_eq!((b, source.kind), (900_000.0, SourceKind::Documented));
     }
 }

@@ -141,10 +141,10 @@ pub fn share_limits(level: Level, g: Group) -> (f64, f64) {
 pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
     let f = &catalog::catalog().services.azure_files;
     let count = dist.effective_count();
-    let (source, kind) = match p.level {
-        Level::SsdV1 => (f.ssd_v1.source.as_str(), f.ssd_v1.kind),
-        Level::SsdV2 | Level::HddV2 => (v2(p.level).source.as_str(), v2(p.level).kind),
-        _ => (f.hdd_payg.source.as_str(), f.hdd_payg.kind),
+    let source = match p.level {
+        Level::SsdV1 => f.ssd_v1.source.get(),
+        Level::SsdV2 | Level::HddV2 => v2(p.level).source.get(),
+        _ => f.hdd_payg.source.get(),
     };
     let (mibps, g) = dist.bound(p, |g| share_limits(p.level, g).0);
     let what = match p.level {
@@ -173,7 +173,6 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         mibps,
         source,
         assumption: false,
-        kind,
         queue: Queue::Limiter,
     });
     if p.level == Level::HddPayg {
@@ -191,7 +190,6 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             mibps: f.hdd_payg.account_ingress_mibps,
             source,
             assumption: false,
-            kind,
             queue: Queue::Limiter,
         });
     }
@@ -220,7 +218,6 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         mibps: iops_to_mibps(iops_total, p.io_kib),
         source,
         assumption: false,
-        kind,
         queue: Queue::Limiter,
     });
     if p.files == Files::One {
@@ -241,9 +238,8 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             scope: Scope::File,
             applies: Applies::Both,
             mibps: fm,
-            source: f.per_file.source.as_str(),
+            source: f.per_file.source.get(),
             assumption: false,
-            kind: f.per_file.kind,
             queue: Queue::Limiter,
         });
         set.push(RawLimit {
@@ -258,9 +254,8 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             scope: Scope::File,
             applies: Applies::Both,
             mibps: iops_to_mibps(fi, p.io_kib),
-            source: f.per_file.source.as_str(),
+            source: f.per_file.source.get(),
             assumption: false,
-            kind: f.per_file.kind,
             queue: Queue::Limiter,
         });
     }
@@ -283,9 +278,8 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             scope: Scope::Share,
             applies: Applies::Both,
             mibps: iops_to_mibps(total, p.io_kib),
-            source: m.source.as_str(),
+            source: m.source.get(),
             assumption: false,
-            kind: m.kind,
             queue: Queue::Storage,
         });
     }

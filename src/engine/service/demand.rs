@@ -21,6 +21,7 @@ use crate::engine::limits::{Applies, Queue, RawLimit, Scope, Sink};
 use crate::engine::model::Params;
 use crate::engine::plan::Plan;
 use crate::engine::scenario::VolumeKind;
+use crate::engine::source::{Source, SourceKind};
 use crate::engine::trace::{Formula, Label};
 use crate::engine::units::iops_to_mibps;
 
@@ -32,13 +33,23 @@ pub struct Demand {
     /// For reads and for writes: fitted, or fitted with only lower bounds from
     /// published tests.
     pub evidence: Evidence,
-    pub source: &'static str,
+    /// Where the times come from; a fitted source takes the evidence's kind at the
+    /// plan's mix.
+    pub source: Source,
     /// True when the times are borrowed from another service (an assumption).
     pub assumption: bool,
 }
 
-const ANF_SOURCE: &str = "back end: time per op and per KiB, read and write, fitted jointly to the published ANF series (tests/fixtures/series.json; model.json)";
-const GCNV_SOURCE: &str = "back end: no GCNV document gives a write or IOPS ceiling, so the ANF mechanism of the same volume kind (time per op and per KiB, writes slower than reads) scaled so that large reads reach the documented volume cap; the ANF times are fitted to the published ANF series (tests/fixtures/series.json) (assumption)";
+const ANF_SOURCE: Source = Source::undocumented(
+    "back end: time per op and per KiB, read and write, from the published Azure NetApp Files benchmarks",
+    SourceKind::Fitted,
+)
+.note("fitted jointly to the ANF series (tests/fixtures/series.json; model.json)");
+const GCNV_SOURCE: Source = Source::undocumented(
+    "back end: no Google Cloud NetApp Volumes document gives a write or IOPS ceiling, so the Azure NetApp Files mechanism of the same volume kind (time per op and per KiB, writes slower than reads) scaled so that large reads reach the documented volume cap",
+    SourceKind::Assumption,
+)
+.note("the ANF times are fitted to the ANF series (tests/fixtures/series.json)");
 
 impl Demand {
     /// IOPS of one volume at `kib` KiB and read fraction `r`.
@@ -139,9 +150,11 @@ pub fn push(p: &Plan, dist: &Distribution, d: &Demand, set: &mut impl Sink) {
         scope: Scope::Volume,
         applies: Applies::Both,
         mibps: iops_to_mibps(per_volume, p.io_kib) * dist.spread(),
-        source: d.source,
+        source: match d.source.kind {
+            SourceKind::Fitted => d.source.kind(d.evidence.at(p.r)),
+            _ => d.source,
+        },
         assumption: d.assumption,
-        kind: d.evidence.at(p.r),
         queue: Queue::Storage,
     });
 }

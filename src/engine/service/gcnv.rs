@@ -64,9 +64,8 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             scope: Scope::Pool,
             applies: Applies::Both,
             mibps,
-            source: g.flex.source.as_str(),
+            source: g.flex.source.get(),
             assumption: p.assigned_total().is_none(),
-            kind: g.flex.kind,
             queue: Queue::Limiter,
         });
         set.push(RawLimit {
@@ -81,9 +80,8 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             scope: Scope::Pool,
             applies: Applies::Both,
             mibps: iops_to_mibps(iops, p.io_kib),
-            source: g.flex.source.as_str(),
+            source: g.flex.source.get(),
             assumption: false,
-            kind: g.flex.kind,
             queue: Queue::Limiter,
         });
     } else {
@@ -101,9 +99,8 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
             scope: Scope::Volume,
             applies: Applies::Both,
             mibps: total,
-            source: g.source.as_str(),
+            source: g.source.get(),
             assumption: false,
-            kind: g.kind,
             queue: Queue::Limiter,
         });
     }
@@ -125,9 +122,8 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         scope: Scope::Volume,
         applies: Applies::Both,
         mibps: cap * dist.spread(),
-        source: g.cap_source.as_str(),
+        source: g.cap_source.get(),
         assumption: false,
-        kind: g.kind,
         queue: Queue::Storage,
     });
     demand::push(p, dist, &demand::gcnv(p.params, p.kind, cap), set);

@@ -6,6 +6,7 @@ use crate::engine::evaluate::evaluate_in;
 use crate::engine::field_error::FieldErrors;
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::{FieldError, Level, Scenario, VolumeGroup};
+use crate::engine::source::Source;
 
 /// Below this IO size the scaling chart shows IOPS, from it MiB/s: small IOs
 /// are judged by their rate, large ones by their bandwidth.
@@ -244,8 +245,8 @@ impl Setup {
 pub struct Published {
     /// What was measured, for the legend.
     pub label: &'static str,
-    /// The document section and calibration point it comes from.
-    pub source: &'static str,
+    /// The document that published it (the calibration point in the note).
+    pub source: Source,
     pub axis: Axis,
     pub metric: Metric,
     /// (step, measured figure).
@@ -258,7 +259,9 @@ pub struct Published {
 pub const PUBLISHED: &[Published] = &[
     Published {
         label: "Published: 1 AVS host, 1/2/4 datastores, 8 KiB",
-        source: "domain.md section 5 (one host, several datastores: ~76,000 IOPS, +76%, +163%, averaged over read/write mixes); calibration C9",
+        source: Source::documented("LEARN-ANF/performance-benchmarks-azure-vmware-solution")
+            .section("one host, several datastores: ~76,000 IOPS, +76 %, +163 %, averaged over read/write mixes")
+            .note("domain.md section 5; calibration C9"),
         axis: Axis::Datastores,
         metric: Metric::Iops,
         points: &[(1, 76_000.0), (2, 133_760.0), (4, 199_880.0)],
@@ -266,7 +269,9 @@ pub const PUBLISHED: &[Published] = &[
     },
     Published {
         label: "Published: 1 AVS VM, 1/2 VMDKs on own datastores, 8 KiB",
-        source: "domain.md section 5 (one VM, VMDKs each on its own datastore: ~73,040 / ~128,420 IOPS, averaged over mixes); calibration C10",
+        source: Source::documented("LEARN-ANF/performance-benchmarks-azure-vmware-solution")
+            .section("one VM, VMDKs each on its own datastore: ~73,040 / ~128,420 IOPS, averaged over mixes")
+            .note("domain.md section 5; calibration C10"),
         axis: Axis::Datastores,
         metric: Metric::Iops,
         points: &[(1, 73_040.0), (2, 128_420.0)],
@@ -274,7 +279,9 @@ pub const PUBLISHED: &[Published] = &[
     },
     Published {
         label: "Published: one E104id_v5, 256 KiB sequential read",
-        source: "domain.md section 2 (scale-up on a 101 TiB Ultra large volume: ~10,000 MiB/s with nconnect, about 10x without); calibration C4",
+        source: Source::documented("LEARN-ANF/performance-large-volumes-linux")
+            .section("scale-up on a 101 TiB Ultra large volume: ~10,000 MiB/s with nconnect, about 10x without")
+            .note("domain.md section 2; calibration C4"),
         axis: Axis::Nconnect,
         metric: Metric::Mibps,
         points: &[(1, 1_000.0), (8, 10_000.0)],
@@ -282,7 +289,9 @@ pub const PUBLISHED: &[Published] = &[
     },
     Published {
         label: "Published: one E104id_v5, 8 KiB random read",
-        source: "domain.md section 2 (scale-up on a 101 TiB Ultra large volume: ~426,000 IOPS with nconnect, about 7x without); calibration C6",
+        source: Source::documented("LEARN-ANF/performance-large-volumes-linux")
+            .section("scale-up on a 101 TiB Ultra large volume: ~426,000 IOPS with nconnect, about 7x without")
+            .note("domain.md section 2; calibration C6"),
         axis: Axis::Nconnect,
         metric: Metric::Iops,
         points: &[(1, 61_000.0), (8, 426_000.0)],

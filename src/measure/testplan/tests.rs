@@ -148,7 +148,7 @@ fn dnfs_plans_say_how_direct_nfs_is_configured_instead_of_nconnect() {
         "v$dnfs_servers",
         "SLOB2",
         "orion -run oltp",
-        DNFS_MOUNT_SOURCE,
+        &DNFS_MOUNT_SOURCE.to_string(),
     ] {
         assert!(t.contains(expect), "{expect} missing: {t}");
     }

@@ -4,6 +4,7 @@ use super::{MAX_PLACEMENT, PlanDoc, options, placement_rows, unit_name};
 use crate::avs::AvsPlan;
 use crate::avs::tco::driver;
 use crate::engine::scenario::Service;
+use crate::engine::source::Source;
 use crate::format::{count, date_words, num, signed_money, yes_no};
 use crate::report::charts::Chart;
 use crate::report::doc::{Block, Bullet, Cell, Doc, Mark, Row, Table, num_col, text_col};
@@ -13,10 +14,10 @@ use crate::verdict::avs::Cheaper;
 
 /// Public documents behind the plan: the datastore pages and the evaluation's limits.
 fn documents(p: &AvsPlan) -> Vec<(String, String)> {
-    const PAGES: [&str; 3] = [
-        "LEARN-ANF/attach-azure-netapp-files-to-azure-vmware-solution-hosts",
-        "LEARN-ANF/performance-azure-vmware-solution-datastore",
-        "LEARN-ANF/performance-benchmarks-azure-vmware-solution",
+    const PAGES: [Source; 3] = [
+        Source::documented("LEARN-ANF/attach-azure-netapp-files-to-azure-vmware-solution-hosts"),
+        Source::documented("LEARN-ANF/performance-azure-vmware-solution-datastore"),
+        Source::documented("LEARN-ANF/performance-benchmarks-azure-vmware-solution"),
     ];
     sources::documents(
         PAGES

@@ -11,7 +11,7 @@ use super::{Chart, ChartTable, Kind, mix_text, name};
 use crate::engine::{Evaluation, Scenario};
 use crate::format::{num, pct};
 use crate::measure::MeasuredPoint;
-use crate::report::{sources, summary};
+use crate::report::summary;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -102,7 +102,7 @@ pub(super) fn chart(s: &Scenario, e: &Evaluation) -> Chart {
             mibps: l.mibps,
             iops: l.iops,
             headroom_pct: l.headroom_pct,
-            source: sources::public(l.source),
+            source: l.source.to_string(),
             assumption: l.assumption,
             binding: Some(i) == binding_idx,
         })

@@ -13,7 +13,7 @@ use crate::engine::Scenario;
 use crate::engine::sweep::{Axis, Metric, Published, ScalingSweep};
 use crate::format::{num, tick};
 use crate::measure::MeasuredPoint;
-use crate::report::{sources, summary};
+use crate::report::summary;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -266,7 +266,7 @@ pub(super) fn table(title: &str, d: &ScalingSweep) -> ChartTable {
         notes: d
             .published
             .iter()
-            .map(|c| format!("{}: {}.", c.series.label, sources::public(c.series.source)))
+            .map(|c| format!("{}: {}.", c.series.label, c.series.source))
             .collect(),
     }
 }

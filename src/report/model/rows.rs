@@ -2,6 +2,7 @@
 //! and the scenarios and layouts set beside it.
 
 use crate::engine::advice::Severity;
+use crate::engine::source::Source;
 use crate::engine::{Evaluation, Scenario};
 use crate::format::{self, NOT_PRICED};
 use crate::report::summary::{self, cost, storage_name};
@@ -70,7 +71,7 @@ impl Figure {
 /// headline latency (at the target rate when there is one) with their likely ranges.
 pub fn headline(e: &Evaluation, v: &Verdict) -> Vec<Figure> {
     // The ranges' basis sentence is the edition's (see `Report::range_basis`).
-    let likely = headline::likely(e, &v.latency, str::to_owned);
+    let likely = headline::likely(e, &v.latency, ToString::to_string);
     let f = |key, label: &str, value: f64, unit, decimals, shown| Figure {
         key,
         label: label.to_owned(),
@@ -192,19 +193,14 @@ pub struct LimitRow {
     pub headroom_pct: f64,
     pub binding: bool,
     pub assumption: bool,
-    /// Where the limit comes from, with public document titles.
-    pub source: String,
-    /// The catalog's own text of the source (engineer edition).
-    pub raw_source: &'static str,
+    /// Where the limit comes from.
+    pub source: Source,
 }
 
 impl LimitRow {
     /// The source as `edition` shows it.
     pub fn source_in(&self, edition: Edition) -> String {
-        match edition {
-            Edition::Customer => self.source.clone(),
-            Edition::Engineer => self.raw_source.to_owned(),
-        }
+        sources::cite(&self.source, edition)
     }
 }
 
@@ -222,8 +218,7 @@ pub fn limit_rows(e: &Evaluation) -> Vec<LimitRow> {
             headroom_pct: l.headroom_pct,
             binding: l.id == e.binding,
             assumption: l.assumption,
-            source: sources::public(l.source),
-            raw_source: l.source,
+            source: l.source,
         })
         .collect()
 }

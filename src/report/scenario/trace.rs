@@ -37,7 +37,8 @@ pub fn append(r: &Report, b: &mut Vec<Block>) {
                     l.scope.key().into(),
                     Cell::num(l.mibps, 2),
                     Cell::num(l.iops, 0),
-                    l.source.into(),
+                    crate::report::sources::cite(&l.source, crate::report::Edition::Engineer)
+                        .into(),
                 ])
             })
             .collect(),

@@ -44,10 +44,7 @@ pub fn provenance(e: &Evaluation) -> String {
     let fitted: Vec<&str> = e
         .limits
         .iter()
-        .filter(|l| {
-            let s = l.source.to_ascii_lowercase();
-            s.contains("fitted") || s.contains("measured") || s.contains("calibration")
-        })
+        .filter(|l| l.source.kind.is_fitted())
         .map(|l| l.label.name)
         .collect();
     if fitted.is_empty() {
@@ -70,7 +67,7 @@ pub fn assumptions(e: &Evaluation, edition: Edition) -> Vec<String> {
         .map(|a| match a.message {
             // The source as this edition shows it (public titles for a customer).
             crate::engine::advice::Message::Assumption { what, source } => {
-                format!("Assumption: {what} rests on {}.", edition.source(source))
+                format!("Assumption: {what} rests on {}.", edition.source(&source))
             }
             ref m => m.to_string(),
         })
@@ -79,15 +76,15 @@ pub fn assumptions(e: &Evaluation, edition: Edition) -> Vec<String> {
     for l in e.limits.iter().filter(|l| l.assumption) {
         if !covered(&out, l.label.name) {
             out.push(format!(
-                "{}: rests on an UNCONFIRMED or fitted catalog value ({}).",
+                "{}: rests on an unconfirmed or fitted catalog value ({}).",
                 l.label,
-                edition.source(l.source)
+                edition.source(&l.source)
             ));
         }
     }
     if e.cost.assumption && !covered(&out, "price") {
         out.push(format!(
-            "Prices ({}, {} hours per month) include UNCONFIRMED or derived list prices.",
+            "Prices ({}, {} hours per month) include unconfirmed or derived list prices.",
             cost::price_basis(e, edition),
             num(e.cost.hours_per_month, 1)
         ));

@@ -241,7 +241,7 @@ fn finding_rows(findings: &[Finding]) -> Vec<FindingRow> {
 struct DnfsSetup {
     oranfstab: String,
     enable: &'static str,
-    source: &'static str,
+    source: String,
 }
 
 impl DnfsSetup {
@@ -259,7 +259,7 @@ impl DnfsSetup {
             DnfsSetup {
                 oranfstab: testplan::oranfstab(s, names),
                 enable: testplan::DNFS_ENABLE,
-                source: testplan::DNFS_MOUNT_SOURCE,
+                source: testplan::DNFS_MOUNT_SOURCE.to_string(),
             }
         })
     }

@@ -326,7 +326,7 @@ impl Results {
                 mibps: format::exact(l.mibps),
                 iops: format::exact(l.iops),
                 headroom: headroom(l, binding),
-                source: crate::report::sources::public(l.source),
+                source: l.source.to_string(),
                 assumption: l.assumption,
                 binding: l.id == ev.binding,
             })
@@ -354,8 +354,7 @@ impl Results {
             })
             .collect();
 
-        let likely =
-            crate::verdict::headline::likely(ev, &v.latency, crate::report::sources::public);
+        let likely = crate::verdict::headline::likely(ev, &v.latency, ToString::to_string);
         Self {
             throughput: sig3(ev.throughput_mibps),
             throughput_range: likely.throughput_mibps,
