@@ -5,6 +5,7 @@
 //! PURE: no I/O. The room sits above the engine and the planning rooms: it evaluates
 //! neighbours and sizing rows with [`crate::engine`] to say what decides an answer.
 //!
+//! - [`advice`]: the words of the engine's advice findings.
 //! - [`evaluation`]: one scenario: each target met or missed with its margin and what
 //!   decides it, why each sizing row meets or not, the recommendation, what binds and
 //!   by which mechanism, the headline latency, and the inputs that change the answer.
@@ -13,6 +14,7 @@
 //! - [`avs`]: vSAN only against ANF datastores, by purchase term, with the break-even.
 //! - [`estate`]: an estate plan's headline and what its totals leave out.
 
+pub mod advice;
 pub mod avs;
 pub mod calibration;
 pub mod compare;
