@@ -17,7 +17,7 @@ pub mod ranges;
 pub mod testplan;
 mod text;
 
-pub use compare::{Comparison, GapClass, compare, compare_with};
+pub use compare::{Gap, GapClass, compare, compare_with};
 pub use infer::scenario_from;
 pub use points::{MeasuredPoint, measured_point};
 

@@ -9,6 +9,7 @@
 //! - [`evaluation`]: one scenario: each target met or missed with its margin and what
 //!   decides it, why each sizing row meets or not, the recommendation, what binds and
 //!   by which mechanism, the headline latency, and the inputs that change the answer.
+//! - [`measured`]: one benchmark run measured against its prediction.
 //! - [`compare`]: several scenarios (the compare page and API).
 //! - [`layouts`]: one capacity over several volume counts.
 //! - [`avs`]: vSAN only against ANF datastores, by purchase term, with the break-even.
@@ -23,6 +24,7 @@ pub mod headline;
 pub mod iac;
 pub mod layouts;
 pub mod live;
+pub mod measured;
 pub mod mechanism;
 pub mod sensitivity;
 pub mod sizing;
