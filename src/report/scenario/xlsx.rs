@@ -4,7 +4,7 @@
 
 use crate::format::{self, NOT_PRICED};
 use crate::report::doc::xlsx::line_height;
-use crate::report::model::{Report, TestPlan, plan_for_edition};
+use crate::report::model::{Report, TestPlan};
 use crate::report::{Edition, ReportError};
 use crate::verdict::headline;
 use rust_xlsxwriter::{
@@ -422,10 +422,10 @@ fn test_plan(
     ws.set_row_height(1, line_height(note, 150))?;
     let mono = Format::new().set_font_name("Consolas");
     let mut row = 3;
-    for part in r.test_plan.parts() {
+    for part in r.test_plan.parts(edition) {
         ws.write_string_with_format(row, 0, part.title, &st.header)?;
         row += 1;
-        let text = plan_for_edition(part.text, edition);
+        let text = part.text;
         for line in text.lines() {
             let chunks = cell_chunks(line);
             if chunks.len() > 1 {
