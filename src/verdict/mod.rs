@@ -14,6 +14,7 @@
 //! - [`layouts`]: one capacity over several volume counts.
 //! - [`avs`]: vSAN only against ANF datastores, by purchase term, with the break-even.
 //! - [`estate`]: an estate plan's headline and what its totals leave out.
+//! - [`summary`]: chart captions, latency in words, the AVS and estate summaries.
 
 pub mod advice;
 pub mod avs;
@@ -28,6 +29,7 @@ pub mod measured;
 pub mod mechanism;
 pub mod sensitivity;
 pub mod sizing;
+pub mod summary;
 pub mod targets;
 #[cfg(test)]
 mod tests;

@@ -318,11 +318,27 @@ impl fmt::Display for Message {
             }
             Message::ReplicationPair { from, to } => region::write_pair(f, from, to),
             Message::RegionUnlisted { name } => region::write_unlisted(f, name),
-            Message::Assumption { what, source } => {
-                write!(f, "Assumption: {what} rests on {source}.")
-            }
+            Message::Assumption { what, source } => f.write_str(&assumption(what, source)),
         }
     }
+}
+
+/// An assumption behind a value, with its source as the reader sees it.
+pub fn assumption(what: &str, source: &str) -> String {
+    format!("Assumption: {what} rests on {source}.")
+}
+
+/// A limit whose value rests on an assumption, with its source as the reader sees it.
+pub fn limit_assumption(limit: &impl fmt::Display, source: &str) -> String {
+    format!("{limit}: rests on an UNCONFIRMED or fitted catalog value ({source}).")
+}
+
+/// Prices that rest on assumptions: the price basis in words and the hours per month.
+pub fn price_assumption(basis: &str, hours_per_month: f64) -> String {
+    format!(
+        "Prices ({basis}, {} hours per month) include UNCONFIRMED or derived list prices.",
+        Num(hours_per_month, 1)
+    )
 }
 
 #[cfg(test)]
