@@ -131,7 +131,7 @@ pub fn in_flight(p: &Plan) -> f64 {
 /// What sets a range's width (contract: `confidence`).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Confidence {
-    /// What sets the width, in words (`crate::verdict::targets` words it).
+    /// What sets the width, worded by the verdict (`verdict::targets`).
     #[serde(serialize_with = "as_display")]
     #[schema(value_type = String)]
     pub basis: Basis,

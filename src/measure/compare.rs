@@ -1,5 +1,5 @@
 //! Measured against predicted: evaluates the scenario at the measurement's IO size, mix and
-//! concurrency, and finds the reason for any gap (`crate::verdict::measured` words it).
+//! concurrency, and finds the reason for any gap, which the verdict (`verdict::measured`) words.
 //!
 //! A run is "at a ceiling" when it lands within 10% of a limit (storage, client or
 //! connection scope). Below every ceiling, Little's law decides: in a closed-loop benchmark

@@ -42,7 +42,7 @@ pub struct Advice {
     /// `storage.volume_kind`); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<&'static str>,
-    /// The advice and its reason, worded by `crate::verdict::advice` when shown.
+    /// The advice and its reason, worded by the verdict (`verdict::advice`) when shown.
     #[serde(serialize_with = "as_display")]
     #[schema(value_type = String)]
     pub message: Message,
@@ -87,7 +87,7 @@ pub struct Try {
     pub meets: bool,
 }
 
-/// A piece of advice as a finding with the figures it cites; `crate::verdict::advice`
+/// A piece of advice as a finding with the figures it cites; the verdict (`verdict::advice`)
 /// words it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Message {
