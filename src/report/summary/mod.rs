@@ -8,8 +8,8 @@
 pub mod cost;
 
 pub use crate::verdict::summary::{
-    avs, ceilings_caption, compare_caption, estate, io_size_caption, latency, latency_caption,
-    layouts_caption, scaling_caption,
+    LAYOUTS_COST_NOTE, avs, ceilings_caption, compare_caption, estate, io_size_caption, latency,
+    latency_caption, latency_target_notes, layouts_caption, scaling_caption,
 };
 
 use crate::engine::Evaluation;

@@ -7,6 +7,6 @@ pub mod estate;
 pub mod latency;
 
 pub use charts::{
-    ceilings_caption, compare_caption, io_size_caption, latency_caption, layouts_caption,
-    scaling_caption,
+    LAYOUTS_COST_NOTE, ceilings_caption, compare_caption, io_size_caption, latency_caption,
+    latency_target_notes, layouts_caption, scaling_caption,
 };
