@@ -10,6 +10,7 @@ pub mod users;
 
 use crate::engine;
 use crate::mounts::{self, MountRequest, Workload};
+use crate::verdict;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
@@ -286,12 +287,13 @@ pub fn import(args: &ImportArgs) -> ExitCode {
             Some(path) => Some(read_input(path).and_then(|t| parse_scenario(&t))?),
             None => None,
         };
-        let comparisons: Vec<Option<Result<measure::Comparison, String>>> = parsed
+        let comparisons: Vec<Option<Result<verdict::measured::Comparison, String>>> = parsed
             .measurements
             .iter()
             .map(|m| {
                 scenario.as_ref().map(|s| {
-                    measure::compare(s, m, engine::pricing::book()).map_err(|e| e.to_string())
+                    verdict::measured::compare(s, m, engine::pricing::book())
+                        .map_err(|e| e.to_string())
                 })
             })
             .collect();
@@ -329,10 +331,10 @@ pub fn import(args: &ImportArgs) -> ExitCode {
             match c {
                 Some(Ok(c)) => text.push_str(&format!(
                     "    predicted {} MiB/s, {} IOPS (binding: {}); measured / predicted = {}\n    {}\n",
-                    num(c.predicted_mibps, 1),
-                    num(c.predicted_iops, 0),
-                    c.binding,
-                    num(c.ratio, 2),
+                    num(c.run.predicted_mibps, 1),
+                    num(c.run.predicted_iops, 0),
+                    c.run.binding,
+                    num(c.run.ratio, 2),
                     c.sentence
                 )),
                 Some(Err(e)) => text.push_str(&format!("    no prediction: {e}\n")),

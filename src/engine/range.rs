@@ -14,7 +14,7 @@
 //! again: the width is a lookup and the range two multiplications.
 
 use super::catalog::{self, Envelope, Width};
-use super::limits::{LimitSet, RawLimit};
+use super::limits::{LimitSet, RawLimit, as_display};
 use super::plan::Plan;
 use super::source::{Source, SourceKind};
 use arrayvec::ArrayVec;
@@ -86,36 +86,6 @@ impl Basis {
             _ => Basis::Storage,
         }
     }
-
-    /// What sets the width, in words.
-    pub fn sentence(self) -> &'static str {
-        match self {
-            Basis::Documented => {
-                "a documented rate binds (QoS, a pool or share budget, a volume maximum or VM egress): the width is how far published runs at such a rate fell from it"
-            }
-            Basis::Storage => {
-                "the storage back end binds: the width is the error of the published runs it bound, each predicted by a fit without its source"
-            }
-            Basis::Connection => {
-                "the connections bind: the width is the error of the published runs they bound, each predicted by a fit without its source"
-            }
-            Basis::Client => {
-                "the client's read/write path binds: the width is the error of the published runs it bound, each predicted by a fit without its source"
-            }
-            Basis::Concurrency => {
-                "too few IOs in flight for the round trip: the width is the error of the published runs the round trip set, each predicted by a fit without its source"
-            }
-            Basis::Avs => {
-                "the AVS datastore path binds: the width is the error of the published AVS runs, each predicted by a fit without its source"
-            }
-            Basis::Cool => {
-                "the cool tier binds: the width is the error of the published cool-access runs, each predicted by a fit without its source"
-            }
-            Basis::Security => {
-                "Kerberos or SMB processing binds: the width is the error of the published security runs, each predicted by a fit without its source"
-            }
-        }
-    }
 }
 
 /// Most assumptions one range names (one per limit on the path at most).
@@ -164,8 +134,10 @@ pub fn in_flight(p: &Plan) -> f64 {
 /// What sets a range's width (contract: `confidence`).
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Confidence {
-    /// What sets the width, in words.
-    pub basis: &'static str,
+    /// What sets the width, worded by the verdict (`verdict::targets`).
+    #[serde(serialize_with = "as_display")]
+    #[schema(value_type = String)]
+    pub basis: Basis,
     /// The class of resource whose published errors set the width.
     #[schema(value_type = String)]
     pub class: Basis,
@@ -280,7 +252,7 @@ pub fn likely(
         latency_ms: [latency_ms * (-lat_w).exp(), latency_ms * lat_w.exp()],
         latency_log_width: lat_w,
         confidence: Confidence {
-            basis: class.sentence(),
+            basis: class,
             class,
             assumptions: {
                 // Named, not widened for: the burst reaches past the width on its own.

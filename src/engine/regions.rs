@@ -49,17 +49,6 @@ pub enum Feature {
 }
 
 impl Feature {
-    /// The feature as the subject of a sentence, and whether it is plural.
-    pub fn label(self) -> (&'static str, bool) {
-        match self {
-            Feature::Flexible => ("The Flexible service level", false),
-            Feature::LargeVolumes => ("Large volumes", true),
-            Feature::Breakthrough => ("Breakthrough mode volumes", true),
-            Feature::CoolAccess => ("Cool access", false),
-            Feature::AvsDatastore => ("Azure NetApp Files datastores for AVS", true),
-        }
-    }
-
     /// The Scenario field that asks for it.
     pub fn field(self) -> &'static str {
         match self {

@@ -1,5 +1,5 @@
 //! Measured against predicted: evaluates the scenario at the measurement's IO size, mix and
-//! concurrency, and names the reason for any gap in one sentence.
+//! concurrency, and finds the reason for any gap, which the verdict (`verdict::measured`) words.
 //!
 //! A run is "at a ceiling" when it lands within 10% of a limit (storage, client or
 //! connection scope). Below every ceiling, Little's law decides: in a closed-loop benchmark
@@ -53,9 +53,9 @@ pub struct NearLimit {
     pub total_mibps: f64,
 }
 
-/// Measured against predicted for one run.
+/// Measured against predicted for one run, with the reason for the gap.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
-pub struct Comparison {
+pub struct Gap {
     pub label: String,
     pub measured_mibps: f64,
     pub measured_iops: f64,
@@ -64,8 +64,9 @@ pub struct Comparison {
     /// measured / predicted MiB/s.
     pub ratio: f64,
     pub class: GapClass,
-    /// One sentence: the class, the figures behind it, and what would change it.
-    pub sentence: String,
+    /// The figures behind a concurrency-bound class.
+    #[serde(skip)]
+    pub concurrency: Option<Concurrency>,
     /// Id of the limit that binds the prediction.
     pub binding: &'static str,
     /// The limit the measurement sits at, when one is within 10%.
@@ -77,9 +78,46 @@ pub struct Comparison {
     pub measured_latency_ms: Option<f64>,
     pub predicted_latency_ms: f64,
     /// What to check when the gap is unexplained.
-    pub checks: Vec<String>,
+    #[serde(skip)]
+    pub checks: Vec<Check>,
     /// The scenario as evaluated: the base with the measurement's IO size, mix and concurrency.
     pub scenario: Scenario,
+}
+
+/// Why a run is concurrency-bound.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Concurrency {
+    /// The engine's concurrency limit binds: the latency the IOs in flight ran at and
+    /// the next ceiling above it.
+    AtLimit { latency_ms: f64, next_mibps: f64 },
+    /// Little's law: the run's IOs in flight at its latency give its IOPS; the threads x
+    /// queue depth per client that would reach the prediction, and the model's latency
+    /// when the run's is more than 20% slower.
+    Little {
+        latency_ms: f64,
+        model_latency_ms: Option<f64>,
+        threads: u32,
+        queue_depth: u32,
+    },
+}
+
+/// One thing to check when a gap is unexplained.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Check {
+    /// The tool kept fewer IOs in flight than it was given.
+    InFlight { kept: f64, outstanding: u32 },
+    /// The run has no latency to test Little's law with.
+    Latency,
+    /// The NFS mount options, with the planned nconnect.
+    MountOptions { nconnect: u32 },
+    /// SMB multichannel at the client and the share.
+    Multichannel,
+    /// The network path.
+    NetworkPath,
+    /// Other workloads on the volume or pool.
+    OtherWorkloads,
+    /// A run shorter than 60 s.
+    LongerRun { runtime_s: f64 },
 }
 
 /// The scenario with the measurement's IO size, read share, access and concurrency.
@@ -137,11 +175,7 @@ fn split_outstanding(per_client: u32, threads: u32) -> (u32, u32) {
 /// Compares one measurement with the published fit's prediction for the same IO size,
 /// mix and concurrency, the variant priced from `prices` (the book in force) as the
 /// scenario is.
-pub fn compare(
-    base: &Scenario,
-    m: &Measurement,
-    prices: &PriceBook,
-) -> Result<Comparison, FieldErrors> {
+pub fn compare(base: &Scenario, m: &Measurement, prices: &PriceBook) -> Result<Gap, FieldErrors> {
     compare_with(base, m, |s| evaluate_in(s, prices))
 }
 
@@ -151,14 +185,14 @@ pub fn compare_with(
     base: &Scenario,
     m: &Measurement,
     evaluate: impl Fn(&Scenario) -> Result<Evaluation, FieldErrors>,
-) -> Result<Comparison, FieldErrors> {
+) -> Result<Gap, FieldErrors> {
     let scenario = variant(base, m);
     let ev = evaluate(&scenario)?;
     Ok(classify(scenario, &ev, m))
 }
 
 /// Classifies a measurement against an evaluation of its variant scenario.
-pub fn classify(scenario: Scenario, ev: &Evaluation, m: &Measurement) -> Comparison {
+pub fn classify(scenario: Scenario, ev: &Evaluation, m: &Measurement) -> Gap {
     let predicted = ev.throughput_mibps;
     let ratio = if predicted > 0.0 {
         m.mibps / predicted
@@ -178,7 +212,7 @@ pub fn classify(scenario: Scenario, ev: &Evaluation, m: &Measurement) -> Compari
     } else {
         nearest_limit(ev, m.mibps)
     };
-    let mut out = Comparison {
+    let mut out = Gap {
         label: m.label.clone(),
         measured_mibps: m.mibps,
         measured_iops: m.iops,
@@ -186,7 +220,7 @@ pub fn classify(scenario: Scenario, ev: &Evaluation, m: &Measurement) -> Compari
         predicted_iops: ev.iops,
         ratio,
         class: GapClass::Unexplained,
-        sentence: String::new(),
+        concurrency: None,
         binding: ev.binding,
         limit: None,
         outstanding,
@@ -196,67 +230,35 @@ pub fn classify(scenario: Scenario, ev: &Evaluation, m: &Measurement) -> Compari
         checks: Vec::new(),
         scenario,
     };
-    let measured = format!("{} MiB/s ({} IOPS)", fmt(m.mibps), fmt(m.iops));
     if let Some((limit, total)) = near {
-        let near_limit = NearLimit {
+        out.class = match limit.scope {
+            Scope::Volume | Scope::Pool | Scope::Share | Scope::File | Scope::Datastore => {
+                GapClass::AtStorageCeiling
+            }
+            Scope::Client | Scope::Vm | Scope::Host => GapClass::AtClientCeiling,
+            Scope::Connection => GapClass::ConnectionBound,
+            Scope::Workload => {
+                // The engine's own concurrency limit binds: what would lift it.
+                let lat = lat_s.unwrap_or(ev.latency_ms / 1000.0);
+                let next = next_ceiling(ev, limit.id);
+                out.needed_outstanding = Some(clamp_u32((next / predicted * ev.iops * lat).ceil()));
+                out.concurrency = Some(Concurrency::AtLimit {
+                    latency_ms: lat * 1000.0,
+                    next_mibps: next,
+                });
+                GapClass::ConcurrencyBound
+            }
+        };
+        out.limit = Some(NearLimit {
             id: limit.id,
             label: limit.label.to_string(),
             scope: limit.scope,
             total_mibps: total,
-        };
-        let within = format!(
-            "{measured} is within 10% of {} ({} MiB/s at this mix)",
-            near_limit.label,
-            fmt(total)
-        );
-        match limit.scope {
-            Scope::Volume | Scope::Pool | Scope::Share | Scope::File | Scope::Datastore => {
-                out.class = GapClass::AtStorageCeiling;
-                out.sentence = format!(
-                    "At the storage ceiling: {within}; more needs a larger quota, a higher service level or more volumes."
-                );
-            }
-            Scope::Client | Scope::Vm | Scope::Host => {
-                out.class = GapClass::AtClientCeiling;
-                out.sentence = format!(
-                    "At the client ceiling: {within}; more needs larger or more client machines."
-                );
-            }
-            Scope::Connection => {
-                out.class = GapClass::ConnectionBound;
-                out.sentence = format!(
-                    "Connection-bound: {within}; more connections (nconnect, SMB channels or datastores) would raise it."
-                );
-            }
-            Scope::Workload => {
-                // The engine's own concurrency limit binds: name what would lift it.
-                let lat = lat_s.unwrap_or(ev.latency_ms / 1000.0);
-                let next = next_ceiling(ev, limit.id);
-                let needed = (next / predicted * ev.iops * lat).ceil();
-                out.class = GapClass::ConcurrencyBound;
-                out.needed_outstanding = Some(clamp_u32(needed));
-                out.sentence = format!(
-                    "Concurrency-bound: {measured} is within 10% of {} ({} MiB/s); {} IOs in flight at {} ms cannot go faster, and the next ceiling ({} MiB/s) needs about {} outstanding IOs.",
-                    near_limit.label,
-                    fmt(total),
-                    outstanding,
-                    fmt_ms(lat * 1000.0),
-                    fmt(next),
-                    clamp_u32(needed)
-                );
-            }
-        }
-        out.limit = Some(near_limit);
+        });
         return out;
     }
-    let pct = |r: f64| format!("{:.0}%", (r - 1.0).abs() * 100.0);
     if above {
         out.class = GapClass::AbovePrediction;
-        out.sentence = format!(
-            "Above the prediction: {measured} is {} above the predicted {} MiB/s; check that the test bypassed caches (fio direct=1, DiskSpd -Sh) with files larger than client memory.",
-            pct(ratio),
-            fmt(predicted)
-        );
         return out;
     }
     if let Some(l) = lat_s {
@@ -264,41 +266,25 @@ pub fn classify(scenario: Scenario, ev: &Evaluation, m: &Measurement) -> Compari
         if little_ok && needed > f64::from(outstanding) * (1.0 + CEILING_TOLERANCE) {
             let needed = clamp_u32(needed);
             let per_client = needed.div_ceil(client_machines(&out.scenario));
-            let (t, q) = suggest(per_client, out.scenario.workload.threads);
-            let slow = if m.latency_mean_ms.unwrap_or(0.0) > 1.2 * ev.latency_ms {
-                format!(" (the model expects {} ms)", fmt_ms(ev.latency_ms))
-            } else {
-                String::new()
-            };
+            let (threads, queue_depth) = suggest(per_client, out.scenario.workload.threads);
             out.class = GapClass::ConcurrencyBound;
             out.needed_outstanding = Some(needed);
-            out.sentence = format!(
-                "Concurrency-bound: {outstanding} IOs in flight at {} ms{slow} give {} IOPS by Little's law; the predicted {} IOPS needs about {needed} outstanding IOs at this latency (e.g. {t} threads x queue depth {q} per client).",
-                fmt_ms(l * 1000.0),
-                fmt(m.iops),
-                fmt(ev.iops)
-            );
+            out.concurrency = Some(Concurrency::Little {
+                latency_ms: l * 1000.0,
+                model_latency_ms: (m.latency_mean_ms.unwrap_or(0.0) > 1.2 * ev.latency_ms)
+                    .then_some(ev.latency_ms),
+                threads,
+                queue_depth,
+            });
             return out;
         }
     }
     if ratio >= 1.0 - UNEXPLAINED_GAP {
         out.class = GapClass::NearPrediction;
-        out.sentence = format!(
-            "Near the prediction: {measured} is {} {} the predicted {} MiB/s, within the model's 20% tolerance.",
-            pct(ratio),
-            if ratio >= 1.0 { "above" } else { "below" },
-            fmt(predicted)
-        );
         return out;
     }
     out.checks = checks(&out.scenario, m, lat_s, little_ok);
     out.class = GapClass::Unexplained;
-    out.sentence = format!(
-        "Unexplained: {measured} is {} below the predicted {} MiB/s with no ceiling near; check {}.",
-        pct(ratio),
-        fmt(predicted),
-        out.checks.join("; ")
-    );
     out
 }
 
@@ -342,37 +328,29 @@ fn next_ceiling(ev: &Evaluation, skip: &str) -> f64 {
 }
 
 /// What to check when nothing explains the gap, tailored to the scenario.
-fn checks(s: &Scenario, m: &Measurement, lat_s: Option<f64>, little_ok: bool) -> Vec<String> {
+fn checks(s: &Scenario, m: &Measurement, lat_s: Option<f64>, little_ok: bool) -> Vec<Check> {
     let mut out = Vec::new();
     match lat_s {
-        Some(l) if !little_ok => out.push(format!(
-            "why the tool kept only {:.0} of {} IOs in flight (IOPS x latency): client CPU, a synchronous ioengine or a rate limit",
-            m.iops * l,
-            m.outstanding
-        )),
-        None => out.push(
-            "the latency (rerun with latency output: DiskSpd -L) to test Little's law".to_owned(),
-        ),
+        Some(l) if !little_ok => out.push(Check::InFlight {
+            kept: m.iops * l,
+            outstanding: m.outstanding,
+        }),
+        None => out.push(Check::Latency),
         _ => {}
     }
-    if s.clients.protocol.is_nfs() {
-        out.push(format!(
-            "the mount options (nconnect={} as planned, rsize/wsize 262144, hard, no sync)",
-            s.clients.nconnect
-        ));
+    out.push(if s.clients.protocol.is_nfs() {
+        Check::MountOptions {
+            nconnect: s.clients.nconnect,
+        }
     } else {
-        out.push("that SMB multichannel is on at the client and the share".to_owned());
-    }
-    out.push(
-        "the network path (accelerated networking, clients in the volume's region and zone)"
-            .to_owned(),
-    );
-    out.push("other workloads on the same volume or capacity pool during the test".to_owned());
+        Check::Multichannel
+    });
+    out.push(Check::NetworkPath);
+    out.push(Check::OtherWorkloads);
     if m.runtime_s > 0.0 && m.runtime_s < 60.0 {
-        out.push(format!(
-            "a longer run: {:.0} s is short; run at least 60 s after a warm-up",
-            m.runtime_s
-        ));
+        out.push(Check::LongerRun {
+            runtime_s: m.runtime_s,
+        });
     }
     out
 }
@@ -385,44 +363,9 @@ fn clamp_u32(x: f64) -> u32 {
     }
 }
 
-/// Figures as a reader wants them: thousands separated, no decimals above 100.
-fn fmt(x: f64) -> String {
-    if !x.is_finite() {
-        return "unbounded".to_owned();
-    }
-    if x.abs() < 100.0 {
-        return format!("{x:.1}");
-    }
-    let digits = format!("{:.0}", x.abs());
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if x < 0.0 { format!("-{out}") } else { out }
-}
-
-fn fmt_ms(ms: f64) -> String {
-    if ms < 10.0 {
-        format!("{ms:.2}")
-    } else {
-        format!("{ms:.1}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn figures_are_readable() {
-        assert_eq!(fmt(1234567.4), "1,234,567");
-        assert_eq!(fmt(999.6), "1,000");
-        assert_eq!(fmt(42.25), "42.2");
-        assert_eq!(fmt_ms(0.917), "0.92");
-    }
 
     #[test]
     fn outstanding_split_keeps_threads() {

@@ -17,7 +17,7 @@ pub mod points;
 pub mod testplan;
 mod text;
 
-pub use against_predicted::{Comparison, GapClass, compare, compare_with};
+pub use against_predicted::{Gap, GapClass, compare, compare_with};
 pub use infer::scenario_from;
 pub use points::{MeasuredPoint, measured_point};
 

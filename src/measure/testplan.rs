@@ -38,11 +38,53 @@ pub const RUNTIME_S: u32 = 120;
 /// Seconds of warm-up that are not measured.
 pub const WARMUP_S: u32 = 15;
 
-/// The test plan for `tool` as text.
+/// Whose words a plan is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Voice {
+    /// volplan's: its name on the mount points, job and files, and the step that
+    /// imports the result back into it.
+    Volplan,
+    /// A customer's copy: speaks of the sizing, not of the tool that made it, names its
+    /// mount points, job and files `bench`, and has no import step.
+    Neutral,
+}
+
+impl Voice {
+    /// The name of the mount points, the job and its files.
+    fn name(self) -> &'static str {
+        match self {
+            Voice::Volplan => "volplan",
+            Voice::Neutral => "bench",
+        }
+    }
+
+    /// Who predicts the figures.
+    fn predictor(self) -> &'static str {
+        match self {
+            Voice::Volplan => "volplan",
+            Voice::Neutral => "the sizing",
+        }
+    }
+
+    /// The plan's first line, before the scenario's name.
+    fn title(self) -> &'static str {
+        match self {
+            Voice::Volplan => "# volplan test plan for",
+            Voice::Neutral => "# Test plan for",
+        }
+    }
+}
+
+/// The test plan for `tool` as text, in volplan's words.
 pub fn plan(s: &Scenario, tool: PlanTool) -> String {
+    plan_in(s, tool, Voice::Volplan)
+}
+
+/// The test plan for `tool` as text, in `voice`'s words.
+pub fn plan_in(s: &Scenario, tool: PlanTool, voice: Voice) -> String {
     match tool {
-        PlanTool::Fio => fio_job(s),
-        PlanTool::Diskspd => diskspd_script(s),
+        PlanTool::Fio => fio_job_in(s, voice),
+        PlanTool::Diskspd => diskspd_script_in(s, voice),
     }
 }
 
@@ -57,8 +99,8 @@ fn volume_count(s: &Scenario) -> u32 {
 }
 
 /// The mount point of volume `i` (1-based) on Linux.
-fn mount_point(i: u32) -> String {
-    format!("/mnt/volplan{i}")
+fn mount_point(i: u32, voice: Voice) -> String {
+    format!("/mnt/{}{i}", voice.name())
 }
 
 /// Block size as fio and DiskSpd write it: `64k`, or bytes when not a whole KiB.
@@ -179,7 +221,7 @@ fn smb_mount_options(s: &Scenario) -> String {
 /// The expected result, as a comment line, when the scenario evaluates. Throughput does
 /// not depend on prices, so the scenario is evaluated in the compiled book's currency
 /// (its own may be priced only by prices stored in the database).
-fn expectation(s: &Scenario, prefix: &str) -> String {
+fn expectation(s: &Scenario, prefix: &str, voice: Voice) -> String {
     let unpriced = Scenario {
         pricing: Default::default(),
         ..s.clone()
@@ -192,11 +234,16 @@ fn expectation(s: &Scenario, prefix: &str) -> String {
                 .find(|l| l.id == ev.binding)
                 .map_or(ev.binding, |l| l.label.name);
             format!(
-                "{prefix} volplan predicts {:.0} MiB/s ({:.0} IOPS) in total, bound by {name}.\n",
-                ev.throughput_mibps, ev.iops
+                "{prefix} {} predicts {:.0} MiB/s ({:.0} IOPS) in total, bound by {name}.\n",
+                voice.predictor(),
+                ev.throughput_mibps,
+                ev.iops
             )
         }
-        Err(e) => format!("{prefix} volplan cannot predict this scenario yet: {e}\n"),
+        Err(e) => format!(
+            "{prefix} {} cannot predict this scenario yet: {e}\n",
+            voice.predictor()
+        ),
     }
 }
 
@@ -217,7 +264,7 @@ fn fio_rw(s: &Scenario) -> (String, Option<u32>) {
 
 /// The Direct NFS part of the fio plan: `oranfstab`, switching Direct NFS on, checking it
 /// is used, and how the fio run relates to the database's own IO.
-fn dnfs_steps(s: &Scenario) -> String {
+fn dnfs_steps(s: &Scenario, voice: Voice) -> String {
     let mut t = String::new();
     t.push_str(
         "#    Oracle Direct NFS instead of nconnect: write $ORACLE_HOME/dbs/oranfstab (or /etc/oranfstab), one\n\
@@ -227,7 +274,7 @@ fn dnfs_steps(s: &Scenario) -> String {
         (
             format!("<ip-of-volume-{i}>"),
             format!("/<volume-{i}>"),
-            mount_point(i),
+            mount_point(i, voice),
         )
     };
     for line in oranfstab(s, names).lines() {
@@ -242,13 +289,14 @@ fn dnfs_steps(s: &Scenario) -> String {
             "#    With Kerberos the server names in oranfstab must be the endpoints' fully qualified names.\n",
         );
     }
+    let predictor = voice.predictor();
     t.push_str(&format!(
         "#    Switch Direct NFS on and restart the database: {DNFS_ENABLE}\n\
          #    Check it is used: SELECT svrname, dirname FROM v$dnfs_servers; and the connections in v$dnfs_channels.\n\
          #    Apply the Direct NFS patches of Oracle Support note 1495104.1 (data integrity).\n\
          # fio runs through the kernel client, not Direct NFS: it approximates the database's IO (bs, read share,\n\
          # threads x iodepth as planned) over one connection per mount, so where connections bind it measures\n\
-         # less than volplan predicts for Direct NFS. Measure the database's own path with SLOB2 (as in the\n\
+         # less than {predictor} predicts for Direct NFS. Measure the database's own path with SLOB2 (as in the\n\
          # published ANF Oracle tests) or Oracle's orion ($ORACLE_HOME/bin/orion -run oltp), and compare its\n\
          # IOPS and MiB/s (AWR load profile) with the prediction.\n"
     ));
@@ -257,15 +305,17 @@ fn dnfs_steps(s: &Scenario) -> String {
 
 /// The fio job file that verifies the scenario, with how to mount, run and import it.
 pub fn fio_job(s: &Scenario) -> String {
+    fio_job_in(s, Voice::Volplan)
+}
+
+/// [`fio_job`] in `voice`'s words.
+fn fio_job_in(s: &Scenario, voice: Voice) -> String {
     let w = &s.workload;
     let c = &s.clients;
     let volumes = volume_count(s);
     let mut t = String::new();
-    t.push_str(&format!(
-        "# volplan test plan for \"{}\"\n",
-        one_line(&s.name)
-    ));
-    t.push_str(&expectation(s, "#"));
+    t.push_str(&format!("{} \"{}\"\n", voice.title(), one_line(&s.name)));
+    t.push_str(&expectation(s, "#", voice));
     t.push_str("#\n");
     let mut step = 0;
     let mut next = || {
@@ -276,9 +326,11 @@ pub fn fio_job(s: &Scenario) -> String {
         t.push_str(&format!(
             "# {}. vSphere mounts the {volumes} volume(s) as NFS datastores on every host (see the ESXi datastore\n\
              #    setup). In each guest VM, give each VMDK placed as planned ({}) a file system and mount the\n\
-             #    VMDKs at /mnt/volplan1, /mnt/volplan2, ... in the order of their datastores.\n",
+             #    VMDKs at {}, {}, ... in the order of their datastores.\n",
             next(),
-            placement_words(avs.placement)
+            placement_words(avs.placement),
+            mount_point(1, voice),
+            mount_point(2, voice)
         ));
     } else if c.protocol.is_nfs() {
         let dnfs = c.nfs_client == NfsClient::Dnfs;
@@ -302,18 +354,18 @@ pub fn fio_job(s: &Scenario) -> String {
         for i in 1..=volumes.min(4) {
             t.push_str(&format!(
                 "#    sudo mkdir -p {mp} && sudo mount -t nfs -o {o} <server>:/<volume-{i}> {mp}\n",
-                mp = mount_point(i),
+                mp = mount_point(i, voice),
                 o = mount_options(s)
             ));
         }
         if volumes > 4 {
             t.push_str(&format!(
                 "#    ... likewise up to {}\n",
-                mount_point(volumes)
+                mount_point(volumes, voice)
             ));
         }
         if dnfs {
-            t.push_str(&dnfs_steps(s));
+            t.push_str(&dnfs_steps(s, voice));
         } else if c.sec != Sec::Sys && c.nconnect > 1 {
             t.push_str(&format!(
                 "#    Kerberos ({}): nconnect is not recommended with sec=krb5, krb5i or krb5p (ANF Linux mount options);\n\
@@ -339,10 +391,12 @@ pub fn fio_job(s: &Scenario) -> String {
         machines(s)
     ));
     t.push_str("#    fio --output-format=json --output=result-$(hostname).json job.fio\n");
-    t.push_str(&format!(
-        "# {}. Import: volplan import result-*.json --scenario scenario.json\n",
-        next()
-    ));
+    if voice == Voice::Volplan {
+        t.push_str(&format!(
+            "# {}. Import: volplan import result-*.json --scenario scenario.json\n",
+            next()
+        ));
+    }
     if w.threads < volumes {
         t.push_str(&format!(
             "# Note: {} thread(s) for {volumes} volumes: only {} volume(s) get IO; raise workload.threads.\n",
@@ -370,18 +424,23 @@ pub fn fio_job(s: &Scenario) -> String {
     t.push_str(&format!("iodepth={}\n", w.queue_depth));
     t.push_str(&format!("size={}g\n", file_gib(s)));
     if w.files == Files::One {
-        t.push_str("filename_format=volplan-shared.dat\n");
+        t.push_str(&format!("filename_format={}-shared.dat\n", voice.name()));
     }
     t.push('\n');
-    t.push_str("[volplan]\n");
+    t.push_str(&format!("[{}]\n", voice.name()));
     t.push_str(&format!("numjobs={}\n", w.threads));
-    let dirs: Vec<String> = (1..=volumes).map(mount_point).collect();
+    let dirs: Vec<String> = (1..=volumes).map(|i| mount_point(i, voice)).collect();
     t.push_str(&format!("directory={}\n", dirs.join(":")));
     t
 }
 
 /// The DiskSpd command line that verifies the scenario (one client).
 pub fn diskspd_command(s: &Scenario) -> String {
+    diskspd_command_in(s, Voice::Volplan)
+}
+
+/// [`diskspd_command`] in `voice`'s words.
+fn diskspd_command_in(s: &Scenario, voice: Voice) -> String {
     let w = &s.workload;
     let volumes = volume_count(s);
     let targets = if w.files == Files::One { 1 } else { volumes };
@@ -398,7 +457,10 @@ pub fn diskspd_command(s: &Scenario) -> String {
         w.queue_depth
     );
     for i in 1..=targets {
-        cmd.push_str(&format!(" \\\\<server>\\<volume-{i}>\\volplan.dat"));
+        cmd.push_str(&format!(
+            " \\\\<server>\\<volume-{i}>\\{}.dat",
+            voice.name()
+        ));
     }
     cmd.push_str(" > result-$env:COMPUTERNAME.xml");
     cmd
@@ -406,16 +468,18 @@ pub fn diskspd_command(s: &Scenario) -> String {
 
 /// The DiskSpd plan: the command with how to connect, run and import it.
 pub fn diskspd_script(s: &Scenario) -> String {
+    diskspd_script_in(s, Voice::Volplan)
+}
+
+/// [`diskspd_script`] in `voice`'s words.
+fn diskspd_script_in(s: &Scenario, voice: Voice) -> String {
     let w = &s.workload;
     let volumes = volume_count(s);
     let targets = if w.files == Files::One { 1 } else { volumes };
     let per_target = w.threads.div_ceil(targets).max(1);
     let mut t = String::new();
-    t.push_str(&format!(
-        "# volplan test plan for \"{}\"\n",
-        one_line(&s.name)
-    ));
-    t.push_str(&expectation(s, "#"));
+    t.push_str(&format!("{} \"{}\"\n", voice.title(), one_line(&s.name)));
+    t.push_str(&expectation(s, "#", voice));
     t.push_str("#\n");
     let mut step = 0;
     let mut next = || {
@@ -443,11 +507,13 @@ pub fn diskspd_script(s: &Scenario) -> String {
             w.threads
         ));
     }
-    t.push_str(&format!(
-        "# {}. Import: volplan import result-*.xml --scenario scenario.json\n",
-        next()
-    ));
-    t.push_str(&diskspd_command(s));
+    if voice == Voice::Volplan {
+        t.push_str(&format!(
+            "# {}. Import: volplan import result-*.xml --scenario scenario.json\n",
+            next()
+        ));
+    }
+    t.push_str(&diskspd_command_in(s, voice));
     t.push('\n');
     t
 }

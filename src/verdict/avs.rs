@@ -241,6 +241,18 @@ fn break_even(t: &Tco, term: PurchaseTerm) -> BreakEven {
     }
 }
 
+/// What the page says when the region has no price for the hosts: "there is no AV36
+/// portable VCF host price in East US. The hosts are planned; ...".
+pub fn hosts_unpriced(plan: &AvsPlan) -> String {
+    let t = &plan.tco;
+    format!(
+        "there is no {} {} host price in {}. The hosts are planned; the costs below are the ANF datastores' alone.",
+        plan.host_sku,
+        t.licence.licensing.display(),
+        t.region_name
+    )
+}
+
 /// The verdict on `plan`, its headline at `term`.
 pub fn verdict(plan: &AvsPlan, term: PurchaseTerm) -> AvsVerdict {
     let t = &plan.tco;

@@ -5,14 +5,18 @@
 //! PURE: no I/O. The room sits above the engine and the planning rooms: it evaluates
 //! neighbours and sizing rows with [`crate::engine`] to say what decides an answer.
 //!
+//! - [`advice`]: the words of the engine's advice findings.
 //! - [`evaluation`]: one scenario: each target met or missed with its margin and what
 //!   decides it, why each sizing row meets or not, the recommendation, what binds and
 //!   by which mechanism, the headline latency, and the inputs that change the answer.
+//! - [`measured`]: one benchmark run measured against its prediction.
 //! - [`compare`]: several scenarios (the compare page and API).
 //! - [`layouts`]: one capacity over several volume counts.
 //! - [`avs`]: vSAN only against ANF datastores, by purchase term, with the break-even.
 //! - [`estate`]: an estate plan's headline and what its totals leave out.
+//! - [`summary`]: chart captions, latency in words, the AVS and estate summaries.
 
+pub mod advice;
 pub mod avs;
 pub mod calibration;
 pub mod compare;
@@ -21,9 +25,11 @@ pub mod headline;
 pub mod iac;
 pub mod layouts;
 pub mod live;
+pub mod measured;
 pub mod mechanism;
 pub mod sensitivity;
 pub mod sizing;
+pub mod summary;
 pub mod targets;
 #[cfg(test)]
 mod tests;

@@ -11,12 +11,14 @@ use super::mechanism::binding_limit;
 use super::words::plural;
 use super::{TargetKind, TargetVerdict};
 use crate::engine::evaluation::{Confidence, Evaluation};
+use crate::engine::range::Basis;
 use crate::engine::same::{headroom_reaches, reaches, within};
 use crate::engine::scenario::{Assurance, Scenario};
 use crate::engine::source::Source;
 use crate::engine::units::mibps_to_iops;
 use crate::format::{capacity as tib, exact, mibps, millis as ms, num, share as pct, signed_pct};
 use serde::Serialize;
+use std::fmt;
 
 /// Whether a scenario sets a rate or latency target.
 pub fn has_targets(s: &Scenario) -> bool {
@@ -92,6 +94,38 @@ fn capacity(s: &Scenario, e: &Evaluation) -> TargetVerdict {
         margin_pct: e.targets.capacity_headroom_pct,
         decided_by: "capacity".to_owned(),
         statement,
+    }
+}
+
+/// What sets a likely range's width, in words.
+impl fmt::Display for Basis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Basis::Documented => {
+                "a documented rate binds (QoS, a pool or share budget, a volume maximum or VM egress): the width is how far published runs at such a rate fell from it"
+            }
+            Basis::Storage => {
+                "the storage back end binds: the width is the error of the published runs it bound, each predicted by a fit without its source"
+            }
+            Basis::Connection => {
+                "the connections bind: the width is the error of the published runs they bound, each predicted by a fit without its source"
+            }
+            Basis::Client => {
+                "the client's read/write path binds: the width is the error of the published runs it bound, each predicted by a fit without its source"
+            }
+            Basis::Concurrency => {
+                "too few IOs in flight for the round trip: the width is the error of the published runs the round trip set, each predicted by a fit without its source"
+            }
+            Basis::Avs => {
+                "the AVS datastore path binds: the width is the error of the published AVS runs, each predicted by a fit without its source"
+            }
+            Basis::Cool => {
+                "the cool tier binds: the width is the error of the published cool-access runs, each predicted by a fit without its source"
+            }
+            Basis::Security => {
+                "Kerberos or SMB processing binds: the width is the error of the published security runs, each predicted by a fit without its source"
+            }
+        })
     }
 }
 

@@ -85,8 +85,10 @@ fn test_modules(text: &str) -> Vec<String> {
     out
 }
 
-/// Every forbidden import among `files` (path relative to `src/`, text).
-fn violations(files: &[(String, String)]) -> Vec<Violation> {
+/// The files among `files` (path relative to `src/`, text) that hold only test code:
+/// `tests.rs`, anything under a `tests/` folder, and modules declared
+/// `#[cfg(test)] mod NAME;`.
+fn test_files(files: &[(String, String)]) -> BTreeSet<String> {
     let mut test_only: BTreeSet<String> = BTreeSet::new();
     for (rel, text) in files {
         let dir = match rel.rsplit_once('/') {
@@ -99,14 +101,42 @@ fn violations(files: &[(String, String)]) -> Vec<Violation> {
             test_only.insert(format!("{dir}/{m}/"));
         }
     }
+    files
+        .iter()
+        .filter(|(rel, _)| {
+            rel.ends_with("/tests.rs")
+                || rel.contains("/tests/")
+                || test_only
+                    .iter()
+                    .any(|t| rel == t || (t.ends_with('/') && rel.starts_with(t.as_str())))
+        })
+        .map(|(rel, _)| rel.clone())
+        .collect()
+}
+
+/// The source files under `src/` that are not test code, each without its test
+/// modules: (path relative to `src/`, code).
+pub fn production_code() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&root, &root, &mut files);
+    let tests = test_files(&files);
+    files
+        .into_iter()
+        .filter(|(rel, _)| !tests.contains(rel))
+        .map(|(rel, text)| {
+            let code = without_tests(&text).to_owned();
+            (rel, code)
+        })
+        .collect()
+}
+
+/// Every forbidden import among `files` (path relative to `src/`, text).
+fn violations(files: &[(String, String)]) -> Vec<Violation> {
+    let tests = test_files(files);
     let mut out = Vec::new();
     for (rel, text) in files {
-        let is_test = rel.ends_with("/tests.rs")
-            || rel.contains("/tests/")
-            || test_only
-                .iter()
-                .any(|t| rel == t || (t.ends_with('/') && rel.starts_with(t.as_str())));
-        if is_test {
+        if tests.contains(rel) {
             continue;
         }
         let from = room(rel);
@@ -134,7 +164,7 @@ fn violations(files: &[(String, String)]) -> Vec<Violation> {
     out
 }
 
-fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
+pub fn sources(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())

@@ -6,7 +6,8 @@ use serde_json::json;
 use volplan::engine::limits::Scope;
 use volplan::engine::scenario::Access;
 use volplan::engine::{Evaluation, Limit, Scenario, evaluate};
-use volplan::measure::{self, Comparison, Format, GapClass, Measurement, Tool};
+use volplan::measure::{self, Format, GapClass, Measurement, Tool};
+use volplan::verdict::measured::{self, Comparison};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!(
@@ -360,8 +361,8 @@ fn binding_at(p: &Evaluation, scope: Scope) -> &Limit {
 
 /// The comparison of run `m` with `base`, which must fall in `class`.
 fn compare_as(base: &Scenario, m: &Measurement, class: GapClass) -> Comparison {
-    let c = measure::compare(base, m, volplan::engine::pricing::book()).unwrap();
-    assert_eq!(c.class, class, "{}", c.sentence);
+    let c = measured::compare(base, m, volplan::engine::pricing::book()).unwrap();
+    assert_eq!(c.run.class, class, "{}", c.sentence);
     c
 }
 
@@ -374,15 +375,15 @@ fn a_run_at_the_prediction_is_at_a_ceiling() {
         "the test needs a ceiling that is not concurrency"
     );
     let m = measured(64.0, 100.0, p.iops, 8, 16, 1);
-    let c = measure::compare(&base, &m, volplan::engine::pricing::book()).unwrap();
-    assert!((c.ratio - 1.0).abs() < 1e-9, "{}", c.ratio);
+    let c = measured::compare(&base, &m, volplan::engine::pricing::book()).unwrap();
+    assert!((c.run.ratio - 1.0).abs() < 1e-9, "{}", c.run.ratio);
     assert!(
         matches!(
-            c.class,
+            c.run.class,
             GapClass::AtStorageCeiling | GapClass::AtClientCeiling | GapClass::ConnectionBound
         ),
         "{:?}: {}",
-        c.class,
+        c.run.class,
         c.sentence
     );
     assert!(
@@ -390,8 +391,8 @@ fn a_run_at_the_prediction_is_at_a_ceiling() {
         "{}",
         c.sentence
     );
-    assert!(c.sentence.contains("ceiling") || c.class == GapClass::ConnectionBound);
-    assert_eq!(c.limit.as_ref().map(|l| l.id), Some(p.binding));
+    assert!(c.sentence.contains("ceiling") || c.run.class == GapClass::ConnectionBound);
+    assert_eq!(c.run.limit.as_ref().map(|l| l.id), Some(p.binding));
 }
 
 #[test]
@@ -421,7 +422,7 @@ fn half_as_fast_with_few_ios_in_flight_is_concurrency_bound() {
     let m = measured(64.0, 100.0, p.iops / 2.0, 1, 2, 1);
     let c = compare_as(&base, &m, GapClass::ConcurrencyBound);
     // Little's law: at the measured latency the prediction needs twice the IOs in flight.
-    let needed = c.needed_outstanding.unwrap();
+    let needed = c.run.needed_outstanding.unwrap();
     assert_eq!(needed, 4, "{}", c.sentence);
     assert!(
         c.sentence.contains("about 4 outstanding IOs"),
@@ -465,15 +466,15 @@ fn faster_than_every_ceiling_is_above_the_prediction() {
         .filter(|f| *f > 1.2);
     for factor in std::iter::once(1.6).chain(higher) {
         let m = measured(64.0, 100.0, p.iops * factor, 8, 16, 1);
-        let c = measure::compare(&base, &m, volplan::engine::pricing::book()).unwrap();
+        let c = measured::compare(&base, &m, volplan::engine::pricing::book()).unwrap();
         assert_eq!(
-            c.class,
+            c.run.class,
             GapClass::AbovePrediction,
             "x{factor}: {}",
             c.sentence
         );
         assert!(c.sentence.contains("direct=1"), "{}", c.sentence);
-        assert!(c.limit.is_none());
+        assert!(c.run.limit.is_none());
     }
 }
 
@@ -519,7 +520,7 @@ fn on_avs_the_ios_in_flight_spread_over_the_vms() {
     // 4 AVS hosts x 1 VM keep their count; 128 IOs in flight are 32 per VM.
     assert_eq!(v.clients, base.clients);
     assert_eq!((v.workload.threads, v.workload.queue_depth), (4, 8));
-    measure::compare(&base, &m, volplan::engine::pricing::book())
+    measured::compare(&base, &m, volplan::engine::pricing::book())
         .expect("the AVS variant evaluates");
 }
 
@@ -640,8 +641,8 @@ fn the_generated_fio_plan_runs_and_imports_back() {
     assert_eq!(m.io_size_kib, 4.0);
     assert_eq!(m.access, Some(Access::Random));
     assert!((m.read_pct - 70.0).abs() < 5.0);
-    let c = measure::compare(&s, &m, volplan::engine::pricing::book()).unwrap();
-    assert!(!c.sentence.is_empty() && c.predicted_mibps > 0.0);
+    let c = measured::compare(&s, &m, volplan::engine::pricing::book()).unwrap();
+    assert!(!c.sentence.is_empty() && c.run.predicted_mibps > 0.0);
 }
 
 #[test]

@@ -35,6 +35,7 @@ mod platform;
 mod price_import;
 mod price_sheet;
 mod prices;
+mod prose;
 mod regions;
 mod render_matrix;
 mod reports;

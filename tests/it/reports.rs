@@ -344,10 +344,7 @@ fn the_test_plan_is_in_every_report_but_the_csv() {
         .collect();
     let xlsx = rows.join("\n");
     // The customer's copy: the job as planned, no step that imports into volplan.
-    let customer = volplan::report::model::plan_for_edition(
-        &testplan::plan(&s, PlanTool::Fio),
-        volplan::report::Edition::Customer,
-    );
+    let customer = testplan::plan_in(&s, PlanTool::Fio, testplan::Voice::Neutral);
     for line in customer.lines().filter(|l| !l.is_empty()) {
         assert!(rows.iter().any(|r| r == line), "row {line:?} in the sheet");
     }

@@ -3,7 +3,7 @@
 //! judged by every target (the rate and, when one is set, the latency at that rate), so
 //! the advice names the target that really fails.
 
-use super::{Message, Try, UNREACHABLE_TRIES};
+use super::{Change, Message, Try, UNREACHABLE_TRIES};
 use crate::engine::limits::LimitSet;
 use crate::engine::model_step::core;
 use crate::engine::plan::{Plan, quota_range};
@@ -29,7 +29,7 @@ fn best(p: &Plan, count: u32) -> Try {
     let t = targets(&alt, c.total, latency_ms);
     let rate_met = t.rate_met();
     Try {
-        what: "",
+        what: None,
         mibps: c.total,
         latency_ms,
         meets: rate_met && t.latency_met != Some(false),
@@ -41,13 +41,16 @@ fn best(p: &Plan, count: u32) -> Try {
 pub fn what_would_meet(p: &Plan) -> Message {
     let need = target_iops(p).map_or(0.0, |i| iops_to_mibps(i, p.io_kib));
     let n = p.n_volumes.max(1);
-    let named = |what: &'static str, t: Try| Try { what, ..t };
+    let named = |what: Change, t: Try| Try {
+        what: Some(what),
+        ..t
+    };
     let mut tried = [Try::default(); UNREACHABLE_TRIES];
     tried[0] = named(
         if p.avs.is_some() {
-            "twice the datastores"
+            Change::MoreDatastores
         } else {
-            "twice the volumes"
+            Change::MoreVolumes
         },
         best(p, n * 2),
     );
@@ -57,31 +60,31 @@ pub fn what_would_meet(p: &Plan) -> Message {
         a.hosts = (a.hosts * 2).min(16);
         more.avs = Some(a);
         more.clients = a.hosts * a.vms_per_host;
-        tried[1] = named("twice the hosts (up to 16)", best(&more, n));
+        tried[1] = named(Change::MoreHosts, best(&more, n));
         let mut wide = *p;
         a = p.avs.expect("AVS plan");
         // The scenario format's own bounds (Scenario::validate).
         a.vmdks_per_vm = (a.vmdks_per_vm * 4).min(256);
         wide.avs = Some(a);
-        tried[2] = named("four times the VMDKs per VM", best(&wide, n));
+        tried[2] = named(Change::MoreVmdks, best(&wide, n));
     } else {
         more.clients = p.clients.saturating_mul(2);
-        tried[1] = named("twice the client VMs", best(&more, n));
+        tried[1] = named(Change::MoreClients, best(&more, n));
         let mut conn = *p;
         if p.protocol == Protocol::Smb3 {
             conn.smb_multichannel = true;
             conn.smb_channels = 4;
-            tried[2] = named("SMB multichannel with 4 channels", best(&conn, n));
+            tried[2] = named(Change::SmbChannels, best(&conn, n));
         } else {
             // nconnect allows up to 16 connections per endpoint (domain.md 6).
             conn.nconnect = 16;
-            tried[2] = named("nconnect=16", best(&conn, n));
+            tried[2] = named(Change::MostConnections, best(&conn, n));
         }
     }
     let mut deep = *p;
     // At most the format's queue depth (Scenario::validate).
     deep.queue_depth = (p.queue_depth * 4).min(1024);
-    tried[3] = named("four times the queue depth", best(&deep, n));
+    tried[3] = named(Change::DeeperQueue, best(&deep, n));
     let latency = p.target_latency_ms.map(|t| {
         let mut set = LimitSet::default();
         (t, core(p, &mut set).network.unloaded_s() * 1000.0)

@@ -101,32 +101,14 @@ pub fn advise(
                 Message::AvsDatastores { count: p.n_volumes },
             );
         } else if a.placement == crate::engine::scenario::Placement::Single {
-            add(
-                "avs_placement",
-                Severity::Info,
-                Message::Text(
-                    "All VMDKs sit on the first datastore: spread VMs and VMDKs over the datastores (placement spread) to use every flow; stripe file systems across them and snapshot striped disks together (xfs_freeze, VSS).",
-                ),
-            );
+            add("avs_placement", Severity::Info, Message::AvsPlacement);
         }
     }
     if c.binding.id == "volume_max" && p.service == Service::Anf && p.kind == VolumeKind::Regular {
-        add(
-            "large_volume",
-            Severity::Info,
-            Message::Text(
-                "The regular-volume ceiling binds (4,500 MiB/s at 100 % read, less with writes): spread the load over more volumes, or use a large volume (50 TiB or more, up to 12,800 MiB/s).",
-            ),
-        );
+        add("large_volume", Severity::Info, Message::LargeVolume);
     }
     if matches!(c.binding.id, "file" | "file_iops") {
-        add(
-            "spread_files",
-            Severity::Info,
-            Message::Text(
-                "A single file binds (per-file limits of Azure Files): spread the work over more files.",
-            ),
-        );
+        add("spread_files", Severity::Info, Message::SpreadFiles);
     }
     if p.service == Service::AzureFiles && p.level == Level::SsdV1 && c.binding.id == "service_iops"
     {
@@ -289,16 +271,15 @@ fn nconnect(p: &Plan, c: &Core) -> Option<Message> {
         return None;
     }
     let suggested = if p.service == Service::Gcnv { 8 } else { 4 };
-    let now = c
-        .limits
-        .iter()
-        .filter(|l| matches!(l.id, "connection" | "connection_bytes"))
-        .map(|l| l.total_at(p.r))
-        .reduce(f64::min)?;
-    // What the whole model gives with the suggested connections.
+    let now = connection_ceiling(p, c)?;
+    // The same ceiling with the suggested connections (not the whole model's total,
+    // which another limit may hold below the ceiling it starts from).
     let mut alt = *p;
     alt.nconnect = suggested;
-    let then = core(&alt, &mut LimitSet::default()).total;
+    let then = connection_ceiling(&alt, &core(&alt, &mut LimitSet::default()))?;
+    if then <= now {
+        return None;
+    }
     let binding_is_conn = matches!(
         c.binding.id,
         "connection" | "connection_bytes" | "concurrency"
@@ -311,6 +292,16 @@ fn nconnect(p: &Plan, c: &Core) -> Option<Message> {
     })
 }
 
+/// The connection ceiling of plan `p`: the lowest per-connection limit as a total at
+/// its mix, MiB/s.
+fn connection_ceiling(p: &Plan, c: &Core) -> Option<f64> {
+    c.limits
+        .iter()
+        .filter(|l| matches!(l.id, "connection" | "connection_bytes"))
+        .map(|l| l.total_at(p.r))
+        .reduce(f64::min)
+}
+
 fn smb_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
     if p.protocol != Protocol::Smb3 {
         return;
@@ -320,49 +311,27 @@ fn smb_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
         add(
             "smb_multichannel_hdd",
             Severity::Warn,
-            Message::Text(
-                "SMB multichannel works on SSD shares only: on this HDD share it is ignored and each client uses one connection.",
-            ),
+            Message::SmbMultichannelHdd,
         );
     }
     if multichannel_active(p) && p.threads == 1 && small {
         add(
             "smb_multichannel_off",
             Severity::Info,
-            Message::Text(
-                "Single-threaded small IO loses about 10 % with SMB multichannel on (little parallelism to spread): turn it off for this workload, or add threads.",
-            ),
+            Message::SmbMultichannelOff,
         );
     } else if !p.smb_multichannel && p.threads > 1 && connections::supports_multichannel(p) {
-        add(
-            "smb_multichannel",
-            Severity::Info,
-            Message::Text(
-                "Turn SMB multichannel on (up to 4 channels, SMB 3.1.1, no extra cost): multi-threaded work over many files gains 2x-4x in IOPS and throughput; use RSS-capable NICs (RSS 4 or 8).",
-            ),
-        );
+        add("smb_multichannel", Severity::Info, Message::SmbMultichannel);
     }
     if p.service == Service::AzureFiles && p.metadata_heavy && is_ssd(p.level) {
-        add(
-            "metadata_caching",
-            Severity::Info,
-            Message::Text(
-                "Enable metadata caching on this SSD share (no extra cost): metadata latency drops 30 % or more and available IOPS and throughput rise more than 60 % for create/open/close/delete-heavy work.",
-            ),
-        );
+        add("metadata_caching", Severity::Info, Message::MetadataCaching);
     }
     if p.service == Service::AzureFiles
         && (p.files == Files::One || p.metadata_heavy)
         // Warn at half the 2,000-handle soft limit per file or directory.
         && u64::from(p.clients) * u64::from(p.threads) > u64::from(catalog::catalog().services.azure_files.handles_per_file / 2)
     {
-        add(
-            "handles",
-            Severity::Info,
-            Message::Text(
-                "Azure Files allows 2,000 open handles per file or directory (10,000 with the HigherHandlesCountOnSmb preview on SSD SMB shares) and 10,000 on the root directory: check the clients stay below.",
-            ),
-        );
+        add("handles", Severity::Info, Message::Handles);
     }
 }
 
@@ -401,13 +370,7 @@ fn nfs_rules(p: &Plan, add: &mut impl FnMut(&'static str, Severity, Message)) {
     }
     // Large sequential IO is where rsize/wsize matter (buffered IO uses them).
     if anf && p.io_kib > 64.0 {
-        add(
-            "rsize_wsize",
-            Severity::Info,
-            Message::Text(
-                "Mount with rsize=262144,wsize=262144 (256 KiB): larger values are negotiated up to 1 MiB but raise latency and lower throughput on ANF; larger IOs are split into 256 KiB requests.",
-            ),
-        );
+        add("rsize_wsize", Severity::Info, Message::RsizeWsize);
     }
 }
 
@@ -429,12 +392,6 @@ fn assumptions(c: &Core, price: &Price, add: &mut impl FnMut(&'static str, Sever
         }
     }
     if price.assumption {
-        add(
-            "assumption",
-            Severity::Assumption,
-            Message::Text(
-                "Assumption: the price is indicative (unconfirmed or derived from documented examples, or missing from the catalog); check the vendor's pricing page.",
-            ),
-        );
+        add("assumption", Severity::Assumption, Message::PriceAssumption);
     }
 }

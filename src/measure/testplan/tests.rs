@@ -208,3 +208,31 @@ fn fio_concurrency_is_the_scenarios() {
         s.workload.threads * s.workload.queue_depth
     );
 }
+
+#[test]
+fn the_neutral_voice_names_no_tool_and_keeps_every_command() {
+    let mut dnfs = nfs();
+    dnfs.clients.nfs_client = NfsClient::Dnfs;
+    let mut smb = nfs();
+    smb.clients.protocol = Protocol::Smb3;
+    let mut avs = nfs();
+    avs.clients.avs = Some(serde_json::from_value(serde_json::json!({"hosts": 3})).unwrap());
+    for s in [nfs(), dnfs, smb, avs] {
+        for tool in [PlanTool::Fio, PlanTool::Diskspd] {
+            let tools = plan_in(&s, tool, Voice::Volplan);
+            let neutral = plan_in(&s, tool, Voice::Neutral);
+            assert!(!neutral.contains("volplan"), "{neutral}");
+            assert!(tools.contains("volplan import") && !neutral.contains("Import"));
+            assert!(neutral.starts_with("# Test plan for \"Four volumes\""));
+            assert!(neutral.contains("the sizing predicts"), "{neutral}");
+            // Every command and job line is the same but for the names.
+            let commands = |t: &str, name: &str| -> Vec<String> {
+                t.lines()
+                    .filter(|l| !l.trim_start().starts_with('#'))
+                    .map(|l| l.replace(name, "NAME"))
+                    .collect()
+            };
+            assert_eq!(commands(&neutral, "bench"), commands(&tools, "volplan"));
+        }
+    }
+}

@@ -315,17 +315,11 @@ pub(super) fn table(title: &str, d: &Data) -> ChartTable {
         .iter()
         .map(|(l, iops)| format!("{l}: {} IOPS at this IO size.", num(*iops, 0)))
         .collect();
-    match (d.at_target, d.target_rates.is_empty()) {
-        (Some((_, t)), _) => notes.push(format!(
-            "Latency at the target rate: {} ms per IO.",
-            num(t, 3)
-        )),
-        (None, false) => notes.push("The target rate is above the achievable rate.".to_owned()),
-        (None, true) => {}
-    }
-    if let Some(t) = d.target_latency_ms {
-        notes.push(format!("Target latency: {} ms per IO.", num(t, 3)));
-    }
+    notes.extend(summary::latency_target_notes(
+        d.at_target.map(|(_, t)| t),
+        !d.target_rates.is_empty(),
+        d.target_latency_ms,
+    ));
     notes.extend(d.runs.iter().map(|r| {
         let mut note = format!(
             "Measured “{}”: {} IOPS, {} MiB/s at {} KiB, latency {} ms per IO",

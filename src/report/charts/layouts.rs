@@ -192,6 +192,6 @@ pub(super) fn table(title: &str, d: &Data) -> ChartTable {
         .map(str::to_owned)
         .to_vec(),
         rows,
-        notes: vec!["Billing is by capacity pool, so every count costs the same.".to_owned()],
+        notes: vec![summary::LAYOUTS_COST_NOTE.to_owned()],
     }
 }

@@ -10,7 +10,7 @@ mod plan;
 mod rows;
 
 pub use inputs::{InputRow, input_rows, subtitle};
-pub use plan::{PlanPath, TestPlan, for_edition as plan_for_edition};
+pub use plan::{PlanPath, TestPlan};
 pub use rows::{
     AdviceRow, Binding, CompareRow, Figure, LayoutRow, LimitRow, Shown, SizingRow, TargetLine,
 };
@@ -389,7 +389,12 @@ mod tests {
             r.test_plan.mount_options,
             testplan::esxi_datastore_setup(&s)
         );
-        let titles: Vec<&str> = r.test_plan.parts().iter().map(|p| p.title).collect();
+        let titles: Vec<&str> = r
+            .test_plan
+            .parts(Edition::Engineer)
+            .iter()
+            .map(|p| p.title)
+            .collect();
         assert_eq!(
             titles,
             ["ESXi datastore setup", "fio job file (in the guest VMs)"]
@@ -406,7 +411,7 @@ mod tests {
         assert!(r.test_plan.mount_options.contains("vers=3"));
         assert!(
             r.test_plan
-                .parts()
+                .parts(Edition::Engineer)
                 .iter()
                 .all(|p| !p.title.contains("DiskSpd"))
         );
@@ -415,8 +420,11 @@ mod tests {
         smb.storage.level = Level::SsdV1;
         smb.clients.protocol = Protocol::Smb3;
         let plan = TestPlan::of(&smb);
-        assert_eq!(plan.parts()[0].title, "DiskSpd command line (Windows, SMB)");
-        assert_eq!(plan.parts().len(), 2);
+        assert_eq!(
+            plan.parts(Edition::Engineer)[0].title,
+            "DiskSpd command line (Windows, SMB)"
+        );
+        assert_eq!(plan.parts(Edition::Engineer).len(), 2);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The benchmark that verifies the scenario, as every report format prints it.
 
 use crate::engine::Scenario;
-use crate::measure::testplan::{self, PlanTool};
+use crate::measure::testplan::{self, PlanTool, Voice};
 use crate::report::Edition;
 
 /// The benchmark that verifies the scenario, as preformatted text for every format.
@@ -11,6 +11,9 @@ pub struct TestPlan {
     pub fio: String,
     /// The DiskSpd command line (Windows, SMB), with how to run and import it.
     pub diskspd: String,
+    /// The fio job and the DiskSpd plan in the customer's words (see [`Voice::Neutral`]).
+    pub customer_fio: String,
+    pub customer_diskspd: String,
     /// The mount options (NFS), the SMB client setup, or on AVS the ESXi datastore setup.
     pub mount_options: String,
     /// How the scenario is reached: NFS from Linux, SMB from Windows, or AVS datastores.
@@ -51,6 +54,8 @@ impl TestPlan {
         TestPlan {
             fio: testplan::plan(s, PlanTool::Fio),
             diskspd: testplan::plan(s, PlanTool::Diskspd),
+            customer_fio: testplan::plan_in(s, PlanTool::Fio, Voice::Neutral),
+            customer_diskspd: testplan::plan_in(s, PlanTool::Diskspd, Voice::Neutral),
             mount_options: match path {
                 PlanPath::Avs => testplan::esxi_datastore_setup(s),
                 _ => testplan::mount_options(s),
@@ -79,51 +84,31 @@ impl TestPlan {
         }
     }
 
-    /// The parts that apply, in report order: DiskSpd only for SMB, the ESXi datastore
-    /// setup instead of mount options for AVS.
-    pub fn parts(&self) -> Vec<Part<'_>> {
+    /// The parts that apply in `edition`'s words, in report order: DiskSpd only for
+    /// SMB, the ESXi datastore setup instead of mount options for AVS.
+    pub fn parts(&self, edition: Edition) -> Vec<Part<'_>> {
         fn part<'t>(title: &'static str, lang: &'static str, text: &'t str) -> Part<'t> {
             Part { title, lang, text }
         }
+        let (fio, diskspd) = match edition {
+            Edition::Engineer => (&self.fio, &self.diskspd),
+            Edition::Customer => (&self.customer_fio, &self.customer_diskspd),
+        };
         match self.path {
             PlanPath::Nfs => vec![
-                part("fio job file (Linux, NFS)", "ini", &self.fio),
+                part("fio job file (Linux, NFS)", "ini", fio),
                 part("Mount options", "text", &self.mount_options),
             ],
             PlanPath::Smb => vec![
-                part(
-                    "DiskSpd command line (Windows, SMB)",
-                    "powershell",
-                    &self.diskspd,
-                ),
+                part("DiskSpd command line (Windows, SMB)", "powershell", diskspd),
                 part("SMB client setup", "text", &self.mount_options),
             ],
             PlanPath::Avs => vec![
                 part("ESXi datastore setup", "text", &self.mount_options),
-                part("fio job file (in the guest VMs)", "ini", &self.fio),
+                part("fio job file (in the guest VMs)", "ini", fio),
             ],
         }
     }
-}
-
-/// A plan's text as `edition` prints it: the customer's copy speaks of the sizing, not
-/// of the tool that made it, has no step that imports the result into it, and names its
-/// mount points, job and files `bench` throughout (every part of the plan alike), so
-/// the job still runs as written.
-pub fn for_edition(text: &str, edition: Edition) -> String {
-    if edition == Edition::Engineer {
-        return text.to_owned();
-    }
-    text.lines()
-        .filter(|l| !l.contains("volplan import"))
-        .map(|l| {
-            l.replace("# volplan test plan for", "# Test plan for")
-                .replace("volplan predicts", "the sizing predicts")
-                .replace("volplan cannot predict", "the sizing cannot predict")
-                .replace("volplan", "bench")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[cfg(test)]
@@ -135,7 +120,7 @@ mod tests {
     fn the_customer_plan_names_no_tool_and_keeps_the_job() {
         let (s, _) = fixture::example();
         let plan = TestPlan::of(&s);
-        let text = for_edition(&plan.fio, Edition::Customer);
+        let text = &plan.customer_fio;
         assert!(!text.contains("volplan"), "{text}");
         let job = |t: &str| -> Vec<String> {
             t.lines()
@@ -144,10 +129,12 @@ mod tests {
                 .collect()
         };
         assert_eq!(
-            job(&text),
+            job(text),
             job(&plan.fio),
             "the job is the same but for its names"
         );
-        assert_eq!(for_edition(&plan.fio, Edition::Engineer), plan.fio);
+        assert!(!text.contains("Import") && plan.fio.contains("volplan import"));
+        let parts = plan.parts(Edition::Customer);
+        assert!(parts.iter().any(|p| p.text == plan.customer_fio));
     }
 }

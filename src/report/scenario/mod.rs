@@ -15,7 +15,7 @@ use crate::report::charts::{Chart, ChartName};
 use crate::report::doc::{
     Block, Bullet, Cell, Doc, Kpi, Mark, Row, Table, Tone, num_col, text_col,
 };
-use crate::report::model::{Report, TestPlan, plan_for_edition};
+use crate::report::model::{Report, TestPlan};
 use crate::report::{Edition, summary};
 use crate::verdict::headline;
 
@@ -134,11 +134,11 @@ pub fn document(r: &Report, edition: Edition) -> Doc {
 
     b.push(Block::Heading(TestPlan::TITLE.into()));
     b.push(Block::Para(r.test_plan.note(edition).into()));
-    for part in r.test_plan.parts() {
+    for part in r.test_plan.parts(edition) {
         b.push(Block::Code {
             title: part.title.to_owned(),
             lang: part.lang,
-            text: plan_for_edition(part.text, edition),
+            text: part.text.to_owned(),
         });
     }
 

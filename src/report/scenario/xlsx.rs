@@ -5,7 +5,7 @@
 
 use crate::format::{self, NOT_PRICED, yes_no as yes};
 use crate::report::doc::xlsx::{Book, CELL_MAX_CHARS, Sheet, Style, line_height, write};
-use crate::report::model::{Report, TestPlan, plan_for_edition};
+use crate::report::model::{Report, TestPlan};
 use crate::report::{Edition, ReportError};
 use crate::verdict::headline;
 
@@ -292,10 +292,10 @@ fn test_plan(r: &Report, edition: Edition) -> Sheet {
     ws.text(1, 0, note, Style::Wrap);
     ws.height(1, line_height(note, 150));
     let mut row = 3;
-    for part in r.test_plan.parts() {
+    for part in r.test_plan.parts(edition) {
         ws.text(row, 0, part.title, Style::Header);
         row += 1;
-        let text = plan_for_edition(part.text, edition);
+        let text = part.text;
         for line in text.lines() {
             let chunks = cell_chunks(line);
             if chunks.len() > 1 {

@@ -1,26 +1,22 @@
 //! A report's words around the verdict's statements: names (service and level, what the
 //! volumes are called), the limits in reading order, where the figures come from, the
-//! assumptions, the cost in words, latency in words, chart captions, and the AVS plan's
-//! and the estate's summaries. Every conclusion (a target met, what binds, the
+//! assumptions and the cost in words; latency in words, chart captions, and the AVS
+//! plan's and the estate's summaries are [`crate::verdict::summary`]'s. Every conclusion (a target met, what binds, the
 //! recommendation, which is better) is the verdict's ([`crate::verdict`]); the reports
 //! print it as it is and compose none of their own.
 
-pub mod avs;
-mod charts;
 pub mod cost;
-pub mod estate;
-pub mod latency;
 
-pub use charts::{
-    ceilings_caption, compare_caption, io_size_caption, latency_caption, layouts_caption,
-    scaling_caption,
+pub use crate::verdict::summary::{
+    LAYOUTS_COST_NOTE, avs, ceilings_caption, compare_caption, estate, io_size_caption, latency,
+    latency_caption, latency_target_notes, layouts_caption, scaling_caption,
 };
 
 use crate::engine::Evaluation;
 use crate::engine::evaluation::Limit;
 use crate::engine::scenario::Service;
-use crate::format::num;
 use crate::report::Edition;
+use crate::verdict::advice;
 
 /// Service and level as the vendor writes them, e.g. "Azure NetApp Files Ultra".
 pub fn storage_name(service: Service, level: crate::engine::scenario::Level) -> String {
@@ -67,7 +63,7 @@ pub fn assumptions(e: &Evaluation, edition: Edition) -> Vec<String> {
         .map(|a| match a.message {
             // The source as this edition shows it (public titles for a customer).
             crate::engine::advice::Message::Assumption { what, source } => {
-                format!("Assumption: {what} rests on {}.", edition.source(&source))
+                advice::assumption(what, &edition.source(&source))
             }
             ref m => m.to_string(),
         })
@@ -75,18 +71,16 @@ pub fn assumptions(e: &Evaluation, edition: Edition) -> Vec<String> {
     let covered = |out: &[String], what: &str| out.iter().any(|m| m.contains(what));
     for l in e.limits.iter().filter(|l| l.assumption) {
         if !covered(&out, l.label.name) {
-            out.push(format!(
-                "{}: rests on an unconfirmed or fitted catalog value ({}).",
-                l.label,
-                edition.source(&l.source)
+            out.push(advice::limit_assumption(
+                &l.label,
+                &edition.source(&l.source),
             ));
         }
     }
     if e.cost.assumption && !covered(&out, "price") {
-        out.push(format!(
-            "Prices ({}, {} hours per month) include unconfirmed or derived list prices.",
-            cost::price_basis(e, edition),
-            num(e.cost.hours_per_month, 1)
+        out.push(advice::price_assumption(
+            &cost::price_basis(e, edition),
+            e.cost.hours_per_month,
         ));
     }
     out

@@ -11,9 +11,10 @@ use crate::engine::Scenario;
 use crate::engine::evaluation::CalibrationNote;
 use crate::engine::pricing::PriceBook;
 use crate::measure::testplan::{self, PlanTool};
-use crate::measure::{self, Comparison, Format, Measurement, ParsedResult};
+use crate::measure::{self, Format, Measurement, ParsedResult};
 use crate::store::measurements::{self as stored, StoredMeasurement};
 use crate::store::{self, StoreError};
+use crate::verdict::measured::{self, Comparison};
 use crate::web::auth::CurrentUser;
 use crate::web::auth::Declare;
 use crate::web::error::{ApiError, ErrorBody};
@@ -234,7 +235,7 @@ fn view(
             None,
             Some(format!("revision {} of the scenario is gone", s.revision)),
         ),
-        Some(sc) => match measure::compare_with(sc, &s.measurement, |v| {
+        Some(sc) => match measured::compare_with(sc, &s.measurement, |v| {
             measure::calibrate::evaluate_as(v, prices, note, false)
         }) {
             Ok(c) => (Some(c), None),

@@ -192,3 +192,29 @@ pub fn layouts_caption(rows: &[LayoutRow], suggested: Option<usize>) -> String {
         None => "No layouts were evaluated.".to_owned(),
     }
 }
+
+/// What the layouts chart's table says of the cost: every count costs the same.
+pub const LAYOUTS_COST_NOTE: &str = "Billing is by capacity pool, so every count costs the same.";
+
+/// The latency chart's table notes on the targets: the latency at the target rate (or
+/// that the target rate is out of reach, when a rate target is set) and the latency
+/// target, ms.
+pub fn latency_target_notes(
+    at_target_ms: Option<f64>,
+    rate_target: bool,
+    target_latency_ms: Option<f64>,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    match (at_target_ms, rate_target) {
+        (Some(t), _) => notes.push(format!(
+            "Latency at the target rate: {} ms per IO.",
+            num(t, 3)
+        )),
+        (None, true) => notes.push("The target rate is above the achievable rate.".to_owned()),
+        (None, false) => {}
+    }
+    if let Some(t) = target_latency_ms {
+        notes.push(format!("Target latency: {} ms per IO.", num(t, 3)));
+    }
+    notes
+}
