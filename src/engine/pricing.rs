@@ -733,10 +733,12 @@ mod tests {
             .unwrap();
         assert!((gcnv - 0.000273973 * 730.0).abs() < 1e-12, "{gcnv}");
         assert_eq!(p.unwrap().as_of, "2026-04-10");
-        assert!(
-            b.capacity(Service::Gcnv, "us-central1", Level::Premium)
-                .is_none()
-        );
+        // Premium there comes from the pricing page's table as a public tool read it.
+        let (premium, p) = b
+            .capacity(Service::Gcnv, "us-central1", Level::Premium)
+            .unwrap();
+        assert!((premium - 0.2942).abs() < 1e-9, "{premium}");
+        assert!(p.unwrap().assumption);
         assert!(
             b.capacity(Service::Gcnv, "europe-west1", Level::Standard)
                 .is_none()
