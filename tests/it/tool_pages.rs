@@ -54,7 +54,7 @@ async fn layouts_take_the_inputs_that_decide_them_and_say_why() {
     assert_eq!(res.status(), 422);
     let text = res.text().await.unwrap();
     assert!(
-        text.contains("`-80` is not a read share"),
+        text.contains("“-80” is not a read share") && !text.contains('`'),
         "the message quotes what was typed"
     );
     assert!(
@@ -218,10 +218,10 @@ async fn compare_shows_the_inputs_that_differ_against_a_chosen_baseline() {
 async fn layouts_keep_every_typed_value_beside_its_message() {
     let app = spawn_app().await;
     for (field, typed, quoted) in [
-        ("total_tib", "-80", "`-80` is not a capacity"),
-        ("hosts", "-3", "`-3` is not a host count"),
-        ("vms_per_host", "-2", "`-2` is not a VM count"),
-        ("vmdks_per_vm", "0", "`0` is not a VMDK count"),
+        ("total_tib", "-80", "“-80” is not a capacity"),
+        ("hosts", "-3", "“-3” is not a host count"),
+        ("vms_per_host", "-2", "“-2” is not a VM count"),
+        ("vmdks_per_vm", "0", "“0” is not a VMDK count"),
     ] {
         let res = app.get(&format!("/layouts?{field}={typed}")).await;
         assert_eq!(res.status(), 422, "{field}");

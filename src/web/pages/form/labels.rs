@@ -86,17 +86,7 @@ pub(super) fn form_message(e: &FieldError) -> String {
             None => format!("VM size is needed to know the client's network limit: {how}"),
         };
     }
-    // The API quotes what it refuses between backticks; a page quotes as prose does.
-    let mut m: String = e
-        .message
-        .split('`')
-        .enumerate()
-        .map(|(i, part)| match i {
-            0 => part.to_owned(),
-            i if i % 2 == 1 => format!("“{part}"),
-            _ => format!("”{part}"),
-        })
-        .collect();
+    let mut m = prose_quotes(&e.message);
     for (api, input) in [
         ("egress_mibps", "clients.egress_mibps"),
         ("ingress_mibps", "clients.ingress_mibps"),
@@ -104,4 +94,18 @@ pub(super) fn form_message(e: &FieldError) -> String {
         m = m.replace(api, &format!("“{}”", field_label(input)));
     }
     m
+}
+
+/// A message as a page prints it: the API quotes what it refuses between backticks, a
+/// page quotes as prose does (“westeurop”). Every message a form shows goes through it.
+pub fn prose_quotes(message: &str) -> String {
+    message
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| match i {
+            0 => part.to_owned(),
+            i if i % 2 == 1 => format!("“{part}"),
+            _ => format!("”{part}"),
+        })
+        .collect()
 }

@@ -135,6 +135,14 @@ pub(super) fn tool_errors(e: FieldErrors, own: &[&str]) -> Vec<FieldError> {
         .collect()
 }
 
+/// The tool page's messages quoted as prose, as every form's are
+/// ([`prose_quotes`](crate::web::pages::form::prose_quotes)).
+pub(super) fn in_prose(errors: &mut [FieldError]) {
+    for e in errors {
+        e.message = crate::web::pages::form::prose_quotes(&e.message);
+    }
+}
+
 /// 200 for a tool page without errors, 422 with them.
 pub(super) fn page_status(errors: &[FieldError]) -> StatusCode {
     if errors.is_empty() {
@@ -350,6 +358,7 @@ async fn build(
             }
         }
     }
+    in_prose(&mut errors);
     let status = page_status(&errors);
     let page = LayoutsPage {
         query: String::new(),
