@@ -296,3 +296,40 @@ async fn layouts_and_compare_download_what_they_show() {
     let planner = app.get_text(&format!("/scenarios/{a}")).await;
     assert!(planner.contains(&format!("href=\"/scenarios/{a}/report.pdf?paper=letter\"")));
 }
+
+/// Every count of the layouts form is checked on each edit: all those that are not
+/// counts are named in one message, and the API names each out-of-range one.
+#[tokio::test]
+async fn layouts_check_every_count_at_once() {
+    let app = spawn_app().await;
+    let res = app.get("/layouts?counts=4%2C+x%2C+0+2000%2C+8").await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    let message = html
+        .split("id=\"e-counts\">")
+        .nth(1)
+        .and_then(|m| m.split("</span>").next())
+        .unwrap();
+    assert!(
+        message.starts_with("“x”, “0” and “2000” are not counts of volumes"),
+        "{message}"
+    );
+    assert!(
+        html.contains("value=\"4, x, 0 2000, 8\""),
+        "the typed counts stay"
+    );
+    let ok = app.get("/layouts?counts=4%2C+8").await;
+    assert_eq!(ok.status(), 200, "fixed, the same edit passes");
+
+    let body = json!({"scenario": sample_scenario(), "total_tib": 80, "counts": [4, 0, 2000]});
+    let res = app.post_json("/api/v1/layouts", &body).await;
+    assert_eq!(res.status(), 422);
+    let e: serde_json::Value = res.json().await.unwrap();
+    let fields: Vec<&str> = e["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|x| x["field"].as_str())
+        .collect();
+    assert_eq!(fields, ["counts[1]", "counts[2]"], "{e}");
+}

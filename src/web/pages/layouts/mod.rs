@@ -9,7 +9,7 @@
 use super::table_file::{Table, TableFile, TableFormat};
 use super::{PageError, render};
 use crate::engine::scenario::{Level, Placement};
-use crate::engine::sweep::{self, Layout};
+use crate::engine::sweep::{self, Layout, MAX_LAYOUT_COUNT};
 use crate::engine::{FieldError, FieldErrors, Scenario};
 use crate::format::Num;
 use crate::report::charts::Chart;
