@@ -333,3 +333,26 @@ async fn layouts_check_every_count_at_once() {
         .collect();
     assert_eq!(fields, ["counts[1]", "counts[2]"], "{e}");
 }
+
+/// The compare page's example link names the server's own address, whatever Host the
+/// request gave.
+#[tokio::test]
+async fn the_compare_placeholder_is_the_servers_own_address() {
+    let app = spawn_app().await;
+    let port = app.base.rsplit(':').next().unwrap().to_owned();
+    let html = app
+        .client
+        .get(format!("{}/compare", app.base))
+        .header("host", format!("localhost:{port}"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains(&format!("placeholder=\"{}/plan?s=…\"", app.base)),
+        "the bound address"
+    );
+    assert!(!html.contains("localhost:"), "not the request's Host");
+}
