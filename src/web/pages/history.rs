@@ -89,11 +89,11 @@ pub fn summary(changes: &[Change]) -> (String, Vec<String>) {
     (lines.join("; "), more)
 }
 
-/// A value as a person reads it: text without quotes, "none" for null, at most 40
-/// characters (then "…").
+/// A value as a person reads it: text without quotes, "not set" for null (never
+/// "null"), at most 40 characters (then "…").
 fn value(v: &Value) -> String {
     let text = match v {
-        Value::Null => "none".to_owned(),
+        Value::Null => "not set".to_owned(),
         Value::String(s) => s.clone(),
         other => other.to_string(),
     };
@@ -127,7 +127,7 @@ mod tests {
         let (shown, more) = summary(&c);
         assert_eq!(
             shown,
-            "Service level: ultra → premium; Threads: 16 → 32; Region: none → eastus"
+            "Service level: ultra → premium; Threads: 16 → 32; Region: not set → eastus"
         );
         assert_eq!(more, ["Scenario name: a → b"]);
         assert_eq!(summary(&[]).0, "no change");
