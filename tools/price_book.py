@@ -8,7 +8,10 @@ preferred; the ANF calculators' tables only where the snapshot has no row; Azure
 pay-as-you-go and provisioned v1 in westus; GCNV's committed-use discounts),
 prices-provisional.json (Azure Files provisioned v2 SSD in eastus2, GCNV Flex custom
 performance with commitments, replication and backup: secondary sources, so every row
-of it is marked provisional) and avs-hosts.json (AVS host-hours per region), and writes
+of it is marked provisional), avs-hosts.json (AVS host-hours per region) and the public
+price excerpts checked in under tools/data/public-prices/ (Azure Files in eastus and
+eastus2, GCNV Standard, Premium and Extreme by region: secondary sources, provisional;
+sources.json names each one's repository, path, commit and date), and writes
 one compact price book that the binary compiles in. Deterministic: the same input gives
 the same file.
 """
@@ -69,6 +72,8 @@ EXTRA_NAMES = {
     "us-west2": "Los Angeles",
     "us-west3": "Salt Lake City",
     "us-west4": "Las Vegas",
+    "europe-southwest1": "Madrid",
+    "northamerica-northeast2": "Toronto",
 }
 # Azure Files records (level, meter) to book items: `<level>[_<redundancy>][_<meter>]`,
 # LRS and capacity written without a suffix (the engine prices LRS capacity).
@@ -93,10 +98,15 @@ FILES_METERS = [
     ("data retrieval", "_retrieval"),
     ("provisioned iops", "_iops"),
     ("provisioned throughput", "_throughput"),
+    # "Premium LRS Provisioned": provisioned v1 capacity (after the v2 meters above).
+    ("provisioned", ""),
 ]
 # GCNV records (level, meter) to items; a commitment adds `_1y` / `_3y`.
 GCNV_ITEMS = {
     ("standard", "Standard storage pool capacity"): "standard",
+    ("standard", "capacity"): "standard",
+    ("premium", "capacity"): "premium",
+    ("extreme", "capacity"): "extreme",
     ("flex-unified custom-performance", "capacity"): "flex",
     ("flex-unified custom-performance", "throughput"): "flex_throughput",
     ("flex-unified custom-performance", "IOPS"): "flex_iops",
@@ -107,6 +117,44 @@ GCNV_ITEMS = {
     ("backup", "backup usage (per GiB of source volume)"): "backup",
     ("backup", "backup storage"): "backup_storage",
 }
+# The public price excerpts (tools/data/public-prices/): each source's table, its
+# records read from the excerpt as it was copied.
+PUBLIC = ROOT / "tools/data/public-prices"
+# Azure Files skuName tiers of the Retail Prices API to the levels of prices.json.
+FILES_TIERS = {"Hot": "hot", "Cool": "cool", "Standard": "transaction-optimized", "Premium": "premium-provisioned-v1"}
+
+
+def public_records():
+    """Price records (the prices.json schema) of the excerpts under tools/data/public-prices/."""
+    records = []
+    for src in json.loads((PUBLIC / "sources.json").read_text()):
+        source = {"kind": "github", "repo": src["repository"], "path": src["path"],
+                  "commit": src["commit"], "commit_date": src["date"]}
+        text = (PUBLIC / src["file"]).read_text()
+        base = {"currency": "USD", "type": "consumption", "valid_as_of": src["date"], "source": source}
+        if src["service"] == "azure_files":
+            regions = None
+            for line in text.splitlines():
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if cells[0] == "skuName":
+                    regions = [c.removeprefix("retailPrice ").strip() for c in cells[3:]]
+                    continue
+                if regions is None or len(cells) != 3 + len(regions) or not cells[0].split()[0] in FILES_TIERS:
+                    continue
+                tier, redundancy = cells[0].split()
+                for region, price in zip(regions, cells[3:]):
+                    records.append(dict(base, product="azure-files", level=f"{FILES_TIERS[tier]} {redundancy}",
+                                        meter=cells[1], unit="GiB-month", region=region, price=float(price),
+                                        notes="Azure Retail Prices API item as a public capture transcribes it"))
+        else:
+            for region, row in json.loads(text)["storage"]["gcve"].items():
+                for level, price in row["gcnv"].items():
+                    records.append(dict(base, product="gcnv", level=level, meter="capacity", unit="GiB-hour",
+                                        region=region, price=price,
+                                        notes="on-demand list price of Google's pricing page as a public sizing tool reads it"))
+    return records
+
+
 # The region a record without one is filed under: the table it follows (NOTES.md).
 GCNV_EXAMPLE_REGION = "us-central1"
 # AVS hosts without VMware Cloud Foundation (`VCF BYOL`), USD per host-hour, as a public
@@ -286,7 +334,7 @@ def main():
     for key, region in anf.items():
         region["name"] = names.get(key, region["name"])
     provisional = json.loads((SRC / "prices-provisional.json").read_text())
-    others, row_sources = other_services(records, provisional)
+    others, row_sources = other_services(records, provisional + public_records())
     avs = {}
     for h in hosts["hosts"]:
         for region, p in (h.get("prices_usd_by_region") or {}).items():

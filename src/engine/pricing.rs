@@ -322,6 +322,59 @@ pub fn region_label(region: &str) -> String {
     book().region_label(region)
 }
 
+/// The region a person means by `typed`: a region of the compiled book by its key in
+/// any case ("WestEurope"), by its display name ("West Europe", "west europe") or as
+/// every page labels it ("West Europe (westeurope)"); `None` for anything else. The
+/// planner and the estate forms read a typed region through it.
+pub fn region_key(typed: &str) -> Option<&'static str> {
+    let b = book();
+    let typed = typed.trim();
+    let typed = match typed.rsplit_once(" (") {
+        Some((_, key)) if key.ends_with(')') => key.trim_end_matches(')'),
+        _ => typed,
+    };
+    let squeeze = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let want = squeeze(typed);
+    let keys = b.anf.keys().chain(b.region_names.keys());
+    keys.clone()
+        .find(|k| squeeze(k) == want)
+        .or_else(|| {
+            b.region_names
+                .iter()
+                .find(|(_, name)| squeeze(name) == want)
+                .map(|(k, _)| k)
+        })
+        .map(String::as_str)
+}
+
+/// Why `typed` is refused as an ANF region, with the closest regions by name and key
+/// ("Did you mean West Europe (westeurope)?"): the planner, the estates and the price
+/// rows say it in these words.
+pub fn unknown_anf_region(typed: &str) -> String {
+    use super::field_error::{closest, did_you_mean};
+    let like: Vec<String> = closest(typed, anf_regions())
+        .into_iter()
+        .map(region_label)
+        .collect();
+    let like: Vec<&str> = like.iter().map(String::as_str).collect();
+    let shown: String = typed.chars().take(40).collect();
+    let more = if typed.chars().count() > 40 {
+        "..."
+    } else {
+        ""
+    };
+    format!(
+        "`{shown}{more}` is not an Azure NetApp Files region.{} The Regions page lists all {}.",
+        did_you_mean(&like),
+        anf_regions().count()
+    )
+}
+
 /// The compiled book's ANF regions, in name order.
 pub fn anf_regions() -> impl Iterator<Item = &'static str> {
     book().anf.keys().map(String::as_str)
@@ -721,6 +774,27 @@ mod tests {
     }
 
     #[test]
+    fn a_region_is_read_by_its_key_or_its_name() {
+        for typed in [
+            "westeurope",
+            "WestEurope",
+            " West Europe ",
+            "west europe",
+            "West Europe (westeurope)",
+        ] {
+            assert_eq!(region_key(typed), Some("westeurope"), "{typed}");
+        }
+        assert_eq!(region_key("Iowa"), Some("us-central1"));
+        assert_eq!(region_key("europe-west3"), Some("europe-west3"));
+        for typed in ["westeurop", "mars", "", "West"] {
+            assert_eq!(region_key(typed), None, "{typed}");
+        }
+        let m = unknown_anf_region("westeurop");
+        assert!(m.contains("Did you mean West Europe (westeurope)?"), "{m}");
+        assert!(!m.contains("/api/"), "{m}");
+    }
+
+    #[test]
     fn the_catalog_reference_rates_are_rows_of_the_book() {
         let b = book();
         let (files, p) = b
@@ -733,10 +807,12 @@ mod tests {
             .unwrap();
         assert!((gcnv - 0.000273973 * 730.0).abs() < 1e-12, "{gcnv}");
         assert_eq!(p.unwrap().as_of, "2026-04-10");
-        assert!(
-            b.capacity(Service::Gcnv, "us-central1", Level::Premium)
-                .is_none()
-        );
+        // Premium there comes from the pricing page's table as a public tool read it.
+        let (premium, p) = b
+            .capacity(Service::Gcnv, "us-central1", Level::Premium)
+            .unwrap();
+        assert!((premium - 0.2942).abs() < 1e-9, "{premium}");
+        assert!(p.unwrap().assumption);
         assert!(
             b.capacity(Service::Gcnv, "europe-west1", Level::Standard)
                 .is_none()

@@ -226,15 +226,15 @@ impl EstateRequest {
         }
         let region = match self.region.as_deref().map(str::trim) {
             None | Some("") => Some(prices.reference_region(Service::Anf).to_owned()),
-            Some(r) => prices.anf(r).map(|(k, _)| k.to_owned()),
+            Some(r) => crate::engine::pricing::region_key(r)
+                .and_then(|key| prices.anf(key))
+                .map(|(k, _)| k.to_owned()),
         };
         if region.is_none() && !c.has("region") {
             let r = self.region.as_deref().unwrap_or_default().trim();
             c.push(FieldError::new(
                 "region",
-                format!(
-                    "`{r}` is not an Azure region the price book prices Azure NetApp Files in; use an armRegionName such as eastus or westeurope"
-                ),
+                crate::engine::pricing::unknown_anf_region(r),
             ));
         }
         if !(1..=MAX_YEARS).contains(&self.years) {

@@ -108,19 +108,19 @@ fn files_items(out: &mut Vec<Item>) {
         (
             "hdd_payg",
             "HDD pay-as-you-go, transaction optimized",
-            &["lrs", "zrs", "grs"],
+            &["lrs", "zrs", "grs", "gzrs"],
             &payg,
         ),
         (
             "hdd_payg_hot",
             "HDD pay-as-you-go, hot",
-            &["lrs", "zrs", "grs"],
+            &["lrs", "zrs", "grs", "gzrs"],
             &payg,
         ),
         (
             "hdd_payg_cool",
             "HDD pay-as-you-go, cool",
-            &["lrs", "zrs", "grs"],
+            &["lrs", "zrs", "grs", "gzrs"],
             &payg,
         ),
     ];

@@ -65,10 +65,7 @@ pub fn check_row(key: &RowKey, price: f64) -> Result<&'static Item, RowError> {
     if key.service == PricedService::Anf && pricing::anf_region(&key.region).is_none() {
         return Err(RowError::new(
             "region",
-            format!(
-                "`{}` is not an Azure NetApp Files region of the price book; GET /api/v1/regions lists them",
-                key.region
-            ),
+            pricing::unknown_anf_region(&key.region),
         ));
     }
     if !(price.is_finite() && (0.0..=MAX_PRICE).contains(&price)) {

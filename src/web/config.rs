@@ -257,7 +257,7 @@ impl Origin {
         })
     }
 
-    fn default_port(&self) -> u16 {
+    pub fn default_port(&self) -> u16 {
         if self.scheme == "https" { 443 } else { 80 }
     }
 }
@@ -329,6 +329,13 @@ impl HostSet {
     }
 
     /// Whether a request with this `Host` header value is for this server.
+    /// The address the server is bound to, as a page names it (`127.0.0.1:8080`;
+    /// `localhost:8080` when bound to every address).
+    pub fn bound(&self) -> String {
+        let name = self.names.get(3).map_or("localhost", |(n, _)| n.as_str());
+        format!("{name}:{}", self.port)
+    }
+
     pub fn allows(&self, host: &str) -> bool {
         let Some((name, port)) = split_host(host) else {
             return false;

@@ -53,6 +53,16 @@ impl Guard {
         }
     }
 
+    /// The address the pages give for this server (the compare page's example link):
+    /// the public URL's origin, else the address it is bound to; never a request's Host.
+    pub fn own_base(&self) -> String {
+        match &self.public_origin {
+            Some(o) if o.port == o.default_port() => format!("{}://{}", o.scheme, o.host),
+            Some(o) => format!("{}://{}:{}", o.scheme, o.host, o.port),
+            None => format!("http://{}", self.hosts.bound()),
+        }
+    }
+
     /// Cookies are marked `Secure` when users reach the server over https.
     fn secure_cookie(&self) -> bool {
         self.public_origin
@@ -375,6 +385,19 @@ fn foreign_charset(headers: &HeaderMap) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_own_base_is_the_public_url_else_the_bound_address() {
+        let bound = Guard::for_bind("127.0.0.1:8080".parse().unwrap());
+        assert_eq!(bound.own_base(), "http://127.0.0.1:8080");
+        let any = Guard::for_bind("0.0.0.0:9000".parse().unwrap());
+        assert_eq!(any.own_base(), "http://localhost:9000");
+        let public = Guard {
+            public_origin: crate::web::config::Origin::parse("https://volplan.example.com/x"),
+            ..bound
+        };
+        assert_eq!(public.own_base(), "https://volplan.example.com");
+    }
+
     use super::*;
 
     fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {

@@ -40,6 +40,8 @@ pub struct Shared {
     pub metrics: Arc<metrics::Metrics>,
     /// Accounts: the settings, the user-count cache and the login rate limit.
     pub auth: Arc<auth::Auth>,
+    /// The server's own address for the pages ([`Guard::own_base`](super::guard::Guard::own_base)).
+    pub own_base: String,
 }
 
 impl AppState {
@@ -62,6 +64,7 @@ impl AppState {
             prices: Arc::new(PriceCache::new(prices)),
             metrics: Arc::default(),
             auth: Arc::new(auth::Auth::new(settings.auth.clone())),
+            own_base: settings.guard.own_base(),
         }))
     }
 

@@ -168,9 +168,11 @@
       .then(function () { refit.disabled = false; });
   }
 
+  // The API's message, quoting as prose does (the API quotes between backticks).
   function errorText(res) {
-    return res.json().then(function (b) { return b.error || ("HTTP " + res.status); },
-      function () { return "HTTP " + res.status; });
+    return res.json().then(function (b) {
+      return b.error ? String(b.error).replace(/`([^`]*)`/g, "\u201c$1\u201d") : "HTTP " + res.status;
+    }, function () { return "HTTP " + res.status; });
   }
 
   // One page of the runs (the API pages them, oldest first) and how many there are.

@@ -766,7 +766,7 @@ async fn the_page_imports_plans_at_another_level_saves_and_downloads_the_pdf() {
         )
         .await;
     assert_eq!(refused.status(), 422);
-    assert!(refused.text().await.unwrap().contains("`VM`"));
+    assert!(refused.text().await.unwrap().contains("“VM”"));
     app.stop().await;
 }
 

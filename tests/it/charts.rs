@@ -613,7 +613,12 @@ async fn layouts_page_opens_with_the_example_and_explains_it() {
     assert!(html.contains("Use this layout"));
     let res = app.get("/layouts?counts=4%2C+x").await;
     assert_eq!(res.status(), 422);
-    assert!(res.text().await.unwrap().contains("is not a whole number"));
+    assert!(
+        res.text()
+            .await
+            .unwrap()
+            .contains("“x” is not a count of volumes")
+    );
     let res = app.get("/layouts?total_tib=-3").await;
     assert_eq!(res.status(), 422);
     let res = app.get("/layouts?base=999").await;

@@ -6,6 +6,7 @@ mod accounts_cli;
 mod api;
 mod architecture;
 mod avs;
+mod book_sources;
 mod calibrate_api;
 mod calibration;
 mod charts;

@@ -602,6 +602,26 @@ async fn save_update_copy_history_and_restore_through_the_form() {
         .collect();
     assert!(names.contains(&"Form plan (copy)"), "{names:?}");
 
+    // A name typed just before Save as copy is the copy's name, as typed.
+    set(&mut pairs, "name", "Form plan for Frankfurt");
+    let res = post_form(&app, "/scenarios/copy", &pairs).await;
+    assert_eq!(res.status(), 303);
+    let copy = saved_id(res.headers()[header::LOCATION].to_str().unwrap());
+    let copied: Value = app
+        .get(&format!("/api/v1/scenarios/{copy}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(copied["name"], "Form plan for Frankfurt");
+    let source: Value = app
+        .get(&format!("/api/v1/scenarios/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(source["name"], "Form plan", "the source keeps its name");
+
     // Unknown ids and paths are 404 pages.
     assert_eq!(page(&app, "/scenarios/999999").await.0, 404);
     assert_eq!(page(&app, "/scenarios/abc").await.0, 404);
@@ -1297,4 +1317,50 @@ async fn a_figure_reads_the_same_in_the_sentence_and_the_table() {
         sentence.contains(&format!("= {mibps} MiB/s")),
         "{sentence} against {mibps}"
     );
+}
+
+/// History names every change in words and expands the ones past the first three.
+#[tokio::test]
+async fn history_expands_the_rest_of_a_revisions_changes_in_words() {
+    let app = spawn_app().await;
+    let mut s = named("History plan");
+    let id = app.create(&s).await;
+    s["workload"]["threads"] = json!(32);
+    s["workload"]["read_pct"] = json!(50);
+    s["workload"]["queue_depth"] = json!(8);
+    s["pricing"] = json!({"currency": "USD", "discount_pct": 12, "reservation": "none"});
+    s["region"] = json!("westeurope");
+    let res = app.put_json(&format!("/api/v1/scenarios/{id}"), &s).await;
+    assert_eq!(res.status(), 200);
+    let (_, html) = page(&app, &format!("/scenarios/{id}")).await;
+    let row = html
+        .split("<td class=\"changes\">")
+        .nth(1)
+        .and_then(|r| r.split("</td>").next())
+        .expect("a history row with changes");
+    assert!(
+        row.contains("<details class=\"more-changes\"><summary>"),
+        "{row}"
+    );
+    let shown = row.split("<details").next().unwrap();
+    let more: Vec<&str> = row
+        .split("<li>")
+        .skip(1)
+        .map(|l| l.split("</li>").next().unwrap())
+        .collect();
+    assert_eq!(shown.matches(" → ").count(), 3, "{row}");
+    assert!(
+        row.contains(&format!("<summary>{} more</summary>", more.len())),
+        "{row}"
+    );
+    // Three pricing fields, the region and three workload inputs.
+    assert_eq!(more.len() + 3, 7, "{row}");
+    for line in shown.split("; ").chain(more.iter().copied()) {
+        let field = line.split(": ").next().unwrap();
+        assert!(
+            !field.contains('.') && !field.contains('_'),
+            "named in words: {line}"
+        );
+    }
+    assert!(row.contains("Discount: "), "{row}");
 }

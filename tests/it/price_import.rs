@@ -585,7 +585,7 @@ fn the_unaltered_sample_matches_the_compiled_book() {
 
 #[test]
 fn the_price_docs_counts_are_the_books() {
-    use volplan::prices::rows::PricedService::{self, Anf, Avs};
+    use volplan::prices::rows::PricedService::{self, Anf, Avs, AzureFiles, Gcnv};
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/prices.md"))
         .expect("docs/prices.md");
     let book = pricing::book();
@@ -609,6 +609,20 @@ fn the_price_docs_counts_are_the_books() {
         format!("**{} regions**", regions(Avs)),
         format!("**{} discount bands**", book.anf_reservations.len()),
         format!("book's {} regions only", regions(Anf)),
+        format!(
+            "**{} prices** in **{} regions**",
+            of(AzureFiles, None).len(),
+            regions(AzureFiles)
+        ),
+        format!(
+            "**{} prices** in **{} regions**",
+            of(Gcnv, None).len(),
+            regions(Gcnv)
+        ),
+        format!(
+            "Extreme capacity in {} regions",
+            of(Gcnv, Some("extreme")).len()
+        ),
     ];
     for (sku, label) in [
         ("AV36", "AV36 in"),

@@ -1,5 +1,5 @@
 //! The user's own prices: a CSV price sheet for what no public list covers (GCNV
-//! Premium in europe-west4) and a Retail Prices API page in EUR, each pricing the
+//! Premium in europe-west1) and a Retail Prices API page in EUR, each pricing the
 //! scenario and its report in its own currency.
 
 use crate::helpers::{TestApp, fixture_text, sample_scenario, spawn_app};
@@ -17,14 +17,14 @@ async fn post_sheet(app: &TestApp, csv: &str) -> reqwest::Response {
     .await
 }
 
-/// One 4 TiB GCNV Premium volume in europe-west4.
+/// One 4 TiB GCNV Premium volume in europe-west1.
 fn gcnv_premium() -> Value {
     let mut s = sample_scenario();
     s["clients"]["avs"] = Value::Null;
     s["storage"] = json!({"service": "gcnv", "level": "premium",
         "volumes": [{"count": 1, "quota_tib": 4}]});
     s["workload"]["capacity_tib"] = json!(4);
-    s["region"] = json!("europe-west4");
+    s["region"] = json!("europe-west1");
     s
 }
 
@@ -44,8 +44,8 @@ async fn a_gcnv_price_sheet_prices_the_scenario_and_its_report() {
     let res = post_sheet(
         &app,
         &format!(
-            "{HEADER}gcnv,premium,europe-west4,capacity,TB-month,1,USD,2026-06-01,q\n\
-             gcnv,premium,europe-west4,capacity,GiB-month,x,USD,2026-06-01,q\n"
+            "{HEADER}gcnv,premium,europe-west1,capacity,TB-month,1,USD,2026-06-01,q\n\
+             gcnv,premium,europe-west1,capacity,GiB-month,x,USD,2026-06-01,q\n"
         ),
     )
     .await;
@@ -63,7 +63,7 @@ async fn a_gcnv_price_sheet_prices_the_scenario_and_its_report() {
     let res = post_sheet(
         &app,
         &format!(
-            "{HEADER}gcnv,premium,europe-west4,capacity,GiB-month,0.3,USD,2026-06-01,quote 117\n"
+            "{HEADER}gcnv,premium,europe-west1,capacity,GiB-month,0.3,USD,2026-06-01,quote 117\n"
         ),
     )
     .await;

@@ -54,7 +54,7 @@ async fn layouts_take_the_inputs_that_decide_them_and_say_why() {
     assert_eq!(res.status(), 422);
     let text = res.text().await.unwrap();
     assert!(
-        text.contains("`-80` is not a read share"),
+        text.contains("“-80” is not a read share") && !text.contains('`'),
         "the message quotes what was typed"
     );
     assert!(
@@ -218,10 +218,10 @@ async fn compare_shows_the_inputs_that_differ_against_a_chosen_baseline() {
 async fn layouts_keep_every_typed_value_beside_its_message() {
     let app = spawn_app().await;
     for (field, typed, quoted) in [
-        ("total_tib", "-80", "`-80` is not a capacity"),
-        ("hosts", "-3", "`-3` is not a host count"),
-        ("vms_per_host", "-2", "`-2` is not a VM count"),
-        ("vmdks_per_vm", "0", "`0` is not a VMDK count"),
+        ("total_tib", "-80", "“-80” is not a capacity"),
+        ("hosts", "-3", "“-3” is not a host count"),
+        ("vms_per_host", "-2", "“-2” is not a VM count"),
+        ("vmdks_per_vm", "0", "“0” is not a VMDK count"),
     ] {
         let res = app.get(&format!("/layouts?{field}={typed}")).await;
         assert_eq!(res.status(), 422, "{field}");
@@ -295,4 +295,64 @@ async fn layouts_and_compare_download_what_they_show() {
 
     let planner = app.get_text(&format!("/scenarios/{a}")).await;
     assert!(planner.contains(&format!("href=\"/scenarios/{a}/report.pdf?paper=letter\"")));
+}
+
+/// Every count of the layouts form is checked on each edit: all those that are not
+/// counts are named in one message, and the API names each out-of-range one.
+#[tokio::test]
+async fn layouts_check_every_count_at_once() {
+    let app = spawn_app().await;
+    let res = app.get("/layouts?counts=4%2C+x%2C+0+2000%2C+8").await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    let message = html
+        .split("id=\"e-counts\">")
+        .nth(1)
+        .and_then(|m| m.split("</span>").next())
+        .unwrap();
+    assert!(
+        message.starts_with("“x”, “0” and “2000” are not counts of volumes"),
+        "{message}"
+    );
+    assert!(
+        html.contains("value=\"4, x, 0 2000, 8\""),
+        "the typed counts stay"
+    );
+    let ok = app.get("/layouts?counts=4%2C+8").await;
+    assert_eq!(ok.status(), 200, "fixed, the same edit passes");
+
+    let body = json!({"scenario": sample_scenario(), "total_tib": 80, "counts": [4, 0, 2000]});
+    let res = app.post_json("/api/v1/layouts", &body).await;
+    assert_eq!(res.status(), 422);
+    let e: serde_json::Value = res.json().await.unwrap();
+    let fields: Vec<&str> = e["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|x| x["field"].as_str())
+        .collect();
+    assert_eq!(fields, ["counts[1]", "counts[2]"], "{e}");
+}
+
+/// The compare page's example link names the server's own address, whatever Host the
+/// request gave.
+#[tokio::test]
+async fn the_compare_placeholder_is_the_servers_own_address() {
+    let app = spawn_app().await;
+    let port = app.base.rsplit(':').next().unwrap().to_owned();
+    let html = app
+        .client
+        .get(format!("{}/compare", app.base))
+        .header("host", format!("localhost:{port}"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains(&format!("placeholder=\"{}/plan?s=…\"", app.base)),
+        "the bound address"
+    );
+    assert!(!html.contains("localhost:"), "not the request's Host");
 }

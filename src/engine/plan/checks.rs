@@ -76,20 +76,7 @@ pub(super) fn resolve_vm(c: &Clients, checks: &mut Checks) -> Option<&'static Vm
 /// The scenario's region and replication region must be ANF regions of the price book
 /// when the service is ANF (the regions' features and prices are compiled in).
 pub(super) fn check_regions(s: &Scenario, checks: &mut Checks) {
-    let unknown = |r: &str| {
-        // Suggested by name and id, as every page names a region: "West Europe (westeurope)".
-        let like: Vec<String> = closest(r, pricing::anf_regions())
-            .into_iter()
-            .map(pricing::region_label)
-            .collect();
-        let like: Vec<&str> = like.iter().map(String::as_str).collect();
-        format!(
-            "{} is not an Azure NetApp Files region.{} The Regions page lists all {}.",
-            quoted_prefix(r),
-            did_you_mean(&like),
-            pricing::anf_regions().count()
-        )
-    };
+    let unknown = pricing::unknown_anf_region;
     if s.storage.service == Service::Anf
         && let Some(r) = s.region.as_deref()
         && !checks.has("region")

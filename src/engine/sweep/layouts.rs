@@ -89,6 +89,9 @@ pub struct Layout {
     pub evaluation: Evaluation,
 }
 
+/// The most volumes a layout splits the capacity into.
+pub const MAX_LAYOUT_COUNT: u32 = 1024;
+
 /// Evaluates the scenario with its volumes replaced by `count` x `total_tib / count`
 /// for each count (contract: POST /api/v1/layouts), priced from `prices`.
 pub fn layouts(
@@ -112,15 +115,19 @@ pub fn layouts(
             FieldError::new("counts", "give 1 to 256 volume counts, e.g. [1, 2, 4, 8]").into(),
         );
     }
+    // Every count out of range is named at once.
+    let mut checks = crate::engine::field_error::Checks::default();
+    for (i, &count) in counts.iter().enumerate() {
+        if !(1..=MAX_LAYOUT_COUNT).contains(&count) {
+            checks.push(FieldError::new(
+                format!("counts[{i}]"),
+                format!("must be a whole number from 1 to {MAX_LAYOUT_COUNT}, not {count}"),
+            ));
+        }
+    }
+    checks.finish()?;
     let mut out = Vec::with_capacity(counts.len());
     for (i, &count) in counts.iter().enumerate() {
-        if !(1..=1024).contains(&count) {
-            return Err(FieldError::new(
-                format!("counts[{i}]"),
-                format!("must be a whole number from 1 to 1024, not {count}"),
-            )
-            .into());
-        }
         let quota_tib = total_tib / f64::from(count);
         let variant = layout_variant(s, count, total_tib);
         let evaluation = evaluate_without_sizing(&variant, prices).map_err(|e| {

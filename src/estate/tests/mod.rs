@@ -228,10 +228,10 @@ fn moving_to_premium_pays_from_month_16() {
 fn each_workload_gets_its_cheapest_service_with_the_reasons_of_the_others() {
     let p = plan(json!({
         "workloads": [workload("files", 10.0, None, Some(200.0))],
-        "region": "eastus", "years": 1
+        "region": "westeurope", "years": 1
     }));
     let f = &p.fit[0];
-    // ANF's four levels; Azure Files has no price in eastus: the unpriced levels of a
+    // ANF's four levels; Azure Files has no price in westeurope: the unpriced levels of a
     // service are one row that names them. Its clients are Azure VMs, which do not reach
     // Google Cloud NetApp Volumes.
     let labels: Vec<String> = f.options.iter().map(FitOption::label).collect();
@@ -249,7 +249,7 @@ fn each_workload_gets_its_cheapest_service_with_the_reasons_of_the_others() {
     assert!(files.monthly.is_none() && !files.best);
     let why = files.why_not.as_deref().unwrap();
     assert!(
-        why.starts_with("no list price for HDD pay-as-you-go, HDD provisioned v2, SSD provisioned v1, SSD provisioned v2 in East US (eastus)"),
+        why.starts_with("no list price for HDD pay-as-you-go, HDD provisioned v2, SSD provisioned v1, SSD provisioned v2 in West Europe (westeurope)"),
         "{why}"
     );
     let best: Vec<&FitOption> = f.options.iter().filter(|o| o.best).collect();
@@ -358,7 +358,7 @@ fn unreachable_and_non_anf_workloads_are_reported_outside_the_pools() {
         assert!(!bytes.is_empty());
     }
     // Where the price book has no Azure Files price the share is named, not counted.
-    let q = plan(json!({"workloads": [files], "region": "eastus", "years": 1}));
+    let q = plan(json!({"workloads": [files], "region": "westeurope", "years": 1}));
     assert_eq!(q.assignments[0].monthly_outside_pools, None);
     assert!(
         q.assignments[0]

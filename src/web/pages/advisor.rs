@@ -127,7 +127,7 @@ impl AdvisorPage {
             key => match Workload::from_key(key) {
                 Some(w) => Some(w),
                 None => {
-                    self.workload_error = Some(format!("`{key}` is not a workload of the list"));
+                    self.workload_error = Some(format!("“{key}” is not a workload of the list"));
                     return (StatusCode::UNPROCESSABLE_ENTITY, self);
                 }
             },

@@ -127,6 +127,8 @@ struct ComparePage {
     /// The chosen saved ids, in the query's order (kept by the baseline form).
     ids: Vec<i64>,
     links: String,
+    /// The server's own address, for the example link.
+    own_base: String,
     problem: Option<String>,
     result: Option<Compared>,
     /// The page's query (`?id=...`), for the downloads of what it shows.
@@ -540,6 +542,7 @@ async fn build(
         saved,
         ids,
         links: links_text,
+        own_base: st.own_base.clone(),
         problem: (!problems.is_empty()).then(|| problems.join(" ")),
         result,
         query: raw.map(|r| format!("?{r}")).unwrap_or_default(),

@@ -19,8 +19,11 @@ pub struct HistoryRow {
     pub created_at: String,
     /// "you", the author's name, or empty (single-user mode).
     pub by: String,
-    /// What this revision changed against the one before ("first save" for the first).
+    /// What this revision changed against the one before ("first save" for the first):
+    /// the first changes, each input by its label.
     pub changes: String,
+    /// The rest of the changes, one line each, shown when the row is expanded.
+    pub more: Vec<String>,
 }
 
 /// "you" when `name` is the signed-in user, else the name (empty without one).
@@ -41,34 +44,38 @@ pub async fn rows(
     let mut revisions = store::list_revisions(&st.db, id).await?;
     revisions.sort_by_key(|r| std::cmp::Reverse(r.number));
     let bodies = store::revision_bodies(&st.db, id).await?;
-    let mut changes: HashMap<i64, String> = HashMap::new();
+    let mut changes: HashMap<i64, (String, Vec<String>)> = HashMap::new();
     for pair in bodies.windows(2) {
         let ((_, before), (n, after)) = (&pair[0], &pair[1]);
         changes.insert(*n, summary(&scenario_diff::diff(before, after)));
     }
     Ok(revisions
         .into_iter()
-        .map(|r| HistoryRow {
-            by: you_or(r.author.as_deref(), user),
-            changes: changes
-                .remove(&r.number)
-                .unwrap_or_else(|| if r.number == 1 { "first save" } else { "" }.to_owned()),
-            number: r.number,
-            name: r.name,
-            created_at: super::view::short_time(&r.created_at),
+        .map(|r| {
+            let (changes, more) = changes.remove(&r.number).unwrap_or_else(|| {
+                let first = if r.number == 1 { "first save" } else { "" };
+                (first.to_owned(), Vec::new())
+            });
+            HistoryRow {
+                by: you_or(r.author.as_deref(), user),
+                changes,
+                more,
+                number: r.number,
+                name: r.name,
+                created_at: super::view::short_time(&r.created_at),
+            }
         })
         .collect())
 }
 
-/// "Service level: ultra → premium; Threads: 16 → 32; 2 more": each input by its
-/// label on the form.
-pub fn summary(changes: &[Change]) -> String {
+/// "Service level: ultra → premium; Threads: 16 → 32" and the rest of the changes, one
+/// each: every input by its label on the form, or in words.
+pub fn summary(changes: &[Change]) -> (String, Vec<String>) {
     if changes.is_empty() {
-        return "no change".to_owned();
+        return ("no change".to_owned(), Vec::new());
     }
-    let mut parts: Vec<String> = changes
+    let mut lines: Vec<String> = changes
         .iter()
-        .take(SHOWN_CHANGES)
         .map(|c| {
             format!(
                 "{}: {} → {}",
@@ -78,17 +85,15 @@ pub fn summary(changes: &[Change]) -> String {
             )
         })
         .collect();
-    if changes.len() > SHOWN_CHANGES {
-        parts.push(format!("{} more", changes.len() - SHOWN_CHANGES));
-    }
-    parts.join("; ")
+    let more = lines.split_off(SHOWN_CHANGES.min(lines.len()));
+    (lines.join("; "), more)
 }
 
-/// A value as a person reads it: text without quotes, "none" for null, at most 40
-/// characters (then "…").
+/// A value as a person reads it: text without quotes, "not set" for null (never
+/// "null"), at most 40 characters (then "…").
 fn value(v: &Value) -> String {
     let text = match v {
-        Value::Null => "none".to_owned(),
+        Value::Null => "not set".to_owned(),
         Value::String(s) => s.clone(),
         other => other.to_string(),
     };
@@ -119,10 +124,21 @@ mod tests {
             change("region", Value::Null, "eastus".into()),
             change("name", "a".into(), "b".into()),
         ];
+        let (shown, more) = summary(&c);
         assert_eq!(
-            summary(&c),
-            "Service level: ultra → premium; Threads: 16 → 32; Region: none → eastus; 1 more"
+            shown,
+            "Service level: ultra → premium; Threads: 16 → 32; Region: not set → eastus"
         );
-        assert_eq!(summary(&[]), "no change");
+        assert_eq!(more, ["Scenario name: a → b"]);
+        assert_eq!(summary(&[]).0, "no change");
+        // A field the form has no label for is named in words, never by its key.
+        let (shown, _) = summary(&[
+            change("pricing.currency", "EUR".into(), "USD".into()),
+            change("data_protection.snapshot_reserve_pct", 5.into(), 10.into()),
+        ]);
+        assert_eq!(
+            shown,
+            "Currency: EUR → USD; Data protection, snapshot reserve %: 5 → 10"
+        );
     }
 }

@@ -535,7 +535,7 @@ pub async fn enter(
             let book = st.prices.reload(&st.db).await?;
             let mut page = PricesPage::new(&book, &PricesQuery::default());
             page.entry = e;
-            page.entry_error = message;
+            page.entry_error = crate::web::pages::form::prose_quotes(&message);
             page.entry_field = field.to_owned();
             render(StatusCode::UNPROCESSABLE_ENTITY, &page)
         }

@@ -233,6 +233,7 @@ pub async fn page(
             Err(e) => errors.extend(tool_errors(e, &["days", "level"])),
         }
     }
+    super::layouts::in_prose(&mut errors);
     let status = page_status(&errors);
     let page = WhatIfPage {
         bases: base_options(&st, &user, &selected).await?,

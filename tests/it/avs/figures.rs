@@ -138,7 +138,7 @@ async fn rvtools_live_optics_and_csv_figures_out_of_range_are_refused_every_one(
         .await;
     assert_eq!(res.status(), 422);
     let html = res.text().await.unwrap();
-    assert!(html.contains("VM `huge`"), "{html}");
+    assert!(html.contains("VM “huge”"), "{html}");
     assert!(html.contains("is 1e308, outside 0 to 10,000,000,000 MiB"));
     assert_eq!(stored(&app).await, 0, "nothing stored");
     // The good VM alone imports.

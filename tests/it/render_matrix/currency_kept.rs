@@ -208,6 +208,28 @@ async fn a_euro_price_sheet_export_and_the_planners_currency_survive_every_save(
     assert_eq!(e["cost"]["price_date"], compiled, "{}", e["cost"]);
     assert_eq!(e["cost"]["price_lists"][0]["as_of"], compiled);
     assert_eq!(e["cost"]["price_lists"][0]["stored"], false);
+    // Its saved report's price note says so too, beside the euro sheet stored above.
+    let res = app
+        .post_json("/api/v1/scenarios", &premium_in("eastus"))
+        .await;
+    let id: i64 = res.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    for ext in ["md", "html"] {
+        let text = app
+            .get(&format!("/scenarios/{id}/report.{ext}"))
+            .await
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            text.contains("for East US as of 29 January 2026"),
+            "report.{ext}: the East US list's own date"
+        );
+        assert!(
+            !text.contains("1 November 2026"),
+            "report.{ext}: not the sheet's date"
+        );
+        assert!(!text.contains("EUR"), "report.{ext}: dollars only");
+    }
 }
 
 #[tokio::test]

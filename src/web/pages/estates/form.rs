@@ -152,7 +152,11 @@ impl EstateForm {
         let name = f.value("name").trim();
         req.name = (!name.is_empty()).then(|| name.to_owned());
         let region = f.value("region").trim();
-        req.region = (!region.is_empty()).then(|| region.to_owned());
+        req.region = (!region.is_empty()).then(|| {
+            crate::engine::pricing::region_key(region)
+                .map_or(region, |k| k)
+                .to_owned()
+        });
         if f.value("years").trim().is_empty() {
             f.add_error("years", "enter a whole number of years, 1 to 5");
         } else if let Some(y) = f.whole("years") {

@@ -66,9 +66,63 @@ pub fn field_label(name: &str) -> String {
         "clients.avs.vmdks_per_vm" => "VMDKs per VM",
         "clients.avs.placement" => "VMDK placement",
         "clients.avs.vcf" => "VMware licensing",
-        other => other,
+        "pricing" => "Pricing",
+        "pricing.currency" => "Currency",
+        "pricing.discount_pct" => "Discount",
+        "pricing.reservation" => "Reservation",
+        "meta.customer" => "Customer",
+        "meta.project" => "Project",
+        "meta.author" => "Author",
+        "meta.notes" => "Notes",
+        "data_protection" => "Data protection",
+        other => return words(other),
     };
     label.to_owned()
+}
+
+/// A field the form has no label for, in words: "data_protection.snapshot_reserve_pct"
+/// -> "Data protection, snapshot reserve %".
+fn words(name: &str) -> String {
+    let unit = |w: &str| -> String {
+        match w {
+            "pct" => "%".to_owned(),
+            "tib" => "TiB".to_owned(),
+            "gib" => "GiB".to_owned(),
+            "kib" => "KiB".to_owned(),
+            "mibps" => "MiB/s".to_owned(),
+            "iops" => "IOPS".to_owned(),
+            "ms" => "ms".to_owned(),
+            "avs" => "AVS".to_owned(),
+            "smb" => "SMB".to_owned(),
+            "nfs" => "NFS".to_owned(),
+            other => other.to_owned(),
+        }
+    };
+    let text = name
+        .split('.')
+        .map(|part| {
+            let (word, index) = match part.split_once('[') {
+                Some((w, rest)) => (w, rest.trim_end_matches(']').parse::<usize>().ok()),
+                None => (part, None),
+            };
+            let mut words: Vec<String> = word
+                .split('_')
+                .filter(|w| !w.is_empty())
+                .map(unit)
+                .collect();
+            if let Some(i) = index {
+                words.push((i + 1).to_string());
+            }
+            words.join(" ")
+        })
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => "Scenario".to_owned(),
+    }
 }
 
 /// An engine message in the form's words: the inputs by their labels, not by the
@@ -86,17 +140,7 @@ pub(super) fn form_message(e: &FieldError) -> String {
             None => format!("VM size is needed to know the client's network limit: {how}"),
         };
     }
-    // The API quotes what it refuses between backticks; a page quotes as prose does.
-    let mut m: String = e
-        .message
-        .split('`')
-        .enumerate()
-        .map(|(i, part)| match i {
-            0 => part.to_owned(),
-            i if i % 2 == 1 => format!("“{part}"),
-            _ => format!("”{part}"),
-        })
-        .collect();
+    let mut m = prose_quotes(&e.message);
     for (api, input) in [
         ("egress_mibps", "clients.egress_mibps"),
         ("ingress_mibps", "clients.ingress_mibps"),
@@ -104,4 +148,18 @@ pub(super) fn form_message(e: &FieldError) -> String {
         m = m.replace(api, &format!("“{}”", field_label(input)));
     }
     m
+}
+
+/// A message as a page prints it: the API quotes what it refuses between backticks, a
+/// page quotes as prose does (“westeurop”). Every message a form shows goes through it.
+pub fn prose_quotes(message: &str) -> String {
+    message
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| match i {
+            0 => part.to_owned(),
+            i if i % 2 == 1 => format!("“{part}"),
+            _ => format!("”{part}"),
+        })
+        .collect()
 }

@@ -8,7 +8,7 @@
 mod labels;
 mod parse;
 
-pub use labels::field_label;
+pub use labels::{field_label, prose_quotes};
 pub use parse::parse;
 
 use crate::engine::FieldErrors;
@@ -255,11 +255,12 @@ impl FormState {
         !self.errors.is_empty()
     }
 
-    /// Records a message for an input (the first message per input wins).
+    /// Records a message for an input (the first message per input wins), quoted as
+    /// prose ([`labels::prose_quotes`]).
     pub fn add_error(&mut self, field: &str, message: impl Into<String>) {
         self.errors
             .entry(field.to_owned())
-            .or_insert_with(|| message.into());
+            .or_insert_with(|| labels::prose_quotes(&message.into()));
     }
 
     /// Records the engine's validation errors, each against the input it names.

@@ -157,7 +157,9 @@ impl Parser<'_> {
             workload: self.workload(),
             storage: self.storage(group_idx),
             clients: self.clients(),
-            region: self.text("region"),
+            region: self
+                .text("region")
+                .map(|r| crate::engine::pricing::region_key(&r).map_or(r, str::to_owned)),
             pricing: self.pricing(),
             data_protection: self.json("data_protection"),
             meta: self.meta(),

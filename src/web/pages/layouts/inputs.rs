@@ -221,21 +221,36 @@ pub(in crate::web::pages) fn parse_level(s: &Scenario, raw: &str) -> Result<Leve
         })
 }
 
-/// Parses "1, 2, 4 8" into counts.
+/// Parses "1, 2, 4 8" into counts; every token that is not a count from 1 to
+/// [`MAX_LAYOUT_COUNT`] is named in one message.
 pub(in crate::web::pages) fn parse_counts(raw: &str) -> Result<Vec<u32>, FieldError> {
-    let counts: Result<Vec<u32>, _> = raw
+    let mut counts = Vec::new();
+    let mut bad = Vec::new();
+    for t in raw
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|t| !t.is_empty())
-        .map(|t| {
-            t.parse::<u32>().map_err(|_| {
-                FieldError::new(
-                    "counts",
-                    format!("`{t}` is not a whole number; give counts like 1, 2, 4, 8"),
-                )
-            })
-        })
-        .collect();
-    let counts = counts?;
+    {
+        match t.parse::<u32>() {
+            Ok(n) if (1..=MAX_LAYOUT_COUNT).contains(&n) => counts.push(n),
+            _ => bad.push(format!("`{}`", t.chars().take(20).collect::<String>())),
+        }
+    }
+    if !bad.is_empty() {
+        let (what, them) = match bad.len() {
+            1 => ("is not a count", "it"),
+            _ => ("are not counts", "them"),
+        };
+        let named = match bad.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => bad.join(""),
+        };
+        return Err(FieldError::new(
+            "counts",
+            format!(
+                "{named} {what} of volumes; give {them} as whole numbers from 1 to {MAX_LAYOUT_COUNT}, like 1, 2, 4, 8"
+            ),
+        ));
+    }
     if counts.is_empty() {
         return Err(FieldError::new(
             "counts",

@@ -9,7 +9,7 @@
 use super::table_file::{Table, TableFile, TableFormat};
 use super::{PageError, render};
 use crate::engine::scenario::{Level, Placement};
-use crate::engine::sweep::{self, Layout};
+use crate::engine::sweep::{self, Layout, MAX_LAYOUT_COUNT};
 use crate::engine::{FieldError, FieldErrors, Scenario};
 use crate::format::Num;
 use crate::report::charts::Chart;
@@ -133,6 +133,14 @@ pub(super) fn tool_errors(e: FieldErrors, own: &[&str]) -> Vec<FieldError> {
             }
         })
         .collect()
+}
+
+/// The tool page's messages quoted as prose, as every form's are
+/// ([`prose_quotes`](crate::web::pages::form::prose_quotes)).
+pub(super) fn in_prose(errors: &mut [FieldError]) {
+    for e in errors {
+        e.message = crate::web::pages::form::prose_quotes(&e.message);
+    }
 }
 
 /// 200 for a tool page without errors, 422 with them.
@@ -350,6 +358,7 @@ async fn build(
             }
         }
     }
+    in_prose(&mut errors);
     let status = page_status(&errors);
     let page = LayoutsPage {
         query: String::new(),

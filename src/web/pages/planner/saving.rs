@@ -18,7 +18,8 @@ pub async fn save_new(
     Ok(Redirect::to(&format!("/scenarios/{id}?saved=1")).into_response())
 }
 
-/// `POST /scenarios/copy`: save the form as a new scenario named "... (copy)".
+/// `POST /scenarios/copy`: save the form as a new scenario, under the name typed for it
+/// or, when the name is the saved scenario's own, named "... (copy)".
 pub async fn save_copy(
     State(st): State<AppState>,
     user: CurrentUser,
@@ -36,7 +37,15 @@ pub async fn save_copy(
         )
         .await;
     };
-    if !scenario.name.ends_with("(copy)") {
+    let source_name = match id {
+        Some(id) => access::stored_scenario(&st.db, &user, id)
+            .await
+            .ok()
+            .map(|s| s.scenario.name),
+        None => None,
+    };
+    let renamed = source_name.is_some_and(|n| n != scenario.name);
+    if !renamed && !scenario.name.ends_with("(copy)") {
         scenario.name = format!("{} (copy)", scenario.name);
         scenario.name = scenario.name.chars().take(200).collect();
     }
