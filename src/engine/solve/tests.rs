@@ -76,17 +76,40 @@ fn each_anf_level_gets_the_quota_its_rate_needs() {
 }
 
 #[test]
-fn a_target_beyond_every_level_meets_nowhere() {
+fn a_target_beyond_one_volume_takes_more_volumes_unless_the_count_is_fixed() {
     let mut s = needs_1000();
     // One regular volume tops out at 4,500 MiB/s whatever its level and quota.
     s.workload.target_mibps = Some(6_000.0);
+    s.storage.fixed_count = true;
     let ev = evaluate(&s).unwrap();
-    assert!(ev.sizing.iter().all(|r| !r.meets && !r.cheapest));
-    // Two volumes can.
-    s.storage.volumes[0].count = 2;
-    s.storage.volumes[0].quota_tib = 2.0;
+    // Kept at one volume, only a large volume (up to 12,800 MiB/s) can.
+    for r in &ev.sizing {
+        assert_eq!(r.volume_count, 1, "{r:?}");
+        assert!(
+            !r.meets || r.volume_kind == VolumeKind::Large,
+            "{:?} meets as a regular volume",
+            r.level
+        );
+    }
+    // Free, the count holds the load on regular volumes, each within its maximum.
+    s.storage.fixed_count = false;
     let ev = evaluate(&s).unwrap();
-    assert!(ev.sizing.iter().any(|r| r.meets && r.cheapest));
+    let cheapest = ev
+        .sizing
+        .iter()
+        .find(|r| r.cheapest)
+        .expect("a level meets");
+    for r in ev
+        .sizing
+        .iter()
+        .filter(|r| r.meets && r.volume_kind == VolumeKind::Regular)
+    {
+        assert!(r.volume_count >= 2, "{r:?}");
+        // Validation refuses nothing of it, and applied it meets.
+        let applied = r.applied_to(&s);
+        assert!(evaluate(&applied).expect("validates").targets.met, "{r:?}");
+    }
+    assert!(cheapest.volume_count >= 2 || cheapest.volume_kind == VolumeKind::Large);
 }
 
 #[test]
@@ -142,4 +165,40 @@ fn without_targets_the_table_sizes_for_the_current_figure() {
     assert!(ev.throughput_mibps <= 256.0 && ev.throughput_mibps > 250.0);
     let ultra = ev.sizing.iter().find(|r| r.level == Level::Ultra).unwrap();
     assert_eq!(ultra.quota_tib, 4.0);
+}
+
+#[test]
+fn zz_timing() {
+    let mut avs: Scenario = serde_json::from_str(include_str!(
+        "../../web/scenario_templates/avs-datastores.json"
+    ))
+    .unwrap();
+    avs.storage.level = Level::Flexible;
+    avs.storage.qos = Qos::Manual;
+    avs.storage.volumes[0].count = 20;
+    avs.storage.volumes[0].quota_tib = 4.0;
+    avs.storage.volumes[0].throughput_mibps = Some(513.0);
+    let ex: Scenario =
+        serde_json::from_str(include_str!("../../../benches/contract_example.json")).unwrap();
+    let mut lat = needs_1000();
+    lat.workload.target_latency_ms = Some(1.0);
+    let mut far = needs_1000();
+    far.workload.target_mibps = Some(6_000.0);
+    for (name, s) in [
+        ("avs", &avs),
+        ("example", &ex),
+        ("needs_1000", &needs_1000()),
+        ("latency", &lat),
+        ("far", &far),
+    ] {
+        evaluate(s).unwrap();
+        let t = std::time::Instant::now();
+        for _ in 0..20 {
+            evaluate(s).unwrap();
+        }
+        eprintln!(
+            "TIMING {name}: {:.2} ms",
+            t.elapsed().as_secs_f64() * 1000.0 / 20.0
+        );
+    }
 }
