@@ -202,3 +202,77 @@ fn zz_timing() {
         );
     }
 }
+
+#[test]
+fn zz_explore_c() {
+    let base: Scenario = serde_json::from_value(serde_json::json!({
+        "name": "16 VMs at a latency target",
+        "workload": {"io_size_kib": 64, "read_pct": 100, "access": "random",
+            "threads": 4, "queue_depth": 64, "files": "many", "metadata_heavy": false,
+            "capacity_tib": 50, "target_mibps": 6500, "target_iops": null},
+        "storage": {"service": "anf", "level": "ultra", "qos": "auto",
+            "volume_kind": "regular", "pool_tib": null,
+            "volumes": [{"count": 2, "quota_tib": 25, "throughput_mibps": null}]},
+        "clients": {"count": 16, "vm_size": null, "egress_mibps": 4000,
+            "ingress_mibps": 4000, "protocol": "nfsv3", "nconnect": 8,
+            "smb_multichannel": false, "smb_channels": 4, "avs": null}
+    }))
+    .unwrap();
+    let flex = |t: f64, threads: u32, qd: u32| {
+        let mut s = base.clone();
+        s.workload.target_mibps = Some(t);
+        s.workload.threads = threads;
+        s.workload.queue_depth = qd;
+        s.storage.level = Level::Flexible;
+        s.storage.qos = Qos::Manual;
+        s.storage.volumes[0].throughput_mibps = Some(4500.0);
+        let e = evaluate(&s).unwrap();
+        (e.latency_at_target_ms, e.throughput_mibps, e.latency_ms)
+    };
+    let (mut lo, mut hi) = (4000.0f64, 4300.0f64);
+    for _ in 0..40 {
+        let mid = (lo + hi) / 2.0;
+        if flex(mid, 4, 64).0.unwrap() < 1.5 * 1.003 {
+            lo = mid
+        } else {
+            hi = mid
+        }
+    }
+    eprintln!("EXP T {lo}");
+    for t in [
+        lo.floor(),
+        lo.floor() - 1.0,
+        lo.floor() - 5.0,
+        4050.0,
+        4000.0,
+    ] {
+        eprintln!("EXP t={t}: {:?}", flex(t, 4, 64));
+    }
+    let t = lo.floor();
+    for fixed in [true, false] {
+        let mut s = base.clone();
+        s.workload.target_mibps = Some(t);
+        s.workload.target_latency_ms = Some(1.5);
+        s.storage.fixed_count = fixed;
+        let e = evaluate(&s).unwrap();
+        eprintln!(
+            "EXP fixed={fixed} own lat {:?} cost {:?}",
+            e.latency_at_target_ms, e.cost.monthly
+        );
+        for r in &e.sizing {
+            eprintln!(
+                "EXP   {:?} n={} {:?} q={:.2} m={:?} meets={} cheapest={} ${:?}",
+                r.level,
+                r.volume_count,
+                r.volume_kind,
+                r.quota_tib,
+                r.throughput_mibps,
+                r.meets,
+                r.cheapest,
+                r.monthly
+            );
+        }
+        let v = crate::verdict::evaluation(&s, &e, crate::engine::pricing::book());
+        eprintln!("EXP REC {:?}", v.recommendation.map(|r| r.statement));
+    }
+}
