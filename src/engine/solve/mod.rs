@@ -103,30 +103,25 @@ pub fn sizing(
         sizer.set_layout(&mut work, own);
         let mut best = size_level(p, &goal, level, bend, &mut work, &mut sizer);
         for kind in layouts::kinds(p, level) {
-            let mut last: Option<f64> = None;
-            for n in layouts::counts(p, level, kind, capacity, need) {
-                let layout = Layout { n, kind };
-                // A layout whose least provisioning costs no less than the best row
-                // cannot replace it, nor can more volumes of that kind.
-                if floor_cost(&mut work, level, layout, capacity)
-                    .is_some_and(|f| !cheaper_cost(f, &best))
-                {
-                    break;
-                }
-                sizer.set_layout(&mut work, layout);
-                let row = size_level(p, &goal, level, bend, &mut work, &mut sizer);
-                let cost = row.monthly.filter(|_| row.meets);
-                if cheaper(&row, &best) {
-                    best = row;
-                }
-                // Past the count where more volumes stop paying off.
-                if let (Some(c), Some(l)) = (cost, last)
-                    && c >= l
-                {
-                    break;
-                }
-                last = cost.or(last);
-            }
+            layouts::search_counts(
+                p,
+                level,
+                kind,
+                (capacity, need),
+                &mut best,
+                |layout, best| {
+                    // A layout whose least provisioning costs within half the rule for the
+                    // same of the best row cannot be cheaper by more than the search's own
+                    // precision, nor can more volumes of its kind.
+                    if floor_cost(&mut work, level, layout, capacity, need)
+                        .is_some_and(|f| !cheaper_cost(f / (1.0 - RATE_MARGIN / 2.0), best))
+                    {
+                        return None;
+                    }
+                    sizer.set_layout(&mut work, layout);
+                    Some(size_level(p, &goal, level, bend, &mut work, &mut sizer))
+                },
+            );
         }
         rows.push(sizer.own.row_if_cheaper(best).unwrap_or(best));
     }
@@ -167,14 +162,36 @@ fn cheaper_cost(c: f64, best: &Sizing) -> bool {
         .is_none_or(|b| c < b * (1.0 - 1e-4) - 0.01)
 }
 
-/// The least `layout` can cost at `level` holding `capacity`: each volume its share of
-/// the capacity (at least the smallest quota), no throughput or IOPS bought beyond what
-/// the quota includes. Every row of that layout costs at least this.
-fn floor_cost(plan: &mut Plan, level: Level, layout: Layout, capacity: f64) -> Option<f64> {
+/// The least `layout` can cost at `level` holding `capacity` and carrying `need` MiB/s:
+/// each volume its share of the capacity (at least the smallest quota) and, where the
+/// volumes' ceiling is all the throughput there is (no storage cache, no cool tier),
+/// the quota or the assigned rate that ceiling needs for the goal, less a margin for
+/// the rule for the same. Every row of that layout costs at least this.
+fn floor_cost(
+    plan: &mut Plan,
+    level: Level,
+    layout: Layout,
+    capacity: f64,
+    need: f64,
+) -> Option<f64> {
     let (lo, _, _) = quota_range(plan.service, level, layout.kind);
-    let share = (capacity / f64::from(layout.n)).max(lo);
+    let nf = f64::from(layout.n);
+    let carried = if plan.cached == 0.0 && plan.cool.is_none() {
+        least_reaching(need) / nf
+    } else {
+        0.0
+    };
+    let (per_tib, mibps) = match (plan.service, level) {
+        (Service::Anf, Level::Flexible) => (None, Some(carried).filter(|&m| m > 0.0)),
+        (Service::Anf, l) => (Some(catalog::anf_level(l).mibps_per_tib), None),
+        (Service::Gcnv, l) if l != Level::Flex => (Some(gcnv::level(l).mibps_per_tib), None),
+        _ => (None, None),
+    };
+    let share = (capacity / nf)
+        .max(lo)
+        .max(per_tib.map_or(0.0, |r| carried / r));
     plan.kind = layout.kind;
-    plan.set_uniform(level, layout.n, share, None, None);
+    plan.set_uniform(level, layout.n, share, mibps, None);
     super::cost::monthly(plan)
 }
 
