@@ -76,6 +76,7 @@ pub(super) fn scenario(
                 Qos::Auto
             },
             volume_kind: VolumeKind::Regular,
+            fixed_count: false,
             volumes,
             pool_tib: None,
             cool_access: None,

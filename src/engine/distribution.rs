@@ -31,10 +31,10 @@ pub struct Distribution {
 }
 
 impl Distribution {
-    /// The distribution a plan implies.
-    pub fn of(p: &Plan) -> Self {
-        let n = u64::from(p.n_volumes.max(1));
-        let units = match p.avs {
+    /// The units (VMDKs or VMs) an AVS placement puts on datastores; 0 for ordinary
+    /// clients, which spread evenly over every volume.
+    pub fn units(p: &Plan) -> u64 {
+        match p.avs {
             None => 0,
             Some(a) => {
                 let vms = u64::from(a.hosts) * u64::from(a.vms_per_host);
@@ -44,7 +44,13 @@ impl Distribution {
                     Placement::Single => 1,
                 }
             }
-        };
+        }
+    }
+
+    /// The distribution a plan implies.
+    pub fn of(p: &Plan) -> Self {
+        let n = u64::from(p.n_volumes.max(1));
+        let units = Self::units(p);
         if units == 0 {
             return Self {
                 units: 0,

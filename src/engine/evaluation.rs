@@ -6,7 +6,7 @@ use super::limits::{Applies, Scope};
 use super::model::curve::LatencyCurve;
 pub use super::pricing::PriceBookRef;
 pub use super::range::Confidence;
-use super::scenario::{Level, Qos, Scenario, Service, VolumeGroup};
+use super::scenario::{Level, Qos, Scenario, Service, VolumeGroup, VolumeKind};
 use super::source::Source;
 use super::trace::Label;
 use arrayvec::ArrayVec;
@@ -226,6 +226,13 @@ pub struct Sizing {
     pub level: Level,
     /// Auto QoS (throughput from quota) or manual QoS (assigned per volume; Flexible).
     pub qos: Qos,
+    /// How many volumes (datastores, shares) the row provisions: the scenario's own
+    /// count, or another where `storage.fixed_count` is false and it is cheaper.
+    pub volume_count: u32,
+    /// The kind of those volumes: the scenario's own, or the other one the service
+    /// sells where it is cheaper.
+    pub volume_kind: VolumeKind,
+    /// The total quota over every volume.
     pub quota_tib: f64,
     pub pool_tib: f64,
     /// Provisioned throughput for levels that provision it separately: the total over
@@ -267,9 +274,10 @@ pub struct Busiest {
 }
 
 impl Sizing {
-    /// `s` provisioned as this row: its volumes become as many volumes of one quota
-    /// (whole GiB, rounded up), assigned the row's throughput (whole MiB/s, rounded up;
-    /// the busiest first when the load is uneven), at the row's level and QoS in the
+    /// `s` provisioned as this row: its volumes become the row's number of volumes, of
+    /// the row's kind and one quota (whole GiB, rounded up), assigned the row's
+    /// throughput (whole MiB/s, rounded up; the busiest first when the load is uneven),
+    /// at the row's level and QoS in the
     /// smallest pool; the scenario itself when the row is its provisioning as entered.
     /// What "apply" does, and how every statement about a row is checked.
     pub fn applied_to(&self, s: &Scenario) -> Scenario {
@@ -279,8 +287,9 @@ impl Sizing {
         }
         v.storage.set_level(self.level);
         v.storage.qos = self.qos;
+        v.storage.volume_kind = self.volume_kind;
         v.storage.pool_tib = None;
-        v.storage.volumes = self.volume_groups(s.storage.volume_count());
+        v.storage.volumes = self.volume_groups(self.volume_count);
         v
     }
 

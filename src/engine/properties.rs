@@ -48,6 +48,7 @@ fn scenario(
                 Qos::Auto
             },
             volume_kind: VolumeKind::Regular,
+            fixed_count: false,
             volumes: vec![VolumeGroup {
                 count,
                 quota_tib,
@@ -250,15 +251,9 @@ proptest! {
     ) {
         prop_assume!(s.storage.service != Service::AzureFiles);
         let (s, ev) = targeted(s, target);
-        let count = s.storage.volumes[0].count;
         for row in ev.sizing.iter().filter(|r| r.meets) {
             prop_assert!(row.quota_tib >= s.workload.capacity_tib * (1.0 - 1e-9));
-            let mut sized = s.clone();
-            sized.storage.set_level(row.level);
-            sized.storage.volumes[0].quota_tib = row.quota_tib / f64::from(count);
-            sized.storage.volumes[0].throughput_mibps = row.throughput_mibps.map(|m| m / f64::from(count));
-            sized.storage.pool_tib = Some(row.pool_tib);
-            let got = evaluate(&sized).unwrap().throughput_mibps;
+            let got = evaluate(&row.applied_to(&s)).unwrap().throughput_mibps;
             prop_assert!(super::same::reaches(got, target), "{:?}: {got} < {target}", row.level);
         }
     }

@@ -283,6 +283,14 @@ pub struct Storage {
     pub qos: Qos,
     #[serde(default)]
     pub volume_kind: VolumeKind,
+    /// True when the number of volumes (datastores, shares) is the user's to keep:
+    /// reverse sizing then sizes only that many. False (the default): the capacity and
+    /// the load are the requirement, and sizing also tries other counts (within the
+    /// per-volume quota and throughput limits and the AVS datastore limit). Either way
+    /// it also tries the other volume kind where the service sells one (ANF and NetApp
+    /// Volumes large volumes). The scenario's own figures do not depend on it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fixed_count: bool,
     #[schema(min_items = 1, max_items = 1024)]
     pub volumes: Vec<VolumeGroup>,
     #[serde(default)]

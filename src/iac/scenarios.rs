@@ -51,6 +51,7 @@ pub fn scenarios(layout: &Layout) -> Vec<Scenario> {
                     level: p.level,
                     qos: p.qos,
                     volume_kind: p.volumes.first().map(|v| v.kind).unwrap_or_default(),
+                    fixed_count: false,
                     volumes: groups,
                     pool_tib: Some(p.size_tib).filter(|t| *t > 0.0),
                     cool_access: None,

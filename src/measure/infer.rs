@@ -75,6 +75,7 @@ fn default_base(tool: Tool) -> Scenario {
             level: Level::Premium,
             qos: Qos::Auto,
             volume_kind: VolumeKind::Regular,
+            fixed_count: false,
             volumes: vec![VolumeGroup {
                 count: 1,
                 quota_tib: DEFAULT_CAPACITY_TIB,

@@ -10,7 +10,7 @@ use super::words::{level, plural, volume_noun};
 use crate::engine::evaluation::{Evaluation, Sizing, SizingBasis};
 use crate::engine::plan::quota_range;
 use crate::engine::pricing::PriceBook;
-use crate::engine::scenario::{Level, Qos, Scenario, VolumeGroup};
+use crate::engine::scenario::{Level, Qos, Scenario, VolumeGroup, VolumeKind};
 use crate::format::{capacity as tib, mibps, millis as ms, monthly, num};
 use crate::measure::calibrate::evaluate_as;
 use serde::Serialize;
@@ -38,8 +38,12 @@ pub struct RowVerdict {
 pub struct Recommendation {
     pub level: Level,
     pub qos: Qos,
+    /// The kind of the volumes (it may differ from the scenario's where the other kind
+    /// is cheaper).
+    pub volume_kind: VolumeKind,
     /// The volumes as they would be entered (quota in whole GiB, throughput in whole
-    /// MiB/s).
+    /// MiB/s); their number may differ from the scenario's unless
+    /// `storage.fixed_count` is set.
     pub volumes: Vec<VolumeGroup>,
     /// Achievable MiB/s with this provisioning.
     pub throughput_mibps: f64,
@@ -51,10 +55,12 @@ pub struct Recommendation {
 }
 
 impl Recommendation {
-    /// `s` with this provisioning: level, QoS and volumes, in the smallest pool.
+    /// `s` with this provisioning: level, QoS, volume kind and volumes, in the smallest
+    /// pool.
     pub fn apply_to(&self, s: &mut Scenario) {
         s.storage.set_level(self.level);
         s.storage.qos = self.qos;
+        s.storage.volume_kind = self.volume_kind;
         s.storage.volumes = self.volumes.clone();
         s.storage.pool_tib = None;
     }
@@ -72,7 +78,7 @@ fn row_name(s: &Scenario, applied: &Scenario) -> String {
     format!(
         "{}, {}",
         level(s.storage.service, applied.storage.level),
-        super::words::layout(applied)
+        super::words::layout_and_kind(applied)
     )
 }
 
@@ -111,7 +117,7 @@ pub fn sized(s: &Scenario, e: &Evaluation, prices: &PriceBook) -> Sized {
                 }
                 format!("{t}, {}.", monthly(ev.cost.monthly, currency))
             }
-            Some(ev) => format!("{name}: {}.", why_not(s, row, ev, current_mibps)),
+            Some(ev) => format!("{name}: {}.", why_not(&applied, row, ev, current_mibps)),
             None => format!("{name}: cannot be evaluated as a scenario of its own."),
         };
         if row.cheapest
@@ -145,7 +151,7 @@ pub fn sized(s: &Scenario, e: &Evaluation, prices: &PriceBook) -> Sized {
     }
 }
 
-/// Why a row does not meet: capacity that does not fit, a rate short of its target and
+/// Why a row does not meet (`s` is the row applied): capacity that does not fit, a rate short of its target and
 /// what caps it, or a latency above its target at the target rate.
 fn why_not(s: &Scenario, row: &Sizing, ev: &Evaluation, current_mibps: f64) -> String {
     let n = s.storage.volume_count();
@@ -213,7 +219,7 @@ fn recommend(
     let what = format!(
         "{}, {}{}: reaches {}, {}",
         level(st.service, st.level),
-        super::words::layout(applied),
+        super::words::layout_and_kind(applied),
         assigned(applied),
         mibps(ev.throughput_mibps),
         monthly(ev.cost.monthly, currency)
@@ -238,6 +244,7 @@ fn recommend(
     Recommendation {
         level: st.level,
         qos: st.qos,
+        volume_kind: st.volume_kind,
         volumes: st.volumes.clone(),
         throughput_mibps: ev.throughput_mibps,
         monthly: ev.cost.monthly,
@@ -282,6 +289,7 @@ fn same_provisioning(s: &Scenario, applied: &Scenario) -> bool {
     };
     a.level == b.level
         && a.qos == b.qos
+        && a.volume_kind == b.volume_kind
         && a.volumes.len() == b.volumes.len()
         && a.volumes.iter().zip(&b.volumes).all(|(x, y)| {
             x.count == y.count

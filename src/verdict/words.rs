@@ -1,7 +1,7 @@
 //! How the verdict names things: levels, volumes, layouts and counts. Figures are
 //! written by [`crate::format`], the one formatter, as everywhere else.
 
-use crate::engine::scenario::{Level, Scenario, Service};
+use crate::engine::scenario::{Level, Scenario, Service, VolumeKind};
 use crate::format::{capacity, count};
 
 /// A service level as the vendor writes it: "Flexible", "SSD provisioned v2".
@@ -36,6 +36,20 @@ pub fn layout(s: &Scenario) -> String {
         .map(|&(count, quota)| count_x(count, quota))
         .collect::<Vec<_>>()
         .join(" + ")
+}
+
+/// The layout, naming the volume kind where it is not regular: "4 x 20 TiB",
+/// "1 x 60 TiB, large volume", "2 x 60 TiB, large volumes".
+pub fn layout_and_kind(s: &Scenario) -> String {
+    let one = s.storage.volume_count() == 1;
+    let kind = match (s.storage.volume_kind, one) {
+        (VolumeKind::Regular, _) => return layout(s),
+        (VolumeKind::Large, true) => "large volume",
+        (VolumeKind::Large, false) => "large volumes",
+        (VolumeKind::Breakthrough, true) => "large volume in breakthrough mode",
+        (VolumeKind::Breakthrough, false) => "large volumes in breakthrough mode",
+    };
+    format!("{}, {kind}", layout(s))
 }
 
 /// "4 x 20 TiB".

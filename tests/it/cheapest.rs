@@ -53,8 +53,9 @@ fn assignable(r: &Value) {
     }
 }
 
-/// Applies the recommendation of `s` as the planner's Apply does, saves the result and
-/// returns the stored evaluation.
+/// Applies the recommendation of `s` as the planner's Apply does (the form it fills in
+/// carries the recommendation's level, volume kind and every group's count), saves the
+/// result and returns the stored evaluation.
 async fn apply_and_save(app: &TestApp, s: &Value, r: &Value) -> Value {
     let mut pairs = form_pairs(s);
     pairs.push(("action".into(), "apply_recommendation".into()));
@@ -62,9 +63,24 @@ async fn apply_and_save(app: &TestApp, s: &Value, r: &Value) -> Value {
     assert_eq!(res.status(), 200);
     let html = res.text().await.unwrap();
     assert!(html.contains("Applied the recommendation: not saved yet."));
+    for (i, g) in r["volumes"].as_array().unwrap().iter().enumerate() {
+        let field = format!("name=\"storage.volumes[{i}].count\"");
+        let at = html.find(&field).unwrap_or_else(|| panic!("no {field}"));
+        let input = &html[at..at + html[at..].find('>').unwrap()];
+        assert!(
+            input.contains(&format!("value=\"{}\"", g["count"])),
+            "{input}"
+        );
+    }
+    let kind = format!("value=\"{}\" selected", r["volume_kind"].as_str().unwrap());
+    assert!(
+        html.contains(&kind),
+        "the form shows the {kind} volume kind"
+    );
     let mut saved = s.clone();
     saved["storage"]["level"] = r["level"].clone();
     saved["storage"]["qos"] = r["qos"].clone();
+    saved["storage"]["volume_kind"] = r["volume_kind"].clone();
     saved["storage"]["volumes"] = r["volumes"].clone();
     saved["storage"]["pool_tib"] = Value::Null;
     let mut pairs = form_pairs(&saved);
@@ -74,6 +90,22 @@ async fn apply_and_save(app: &TestApp, s: &Value, r: &Value) -> Value {
     let id = saved_id(res.headers()["location"].to_str().unwrap());
     app.get_json(&format!("/api/v1/scenarios/{id}/evaluation"))
         .await
+}
+
+/// No sizing row assigns a volume more than a regular volume may be assigned.
+fn within_the_per_volume_maximum(ev: &Value) {
+    for row in ev["sizing"].as_array().unwrap() {
+        if let Some(t) = row["throughput_mibps"].as_f64() {
+            let n = row["volume_count"].as_f64().unwrap();
+            let most = if row["volume_kind"] == "large" {
+                12_800.0
+            } else {
+                4_500.0
+            };
+            let busiest = row["busiest"]["throughput_mibps"].as_f64().unwrap_or(0.0);
+            assert!(t / n <= most && busiest <= most, "{row}");
+        }
+    }
 }
 
 #[tokio::test]
@@ -172,14 +204,13 @@ async fn a_rate_within_one_percent_gives_the_same() {
 async fn a_latency_target_is_met_within_the_per_volume_maximum() {
     let app = spawn_app().await;
     // 16 client VMs (4,000 MiB/s each way, nconnect=8, 4 threads x 64 deep), 64 KiB
-    // reads at 6,500 MiB/s from 2 x 25 TiB Ultra volumes (50 TiB). The latency target is
-    // set 0.3 % below what Flexible with 4,500 MiB/s on each volume (the most a regular
-    // volume may be assigned) takes at that rate: within 1 %, the same.
+    // reads at 4,048 MiB/s and at most 1.5 ms per IO, on 2 x 25 TiB Ultra (50 TiB).
     let mut s = json!({
-        "name": "16 VMs at a latency target",
+        "name": "16 VMs at 1.5 ms",
         "workload": {"io_size_kib": 64, "read_pct": 100, "access": "random",
             "threads": 4, "queue_depth": 64, "files": "many", "metadata_heavy": false,
-            "capacity_tib": 50, "target_mibps": 6500, "target_iops": null},
+            "capacity_tib": 50, "target_mibps": 4048, "target_iops": null,
+            "target_latency_ms": 1.5},
         "storage": {"service": "anf", "level": "ultra", "qos": "auto",
             "volume_kind": "regular", "pool_tib": null,
             "volumes": [{"count": 2, "quota_tib": 25, "throughput_mibps": null}]},
@@ -187,32 +218,66 @@ async fn a_latency_target_is_met_within_the_per_volume_maximum() {
             "ingress_mibps": 4000, "protocol": "nfsv3", "nconnect": 8,
             "smb_multichannel": false, "smb_channels": 4, "avs": null}
     });
+    // Flexible 2 x 25 TiB with the most a regular volume may be assigned, 4,500 MiB/s
+    // each: $25,604.53, and 1.50 ms at the target rate (0.3 % above 1.5 ms: the same).
     let mut at_most = s.clone();
     at_most["storage"]["level"] = json!("flexible");
     at_most["storage"]["qos"] = json!("manual");
     at_most["storage"]["volumes"][0]["throughput_mibps"] = json!(4500);
     let flexible = evaluated(&app, &at_most).await;
-    assert!(flexible["cost"]["monthly"].as_f64().unwrap() <= 25_700.0);
+    let cost = flexible["cost"]["monthly"].as_f64().unwrap();
+    assert!((cost - 25_604.53).abs() < 0.01, "{cost}");
     let takes = flexible["latency_at_target_ms"].as_f64().unwrap();
-    s["workload"]["target_latency_ms"] = json!(takes / 1.003);
+    assert!(takes > 1.5 && takes <= 1.5 * 1.01, "{takes}");
+    assert_eq!(flexible["targets"]["met"], true);
 
+    // The count kept as entered: Flexible on the same 2 volumes, within the maximum.
+    s["storage"]["fixed_count"] = json!(true);
+    let ev = evaluated(&app, &s).await;
+    let r = &ev["verdict"]["recommendation"];
+    assert_eq!(r["level"], "flexible", "{r}");
+    assert!(monthly(r) <= 25_700.0, "{r}");
+    assert_eq!(r["volumes"][0]["count"], 2, "{r}");
+    assignable(r);
+    within_the_per_volume_maximum(&ev);
+    let stored = apply_and_save(&app, &s, r).await;
+    assert_eq!(stored["targets"]["met"], true, "{stored}");
+    assert!(stored["cost"]["monthly"].as_f64().unwrap() <= 25_700.0);
+    assert_eq!(
+        stored["verdict"]["recommendation"]["current"], true,
+        "{stored}"
+    );
+
+    // The count free (the default): more, smaller volumes each wait less, and the
+    // figures the page prints for the recommendation are the ones it meets with.
+    s["storage"]["fixed_count"] = json!(false);
     let ev = evaluated(&app, &s).await;
     let r = &ev["verdict"]["recommendation"];
     assert_eq!(r["level"], "flexible", "{r}");
     assert!(monthly(r) <= 25_700.0, "{r}");
     assignable(r);
-    // No row proposes more than a volume may be assigned; Ultra meets only dearer.
-    for row in ev["sizing"].as_array().unwrap() {
-        if let Some(t) = row["throughput_mibps"].as_f64() {
-            assert!(t / 2.0 <= 4_500.0, "{row}");
-        }
-        if row["level"] == "ultra" && row["meets"] == true {
-            assert!(row["monthly"].as_f64() > r["monthly"].as_f64(), "{row}");
-        }
-    }
+    within_the_per_volume_maximum(&ev);
+    let row = ev["verdict"]["sizing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["cheapest"] == true)
+        .unwrap();
+    let said = row["statement"].as_str().unwrap();
+    assert!(
+        said.contains("meets every target") && said.contains("per IO at the target rate"),
+        "{said}"
+    );
+    let printed = volplan::format::money(monthly(r), "USD");
+    assert!(said.contains(&printed), "{said} / {r}");
     let stored = apply_and_save(&app, &s, r).await;
     assert_eq!(stored["targets"]["met"], true, "{stored}");
-    assert!(stored["cost"]["monthly"].as_f64().unwrap() <= 25_700.0);
+    assert_eq!(
+        stored["verdict"]["recommendation"]["volumes"], r["volumes"],
+        "{stored}"
+    );
+    assert!(stored["latency_at_target_ms"].as_f64().unwrap() <= 1.5 * 1.01);
+    assert!((stored["cost"]["monthly"].as_f64().unwrap() - monthly(r)).abs() < 0.01);
     assert_eq!(
         stored["verdict"]["recommendation"]["current"], true,
         "{stored}"

@@ -114,11 +114,14 @@ mod tests {
     }
 
     #[test]
-    fn one_regular_volume_cannot_reach_6000_but_two_could() {
+    fn one_large_volume_cannot_reach_20000_but_two_could() {
+        // The count is the user's: sizing keeps one volume, and neither a regular nor a
+        // large one (12,800 MiB/s at most) carries 20,000 MiB/s.
         let s = scenario(
             r#"{"workload": {"io_size_kib": 64, "read_pct": 100, "threads": 16, "queue_depth": 32,
-                "capacity_tib": 4, "target_mibps": 6000},
-                "storage": {"service": "anf", "level": "premium", "volumes": [{"count": 1, "quota_tib": 4}]},
+                "capacity_tib": 60, "target_mibps": 20000},
+                "storage": {"service": "anf", "level": "premium", "volume_kind": "large",
+                "volumes": [{"count": 1, "quota_tib": 60}], "fixed_count": true},
                 "clients": {"count": 8, "egress_mibps": 100000, "ingress_mibps": 100000,
                 "protocol": "nfsv3", "nconnect": 8}}"#,
         );

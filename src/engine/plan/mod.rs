@@ -146,6 +146,8 @@ pub struct Plan<'a> {
     pub volumes: Volumes<'a>,
     /// Total number of volumes (datastores, shares).
     pub n_volumes: u32,
+    /// Whether reverse sizing keeps `n_volumes` (`storage.fixed_count`).
+    pub fixed_count: bool,
     pub total_quota_tib: f64,
     pub pool_tib: f64,
     pub io_kib: f64,
@@ -333,6 +335,7 @@ impl<'a> Plan<'a> {
             kind: st.volume_kind,
             volumes,
             n_volumes,
+            fixed_count: st.fixed_count,
             total_quota_tib,
             pool_tib: 0.0,
             io_kib: s.workload.io_size_kib,

@@ -5,8 +5,8 @@
 
 use crate::engine::distribution::Tiers;
 use crate::engine::evaluation::Busiest;
-use crate::engine::plan::{Plan, assignable_mibps, quota_range};
-use crate::engine::scenario::{Level, Service};
+use crate::engine::plan::{assignable_mibps, quota_range};
+use crate::engine::scenario::{Level, Service, VolumeKind};
 use crate::engine::units::GIB_PER_TIB;
 
 /// The assignment of one row.
@@ -24,12 +24,19 @@ pub(crate) struct Assign {
 }
 
 impl Assign {
-    /// The assignment of `n` volumes of `p`'s service and kind at `level`, loaded as
+    /// The assignment of `n` volumes of `service` and `kind` at `level`, loaded as
     /// `tiers`; `per_tib` for manual QoS at a level whose pool gives that rate per TiB.
-    pub(crate) fn of(p: &Plan, level: Level, n: u32, tiers: Tiers, per_tib: Option<f64>) -> Self {
-        let by_load = p.service == Service::Anf && (level == Level::Flexible || per_tib.is_some());
+    pub(crate) fn of(
+        service: Service,
+        kind: VolumeKind,
+        level: Level,
+        n: u32,
+        tiers: Tiers,
+        per_tib: Option<f64>,
+    ) -> Self {
+        let by_load = service == Service::Anf && (level == Level::Flexible || per_tib.is_some());
         let bounds = by_load.then(|| {
-            let (lo, hi, _) = assignable_mibps(level, p.kind);
+            let (lo, hi, _) = assignable_mibps(level, kind);
             (lo, hi)
         });
         Self {
@@ -37,7 +44,7 @@ impl Assign {
             tiers,
             bounds,
             per_tib,
-            max_quota: quota_range(p.service, level, p.kind).1,
+            max_quota: quota_range(service, level, kind).1,
         }
     }
 

@@ -14,17 +14,20 @@ use super::targets::rate_needed_iops;
 use super::units::{GIB_PER_TIB, iops_to_mibps};
 use arrayvec::ArrayVec;
 use assign::Assign;
+use layouts::Layout;
 use search::{Check, Row, search_quota, search_rate};
 use std::borrow::Cow;
 
 mod assign;
+mod layouts;
 mod search;
 
+pub use layouts::MAX_DATASTORES_PER_CLUSTER;
 pub(crate) use search::RATE_MARGIN;
 
-/// For each level of the plan's service: the smallest quota (same number of volumes)
-/// and pool that meet capacity, throughput and IOPS, its cost, and the cheapest that
-/// meets all. Without targets, the goal is the throughput the scenario achieves now
+/// For each level of the plan's service: the cheapest number and kind of volumes
+/// ([`layouts`]), quota and pool that meet capacity, throughput and IOPS, its cost, and
+/// the cheapest that meets all. Without targets, the goal is the throughput the scenario achieves now
 /// (`current_mibps`), so the table answers "what else would give me this?"; a row
 /// gives it when it gives the same ([`crate::engine::same`]).
 ///
@@ -79,15 +82,48 @@ pub fn sizing(
             monthly,
         },
         dist: c.dist,
-        key: client::level_key(p),
+        layout: Layout {
+            n: p.n_volumes.max(1),
+            kind: p.kind,
+        },
+        key: (client::level_key(p), p.n_volumes.max(1), p.kind),
         rate: client_rate_check(&work, client),
         latency_at_load: goal.basis == SizingBasis::Current,
         client: Cow::Borrowed(client),
     };
+    let need = goal.needed_mibps(p.io_kib);
+    let capacity = required_capacity(p);
     let mut rows = ArrayVec::new();
     for &level in levels {
-        let row = size_level(p, &goal, level, bend, &mut work, &mut sizer);
-        rows.push(sizer.own.row_if_cheaper(row).unwrap_or(row));
+        // The scenario's own layout first: another replaces it only when cheaper.
+        let own = Layout {
+            n: p.n_volumes.max(1),
+            kind: p.kind,
+        };
+        sizer.set_layout(&mut work, own);
+        let mut best = size_level(p, &goal, level, bend, &mut work, &mut sizer);
+        for kind in layouts::kinds(p, level) {
+            layouts::search_counts(
+                p,
+                level,
+                kind,
+                (capacity, need),
+                &mut best,
+                |layout, best| {
+                    // A layout whose least provisioning costs within half the rule for the
+                    // same of the best row cannot be cheaper by more than the search's own
+                    // precision, nor can more volumes of its kind.
+                    if floor_cost(&mut work, level, layout, capacity, need)
+                        .is_some_and(|f| !cheaper_cost(f / (1.0 - RATE_MARGIN / 2.0), best))
+                    {
+                        return None;
+                    }
+                    sizer.set_layout(&mut work, layout);
+                    Some(size_level(p, &goal, level, bend, &mut work, &mut sizer))
+                },
+            );
+        }
+        rows.push(sizer.own.row_if_cheaper(best).unwrap_or(best));
     }
     let cheapest = rows
         .iter()
@@ -100,6 +136,63 @@ pub fn sizing(
         rows[i].cheapest = true;
     }
     rows
+}
+
+/// The capacity every layout must hold: the workload's, or the quota entered without one.
+fn required_capacity(p: &Plan) -> f64 {
+    if p.capacity_tib > 0.0 {
+        p.capacity_tib
+    } else {
+        p.total_quota_tib
+    }
+}
+
+/// Whether `row` meets for less than `best` (or `best` does not meet).
+fn cheaper(row: &Sizing, best: &Sizing) -> bool {
+    row.monthly
+        .filter(|_| row.meets)
+        .is_some_and(|c| cheaper_cost(c, best))
+}
+
+/// Whether a monthly cost `c` is less than `best`'s (or `best` does not meet): by more
+/// than a cent and a hundredth of a percent, so that a tie keeps the layout tried first.
+fn cheaper_cost(c: f64, best: &Sizing) -> bool {
+    best.monthly
+        .filter(|_| best.meets)
+        .is_none_or(|b| c < b * (1.0 - 1e-4) - 0.01)
+}
+
+/// The least `layout` can cost at `level` holding `capacity` and carrying `need` MiB/s:
+/// each volume its share of the capacity (at least the smallest quota) and, where the
+/// volumes' ceiling is all the throughput there is (no storage cache, no cool tier),
+/// the quota or the assigned rate that ceiling needs for the goal, less a margin for
+/// the rule for the same. Every row of that layout costs at least this.
+fn floor_cost(
+    plan: &mut Plan,
+    level: Level,
+    layout: Layout,
+    capacity: f64,
+    need: f64,
+) -> Option<f64> {
+    let (lo, _, _) = quota_range(plan.service, level, layout.kind);
+    let nf = f64::from(layout.n);
+    let carried = if plan.cached == 0.0 && plan.cool.is_none() {
+        least_reaching(need) / nf
+    } else {
+        0.0
+    };
+    let (per_tib, mibps) = match (plan.service, level) {
+        (Service::Anf, Level::Flexible) => (None, Some(carried).filter(|&m| m > 0.0)),
+        (Service::Anf, l) => (Some(catalog::anf_level(l).mibps_per_tib), None),
+        (Service::Gcnv, l) if l != Level::Flex => (Some(gcnv::level(l).mibps_per_tib), None),
+        _ => (None, None),
+    };
+    let share = (capacity / nf)
+        .max(lo)
+        .max(per_tib.map_or(0.0, |r| carried / r));
+    plan.kind = layout.kind;
+    plan.set_uniform(level, layout.n, share, mibps, None);
+    super::cost::monthly(plan)
 }
 
 /// What a sizing row must reach: the scenario's targets, or what it achieves now.
@@ -150,6 +243,7 @@ impl Own<'_, '_> {
             return false;
         };
         plan.level == p.level
+            && plan.kind == p.kind
             && plan.qos == p.qos
             && plan.pool_tib == p.pool_tib
             && g.count == count
@@ -168,8 +262,9 @@ impl Own<'_, '_> {
         let own = self.monthly?;
         // Within the search's own margin, or within one step of the whole GiB, MiB/s and
         // IOPS that applying the row rounds to, the two are the same answer.
+        let same_layout = sized.volume_count == p.n_volumes && sized.volume_kind == p.kind;
         let within_rounding = match p.volumes {
-            Volumes::Groups([g]) if sized.busiest.is_none() => {
+            Volumes::Groups([g]) if sized.busiest.is_none() && same_layout => {
                 let r = sized.volume_group(g.count);
                 let step = |a: Option<f64>, b: Option<f64>| match (a, b) {
                     (Some(a), Some(b)) => a <= b + 1.0,
@@ -201,6 +296,8 @@ impl Own<'_, '_> {
             .sum::<Option<f64>>();
         (sized.level == p.level && self.met && cheaper).then(|| Sizing {
             qos: p.qos,
+            volume_count: p.n_volumes,
+            volume_kind: p.kind,
             quota_tib: p.total_quota_tib,
             pool_tib: p.pool_tib,
             throughput_mibps: p.assigned_total(),
@@ -226,12 +323,14 @@ impl Own<'_, '_> {
 /// What every row of one sizing table shares.
 struct Sizer<'r, 'o, 'p> {
     own: Own<'o, 'p>,
-    /// How the load spreads over the volumes (the same number of volumes in every row).
+    /// How the load spreads over the volumes of the layout being sized.
     dist: Distribution,
-    /// The client side, for the levels with the [`client::level_key`] `key`: the
-    /// scenario's own until a level needs another.
+    /// The number and kind of volumes being sized.
+    layout: Layout,
+    /// The client side, for the levels with the [`client::level_key`] and the layout in
+    /// `key`: the scenario's own until a row needs another.
     client: Cow<'r, ClientSide>,
-    key: bool,
+    key: (bool, u32, VolumeKind),
     /// The client side's centres summed at the goal's rate: each check adds only the
     /// storage side's.
     rate: RateCheck,
@@ -241,10 +340,21 @@ struct Sizer<'r, 'o, 'p> {
 }
 
 impl Sizer<'_, '_, '_> {
-    /// The client side of `plan` (already at its level) and its part of the rate check,
-    /// recomputed only when the level changes what the client side depends on.
+    /// Points the working plan at `layout`, and the load's spread with it.
+    fn set_layout(&mut self, plan: &mut Plan, layout: Layout) {
+        plan.kind = layout.kind;
+        plan.n_volumes = layout.n;
+        if layout != self.layout {
+            self.dist = Distribution::of(plan);
+            self.layout = layout;
+        }
+    }
+
+    /// The client side of `plan` (already at its level and layout) and its part of the
+    /// rate check, recomputed only when the level or the layout changes what the client
+    /// side depends on.
     fn client(&mut self, plan: &Plan) -> (&ClientSide, RateCheck) {
-        let key = client::level_key(plan);
+        let key = (client::level_key(plan), plan.n_volumes, plan.kind);
         if key != self.key {
             let client = ClientSide::of(plan, &self.dist);
             self.rate = client_rate_check(plan, &client);
@@ -304,19 +414,15 @@ fn size_qos(
     sizer: &mut Sizer,
     manual: bool,
 ) -> Sizing {
-    let n = p.n_volumes.max(1);
+    let Layout { n, kind } = sizer.layout;
     let nf = f64::from(n);
     let need = goal.needed_mibps(p.io_kib);
     // The ceiling the first guess provisions for; a provisioned rate with the margin
     // of each step of the rate search, so that the first guess usually meets.
     let ceiling = need / bend;
     let rate_ceiling = ceiling * (1.0 + RATE_MARGIN);
-    let capacity = if p.capacity_tib > 0.0 {
-        p.capacity_tib
-    } else {
-        p.total_quota_tib
-    };
-    let (lo, hi, _) = quota_range(p.service, level, p.kind);
+    let capacity = required_capacity(p);
+    let (lo, hi, _) = quota_range(p.service, level, kind);
     // At these levels a volume's throughput is its quota times the level's rate.
     let per_tib = match (p.service, level) {
         (Service::Anf, l) if l != Level::Flexible => Some(catalog::anf_level(l).mibps_per_tib),
@@ -369,7 +475,7 @@ fn size_qos(
         }
     };
     let round = |q: f64| {
-        if p.service == Service::Anf && p.kind == VolumeKind::Regular {
+        if p.service == Service::Anf && kind == VolumeKind::Regular {
             // Quotas are set in GiB.
             (q * GIB_PER_TIB).ceil() / GIB_PER_TIB
         } else {
@@ -389,7 +495,14 @@ fn size_qos(
             Qos::Auto
         };
     }
-    let assign = Assign::of(p, level, n, sizer.dist.tiers(), per_tib.filter(|_| manual));
+    let assign = Assign::of(
+        p.service,
+        kind,
+        level,
+        n,
+        sizer.dist.tiers(),
+        per_tib.filter(|_| manual),
+    );
     let mut row = Row {
         plan,
         sizer,
@@ -422,6 +535,8 @@ fn size_qos(
         service: p.service,
         level,
         qos: plan.qos,
+        volume_count: n,
+        volume_kind: kind,
         quota_tib: quota * nf,
         pool_tib: plan.pool_tib,
         throughput_mibps: assigned,

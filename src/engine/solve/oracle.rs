@@ -1,7 +1,12 @@
-//! The exhaustive oracle of reverse sizing: every level, QoS, quota step and
-//! per-volume throughput step of a grid, each point evaluated with the engine and
-//! validated as a scenario of its own; the cheapest point that does the job is what
-//! sizing's cheapest row must match to within 1 %.
+//! The exhaustive oracle of reverse sizing: every level, QoS, volume count, volume
+//! kind, quota step and per-volume throughput step of a grid, each point evaluated with
+//! the engine and validated as a scenario of its own; the cheapest point that does the
+//! job is what sizing's cheapest row must match to within 1 %.
+//!
+//! Counts: the scenario's own, and (unless `storage.fixed_count`) every count of
+//! [`COUNTS`] whose volumes hold the capacity within the kind's largest quota, up to the
+//! AVS datastore limit and one datastore per VMDK (or VM) placed. Kinds: regular and large volumes where the service sells both (not for AVS
+//! datastores), as sizing; breakthrough mode only where entered.
 //!
 //! The grid walks each level's provisioning from small to large, so the first point
 //! that meets is the cheapest of its line; along a line the search halves the steps
@@ -23,6 +28,9 @@ const STEP: f64 = 1.005;
 /// Splits of an assigned total between the busiest volumes and the others.
 const SPLITS: usize = 20;
 
+/// The volume counts of the grid (besides the scenario's own).
+const COUNTS: [u32; 11] = [1, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32];
+
 /// What the job is: the scenario's targets, or the throughput it gives now.
 struct Job<'s> {
     scenario: &'s Scenario,
@@ -37,11 +45,12 @@ impl Job<'_> {
         ok.then_some(ev.cost.monthly?)
     }
 
-    /// The scenario at `level` with `groups`, in the smallest pool.
-    fn with(&self, level: Level, qos: Qos, groups: Vec<VolumeGroup>) -> Scenario {
+    /// The scenario at `level` with `groups` of `kind`, in the smallest pool.
+    fn with(&self, level: Level, qos: Qos, kind: VolumeKind, groups: Vec<VolumeGroup>) -> Scenario {
         let mut s = self.scenario.clone();
         s.storage.set_level(level);
         s.storage.qos = qos;
+        s.storage.volume_kind = kind;
         s.storage.pool_tib = None;
         s.storage.volumes = groups;
         s
@@ -84,26 +93,77 @@ fn group(count: u32, quota_tib: f64, mibps: Option<f64>, iops: Option<f64>) -> V
     }
 }
 
-/// The cheapest provisioning of `level` that does `job` on the grid.
+/// The cheapest provisioning of `level` that does `job` on the grid, over every count and
+/// kind.
 fn oracle_level(job: &Job, level: Level) -> Option<f64> {
     let s = job.scenario;
-    let p = Plan::resolve(s).ok()?;
-    let n = s.storage.volume_count();
+    let st = &s.storage;
+    let mut kinds = vec![st.volume_kind];
+    let both = match st.service {
+        Service::Anf => s.clients.avs.is_none(),
+        Service::Gcnv => level != Level::Flex,
+        Service::AzureFiles => false,
+    };
+    if both || st.service == Service::Anf {
+        kinds.push(VolumeKind::Regular);
+    }
+    if both {
+        kinds.push(VolumeKind::Large);
+    }
+    kinds.sort_by_key(|k| k.key());
+    kinds.dedup();
+    let own = st.volume_count();
+    let mut counts = vec![own];
+    if !st.fixed_count {
+        let most = match s.clients.avs {
+            Some(_) => {
+                let units = Plan::resolve(s).map_or(0, |p| Distribution::units(&p));
+                MAX_DATASTORES_PER_CLUSTER.min(u32::try_from(units).unwrap_or(u32::MAX).max(1))
+            }
+            None => u32::MAX,
+        };
+        counts.extend(COUNTS.iter().filter(|&&n| n != own && n <= most));
+    }
+    let mut best: Option<f64> = None;
+    for &kind in &kinds {
+        for &n in &counts {
+            if let Some(c) = oracle_layout(job, level, n, kind) {
+                best = Some(best.map_or(c, |b| b.min(c)));
+            }
+        }
+    }
+    best
+}
+
+/// The cheapest provisioning of `level` as `n` volumes of `kind` that does `job` on the
+/// grid.
+fn oracle_layout(job: &Job, level: Level, n: u32, kind: VolumeKind) -> Option<f64> {
+    let s = job.scenario;
     let nf = f64::from(n);
-    let (lo, hi, _) = quota_range(s.storage.service, level, s.storage.volume_kind);
-    let share = (s.workload.capacity_tib / nf).max(lo);
-    if share > hi + 1e-9 {
+    let (lo, hi, _) = quota_range(s.storage.service, level, kind);
+    let capacity = s.workload.capacity_tib;
+    if capacity / nf > hi + 1e-9 {
         return None;
     }
+    let share = (capacity / nf).max(lo);
+    let mut layout = s.clone();
+    layout.storage.volume_kind = kind;
+    layout.storage.volumes = vec![group(n, share, None, None)];
+    let p = Plan::resolve(&layout).ok()?;
     let tiers = Distribution::of(&p).tiers();
     let anf = s.storage.service == Service::Anf;
     // Assigned throughput split over the busiest volumes and the others.
     let split = |total: f64, quota: f64, qos: Qos| -> Vec<Option<f64>> {
-        let (_, most, _) = crate::engine::plan::assignable_mibps(level, s.storage.volume_kind);
+        let (_, most, _) = crate::engine::plan::assignable_mibps(level, kind);
         let busy = tiers.busy;
         if busy == 0 {
             let each = (total / nf).clamp(1.0, most);
-            return vec![job.cost(&job.with(level, qos, vec![group(n, quota, Some(each), None)]))];
+            return vec![job.cost(&job.with(
+                level,
+                qos,
+                kind,
+                vec![group(n, quota, Some(each), None)],
+            ))];
         }
         (0..=SPLITS)
             .map(|i| {
@@ -113,6 +173,7 @@ fn oracle_level(job: &Job, level: Level) -> Option<f64> {
                 job.cost(&job.with(
                     level,
                     qos,
+                    kind,
                     vec![
                         group(busy, quota, Some(b), None),
                         group(n - busy, quota, Some(r), None),
@@ -124,7 +185,7 @@ fn oracle_level(job: &Job, level: Level) -> Option<f64> {
     let cheapest = |v: Vec<Option<f64>>| v.into_iter().flatten().reduce(f64::min);
     match (s.storage.service, level) {
         (Service::Anf, Level::Flexible) => {
-            let most = crate::engine::plan::assignable_mibps(level, s.storage.volume_kind).1;
+            let most = crate::engine::plan::assignable_mibps(level, kind).1;
             first(&line(1.0, most * nf), |t| {
                 cheapest(split(t, share, Qos::Manual))
             })
@@ -137,6 +198,7 @@ fn oracle_level(job: &Job, level: Level) -> Option<f64> {
                 job.cost(&job.with(
                     level,
                     s.storage.qos,
+                    kind,
                     vec![group(n, share, mibps0.map(|m| m * f), iops0.map(|i| i * f))],
                 ))
             };
@@ -147,7 +209,7 @@ fn oracle_level(job: &Job, level: Level) -> Option<f64> {
         }
         _ => {
             let auto = first(&line(share, hi), |q| {
-                job.cost(&job.with(level, Qos::Auto, vec![group(n, q, None, None)]))
+                job.cost(&job.with(level, Qos::Auto, kind, vec![group(n, q, None, None)]))
             });
             // Manual QoS pays off only where the load is uneven: the pool's budget split.
             let manual = (anf && tiers.busy > 0).then(|| {
@@ -222,9 +284,13 @@ fn case(
 }
 
 proptest! {
-    // Random cases on every run (`PROPTEST_CASES` draws more).
+    // The same cases on every run (a fixed seed), so that a run in CI checks what a run
+    // here checked; `PROPTEST_RNG_SEED` with another seed draws others.
     #![proptest_config(ProptestConfig {
-        cases: 500,
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(300),
+        rng_seed: proptest::test_runner::RngSeed::Fixed(
+            std::env::var("PROPTEST_RNG_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(20_261_206),
+        ),
         ..ProptestConfig::default()
     })]
 
@@ -238,8 +304,10 @@ proptest! {
         threads in 1u32..16,
         target in 0usize..3,
         by in 0.6f64..1.6,
+        fixed_count in any::<bool>(),
     ) {
         let mut s = case(service, count, quota, avs, flexible_mibps, threads);
+        s.storage.fixed_count = fixed_count;
         prop_assume!(evaluate(&s).is_ok());
         let now = evaluate(&s).unwrap();
         match target {
@@ -273,4 +341,27 @@ proptest! {
                 sized.as_ref().map(|(_, _, a)| &a.storage));
         }
     }
+}
+
+/// A shrunk failure: six Azure Files SSD v1 shares asked for 1.4 times their rate. Each
+/// share's base rate makes more shares cheaper up to ten or twelve, between the
+/// doublings 8 and 16 (which no longer meets); sizing looks between them.
+#[test]
+fn a_count_between_two_doublings_is_found() {
+    let mut s = case(6, 6, 11.393966106817462, None, None, 5);
+    let now = evaluate(&s).unwrap();
+    s.workload.target_mibps = Some(now.throughput_mibps * 1.4049729339448764);
+    let ev = evaluate(&s).unwrap();
+    let job = Job {
+        scenario: &s,
+        gives: None,
+    };
+    let row = ev.sizing.iter().find(|r| r.cheapest).unwrap();
+    let got = job.cost(&row.applied_to(&s)).expect("does what it claims");
+    let best = oracle(&job).unwrap();
+    assert!(
+        got <= best * 1.01,
+        "{got} against the grid's {best}: {row:?}"
+    );
+    assert!(row.volume_count > 8 && row.volume_count < 16, "{row:?}");
 }

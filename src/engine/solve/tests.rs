@@ -76,17 +76,40 @@ fn each_anf_level_gets_the_quota_its_rate_needs() {
 }
 
 #[test]
-fn a_target_beyond_every_level_meets_nowhere() {
+fn a_target_beyond_one_volume_takes_more_volumes_unless_the_count_is_fixed() {
     let mut s = needs_1000();
     // One regular volume tops out at 4,500 MiB/s whatever its level and quota.
     s.workload.target_mibps = Some(6_000.0);
+    s.storage.fixed_count = true;
     let ev = evaluate(&s).unwrap();
-    assert!(ev.sizing.iter().all(|r| !r.meets && !r.cheapest));
-    // Two volumes can.
-    s.storage.volumes[0].count = 2;
-    s.storage.volumes[0].quota_tib = 2.0;
+    // Kept at one volume, only a large volume (up to 12,800 MiB/s) can.
+    for r in &ev.sizing {
+        assert_eq!(r.volume_count, 1, "{r:?}");
+        assert!(
+            !r.meets || r.volume_kind == VolumeKind::Large,
+            "{:?} meets as a regular volume",
+            r.level
+        );
+    }
+    // Free, the count holds the load on regular volumes, each within its maximum.
+    s.storage.fixed_count = false;
     let ev = evaluate(&s).unwrap();
-    assert!(ev.sizing.iter().any(|r| r.meets && r.cheapest));
+    let cheapest = ev
+        .sizing
+        .iter()
+        .find(|r| r.cheapest)
+        .expect("a level meets");
+    for r in ev
+        .sizing
+        .iter()
+        .filter(|r| r.meets && r.volume_kind == VolumeKind::Regular)
+    {
+        assert!(r.volume_count >= 2, "{r:?}");
+        // Validation refuses nothing of it, and applied it meets.
+        let applied = r.applied_to(&s);
+        assert!(evaluate(&applied).expect("validates").targets.met, "{r:?}");
+    }
+    assert!(cheapest.volume_count >= 2 || cheapest.volume_kind == VolumeKind::Large);
 }
 
 #[test]

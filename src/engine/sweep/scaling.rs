@@ -204,6 +204,7 @@ impl Setup {
                 level: Level::Ultra,
                 qos: Qos::Auto,
                 volume_kind: kind,
+                fixed_count: false,
                 volumes: vec![VolumeGroup {
                     count: volumes.0,
                     quota_tib: volumes.1,

@@ -38,6 +38,7 @@ pub fn field_label(name: &str) -> String {
         "storage.service" => "Service",
         "storage.level" => "Service level",
         "storage.qos" => "QoS type",
+        "storage.fixed_count" => "Keep the number of volumes",
         "storage.volume_kind" => "Volume type",
         "storage.pool_tib" => "Capacity pool",
         "storage.cool_access" => "Cool access",

@@ -103,6 +103,7 @@ impl FormState {
         set("storage.level", st.level.key().to_owned());
         set("storage.qos", key(&st.qos));
         set("storage.volume_kind", key(&st.volume_kind));
+        set("storage.fixed_count", flag(st.fixed_count));
         set("storage.pool_tib", opt_num(st.pool_tib));
         set("storage.cool_access", flag(st.cool_access.is_some()));
         let cool = st.cool_access.unwrap_or(DEFAULT_COOL);

@@ -254,6 +254,7 @@ impl Parser<'_> {
             level,
             qos,
             volume_kind,
+            fixed_count: self.checkbox("storage.fixed_count"),
             volumes,
             pool_tib,
             cool_access,

@@ -25,6 +25,7 @@ fn every_template_survives_the_form_round_trip() {
                             | "clients.smb_multichannel"
                             | "workload.metadata_heavy"
                             | "storage.cool_access"
+                            | "storage.fixed_count"
                     ))
             })
             .collect();
