@@ -10,6 +10,7 @@
 
 pub mod answer;
 pub mod assumptions;
+pub mod existing;
 pub mod hosts;
 pub mod layout;
 pub mod licence;
@@ -21,7 +22,8 @@ mod tests;
 
 pub use answer::{AvsPlan, Candidate, ClusterPlan, Datastore, Placed, PlanTargets};
 pub use request::{
-    DEFAULT_FREE_SPACE_PCT, PlaceUnit, PlanRequest, PurchaseTerm, host_price, skus_in,
+    DEFAULT_FREE_SPACE_PCT, DEFAULT_HOST_SKU, DEFAULT_OUTSTANDING, DEFAULT_READ_PCT, PlaceUnit,
+    PlanRequest, PurchaseTerm, host_price, skus_in,
 };
 
 use crate::engine::evaluate::evaluate_without_sizing;
@@ -86,8 +88,21 @@ pub fn plan(req: &PlanRequest, book: &PriceBook) -> Result<AvsPlan, FieldErrors>
             / MIB_PER_TIB
             * g,
     };
-    let vsan = req.hosts.count(ctx.spec, demand, true, req.stretched);
-    let anf_hosts = req.hosts.count(ctx.spec, demand, false, req.stretched);
+    let count = |with_storage: bool| match &req.existing {
+        Some(e) => existing::count(
+            &req.hosts,
+            ctx.spec,
+            e.spec(ctx.spec),
+            e,
+            demand,
+            with_storage,
+            req.stretched,
+        ),
+        None => req
+            .hosts
+            .count(ctx.spec, demand, with_storage, req.stretched),
+    };
+    let (vsan, anf_hosts) = (count(true), count(false));
     let work = work(req);
     let mut candidates = Vec::new();
     let mut best: Option<Built> = None;

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use volplan::inventory::{self, Flag, Options, Reason};
 
 mod azure_migrate;
+mod cli;
 mod figures;
 pub(crate) mod outputs;
 mod page;
@@ -558,6 +559,8 @@ async fn api_imports_plans_and_agrees_with_the_command_line() {
             "avs",
             "plan",
             file.to_str().unwrap(),
+            "--host-sku",
+            "AV36",
             "--region",
             "westus2",
             "--growth-pct",
