@@ -22,8 +22,8 @@ mod tests;
 
 pub use answer::{AvsPlan, Candidate, ClusterPlan, Datastore, Placed, PlanTargets};
 pub use request::{
-    DEFAULT_FREE_SPACE_PCT, DEFAULT_HOST_SKU, DEFAULT_OUTSTANDING, DEFAULT_READ_PCT, PlaceUnit,
-    PlanRequest, PurchaseTerm, host_price, skus_in,
+    DEFAULT_COMFORT_FACTOR, DEFAULT_FREE_SPACE_PCT, DEFAULT_HOST_SKU, DEFAULT_OUTSTANDING,
+    DEFAULT_READ_PCT, PlaceUnit, PlanRequest, PurchaseTerm, host_price, skus_in,
 };
 
 use crate::engine::evaluate::evaluate_without_sizing;
@@ -194,8 +194,9 @@ fn work(req: &PlanRequest) -> Work {
     let (mut mibps, mut iops) = (0.0, 0.0);
     for (i, v) in inv.vms.iter().enumerate() {
         let tib = v.capacity_mib(req.capacity_basis) / MIB_PER_TIB;
-        let m = v.mibps.or(req.default_mibps_per_vm).unwrap_or(0.0);
-        let o = v.iops.or(req.default_iops_per_vm).unwrap_or(0.0);
+        let cf = req.comfort_factor;
+        let m = v.mibps.or(req.default_mibps_per_vm).unwrap_or(0.0) * cf;
+        let o = v.iops.or(req.default_iops_per_vm).unwrap_or(0.0) * cf;
         mibps += m;
         iops += o;
         disks += v.disks.len().max(1);

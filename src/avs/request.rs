@@ -144,6 +144,11 @@ pub struct PlanRequest {
     #[serde(default = "read_pct")]
     #[schema(minimum = 0, maximum = 100)]
     pub read_pct: f64,
+    /// A buffer on every VM's IOPS and MiB/s (measured or defaulted), as Azure
+    /// Migrate's comfort factor; 1 = none.
+    #[serde(default = "comfort")]
+    #[schema(minimum = 1, maximum = 5, default = 1)]
+    pub comfort_factor: f64,
     /// IOs each VM keeps in flight.
     #[serde(default = "outstanding")]
     #[schema(minimum = 1, maximum = 1024)]
@@ -196,6 +201,13 @@ fn read_pct() -> f64 {
 fn outstanding() -> u32 {
     DEFAULT_OUTSTANDING
 }
+fn comfort() -> f64 {
+    DEFAULT_COMFORT_FACTOR
+}
+
+/// The comfort factor unless the request says otherwise: none, so that a plan sizes
+/// what the inventory measured (Azure Migrate's own examples use 1.3).
+pub const DEFAULT_COMFORT_FACTOR: f64 = 1.0;
 
 /// Read share of the load unless the request says otherwise, %.
 pub const DEFAULT_READ_PCT: f64 = 70.0;
@@ -228,6 +240,7 @@ impl PlanRequest {
             default_mibps_per_vm: None,
             io_size_kib: None,
             read_pct: read_pct(),
+            comfort_factor: comfort(),
             outstanding_per_vm: outstanding(),
             hosts: HostModel::default(),
             vcf: Vcf::default(),
@@ -315,6 +328,7 @@ impl PlanRequest {
         c.check(range("growth_pct", self.growth_pct, 0.0, 1000.0));
         c.check(range("free_space_pct", self.free_space_pct, 0.0, 90.0));
         c.check(range("read_pct", self.read_pct, 0.0, 100.0));
+        c.check(range("comfort_factor", self.comfort_factor, 1.0, 5.0));
         if let Some(v) = self.io_size_kib {
             c.check(range("io_size_kib", v, 4.0, 1024.0));
         }

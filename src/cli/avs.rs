@@ -98,6 +98,13 @@ pub struct PlanArgs {
     /// Connections per host per datastore: 1 or 4.
     #[arg(long, default_value_t = 1)]
     pub nconnect: u32,
+    /// Where the performance figures are a series (several rows per VM), the
+    /// percentile of each VM's samples: 1 to 100, default 95.
+    #[arg(long, value_name = "P")]
+    pub percentile: Option<u32>,
+    /// A buffer on every VM's IOPS and MiB/s (1 to 5; default 1, none).
+    #[arg(long, default_value_t = 1.0)]
+    pub comfort_factor: f64,
     /// A CSV of VM, IOPS and MiB/s to add to the inventory.
     #[arg(long, value_name = "CSV")]
     pub performance: Option<String>,
@@ -164,6 +171,7 @@ pub fn plan(args: &PlanArgs) -> Result<String, String> {
     let opts = Options {
         include_powered_off: args.include_powered_off,
         anonymise: args.anonymise,
+        percentile: Some(inventory::perf::chosen(args.percentile).map_err(|e| e.to_string())?),
     };
     // Performance rows name the VMs as the file does: match them before anonymising.
     let mut inv = inventory::parse(
@@ -178,7 +186,8 @@ pub fn plan(args: &PlanArgs) -> Result<String, String> {
         None => format!("{}: {}", args.file, e.message),
     })?;
     if let Some(p) = &args.performance {
-        inventory::perf::merge(&mut inv, &read(p)?).map_err(|e| format!("{p}: {e}"))?;
+        inventory::perf::merge(&mut inv, &read(p)?, opts.percentile())
+            .map_err(|e| format!("{p}: {e}"))?;
     }
     if opts.anonymise {
         inventory::anonymise::anonymise(&mut inv);
@@ -223,6 +232,7 @@ pub fn plan(args: &PlanArgs) -> Result<String, String> {
     req.default_iops_per_vm = args.default_iops_per_vm;
     req.default_mibps_per_vm = args.default_mibps_per_vm;
     req.currency = args.currency.trim().to_ascii_uppercase();
+    req.comfort_factor = args.comfort_factor;
     let plan = avs::plan(&req, pricing::book()).map_err(|e| e.to_string())?;
     let judged = crate::verdict::avs::judge(plan, req.term);
     serde_json::to_string_pretty(&judged).map_err(|e| format!("cannot write the plan: {e}"))

@@ -13,6 +13,7 @@ mod figures;
 pub(crate) mod outputs;
 mod page;
 mod saved;
+mod series;
 
 /// The header dialect of a generated export.
 #[derive(Clone, Copy, PartialEq)]
@@ -175,7 +176,7 @@ fn write_row(ws: &mut rust_xlsxwriter::Worksheet, r: u32, cells: &[Value]) {
     }
 }
 
-fn sheet(book: &mut Workbook, name: &str, headers: &[String], rows: &[Vec<Value>]) {
+pub(crate) fn sheet(book: &mut Workbook, name: &str, headers: &[String], rows: &[Vec<Value>]) {
     let ws = book.add_worksheet();
     ws.set_name(name).expect("sheet name");
     let head: Vec<Value> = headers.iter().map(|s| json!(s)).collect();

@@ -108,7 +108,7 @@ async fn an_azure_migrate_import_gives_per_vm_figures_and_its_own_datastore_chec
 
     // The page and every report list the assumptions with their sources.
     let path = upload(&app, "azure-migrate.csv", FIXTURE, false).await;
-    let q = "region=eastus&host_sku=AV36P&default_iops_per_vm=50";
+    let q = "region=eastus&host_sku=AV36P&default_iops_per_vm=50&comfort_factor=1.3";
     let page = app.get_text(&format!("{path}?{q}")).await;
     let table = page
         .split("<table id=\"avs-assumptions\">")
@@ -117,6 +117,10 @@ async fn an_azure_migrate_import_gives_per_vm_figures_and_its_own_datastore_chec
         .expect("the assumptions table");
     assert!(
         table.contains("IO size") && table.contains("inventory"),
+        "{table}"
+    );
+    assert!(
+        table.contains("Comfort factor") && table.contains("1.3 x"),
         "{table}"
     );
     for f in ["md", "html", "xlsx", "pdf"] {
@@ -139,6 +143,7 @@ async fn an_azure_migrate_import_gives_per_vm_figures_and_its_own_datastore_chec
         };
         assert!(f == "xlsx" || text.contains("Assumptions per VM"), "{f}");
         assert!(text.contains("IOs in flight per VM"), "{f}");
+        assert!(text.contains("Comfort factor"), "{f}");
         assert!(
             text.contains("IOPS per VM, mean of the 3 VMs with figures"),
             "{f}"

@@ -35,6 +35,8 @@ pub struct PlanQuery {
     /// A stretched cluster (`yes`), and the per-VM figures where the inventory has none.
     pub stretched: Option<String>,
     pub read_pct: Option<String>,
+    /// A buffer on every VM's IOPS and MiB/s.
+    pub comfort_factor: Option<String>,
     pub io_size_kib: Option<String>,
     pub outstanding_per_vm: Option<String>,
     pub default_iops_per_vm: Option<String>,
@@ -53,7 +55,7 @@ pub struct PlanQuery {
 
 impl PlanQuery {
     /// The choices of the options form, by input name (the plan request's field names).
-    fn choices(&self) -> [(&'static str, &Option<String>); 23] {
+    fn choices(&self) -> [(&'static str, &Option<String>); 24] {
         [
             ("region", &self.region),
             ("host_sku", &self.host_sku),
@@ -70,6 +72,7 @@ impl PlanQuery {
             ("vcf_until", &self.vcf_until),
             ("stretched", &self.stretched),
             ("read_pct", &self.read_pct),
+            ("comfort_factor", &self.comfort_factor),
             ("io_size_kib", &self.io_size_kib),
             ("outstanding_per_vm", &self.outstanding_per_vm),
             ("default_iops_per_vm", &self.default_iops_per_vm),
@@ -113,7 +116,7 @@ impl PlanQuery {
 
 /// The inputs of the options form by name (the plan request's field names), with
 /// their labels.
-const LABELS: [(&str, &str); 23] = [
+const LABELS: [(&str, &str); 24] = [
     ("region", "Region"),
     ("host_sku", "Host"),
     ("level", "Datastore level"),
@@ -129,6 +132,7 @@ const LABELS: [(&str, &str); 23] = [
     ("vcf_until", "Included until"),
     ("stretched", "Stretched cluster"),
     ("read_pct", "Read share"),
+    ("comfort_factor", "Comfort factor"),
     ("io_size_kib", "IO size"),
     ("outstanding_per_vm", "IOs in flight per VM"),
     ("default_iops_per_vm", "IOPS per VM without figures"),
@@ -246,6 +250,9 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
     r.stretched = pick(form, "stretched", &[("no", false), ("yes", true)]).unwrap_or(false);
     if let Some(v) = form.number("read_pct") {
         r.read_pct = v;
+    }
+    if let Some(v) = form.number("comfort_factor") {
+        r.comfort_factor = v;
     }
     r.io_size_kib = form.number("io_size_kib");
     if let Some(n) = form.whole("outstanding_per_vm") {
