@@ -66,7 +66,7 @@ impl Existing {
                     self.hosts
                 ),
             ));
-        } else if stretched && self.hosts % sites != 0 {
+        } else if stretched && !self.hosts.is_multiple_of(sites) {
             c.push(FieldError::new(
                 "existing.hosts",
                 format!(

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 pub enum AvsCommand {
     /// Plan an inventory: vSAN-only and ANF-datastore host counts, the datastore
     /// layout and the 1/3/5-year TCO, printed as JSON.
-    Plan(PlanArgs),
+    Plan(Box<PlanArgs>),
 }
 
 /// Options of `volplan avs plan`.
