@@ -135,6 +135,22 @@ impl Expansion {
     }
 }
 
+/// Hosts for `d` on `h`: added to the private cloud `existing` when given, else a new
+/// private cloud's ([`HostModel::count`]).
+pub fn count_in(
+    m: &HostModel,
+    h: &'static HostSpec,
+    existing: Option<&Existing>,
+    d: Demand,
+    with_storage: bool,
+    stretched: bool,
+) -> HostCount {
+    match existing {
+        Some(e) => count(m, h, e.spec(h), e, d, with_storage, stretched),
+        None => m.count(h, d, with_storage, stretched),
+    }
+}
+
 /// Hosts for `d` on `h` added to the private cloud `e` (its SKU `existing`).
 pub fn count(
     m: &HostModel,

@@ -88,19 +88,16 @@ pub fn plan(req: &PlanRequest, book: &PriceBook) -> Result<AvsPlan, FieldErrors>
             / MIB_PER_TIB
             * g,
     };
-    let count = |with_storage: bool| match &req.existing {
-        Some(e) => existing::count(
-            &req.hosts,
+    let (model, existing) = (&req.hosts, req.existing.as_ref());
+    let count = |with_storage| {
+        existing::count_in(
+            model,
             ctx.spec,
-            e.spec(ctx.spec),
-            e,
+            existing,
             demand,
             with_storage,
             req.stretched,
-        ),
-        None => req
-            .hosts
-            .count(ctx.spec, demand, with_storage, req.stretched),
+        )
     };
     let (vsan, anf_hosts) = (count(true), count(false));
     let work = work(req);
