@@ -181,6 +181,15 @@ impl HostCount {
         }
     }
 
+    /// The count as tables show it: "4", or "10 (6 added)" when a private cloud is
+    /// expanded.
+    pub fn shown(&self) -> String {
+        match self.expansion {
+            Some(_) => format!("{} ({} added)", self.hosts, self.bought),
+            None => self.hosts.to_string(),
+        }
+    }
+
     /// Microsoft's rules that drive this count ([`RULES_SOURCE`]): the management
     /// reservation (when it adds hosts), the spares, the clusters and the sites.
     pub fn rules(&self) -> String {

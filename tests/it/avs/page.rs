@@ -333,6 +333,10 @@ async fn the_page_expands_an_existing_private_cloud() {
         .expect("the existing hosts' sentence");
     assert!(page.contains(&escaped(said)));
     assert!(page.contains("<label for=\"f-existing_hosts\">Existing hosts</label>"));
+    // The reports say the same: the hosts with those added, and the sentence.
+    let md = app.get_text(&format!("{path}/plan.md?{q}")).await;
+    assert!(md.contains(&format!("{total} ({bought} added)")), "{md}");
+    assert!(md.contains(said), "{md}");
     let res = app
         .get(&format!(
             "{path}?region=eastus&existing_hosts=2&existing_sku=AV99"

@@ -49,10 +49,7 @@ impl AvsPage {
             );
             OptionRow {
                 name,
-                hosts: match h.expansion {
-                    Some(_) => format!("{} ({} added)", h.hosts, h.bought),
-                    None => h.hosts.to_string(),
-                },
+                hosts: h.shown(),
                 cpu: h.drivers.cpu,
                 memory: h.drivers.memory,
                 storage: h.drivers.storage.map_or("-".to_owned(), |s| s.to_string()),
