@@ -107,7 +107,12 @@ fn main() -> Result<(), String> {
 
     let mut inv =
         inventory::parse(vinfo().as_bytes(), Options::default()).map_err(|e| e.message)?;
-    inventory::perf::merge(&mut inv, perf().as_bytes()).map_err(|e| e.to_string())?;
+    inventory::perf::merge(
+        &mut inv,
+        perf().as_bytes(),
+        inventory::perf::DEFAULT_PERCENTILE,
+    )
+    .map_err(|e| e.to_string())?;
     let mut req = avs_plan::PlanRequest::new(inv.clone());
     req.region = Some("northeurope".to_owned());
     req.growth_pct = 20.0;

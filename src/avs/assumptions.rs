@@ -90,6 +90,26 @@ pub fn assumptions(req: &PlanRequest, targets: &PlanTargets) -> Vec<Assumption> 
             None => Source::Default,
         },
     ));
+    if let Some(p) = req.inventory.summary.percentile {
+        out.push(row(
+            format!(
+                "Percentile of each VM's performance samples: the share at or below its figure ({} VMs with several)",
+                req.inventory.summary.series_vms
+            ),
+            f64::from(p),
+            "%",
+            given(
+                f64::from(p),
+                f64::from(crate::inventory::perf::DEFAULT_PERCENTILE),
+            ),
+        ));
+    }
+    out.push(row(
+        "Comfort factor on every VM's IOPS and MiB/s",
+        req.comfort_factor,
+        "x",
+        given(req.comfort_factor, request::DEFAULT_COMFORT_FACTOR),
+    ));
     out.push(row(
         "IOs in flight per VM",
         f64::from(req.outstanding_per_vm),

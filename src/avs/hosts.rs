@@ -128,6 +128,19 @@ pub struct Drivers {
     pub storage: Option<u32>,
 }
 
+/// What the VMs need of one host SKU, before spares and clusters.
+pub(super) struct Need {
+    pub drivers: Drivers,
+    /// The largest driver, and which it is (`cpu`, `memory`, `storage`).
+    pub need: u32,
+    pub binding: &'static str,
+    /// The largest driver without the management reservation.
+    pub without_management: u32,
+    pub cpu_mhz: f64,
+    pub memory_gib: f64,
+    pub usable_tib: f64,
+}
+
 /// A host count and how it was reached.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct HostCount {
@@ -145,6 +158,11 @@ pub struct HostCount {
     pub stretched: bool,
     /// `cpu`, `memory`, `storage` or `minimum` (3 hosts per cluster).
     pub binding: &'static str,
+    /// Hosts bought: all of them for a new private cloud, those added to the existing
+    /// ones when expanding.
+    pub bought: u32,
+    /// The existing private cloud expanded, if so (its hosts are part of `hosts`).
+    pub expansion: Option<super::existing::Expansion>,
     /// Capacity per host behind the drivers.
     pub cpu_mhz_per_host: f64,
     pub memory_gib_per_host: f64,
@@ -163,10 +181,22 @@ impl HostCount {
         }
     }
 
+    /// The count as tables show it: "4", or "10 (6 added)" when a private cloud is
+    /// expanded.
+    pub fn shown(&self) -> String {
+        match self.expansion {
+            Some(_) => format!("{} ({} added)", self.hosts, self.bought),
+            None => self.hosts.to_string(),
+        }
+    }
+
     /// Microsoft's rules that drive this count ([`RULES_SOURCE`]): the management
     /// reservation (when it adds hosts), the spares, the clusters and the sites.
     pub fn rules(&self) -> String {
         let mut out = Vec::new();
+        if let Some(e) = &self.expansion {
+            out.push(e.rule(self));
+        }
         if self.management_hosts > 0 {
             out.push(format!(
                 "cluster 1 reserves {} GHz of CPU and {} GB of memory for the management appliances (+{} host{})",
@@ -182,14 +212,16 @@ impl HostCount {
                 self.hosts / STRETCHED_SITES
             ));
         } else if self.spares > 0 {
+            let new_clusters = self.expansion.map_or(self.clusters, |e| e.new_clusters);
             out.push(format!(
-                "N+1: {} spare host{} ({} per cluster)",
+                "N+1: {} spare host{} ({} per {}cluster)",
                 self.spares,
                 if self.spares == 1 { "" } else { "s" },
-                self.spares / self.clusters.max(1)
+                self.spares / new_clusters.max(1),
+                if self.expansion.is_some() { "new " } else { "" }
             ));
         }
-        if self.clusters > 1 {
+        if self.clusters > 1 && self.expansion.is_none() {
             out.push(format!(
                 "at most {MAX_CLUSTER} hosts per cluster: {} clusters",
                 self.clusters
@@ -222,6 +254,44 @@ impl HostModel {
     /// mirroring; N+2 admission control): each site is counted as one cluster and the
     /// count doubles.
     pub fn count(&self, h: &HostSpec, d: Demand, with_storage: bool, stretched: bool) -> HostCount {
+        let n = self.need(h, d, with_storage, true);
+        let (need, mut binding) = (n.need, n.binding);
+        let spare = self.spare_hosts;
+        // Clusters (per site when stretched): the fewest whose 16 hosts each hold what
+        // the VMs need plus each cluster's spares.
+        let sites = if stretched { STRETCHED_SITES } else { 1 };
+        let room = (MAX_CLUSTER / sites).saturating_sub(spare).max(1);
+        let clusters = need.div_ceil(room).max(1);
+        let mut hosts = need + clusters * spare;
+        if hosts < MIN_CLUSTER * clusters {
+            hosts = MIN_CLUSTER * clusters;
+            binding = "minimum";
+        }
+        HostCount {
+            hosts: hosts * sites,
+            clusters,
+            drivers: n.drivers,
+            management_hosts: need - n.without_management.min(need),
+            spares: clusters * spare * sites,
+            stretched,
+            binding,
+            expansion: None,
+            bought: hosts * sites,
+            cpu_mhz_per_host: n.cpu_mhz,
+            memory_gib_per_host: n.memory_gib,
+            vsan_usable_tib_per_host: n.usable_tib,
+        }
+    }
+
+    /// Hosts each driver needs for `d` on `h` before the spares (with cluster 1's
+    /// management reservation when `management`), the largest and which it is.
+    pub(super) fn need(
+        &self,
+        h: &HostSpec,
+        d: Demand,
+        with_storage: bool,
+        management: bool,
+    ) -> Need {
         let host_mhz = f64::from(h.cores) * h.clock_mhz;
         let cpu_mhz = host_mhz * self.cpu_max_pct / 100.0;
         let mem = h.ram_gb * self.memory_max_pct / 100.0;
@@ -236,8 +306,16 @@ impl HostModel {
         // In host units: the VMs at the planned use, the reservation at full size.
         let cpu_vms = d.vcpus * self.mhz_per_vcpu / self.vcpu_per_core / cpu_mhz;
         let mem_vms = d.memory_gib / mem;
-        let cpu = up(cpu_vms + self.management_cpu_ghz * 1000.0 / host_mhz);
-        let memory = up(mem_vms + self.management_memory_gb / h.ram_gb);
+        let (mgmt_cpu, mgmt_mem) = if management {
+            (
+                self.management_cpu_ghz * 1000.0 / host_mhz,
+                self.management_memory_gb / h.ram_gb,
+            )
+        } else {
+            (0.0, 0.0)
+        };
+        let cpu = up(cpu_vms + mgmt_cpu);
+        let memory = up(mem_vms + mgmt_mem);
         let storage = with_storage.then(|| up(d.storage_tib / usable));
         let (mut need, mut binding) = (cpu, "cpu");
         if memory > need {
@@ -246,34 +324,18 @@ impl HostModel {
         if let Some(s) = storage.filter(|s| *s > need) {
             (need, binding) = (s, "storage");
         }
-        let without = up(cpu_vms).max(up(mem_vms)).max(storage.unwrap_or(0));
-        let spare = self.spare_hosts;
-        // Clusters (per site when stretched): the fewest whose 16 hosts each hold what
-        // the VMs need plus each cluster's spares.
-        let per_cluster_max = MAX_CLUSTER / if stretched { STRETCHED_SITES } else { 1 };
-        let room = per_cluster_max.saturating_sub(spare).max(1);
-        let clusters = need.div_ceil(room).max(1);
-        let mut hosts = need + clusters * spare;
-        if hosts < MIN_CLUSTER * clusters {
-            hosts = MIN_CLUSTER * clusters;
-            binding = "minimum";
-        }
-        let sites = if stretched { STRETCHED_SITES } else { 1 };
-        HostCount {
-            hosts: hosts * sites,
-            clusters,
+        Need {
             drivers: Drivers {
                 cpu,
                 memory,
                 storage,
             },
-            management_hosts: need - without.min(need),
-            spares: clusters * spare * sites,
-            stretched,
+            need,
             binding,
-            cpu_mhz_per_host: cpu_mhz,
-            memory_gib_per_host: mem,
-            vsan_usable_tib_per_host: usable,
+            without_management: up(cpu_vms).max(up(mem_vms)).max(storage.unwrap_or(0)),
+            cpu_mhz,
+            memory_gib: mem,
+            usable_tib: usable,
         }
     }
 

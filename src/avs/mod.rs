@@ -10,6 +10,7 @@
 
 pub mod answer;
 pub mod assumptions;
+pub mod existing;
 pub mod hosts;
 pub mod layout;
 pub mod licence;
@@ -21,7 +22,8 @@ mod tests;
 
 pub use answer::{AvsPlan, Candidate, ClusterPlan, Datastore, Placed, PlanTargets};
 pub use request::{
-    DEFAULT_FREE_SPACE_PCT, PlaceUnit, PlanRequest, PurchaseTerm, host_price, skus_in,
+    DEFAULT_COMFORT_FACTOR, DEFAULT_FREE_SPACE_PCT, DEFAULT_HOST_SKU, DEFAULT_OUTSTANDING,
+    DEFAULT_READ_PCT, PlaceUnit, PlanRequest, PurchaseTerm, host_price, skus_in,
 };
 
 use crate::engine::evaluate::evaluate_without_sizing;
@@ -86,8 +88,18 @@ pub fn plan(req: &PlanRequest, book: &PriceBook) -> Result<AvsPlan, FieldErrors>
             / MIB_PER_TIB
             * g,
     };
-    let vsan = req.hosts.count(ctx.spec, demand, true, req.stretched);
-    let anf_hosts = req.hosts.count(ctx.spec, demand, false, req.stretched);
+    let (model, existing) = (&req.hosts, req.existing.as_ref());
+    let count = |with_storage| {
+        existing::count_in(
+            model,
+            ctx.spec,
+            existing,
+            demand,
+            with_storage,
+            req.stretched,
+        )
+    };
+    let (vsan, anf_hosts) = (count(true), count(false));
     let work = work(req);
     let mut candidates = Vec::new();
     let mut best: Option<Built> = None;
@@ -179,8 +191,9 @@ fn work(req: &PlanRequest) -> Work {
     let (mut mibps, mut iops) = (0.0, 0.0);
     for (i, v) in inv.vms.iter().enumerate() {
         let tib = v.capacity_mib(req.capacity_basis) / MIB_PER_TIB;
-        let m = v.mibps.or(req.default_mibps_per_vm).unwrap_or(0.0);
-        let o = v.iops.or(req.default_iops_per_vm).unwrap_or(0.0);
+        let cf = req.comfort_factor;
+        let m = v.mibps.or(req.default_mibps_per_vm).unwrap_or(0.0) * cf;
+        let o = v.iops.or(req.default_iops_per_vm).unwrap_or(0.0) * cf;
         mibps += m;
         iops += o;
         disks += v.disks.len().max(1);

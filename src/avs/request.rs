@@ -1,6 +1,7 @@
 //! The plan request (contract: the body of `POST /api/v1/avs/plan`) and its checks.
 
 use super::DEFAULT_MAX_DATASTORES;
+use super::existing::Existing;
 use super::hosts::{self, HostModel, HostSpec};
 use super::licence::{LicenceTerms, Licensing, Vcf};
 use crate::engine::field_error::{Checks, FieldErrors, closest, did_you_mean};
@@ -90,8 +91,10 @@ impl PurchaseTerm {
 pub struct PlanRequest {
     /// The answer of `POST /api/v1/avs/inventory`.
     pub inventory: Inventory,
-    #[serde(default = "av36")]
-    #[schema(max_length = 32)]
+    /// The host SKU (`AV36P` by default: priced without VMware licences and with them
+    /// included in the default region).
+    #[serde(default = "default_host_sku")]
+    #[schema(max_length = 32, default = "AV36P")]
     pub host_sku: String,
     /// Azure `armRegionName`; null = the price book's reference region for ANF. A region
     /// without a price for the host SKU still gets its hosts planned; their cost is
@@ -141,6 +144,11 @@ pub struct PlanRequest {
     #[serde(default = "read_pct")]
     #[schema(minimum = 0, maximum = 100)]
     pub read_pct: f64,
+    /// A buffer on every VM's IOPS and MiB/s (measured or defaulted), as Azure
+    /// Migrate's comfort factor; 1 = none.
+    #[serde(default = "comfort")]
+    #[schema(minimum = 1, maximum = 5, default = 1)]
+    pub comfort_factor: f64,
     /// IOs each VM keeps in flight.
     #[serde(default = "outstanding")]
     #[schema(minimum = 1, maximum = 1024)]
@@ -157,6 +165,11 @@ pub struct PlanRequest {
     /// workload with a spare (N+2), so the host count doubles.
     #[serde(default)]
     pub stretched: bool,
+    /// The private cloud to expand (its hosts, their SKU and licensing); null = a new
+    /// private cloud. Its hosts keep their own workloads: the VMs get added hosts, which
+    /// join its clusters where they have room, and only those are bought.
+    #[serde(default)]
+    pub existing: Option<Existing>,
     /// ISO 4217 code of every figure: the plan is priced from the price book's list in
     /// this currency alone (USD, the compiled list, by default).
     #[serde(default = "usd")]
@@ -168,8 +181,13 @@ fn usd() -> String {
     "USD".to_owned()
 }
 
-fn av36() -> String {
-    "AV36".to_owned()
+/// The host SKU unless the request says otherwise: the one the compiled prices price
+/// both with portable VCF (its `VCF BYOL` rate) and licence-included in the reference
+/// region (East US), where AV36 has neither.
+pub const DEFAULT_HOST_SKU: &str = "AV36P";
+
+fn default_host_sku() -> String {
+    DEFAULT_HOST_SKU.to_owned()
 }
 fn one() -> u32 {
     1
@@ -183,6 +201,13 @@ fn read_pct() -> f64 {
 fn outstanding() -> u32 {
     DEFAULT_OUTSTANDING
 }
+fn comfort() -> f64 {
+    DEFAULT_COMFORT_FACTOR
+}
+
+/// The comfort factor unless the request says otherwise: none, so that a plan sizes
+/// what the inventory measured (Azure Migrate's own examples use 1.3).
+pub const DEFAULT_COMFORT_FACTOR: f64 = 1.0;
 
 /// Read share of the load unless the request says otherwise, %.
 pub const DEFAULT_READ_PCT: f64 = 70.0;
@@ -200,7 +225,7 @@ impl PlanRequest {
     pub fn new(inventory: Inventory) -> PlanRequest {
         PlanRequest {
             inventory,
-            host_sku: av36(),
+            host_sku: default_host_sku(),
             region: None,
             level: None,
             datastores: None,
@@ -215,10 +240,12 @@ impl PlanRequest {
             default_mibps_per_vm: None,
             io_size_kib: None,
             read_pct: read_pct(),
+            comfort_factor: comfort(),
             outstanding_per_vm: outstanding(),
             hosts: HostModel::default(),
             vcf: Vcf::default(),
             stretched: false,
+            existing: None,
             currency: usd(),
         }
     }
@@ -259,7 +286,19 @@ pub struct Context<'b> {
     pub host_price_date: &'b str,
     /// The VCF licensing and its price per core.
     pub licence: LicenceTerms,
+    /// The private cloud expanded: its hosts' SKU, their host-hour price under their
+    /// own licensing (`None` when the book has none) and VCF per core per year.
+    pub existing: Option<ExistingPrice<'b>>,
     pub book: &'b PriceBook,
+}
+
+/// What the existing hosts of an expanded private cloud cost.
+pub struct ExistingPrice<'b> {
+    pub spec: &'static HostSpec,
+    pub licensing: Licensing,
+    pub host_price: Option<&'b HostPrice>,
+    /// VCF (and add-ons) per core per year: the plan's price when portable, else 0.
+    pub per_core_year: f64,
 }
 
 fn range(field: &str, v: f64, lo: f64, hi: f64) -> Result<(), FieldError> {
@@ -289,6 +328,7 @@ impl PlanRequest {
         c.check(range("growth_pct", self.growth_pct, 0.0, 1000.0));
         c.check(range("free_space_pct", self.free_space_pct, 0.0, 90.0));
         c.check(range("read_pct", self.read_pct, 0.0, 100.0));
+        c.check(range("comfort_factor", self.comfort_factor, 1.0, 5.0));
         if let Some(v) = self.io_size_kib {
             c.check(range("io_size_kib", v, 4.0, 1024.0));
         }
@@ -334,6 +374,21 @@ impl PlanRequest {
             ));
         }
         self.vcf.check(&mut c, "vcf", &self.currency);
+        if let Some(e) = &self.existing {
+            e.check(&mut c, self.stretched);
+            if e.licensing == Licensing::Portable
+                && self.vcf.licensing == Licensing::Included
+                && !c.has("vcf.price_per_core_year")
+            {
+                // The existing portable hosts take the plan's VCF price per core.
+                let portable = Vcf {
+                    licensing: Licensing::Portable,
+                    add_ons: Vec::new(),
+                    ..self.vcf.clone()
+                };
+                portable.check(&mut c, "vcf", &self.currency);
+            }
+        }
         if let Err((f, m)) = self.hosts.validate() {
             c.push(FieldError::new(format!("hosts.{f}"), m));
         }
@@ -374,6 +429,19 @@ impl PlanRequest {
             .avs
             .get(&region)
             .map_or_else(|| anf.name.clone(), |r| r.name.clone());
+        let existing = self.existing.as_ref().map(|e| {
+            let spec = e.spec(spec);
+            ExistingPrice {
+                spec,
+                licensing: e.licensing,
+                host_price: self::host_price(book, &region, spec.sku, e.licensing),
+                per_core_year: Vcf {
+                    licensing: e.licensing,
+                    ..self.vcf.clone()
+                }
+                .per_core_year(),
+            }
+        });
         Ok(Context {
             spec,
             region,
@@ -384,6 +452,7 @@ impl PlanRequest {
                 Licensing::Included => &book.avs_date,
             },
             licence: self.vcf.terms(book.currency),
+            existing,
             book,
         })
     }

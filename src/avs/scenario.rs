@@ -127,7 +127,7 @@ pub(super) fn as_planned(req: &PlanRequest, book: &PriceBook, scenarios: &mut [S
             reservation: req.term.reservation(),
         });
         let notes = format!(
-            "From an AVS plan: the capacity is what the VMs use{} with {} % of each datastore kept free; hosts ({}) and datastores are priced {}.",
+            "From an AVS plan: the capacity is what the VMs use{} with {} % of each datastore kept free; hosts ({}) and datastores are priced {}{}.",
             if req.growth_pct > 0.0 {
                 format!(" grown by {} %", crate::format::num(req.growth_pct, 1))
             } else {
@@ -135,7 +135,12 @@ pub(super) fn as_planned(req: &PlanRequest, book: &PriceBook, scenarios: &mut [S
             },
             crate::format::num(req.free_space_pct, 1),
             req.vcf.licensing.display(),
-            req.term.display()
+            req.term.display(),
+            if req.existing.is_some() {
+                "; the hosts include those of the private cloud it expands, priced as the added ones (the plan prices them apart)"
+            } else {
+                ""
+            }
         );
         s.meta = Some(crate::engine::meta::Meta {
             notes,

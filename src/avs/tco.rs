@@ -8,6 +8,7 @@
 use super::hosts::HostCount;
 use super::licence::{LicenceTerms, Licensing};
 use super::request::Context;
+use crate::engine::pricing::{HostPrice, ReservedDiscounts};
 use crate::engine::scenario::{Level, Service, Term};
 use serde::Serialize;
 
@@ -42,12 +43,14 @@ pub struct YearTotal {
 /// The cost of one option.
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct OptionCost {
+    /// The host count (when expanding, `hosts` includes the existing ones and `bought`
+    /// is what this option buys and prices).
     #[schema(value_type = Object)]
     pub hosts: HostCount,
-    /// USD per host-hour.
+    /// Per host-hour, of the hosts bought.
     pub host_hour: Rates,
     pub hosts_monthly: Rates,
-    /// Physical cores of the hosts: what portable VCF must cover.
+    /// Physical cores of the hosts bought: what portable VCF must cover.
     pub cores: u32,
     /// VCF (and add-ons) on those cores per month: cores x price per core per year / 12,
     /// the same on every term (0 with VCF included).
@@ -58,6 +61,42 @@ pub struct OptionCost {
     pub anf_monthly: Rates,
     pub monthly: Rates,
     pub totals: Vec<YearTotal>,
+}
+
+/// What the existing hosts of an expanded private cloud cost a month.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+pub struct ExistingCost {
+    pub hosts: u32,
+    pub host_sku: String,
+    pub licensing: Licensing,
+    pub cores: u32,
+    /// Null when the price book has no price for their SKU under their licensing in
+    /// the region.
+    pub hosts_monthly: Option<Rates>,
+    /// Their cores x the VCF price per core per year / 12 (portable), else 0.
+    pub licence_monthly: Rates,
+}
+
+fn existing(ctx: &Context, hosts: &HostCount) -> Option<ExistingCost> {
+    let e = ctx.existing.as_ref()?;
+    let n = hosts.expansion.map_or(0, |x| x.existing);
+    let cores = n * e.spec.cores;
+    let hours = f64::from(n) * ctx.book.hours_per_month;
+    let monthly = |r: Rates| Rates {
+        payg: r.payg * hours,
+        reserved_1y: r.reserved_1y * hours,
+        reserved_3y: r.reserved_3y * hours,
+    };
+    Some(ExistingCost {
+        hosts: n,
+        host_sku: e.spec.sku.to_owned(),
+        licensing: e.licensing,
+        cores,
+        hosts_monthly: e
+            .host_price
+            .map(|p| monthly(hourly(p, ctx.book.avs_reserved_discount_pct))),
+        licence_monthly: flat(f64::from(cores) * e.per_core_year / 12.0),
+    })
 }
 
 /// What ANF datastores cost.
@@ -108,6 +147,10 @@ pub struct Tco {
     pub licence: LicenceTerms,
     pub vsan_only: OptionCost,
     pub with_anf: OptionCost,
+    /// The existing hosts of an expanded private cloud, priced by their own licensing:
+    /// the same whichever option is chosen, so outside both options' totals and the
+    /// saving (null for a new private cloud).
+    pub existing: Option<ExistingCost>,
     pub saving: Saving,
     pub note: &'static str,
 }
@@ -154,22 +197,28 @@ fn flat(v: f64) -> Rates {
     }
 }
 
+/// A host price per hour on every term.
+fn hourly(p: &HostPrice, discount_pct: ReservedDiscounts) -> Rates {
+    Rates {
+        payg: p.hour(Term::None, discount_pct),
+        reserved_1y: p.hour(Term::OneYear, discount_pct),
+        reserved_3y: p.hour(Term::ThreeYears, discount_pct),
+    }
+}
+
+/// The hosts bought (all of them, or those added to an existing private cloud).
 fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCost {
     let book = ctx.book;
     let d = book.avs_reserved_discount_pct;
     // Without a host price the hosts count 0 and the plan says the cost is missing.
-    let hour = ctx.host_price.map_or(Rates::default(), |p| Rates {
-        payg: p.hour(Term::None, d),
-        reserved_1y: p.hour(Term::OneYear, d),
-        reserved_3y: p.hour(Term::ThreeYears, d),
-    });
-    let n = f64::from(hosts.hosts) * book.hours_per_month;
+    let hour = ctx.host_price.map_or(Rates::default(), |p| hourly(p, d));
+    let n = f64::from(hosts.bought) * book.hours_per_month;
     let hosts_monthly = Rates {
         payg: hour.payg * n,
         reserved_1y: hour.reserved_1y * n,
         reserved_3y: hour.reserved_3y * n,
     };
-    let cores = hosts.hosts * ctx.spec.cores;
+    let cores = hosts.bought * ctx.spec.cores;
     // Without a host price the plan prices the datastores alone, licences included.
     let per_core_year = if ctx.host_price.is_some() {
         ctx.licence.per_core_year
@@ -270,6 +319,7 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
         currency: ctx.book.currency,
         hosts_priced: ctx.host_price.is_some(),
         licence: ctx.licence.clone(),
+        existing: existing(ctx, with),
         vsan_only: a,
         with_anf: b,
         saving,

@@ -413,3 +413,86 @@ fn worked_tco_example_portable_vcf_av36p_east_us() {
     assert!((t.with_anf.hosts_monthly.payg - 7.0 * 9.2 * 730.0).abs() < 1e-6);
     assert!(t.licence.basis.contains("2027-08-30"));
 }
+
+/// The worked inventory added to an existing private cloud of 4 AV36P hosts (VCF
+/// included) in East US, the added hosts with portable VCF.
+#[test]
+fn worked_expansion_of_an_existing_private_cloud() {
+    let vms = (0..200).map(|i| vm(i, 4, 16.0, 1.0, None)).collect();
+    let mut req = request(vms, "AV36P");
+    req.region = Some("eastus".to_owned());
+    req.level = Some(Level::Standard);
+    req.datastores = Some(2);
+    req.free_space_pct = 0.0;
+    req.existing = Some(super::existing::Existing {
+        hosts: 4,
+        host_sku: None,
+        licensing: Licensing::Included,
+    });
+    let t = plan(&req, book()).unwrap().tco;
+    // The existing cluster 1 holds the management reservation: memory 3,200 GiB /
+    // 614.4 = 5.21 -> 6 hosts with ANF. Its 4 hosts leave 12 free places in a cluster
+    // of 16, so the 6 join it with no spare of their own: 10 hosts, 6 bought (a new
+    // private cloud would buy 7).
+    let w = &t.with_anf.hosts;
+    assert_eq!((w.hosts, w.bought, w.clusters, w.spares), (10, 6, 1, 0));
+    assert_eq!((w.binding, w.management_hosts), ("memory", 0));
+    // vSAN only: 200 TiB / 10.1756 = 19.66 -> 20; 12 fill the free places, the other 8
+    // make a new cluster with its spare (9): 21 bought, 25 hosts in 2 clusters.
+    let v = &t.vsan_only.hosts;
+    assert_eq!((v.hosts, v.bought, v.clusters, v.spares), (25, 21, 2, 1));
+    assert!(
+        v.rules().contains("1 new cluster of at least 3 hosts"),
+        "{}",
+        v.rules()
+    );
+    // Only the bought hosts are priced: 21 x 8.20 x 730 = 125,706.00 and 6 x 8.20 x
+    // 730 = 35,916.00 a month; their cores 756 and 216, VCF 756 x 350 / 12 = 22,050.00
+    // and 216 x 350 / 12 = 6,300.00.
+    assert!((t.vsan_only.hosts_monthly.payg - 125_706.0).abs() < 1e-6);
+    assert!((t.with_anf.hosts_monthly.payg - 35_916.0).abs() < 1e-6);
+    assert_eq!((t.vsan_only.cores, t.with_anf.cores), (756, 216));
+    assert!((t.vsan_only.licence_monthly.payg - 22_050.0).abs() < 1e-6);
+    assert!((t.with_anf.licence_monthly.payg - 6_300.0).abs() < 1e-6);
+    assert_eq!((t.saving.hosts, t.saving.cores), (15, 540));
+    // The existing 4 hosts at the licence-included rate, apart: 4 x 9.20 x 730 =
+    // 26,864.00 a month at pay as you go, 4 x 4.60 x 730 = 13,432.00 at 3 years; no VCF.
+    let e = t.existing.as_ref().expect("the existing hosts");
+    let h = e.hosts_monthly.expect("priced");
+    assert!((h.payg - 26_864.0).abs() < 1e-6);
+    assert!((h.reserved_3y - 13_432.0).abs() < 1e-6);
+    assert_eq!((e.cores, e.licence_monthly.payg), (144, 0.0));
+    // Portable existing hosts: the VCF BYOL rate, 4 x 8.20 x 730 = 23,944.00, and
+    // their 144 cores x 350 / 12 = 4,200.00 of VCF.
+    req.existing.as_mut().unwrap().licensing = Licensing::Portable;
+    let p = plan(&req, book()).unwrap();
+    let e = p.tco.existing.as_ref().unwrap();
+    assert!((e.hosts_monthly.unwrap().payg - 23_944.0).abs() < 1e-6);
+    assert!((e.licence_monthly.payg - 4_200.0).abs() < 1e-6);
+    let v = crate::verdict::avs::verdict(&p, crate::avs::PurchaseTerm::Payg);
+    assert!(
+        v.statements.iter().any(|s| s.starts_with(
+            "The existing 4 AV36P hosts (portable VCF) cost $28,144.00/month at pay as you go ($4,200.00 of it VCF on 144 cores)"
+        )),
+        "{:#?}",
+        v.statements
+    );
+    assert!(
+        v.statements[0].contains("on 6 added AV36P hosts with ANF, against 21 added hosts"),
+        "{}",
+        v.statements[0]
+    );
+}
+
+#[test]
+fn an_existing_private_cloud_out_of_range_is_named() {
+    let mut req = request(vec![vm(0, 4, 16.0, 1.0, None)], "AV36P");
+    req.existing = Some(super::existing::Existing {
+        hosts: 2,
+        host_sku: Some("AV37".to_owned()),
+        licensing: Licensing::Included,
+    });
+    let e = plan(&req, book()).unwrap_err();
+    let fields: Vec<&str> = e.iter().map(|e| e.field.as_str()).collect();
+    assert_eq!(fields, ["existing.hosts", "existing.host_sku"]);
+}

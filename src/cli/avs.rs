@@ -12,7 +12,7 @@ use std::process::ExitCode;
 pub enum AvsCommand {
     /// Plan an inventory: vSAN-only and ANF-datastore host counts, the datastore
     /// layout and the 1/3/5-year TCO, printed as JSON.
-    Plan(PlanArgs),
+    Plan(Box<PlanArgs>),
 }
 
 /// Options of `volplan avs plan`.
@@ -22,8 +22,8 @@ pub struct PlanArgs {
     /// of VMs; - for standard input.
     #[arg(value_name = "FILE")]
     pub file: String,
-    /// AV36, AV36P, AV52 or AV64.
-    #[arg(long, default_value = "AV36")]
+    /// AV36, AV36P, AV48, AV52 or AV64.
+    #[arg(long, default_value = avs::DEFAULT_HOST_SKU)]
     pub host_sku: String,
     /// Azure region (armRegionName); default the price book's reference region. A
     /// region without a price for the SKU still plans the hosts and marks their cost
@@ -37,6 +37,43 @@ pub struct PlanArgs {
     /// The VCF price per core per year; default the stated public list figure.
     #[arg(long)]
     pub vcf_price_per_core_year: Option<f64>,
+    /// The licence-included reservation's end, YYYY-MM-DD (with --vcf included).
+    #[arg(long, value_name = "DATE")]
+    pub vcf_included_until: Option<String>,
+    /// A VCF add-on priced per core per year, NAME=PRICE (e.g. "vDefend Firewall=60");
+    /// repeat for more.
+    #[arg(long = "vcf-add-on", value_name = "NAME=PRICE")]
+    pub vcf_add_ons: Vec<String>,
+    /// A stretched cluster over two availability zones (N+2, the hosts double).
+    #[arg(long)]
+    pub stretched: bool,
+    /// Expand an existing private cloud of this many hosts (their own workloads stay on
+    /// them): only the added hosts are bought.
+    #[arg(long, value_name = "N")]
+    pub existing_hosts: Option<u32>,
+    /// The existing hosts' SKU; default --host-sku.
+    #[arg(long, value_name = "SKU", requires = "existing_hosts")]
+    pub existing_host_sku: Option<String>,
+    /// The existing hosts' VMware licensing: included (default) or portable.
+    #[arg(long, value_name = "LICENSING", default_value = "included")]
+    pub existing_vcf: String,
+    /// Read share of the IOs, %; default 70.
+    #[arg(long, default_value_t = avs::DEFAULT_READ_PCT)]
+    pub read_pct: f64,
+    /// IO size, KiB; default the inventory's MiB/s / IOPS, else 64.
+    #[arg(long)]
+    pub io_size_kib: Option<f64>,
+    /// IOs each VM keeps in flight; default 8.
+    #[arg(long, default_value_t = avs::DEFAULT_OUTSTANDING)]
+    pub outstanding_per_vm: u32,
+    /// IOPS and MiB/s of a VM the inventory gives no figures for; default 0.
+    #[arg(long)]
+    pub default_iops_per_vm: Option<f64>,
+    #[arg(long)]
+    pub default_mibps_per_vm: Option<f64>,
+    /// ISO 4217 code the plan is priced in; default USD.
+    #[arg(long, default_value = "USD")]
+    pub currency: String,
     /// The purchase term the TCO headline follows: payg, 1y or 3y.
     #[arg(long, default_value = "3y")]
     pub term: String,
@@ -61,6 +98,13 @@ pub struct PlanArgs {
     /// Connections per host per datastore: 1 or 4.
     #[arg(long, default_value_t = 1)]
     pub nconnect: u32,
+    /// Where the performance figures are a series (several rows per VM), the
+    /// percentile of each VM's samples: 1 to 100, default 95.
+    #[arg(long, value_name = "P")]
+    pub percentile: Option<u32>,
+    /// A buffer on every VM's IOPS and MiB/s (1 to 5; default 1, none).
+    #[arg(long, default_value_t = 1.0)]
+    pub comfort_factor: f64,
     /// A CSV of VM, IOPS and MiB/s to add to the inventory.
     #[arg(long, value_name = "CSV")]
     pub performance: Option<String>,
@@ -106,12 +150,28 @@ fn choice<T: serde::de::DeserializeOwned>(flag: &str, v: &str) -> Result<T, Stri
         .map_err(|_| format!("--{flag}: `{v}` is not one of the choices"))
 }
 
+/// An add-on written NAME=PRICE.
+fn add_on(a: &str) -> Result<avs::licence::AddOn, String> {
+    let (name, price) = a
+        .rsplit_once('=')
+        .ok_or_else(|| format!("--vcf-add-on: `{a}` is not NAME=PRICE"))?;
+    let price_per_core_year = price
+        .trim()
+        .parse()
+        .map_err(|_| format!("--vcf-add-on: `{price}` is not a price per core per year"))?;
+    Ok(avs::licence::AddOn {
+        name: name.trim().to_owned(),
+        price_per_core_year,
+    })
+}
+
 /// The plan of `args` as pretty JSON.
 pub fn plan(args: &PlanArgs) -> Result<String, String> {
     let bytes = read(&args.file)?;
     let opts = Options {
         include_powered_off: args.include_powered_off,
         anonymise: args.anonymise,
+        percentile: Some(inventory::perf::chosen(args.percentile).map_err(|e| e.to_string())?),
     };
     // Performance rows name the VMs as the file does: match them before anonymising.
     let mut inv = inventory::parse(
@@ -126,7 +186,8 @@ pub fn plan(args: &PlanArgs) -> Result<String, String> {
         None => format!("{}: {}", args.file, e.message),
     })?;
     if let Some(p) = &args.performance {
-        inventory::perf::merge(&mut inv, &read(p)?).map_err(|e| format!("{p}: {e}"))?;
+        inventory::perf::merge(&mut inv, &read(p)?, opts.percentile())
+            .map_err(|e| format!("{p}: {e}"))?;
     }
     if opts.anonymise {
         inventory::anonymise::anonymise(&mut inv);
@@ -148,6 +209,30 @@ pub fn plan(args: &PlanArgs) -> Result<String, String> {
     req.vcf.licensing = choice::<avs::licence::Licensing>("vcf", &args.vcf)?;
     req.vcf.price_per_core_year = args.vcf_price_per_core_year;
     req.free_space_pct = args.free_space_pct;
+    req.vcf.included_until = args.vcf_included_until.clone();
+    req.vcf.add_ons = args
+        .vcf_add_ons
+        .iter()
+        .map(|a| add_on(a))
+        .collect::<Result<_, _>>()?;
+    req.stretched = args.stretched;
+    req.existing = args
+        .existing_hosts
+        .map(|hosts| {
+            Ok::<_, String>(avs::existing::Existing {
+                hosts,
+                host_sku: args.existing_host_sku.clone(),
+                licensing: choice("existing-vcf", &args.existing_vcf)?,
+            })
+        })
+        .transpose()?;
+    req.read_pct = args.read_pct;
+    req.io_size_kib = args.io_size_kib;
+    req.outstanding_per_vm = args.outstanding_per_vm;
+    req.default_iops_per_vm = args.default_iops_per_vm;
+    req.default_mibps_per_vm = args.default_mibps_per_vm;
+    req.currency = args.currency.trim().to_ascii_uppercase();
+    req.comfort_factor = args.comfort_factor;
     let plan = avs::plan(&req, pricing::book()).map_err(|e| e.to_string())?;
     let judged = crate::verdict::avs::judge(plan, req.term);
     serde_json::to_string_pretty(&judged).map_err(|e| format!("cannot write the plan: {e}"))

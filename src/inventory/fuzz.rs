@@ -157,7 +157,7 @@ proptest! {
             }
         }
         let bytes = workbook(sheet, &columns, &rows);
-        let r = parse(&bytes, Options { include_powered_off: true, anonymise: false });
+        let r = parse(&bytes, Options { include_powered_off: true, ..Options::default() });
         let field = r.as_ref().err().and_then(InventoryError::field);
         if !keep[0] {
             prop_assert_eq!(field.as_deref(), Some("vInfo.VM"), "{:?}", r);

@@ -28,6 +28,16 @@ pub struct Options {
     pub include_powered_off: bool,
     /// Replace VM, host, cluster and datastore names with neutral stand-ins.
     pub anonymise: bool,
+    /// The percentile taken of a VM's performance samples where a file has several
+    /// (1 to 100); null = [`perf::DEFAULT_PERCENTILE`].
+    pub percentile: Option<u8>,
+}
+
+impl Options {
+    /// The percentile taken of a series.
+    pub fn percentile(&self) -> u8 {
+        self.percentile.unwrap_or(perf::DEFAULT_PERCENTILE)
+    }
 }
 
 /// A file that is not a readable inventory: what was expected and where.
@@ -144,7 +154,7 @@ pub fn import(
     if let Some(p) = performance {
         unpanicked(
             "VM Performance",
-            AssertUnwindSafe(|| perf::merge(&mut inv, p)),
+            AssertUnwindSafe(|| perf::merge(&mut inv, p, opts.percentile())),
         )?;
     }
     if opts.anonymise {

@@ -230,6 +230,13 @@ pub struct Summary {
     pub iops: f64,
     #[serde(default)]
     pub mibps: f64,
+    /// VMs whose performance file gave several samples, and the percentile of them
+    /// each took (null when no VM had a series).
+    #[serde(default)]
+    pub series_vms: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1, maximum = 100)]
+    pub percentile: Option<u8>,
     /// Today's hosts (`vHost`), their cores, and vCPUs per core across them.
     #[serde(default)]
     pub hosts: u32,

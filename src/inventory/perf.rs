@@ -2,7 +2,13 @@
 //! Live Optics `VM Performance` sheet, or a CSV the user writes (`VM,IOPS,MiB/s`).
 //!
 //! Where a file has several figures, the peak wins over the 95th percentile, which
-//! wins over the average; separate read and write columns are added up.
+//! wins over the average; separate read and write columns are added up. Where a file
+//! has several rows for one VM (a series of samples, as performance exports over time
+//! write them), the VM's figure is the chosen percentile of its samples (nearest rank:
+//! the smallest sample at or above that share of them), IOPS and MiB/s each on its own,
+//! as Azure Migrate's performance-based assessments take a percentile of the samples
+//! ("Percentile utilization": 50th, 90th, 95th or 99th; Microsoft Learn, Azure Migrate
+//! assessment properties).
 
 use super::plausible::{self, IOPS, MIBPS, quoted};
 use super::table::{self, Table, Workbook};
@@ -127,24 +133,61 @@ pub fn read(t: &Table, c: &PerfColumns, checks: &mut Checks) -> Vec<PerfRow> {
     rows
 }
 
-/// Sets the figures on the VMs of the same name; names that match no VM are counted in
-/// a warning.
-pub fn apply(vms: &mut [Vm], rows: &[PerfRow], summary: &mut Summary) {
-    let idx: HashMap<&str, usize> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.vm.as_str(), i))
-        .collect();
+/// The percentile taken of a VM's samples unless the import says otherwise.
+pub const DEFAULT_PERCENTILE: u8 = 95;
+
+/// The percentile an import asked for: 1 to 100, null = [`DEFAULT_PERCENTILE`]; any
+/// other is refused naming `percentile`.
+pub fn chosen(p: Option<u32>) -> Result<u8, crate::engine::scenario::FieldError> {
+    match p {
+        None => Ok(DEFAULT_PERCENTILE),
+        Some(v @ 1..=100) => Ok(v as u8),
+        Some(v) => Err(crate::engine::scenario::FieldError::new(
+            "percentile",
+            format!(
+                "must be a whole number from 1 to 100 (the percentile of each VM's samples), not {v}"
+            ),
+        )),
+    }
+}
+
+/// The `p`th percentile of `samples` by nearest rank (`p` from 1 to 100): the sample at
+/// rank ceil(p / 100 x n) of the sorted samples.
+pub fn percentile(samples: &mut [f64], p: u8) -> Option<f64> {
+    if samples.is_empty() {
+        return None;
+    }
+    samples.sort_by(f64::total_cmp);
+    let rank = (f64::from(p.clamp(1, 100)) / 100.0 * samples.len() as f64).ceil() as usize;
+    Some(samples[rank.clamp(1, samples.len()) - 1])
+}
+
+/// Sets the figures on the VMs of the same name, a VM with several rows taking the
+/// `pct`th percentile of its samples (recorded in the summary); names that match no VM
+/// are counted in a warning.
+pub fn apply(vms: &mut [Vm], rows: &[PerfRow], summary: &mut Summary, pct: u8) {
+    let mut by_vm: HashMap<&str, Vec<&PerfRow>> = HashMap::with_capacity(rows.len());
+    for r in rows {
+        by_vm.entry(r.vm.as_str()).or_default().push(r);
+    }
     let mut matched = 0;
     for v in vms.iter_mut() {
-        if let Some(&i) = idx.get(v.vm.as_str()) {
-            matched += 1;
-            let r = &rows[i];
-            v.iops = r.iops.or(v.iops);
-            v.mibps = r.mibps.or(v.mibps);
+        let Some(samples) = by_vm.get(v.vm.as_str()) else {
+            continue;
+        };
+        matched += 1;
+        if samples.len() > 1 {
+            summary.series_vms += 1;
+            summary.percentile = Some(pct);
         }
+        let of = |f: fn(&PerfRow) -> Option<f64>| {
+            let mut figures: Vec<f64> = samples.iter().filter_map(|r| f(r)).collect();
+            percentile(&mut figures, pct)
+        };
+        v.iops = of(|r| r.iops).or(v.iops);
+        v.mibps = of(|r| r.mibps).or(v.mibps);
     }
-    let unmatched = rows.len().saturating_sub(matched);
+    let unmatched = by_vm.len().saturating_sub(matched);
     if unmatched > 0 {
         summary.warnings.push(format!(
             "{unmatched} performance rows name no included VM (excluded, or not in the inventory)"
@@ -154,7 +197,7 @@ pub fn apply(vms: &mut [Vm], rows: &[PerfRow], summary: &mut Summary) {
 
 /// Reads a performance file (a CSV, or an xlsx with a `VM Performance` sheet) and sets
 /// its figures on the inventory's VMs.
-pub fn merge(inv: &mut Inventory, bytes: &[u8]) -> Result<(), InventoryError> {
+pub fn merge(inv: &mut Inventory, bytes: &[u8], pct: u8) -> Result<(), InventoryError> {
     let t = if bytes.starts_with(b"PK\x03\x04") {
         let mut book = Workbook::open(bytes)?;
         book.table("vmperformance")?.ok_or_else(|| {
@@ -176,7 +219,7 @@ pub fn merge(inv: &mut Inventory, bytes: &[u8]) -> Result<(), InventoryError> {
     let mut checks = Checks::default();
     let rows = read(&t, &c, &mut checks);
     checks.finish().map_err(InventoryError::figures)?;
-    apply(&mut inv.vms, &rows, &mut inv.summary);
+    apply(&mut inv.vms, &rows, &mut inv.summary, pct);
     inv.summary
         .warnings
         .retain(|w| !w.starts_with("no performance figures"));
@@ -204,6 +247,56 @@ mod tests {
         assert!((rows[0].mibps.unwrap() - want).abs() < 1e-9);
     }
 
+    /// 20 samples of 100 to 2,000 IOPS (1 to 20 MB/s): the nearest rank of the 95th
+    /// percentile is ceil(0.95 x 20) = 19, so 1,900 IOPS; the 50th is rank 10, 1,000;
+    /// the 99th rank 20, 2,000. A VM with one row keeps it.
+    #[test]
+    fn a_series_takes_the_chosen_percentile_of_each_vms_samples() {
+        let mut csv = String::from("VM,Timestamp,IOPS,MB/s\n");
+        for i in 1..=20 {
+            csv.push_str(&format!("a,2026-01-01T{i:02}:00,{},{i}\n", i * 100));
+        }
+        csv.push_str("b,2026-01-01T00:00,70,3\n");
+        let run = |p: u8| {
+            let mut inv = Inventory {
+                vms: ["a", "b"]
+                    .map(|n| Vm {
+                        vm: n.to_owned(),
+                        powerstate: Default::default(),
+                        cluster: None,
+                        host: None,
+                        datastore: None,
+                        vcpus: 1,
+                        memory_mib: 1024.0,
+                        provisioned_mib: 1024.0,
+                        in_use_mib: 1024.0,
+                        guest_used_mib: None,
+                        disks: vec![],
+                        iops: None,
+                        mibps: None,
+                        flags: vec![],
+                    })
+                    .to_vec(),
+                excluded: vec![],
+                summary: Summary::default(),
+            };
+            merge(&mut inv, csv.as_bytes(), p).unwrap();
+            inv
+        };
+        let inv = run(DEFAULT_PERCENTILE);
+        assert_eq!(inv.vms[0].iops, Some(1900.0));
+        let mb = 1e6 / 1_048_576.0;
+        assert!((inv.vms[0].mibps.unwrap() - 19.0 * mb).abs() < 1e-9);
+        assert_eq!((inv.vms[1].iops, inv.summary.series_vms), (Some(70.0), 1));
+        assert_eq!(inv.summary.percentile, Some(95));
+        assert_eq!(run(50).vms[0].iops, Some(1000.0));
+        assert_eq!(run(99).vms[0].iops, Some(2000.0));
+        assert_eq!(percentile(&mut [3.0, 1.0, 2.0], 1), Some(1.0));
+        assert_eq!(percentile(&mut [], 95), None);
+        assert!(chosen(Some(0)).is_err() && chosen(Some(101)).is_err());
+        assert_eq!(chosen(None).unwrap(), 95);
+    }
+
     #[test]
     fn figures_out_of_range_are_refused_naming_row_vm_column_and_range() {
         let mut inv = Inventory {
@@ -215,7 +308,7 @@ mod tests {
 a,-1,1
 b,NaN,1e308
 ";
-        let e = merge(&mut inv, csv).unwrap_err();
+        let e = merge(&mut inv, csv, DEFAULT_PERCENTILE).unwrap_err();
         let errors = e.figures.expect("every figure out of range");
         let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(
@@ -245,7 +338,7 @@ b,NaN,1e308
             excluded: vec![],
             summary: Summary::default(),
         };
-        let e = merge(&mut inv, b"VM,Owner\na,b\n").unwrap_err();
+        let e = merge(&mut inv, b"VM,Owner\na,b\n", DEFAULT_PERCENTILE).unwrap_err();
         assert_eq!(e.column.as_deref(), Some("IOPS"));
     }
 }

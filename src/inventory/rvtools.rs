@@ -382,7 +382,12 @@ pub fn from_workbook(book: &mut Workbook, opts: Options) -> Result<Inventory, In
     let mut checks = Checks::default();
     let (mut vms, excluded) = vms(&table, sheet, opts, &mut summary, &mut checks)?;
     if let Some(p) = perf::columns(&table) {
-        perf::apply(&mut vms, &perf::read(&table, &p, &mut checks), &mut summary);
+        perf::apply(
+            &mut vms,
+            &perf::read(&table, &p, &mut checks),
+            &mut summary,
+            opts.percentile(),
+        );
     }
     if let Some(t) = book.table("vdisk")? {
         disks(&t, &mut vms, &mut summary, &mut checks);
@@ -409,7 +414,12 @@ pub fn from_workbook(book: &mut Workbook, opts: Options) -> Result<Inventory, In
     }
     if let Some(t) = book.table("vmperformance")? {
         match perf::columns(&t) {
-            Some(p) => perf::apply(&mut vms, &perf::read(&t, &p, &mut checks), &mut summary),
+            Some(p) => perf::apply(
+                &mut vms,
+                &perf::read(&t, &p, &mut checks),
+                &mut summary,
+                opts.percentile(),
+            ),
             None => summary.warnings.push(
                 "sheet `VM Performance` has no VM and IOPS or MiB/s columns; performance was not read"
                     .to_owned(),
@@ -452,7 +462,12 @@ pub fn from_csv(table: Table, opts: Options) -> Result<Inventory, InventoryError
     let mut checks = Checks::default();
     let (mut vms, excluded) = vms(&table, "vInfo", opts, &mut summary, &mut checks)?;
     if let Some(p) = perf::columns(&table) {
-        perf::apply(&mut vms, &perf::read(&table, &p, &mut checks), &mut summary);
+        perf::apply(
+            &mut vms,
+            &perf::read(&table, &p, &mut checks),
+            &mut summary,
+            opts.percentile(),
+        );
     }
     checks.finish().map_err(InventoryError::figures)?;
     Ok(finish(vms, excluded, summary))

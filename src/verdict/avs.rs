@@ -5,8 +5,9 @@
 //! the headline and the table always agree.
 
 use super::mechanism;
+use crate::avs::hosts::HostCount;
 use crate::avs::licence::Licensing;
-use crate::avs::tco::Tco;
+use crate::avs::tco::{ExistingCost, Tco};
 use crate::avs::{AvsPlan, PurchaseTerm};
 use crate::format::{money, share as pct};
 use serde::Serialize;
@@ -206,9 +207,9 @@ fn break_even(t: &Tco, term: PurchaseTerm) -> BreakEven {
     let even = vsan - hosts;
     let statement = if even <= 0.0 {
         format!(
-            "No break-even at {}: the {} hosts with ANF datastores (with their VMware licences) alone cost {}/month, at least as much as vSAN only ({}).",
+            "No break-even at {}: the {} with ANF datastores (with their VMware licences) alone cost {}/month, at least as much as vSAN only ({}).",
             term.display(),
-            t.with_anf.hosts.hosts,
+            bought(&t.with_anf.hosts),
             c(hosts),
             c(vsan)
         )
@@ -253,22 +254,84 @@ pub fn hosts_unpriced(plan: &AvsPlan) -> String {
     )
 }
 
+/// "4 hosts", or "2 added hosts" when a private cloud is expanded.
+fn bought(h: &HostCount) -> String {
+    hosts_of(h, "")
+}
+
+/// "4 AV36P hosts", or "2 added AV36P hosts" when a private cloud is expanded.
+fn hosts_of(h: &HostCount, sku: &str) -> String {
+    let sku = if sku.is_empty() {
+        String::new()
+    } else {
+        format!("{sku} ")
+    };
+    format!(
+        "{}{} {sku}host{}",
+        h.bought,
+        if h.expansion.is_some() { " added" } else { "" },
+        if h.bought == 1 { "" } else { "s" }
+    )
+}
+
+/// What the existing hosts of an expanded private cloud cost, and why the options
+/// leave them out.
+fn existing(t: &Tco, e: &ExistingCost, term: PurchaseTerm) -> String {
+    let c = |v: f64| money(v, t.currency);
+    let what = format!(
+        "The existing {} {} hosts ({})",
+        e.hosts,
+        e.host_sku,
+        e.licensing.display()
+    );
+    let cost = match e.hosts_monthly {
+        Some(h) => {
+            let licence = e.licence_monthly.at(term);
+            format!(
+                " cost {}/month at {}{}",
+                c(h.at(term) + licence),
+                term.display(),
+                if licence > 0.0 {
+                    format!(
+                        " ({} of it VCF on {} cores)",
+                        c(licence),
+                        crate::format::count(u64::from(e.cores))
+                    )
+                } else {
+                    String::new()
+                }
+            )
+        }
+        None => format!(
+            " have no {} {} host price in {} and cost the same",
+            e.host_sku,
+            e.licensing.display(),
+            t.region_name
+        ),
+    };
+    format!(
+        "{what}{cost} whichever option is chosen, so both options count only the hosts added, their licences and the datastores."
+    )
+}
+
 /// The verdict on `plan`, its headline at `term`.
 pub fn verdict(plan: &AvsPlan, term: PurchaseTerm) -> AvsVerdict {
     let t = &plan.tco;
     let mut statements = vec![format!(
-        "{} {} datastores on {} {} hosts with ANF, against {} hosts with vSAN only; {}.",
+        "{} {} datastores on {} with ANF, against {} with vSAN only; {}.",
         plan.datastores.len(),
         plan.level.display(crate::engine::scenario::Service::Anf),
-        t.with_anf.hosts.hosts,
-        plan.host_sku,
-        t.vsan_only.hosts.hosts,
+        hosts_of(&t.with_anf.hosts, &plan.host_sku),
+        bought(&t.vsan_only.hosts),
         if plan.met {
             "every cluster meets its throughput targets"
         } else {
             "the busiest cluster misses its throughput targets"
         }
     )];
+    if let Some(e) = &t.existing {
+        statements.push(existing(t, e, term));
+    }
     statements.push(format!(
         "Busiest cluster: {}.",
         mechanism::cause(&plan.evaluation)
@@ -279,8 +342,8 @@ pub fn verdict(plan: &AvsPlan, term: PurchaseTerm) -> AvsVerdict {
             plan.host_sku,
             t.licence.licensing.display(),
             t.region_name,
-            t.vsan_only.hosts.hosts,
-            t.with_anf.hosts.hosts,
+            bought(&t.vsan_only.hosts),
+            bought(&t.with_anf.hosts),
             money(t.with_anf.anf_monthly.at(term), t.currency)
         );
         statements.push(statement.clone());

@@ -8,10 +8,12 @@ use serde_json::{Value, json};
 use volplan::inventory::{self, Flag, Options, Reason};
 
 mod azure_migrate;
+mod cli;
 mod figures;
 pub(crate) mod outputs;
 mod page;
 mod saved;
+mod series;
 
 /// The header dialect of a generated export.
 #[derive(Clone, Copy, PartialEq)]
@@ -174,7 +176,7 @@ fn write_row(ws: &mut rust_xlsxwriter::Worksheet, r: u32, cells: &[Value]) {
     }
 }
 
-fn sheet(book: &mut Workbook, name: &str, headers: &[String], rows: &[Vec<Value>]) {
+pub(crate) fn sheet(book: &mut Workbook, name: &str, headers: &[String], rows: &[Vec<Value>]) {
     let ws = book.add_worksheet();
     ws.set_name(name).expect("sheet name");
     let head: Vec<Value> = headers.iter().map(|s| json!(s)).collect();
@@ -558,6 +560,8 @@ async fn api_imports_plans_and_agrees_with_the_command_line() {
             "avs",
             "plan",
             file.to_str().unwrap(),
+            "--host-sku",
+            "AV36",
             "--region",
             "westus2",
             "--growth-pct",

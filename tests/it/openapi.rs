@@ -435,6 +435,27 @@ async fn the_avs_plan_documents_vcf_licensing() {
         json!(["inventory", "default", "user"])
     );
     assert!(request["stretched"].is_object(), "{request:?}");
+    // Expanding a private cloud: the request's `existing`, the answer's existing hosts.
+    let existing = properties(&doc, &request["existing"]["oneOf"][0]);
+    for field in ["hosts", "host_sku", "licensing"] {
+        assert!(
+            existing.contains_key(field),
+            "existing.{field}: {existing:?}"
+        );
+    }
+    let tco = &doc["components"]["schemas"]["Tco"]["properties"];
+    assert!(tco["existing"].is_object(), "{tco}");
+    let cost = &doc["components"]["schemas"]["ExistingCost"]["properties"];
+    for field in [
+        "hosts",
+        "host_sku",
+        "licensing",
+        "cores",
+        "hosts_monthly",
+        "licence_monthly",
+    ] {
+        assert!(cost[field].is_object(), "{field}: {cost}");
+    }
     let hosts = &doc["components"]["schemas"]["HostModel"]["properties"];
     assert!(hosts["management_memory_gb"].is_object(), "{hosts}");
     // A scenario's AVS hosts carry the same licensing (null: VCF included).

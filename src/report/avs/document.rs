@@ -150,7 +150,10 @@ pub fn document(doc: &PlanDoc, edition: Edition) -> Doc {
                 let h = &o.hosts;
                 Row::new(vec![
                     (*name).into(),
-                    Cell::num(f64::from(h.hosts), 0),
+                    match h.expansion {
+                        Some(_) => h.shown().into(),
+                        None => Cell::num(f64::from(h.hosts), 0),
+                    },
                     Cell::num(f64::from(h.drivers.cpu), 0),
                     Cell::num(f64::from(h.drivers.memory), 0),
                     h.drivers

@@ -48,6 +48,10 @@ pub struct ImportQuery {
     pub include_powered_off: Option<bool>,
     /// Replace VM, host, cluster and datastore names with neutral stand-ins.
     pub anonymise: Option<bool>,
+    /// Where a performance sheet has several samples per VM, the percentile of them
+    /// each VM takes: 1 to 100, default 95.
+    #[param(minimum = 1, maximum = 100)]
+    pub percentile: Option<u32>,
 }
 
 /// The raw body; a content type other than [`INVENTORY_TYPES`] is a 415.
@@ -115,6 +119,7 @@ pub async fn import(
     let opts = Options {
         include_powered_off: q.include_powered_off.unwrap_or(false),
         anonymise: q.anonymise.unwrap_or(false),
+        percentile: Some(inventory::perf::chosen(q.percentile)?),
     };
     let inv = who
         .parse(&st, "inventory import", move || {
@@ -134,6 +139,11 @@ pub struct PerformanceRequest {
     /// as long as the body may be.
     #[schema(max_length = 33554432)]
     pub csv: String,
+    /// Where the CSV has several rows (samples) per VM, the percentile of them each VM
+    /// takes: 1 to 100, default 95.
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 100)]
+    pub percentile: Option<u32>,
 }
 
 /// Adds per-VM IOPS and MiB/s from a CSV to an imported inventory.
@@ -154,10 +164,11 @@ pub async fn performance(
 ) -> Result<Json<Inventory>, ApiError> {
     req.inventory.check_text()?;
     inventory::plausible::check(&req.inventory)?;
+    let pct = inventory::perf::chosen(req.percentile)?;
     let inv = who
         .parse(&st, "performance import", move || {
             let mut inv = req.inventory;
-            inventory::perf::merge(&mut inv, req.csv.as_bytes()).map(|()| inv)
+            inventory::perf::merge(&mut inv, req.csv.as_bytes(), pct).map(|()| inv)
         })
         .await?
         .map_err(invalid)?;

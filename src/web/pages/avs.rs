@@ -256,7 +256,16 @@ async fn read_upload(mut mp: Multipart, form: &mut FormState) -> Option<Upload> 
             "performance" => up.performance = bytes.to_vec(),
             "include_powered_off" => up.opts.include_powered_off = true,
             "anonymise" => up.opts.anonymise = true,
+            "percentile" => {
+                form.default_value("percentile", &String::from_utf8_lossy(&bytes));
+            }
             _ => {}
+        }
+    }
+    if let Some(p) = form.whole("percentile") {
+        match inventory::perf::chosen(Some(p)) {
+            Ok(p) => up.opts.percentile = Some(p),
+            Err(e) => form.add_error("percentile", e.message),
         }
     }
     // The boxes stay as they were ticked.
@@ -271,6 +280,9 @@ async fn read_upload(mut mp: Multipart, form: &mut FormState) -> Option<Upload> 
             "file",
             "choose an RVTools export (.xlsx or its vInfo .csv), then Import",
         );
+        return None;
+    }
+    if form.error("percentile").is_some() {
         return None;
     }
     Some(up)

@@ -76,6 +76,35 @@ async fn an_azure_migrate_import_gives_per_vm_figures_and_its_own_datastore_chec
     assert_eq!(iops["source"], "inventory");
     assert!((iops["value"].as_f64().unwrap() - 6820.0 / 3.0).abs() < 1e-9);
     assert_eq!(assumption(&measured, "Read share")["source"], "default");
+    // The TCO of the fixture with portable VCF (the default) on AV36P in East US, by hand:
+    // 14 vCPUs x 600 MHz / 4 = 2,100 MHz of 65,520 (36 x 2,600 x 70 %) plus the 46 GHz
+    // management reservation of 93,600 MHz: 0.52 host; 88 GiB of 614.4 plus 171.88 GB
+    // of 768: 0.37 host; 1,010 GiB on vSAN of 10.18 TiB a host: 1. So 1 + a spare, and the
+    // 3-host minimum in both options. Hosts at the VCF BYOL rate: 3 x 8.20 x 730 =
+    // 17,958.00 a month; VCF on 3 x 36 = 108 cores x 350 / 12 = 3,150.00. The options
+    // differ by the datastores alone.
+    let t = &measured["tco"];
+    let f = |v: &Value| v.as_f64().unwrap();
+    for o in ["vsan_only", "with_anf"] {
+        assert_eq!(t[o]["hosts"]["hosts"], 3, "{o}");
+        assert_eq!(t[o]["hosts"]["binding"], "minimum", "{o}");
+        assert!(
+            (f(&t[o]["hosts_monthly"]["payg"]) - 17_958.0).abs() < 1e-6,
+            "{o}"
+        );
+        assert_eq!(t[o]["cores"], 108, "{o}");
+        assert!(
+            (f(&t[o]["licence_monthly"]["payg"]) - 3_150.0).abs() < 1e-6,
+            "{o}"
+        );
+    }
+    assert_eq!(f(&t["saving"]["hosts_monthly"]["payg"]), 0.0);
+    assert_eq!(f(&t["saving"]["licence_monthly"]["payg"]), 0.0);
+    assert!(
+        (f(&t["saving"]["storage_monthly"]["payg"]) + f(&t["with_anf"]["anf_monthly"]["payg"]))
+            .abs()
+            < 1e-9
+    );
     assert_eq!(assumption(&measured, "IOs in flight")["value"], 8.0);
 
     // The same servers without their figures: the plan falls back on the defaults,
@@ -108,7 +137,7 @@ async fn an_azure_migrate_import_gives_per_vm_figures_and_its_own_datastore_chec
 
     // The page and every report list the assumptions with their sources.
     let path = upload(&app, "azure-migrate.csv", FIXTURE, false).await;
-    let q = "region=eastus&host_sku=AV36P&default_iops_per_vm=50";
+    let q = "region=eastus&host_sku=AV36P&default_iops_per_vm=50&comfort_factor=1.3";
     let page = app.get_text(&format!("{path}?{q}")).await;
     let table = page
         .split("<table id=\"avs-assumptions\">")
@@ -117,6 +146,10 @@ async fn an_azure_migrate_import_gives_per_vm_figures_and_its_own_datastore_chec
         .expect("the assumptions table");
     assert!(
         table.contains("IO size") && table.contains("inventory"),
+        "{table}"
+    );
+    assert!(
+        table.contains("Comfort factor") && table.contains("1.3 x"),
         "{table}"
     );
     for f in ["md", "html", "xlsx", "pdf"] {
@@ -139,6 +172,7 @@ async fn an_azure_migrate_import_gives_per_vm_figures_and_its_own_datastore_chec
         };
         assert!(f == "xlsx" || text.contains("Assumptions per VM"), "{f}");
         assert!(text.contains("IOs in flight per VM"), "{f}");
+        assert!(text.contains("Comfort factor"), "{f}");
         assert!(
             text.contains("IOPS per VM, mean of the 3 VMs with figures"),
             "{f}"

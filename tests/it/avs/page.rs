@@ -300,3 +300,55 @@ async fn the_page_prints_the_verdict_labels_and_level_names_not_ids() {
     assert!(!page.contains("targets met") && !page.contains(">ultra<"));
     app.stop().await;
 }
+
+/// The page expands an existing private cloud: its hosts, SKU and licensing are inputs,
+/// the TCO table shows the hosts after the expansion with those added, the verdict's
+/// sentence on the existing hosts is printed as the API says it, and a wrong count is
+/// marked beside its input.
+#[tokio::test]
+async fn the_page_expands_an_existing_private_cloud() {
+    let app = spawn_app().await;
+    let path = upload(&app).await;
+    let q = "region=eastus&host_sku=AV36P&existing_hosts=4&existing_vcf=included";
+    let page = app.get_text(&format!("{path}?{q}")).await;
+    let plan = app
+        .get_json(&format!("{path}/plan.json?{q}&edition=engineer"))
+        .await;
+    let hosts = &plan["tco"]["with_anf"]["hosts"];
+    assert_eq!(hosts["expansion"]["existing"], 4);
+    let bought = hosts["bought"].as_u64().unwrap();
+    assert!(bought >= 1);
+    let total = hosts["hosts"].as_u64().unwrap();
+    assert_eq!(total, 4 + bought);
+    assert!(
+        page.contains(&format!("{total} ({bought} added)")),
+        "the TCO table's hosts"
+    );
+    let said = plan["verdict"]["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .find(|s| s.starts_with("The existing 4 AV36P hosts (VCF included) cost "))
+        .expect("the existing hosts' sentence");
+    assert!(page.contains(&escaped(said)));
+    assert!(page.contains("<label for=\"f-existing_hosts\">Existing hosts</label>"));
+    // The reports say the same: the hosts with those added, and the sentence.
+    let md = app.get_text(&format!("{path}/plan.md?{q}")).await;
+    assert!(md.contains(&format!("{total} ({bought} added)")), "{md}");
+    assert!(md.contains(said), "{md}");
+    let res = app
+        .get(&format!(
+            "{path}?region=eastus&existing_hosts=2&existing_sku=AV99"
+        ))
+        .await;
+    assert_eq!(res.status(), 422);
+    let page = res.text().await.unwrap();
+    assert!(
+        message(&page, "existing_hosts").contains("from 3 to 192"),
+        "{}",
+        message(&page, "existing_hosts")
+    );
+    assert!(message(&page, "existing_sku").contains("is not an AVS host SKU"));
+    app.stop().await;
+}

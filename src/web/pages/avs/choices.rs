@@ -35,12 +35,19 @@ pub struct PlanQuery {
     /// A stretched cluster (`yes`), and the per-VM figures where the inventory has none.
     pub stretched: Option<String>,
     pub read_pct: Option<String>,
+    /// A buffer on every VM's IOPS and MiB/s.
+    pub comfort_factor: Option<String>,
     pub io_size_kib: Option<String>,
     pub outstanding_per_vm: Option<String>,
     pub default_iops_per_vm: Option<String>,
     pub default_mibps_per_vm: Option<String>,
     /// ISO 4217 code the plan is priced in (`currency`; USD by default).
     pub currency: Option<String>,
+    /// The private cloud to expand: its hosts (empty = a new private cloud), their SKU
+    /// (empty = the plan's) and their VCF licensing.
+    pub existing_hosts: Option<String>,
+    pub existing_sku: Option<String>,
+    pub existing_vcf: Option<String>,
     pub q: Option<String>,
     /// `customer` (default) or `engineer`: who a download is for.
     pub edition: Option<String>,
@@ -48,7 +55,7 @@ pub struct PlanQuery {
 
 impl PlanQuery {
     /// The choices of the options form, by input name (the plan request's field names).
-    fn choices(&self) -> [(&'static str, &Option<String>); 20] {
+    fn choices(&self) -> [(&'static str, &Option<String>); 24] {
         [
             ("region", &self.region),
             ("host_sku", &self.host_sku),
@@ -65,11 +72,15 @@ impl PlanQuery {
             ("vcf_until", &self.vcf_until),
             ("stretched", &self.stretched),
             ("read_pct", &self.read_pct),
+            ("comfort_factor", &self.comfort_factor),
             ("io_size_kib", &self.io_size_kib),
             ("outstanding_per_vm", &self.outstanding_per_vm),
             ("default_iops_per_vm", &self.default_iops_per_vm),
             ("default_mibps_per_vm", &self.default_mibps_per_vm),
             ("currency", &self.currency),
+            ("existing_hosts", &self.existing_hosts),
+            ("existing_sku", &self.existing_sku),
+            ("existing_vcf", &self.existing_vcf),
         ]
     }
 
@@ -105,7 +116,7 @@ impl PlanQuery {
 
 /// The inputs of the options form by name (the plan request's field names), with
 /// their labels.
-const LABELS: [(&str, &str); 20] = [
+const LABELS: [(&str, &str); 24] = [
     ("region", "Region"),
     ("host_sku", "Host"),
     ("level", "Datastore level"),
@@ -121,11 +132,15 @@ const LABELS: [(&str, &str); 20] = [
     ("vcf_until", "Included until"),
     ("stretched", "Stretched cluster"),
     ("read_pct", "Read share"),
+    ("comfort_factor", "Comfort factor"),
     ("io_size_kib", "IO size"),
     ("outstanding_per_vm", "IOs in flight per VM"),
     ("default_iops_per_vm", "IOPS per VM without figures"),
     ("default_mibps_per_vm", "MiB/s per VM without figures"),
     ("currency", "Currency"),
+    ("existing_hosts", "Existing hosts"),
+    ("existing_sku", "Existing hosts' SKU"),
+    ("existing_vcf", "Existing hosts' licences"),
 ];
 
 /// The label of input `name`; `None` when the form has no such input (a plan error
@@ -168,7 +183,7 @@ const LEVELS: [(&str, Level); 4] = [
 pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanRequest {
     let mut r = PlanRequest::new(inv);
     for (name, value) in [
-        ("host_sku", PAGE_HOST_SKU.to_owned()),
+        ("host_sku", r.host_sku.clone()),
         ("unit", "vm".to_owned()),
         ("basis", "in_use".to_owned()),
         ("term", r.term.key().to_owned()),
@@ -179,7 +194,6 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
     ] {
         form.default_value(name, &value);
     }
-    r.host_sku = PAGE_HOST_SKU.to_owned();
     let host = form.value("host_sku").trim();
     if !host.is_empty() {
         r.host_sku = host.to_owned();
@@ -237,6 +251,9 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
     if let Some(v) = form.number("read_pct") {
         r.read_pct = v;
     }
+    if let Some(v) = form.number("comfort_factor") {
+        r.comfort_factor = v;
+    }
     r.io_size_kib = form.number("io_size_kib");
     if let Some(n) = form.whole("outstanding_per_vm") {
         r.outstanding_per_vm = n;
@@ -244,12 +261,30 @@ pub fn read(inv: Inventory, form: &mut FormState, submitted: bool) -> PlanReques
     r.default_iops_per_vm = form.number("default_iops_per_vm");
     r.default_mibps_per_vm = form.number("default_mibps_per_vm");
     r.currency = form.value("currency").trim().to_ascii_uppercase();
+    r.existing = read_existing(form);
     r
 }
 
-/// The host the page offers first: priced both with portable VCF (its `VCF BYOL` rate)
-/// and licence-included in the most regions.
-const PAGE_HOST_SKU: &str = "AV36P";
+/// The private cloud to expand, when its hosts are given.
+fn read_existing(form: &mut FormState) -> Option<avs::existing::Existing> {
+    let hosts = form.whole("existing_hosts")?;
+    let sku = form.value("existing_sku").trim();
+    let host_sku = (!sku.is_empty()).then(|| sku.to_owned());
+    let licensing = pick(
+        form,
+        "existing_vcf",
+        &[
+            ("included", Licensing::Included),
+            ("portable", Licensing::Portable),
+        ],
+    )
+    .unwrap_or(Licensing::Included);
+    Some(avs::existing::Existing {
+        hosts,
+        host_sku,
+        licensing,
+    })
+}
 
 /// Puts the plan's errors beside the inputs they name; the others (the inventory's)
 /// are returned as one sentence for the top of the form.
@@ -261,6 +296,9 @@ pub fn place_errors(form: &mut FormState, errors: &FieldErrors) -> String {
             "vcf.licensing" => "vcf",
             "vcf.price_per_core_year" => "vcf_price",
             "vcf.included_until" => "vcf_until",
+            "existing.hosts" => "existing_hosts",
+            "existing.host_sku" => "existing_sku",
+            "existing.licensing" => "existing_vcf",
             f => f,
         };
         if label(input).is_some() {

@@ -9,7 +9,8 @@ use crate::format;
 /// A row of the hosts and TCO table, its figures formatted.
 pub struct OptionRow {
     pub name: &'static str,
-    pub hosts: u32,
+    /// "4", or "6 (2 added)" when a private cloud is expanded.
+    pub hosts: String,
     pub cpu: u32,
     pub memory: u32,
     pub storage: String,
@@ -48,7 +49,7 @@ impl AvsPage {
             );
             OptionRow {
                 name,
-                hosts: h.hosts,
+                hosts: h.shown(),
                 cpu: h.drivers.cpu,
                 memory: h.drivers.memory,
                 storage: h.drivers.storage.map_or("-".to_owned(), |s| s.to_string()),
