@@ -308,6 +308,10 @@ pub struct Gcnv {
     pub flex: GcnvFlex,
     pub latency_ms: f64,
     pub latency_source: SourceEntry,
+    /// Large sequential writes as a share of large sequential reads (Google's one
+    /// published write figure), with its source.
+    pub seq_write_share: f64,
+    pub seq_write_source: SourceEntry,
     pub hours_per_month: f64,
     pub price_date: String,
 }

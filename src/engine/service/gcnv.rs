@@ -1,6 +1,7 @@
 //! Google Cloud NetApp Volumes: per-level rates, volume caps, Flex pool performance,
-//! and the volume's back end (ANF's mechanism scaled to the documented cap: no GCNV
-//! document gives a write or IOPS ceiling for the Standard, Premium and Extreme levels).
+//! and the volume's back end (ANF's mechanism scaled to the documented cap, large
+//! sequential writes at the share of it Google's one published write figure gives: no
+//! GCNV document gives an IOPS ceiling for the Standard, Premium and Extreme levels).
 
 use super::demand;
 use crate::engine::catalog::{self, GcnvLevel};
@@ -126,7 +127,12 @@ pub fn limits(p: &Plan, dist: &Distribution, set: &mut impl Sink) {
         assumption: false,
         queue: Queue::Storage,
     });
-    demand::push(p, dist, &demand::gcnv(p.params, p.kind, cap), set);
+    demand::push(
+        p,
+        dist,
+        &demand::gcnv(p.params, p.kind, cap, g.seq_write_share),
+        set,
+    );
 }
 
 #[cfg(test)]
