@@ -47,7 +47,6 @@ const ALLOWED: &[(&str, Option<&str>, &str)] = &[
     ("engine/service/", None, "limit labels and their sources"),
     ("engine/client.rs", None, "limit labels and their sources"),
     ("engine/avs.rs", None, "limit labels and their sources"),
-    ("engine/security.rs", None, "limit sources"),
     ("engine/cost.rs", None, "cost line names"),
     (
         "engine/cost_files_gcnv.rs",
@@ -64,7 +63,7 @@ const ALLOWED: &[(&str, Option<&str>, &str)] = &[
         "names and notes of the scenarios an AVS plan makes",
     ),
     (
-        "calibrate/ranges.rs",
+        "model_fit/range_widths.rs",
         None,
         "the header of the widths file it writes",
     ),
@@ -114,11 +113,6 @@ const ALLOWED: &[(&str, Option<&str>, &str)] = &[
     ),
     ("report/estate/", None, "report headings and table headers"),
     ("report/doc/", None, "document layout labels"),
-    (
-        "report/sources.rs",
-        None,
-        "source titles (the typed sources replace them)",
-    ),
     (
         "report/summary/mod.rs",
         None,
