@@ -36,21 +36,6 @@ pub struct Existing {
     pub licensing: Licensing,
 }
 
-/// What an expansion did, part of a [`HostCount`].
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, utoipa::ToSchema)]
-pub struct Expansion {
-    /// Hosts there before (part of the count's `hosts`).
-    pub existing: u32,
-    pub existing_sku: &'static str,
-    /// Their clusters.
-    pub existing_clusters: u32,
-    /// Added hosts that joined the existing clusters, and new clusters.
-    pub joined: u32,
-    pub new_clusters: u32,
-    /// Whether the added hosts are of the existing hosts' SKU.
-    pub same_sku: bool,
-}
-
 impl Existing {
     /// Checks the fields into `c` (named `existing.*`) against the plan's `stretched`.
     pub fn check(&self, c: &mut Checks, stretched: bool) {
@@ -101,39 +86,6 @@ impl Existing {
     }
 }
 
-impl Expansion {
-    /// The rule in words, for [`HostCount::rules`].
-    pub fn rule(&self, c: &HostCount) -> String {
-        let added = c.bought;
-        let mut s = format!(
-            "expanding a private cloud of {} {} hosts in {} cluster{}: cluster 1 already holds the management reservation, and the existing clusters their spares; {added} host{} added",
-            self.existing,
-            self.existing_sku,
-            self.existing_clusters,
-            if self.existing_clusters == 1 { "" } else { "s" },
-            if added == 1 { "" } else { "s" },
-        );
-        if self.joined > 0 {
-            s.push_str(&format!(
-                ", {} of them in the existing clusters' free places (up to {MAX_CLUSTER} hosts per cluster)",
-                self.joined
-            ));
-        }
-        if self.new_clusters > 0 {
-            s.push_str(&format!(
-                ", {} new cluster{} of at least {MIN_CLUSTER} hosts{}",
-                self.new_clusters,
-                if self.new_clusters == 1 { "" } else { "s" },
-                if self.same_sku {
-                    ""
-                } else {
-                    " (a cluster holds one host type)"
-                }
-            ));
-        }
-        s
-    }
-}
 
 /// Hosts for `d` on `h`: added to the private cloud `existing` when given, else a new
 /// private cloud's ([`HostModel::count`]).
@@ -196,7 +148,7 @@ pub fn count(
         stretched,
         binding,
         bought: added * sites,
-        expansion: Some(Expansion {
+        expansion: Some(hosts::Expansion {
             existing: e.hosts,
             existing_sku: existing.sku,
             existing_clusters,
