@@ -86,7 +86,6 @@ impl Existing {
     }
 }
 
-
 /// Hosts for `d` on `h`: added to the private cloud `existing` when given, else a new
 /// private cloud's ([`HostModel::count`]).
 pub fn count_in(
