@@ -36,9 +36,9 @@ use hosts::{Demand, HostCount};
 use layout::{Item, Packing};
 use scenario::{as_planned, scenario};
 
-/// Datastores per cluster unless the request says otherwise (the benchmark page's
-/// figure; the attach page says 8 by default and up to 256 by support request).
-pub const DEFAULT_MAX_DATASTORES: u32 = 64;
+/// Datastores per cluster unless the request says otherwise: the engine's one figure,
+/// with its source ([`crate::engine::solve::MAX_DATASTORES_PER_CLUSTER`]).
+pub const DEFAULT_MAX_DATASTORES: u32 = crate::engine::solve::MAX_DATASTORES_PER_CLUSTER;
 
 /// Most re-evaluations of a Flexible datastore set whose assigned MiB/s fell short
 /// (each raises them by the shortfall, so one or two usually suffice).
