@@ -174,6 +174,15 @@ mod tests {
         }
     }
 
+    /// VMs that need `gib` of memory and nothing else.
+    fn memory(gib: f64) -> Demand {
+        Demand {
+            vcpus: 0.0,
+            memory_gib: gib,
+            storage_tib: 0.0,
+        }
+    }
+
     /// 900 GiB of VM memory on AV36 (460.8 GB usable per host at 80 % of 576 GB) needs
     /// 1.95 hosts, so 2 (no management reservation: the existing cluster 1 holds it).
     /// An existing cluster of 4 AV36 hosts has 12 free places, so the 2 hosts join it
@@ -181,11 +190,7 @@ mod tests {
     #[test]
     fn added_hosts_of_the_same_sku_join_the_existing_cluster() {
         let av36 = spec("AV36").unwrap();
-        let d = Demand {
-            vcpus: 0.0,
-            memory_gib: 900.0,
-            storage_tib: 0.0,
-        };
+        let d = memory(900.0);
         let m = HostModel::default();
         let c = count(&m, av36, av36, &existing(4, None), d, false, false);
         assert_eq!((c.hosts, c.bought, c.clusters), (6, 2, 1));
@@ -203,11 +208,7 @@ mod tests {
     #[test]
     fn a_full_cluster_sends_the_added_hosts_to_a_new_one() {
         let av36 = spec("AV36").unwrap();
-        let d = Demand {
-            vcpus: 0.0,
-            memory_gib: 900.0,
-            storage_tib: 0.0,
-        };
+        let d = memory(900.0);
         let c = count(
             &HostModel::default(),
             av36,
@@ -229,11 +230,7 @@ mod tests {
     /// their own, at least 3 hosts with a spare; a small need is the minimum.
     #[test]
     fn another_sku_makes_a_new_cluster() {
-        let d = Demand {
-            vcpus: 0.0,
-            memory_gib: 100.0,
-            storage_tib: 0.0,
-        };
+        let d = memory(100.0);
         let c = count(
             &HostModel::default(),
             spec("AV64").unwrap(),
@@ -254,11 +251,7 @@ mod tests {
     #[test]
     fn a_stretched_private_cloud_grows_on_both_sites() {
         let av36 = spec("AV36").unwrap();
-        let d = Demand {
-            vcpus: 0.0,
-            memory_gib: 900.0,
-            storage_tib: 0.0,
-        };
+        let d = memory(900.0);
         let c = count(
             &HostModel::default(),
             av36,
