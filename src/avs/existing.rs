@@ -195,7 +195,7 @@ mod tests {
         let c = count(&m, av36, av36, &existing(4, None), d, false, false);
         assert_eq!((c.hosts, c.bought, c.clusters), (6, 2, 1));
         assert_eq!((c.spares, c.management_hosts, c.binding), (0, 0, "memory"));
-        let rules = c.rules();
+        let rules = crate::verdict::avs::host_rules(&c);
         assert!(
             rules.contains("2 hosts added, 2 of them in the existing clusters' free places"),
             "{rules}"
@@ -220,9 +220,9 @@ mod tests {
         );
         assert_eq!((c.hosts, c.bought, c.clusters, c.spares), (19, 3, 2, 1));
         assert!(
-            c.rules().contains("1 new cluster of at least 3 hosts"),
+            crate::verdict::avs::host_rules(&c).contains("1 new cluster of at least 3 hosts"),
             "{}",
-            c.rules()
+            crate::verdict::avs::host_rules(&c)
         );
     }
 

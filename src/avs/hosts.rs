@@ -189,46 +189,6 @@ impl HostCount {
             None => self.hosts.to_string(),
         }
     }
-
-    /// Microsoft's rules that drive this count ([`RULES_SOURCE`]): the management
-    /// reservation (when it adds hosts), the spares, the clusters and the sites.
-    pub fn rules(&self) -> String {
-        let mut out = Vec::new();
-        if let Some(e) = &self.expansion {
-            out.push(e.rule(self));
-        }
-        if self.management_hosts > 0 {
-            out.push(format!(
-                "cluster 1 reserves {} GHz of CPU and {} GB of memory for the management appliances (+{} host{})",
-                crate::format::num(MANAGEMENT_CPU_GHZ, 0),
-                crate::format::num(MANAGEMENT_MEMORY_GB, 2),
-                self.management_hosts,
-                if self.management_hosts == 1 { "" } else { "s" }
-            ));
-        }
-        if self.stretched {
-            out.push(format!(
-                "a stretched cluster holds the whole workload on each of its 2 sites, at least 3 hosts and a spare on each (N+2): {} hosts per site",
-                self.hosts / STRETCHED_SITES
-            ));
-        } else if self.spares > 0 {
-            let new_clusters = self.expansion.map_or(self.clusters, |e| e.new_clusters);
-            out.push(format!(
-                "N+1: {} spare host{} ({} per {}cluster)",
-                self.spares,
-                if self.spares == 1 { "" } else { "s" },
-                self.spares / new_clusters.max(1),
-                if self.expansion.is_some() { "new " } else { "" }
-            ));
-        }
-        if self.clusters > 1 && self.expansion.is_none() {
-            out.push(format!(
-                "at most {MAX_CLUSTER} hosts per cluster: {} clusters",
-                self.clusters
-            ));
-        }
-        out.join("; ")
-    }
 }
 
 impl HostModel {
@@ -400,40 +360,6 @@ pub struct Expansion {
     pub same_sku: bool,
 }
 
-impl Expansion {
-    /// The rule in words, for [`HostCount::rules`].
-    pub fn rule(&self, c: &HostCount) -> String {
-        let added = c.bought;
-        let mut s = format!(
-            "expanding a private cloud of {} {} hosts in {} cluster{}: cluster 1 already holds the management reservation, and the existing clusters their spares; {added} host{} added",
-            self.existing,
-            self.existing_sku,
-            self.existing_clusters,
-            if self.existing_clusters == 1 { "" } else { "s" },
-            if added == 1 { "" } else { "s" },
-        );
-        if self.joined > 0 {
-            s.push_str(&format!(
-                ", {} of them in the existing clusters' free places (up to {MAX_CLUSTER} hosts per cluster)",
-                self.joined
-            ));
-        }
-        if self.new_clusters > 0 {
-            s.push_str(&format!(
-                ", {} new cluster{} of at least {MIN_CLUSTER} hosts{}",
-                self.new_clusters,
-                if self.new_clusters == 1 { "" } else { "s" },
-                if self.same_sku {
-                    ""
-                } else {
-                    " (a cluster holds one host type)"
-                }
-            ));
-        }
-        s
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -485,11 +411,15 @@ mod tests {
             (4, "memory", 3)
         );
         assert_eq!(with.management_hosts, 1);
-        assert!(with.rules().contains("171.88 GB"), "{}", with.rules());
         assert!(
-            with.rules().contains("N+1: 1 spare host"),
+            crate::verdict::avs::host_rules(&with).contains("171.88 GB"),
             "{}",
-            with.rules()
+            crate::verdict::avs::host_rules(&with)
+        );
+        assert!(
+            crate::verdict::avs::host_rules(&with).contains("N+1: 1 spare host"),
+            "{}",
+            crate::verdict::avs::host_rules(&with)
         );
     }
 
@@ -510,7 +440,11 @@ mod tests {
         let two = m.count(av36, d, false, true);
         assert_eq!((one.hosts, two.hosts), (4, 8));
         assert_eq!(two.spares, 2, "N+2");
-        assert!(two.rules().contains("4 hosts per site"), "{}", two.rules());
+        assert!(
+            crate::verdict::avs::host_rules(&two).contains("4 hosts per site"),
+            "{}",
+            crate::verdict::avs::host_rules(&two)
+        );
         // A small workload still has 3 hosts on each site.
         let small = m.count(av36, Demand::default(), false, true);
         assert_eq!((small.hosts, small.binding), (6, "minimum"));
@@ -535,6 +469,10 @@ mod tests {
         // cluster of 16, so 2 clusters, each with its spare (N+1 per cluster).
         assert_eq!(c.drivers.memory, 21);
         assert_eq!((c.hosts, c.clusters, c.spares), (23, 2, 2));
-        assert!(c.rules().contains("2 clusters"), "{}", c.rules());
+        assert!(
+            crate::verdict::avs::host_rules(&c).contains("2 clusters"),
+            "{}",
+            crate::verdict::avs::host_rules(&c)
+        );
     }
 }

@@ -9,7 +9,7 @@ use super::hosts::HostCount;
 use super::licence::{LicenceTerms, Licensing};
 use super::request::Context;
 use crate::engine::pricing::{HostPrice, ReservedDiscounts};
-use crate::engine::scenario::{Level, Service, Term};
+use crate::engine::scenario::{Level, Term};
 use serde::Serialize;
 
 /// A figure at pay as you go and on each reservation term.
@@ -124,8 +124,22 @@ pub struct Saving {
     pub monthly_payg: f64,
     pub pct_payg: f64,
     pub totals: Vec<YearTotal>,
-    /// A sentence on what drives the difference.
-    pub drivers: String,
+    /// A sentence on what drives the difference (worded by the verdict).
+    #[serde(serialize_with = "crate::engine::limits::as_display")]
+    #[schema(value_type = String)]
+    pub drivers: Drivers,
+}
+
+/// What drives the difference: each option's host count and the ANF datastores' share,
+/// worded by the verdict (`verdict::avs`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Drivers {
+    pub vsan_only: HostCount,
+    pub with_anf: HostCount,
+    pub anf_tib: f64,
+    pub anf_level: Level,
+    pub anf_monthly_payg: f64,
+    pub currency: &'static str,
 }
 
 /// The comparison.
@@ -242,36 +256,6 @@ fn option(ctx: &Context, hosts: &HostCount, anf: Option<&AnfShare>) -> OptionCos
     }
 }
 
-/// What drives a host count, in words.
-pub fn driver(h: &HostCount) -> String {
-    let d = h.drivers;
-    let detail = match h.binding {
-        "storage" => format!(
-            " ({} hosts at {} usable vSAN each)",
-            d.storage.unwrap_or(0),
-            crate::format::capacity(h.vsan_usable_tib_per_host)
-        ),
-        "memory" => format!(
-            " ({} hosts at {} GiB each)",
-            d.memory,
-            crate::format::num(h.memory_gib_per_host, 1)
-        ),
-        "cpu" => format!(" ({} hosts)", d.cpu),
-        _ => " per cluster".to_owned(),
-    };
-    let rules = h.rules();
-    let rules = if rules.is_empty() {
-        String::new()
-    } else {
-        format!(", {rules}")
-    };
-    format!(
-        "{} hosts, driven by {}{detail}{rules}",
-        h.hosts,
-        h.driver_name()
-    )
-}
-
 /// The comparison of the two options.
 pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> Tco {
     let a = option(ctx, vsan, None);
@@ -299,15 +283,14 @@ pub fn tco(ctx: &Context, vsan: &HostCount, with: &HostCount, anf: AnfShare) -> 
                 reserved: x.reserved - y.reserved,
             })
             .collect(),
-        drivers: format!(
-            "vSAN only: {}; with ANF datastores: {}, plus {} of {} datastores at {} a month (host rules: {})",
-            driver(vsan),
-            driver(with),
-            crate::format::capacity(anf.tib),
-            anf.level.display(Service::Anf),
-            crate::format::money(anf.monthly.payg, ctx.book.currency),
-            super::hosts::RULES_SOURCE
-        ),
+        drivers: Drivers {
+            vsan_only: *vsan,
+            with_anf: *with,
+            anf_tib: anf.tib,
+            anf_level: anf.level,
+            anf_monthly_payg: anf.monthly.payg,
+            currency: ctx.book.currency,
+        },
     };
     Tco {
         region: ctx.region.clone(),

@@ -5,12 +5,14 @@
 //! the headline and the table always agree.
 
 use super::mechanism;
-use crate::avs::hosts::HostCount;
+use crate::avs::hosts::{self, Expansion, HostCount};
 use crate::avs::licence::Licensing;
-use crate::avs::tco::{ExistingCost, Tco};
+use crate::avs::tco::{Drivers, ExistingCost, Tco};
 use crate::avs::{AvsPlan, PurchaseTerm};
+use crate::engine::scenario::Service;
 use crate::format::{money, share as pct};
 use serde::Serialize;
+use std::fmt;
 
 /// Which option is cheaper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
@@ -312,6 +314,127 @@ fn existing(t: &Tco, e: &ExistingCost, term: PurchaseTerm) -> String {
     format!(
         "{what}{cost} whichever option is chosen, so both options count only the hosts added, their licences and the datastores."
     )
+}
+
+/// What drives a host count, in words: "4 hosts, driven by memory (4 hosts at 460.8 GiB
+/// each), N+1: 1 spare host (1 per cluster)".
+pub fn driver(h: &HostCount) -> String {
+    let d = h.drivers;
+    let detail = match h.binding {
+        "storage" => format!(
+            " ({} hosts at {} usable vSAN each)",
+            d.storage.unwrap_or(0),
+            crate::format::capacity(h.vsan_usable_tib_per_host)
+        ),
+        "memory" => format!(
+            " ({} hosts at {} GiB each)",
+            d.memory,
+            crate::format::num(h.memory_gib_per_host, 1)
+        ),
+        "cpu" => format!(" ({} hosts)", d.cpu),
+        _ => " per cluster".to_owned(),
+    };
+    let rules = host_rules(h);
+    let rules = if rules.is_empty() {
+        String::new()
+    } else {
+        format!(", {rules}")
+    };
+    format!(
+        "{} hosts, driven by {}{detail}{rules}",
+        h.hosts,
+        h.driver_name()
+    )
+}
+
+/// Microsoft's rules that drive a host count ([`hosts::RULES_SOURCE`]): an expansion,
+/// the management reservation (when it adds hosts), the spares, the clusters and the
+/// sites.
+pub fn host_rules(h: &HostCount) -> String {
+    let mut out = Vec::new();
+    if let Some(e) = &h.expansion {
+        out.push(expansion_rule(e, h.bought));
+    }
+    if h.management_hosts > 0 {
+        out.push(format!(
+            "cluster 1 reserves {} GHz of CPU and {} GB of memory for the management appliances (+{} host{})",
+            crate::format::num(hosts::MANAGEMENT_CPU_GHZ, 0),
+            crate::format::num(hosts::MANAGEMENT_MEMORY_GB, 2),
+            h.management_hosts,
+            if h.management_hosts == 1 { "" } else { "s" }
+        ));
+    }
+    if h.stretched {
+        out.push(format!(
+            "a stretched cluster holds the whole workload on each of its 2 sites, at least 3 hosts and a spare on each (N+2): {} hosts per site",
+            h.hosts / hosts::STRETCHED_SITES
+        ));
+    } else if h.spares > 0 {
+        let new_clusters = h.expansion.map_or(h.clusters, |e| e.new_clusters);
+        out.push(format!(
+            "N+1: {} spare host{} ({} per {}cluster)",
+            h.spares,
+            if h.spares == 1 { "" } else { "s" },
+            h.spares / new_clusters.max(1),
+            if h.expansion.is_some() { "new " } else { "" }
+        ));
+    }
+    if h.clusters > 1 && h.expansion.is_none() {
+        out.push(format!(
+            "at most {} hosts per cluster: {} clusters",
+            hosts::MAX_CLUSTER,
+            h.clusters
+        ));
+    }
+    out.join("; ")
+}
+
+/// The expansion rule in words, `added` hosts bought.
+fn expansion_rule(e: &Expansion, added: u32) -> String {
+    let mut s = format!(
+        "expanding a private cloud of {} {} hosts in {} cluster{}: cluster 1 already holds the management reservation, and the existing clusters their spares; {added} host{} added",
+        e.existing,
+        e.existing_sku,
+        e.existing_clusters,
+        if e.existing_clusters == 1 { "" } else { "s" },
+        if added == 1 { "" } else { "s" },
+    );
+    if e.joined > 0 {
+        s.push_str(&format!(
+            ", {} of them in the existing clusters' free places (up to {} hosts per cluster)",
+            e.joined,
+            hosts::MAX_CLUSTER
+        ));
+    }
+    if e.new_clusters > 0 {
+        s.push_str(&format!(
+            ", {} new cluster{} of at least {} hosts{}",
+            e.new_clusters,
+            if e.new_clusters == 1 { "" } else { "s" },
+            hosts::MIN_CLUSTER,
+            if e.same_sku {
+                ""
+            } else {
+                " (a cluster holds one host type)"
+            }
+        ));
+    }
+    s
+}
+
+impl fmt::Display for Drivers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "vSAN only: {}; with ANF datastores: {}, plus {} of {} datastores at {} a month (host rules: {})",
+            driver(&self.vsan_only),
+            driver(&self.with_anf),
+            crate::format::capacity(self.anf_tib),
+            self.anf_level.display(Service::Anf),
+            money(self.anf_monthly_payg, self.currency),
+            hosts::RULES_SOURCE
+        )
+    }
 }
 
 /// The verdict on `plan`, its headline at `term`.

@@ -2,7 +2,6 @@
 
 use super::{MAX_PLACEMENT, PlanDoc, options, placement_rows, unit_name};
 use crate::avs::AvsPlan;
-use crate::avs::tco::driver;
 use crate::engine::scenario::Service;
 use crate::engine::source::Source;
 use crate::format::{count, date_words, num, signed_money, yes_no};
@@ -11,6 +10,7 @@ use crate::report::doc::{Block, Bullet, Cell, Doc, Mark, Row, Table, num_col, te
 use crate::report::summary::cost::region_name;
 use crate::report::{Edition, sources};
 use crate::verdict::avs::Cheaper;
+use crate::verdict::avs::driver;
 
 /// Public documents behind the plan: the datastore pages and the evaluation's limits.
 fn documents(p: &AvsPlan) -> Vec<(String, String)> {
