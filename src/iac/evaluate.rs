@@ -87,3 +87,37 @@ pub fn check(text: &str, book: &PriceBook, max_monthly: Option<f64>) -> Result<A
         over_budget,
     })
 }
+
+/// The code's monthly cost against the code before a change (`volplan iac check
+/// --baseline`).
+#[derive(Debug, Serialize)]
+pub struct Growth {
+    /// The baseline's monthly cost; null when a pool of it has no list price.
+    pub baseline_monthly: Option<f64>,
+    /// How much the code's monthly cost is above the baseline's, % (negative: below);
+    /// null when either is not priced.
+    pub increase_pct: Option<f64>,
+    /// True when the increase is over `max_increase_pct`.
+    pub over: bool,
+    /// Both costs and the increase, against the allowed increase when given.
+    pub statement: String,
+}
+
+/// `now` against `before` (both answers of [`check`]), over when the increase passes
+/// `max_increase_pct`.
+pub fn growth(now: &Answer, before: &Answer, max_increase_pct: Option<f64>) -> Growth {
+    let currency = now
+        .evaluations
+        .first()
+        .map_or("USD", |j| j.evaluation.cost.currency);
+    let increase_pct = now
+        .monthly
+        .zip(before.monthly)
+        .map(|(n, b)| verdict::iac::increase_pct(n, b));
+    Growth {
+        baseline_monthly: before.monthly,
+        increase_pct,
+        over: matches!((increase_pct, max_increase_pct), (Some(p), Some(max)) if p > max),
+        statement: verdict::iac::growth(now.monthly, before.monthly, max_increase_pct, currency),
+    }
+}

@@ -329,8 +329,8 @@ fn too_large(path: &str) -> Response {
             path,
             StatusCode::PAYLOAD_TOO_LARGE,
             format!(
-                "The request is larger than {} KiB (1 MiB); send a smaller file or less text.",
-                BODY_LIMIT / 1024
+                "The request is larger than {} MiB; send a smaller file or less text.",
+                body_limit(path) >> 20
             ),
         )
     }

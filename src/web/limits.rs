@@ -11,8 +11,8 @@ pub const BODY_LIMIT: usize = 1 << 20;
 /// inventory of 10,000 VMs is several MiB.
 pub const AVS_BODY_LIMIT: usize = 32 << 20;
 
-/// Largest body of `POST /api/v1/iac/evaluate`: `terraform show -json` of an estate
-/// carries its whole configuration and state.
+/// Largest body of `POST /api/v1/iac/evaluate` and the Check code page: `terraform
+/// show -json` of an estate carries its whole configuration and state.
 pub const IAC_BODY_LIMIT: usize = 8 << 20;
 
 /// Largest body of the live estate's endpoints and page: 30 days of 5-minute metrics
@@ -25,7 +25,7 @@ pub fn body_limit(path: &str) -> usize {
         LIVE_BODY_LIMIT
     } else if path.starts_with("/api/v1/avs/") {
         AVS_BODY_LIMIT
-    } else if path.starts_with("/api/v1/iac/") {
+    } else if path.starts_with("/api/v1/iac/") || path == "/iac" {
         IAC_BODY_LIMIT
     } else {
         BODY_LIMIT

@@ -57,6 +57,7 @@ fn pages(a: i64, b: i64, protected: i64) -> Vec<(&'static str, String, &'static 
         ("estates", "/estates".to_owned(), "#new-estate"),
         ("AVS", "/avs".to_owned(), "#avs-upload"),
         ("live estate", "/live".to_owned(), "#live-upload"),
+        ("check code", "/iac".to_owned(), "#iac-check"),
         ("prices", "/prices".to_owned(), "main"),
         ("measurements", format!("/scenarios/{a}"), "#m-drop"),
         (

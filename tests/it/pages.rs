@@ -1167,6 +1167,7 @@ async fn every_page_links_to_what_if_in_the_navigation() {
         "/advisor",
         "/whatif",
         "/prices",
+        "/iac",
     ] {
         let (status, html) = page(&app, path).await;
         assert_eq!(status, 200, "{path}");

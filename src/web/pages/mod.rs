@@ -15,6 +15,7 @@ mod estates;
 pub mod form;
 mod history;
 mod home;
+mod iac;
 mod layouts;
 mod live;
 pub mod login;
@@ -108,6 +109,15 @@ pub fn router() -> Router<AppState> {
                 .post(live::upload)
                 .layer(axum::extract::DefaultBodyLimit::max(
                     crate::web::limits::LIVE_BODY_LIMIT,
+                ))
+                .compute(),
+        )
+        .route(
+            "/iac",
+            get(iac::page)
+                .post(iac::check)
+                .layer(axum::extract::DefaultBodyLimit::max(
+                    crate::web::limits::IAC_BODY_LIMIT,
                 ))
                 .compute(),
         )

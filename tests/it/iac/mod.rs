@@ -1,6 +1,9 @@
 //! Infrastructure as code over real HTTP: a saved scenario and a saved estate exported
 //! in every format, the code read back and evaluated, and the errors that name what to
-//! change.
+//! change; the Check code page ([`page`]) and `volplan iac check` ([`cli`]).
+
+mod cli;
+mod page;
 
 use crate::helpers::spawn_app;
 use serde_json::{Value, json};
