@@ -1487,3 +1487,11 @@ async fn the_planner_offers_the_plan_as_code() {
     let outcome = iac::iac_journey(&session.client, &session.base).await;
     end_session(session, outcome).await;
 }
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
+async fn the_check_code_page_reads_exported_terraform() {
+    let session = start_session().await;
+    let outcome = iac::code_in_journey(&session.client, &session.base).await;
+    end_session(session, outcome).await;
+}
