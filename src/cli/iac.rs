@@ -98,32 +98,21 @@ pub fn run(cmd: &IacCommand) -> ExitCode {
         eprintln!("error: --max-increase-pct is a percentage of 0 or more, not {p}");
         return ExitCode::from(2);
     }
-    let answered = checked(file, *max_monthly).and_then(|a| {
-        let growth = match baseline {
-            Some(b) => Some(iac::evaluate::growth(
-                &a,
-                &checked(b, None)?,
-                *max_increase_pct,
-            )),
-            None => None,
-        };
-        Ok((a, growth))
+    let answered = checked(file, *max_monthly).and_then(|mut a| {
+        if let Some(b) = baseline {
+            a.grown(checked(b, None)?.monthly, *max_increase_pct);
+        }
+        Ok(a)
     });
-    let (a, growth) = match answered {
-        Ok(x) => x,
+    let a = match answered {
+        Ok(a) => a,
         Err(msg) => {
             eprintln!("error: {msg}");
             return ExitCode::from(2);
         }
     };
     if *json {
-        let written = serde_json::to_value(&a).and_then(|mut out| {
-            if let (Some(g), Some(o)) = (&growth, out.as_object_mut()) {
-                o.insert("growth".to_owned(), serde_json::to_value(g)?);
-            }
-            serde_json::to_string_pretty(&out)
-        });
-        match written {
+        match serde_json::to_string_pretty(&a) {
             Ok(j) => println!("{j}"),
             Err(e) => {
                 eprintln!("error: cannot write the answer: {e}");
@@ -136,15 +125,11 @@ pub fn run(cmd: &IacCommand) -> ExitCode {
                 println!("{line}");
             }
         }
-        for line in a
-            .statements
-            .iter()
-            .chain(growth.iter().map(|g| &g.statement))
-        {
+        for line in &a.statements {
             println!("{line}");
         }
     }
-    if a.met && !a.over_budget && !growth.is_some_and(|g| g.over) {
+    if a.met && !a.over_budget && !a.growth.as_ref().is_some_and(|g| g.over) {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

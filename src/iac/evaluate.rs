@@ -20,8 +20,9 @@ pub struct Answer {
     /// /api/v1/estate/optimize` plans it); null otherwise.
     #[schema(value_type = Option<Object>)]
     pub estate: Option<EstateRequest>,
-    /// Every pool's reach, range and cost, unassigned manual-QoS throughput, and the
-    /// cost against `max_monthly` when given.
+    /// Every pool's reach, range and cost, unassigned manual-QoS throughput, the cost
+    /// against `max_monthly` when given (else, with several pools, their cost
+    /// together), and the cost against the baseline's when given.
     pub statements: Vec<String>,
     /// Every target of every scenario met (targets travel in the code's
     /// `volplan-workload` tags).
@@ -30,6 +31,9 @@ pub struct Answer {
     pub monthly: Option<f64>,
     /// True when `monthly` is over `max_monthly`.
     pub over_budget: bool,
+    /// The cost against the baseline's (the code before the change) when one is given;
+    /// null otherwise.
+    pub growth: Option<Growth>,
 }
 
 /// Why code could not be evaluated: unreadable (the message), or a scenario it
@@ -85,12 +89,12 @@ pub fn check(text: &str, book: &PriceBook, max_monthly: Option<f64>) -> Result<A
         met,
         monthly,
         over_budget,
+        growth: None,
     })
 }
 
-/// The code's monthly cost against the code before a change (`volplan iac check
-/// --baseline`).
-#[derive(Debug, Serialize)]
+/// The code's monthly cost against the code before a change.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct Growth {
     /// The baseline's monthly cost; null when a pool of it has no list price.
     pub baseline_monthly: Option<f64>,
@@ -99,25 +103,31 @@ pub struct Growth {
     pub increase_pct: Option<f64>,
     /// True when the increase is over `max_increase_pct`.
     pub over: bool,
-    /// Both costs and the increase, against the allowed increase when given.
+    /// Both costs and the increase, against the allowed increase when given (also the
+    /// last of the answer's statements).
     pub statement: String,
 }
 
-/// `now` against `before` (both answers of [`check`]), over when the increase passes
-/// `max_increase_pct`.
-pub fn growth(now: &Answer, before: &Answer, max_increase_pct: Option<f64>) -> Growth {
-    let currency = now
-        .evaluations
-        .first()
-        .map_or("USD", |j| j.evaluation.cost.currency);
-    let increase_pct = now
-        .monthly
-        .zip(before.monthly)
-        .map(|(n, b)| verdict::iac::increase_pct(n, b));
-    Growth {
-        baseline_monthly: before.monthly,
-        increase_pct,
-        over: matches!((increase_pct, max_increase_pct), (Some(p), Some(max)) if p > max),
-        statement: verdict::iac::growth(now.monthly, before.monthly, max_increase_pct, currency),
+impl Answer {
+    /// Sets [`Answer::growth`]: the cost against `baseline_monthly` (null: the baseline
+    /// is not priced), over when the increase passes `max_increase_pct`.
+    pub fn grown(&mut self, baseline_monthly: Option<f64>, max_increase_pct: Option<f64>) {
+        let currency = self
+            .evaluations
+            .first()
+            .map_or("USD", |j| j.evaluation.cost.currency);
+        let increase_pct = self
+            .monthly
+            .zip(baseline_monthly)
+            .map(|(n, b)| verdict::iac::increase_pct(n, b));
+        let statement =
+            verdict::iac::growth(self.monthly, baseline_monthly, max_increase_pct, currency);
+        self.statements.push(statement.clone());
+        self.growth = Some(Growth {
+            baseline_monthly,
+            increase_pct,
+            over: matches!((increase_pct, max_increase_pct), (Some(p), Some(max)) if p > max),
+            statement,
+        });
     }
 }

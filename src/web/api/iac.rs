@@ -181,6 +181,47 @@ pub struct EvaluateQuery {
     /// A monthly cost ceiling: the answer's `over_budget` and last statement compare
     /// the code's cost with it.
     pub max_monthly: Option<f64>,
+    /// The monthly cost of the code before the change (the `monthly` of its answer):
+    /// the answer's `growth` and last statement compare the code's cost with it.
+    pub baseline_monthly: Option<f64>,
+    /// With `baseline_monthly`: the largest allowed increase, %; `growth.over` is true
+    /// above it.
+    pub max_increase_pct: Option<f64>,
+}
+
+impl EvaluateQuery {
+    /// Every choice in range: a ceiling above 0, a baseline of 0 or more, an increase
+    /// of 0 % or more with a baseline.
+    fn check(&self) -> Result<(), ApiError> {
+        let bad = |field: &str, what: &str, v: f64| {
+            Err(ApiError::invalid(
+                field,
+                format!("`{field}` is {what}, not {v}"),
+            ))
+        };
+        if let Some(m) = self.max_monthly.filter(|m| !(m.is_finite() && *m > 0.0)) {
+            return bad("max_monthly", "a monthly cost above 0", m);
+        }
+        if let Some(b) = self
+            .baseline_monthly
+            .filter(|b| !(b.is_finite() && *b >= 0.0))
+        {
+            return bad("baseline_monthly", "a monthly cost of 0 or more", b);
+        }
+        if let Some(p) = self
+            .max_increase_pct
+            .filter(|p| !(p.is_finite() && *p >= 0.0))
+        {
+            return bad("max_increase_pct", "a percentage of 0 or more", p);
+        }
+        if self.max_increase_pct.is_some() && self.baseline_monthly.is_none() {
+            return Err(ApiError::invalid(
+                "max_increase_pct",
+                "`max_increase_pct` needs `baseline_monthly`, the monthly cost it is an increase over",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Reads Terraform HCL, `terraform show -json` or an ARM deployment and answers with
@@ -189,10 +230,10 @@ pub struct EvaluateQuery {
     post, path = "/api/v1/iac/evaluate", tag = "iac", operation_id = "iac_evaluate", params(EvaluateQuery),
     request_body(content = String, content_type = "application/octet-stream", description = "Terraform HCL, `terraform show -json` output or an ARM deployment JSON (also as application/json)"),
     responses(
-        (status = 200, description = "`{\"scenarios\": [Scenario], \"evaluations\": [Evaluation with verdict], \"estate\": EstateRequest | null, \"statements\", \"met\", \"monthly\", \"over_budget\"}`: one scenario per pool, evaluated for the workload in its `volplan-workload` tag (or the default workload)", body = crate::iac::evaluate::Answer),
+        (status = 200, description = "`{\"scenarios\": [Scenario], \"evaluations\": [Evaluation with verdict], \"estate\": EstateRequest | null, \"statements\", \"met\", \"monthly\", \"over_budget\", \"growth\"}`: one scenario per pool, evaluated for the workload in its `volplan-workload` tag (or the default workload); `growth` compares the cost with `baseline_monthly` when given", body = crate::iac::evaluate::Answer),
         (status = 400, description = "The body is not text", body = ErrorBody),
         (status = 413, description = "Body over 8 MiB", body = ErrorBody),
-        (status = 422, description = "More than 200 pools, no NetApp pool found, the code does not parse, or a pool it describes fails validation (`field` under `pools[i]`), or `max_monthly` is not a positive number", body = ErrorBody),
+        (status = 422, description = "More than 200 pools, no NetApp pool found, the code does not parse, or a pool it describes fails validation (`field` under `pools[i]`), or `max_monthly`, `baseline_monthly` or `max_increase_pct` is out of range (`max_increase_pct` needs `baseline_monthly`)", body = ErrorBody),
     )
 )]
 pub async fn evaluate(
@@ -201,12 +242,7 @@ pub async fn evaluate(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<iac::evaluate::Answer>, ApiError> {
     let Query(q) = q.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    if let Some(m) = q.max_monthly.filter(|m| !(m.is_finite() && *m > 0.0)) {
-        return Err(ApiError::invalid(
-            "max_monthly",
-            format!("`max_monthly` is a monthly cost above 0, not {m}"),
-        ));
-    }
+    q.check()?;
     let bytes = body.map_err(|r| {
         if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::Refused {
@@ -223,7 +259,12 @@ pub async fn evaluate(
     })?;
     let book = state.book();
     let answer = blocking("iac evaluation", move || {
-        iac::evaluate::check(&text, &book, q.max_monthly)
+        iac::evaluate::check(&text, &book, q.max_monthly).map(|mut a| {
+            if q.baseline_monthly.is_some() {
+                a.grown(q.baseline_monthly, q.max_increase_pct);
+            }
+            a
+        })
     })
     .await?;
     match answer {

@@ -198,3 +198,51 @@ async fn an_error_is_named_beside_its_field_and_the_code_is_kept() {
     assert_eq!(res.status(), 413);
     assert!(res.text().await.unwrap().contains("8 MiB"));
 }
+
+#[tokio::test]
+async fn the_api_compares_the_cost_with_the_baseline_s() {
+    let app = spawn_app().await;
+    let tf = manual_sap();
+    let monthly = api(&app, &tf, "").await["monthly"].as_f64().unwrap();
+    let before = (monthly / 1.5 * 100.0).round() / 100.0;
+    let answer = api(
+        &app,
+        &tf,
+        &format!("?baseline_monthly={before}&max_increase_pct=10"),
+    )
+    .await;
+    let growth = &answer["growth"];
+    assert_eq!(growth["over"], true, "{growth}");
+    assert_eq!(growth["baseline_monthly"].as_f64(), Some(before));
+    let pct = growth["increase_pct"].as_f64().unwrap();
+    assert!((pct - 50.0).abs() < 0.1, "{pct}");
+    let last = texts(&answer["statements"]).pop().unwrap();
+    assert_eq!(last, growth["statement"].as_str().unwrap());
+    assert!(
+        last.ends_with("over the allowed increase of 10%."),
+        "{last}"
+    );
+    let answer = api(&app, &tf, &format!("?baseline_monthly={before}")).await;
+    assert_eq!(answer["growth"]["over"], false);
+    assert!(api(&app, &tf, "").await["growth"].is_null());
+    for (query, field) in [
+        ("?max_increase_pct=10", "max_increase_pct"),
+        ("?baseline_monthly=-1", "baseline_monthly"),
+        (
+            "?baseline_monthly=100&max_increase_pct=-3",
+            "max_increase_pct",
+        ),
+    ] {
+        let res = app
+            .send_raw(
+                reqwest::Method::POST,
+                &format!("/api/v1/iac/evaluate{query}"),
+                Some("application/octet-stream"),
+                tf.clone().into_bytes(),
+            )
+            .await;
+        assert_eq!(res.status(), 422, "{query}");
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["field"], field, "{query}: {body}");
+    }
+}
