@@ -347,3 +347,39 @@ fn code_that_is_not_netapp_code_says_what_to_send() {
         other => panic!("201 pools: {:?}", other.map(|a| a.scenarios.len())),
     }
 }
+
+#[test]
+fn the_growth_against_a_baseline_is_stated_and_judged() {
+    let t = TEMPLATES.iter().find(|t| t.key == "sap-hana").unwrap();
+    let code = export(
+        &of_scenario(&t.scenario(), "a test", book()).unwrap(),
+        Format::Terraform,
+    )
+    .unwrap();
+    let answer = || super::evaluate::check(&code, book(), None).unwrap();
+    let monthly = answer().monthly.unwrap();
+    // 25 % over a baseline, against 20 % and 30 % allowed.
+    let baseline = Some(monthly / 1.25);
+    for (allowed, over) in [(Some(20.0), true), (Some(30.0), false), (None, false)] {
+        let mut a = answer();
+        a.grown(baseline, allowed);
+        let g = a.growth.as_ref().unwrap();
+        assert!((g.increase_pct.unwrap() - 25.0).abs() < 1e-9);
+        assert_eq!(g.over, over, "{allowed:?}");
+        assert_eq!(a.statements.last(), Some(&g.statement));
+        assert!(g.statement.contains("(+25%)"), "{}", g.statement);
+    }
+    // A baseline without a price: stated, never over.
+    let mut a = answer();
+    a.grown(None, Some(0.0));
+    let g = a.growth.unwrap();
+    assert!(!g.over && g.increase_pct.is_none());
+    assert!(
+        g.statement.contains("cannot be compared"),
+        "{}",
+        g.statement
+    );
+    // From nothing to something: an unlimited increase, over any allowed one.
+    assert!(crate::verdict::iac::increase_pct(10.0, 0.0).is_infinite());
+    assert_eq!(crate::verdict::iac::increase_pct(0.0, 0.0), 0.0);
+}
