@@ -8,6 +8,7 @@
 use super::demand::{Demand, Spread};
 use super::inventory::{LivePool, LiveVolume};
 use super::metrics::{Metric, Metrics, VolumeSeries};
+use super::replan::{self, Replan};
 use super::rightsize::{self, Assessment, MARGIN_PCT};
 use crate::engine::field_error::FieldErrors;
 use crate::engine::pricing::PriceBook;
@@ -73,6 +74,9 @@ pub struct LiveAnswer {
     pub interval_s: f64,
     /// What was skipped while reading.
     pub warnings: Vec<String>,
+    /// The right-sized volumes planned together in capacity pools; null when none was
+    /// right-sized.
+    pub replan: Option<Replan>,
 }
 
 /// The volume as it exists: the estate's workload of its name, else the export's
@@ -127,6 +131,7 @@ pub fn assess(
     let mut warnings = metrics.warnings.clone();
     let (mut today, mut planned, mut currency) = (Some(0.0), Some(0.0), "USD");
     let (mut tight, mut not_sized) = (Vec::new(), Vec::new());
+    let mut kept: Vec<Assessment> = Vec::new();
     for (i, v) in metrics.volumes.iter().enumerate() {
         let demand = Demand::of(v);
         let scenario = existing(v, &demand, estate);
@@ -182,6 +187,7 @@ pub fn assess(
                 planned = planned
                     .zip(a.recommendation.as_ref().and_then(|r| r.monthly))
                     .map(|(t, m)| t + m);
+                kept.push(a.clone());
                 fill(&mut answer, a);
             }
             None => {
@@ -198,7 +204,19 @@ pub fn assess(
         ));
     }
     let measured = volumes.len();
-    let verdict = words::estate(
+    let kept: Vec<&Assessment> = kept.iter().collect();
+    let sum = |f: fn(&Assessment) -> Option<f64>| kept.iter().map(|a| f(a)).sum::<Option<f64>>();
+    let replan = replan::replan(
+        &kept,
+        sum(|a| a.monthly),
+        sum(|a| a.recommendation.as_ref().and_then(|r| r.monthly)),
+        prices,
+    )
+    .unwrap_or_else(|w| {
+        warnings.push(w);
+        None
+    });
+    let mut verdict = words::estate(
         measured,
         &names(&tight),
         &names(&not_sized),
@@ -206,12 +224,16 @@ pub fn assess(
         planned.filter(|_| not_sized.len() < measured),
         currency,
     );
+    if let Some(r) = &replan {
+        verdict.statements.push(r.statements[0].clone());
+    }
     Ok(LiveAnswer {
         volumes,
         verdict,
         currency,
         interval_s: metrics.interval_s,
         warnings,
+        replan,
     })
 }
 

@@ -4,7 +4,8 @@
 //! what exists; [`metrics`] reads Azure Monitor metrics (the collector CSV or the REST
 //! answer) into series per volume; [`demand`] turns a volume's series into percentiles;
 //! [`rightsize`] sets a volume's demand against its QoS throughput and the model's
-//! ceiling and sizes it again with the engine's reverse sizing; [`actuals`] compares a
+//! ceiling and sizes it again with the engine's reverse sizing; [`replan`] plans the
+//! right-sized volumes together in capacity pools; [`actuals`] compares a
 //! saved plan with the volumes it became and turns a volume measured at its ceiling
 //! into a measured run for calibration. Every sentence comes from
 //! [`crate::verdict::live`].
@@ -14,6 +15,7 @@ pub mod demand;
 pub mod estate;
 pub mod inventory;
 pub mod metrics;
+pub mod replan;
 pub mod rightsize;
 #[cfg(test)]
 mod tests;

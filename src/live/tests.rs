@@ -310,3 +310,80 @@ fn a_plan_against_actuals_names_above_and_below_and_keeps_the_ceiling_as_a_run()
     assert_eq!(lat.measured_ms, 1.0);
     assert!(lat.range_ms[0] <= lat.predicted_ms && lat.predicted_ms <= lat.range_ms[1]);
 }
+
+/// Three 1 TiB Premium auto-QoS volumes, each at 1..30 MiB/s of 1 MiB reads and at
+/// most half full, in one pool in East US.
+fn three_small_volumes() -> (metrics::Metrics, crate::estate::EstateRequest) {
+    let samples: Vec<(f64, f64, f64, f64)> = (1..=30)
+        .map(|i| (f64::from(i), 0.0, f64::from(i), 0.0))
+        .collect();
+    let mut text = String::new();
+    for name in ["web1", "web2", "web3"] {
+        let extra =
+            format!("2026-11-01T00:00:00Z,Premium,Auto,{name},VolumeConsumedSizePercentage,50\n");
+        let one = csv(name, "Premium", "Auto", &samples, &extra);
+        text.push_str(if text.is_empty() {
+            &one
+        } else {
+            one.split_once('\n').unwrap().1
+        });
+    }
+    let m = metrics::parse(&text).unwrap();
+    let tib = 1_099_511_627_776_u64;
+    let volume = |n: &str| {
+        format!(
+            r#"{{"type": "microsoft.netapp/netappaccounts/capacitypools/volumes", "name": "a/p/{n}", "usageThreshold": {tib}}}"#
+        )
+    };
+    let found = inventory::parse(&format!(
+        r#"[{{"type": "microsoft.netapp/netappaccounts/capacitypools", "name": "a/p", "location": "eastus",
+             "serviceLevel": "Premium", "qosType": "Auto", "size": {}}}, {}, {}, {}]"#,
+        3 * tib,
+        volume("web1"),
+        volume("web2"),
+        volume("web3")
+    ))
+    .unwrap();
+    (m, found.estate(Some("eastus".to_owned())).unwrap())
+}
+
+#[test]
+fn the_right_sized_volumes_pooled_by_hand() {
+    let (m, estate) = three_small_volumes();
+    let answer = assess(&m, Some(&estate), book()).unwrap();
+    // Each volume: P95 of 1..30 = 28.55 MiB/s, sized for 28.55 x 1.2 = 34.26 MiB/s and
+    // 50 % of 1 TiB x 1.2 = 0.6 TiB. Alone, the cheapest is a Flexible pool of 1 TiB
+    // (the least pool), 1,024 GiB at $0.11023 = $112.88, its 128 MiB/s included.
+    let alone = 1024.0 * 0.11023;
+    for v in &answer.volumes {
+        let r = v.recommendation.as_ref().unwrap();
+        assert_eq!(r.level, Level::Flexible, "{}", r.statement);
+        assert!((r.monthly.unwrap() - alone).abs() < 0.01, "{:?}", r.monthly);
+    }
+    // Together: 3 x 0.6 = 1.8 TiB in one Flexible pool of 2 TiB, and 3 x 34.26 =
+    // 102.8 MiB/s within the 128 included: 2,048 GiB at $0.11023 = $225.75, against
+    // 3 x $112.88 alone and 3 x 1,024 GiB of Premium at $0.29419 = $903.75 today.
+    let r = answer.replan.as_ref().expect("the volumes are pooled");
+    assert_eq!(r.pools.len(), 1, "{:?}", r.statements);
+    let p = &r.pools[0];
+    assert_eq!((p.level, p.size_tib), (Level::Flexible, 2.0));
+    assert_eq!(p.volumes.len(), 3);
+    let together = 2048.0 * 0.11023;
+    assert!((r.monthly - together).abs() < 0.01, "{}", r.monthly);
+    let today = 3.0 * 1024.0 * 0.29419;
+    assert!((r.today_monthly.unwrap() - today).abs() < 0.01);
+    assert!((r.alone_monthly.unwrap() - 3.0 * alone).abs() < 0.01);
+    assert!((r.saving_monthly.unwrap() - (today - together)).abs() < 0.01);
+    // Each volume is assigned at least what it was sized for (the same within 1 %).
+    for v in &p.volumes {
+        let t = v.throughput_mibps.expect("Flexible assigns throughput");
+        assert!(t >= 34.26 * 0.99, "{} gets {t}", v.name);
+        assert!((v.quota_tib - 0.6).abs() < 0.01, "{}", v.quota_tib);
+    }
+    assert_eq!(
+        r.statements[0],
+        "Planned together, the right-sized volumes fit 1 capacity pool at $225.75/month: \
+         $678.00/month less than today's $903.75/month (each volume sized alone: $338.63/month)."
+    );
+    assert_eq!(answer.verdict.statements.last(), Some(&r.statements[0]));
+}

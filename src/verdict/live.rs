@@ -149,6 +149,70 @@ pub fn estate(
     }
 }
 
+/// The name of the estate the right-sized volumes make.
+pub const REPLAN_NAME: &str = "Right-sized from the metrics";
+
+/// The right-sized volumes planned together in capacity pools.
+pub struct Pooled<'a> {
+    pub pools: usize,
+    pub monthly: f64,
+    /// What the measured volumes cost today.
+    pub today: Option<f64>,
+    /// What sizing each volume alone costs.
+    pub alone: Option<f64>,
+    /// Volumes the pools leave out or whose targets they miss.
+    pub left_out: usize,
+    pub currency: &'a str,
+}
+
+/// "Planned together, the right-sized volumes fit 3 capacity pools at $2,100.00/month:
+/// $640.00/month less than today's $2,740.00/month (each volume sized alone:
+/// $2,380.00/month)."
+pub fn pooled(p: &Pooled) -> String {
+    let m = |x: f64| monthly(Some(x), p.currency);
+    let mut text = format!(
+        "Planned together, the right-sized volumes fit {} at {}",
+        plural(p.pools as u64, "capacity pool", "capacity pools"),
+        m(p.monthly)
+    );
+    match p.today {
+        Some(t) if (t - p.monthly).abs() < 0.005 => {
+            text.push_str(": what they cost today");
+        }
+        Some(t) if t > p.monthly => {
+            text.push_str(&format!(
+                ": {} less than today's {}",
+                m(t - p.monthly),
+                m(t)
+            ));
+        }
+        Some(t) => {
+            text.push_str(&format!(
+                ": {} more than today's {}",
+                m(p.monthly - t),
+                m(t)
+            ));
+        }
+        None => {}
+    }
+    if let Some(a) = p.alone {
+        text.push_str(&format!(" (each volume sized alone: {})", m(a)));
+    }
+    text.push('.');
+    if p.left_out > 0 {
+        text.push_str(&format!(
+            " {} not in the pools as sized, named below.",
+            plural(p.left_out as u64, "volume is", "volumes are")
+        ));
+    }
+    text
+}
+
+/// "Left out of the pools: data9: no allowed level holds it."
+pub fn left_out_of_pools(why: &str) -> String {
+    format!("Left out of the pools: {why}.")
+}
+
 /// One planned workload against its volumes.
 pub struct Versus<'a> {
     pub workload: &'a str,

@@ -149,6 +149,52 @@ async fn the_resource_graph_fixture_and_thirty_days_of_metrics_import_into_an_es
         )),
         "{headline}"
     );
+    // Planned together: every volume in one pool of the plan, each assigned what it was
+    // sized for, the pools never dearer than each volume sized alone, and the verdict's
+    // last statement the plan's headline.
+    let replan = &answer["replan"];
+    let mut pooled: Vec<&str> = replan["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["volumes"].as_array().unwrap())
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    pooled.sort_unstable();
+    assert_eq!(
+        pooled,
+        [
+            "app1", "app2", "archive", "backup", "db1", "db2", "dblog", "home", "scratch"
+        ],
+        "{replan}"
+    );
+    assert!(
+        replan["left_out"].as_array().unwrap().is_empty(),
+        "{replan}"
+    );
+    let monthly = replan["monthly"].as_f64().unwrap();
+    let pools: f64 = replan["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["monthly"].as_f64().unwrap())
+        .sum();
+    assert!((monthly - pools).abs() < 0.01, "{replan}");
+    assert!(
+        monthly <= replan["alone_monthly"].as_f64().unwrap() + 0.01,
+        "{replan}"
+    );
+    assert_eq!(
+        answer["verdict"]["statements"].as_array().unwrap().last(),
+        Some(&replan["statements"][0])
+    );
+    // The plan's request is an estate the optimizer plans to the same cost.
+    let res = app
+        .post_json("/api/v1/estate/optimize", &replan["request"])
+        .await;
+    assert_eq!(res.status(), 200);
+    let again: Value = res.json().await.unwrap();
+    assert!((again["monthly"].as_f64().unwrap() - monthly).abs() < 0.01);
 }
 
 #[tokio::test]
