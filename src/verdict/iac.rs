@@ -125,10 +125,11 @@ fn unassigned(s: &Scenario, book: &PriceBook) -> Option<String> {
         .fold(f64::INFINITY, f64::min);
     (budget - assigned > budget * 0.01).then(|| {
         format!(
-            "{}: the volumes are assigned {} of the pool's {} MiB/s; the least served gets {} MiB/s of the {} MiB/s left it could be given.",
+            "{}: the volumes are assigned {} of the pool's {} MiB/s, {} MiB/s unassigned; the least-served volume gets {} MiB/s and could be given {} MiB/s.",
             s.name,
             format::sig(assigned),
             format::sig(budget),
+            format::sig(budget - assigned),
             format::sig(least),
             format::sig(least + budget - assigned),
         )
