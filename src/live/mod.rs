@@ -2,7 +2,8 @@
 //!
 //! PURE: no I/O. [`inventory`] reads an Azure Resource Graph result into the estate of
 //! what exists; [`metrics`] reads Azure Monitor metrics (the collector CSV or the REST
-//! answer) into series per volume; [`demand`] turns a volume's series into percentiles;
+//! answer) into series per volume; [`demand`] turns a volume's series into percentiles,
+//! [`over_time`] into percentiles per day or hour;
 //! [`rightsize`] sets a volume's demand against its QoS throughput and the model's
 //! ceiling and sizes it again with the engine's reverse sizing; [`actuals`] compares a
 //! saved plan with the volumes it became and turns a volume measured at its ceiling
@@ -14,6 +15,7 @@ pub mod demand;
 pub mod estate;
 pub mod inventory;
 pub mod metrics;
+pub mod over_time;
 pub mod rightsize;
 #[cfg(test)]
 mod tests;

@@ -91,8 +91,7 @@ async fn the_resource_graph_fixture_and_thirty_days_of_metrics_import_into_an_es
     let res = app.post_json("/api/v1/estate/optimize", &estate).await;
     assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
 
-    // Thirty days at 5 minutes: 8,640 intervals x 9 volumes x 4 load metrics, and
-    // latency and consumed share hourly.
+    // Thirty days at 5 minutes: 8,640 intervals x 9 volumes x 7 metrics.
     let csv = collector_csv(30, &[]);
     assert!(csv.len() < 64 << 20);
     // The inventory's estate, saved, describes the volumes.
@@ -372,6 +371,14 @@ async fn the_live_page_charts_the_demand_of_every_volume() {
     let html = res.text().await.unwrap();
     assert_eq!(status, 200, "{html}");
     assert!(html.contains("id=\"chart-live-demand\""));
+    // Three days: each volume's demand over time, day by day, with its QoS line.
+    assert!(html.contains("id=\"chart-over-time-8\""), "{html}");
+    assert!(html.contains("Demand of db1 over time (MiB/s)"));
+    assert!(
+        html.contains(
+            "over 3 days at P50, P95 and at most, beside its QoS throughput of 600 MiB/s."
+        )
+    );
     assert!(html.contains("<svg"));
     assert!(html.contains("Demand per volume (MiB/s)"));
     assert!(html.contains("9 volumes measured."), "{html}");
@@ -395,4 +402,76 @@ async fn the_live_page_charts_the_demand_of_every_volume() {
             .unwrap()
             .contains("Choose the metrics export")
     );
+}
+
+#[tokio::test]
+async fn the_live_page_compares_the_metrics_with_a_saved_scenario_and_keeps_the_ceiling_run() {
+    let app = spawn_app().await;
+    let id = app.create(&planned_app2()).await;
+    let form = app.get_text("/live").await;
+    let option = format!("<option value=\"scenario-{id}\">app2 (revision 1)</option>");
+    assert!(form.contains(&option), "{form}");
+    let metrics = collector_csv(7, &["app2", "scratch"]);
+    let plan = format!("scenario-{id}");
+    let send = |plan: &str, revision: &str, metrics: &str| {
+        let (plan, revision, metrics) = (plan.to_owned(), revision.to_owned(), metrics.to_owned());
+        let app = &app;
+        async move {
+            let parts = [
+                ("csrf", None, crate::helpers::FORM_TOKEN),
+                ("metrics", Some("metrics.csv"), metrics.as_str()),
+                ("plan", None, plan.as_str()),
+                ("revision", None, revision.as_str()),
+            ];
+            let res = app.post_multipart("/live/actuals", &parts).await;
+            (res.status().as_u16(), res.text().await.unwrap())
+        }
+    };
+    // Every error beside its field at once, the choices kept.
+    let (status, html) = send("", "two", "").await;
+    assert_eq!(status, 422);
+    assert!(
+        html.contains("Choose the saved scenario or estate"),
+        "{html}"
+    );
+    assert!(html.contains("Enter a revision number"), "{html}");
+    assert!(html.contains("Choose the metrics export"), "{html}");
+    assert!(html.contains("value=\"two\""), "{html}");
+    let (status, html) = send(&plan, "9", &metrics).await;
+    assert_eq!(status, 404);
+    assert!(
+        html.contains(&format!("Scenario {id} has no revision 9.")),
+        "{html}"
+    );
+    assert!(
+        html.contains(&format!("value=\"{plan}\" selected")),
+        "{html}"
+    );
+    assert!(html.contains("value=\"9\""));
+    let (status, html) = send("scenario-999", "", &metrics).await;
+    assert_eq!(status, 404);
+    assert!(html.contains("id=\"e-plan\">No scenario"), "{html}");
+    // The comparison: the verdict, the workload's row and the run kept.
+    let (status, html) = send(&plan, "", &metrics).await;
+    assert_eq!(status, 200, "{html}");
+    assert!(html.contains("<li>Above plan: app2.</li>"), "{html}");
+    assert!(html.contains("<td>above</td>"), "{html}");
+    assert!(
+        html.contains("1 run at the plan&#x27;s ceiling kept with the scenario")
+            || html.contains("1 run at the plan&#39;s ceiling kept with the scenario"),
+        "{html}"
+    );
+    assert!(html.contains(&format!("href=\"/scenarios/{id}\"")));
+    let runs: Value = app
+        .get_json(&format!("/api/v1/scenarios/{id}/measurements"))
+        .await;
+    assert!(
+        runs.to_string()
+            .contains("app2 at the ceiling, 600 intervals")
+    );
+    // The estate's own answer beside it, with each volume's demand over time by day.
+    assert!(html.contains("2 volumes measured."), "{html}");
+    assert!(html.contains("id=\"chart-over-time-0\""));
+    assert!(html.contains("Demand of app2 over time (MiB/s)"));
+    assert!(html.contains("<th scope=\"col\">Day (UTC)</th>"));
 }
