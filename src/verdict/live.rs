@@ -263,7 +263,7 @@ pub fn actuals(
         let runs = plural(runs as u64, "run", "runs");
         statements.push(match kept {
             RunsKept::Stored => format!(
-                "{runs} at the plan's ceiling kept with the scenario as measured runs; calibrate it to learn from them."
+                "{runs} at the plan's ceiling kept with the scenario's measured runs; calibrate it to learn from them."
             ),
             RunsKept::Estate => format!(
                 "{runs} at the plan's ceiling; save the workload as a scenario to keep them for calibration."

@@ -1,5 +1,7 @@
 //! One measured volume's demand over the period: per day (or hour) the P50, P95 and
-//! largest of its read + write MiB/s as three lines, its QoS throughput as a dashed one.
+//! largest of its read + write MiB/s as three solid lines told apart by colour and
+//! marker (a dash pattern would write each dash as an SVG element of its own), its QoS
+//! throughput as a dashed line.
 
 use super::axis::{Linear, Span};
 use super::legend::{LegendItem, Sample, draw_key_row, key_row_height};
@@ -15,6 +17,7 @@ use plotters::prelude::*;
 
 #[derive(Debug, Clone)]
 pub(super) struct Data {
+    name: String,
     step: Step,
     /// Each period's start (RFC 3339) with its P50, P95 and max, and its sample count.
     periods: Vec<(String, [f64; 3], usize)>,
@@ -45,6 +48,7 @@ pub(super) fn chart(v: &VolumeAnswer) -> Option<Chart> {
         size: (780, 380),
         measured: Vec::new(),
         kind: Kind::LiveOverTime(Data {
+            name: name.clone(),
             step: o.step,
             periods: o
                 .periods
@@ -69,11 +73,14 @@ pub(super) fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &Data) 
         1.1,
         6,
     );
-    let root = root.titled("Demand over time: P50, P95 and max MiB/s", caption_style())?;
+    let root = root.titled(
+        &format!("Demand of {} over time: P50, P95 and max MiB/s", d.name),
+        caption_style(),
+    )?;
     let mut items: Vec<LegendItem> = SERIES_NAMES
         .iter()
         .enumerate()
-        .map(|(j, name)| LegendItem::new(*name, SeriesStyle::of(j).colour, Sample::Series(j)))
+        .map(|(j, name)| LegendItem::new(*name, SeriesStyle::of(j).colour, Sample::Marked(j)))
         .collect();
     if d.qos.is_some() {
         items.push(LegendItem::line("QoS throughput", OI_BLACK, true));
@@ -113,10 +120,8 @@ pub(super) fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &Data) 
             .enumerate()
             .map(|(i, (_, v, _))| (i as f64, y.at(v[j])))
             .collect();
-        chart.draw_series(std::iter::once(DashedPathElement::new(
+        chart.draw_series(std::iter::once(PathElement::new(
             pts.clone(),
-            style.dash,
-            style.gap,
             style.colour.stroke_width(2),
         )))?;
         style.draw_markers(chart.plotting_area(), &pts)?;

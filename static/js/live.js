@@ -1,0 +1,60 @@
+// The live page's form sent in the background: the answer's sections replace the
+// old ones and each field's error is set beside it, while the form keeps what was
+// chosen, files included (a page reload would empty the file inputs). Without the
+// script the form posts as usual and the server keeps the plan and revision.
+(function () {
+  "use strict";
+  var form = document.getElementById("live-upload");
+  if (!form || !window.fetch || !window.DOMParser) return;
+  var busy = false;
+  form.addEventListener("submit", function (e) {
+    e.preventDefault();
+    if (busy) return;
+    busy = true;
+    var submitter = e.submitter || null;
+    var action = (submitter && submitter.getAttribute("formaction")) || form.getAttribute("action");
+    var data = new FormData(form);
+    form.setAttribute("aria-busy", "true");
+    fetch(action, { method: "POST", body: data, credentials: "same-origin" })
+      .then(function (res) { return res.text(); })
+      .then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector(".live");
+        if (!fresh) {
+          // Not the live page (an error page): show it as a normal post would.
+          document.open();
+          document.write(html);
+          document.close();
+          return;
+        }
+        form.querySelectorAll(".field").forEach(function (field) {
+          var error = field.querySelector(".error");
+          var control = field.querySelector("input, select");
+          if (!error || !control) return;
+          var now = doc.getElementById(error.id);
+          var text = now ? now.textContent : "";
+          error.textContent = text;
+          field.classList.toggle("has-error", text !== "");
+          if (text) control.setAttribute("aria-invalid", "true");
+          else control.removeAttribute("aria-invalid");
+        });
+        var old = document.querySelector(".live");
+        Array.prototype.slice.call(old.children, 1).forEach(function (s) { s.remove(); });
+        Array.prototype.slice.call(fresh.children, 1).forEach(function (s) {
+          old.appendChild(document.importNode(s, true));
+        });
+        var first = form.querySelector("[aria-invalid=true]") || old.children[1];
+        if (first) {
+          if (first.matches("input, select")) first.focus();
+          else first.scrollIntoView();
+        }
+      })
+      .catch(function () {
+        form.submit();
+      })
+      .then(function () {
+        busy = false;
+        form.removeAttribute("aria-busy");
+      });
+  });
+})();
