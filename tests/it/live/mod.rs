@@ -122,6 +122,16 @@ async fn the_resource_graph_fixture_and_thirty_days_of_metrics_import_into_an_es
     assert_eq!(app2["metrics"]["ReadThroughput"]["unit"], "MiB/s");
     assert!((app2["qos_mibps"].as_f64().unwrap() - 128.0).abs() < 1e-6);
     assert!(app2["headroom_pct"].as_f64().unwrap().abs() < 1e-6);
+    // Day by day: 30 days, each of 288 samples; app2 at its QoS on working days only
+    // (2 November 2026 is a Monday, 7 November a Saturday).
+    let days = &app2["demand_over_time"];
+    assert_eq!(days["step"], "day");
+    assert_eq!(days["unread"], 0);
+    assert_eq!(days["periods"].as_array().unwrap().len(), 30);
+    assert_eq!(days["periods"][1]["start"], "2026-11-02T00:00:00Z");
+    assert_eq!(days["periods"][1]["samples"], 288);
+    assert_eq!(days["periods"][1]["max"], 128.0);
+    assert!(days["periods"][6]["max"].as_f64().unwrap() < 30.0, "{days}");
     let db2 = volume(&answer, "db2");
     assert!(db2["headroom_pct"].as_f64().unwrap() > 75.0, "{db2}");
     assert!(db2["saving_monthly"].as_f64().unwrap() > 0.0);
@@ -474,4 +484,49 @@ async fn the_live_page_compares_the_metrics_with_a_saved_scenario_and_keeps_the_
     assert!(html.contains("id=\"chart-over-time-0\""));
     assert!(html.contains("Demand of app2 over time (MiB/s)"));
     assert!(html.contains("<th scope=\"col\">Day (UTC)</th>"));
+}
+
+#[tokio::test]
+async fn a_viewer_reads_the_estate_on_the_page_but_may_not_keep_runs_with_a_plan() {
+    use crate::accounts::{add_token, add_user};
+    let app = spawn_app().await;
+    add_user(&app, "vera", "vera-password", "viewer").await;
+    let viewer = add_token(&app, "vera-script", "vera").await;
+    let as_viewer =
+        |req: reqwest::RequestBuilder| req.header("authorization", format!("Bearer {viewer}"));
+    let form = as_viewer(app.client.get(app.url("/live")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(form.status(), 200);
+    let form = form.text().await.unwrap();
+    assert!(form.contains("id=\"live-upload\""));
+    assert!(
+        !form.contains("id=\"live-plan\""),
+        "no plan choice for a viewer"
+    );
+    let boundary = "volplanTestBoundary7d1";
+    let metrics = collector_csv(1, &["app2"]);
+    let body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{token}\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"metrics\"; filename=\"m.csv\"\r\n\r\n{metrics}\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"plan\"\r\n\r\nscenario-1\r\n--{boundary}--\r\n",
+        token = crate::helpers::FORM_TOKEN
+    );
+    let post = |path: &str| {
+        as_viewer(app.client.post(app.url(path)))
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .header(
+                "cookie",
+                format!("volplan_csrf={}", crate::helpers::FORM_TOKEN),
+            )
+            .body(body.clone())
+            .send()
+    };
+    // Reading the estate computes; comparing keeps runs: an editor's, as in the API.
+    assert_eq!(post("/live").await.unwrap().status(), 200);
+    assert_eq!(post("/live/actuals").await.unwrap().status(), 403);
 }
