@@ -484,6 +484,45 @@ async fn the_live_page_compares_the_metrics_with_a_saved_scenario_and_keeps_the_
     assert!(html.contains("id=\"chart-over-time-0\""));
     assert!(html.contains("Demand of app2 over time (MiB/s)"));
     assert!(html.contains("<th scope=\"col\">Day (UTC)</th>"));
+    // An estate of the inventory, app2 planned at 100 MiB/s: the run is named, not kept.
+    let res = post_raw(
+        &app,
+        "/api/v1/live/inventory",
+        "application/json",
+        GRAPH.to_owned(),
+    )
+    .await;
+    let mut estate: volplan::estate::EstateRequest = res.json().await.unwrap();
+    estate.name = Some("Contoso today".to_owned());
+    for w in &mut estate.workloads {
+        w.workload.target_mibps = Some(100.0);
+    }
+    let estate_id = volplan::store::estates::create_estate(
+        &app.db,
+        &estate,
+        volplan::store::access::Actor::SINGLE_USER,
+        volplan::store::access::Visibility::Shared,
+        false,
+    )
+    .await
+    .unwrap();
+    let (status, html) = send(&format!("estate-{estate_id}"), "", &metrics).await;
+    assert_eq!(status, 200, "{html}");
+    assert!(
+        html.contains("Plan against actuals: Contoso today (revision 1)"),
+        "{html}"
+    );
+    assert!(html.contains("<li>Above plan: app2.</li>"), "{html}");
+    assert!(html.contains("<li>Below plan: scratch.</li>"), "{html}");
+    assert!(
+        html.contains("a measured run for calibration, not kept."),
+        "{html}"
+    );
+    assert!(
+        html.contains("save the workload as a scenario to keep them"),
+        "{html}"
+    );
+    assert!(!html.contains("id=\"actuals-scenario\""));
 }
 
 #[tokio::test]
