@@ -15,6 +15,17 @@ use std::path::Path;
 #[path = "../it/live/fixture.rs"]
 mod fixture;
 
+/// Chooses the Resource Graph result and the metrics in the page's file inputs.
+async fn choose_files(c: &Client, graph: &Path, metrics: &Path) -> Res {
+    for (input, file) in [("#f-inventory", graph), ("#f-metrics", metrics)] {
+        c.find(Locator::Css(input))
+            .await?
+            .send_keys(&file.display().to_string())
+            .await?;
+    }
+    Ok(())
+}
+
 pub async fn live_journey(c: &Client, base: &str) -> Res {
     let dir = std::env::temp_dir();
     let graph = dir.join(format!("volplan-graph-{}.json", free_port()));
@@ -23,14 +34,7 @@ pub async fn live_journey(c: &Client, base: &str) -> Res {
     std::fs::write(&metrics, fixture::collector_csv(7, &[]))?;
     c.set_window_size(1280, 1800).await?;
     c.goto(&format!("{base}/live")).await?;
-    c.find(Locator::Css("#f-inventory"))
-        .await?
-        .send_keys(&graph.display().to_string())
-        .await?;
-    c.find(Locator::Css("#f-metrics"))
-        .await?
-        .send_keys(&metrics.display().to_string())
-        .await?;
+    choose_files(c, &graph, &metrics).await?;
     c.find(Locator::Css("#live-upload button[type=submit]"))
         .await?
         .click()
@@ -96,14 +100,7 @@ pub async fn actuals_journey(c: &Client, base: &str) -> Res {
     )?;
     c.set_window_size(1280, 1000).await?;
     c.goto(&format!("{base}/live")).await?;
-    c.find(Locator::Css("#f-inventory"))
-        .await?
-        .send_keys(&graph.display().to_string())
-        .await?;
-    c.find(Locator::Css("#f-metrics"))
-        .await?
-        .send_keys(&metrics.display().to_string())
-        .await?;
+    choose_files(c, &graph, &metrics).await?;
     // No plan chosen: said beside the list, the file still chosen.
     c.find(Locator::Css("#live-compare")).await?.click().await?;
     let said = wait_for(

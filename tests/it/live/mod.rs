@@ -53,6 +53,19 @@ fn graph_csv() -> String {
     out
 }
 
+/// Saves `estate` shared, as the single user; its id.
+async fn save_estate(app: &TestApp, estate: &volplan::estate::EstateRequest) -> i64 {
+    volplan::store::estates::create_estate(
+        &app.db,
+        estate,
+        volplan::store::access::Actor::SINGLE_USER,
+        volplan::store::access::Visibility::Shared,
+        false,
+    )
+    .await
+    .unwrap()
+}
+
 fn volume<'a>(answer: &'a Value, name: &str) -> &'a Value {
     answer["volumes"]
         .as_array()
@@ -96,15 +109,7 @@ async fn the_resource_graph_fixture_and_thirty_days_of_metrics_import_into_an_es
     assert!(csv.len() < 64 << 20);
     // The inventory's estate, saved, describes the volumes.
     let request: volplan::estate::EstateRequest = serde_json::from_value(estate.clone()).unwrap();
-    let id = volplan::store::estates::create_estate(
-        &app.db,
-        &request,
-        volplan::store::access::Actor::SINGLE_USER,
-        volplan::store::access::Visibility::Shared,
-        false,
-    )
-    .await
-    .unwrap();
+    let id = save_estate(&app, &request).await;
     let res = post_raw(
         &app,
         &format!("/api/v1/live/metrics?estate={id}"),
@@ -335,15 +340,7 @@ async fn a_saved_estate_against_the_metrics_names_the_volumes_above_and_below_pl
             _ => 300.0,
         });
     }
-    let id = volplan::store::estates::create_estate(
-        &app.db,
-        &estate,
-        volplan::store::access::Actor::SINGLE_USER,
-        volplan::store::access::Visibility::Shared,
-        false,
-    )
-    .await
-    .unwrap();
+    let id = save_estate(&app, &estate).await;
     let metrics = collector_csv(7, &["app2", "db1", "db2"]);
     let res = post_raw(
         &app,
@@ -497,15 +494,7 @@ async fn the_live_page_compares_the_metrics_with_a_saved_scenario_and_keeps_the_
     for w in &mut estate.workloads {
         w.workload.target_mibps = Some(100.0);
     }
-    let estate_id = volplan::store::estates::create_estate(
-        &app.db,
-        &estate,
-        volplan::store::access::Actor::SINGLE_USER,
-        volplan::store::access::Visibility::Shared,
-        false,
-    )
-    .await
-    .unwrap();
+    let estate_id = save_estate(&app, &estate).await;
     let (status, html) = send(&format!("estate-{estate_id}"), "", &metrics).await;
     assert_eq!(status, 200, "{html}");
     assert!(
