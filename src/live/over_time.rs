@@ -1,10 +1,12 @@
 //! A volume's demand over the period: per day (per hour when the samples span less than
 //! [`HOURLY_BELOW_S`]) the P50, P95 and largest of its read + write MiB/s, for the
-//! demand-over-time chart and the answer's `demand_over_time`.
+//! demand-over-time chart and the answer's `demand_over_time`. Samples spanning more
+//! than [`MAX_PERIODS`] days are grouped in periods of several days, so that no export
+//! makes more periods than a chart can show.
 //!
 //! Times are read as RFC 3339 (`2026-11-01T00:05:00Z`, an offset allowed); a time
 //! without a zone (`2026-11-01 00:05:00`) is read as UTC. Periods start at UTC
-//! midnight (or on the hour).
+//! midnight (or on the hour), counted from the first sample's.
 
 use super::demand::{Sample, Spread};
 use serde::Serialize;
@@ -15,7 +17,10 @@ use time::format_description::well_known::Rfc3339;
 /// Samples spanning less than this are grouped by hour, else by day, seconds.
 pub const HOURLY_BELOW_S: i64 = 2 * 86_400;
 
-/// How long each period is.
+/// Most periods of one volume: a year of days.
+pub const MAX_PERIODS: i64 = 400;
+
+/// The unit of each period's length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
@@ -38,9 +43,6 @@ impl Step {
 pub struct Period {
     /// When the period starts, RFC 3339 in UTC.
     pub start: String,
-    /// Seconds since 1970 at the start (for drawing).
-    #[serde(skip)]
-    pub start_s: i64,
     pub p50: f64,
     pub p95: f64,
     pub max: f64,
@@ -52,6 +54,8 @@ pub struct Period {
 #[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
 pub struct OverTime {
     pub step: Step,
+    /// Steps in each period: 1, unless the samples span more than 400 days.
+    pub per: u32,
     pub periods: Vec<Period>,
     /// Samples whose time could not be read (left out of the periods).
     pub unread: usize,
@@ -83,10 +87,15 @@ pub fn of(samples: &[Sample]) -> Option<OverTime> {
     } else {
         Step::Day
     };
-    let len = step.seconds();
+    let per = ((last - first) / step.seconds() / MAX_PERIODS + 1).clamp(1, i64::from(u32::MAX));
+    let len = step.seconds() * per;
+    // Periods count from the first sample's midnight (or hour), never before it.
+    let origin = first.div_euclid(step.seconds()) * step.seconds();
     let mut by: BTreeMap<i64, Vec<f64>> = BTreeMap::new();
     for (at, v) in &timed {
-        by.entry(at.div_euclid(len) * len).or_default().push(*v);
+        by.entry(origin + (at - origin).div_euclid(len) * len)
+            .or_default()
+            .push(*v);
     }
     let periods = by
         .into_iter()
@@ -98,7 +107,6 @@ pub fn of(samples: &[Sample]) -> Option<OverTime> {
                     .ok()?
                     .format(&Rfc3339)
                     .ok()?,
-                start_s,
                 p50: s.p50,
                 p95: s.p95,
                 max: s.max,
@@ -108,6 +116,7 @@ pub fn of(samples: &[Sample]) -> Option<OverTime> {
         .collect();
     Some(OverTime {
         step,
+        per: per as u32,
         periods,
         unread: samples.len() - timed.len(),
     })
@@ -156,5 +165,24 @@ mod tests {
         assert_eq!(hours.step, Step::Hour);
         assert_eq!(hours.periods.len(), 47);
         assert!(of(&[sample(None, 1.0)]).is_none());
+        assert_eq!((o.per, hours.per), (1, 1));
+    }
+
+    #[test]
+    fn samples_over_centuries_make_at_most_a_year_of_periods() {
+        let far = [
+            sample(seconds("0001-01-01T00:00:00Z"), 1.0),
+            sample(seconds("2026-11-01T00:00:00Z"), 2.0),
+            sample(seconds("9999-12-31T23:55:00Z"), 3.0),
+        ];
+        let o = of(&far).unwrap();
+        assert_eq!((o.step, o.periods.len()), (Step::Day, 3));
+        assert!(o.per > 7_000, "{}", o.per);
+        // Every period holds its sample: its start is at most one period before it.
+        for (p, s) in o.periods.iter().zip(&far) {
+            let at = s.at.unwrap();
+            let start = seconds(&p.start).unwrap();
+            assert!(start <= at && at - start < i64::from(o.per) * 86_400);
+        }
     }
 }

@@ -19,6 +19,7 @@ use plotters::prelude::*;
 pub(super) struct Data {
     name: String,
     step: Step,
+    per: u32,
     /// Each period's start (RFC 3339) with its P50, P95 and max, and its sample count.
     periods: Vec<(String, [f64; 3], usize)>,
     qos: Option<f64>,
@@ -31,9 +32,16 @@ const SERIES_NAMES: [&str; 3] = ["P50", "P95", "Max"];
 pub(super) fn chart(v: &VolumeAnswer) -> Option<Chart> {
     let o = v.demand_over_time.as_ref()?;
     let name = escape::plain(&v.name).replace(['\n', '\t'], " ");
-    let per = match o.step {
+    let unit = match o.step {
         Step::Day => "day",
         Step::Hour => "hour",
+    };
+    let (per, periods) = match o.per {
+        1 => (unit.to_owned(), format!("{} {unit}s", o.periods.len())),
+        n => (
+            format!("{n} {unit}s"),
+            format!("{} periods of {n} {unit}s", o.periods.len()),
+        ),
     };
     let qos = v
         .qos_mibps
@@ -42,14 +50,14 @@ pub(super) fn chart(v: &VolumeAnswer) -> Option<Chart> {
     Some(Chart {
         title: format!("Demand of {name} over time (MiB/s)"),
         summary: format!(
-            "Read plus write MiB/s of {name} per {per} (UTC) over {} {per}s at P50, P95 and at most{qos}.",
-            o.periods.len()
+            "Read plus write MiB/s of {name} per {per} (UTC) over {periods} at P50, P95 and at most{qos}."
         ),
         size: (780, 380),
         measured: Vec::new(),
         kind: Kind::LiveOverTime(Data {
             name: name.clone(),
             step: o.step,
+            per: o.per,
             periods: o
                 .periods
                 .iter()
@@ -109,7 +117,7 @@ pub(super) fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &Data) 
         .y_labels(y.labels)
         .x_label_formatter(&label)
         .y_label_formatter(&|v| tick(*v))
-        .x_desc(if hourly { "Hour (UTC)" } else { "Day (UTC)" })
+        .x_desc(axis_title(d))
         .y_desc("Read + write MiB/s")
         .draw()?;
     for j in 0..3 {
@@ -138,11 +146,18 @@ pub(super) fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, d: &Data) 
     Ok(())
 }
 
+/// The time axis's title, also the table's first header.
+fn axis_title(d: &Data) -> String {
+    match (d.step, d.per) {
+        (Step::Day, 1) => "Day (UTC)".to_owned(),
+        (Step::Hour, 1) => "Hour (UTC)".to_owned(),
+        (Step::Day, n) => format!("Start of each {n}-day period (UTC)"),
+        (Step::Hour, n) => format!("Start of each {n}-hour period (UTC)"),
+    }
+}
+
 pub(super) fn table(title: &str, d: &Data) -> ChartTable {
-    let first = match d.step {
-        Step::Day => "Day (UTC)",
-        Step::Hour => "Hour (UTC)",
-    };
+    let first = axis_title(d);
     let mut notes = vec![match d.qos {
         Some(q) => format!(
             "Percentiles of the samples in each period. QoS throughput {} MiB/s.",
@@ -159,7 +174,7 @@ pub(super) fn table(title: &str, d: &Data) -> ChartTable {
     ChartTable {
         caption: title.to_owned(),
         headers: [
-            first,
+            first.as_str(),
             "P50 (MiB/s)",
             "P95 (MiB/s)",
             "Max (MiB/s)",

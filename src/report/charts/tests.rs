@@ -95,12 +95,12 @@ fn measured_volume(v: &[f64]) -> crate::live::estate::VolumeAnswer {
         demand_iops: None,
         demand_over_time: Some(OverTime {
             step: Step::Day,
+            per: 1,
             periods: v
                 .chunks(3)
                 .enumerate()
                 .map(|(i, c)| Period {
                     start: format!("2026-11-{:02}T00:00:00Z", i + 1),
-                    start_s: i as i64 * 86_400,
                     p50: c[0],
                     p95: *c.get(1).unwrap_or(&c[0]),
                     max: *c.get(2).unwrap_or(&c[0]),

@@ -458,6 +458,14 @@ async fn the_live_page_compares_the_metrics_with_a_saved_scenario_and_keeps_the_
     let (status, html) = send("scenario-999", "", &metrics).await;
     assert_eq!(status, 404);
     assert!(html.contains("id=\"e-plan\">No scenario"), "{html}");
+    // A plan not found and a file not read: both said, each beside its field.
+    let (status, html) = send("scenario-999", "", "Time,Volume\n1,2\n").await;
+    assert_eq!(status, 404);
+    assert!(html.contains("id=\"e-plan\">No scenario"), "{html}");
+    assert!(
+        html.contains("id=\"e-metrics\">Not read: Timestamp"),
+        "{html}"
+    );
     // The comparison: the verdict, the workload's row and the run kept.
     let (status, html) = send(&plan, "", &metrics).await;
     assert_eq!(status, 200, "{html}");

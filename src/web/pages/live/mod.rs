@@ -323,24 +323,32 @@ pub async fn compare(
         Ok(q) if page.error.is_none() => q,
         _ => return render(StatusCode::UNPROCESSABLE_ENTITY, &page),
     };
-    let plan = match actuals::saved_plan(&st, &user, &q).await {
-        Ok(p) => p,
-        Err(r) => {
-            let message = Some(sentence(&r.error));
-            if r.field == "revision" {
-                page.revision_error = message;
-            } else {
-                page.plan_error = message;
-            }
-            return render(r.error.status_code(), &page);
+    // The plan and the files are both checked, so that every error shows at once; the
+    // estate's answer shows whenever the files read.
+    let plan = actuals::saved_plan(&st, &user, &q).await;
+    let mut status = StatusCode::OK;
+    if let Err(r) = &plan {
+        let message = Some(sentence(&r.error));
+        if r.field == "revision" {
+            page.revision_error = message;
+        } else {
+            page.plan_error = message;
         }
-    };
+        status = r.error.status_code();
+    }
     let (answer, metrics) = match assess(&st, &who, u).await? {
         Ok(x) => x,
         Err(e) => {
             page.error = Some(format!("Not read: {e}"));
-            return render(StatusCode::UNPROCESSABLE_ENTITY, &page);
+            if status == StatusCode::OK {
+                status = StatusCode::UNPROCESSABLE_ENTITY;
+            }
+            return render(status, &page);
         }
+    };
+    page.show(&answer)?;
+    let Ok(plan) = plan else {
+        return render(status, &page);
     };
     let label = page
         .plans
@@ -350,7 +358,6 @@ pub async fn compare(
         .to_owned();
     match actuals::compare(&st, &user, plan, Arc::new(metrics)).await {
         Ok(a) => {
-            page.show(&answer)?;
             page.actuals = Some(ActualsBlock::of(&a, label));
             render(StatusCode::OK, &page)
         }
