@@ -489,6 +489,25 @@ async fn the_live_page_compares_the_metrics_with_a_saved_scenario_and_keeps_the_
     assert!(html.contains("id=\"chart-over-time-0\""));
     assert!(html.contains("Demand of app2 over time (MiB/s)"));
     assert!(html.contains("<th scope=\"col\">Day (UTC)</th>"));
+    // Revision 1 once a second exists: compared as it was, the run named, not kept.
+    let mut second = planned_app2();
+    second["workload"]["target_mibps"] = json!(120);
+    let res = app
+        .put_json(&format!("/api/v1/scenarios/{id}"), &second)
+        .await;
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    let (status, html) = send(&plan, "1", &metrics).await;
+    assert_eq!(status, 200, "{html}");
+    assert!(
+        html.contains("Plan against actuals: app2 (revision 1)"),
+        "{html}"
+    );
+    assert!(html.contains("against the 100 MiB/s target"), "{html}");
+    assert!(
+        html.contains("only the newest revision of a scenario keeps"),
+        "{html}"
+    );
+    assert!(!html.contains("id=\"actuals-scenario\""));
     // An estate of the inventory, app2 planned at 100 MiB/s: the run is named, not kept.
     let res = post_raw(
         &app,

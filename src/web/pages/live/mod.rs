@@ -350,15 +350,16 @@ pub async fn compare(
     let Ok(plan) = plan else {
         return render(status, &page);
     };
-    let label = page
+    let name = page
         .plans
         .as_ref()
-        .and_then(PlanList::chosen_label)
+        .and_then(PlanList::chosen_name)
         .unwrap_or_default()
         .to_owned();
     match actuals::compare(&st, &user, plan, Arc::new(metrics)).await {
         Ok(a) => {
-            page.actuals = Some(ActualsBlock::of(&a, label));
+            let plan = format!("{name} (revision {})", a.revision);
+            page.actuals = Some(ActualsBlock::of(&a, plan));
             render(StatusCode::OK, &page)
         }
         Err(e) => {

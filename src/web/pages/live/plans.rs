@@ -14,6 +14,8 @@ const MAX_LISTED: u32 = 500;
 pub struct PlanChoice {
     /// `scenario-ID` or `estate-ID`.
     pub value: String,
+    pub name: String,
+    /// The name with the newest revision.
     pub label: String,
     pub selected: bool,
 }
@@ -38,20 +40,28 @@ impl PlanList {
             PlanChoice {
                 selected: value == chosen,
                 label: format!("{name} (revision {revision})"),
+                name: name.to_owned(),
                 value,
             }
         };
-        // A list that cannot be read leaves the choice empty; the page still works.
+        // A list that cannot be read leaves the choice empty (and is logged): reading an
+        // estate needs no database, so the page still serves it.
         let scenarios = store::list_page(&st.db, None, MAX_LISTED, 0, by)
             .await
             .map(|p| p.items)
-            .unwrap_or_default()
+            .unwrap_or_else(|e| {
+                tracing::warn!("live page without the scenario list: {e}");
+                Vec::new()
+            })
             .iter()
             .map(|s| choice("scenario", s.id, &s.name, s.revision))
             .collect();
         let estates = estates::list_estates(&st.db, by)
             .await
-            .unwrap_or_default()
+            .unwrap_or_else(|e| {
+                tracing::warn!("live page without the estate list: {e}");
+                Vec::new()
+            })
             .iter()
             .map(|e| choice("estate", e.id, &e.name, e.revision))
             .collect();
@@ -59,12 +69,12 @@ impl PlanList {
     }
 
     /// The name of the chosen plan, as listed.
-    pub fn chosen_label(&self) -> Option<&str> {
+    pub fn chosen_name(&self) -> Option<&str> {
         self.scenarios
             .iter()
             .chain(&self.estates)
             .find(|c| c.selected)
-            .map(|c| c.label.as_str())
+            .map(|c| c.name.as_str())
     }
 }
 
