@@ -43,10 +43,15 @@
         Array.prototype.slice.call(fresh.children, 1).forEach(function (s) {
           old.appendChild(document.importNode(s, true));
         });
-        var first = form.querySelector("[aria-invalid=true]") || old.children[1];
-        if (first) {
-          if (first.matches("input, select")) first.focus();
-          else first.scrollIntoView();
+        // Keyboard and screen-reader users land on what changed: the first field in
+        // error, else the first new heading.
+        var invalid = form.querySelector("[aria-invalid=true]");
+        var heading = old.children[1] && old.children[1].querySelector("h2");
+        if (invalid) {
+          invalid.focus();
+        } else if (heading) {
+          heading.setAttribute("tabindex", "-1");
+          heading.focus();
         }
       })
       .catch(function () {

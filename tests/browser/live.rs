@@ -1,6 +1,7 @@
 //! The live page as a user meets it: choose the Resource Graph result and a week of
 //! metrics, read the estate; the verdict, the demand chart and each volume's row show,
-//! and the page is drawn into the documentation (`docs/live.png`). Then the same
+//! and the page is drawn into the documentation (`docs/live.png`, its demand over time
+//! `docs/live-over-time.png`). Then the same
 //! metrics against a saved scenario: a missing choice is said beside its field with
 //! the files kept, the comparison shows and keeps the run at the ceiling, the page fits
 //! a phone, and it is drawn into `docs/actuals.png`.
@@ -70,8 +71,14 @@ pub async fn live_journey(c: &Client, base: &str) -> Res {
     )
     .await?;
     assert_eq!(over_time, serde_json::json!(9));
-    js(c, "(window.scrollTo(0, 0), true)").await?;
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs");
+    js(
+        c,
+        "(document.getElementById('live-over-time').scrollIntoView(), true)",
+    )
+    .await?;
+    std::fs::write(docs.join("live-over-time.png"), c.screenshot().await?)?;
+    js(c, "(window.scrollTo(0, 0), true)").await?;
     std::fs::write(docs.join("live.png"), c.screenshot().await?)?;
     Ok(())
 }
@@ -114,6 +121,12 @@ pub async fn actuals_journey(c: &Client, base: &str) -> Res {
         let _ = std::fs::remove_file(&metrics);
     }
     said?;
+    let focused = js(c, "document.activeElement.id").await?;
+    assert_eq!(
+        focused,
+        serde_json::json!("f-plan"),
+        "focus on the field in error"
+    );
     let kept = js(
         c,
         "document.getElementById('f-metrics').files.length + document.getElementById('f-inventory').files.length",
@@ -148,6 +161,12 @@ pub async fn actuals_journey(c: &Client, base: &str) -> Res {
     assert!(
         verdict.contains("1 run at the plan's ceiling kept with the scenario"),
         "{verdict}"
+    );
+    let focused = js(c, "document.activeElement.id").await?;
+    assert_eq!(
+        focused,
+        serde_json::json!("h-actuals"),
+        "focus on the answer"
     );
     let errors = js(c, "document.getElementById('e-plan').textContent").await?;
     assert_eq!(errors, serde_json::json!(""));
