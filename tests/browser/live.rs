@@ -6,7 +6,7 @@
 //! the files kept, the comparison shows and keeps the run at the ceiling, the page fits
 //! a phone, and it is drawn into `docs/actuals.png`.
 
-use super::widths::{FITS, OVERFLOW};
+use super::widths::{FITS, OVERFLOW, SMALL_TARGETS};
 use super::{Res, free_port, js, save_scenario, wait_for};
 use fantoccini::{Client, Locator};
 use std::path::Path;
@@ -185,5 +185,7 @@ pub async fn actuals_journey(c: &Client, base: &str) -> Res {
         "sticks out at 390 px: {}",
         js(c, OVERFLOW).await?
     );
+    let small = js(c, SMALL_TARGETS).await?;
+    assert_eq!(small, serde_json::json!(""), "targets under 24 px at 390 px");
     Ok(())
 }
