@@ -186,6 +186,10 @@ pub async fn actuals_journey(c: &Client, base: &str) -> Res {
         js(c, OVERFLOW).await?
     );
     let small = js(c, SMALL_TARGETS).await?;
-    assert_eq!(small, serde_json::json!(""), "targets under 24 px at 390 px");
+    assert_eq!(
+        small,
+        serde_json::json!(""),
+        "targets under 24 px at 390 px"
+    );
     Ok(())
 }

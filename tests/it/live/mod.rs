@@ -53,6 +53,19 @@ fn graph_csv() -> String {
     out
 }
 
+/// The estate of the Resource Graph fixture, as the inventory import answers it.
+async fn inventory_estate(app: &TestApp) -> volplan::estate::EstateRequest {
+    let res = post_raw(
+        app,
+        "/api/v1/live/inventory",
+        "application/json",
+        GRAPH.to_owned(),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    res.json().await.unwrap()
+}
+
 /// Saves `estate` shared, as the single user; its id.
 async fn save_estate(app: &TestApp, estate: &volplan::estate::EstateRequest) -> i64 {
     volplan::store::estates::create_estate(
@@ -325,14 +338,7 @@ async fn a_saved_scenario_against_its_volume_at_the_ceiling_becomes_a_calibratio
 #[tokio::test]
 async fn a_saved_estate_against_the_metrics_names_the_volumes_above_and_below_plan() {
     let app = spawn_app().await;
-    let res = post_raw(
-        &app,
-        "/api/v1/live/inventory",
-        "application/json",
-        GRAPH.to_owned(),
-    )
-    .await;
-    let mut estate: volplan::estate::EstateRequest = res.json().await.unwrap();
+    let mut estate = inventory_estate(&app).await;
     for w in &mut estate.workloads {
         w.workload.target_mibps = Some(match w.name.as_str() {
             "app2" => 100.0,
@@ -509,14 +515,7 @@ async fn the_live_page_compares_the_metrics_with_a_saved_scenario_and_keeps_the_
     );
     assert!(!html.contains("id=\"actuals-scenario\""));
     // An estate of the inventory, app2 planned at 100 MiB/s: the run is named, not kept.
-    let res = post_raw(
-        &app,
-        "/api/v1/live/inventory",
-        "application/json",
-        GRAPH.to_owned(),
-    )
-    .await;
-    let mut estate: volplan::estate::EstateRequest = res.json().await.unwrap();
+    let mut estate = inventory_estate(&app).await;
     estate.name = Some("Contoso today".to_owned());
     for w in &mut estate.workloads {
         w.workload.target_mibps = Some(100.0);
