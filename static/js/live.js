@@ -7,6 +7,16 @@
   var form = document.getElementById("live-upload");
   if (!form || !window.fetch || !window.DOMParser) return;
   var busy = false;
+  // Enter in the plan's fields compares (the form's first button only reads the estate).
+  var plan = document.getElementById("live-plan");
+  var compare = document.getElementById("live-compare");
+  if (plan && compare && form.requestSubmit) {
+    plan.addEventListener("keydown", function (e) {
+      if (e.key !== "Enter" || e.target.tagName !== "INPUT") return;
+      e.preventDefault();
+      form.requestSubmit(compare);
+    });
+  }
   form.addEventListener("submit", function (e) {
     e.preventDefault();
     if (busy) return;

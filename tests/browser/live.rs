@@ -145,7 +145,11 @@ pub async fn actuals_journey(c: &Client, base: &str) -> Res {
     )
     .await?;
     assert_eq!(focused, serde_json::json!("f-plan"));
-    c.find(Locator::Css("#live-compare")).await?.click().await?;
+    // Enter in the revision field compares, as the button does.
+    c.find(Locator::Css("#f-revision"))
+        .await?
+        .send_keys("\u{E007}")
+        .await?;
     let shown = wait_for(
         c,
         "!!document.getElementById('actuals-verdict')",
