@@ -308,6 +308,19 @@ pub fn date_words(iso: &str) -> String {
     }
 }
 
+/// A period's start on a time axis, from an RFC 3339 UTC time: the day ("3 Nov"), with
+/// the hour when `hourly` ("3 Nov 14:00"); other text is returned as it is.
+pub fn period_tick(iso: &str, hourly: bool) -> String {
+    let (Some(m), Some(d), Some(h)) = (iso.get(5..7), iso.get(8..10), iso.get(11..16)) else {
+        return iso.to_owned();
+    };
+    let (Ok(m @ 1..=12), Ok(d)) = (m.parse::<usize>(), d.parse::<u32>()) else {
+        return iso.to_owned();
+    };
+    let day = format!("{d} {}", &MONTHS[m - 1][..3]);
+    if hourly { format!("{day} {h}") } else { day }
+}
+
 /// A yes/no cell.
 pub fn yes_no(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
@@ -316,6 +329,13 @@ pub fn yes_no(b: bool) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_period_start_reads_as_its_day_or_hour() {
+        assert_eq!(period_tick("2026-11-03T00:00:00Z", false), "3 Nov");
+        assert_eq!(period_tick("2026-11-03T14:00:00Z", true), "3 Nov 14:00");
+        assert_eq!(period_tick("later", true), "later");
+    }
 
     #[test]
     fn money_always_has_two_decimals_and_its_currency() {

@@ -1482,6 +1482,14 @@ async fn the_live_page_reads_an_estate() {
 
 #[tokio::test]
 #[ignore = "needs Chromium: run by .ci/run"]
+async fn the_live_page_compares_the_metrics_with_a_saved_plan() {
+    let session = start_session().await;
+    let outcome = live::actuals_journey(&session.client, &session.base).await;
+    end_session(session, outcome).await;
+}
+
+#[tokio::test]
+#[ignore = "needs Chromium: run by .ci/run"]
 async fn the_planner_offers_the_plan_as_code() {
     let session = start_session().await;
     let outcome = iac::iac_journey(&session.client, &session.base).await;

@@ -43,6 +43,8 @@ impl Spread {
 /// One interval of a volume's load.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sample {
+    /// Seconds since 1970, when the export's time could be read.
+    pub at: Option<i64>,
     pub mibps: f64,
     pub read_mibps: f64,
     pub iops: f64,
@@ -120,6 +122,7 @@ impl Demand {
                         / ios
                 });
                 Sample {
+                    at: super::over_time::seconds(at),
                     mibps: rm + wm,
                     read_mibps: rm,
                     iops: ri + wi,

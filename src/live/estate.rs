@@ -8,6 +8,7 @@
 use super::demand::{Demand, Spread};
 use super::inventory::{LivePool, LiveVolume};
 use super::metrics::{Metric, Metrics, VolumeSeries};
+use super::over_time::{self, OverTime};
 use super::replan::{self, Replan};
 use super::rightsize::{self, Assessment, MARGIN_PCT};
 use crate::engine::field_error::FieldErrors;
@@ -45,6 +46,8 @@ pub struct VolumeAnswer {
     pub demand_mibps: Option<Spread>,
     /// Read + write IOPS interval by interval, as a spread.
     pub demand_iops: Option<Spread>,
+    /// Read + write MiB/s per day (per hour under two days of samples), as spreads.
+    pub demand_over_time: Option<OverTime>,
     /// The volume's QoS throughput, MiB/s.
     pub qos_mibps: Option<f64>,
     /// What the model says the volume gives at its measured IO mix, MiB/s.
@@ -168,6 +171,7 @@ pub fn assess(
                 .collect(),
             demand_mibps: demand.mibps,
             demand_iops: demand.iops,
+            demand_over_time: over_time::of(&demand.samples),
             qos_mibps: None,
             ceiling_mibps: None,
             headroom_pct: None,

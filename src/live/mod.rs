@@ -2,7 +2,8 @@
 //!
 //! PURE: no I/O. [`inventory`] reads an Azure Resource Graph result into the estate of
 //! what exists; [`metrics`] reads Azure Monitor metrics (the collector CSV or the REST
-//! answer) into series per volume; [`demand`] turns a volume's series into percentiles;
+//! answer) into series per volume; [`demand`] turns a volume's series into percentiles,
+//! [`over_time`] into percentiles per day or hour;
 //! [`rightsize`] sets a volume's demand against its QoS throughput and the model's
 //! ceiling and sizes it again with the engine's reverse sizing; [`replan`] plans the
 //! right-sized volumes together in capacity pools; [`actuals`] compares a
@@ -15,6 +16,7 @@ pub mod demand;
 pub mod estate;
 pub mod inventory;
 pub mod metrics;
+pub mod over_time;
 pub mod replan;
 pub mod rightsize;
 #[cfg(test)]

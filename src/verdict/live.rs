@@ -224,6 +224,19 @@ pub struct Versus<'a> {
     /// Measured and predicted median latency with the prediction's range.
     pub latency: Option<(f64, f64, [f64; 2])>,
     pub ceiling_intervals: Option<usize>,
+    /// Whether the run at the ceiling is kept, and if not why.
+    pub kept: RunsKept,
+}
+
+/// Whether the runs at a plan's ceiling are kept with it for calibration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunsKept {
+    /// Kept with the scenario (its newest revision).
+    Stored,
+    /// An estate keeps no measurements.
+    Estate,
+    /// Only the newest revision of a scenario keeps runs.
+    OlderRevision,
 }
 
 /// "data (volumes data-1, data-2) runs 25% above plan: 500 MiB/s at P95 against the
@@ -270,8 +283,14 @@ pub fn versus(v: &Versus) -> String {
         ));
     }
     if let Some(n) = v.ceiling_intervals {
+        let kept = match v.kept {
+            RunsKept::Stored => "kept with the scenario as a measured run for calibration",
+            RunsKept::Estate | RunsKept::OlderRevision => {
+                "a measured run for calibration, not kept"
+            }
+        };
         t.push_str(&format!(
-            " It ran at the plan's ceiling for {}: kept as a measured run for calibration.",
+            " It ran at the plan's ceiling for {}: {kept}.",
             plural(n as u64, "interval", "intervals")
         ));
     }
@@ -285,7 +304,7 @@ pub fn actuals(
     below: &[&str],
     unmatched: &[&str],
     runs: usize,
-    stored: bool,
+    kept: RunsKept,
 ) -> SetVerdict {
     let list = |names: &[&str]| {
         if names.is_empty() {
@@ -305,16 +324,17 @@ pub fn actuals(
         ));
     }
     if runs > 0 {
-        statements.push(if stored {
-            format!(
-                "{} at the plan's ceiling kept with the scenario as measured runs; calibrate it to learn from them.",
-                plural(runs as u64, "run", "runs")
-            )
-        } else {
-            format!(
-                "{} at the plan's ceiling; save the workload as a scenario to keep them for calibration.",
-                plural(runs as u64, "run", "runs")
-            )
+        let runs = plural(runs as u64, "run", "runs");
+        statements.push(match kept {
+            RunsKept::Stored => format!(
+                "{runs} at the plan's ceiling kept with the scenario's measured runs; calibrate it to learn from them."
+            ),
+            RunsKept::Estate => format!(
+                "{runs} at the plan's ceiling; save the workload as a scenario to keep them for calibration."
+            ),
+            RunsKept::OlderRevision => format!(
+                "{runs} at the plan's ceiling, not kept: only the newest revision of a scenario keeps measured runs."
+            ),
         });
     }
     SetVerdict {

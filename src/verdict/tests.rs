@@ -522,3 +522,40 @@ fn a_latency_target_is_judged_at_the_likely_ranges_high_end() {
         l.statement
     );
 }
+
+#[test]
+fn runs_at_a_plans_ceiling_say_whether_they_were_kept_and_why_not() {
+    use super::live::{RunsKept, Versus, actuals, versus};
+    let volumes = ["data-1".to_owned()];
+    let v = |kept| {
+        versus(&Versus {
+            workload: "data",
+            volumes: &volumes,
+            planned_mibps: 400.0,
+            planned_is_target: true,
+            p95_mibps: 500.0,
+            difference_pct: 25.0,
+            latency: None,
+            ceiling_intervals: Some(4),
+            kept,
+        })
+    };
+    assert_eq!(
+        v(RunsKept::Stored),
+        "data (volume data-1) runs 25% above plan: 500 MiB/s at P95 against the 400 MiB/s target. \
+         It ran at the plan's ceiling for 4 intervals: kept with the scenario as a measured run for calibration."
+    );
+    assert!(v(RunsKept::Estate).ends_with("a measured run for calibration, not kept."));
+    let last = |kept| {
+        actuals(&["data"], &[], &[], 2, kept)
+            .statements
+            .pop()
+            .unwrap()
+    };
+    assert_eq!(
+        last(RunsKept::Stored),
+        "2 runs at the plan's ceiling kept with the scenario's measured runs; calibrate it to learn from them."
+    );
+    assert!(last(RunsKept::Estate).contains("save the workload as a scenario"));
+    assert!(last(RunsKept::OlderRevision).contains("only the newest revision of a scenario"));
+}

@@ -21,7 +21,7 @@ pub const LIVE_BODY_LIMIT: usize = 64 << 20;
 
 /// The body limit of a request path.
 pub fn body_limit(path: &str) -> usize {
-    if path.starts_with("/api/v1/live/") || path == "/live" {
+    if path.starts_with("/api/v1/live/") || path == "/live" || path == "/live/actuals" {
         LIVE_BODY_LIMIT
     } else if path.starts_with("/api/v1/avs/") {
         AVS_BODY_LIMIT

@@ -617,3 +617,27 @@ async fn a_limit_carries_its_citation_kind_and_typed_provenance() {
     );
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_live_answer_documents_each_volumes_demand_over_time() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let volume = &doc["components"]["schemas"]["VolumeAnswer"];
+    let field = &properties(&doc, volume)["demand_over_time"];
+    // Optional: a `$ref` beside null, or the reference itself.
+    let over = field["oneOf"]
+        .as_array()
+        .and_then(|o| o.iter().find(|s| s.get("$ref").is_some()))
+        .unwrap_or(field);
+    let over = properties(&doc, over);
+    let keys: HashSet<&str> = over.keys().map(String::as_str).collect();
+    assert_eq!(keys, HashSet::from(["step", "per", "periods", "unread"]));
+    let step = resolve(&doc, &over["step"]);
+    assert_eq!(step["enum"], json!(["hour", "day"]), "{step}");
+    let period = properties(&doc, &over["periods"]["items"]);
+    let keys: HashSet<&str> = period.keys().map(String::as_str).collect();
+    assert_eq!(
+        keys,
+        HashSet::from(["start", "p50", "p95", "max", "samples"])
+    );
+}

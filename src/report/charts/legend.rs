@@ -20,6 +20,8 @@ pub enum Sample {
     Triangle,
     /// The i-th ceiling's [`SeriesStyle`].
     Series(usize),
+    /// The i-th [`SeriesStyle`]'s colour and marker on a solid line.
+    Marked(usize),
 }
 
 /// One legend entry.
@@ -98,7 +100,8 @@ impl LegendItem {
             Sample::Cross => area.draw(&Cross::new((x + 13, y), 6, c.stroke_width(3))),
             Sample::Dot => area.draw(&Circle::new((x + 13, y), 6, c.filled())),
             Sample::Triangle => area.draw(&TriangleMarker::new((x + 13, y), 6, c.filled())),
-            Sample::Series(i) => SeriesStyle::of(i).draw_sample(area, (x, y)),
+            Sample::Series(i) => SeriesStyle::of(i).draw_sample(area, (x, y), false),
+            Sample::Marked(i) => SeriesStyle::of(i).draw_sample(area, (x, y), true),
         }
     }
 }

@@ -20,6 +20,7 @@ mod latency;
 mod layouts;
 mod legend;
 mod live;
+mod live_time;
 mod scaling;
 pub mod style;
 
@@ -131,6 +132,7 @@ enum Kind {
     AvsTco(avs::TcoData),
     Timeline(estate::Data),
     LiveDemand(live::Data),
+    LiveOverTime(live_time::Data),
 }
 
 /// Renders a chart of a scenario as an SVG string (sweeps priced from `prices`).
@@ -240,6 +242,12 @@ impl Chart {
     /// Each measured volume's P50, P95 and largest demand beside its QoS throughput.
     pub fn live_demand(answer: &crate::live::estate::LiveAnswer) -> Chart {
         live::chart(answer)
+    }
+
+    /// One measured volume's P50, P95 and largest demand per day (or hour) beside its
+    /// QoS throughput; None when the export's times could not be read.
+    pub fn live_over_time(volume: &crate::live::estate::VolumeAnswer) -> Option<Chart> {
+        live_time::chart(volume)
     }
 
     /// An estate's monthly cost over its timeline, with the resize schedule marked.
@@ -363,6 +371,7 @@ impl Chart {
                 Kind::AvsTco(d) => avs::draw_tco(root, d),
                 Kind::Timeline(d) => estate::draw(root, d),
                 Kind::LiveDemand(d) => live::draw(root, d),
+                Kind::LiveOverTime(d) => live_time::draw(root, d),
             })
             .and_then(|_| root.present())
             .map_err(|e| ChartError::Draw(e.to_string()))
@@ -381,6 +390,7 @@ impl Chart {
             Kind::AvsTco(d) => avs::tco_table(&self.title, d),
             Kind::Timeline(d) => estate::table(&self.title, d),
             Kind::LiveDemand(d) => live::table(&self.title, d),
+            Kind::LiveOverTime(d) => live_time::table(&self.title, d),
         };
         table.notes.extend(self.measured.iter().map(|p| {
             format!(

@@ -165,19 +165,28 @@ impl SeriesStyle {
         Ok(())
     }
 
-    /// The legend sample: the pattern with the marker in its middle.
+    /// The legend sample: the pattern (a solid line when `solid`) with the marker in
+    /// its middle.
     pub fn draw_sample<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
         (x, y): (i32, i32),
+        solid: bool,
     ) -> DrawResult<DB> {
         let c = self.colour;
-        area.draw(&DashedPathElement::new(
-            vec![(x, y), (x + 26, y)],
-            self.dash,
-            self.gap,
-            c.stroke_width(2),
-        ))?;
+        if solid {
+            area.draw(&PathElement::new(
+                vec![(x, y), (x + 26, y)],
+                c.stroke_width(2),
+            ))?;
+        } else {
+            area.draw(&DashedPathElement::new(
+                vec![(x, y), (x + 26, y)],
+                self.dash,
+                self.gap,
+                c.stroke_width(2),
+            ))?;
+        }
         let m = (x + 13, y);
         match self.marker {
             0 => area.draw(&Circle::new(m, 3, c.filled())),

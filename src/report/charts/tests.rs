@@ -82,6 +82,73 @@ fn latency_runs(v: &[f64], io: f64) -> Vec<LatencyRun> {
         .collect()
 }
 
+/// A measured volume whose demand per day is `v` in threes (P50, P95, max).
+fn measured_volume(v: &[f64]) -> crate::live::estate::VolumeAnswer {
+    use crate::live::over_time::{OverTime, Period, Step};
+    crate::live::estate::VolumeAnswer {
+        name: "vol <b>&".to_owned(),
+        level: None,
+        qos: None,
+        quota_tib: None,
+        metrics: Default::default(),
+        demand_mibps: None,
+        demand_iops: None,
+        demand_over_time: Some(OverTime {
+            step: Step::Day,
+            per: 1,
+            periods: v
+                .chunks(3)
+                .enumerate()
+                .map(|(i, c)| Period {
+                    start: format!("2026-11-{:02}T00:00:00Z", i + 1),
+                    p50: c[0],
+                    p95: *c.get(1).unwrap_or(&c[0]),
+                    max: *c.get(2).unwrap_or(&c[0]),
+                    samples: 288,
+                })
+                .collect(),
+            unread: 2,
+        }),
+        qos_mibps: v.first().copied(),
+        ceiling_mibps: None,
+        headroom_pct: None,
+        ceiling_headroom_pct: None,
+        recommendation: None,
+        monthly: None,
+        saving_monthly: None,
+        statements: Vec::new(),
+    }
+}
+
+#[test]
+fn a_volume_over_time_is_drawn_per_day_with_its_qos_and_every_day_in_its_table() {
+    let chart = Chart::live_over_time(&measured_volume(&[
+        10.0, 20.0, 30.0, 12.0, 22.0, 32.0, 5.0, 6.0, 7.0,
+    ]))
+    .expect("a chart");
+    assert_eq!(chart.title(), "Demand of vol <b>& over time (MiB/s)");
+    assert!(
+        chart.summary().ends_with(
+            "per day (UTC) over 3 days at P50, P95 and at most, beside its QoS throughput of 10 MiB/s."
+        ),
+        "{}",
+        chart.summary()
+    );
+    let svg = chart.svg().unwrap();
+    for label in ["Day (UTC)", "Read + write MiB/s", "1 Nov", "QoS throughput"] {
+        assert!(svg.contains(label), "{label}");
+    }
+    let t = chart.table();
+    assert_eq!(t.headers[0], "Day (UTC)");
+    assert_eq!(t.rows.len(), 3);
+    assert_eq!(t.rows[1], ["2026-11-02 00:00", "12", "22", "32", "288"]);
+    assert!(
+        t.notes[1].starts_with("2 samples whose time"),
+        "{:?}",
+        t.notes
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
@@ -144,6 +211,16 @@ proptest! {
             m.monthly = *x;
         }
         charts.push(Chart::estate_timeline(&estate));
+        let volume = measured_volume(&v);
+        charts.push(Chart::live_over_time(&volume).expect("a chart"));
+        charts.push(Chart::live_demand(&crate::live::estate::LiveAnswer {
+            volumes: vec![volume],
+            verdict: crate::verdict::SetVerdict { best: None, statements: Vec::new(), sensitivity: Vec::new() },
+            currency: "USD",
+            interval_s: 300.0,
+            warnings: Vec::new(),
+            replan: None,
+        }));
         for c in charts {
             prop_assert!(draws_in_time(c).is_ok(), "{:?}", v);
         }

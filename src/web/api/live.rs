@@ -1,20 +1,15 @@
 //! The live estate: an Azure Resource Graph result in, the estate of what exists out;
-//! Azure Monitor metrics in, each volume's demand, headroom and right-sizing out; and a
-//! saved plan against the metrics of the volumes it became.
+//! Azure Monitor metrics in, each volume's demand, headroom and right-sizing out. A
+//! saved plan against the metrics is [`super::actuals`].
 //!
 //! Bodies are the raw export (at most [`LIVE_BODY_LIMIT`]), read in the upload pool.
 
 use super::blocking;
-use crate::engine::FieldErrors;
 use crate::estate::EstateRequest;
-use crate::live::actuals::{self, Actual, Position};
 use crate::live::estate::{self as assessed, LiveAnswer};
 use crate::live::metrics::{self, Metrics};
 use crate::live::{LiveError, inventory};
-use crate::measure::Format;
-use crate::store::{self, StoreError, estates, measurements};
-use crate::verdict::SetVerdict;
-use crate::verdict::live::{self as words, Versus};
+use crate::store::{StoreError, estates};
 use crate::web::access::actor;
 use crate::web::auth::{CurrentUser, Declare};
 use crate::web::error::{ApiError, ErrorBody};
@@ -26,7 +21,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Query, State};
 use axum::http::{HeaderMap, StatusCode};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -36,7 +31,6 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(inventory_import).compute())
         .routes(routes!(metrics_import).compute())
-        .routes(routes!(plan_actuals).read_write())
         .layer(DefaultBodyLimit::max(LIVE_BODY_LIMIT))
 }
 
@@ -78,12 +72,12 @@ pub fn body_text(
     })
 }
 
-fn utf8(bytes: &[u8]) -> Result<&str, LiveError> {
+pub(super) fn utf8(bytes: &[u8]) -> Result<&str, LiveError> {
     std::str::from_utf8(bytes)
         .map_err(|e| LiveError::new("body", format!("the export is not UTF-8 text: {e}")))
 }
 
-fn invalid(e: LiveError) -> ApiError {
+pub(super) fn invalid(e: LiveError) -> ApiError {
     ApiError::invalid(e.field, e.message)
 }
 
@@ -224,217 +218,9 @@ pub async fn metrics_import(
     Ok(Json(answer))
 }
 
-fn no_estate(id: i64) -> impl FnOnce(StoreError) -> ApiError {
+pub(super) fn no_estate(id: i64) -> impl FnOnce(StoreError) -> ApiError {
     move |e| match e {
         StoreError::NotFound => ApiError::NotFound(format!("no estate with id {id}")),
         other => other.into(),
-    }
-}
-
-/// The saved plan to compare.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct ActualsQuery {
-    /// A saved scenario (one of `scenario`, `estate`).
-    pub scenario: Option<i64>,
-    /// A saved estate.
-    pub estate: Option<i64>,
-    /// The revision to compare; default the newest.
-    pub revision: Option<i64>,
-}
-
-/// One planned workload against its volumes.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct ActualAnswer {
-    pub workload: String,
-    pub volumes: Vec<String>,
-    pub planned_mibps: f64,
-    /// True when the plan set the throughput as a target (else what the plan gives).
-    pub planned_is_target: bool,
-    pub p95_mibps: f64,
-    pub max_mibps: f64,
-    pub difference_pct: f64,
-    pub position: Position,
-    /// Measured median latency, ms.
-    pub latency_ms: Option<f64>,
-    /// The latency the model predicts at the measured median rate, ms.
-    pub predicted_latency_ms: Option<f64>,
-    /// Its 80 % range.
-    pub predicted_latency_ms_range: Option<[f64; 2]>,
-    pub latency_position: Option<Position>,
-    /// What the plan gives, MiB/s: reaching it is running at the ceiling.
-    pub ceiling_mibps: f64,
-    /// Intervals at the ceiling, when enough to make a measured run.
-    pub ceiling_intervals: Option<usize>,
-    pub statement: String,
-}
-
-/// The comparison.
-#[derive(Debug, Serialize, utoipa::ToSchema)]
-pub struct ActualsAnswer {
-    /// `scenario` or `estate`.
-    pub plan: &'static str,
-    pub id: i64,
-    pub revision: i64,
-    pub workloads: Vec<ActualAnswer>,
-    /// Measured volumes no planned workload names.
-    pub unmatched: Vec<String>,
-    /// Ids of the measured runs kept with the scenario for calibration.
-    pub measurements: Vec<i64>,
-    pub verdict: SetVerdict,
-}
-
-/// Compares a saved plan revision (a scenario, or each workload of an estate) with the
-/// Azure Monitor metrics of the volumes it became, matched by name: throughput against
-/// plan, latency against the prediction and its range. Where a scenario's volumes ran
-/// at its ceiling, those intervals are kept with the scenario as a measured run, so
-/// `POST /api/v1/scenarios/{id}/calibrate` learns from them (newest revision only).
-#[utoipa::path(
-    post, path = "/api/v1/live/actuals", tag = "live", operation_id = "live_actuals", params(ActualsQuery),
-    request_body(content = String, content_type = "text/csv", description = "The metrics export"),
-    responses(
-        (status = 200, description = "Each workload against its volumes, and the verdict", body = ActualsAnswer),
-        (status = 404, description = "No such scenario, estate or revision", body = ErrorBody),
-        (status = 413, description = "Body over 64 MiB", body = ErrorBody),
-        (status = 422, description = "Neither or both of `scenario` and `estate`, or not a metrics export", body = ErrorBody),
-    )
-)]
-pub async fn plan_actuals(
-    State(st): State<AppState>,
-    who: Uploader,
-    user: CurrentUser,
-    headers: HeaderMap,
-    q: Result<Query<ActualsQuery>, QueryRejection>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<ActualsAnswer>, ApiError> {
-    let Query(q) = q.map_err(|e| ApiError::BadRequest(e.body_text()))?;
-    let (kind, id, revision, newest, plan) = match (q.scenario, q.estate) {
-        (Some(id), None) => {
-            let current = crate::web::access::stored_scenario(&st.db, &user, id)
-                .await
-                .map_err(super::not_found_as(id))?;
-            let n = q.revision.unwrap_or(current.revision);
-            let s = if n == current.revision {
-                current.scenario
-            } else {
-                store::get_revision(&st.db, id, n)
-                    .await
-                    .map_err(|_| ApiError::NotFound(format!("scenario {id} has no revision {n}")))?
-            };
-            (
-                "scenario",
-                id,
-                n,
-                n == current.revision,
-                vec![(s.name.clone(), s)],
-            )
-        }
-        (None, Some(id)) => {
-            let current = estates::get_estate(&st.db, id, actor(&user))
-                .await
-                .map_err(no_estate(id))?;
-            let n = q.revision.unwrap_or(current.revision);
-            let req = if n == current.revision {
-                current.request
-            } else {
-                estates::get_estate_revision(&st.db, id, n, actor(&user))
-                    .await
-                    .map_err(|_| ApiError::NotFound(format!("estate {id} has no revision {n}")))?
-            };
-            let plan = req
-                .workloads
-                .into_iter()
-                .map(|w| (w.name.clone(), w))
-                .collect();
-            ("estate", id, n, n == current.revision, plan)
-        }
-        _ => {
-            return Err(ApiError::invalid(
-                "scenario",
-                "name one saved plan: `?scenario=ID` or `?estate=ID`",
-            ));
-        }
-    };
-    let bytes = body_text(&headers, body, "metrics export")?;
-    let (m, _) = who
-        .parse(&st, "metrics import", move || read_metrics(utf8(&bytes)?))
-        .await?
-        .map_err(invalid)?;
-    let book = st.book();
-    let (found, unmatched) = blocking("plan against actuals", move || {
-        actuals::compare(&plan, &m, &book)
-    })
-    .await?
-    .map_err(|e: FieldErrors| ApiError::InvalidFields(e))?;
-    let runs: Vec<_> = found.iter().filter_map(|a| a.ceiling_run.clone()).collect();
-    let keep = kind == "scenario" && newest && !runs.is_empty();
-    let measurements = if keep {
-        let note = ["Azure Monitor 5-minute averages at the plan's ceiling".to_owned()];
-        measurements::add_measurements(&st.db, id, Format::AzureMonitor, &runs, &note, actor(&user))
-            .await
-            .map_err(super::not_found_as(id))?
-            .into_iter()
-            .map(|m| m.id)
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let names = |p: Position| -> Vec<&str> {
-        found
-            .iter()
-            .filter(|a| a.position == p)
-            .map(|a| a.workload.as_str())
-            .collect()
-    };
-    let unmatched_names: Vec<&str> = unmatched.iter().map(String::as_str).collect();
-    let verdict = words::actuals(
-        &names(Position::Above),
-        &names(Position::Below),
-        &unmatched_names,
-        runs.len(),
-        keep,
-    );
-    Ok(Json(ActualsAnswer {
-        plan: kind,
-        id,
-        revision,
-        workloads: found.iter().map(answer).collect(),
-        unmatched,
-        measurements,
-        verdict,
-    }))
-}
-
-fn answer(a: &Actual) -> ActualAnswer {
-    let ceiling_intervals = a.ceiling_run.as_ref().map(|_| a.ceiling_intervals);
-    let statement = words::versus(&Versus {
-        workload: &a.workload,
-        volumes: &a.volumes,
-        planned_mibps: a.planned_mibps,
-        planned_is_target: a.planned_is_target,
-        p95_mibps: a.p95_mibps,
-        difference_pct: a.difference_pct,
-        latency: a
-            .latency
-            .map(|l| (l.measured_ms, l.predicted_ms, l.range_ms)),
-        ceiling_intervals,
-    });
-    ActualAnswer {
-        workload: a.workload.clone(),
-        volumes: a.volumes.clone(),
-        planned_mibps: a.planned_mibps,
-        planned_is_target: a.planned_is_target,
-        p95_mibps: a.p95_mibps,
-        max_mibps: a.max_mibps,
-        difference_pct: a.difference_pct,
-        position: a.position,
-        latency_ms: a.latency.map(|l| l.measured_ms),
-        predicted_latency_ms: a.latency.map(|l| l.predicted_ms),
-        predicted_latency_ms_range: a.latency.map(|l| l.range_ms),
-        latency_position: a.latency.map(|l| l.position),
-        ceiling_mibps: a.ceiling_mibps,
-        ceiling_intervals,
-        statement,
     }
 }

@@ -5,6 +5,7 @@
 //! Evaluation bodies are described as JSON objects: their exact shape is the contract's.
 
 pub mod activity;
+pub mod actuals;
 pub mod avs;
 pub mod calibrate;
 pub mod estate;
@@ -67,6 +68,7 @@ pub fn router() -> Router<AppState> {
         .merge(estate::router())
         .merge(avs::router())
         .merge(live::router())
+        .merge(actuals::router())
         .merge(evaluate::router())
         .merge(iac::router())
         .merge(measurements::router())

@@ -121,6 +121,14 @@ pub fn router() -> Router<AppState> {
                 ))
                 .compute(),
         )
+        .route(
+            "/live/actuals",
+            post(live::compare)
+                .layer(axum::extract::DefaultBodyLimit::max(
+                    crate::web::limits::LIVE_BODY_LIMIT,
+                ))
+                .read_write(),
+        )
         .route("/prices", get(prices::page).read_write())
         .route("/prices/preview", post(prices::preview).admin_writes())
         .route("/prices/accept", post(prices::accept).admin_writes())

@@ -4,6 +4,8 @@
 //! working-day (or nightly) shape with a fixed pseudo-random wobble, clipped at its QoS
 //! throughput, so some run at their ceiling and others far below it.
 
+use std::fmt::Write;
+
 /// The Resource Graph result (`az graph query ... -o json`).
 pub const GRAPH: &str = include_str!("../../fixtures/live/resource-graph.json");
 
@@ -103,20 +105,18 @@ pub fn collector_csv(days: u32, only: &[&str]) -> String {
             );
             let (r, wr) = load(p, minute, &mut w);
             let util = (r + wr) / p.qos_mibps;
-            // Latency and the consumed share hourly, the load every 5 minutes: the
-            // file stays light enough for a debug build beside the other tests.
-            let hourly = minute % 60 == 0;
             let rows = [
-                ("ReadThroughput", r * 1_048_576.0, true),
-                ("WriteThroughput", wr * 1_048_576.0, true),
-                ("ReadIops", r * 1024.0 / p.io_kib, true),
-                ("WriteIops", wr * 1024.0 / p.io_kib, true),
-                ("AverageReadLatency", 0.5 + 1.5 * util.powi(4), hourly),
-                ("AverageWriteLatency", 0.8 + 1.5 * util.powi(4), hourly),
-                ("VolumeConsumedSizePercentage", p.consumed_pct, hourly),
+                ("ReadThroughput", r * 1_048_576.0),
+                ("WriteThroughput", wr * 1_048_576.0),
+                ("ReadIops", r * 1024.0 / p.io_kib),
+                ("WriteIops", wr * 1024.0 / p.io_kib),
+                ("AverageReadLatency", 0.5 + 1.5 * util.powi(4)),
+                ("AverageWriteLatency", 0.8 + 1.5 * util.powi(4)),
+                ("VolumeConsumedSizePercentage", p.consumed_pct),
             ];
-            for (metric, v, _) in rows.into_iter().filter(|r| r.2) {
-                out.push_str(&format!("{at},{level},{qos},{},{metric},{v:.3}\n", p.name));
+            for (metric, v) in rows {
+                writeln!(out, "{at},{level},{qos},{},{metric},{v:.3}", p.name)
+                    .expect("writing to a String");
             }
         }
     }

@@ -53,6 +53,32 @@ fn graph_csv() -> String {
     out
 }
 
+/// The estate of the Resource Graph fixture, as the inventory import answers it.
+async fn inventory_estate(app: &TestApp) -> volplan::estate::EstateRequest {
+    let res = post_raw(
+        app,
+        "/api/v1/live/inventory",
+        "application/json",
+        GRAPH.to_owned(),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    res.json().await.unwrap()
+}
+
+/// Saves `estate` shared, as the single user; its id.
+async fn save_estate(app: &TestApp, estate: &volplan::estate::EstateRequest) -> i64 {
+    volplan::store::estates::create_estate(
+        &app.db,
+        estate,
+        volplan::store::access::Actor::SINGLE_USER,
+        volplan::store::access::Visibility::Shared,
+        false,
+    )
+    .await
+    .unwrap()
+}
+
 fn volume<'a>(answer: &'a Value, name: &str) -> &'a Value {
     answer["volumes"]
         .as_array()
@@ -91,21 +117,12 @@ async fn the_resource_graph_fixture_and_thirty_days_of_metrics_import_into_an_es
     let res = app.post_json("/api/v1/estate/optimize", &estate).await;
     assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
 
-    // Thirty days at 5 minutes: 8,640 intervals x 9 volumes x 4 load metrics, and
-    // latency and consumed share hourly.
+    // Thirty days at 5 minutes: 8,640 intervals x 9 volumes x 7 metrics.
     let csv = collector_csv(30, &[]);
     assert!(csv.len() < 64 << 20);
     // The inventory's estate, saved, describes the volumes.
     let request: volplan::estate::EstateRequest = serde_json::from_value(estate.clone()).unwrap();
-    let id = volplan::store::estates::create_estate(
-        &app.db,
-        &request,
-        volplan::store::access::Actor::SINGLE_USER,
-        volplan::store::access::Visibility::Shared,
-        false,
-    )
-    .await
-    .unwrap();
+    let id = save_estate(&app, &request).await;
     let res = post_raw(
         &app,
         &format!("/api/v1/live/metrics?estate={id}"),
@@ -123,6 +140,16 @@ async fn the_resource_graph_fixture_and_thirty_days_of_metrics_import_into_an_es
     assert_eq!(app2["metrics"]["ReadThroughput"]["unit"], "MiB/s");
     assert!((app2["qos_mibps"].as_f64().unwrap() - 128.0).abs() < 1e-6);
     assert!(app2["headroom_pct"].as_f64().unwrap().abs() < 1e-6);
+    // Day by day: 30 days, each of 288 samples; app2 at its QoS on working days only
+    // (2 November 2026 is a Monday, 7 November a Saturday).
+    let days = &app2["demand_over_time"];
+    assert_eq!(days["step"], "day");
+    assert_eq!(days["unread"], 0);
+    assert_eq!(days["periods"].as_array().unwrap().len(), 30);
+    assert_eq!(days["periods"][1]["start"], "2026-11-02T00:00:00Z");
+    assert_eq!(days["periods"][1]["samples"], 288);
+    assert_eq!(days["periods"][1]["max"], 128.0);
+    assert!(days["periods"][6]["max"].as_f64().unwrap() < 30.0, "{days}");
     let db2 = volume(&answer, "db2");
     assert!(db2["headroom_pct"].as_f64().unwrap() > 75.0, "{db2}");
     assert!(db2["saving_monthly"].as_f64().unwrap() > 0.0);
@@ -357,14 +384,7 @@ async fn a_saved_scenario_against_its_volume_at_the_ceiling_becomes_a_calibratio
 #[tokio::test]
 async fn a_saved_estate_against_the_metrics_names_the_volumes_above_and_below_plan() {
     let app = spawn_app().await;
-    let res = post_raw(
-        &app,
-        "/api/v1/live/inventory",
-        "application/json",
-        GRAPH.to_owned(),
-    )
-    .await;
-    let mut estate: volplan::estate::EstateRequest = res.json().await.unwrap();
+    let mut estate = inventory_estate(&app).await;
     for w in &mut estate.workloads {
         w.workload.target_mibps = Some(match w.name.as_str() {
             "app2" => 100.0,
@@ -372,15 +392,7 @@ async fn a_saved_estate_against_the_metrics_names_the_volumes_above_and_below_pl
             _ => 300.0,
         });
     }
-    let id = volplan::store::estates::create_estate(
-        &app.db,
-        &estate,
-        volplan::store::access::Actor::SINGLE_USER,
-        volplan::store::access::Visibility::Shared,
-        false,
-    )
-    .await
-    .unwrap();
+    let id = save_estate(&app, &estate).await;
     let metrics = collector_csv(7, &["app2", "db1", "db2"]);
     let res = post_raw(
         &app,
@@ -418,6 +430,14 @@ async fn the_live_page_charts_the_demand_of_every_volume() {
     let html = res.text().await.unwrap();
     assert_eq!(status, 200, "{html}");
     assert!(html.contains("id=\"chart-live-demand\""));
+    // Three days: each volume's demand over time, day by day, with its QoS line.
+    assert!(html.contains("id=\"chart-over-time-8\""), "{html}");
+    assert!(html.contains("Demand of db1 over time (MiB/s)"));
+    assert!(
+        html.contains(
+            "over 3 days at P50, P95 and at most, beside its QoS throughput of 600 MiB/s."
+        )
+    );
     assert!(html.contains("<svg"));
     assert!(html.contains("Demand per volume (MiB/s)"));
     assert!(html.contains("9 volumes measured."), "{html}");
@@ -441,4 +461,172 @@ async fn the_live_page_charts_the_demand_of_every_volume() {
             .unwrap()
             .contains("Choose the metrics export")
     );
+}
+
+#[tokio::test]
+async fn the_live_page_compares_the_metrics_with_a_saved_scenario_and_keeps_the_ceiling_run() {
+    let app = spawn_app().await;
+    let id = app.create(&planned_app2()).await;
+    let form = app.get_text("/live").await;
+    let option = format!("<option value=\"scenario-{id}\">app2 (revision 1)</option>");
+    assert!(form.contains(&option), "{form}");
+    let metrics = collector_csv(7, &["app2", "scratch"]);
+    let plan = format!("scenario-{id}");
+    let send = |plan: &str, revision: &str, metrics: &str| {
+        let (plan, revision, metrics) = (plan.to_owned(), revision.to_owned(), metrics.to_owned());
+        let app = &app;
+        async move {
+            let parts = [
+                ("csrf", None, crate::helpers::FORM_TOKEN),
+                ("metrics", Some("metrics.csv"), metrics.as_str()),
+                ("plan", None, plan.as_str()),
+                ("revision", None, revision.as_str()),
+            ];
+            let res = app.post_multipart("/live/actuals", &parts).await;
+            (res.status().as_u16(), res.text().await.unwrap())
+        }
+    };
+    // Every error beside its field at once, the choices kept.
+    let (status, html) = send("", "two", "").await;
+    assert_eq!(status, 422);
+    assert!(
+        html.contains("Choose the saved scenario or estate"),
+        "{html}"
+    );
+    assert!(html.contains("Enter a revision number"), "{html}");
+    assert!(html.contains("Choose the metrics export"), "{html}");
+    assert!(html.contains("value=\"two\""), "{html}");
+    let (status, html) = send(&plan, "9", &metrics).await;
+    assert_eq!(status, 404);
+    assert!(
+        html.contains(&format!("Scenario {id} has no revision 9.")),
+        "{html}"
+    );
+    assert!(
+        html.contains(&format!("value=\"{plan}\" selected")),
+        "{html}"
+    );
+    assert!(html.contains("value=\"9\""));
+    let (status, html) = send("scenario-999", "", &metrics).await;
+    assert_eq!(status, 404);
+    assert!(html.contains("id=\"e-plan\">No scenario"), "{html}");
+    // A plan not found and a file not read: both said, each beside its field.
+    let (status, html) = send("scenario-999", "", "Time,Volume\n1,2\n").await;
+    assert_eq!(status, 404);
+    assert!(html.contains("id=\"e-plan\">No scenario"), "{html}");
+    assert!(
+        html.contains("id=\"e-metrics\">Not read: Timestamp"),
+        "{html}"
+    );
+    // The comparison: the verdict, the workload's row and the run kept.
+    let (status, html) = send(&plan, "", &metrics).await;
+    assert_eq!(status, 200, "{html}");
+    assert!(html.contains("<li>Above plan: app2.</li>"), "{html}");
+    assert!(html.contains("<td>above</td>"), "{html}");
+    assert!(
+        html.contains("1 run at the plan&#x27;s ceiling kept with the scenario")
+            || html.contains("1 run at the plan&#39;s ceiling kept with the scenario"),
+        "{html}"
+    );
+    assert!(html.contains(&format!("href=\"/scenarios/{id}\"")));
+    let runs: Value = app
+        .get_json(&format!("/api/v1/scenarios/{id}/measurements"))
+        .await;
+    assert!(
+        runs.to_string()
+            .contains("app2 at the ceiling, 600 intervals")
+    );
+    // The estate's own answer beside it, with each volume's demand over time by day.
+    assert!(html.contains("2 volumes measured."), "{html}");
+    assert!(html.contains("id=\"chart-over-time-0\""));
+    assert!(html.contains("Demand of app2 over time (MiB/s)"));
+    assert!(html.contains("<th scope=\"col\">Day (UTC)</th>"));
+    // Revision 1 once a second exists: compared as it was, the run named, not kept.
+    let mut second = planned_app2();
+    second["workload"]["target_mibps"] = json!(120);
+    let res = app
+        .put_json(&format!("/api/v1/scenarios/{id}"), &second)
+        .await;
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    let (status, html) = send(&plan, "1", &metrics).await;
+    assert_eq!(status, 200, "{html}");
+    assert!(
+        html.contains("Plan against actuals: app2 (revision 1)"),
+        "{html}"
+    );
+    assert!(html.contains("against the 100 MiB/s target"), "{html}");
+    assert!(
+        html.contains("only the newest revision of a scenario keeps"),
+        "{html}"
+    );
+    assert!(!html.contains("id=\"actuals-scenario\""));
+    // An estate of the inventory, app2 planned at 100 MiB/s: the run is named, not kept.
+    let mut estate = inventory_estate(&app).await;
+    estate.name = Some("Contoso today".to_owned());
+    for w in &mut estate.workloads {
+        w.workload.target_mibps = Some(100.0);
+    }
+    let estate_id = save_estate(&app, &estate).await;
+    let (status, html) = send(&format!("estate-{estate_id}"), "", &metrics).await;
+    assert_eq!(status, 200, "{html}");
+    assert!(
+        html.contains("Plan against actuals: Contoso today (revision 1)"),
+        "{html}"
+    );
+    assert!(html.contains("<li>Above plan: app2.</li>"), "{html}");
+    assert!(html.contains("<li>Below plan: scratch.</li>"), "{html}");
+    assert!(
+        html.contains("a measured run for calibration, not kept."),
+        "{html}"
+    );
+    assert!(
+        html.contains("save the workload as a scenario to keep them"),
+        "{html}"
+    );
+    assert!(!html.contains("id=\"actuals-scenario\""));
+}
+
+#[tokio::test]
+async fn a_viewer_reads_the_estate_on_the_page_but_may_not_keep_runs_with_a_plan() {
+    use crate::accounts::{add_token, add_user};
+    let app = spawn_app().await;
+    add_user(&app, "vera", "vera-password", "viewer").await;
+    let viewer = add_token(&app, "vera-script", "vera").await;
+    let as_viewer =
+        |req: reqwest::RequestBuilder| req.header("authorization", format!("Bearer {viewer}"));
+    let form = as_viewer(app.client.get(app.url("/live")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(form.status(), 200);
+    let form = form.text().await.unwrap();
+    assert!(form.contains("id=\"live-upload\""));
+    assert!(
+        !form.contains("id=\"live-plan\""),
+        "no plan choice for a viewer"
+    );
+    let boundary = "volplanTestBoundary7d1";
+    let metrics = collector_csv(1, &["app2"]);
+    let body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{token}\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"metrics\"; filename=\"m.csv\"\r\n\r\n{metrics}\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"plan\"\r\n\r\nscenario-1\r\n--{boundary}--\r\n",
+        token = crate::helpers::FORM_TOKEN
+    );
+    let post = |path: &str| {
+        as_viewer(app.client.post(app.url(path)))
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={boundary}"),
+            )
+            .header(
+                "cookie",
+                format!("volplan_csrf={}", crate::helpers::FORM_TOKEN),
+            )
+            .body(body.clone())
+            .send()
+    };
+    // Reading the estate computes; comparing keeps runs: an editor's, as in the API.
+    assert_eq!(post("/live").await.unwrap().status(), 200);
+    assert_eq!(post("/live/actuals").await.unwrap().status(), 403);
 }
