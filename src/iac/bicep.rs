@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 pub const MODULE: &str = "br/public:avm/res/net-app/net-app-account:0.12.3";
 
 /// A string value printed as a reference to the Bicep parameter of that name.
-const REF: &str = "\u{0}param:";
+pub const REF: &str = "\u{0}param:";
 
 /// Bicep for `layout`'s ANF pools.
 pub fn write(layout: &Layout) -> Result<String, ExportError> {

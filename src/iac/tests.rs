@@ -347,3 +347,16 @@ fn code_that_is_not_netapp_code_says_what_to_send() {
         other => panic!("201 pools: {:?}", other.map(|a| a.scenarios.len())),
     }
 }
+
+#[test]
+fn zz_dump_all() {
+    let dir = std::path::Path::new("/tmp/h45dump");
+    std::fs::create_dir_all(dir).unwrap();
+    for (i, l) in layouts().into_iter().enumerate() {
+        for f in Format::ALL {
+            if let Ok(t) = export(&l, f) {
+                std::fs::write(dir.join(format!("{i}-{}.{}", f.key(), f.ext())), t).unwrap();
+            }
+        }
+    }
+}
