@@ -47,7 +47,7 @@ fn number(v: &Value) -> Option<f64> {
 fn class(t: &str) -> &str {
     match t {
         "list" | "set" => "list",
-        "map" => "map",
+        "map" | "object" => "map",
         "any" => "any",
         _ => "scalar",
     }
@@ -81,7 +81,7 @@ fn value(what: &str, spec: &Value, value: &Known, out: &mut Vec<String>) {
         ("number", _) => number(v).is_some(),
         ("bool", Value::Bool(_)) => true,
         ("bool", Value::String(s)) => s == "true" || s == "false",
-        ("list" | "set", Value::Array(_)) | ("map", Value::Object(_)) => true,
+        ("list" | "set", Value::Array(_)) | ("map" | "object", Value::Object(_)) => true,
         _ => false,
     };
     if !ok {
@@ -112,6 +112,10 @@ fn value(what: &str, spec: &Value, value: &Known, out: &mut Vec<String>) {
         if !re.is_match(s) {
             out.push(format!("{what}: {s:?} does not match {p}"));
         }
+    }
+    if spec["arguments"].is_object() {
+        check(what, spec, &bicep_found(v), &[], out);
+        return;
     }
     let items: Vec<&Value> = match v {
         Value::Array(a) => a.iter().collect(),

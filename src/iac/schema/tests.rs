@@ -161,7 +161,8 @@ fn module_parameters_and_command_options_are_checked_by_type_values_and_range() 
         "capacityPools": [{
             "name": "p", "size": 4096, "serviceLevel": "Flexible", "qosType": "Manual",
             "volumes": [{"name": "v", "availabilityZone": 4, "usageThreshold": 1.5,
-                         "subnetResourceId": "s", "protocolTypes": ["NFSv4"], "throughput": 5}]
+                         "subnetResourceId": "s", "protocolTypes": ["NFSv4"], "throughput": 5,
+                         "exportPolicy": {"rules": [{"ruleIndex": 1, "nfsv3": "yes"}]}}]
         }]
     });
     let found = check_bicep(&params);
@@ -172,6 +173,8 @@ fn module_parameters_and_command_options_are_checked_by_type_values_and_range() 
         "usageThreshold: expects integer",
         "protocolTypes[0]: \"NFSv4\" is not one of",
         "unknown argument throughput",
+        "exportPolicy.rules[0]: required argument nfsv41 missing",
+        "exportPolicy.rules[0].nfsv3: expects bool",
     ] {
         assert!(found.iter().any(|p| p.contains(says)), "{says}: {found:?}");
     }
