@@ -95,8 +95,9 @@ fn push(out: &mut String, comments: &[String], block: Block) -> Result<(), Expor
     }
     let body = Body::builder().add_block(block).build();
     let text = hcl::to_string(&body).map_err(|e| ExportError(format!("cannot write HCL: {e}")))?;
-    out.push_str(&text);
-    out.push('\n');
+    // One blank line after each block, whether it ends with a nested block or not.
+    out.push_str(text.trim_end());
+    out.push_str("\n\n");
     Ok(())
 }
 

@@ -97,15 +97,14 @@ fn value(what: &str, spec: &Value, value: &Known, out: &mut Vec<String>) {
             ));
         }
     }
-    if let Some(n) = number(v).filter(|_| !v.is_boolean()) {
-        if spec["min"].as_f64().is_some_and(|m| n < m)
-            || spec["max"].as_f64().is_some_and(|m| n > m)
-        {
-            out.push(format!(
-                "{what}: {v} is outside {}..{}",
-                spec["min"], spec["max"]
-            ));
-        }
+    let outside = |n: f64| {
+        spec["min"].as_f64().is_some_and(|m| n < m) || spec["max"].as_f64().is_some_and(|m| n > m)
+    };
+    if number(v).is_some_and(outside) && !v.is_boolean() {
+        out.push(format!(
+            "{what}: {v} is outside {}..{}",
+            spec["min"], spec["max"]
+        ));
     }
     if let (Some(p), Value::String(s)) = (spec["pattern"].as_str(), v) {
         let re = Regex::new(p).unwrap_or_else(|e| panic!("pattern {p} is a valid regex: {e}"));
