@@ -7,7 +7,8 @@ independent of volplan's (python-hcl2).
 SCHEMAS.json is src/iac/schema/provider_schemas.json: every resource and data source
 with its arguments (type, required, allowed values, range, name pattern), nested
 blocks and cross-argument rules, each citing the provider source it was read from.
-Every `resource` and `data` block of each file must have a definition and follow it;
+Every `resource`, `data` and `provider` block of each file must have a definition and
+follow it, and a provider whose block is required must have one;
 an expression is checked by type where its type is known (a variable's declared type,
 another resource's argument). Prints each problem and exits 1 when there is any, 2 when
 a file does not parse or python-hcl2 is missing; prints a summary and exits 0
@@ -259,6 +260,21 @@ def main(argv):
             print(f"{path}: does not parse: {e}")
             return 2
         f = File(doc, schemas)
+        for p in doc.get("provider", []):
+            for name, body in p.items():
+                key = f"provider.{unquote(name)}"
+                resources += 1
+                spec = schemas["terraform"].get(key)
+                if spec is None:
+                    problems.append(f"{path}: {key}: no published schema")
+                else:
+                    check_block(f"{path}: {key}", spec, body, meta, f, problems)
+        for key, spec in schemas["terraform"].items():
+            if key.startswith("provider.") and spec.get("required"):
+                prefix = key[len("provider."):] + "_"
+                if any(k.split(".")[-1].startswith(prefix) for k in f.kinds.values()) and \
+                        not any(unquote(n) == key[len("provider."):] for p in doc.get("provider", []) for n in p):
+                    problems.append(f"{path}: {key}: the provider block is required (its resources are used)")
         for kind, prefix in (("resource", ""), ("data", "data.")):
             for r in doc.get(kind, []):
                 for t, labels in r.items():
@@ -275,7 +291,7 @@ def main(argv):
         print(p)
     if problems:
         return 1
-    print(f"{len(argv) - 2} files, {resources} resources and data sources: as the providers define them")
+    print(f"{len(argv) - 2} files, {resources} resources, data sources and providers: as the providers define them")
     return 0
 
 

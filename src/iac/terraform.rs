@@ -18,6 +18,15 @@ pub fn write(layout: &Layout) -> Result<String, ExportError> {
     }
     out.push('\n');
     let mut blocks = vec![providers(layout)];
+    if layout.has(Service::Anf) {
+        // azurerm requires its `features` block.
+        blocks.push(
+            Block::builder("provider")
+                .add_label("azurerm")
+                .add_block(Block::builder("features").build())
+                .build(),
+        );
+    }
     blocks.extend(variables(layout));
     if layout.has(Service::Anf) {
         blocks.push(subnet());

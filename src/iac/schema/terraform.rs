@@ -155,9 +155,13 @@ fn literal(e: &Expression) -> Option<Value> {
     }
 }
 
-/// The schema key and reference label of a `resource` or `data` block.
+/// The schema key and reference label of a `resource`, `data` or `provider` block.
 fn kind(b: &hcl::Block) -> Option<(String, String)> {
     match (b.identifier(), b.labels()) {
+        ("provider", [p]) => Some((
+            format!("provider.{}", p.as_str()),
+            format!("provider.{}", p.as_str()),
+        )),
         ("resource", [t, l]) => Some((
             t.as_str().to_owned(),
             format!("{}.{}", t.as_str(), l.as_str()),
@@ -212,6 +216,24 @@ pub fn check_terraform(text: &str) -> Vec<String> {
             continue;
         };
         check(&label, spec, &ctx.found(b.body()), &meta, &mut out);
+    }
+    // A provider whose block is required (azurerm's `features`) needs it once its
+    // resources are used.
+    for (key, spec) in SCHEMAS["terraform"].as_object().into_iter().flatten() {
+        let Some(provider) = key.strip_prefix("provider.") else {
+            continue;
+        };
+        let prefix = format!("{provider}_");
+        let uses = ctx
+            .kinds
+            .values()
+            .any(|k| k.trim_start_matches("data.").starts_with(&prefix));
+        if spec["required"].as_bool() == Some(true) && uses && !ctx.kinds.values().any(|k| k == key)
+        {
+            out.push(format!(
+                "{key}: the provider block is required (its resources are used)"
+            ));
+        }
     }
     out
 }

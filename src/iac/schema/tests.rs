@@ -5,6 +5,9 @@ use crate::iac::commands::{Arg, Command};
 use serde_json::json;
 
 const HEAD: &str = r#"
+provider "azurerm" {
+  features {}
+}
 variable "rg" {
   type = string
 }
@@ -113,13 +116,25 @@ fn a_valid_volume_passes_and_each_broken_definition_is_named() {
             .iter()
             .any(|p| p.contains("does not parse"))
     );
+    let no_provider = volume("").replace("provider \"azurerm\" {\n  features {}\n}", "");
+    assert!(
+        check_terraform(&no_provider)
+            .iter()
+            .any(|p| p.contains("provider block is required"))
+    );
+    let no_features = volume("").replace("  features {}\n", "");
+    assert!(
+        check_terraform(&no_features)
+            .iter()
+            .any(|p| p.contains("0 features blocks"))
+    );
 }
 
 #[test]
 fn pools_follow_the_providers_rules_on_flexible_throughput_and_google_enums() {
     let pool = |extra: &str| {
         format!(
-            "resource \"azurerm_netapp_pool\" \"p\" {{\n  name = \"pool-1\"\n  location = \"westeurope\"\n  resource_group_name = \"rg\"\n  account_name = \"acct\"\n  service_level = \"Flexible\"\n  size_in_tb = 4\n{extra}\n}}\n"
+            "provider \"azurerm\" {{\n  features {{}}\n}}\nresource \"azurerm_netapp_pool\" \"p\" {{\n  name = \"pool-1\"\n  location = \"westeurope\"\n  resource_group_name = \"rg\"\n  account_name = \"acct\"\n  service_level = \"Flexible\"\n  size_in_tb = 4\n{extra}\n}}\n"
         )
     };
     let ok = check_terraform(&pool(
