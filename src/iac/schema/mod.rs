@@ -53,10 +53,10 @@ fn class(t: &str) -> &str {
     }
 }
 
-/// Problems of `value` against the argument `spec`, named `what`.
-fn value(what: &str, spec: &Value, value: &Known, out: &mut Vec<String>) {
+/// Problems of `known` against the argument `spec`, named `what`.
+fn check_value(what: &str, spec: &Value, known: &Known, out: &mut Vec<String>) {
     let want = spec["type"].as_str().unwrap_or("any");
-    let v = match value {
+    let v = match known {
         Known::Unknown => return,
         Known::Type(t) => {
             let (a, b) = (class(t), class(want));
@@ -113,7 +113,7 @@ fn value(what: &str, spec: &Value, value: &Known, out: &mut Vec<String>) {
         }
     }
     if spec["arguments"].is_object() {
-        check(what, spec, &bicep_found(v), &[], out);
+        check(what, spec, &object_found(v), &[], out);
         return;
     }
     let items: Vec<&Value> = match v {
@@ -135,7 +135,7 @@ fn value(what: &str, spec: &Value, value: &Known, out: &mut Vec<String>) {
     if spec["items"].is_object() {
         for (i, item) in items.into_iter().enumerate() {
             let known = Known::Value(item.clone());
-            self::value(&format!("{what}[{i}]"), &spec["items"], &known, out);
+            check_value(&format!("{what}[{i}]"), &spec["items"], &known, out);
         }
     }
 }
@@ -168,7 +168,7 @@ fn check(what: &str, spec: &Value, found: &Found, extra: &[&str], out: &mut Vec<
     let args = &spec["arguments"];
     for (k, v) in &found.args {
         match args.get(k) {
-            Some(a) => value(&format!("{what}.{k}"), a, v, out),
+            Some(a) => check_value(&format!("{what}.{k}"), a, v, out),
             None if extra.contains(&k.as_str()) => {}
             None => out.push(format!("{what}: unknown argument {k}")),
         }
@@ -217,7 +217,7 @@ fn check(what: &str, spec: &Value, found: &Found, extra: &[&str], out: &mut Vec<
         }
         let when = format!("when {}", rule["if"]);
         match found.args.iter().find(|(k, _)| k == name) {
-            Some((_, v)) => value(&format!("{what}.{name} ({when})"), &narrowed, v, out),
+            Some((_, v)) => check_value(&format!("{what}.{name} ({when})"), &narrowed, v, out),
             None if then["present"].as_bool() == Some(true) || then.get("equals").is_some() => {
                 out.push(format!("{what}: {name} is required {when}"));
             }
@@ -235,7 +235,8 @@ fn bicep_known(v: &Value) -> Known {
     }
 }
 
-fn bicep_found(v: &Value) -> Found {
+/// The members of a JSON object (Bicep parameters) as found.
+fn object_found(v: &Value) -> Found {
     Found {
         args: v
             .as_object()
@@ -254,7 +255,7 @@ pub fn check_bicep(params: &Value) -> Vec<String> {
     check(
         "account",
         &spec["account"],
-        &bicep_found(params),
+        &object_found(params),
         &[],
         &mut out,
     );
@@ -265,12 +266,18 @@ pub fn check_bicep(params: &Value) -> Vec<String> {
         .enumerate()
     {
         let what = format!("capacityPools[{i}]");
-        check(&what, &spec["capacityPool"], &bicep_found(p), &[], &mut out);
+        check(
+            &what,
+            &spec["capacityPool"],
+            &object_found(p),
+            &[],
+            &mut out,
+        );
         for (j, v) in p["volumes"].as_array().into_iter().flatten().enumerate() {
             check(
                 &format!("{what}.volumes[{j}]"),
                 &spec["volume"],
-                &bicep_found(v),
+                &object_found(v),
                 &[],
                 &mut out,
             );
