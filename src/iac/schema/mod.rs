@@ -12,12 +12,34 @@ mod terraform;
 use super::commands::{Arg, Command};
 use regex::Regex;
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 pub use terraform::check_terraform;
 
 static SCHEMAS: LazyLock<Value> = LazyLock::new(|| {
     serde_json::from_str(include_str!("provider_schemas.json"))
         .unwrap_or_else(|e| panic!("provider_schemas.json is valid JSON: {e}"))
+});
+
+/// Every name pattern of the schemas, compiled once.
+static PATTERNS: LazyLock<BTreeMap<String, Regex>> = LazyLock::new(|| {
+    fn walk(v: &Value, out: &mut BTreeMap<String, Regex>) {
+        match v {
+            Value::Object(o) => {
+                if let Some(p) = o.get("pattern").and_then(Value::as_str) {
+                    let re = Regex::new(p)
+                        .unwrap_or_else(|e| panic!("pattern {p} is a valid regex: {e}"));
+                    out.insert(p.to_owned(), re);
+                }
+                o.values().for_each(|x| walk(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(&SCHEMAS, &mut out);
+    out
 });
 
 /// What is known of a value in the code.
@@ -106,11 +128,10 @@ fn check_value(what: &str, spec: &Value, known: &Known, out: &mut Vec<String>) {
             spec["min"], spec["max"]
         ));
     }
-    if let (Some(p), Value::String(s)) = (spec["pattern"].as_str(), v) {
-        let re = Regex::new(p).unwrap_or_else(|e| panic!("pattern {p} is a valid regex: {e}"));
-        if !re.is_match(s) {
-            out.push(format!("{what}: {s:?} does not match {p}"));
-        }
+    if let (Some(p), Value::String(s)) = (spec["pattern"].as_str(), v)
+        && !PATTERNS.get(p).is_some_and(|re| re.is_match(s))
+    {
+        out.push(format!("{what}: {s:?} does not match {p}"));
     }
     if spec["arguments"].is_object() {
         check(what, spec, &object_found(v), &[], out);
