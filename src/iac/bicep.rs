@@ -38,6 +38,11 @@ pub fn write(layout: &Layout) -> Result<String, ExportError> {
     out.push_str(
         "@description('Resource ID of a subnet delegated to Microsoft.NetApp/volumes')\nparam subnetResourceId string\n\n",
     );
+    // The module (0.12.3) passes -1 on to Azure as zone "-1" rather than no zone, so the
+    // zone is the deployer's choice.
+    out.push_str(
+        "@description('Availability zone of the volumes: 1, 2 or 3 (-1, meant as no zone, reaches Azure as zone -1 in module 0.12.3)')\n@allowed([\n  -1\n  1\n  2\n  3\n])\nparam availabilityZone int\n\n",
+    );
     if has_nfs(layout, &[Service::Anf]) {
         out.push_str(
             "@description('Addresses or CIDRs of the clients that mount the NFS volumes, comma-separated (their export policy)')\nparam nfsAllowedClients string\n\n",
@@ -80,7 +85,7 @@ pub fn params(layout: &Layout) -> Result<Value, ExportError> {
                 .map(|v| {
                     let mut vol = json!({
                         "name": v.name,
-                        "availabilityZone": -1,
+                        "availabilityZone": format!("{REF}availabilityZone"),
                         "serviceLevel": anf_level(p.level),
                         "creationToken": v.name,
                         "usageThreshold": gib(v.quota_tib) * (1 << 30),

@@ -247,36 +247,75 @@ fn check(what: &str, spec: &Value, found: &Found, extra: &[&str], out: &mut Vec<
     }
 }
 
-/// A JSON value of the Verified Module's parameters: a reference to a Bicep parameter
-/// (all of them strings) or a literal.
-fn bicep_known(v: &Value) -> Known {
-    match v.as_str().filter(|s| s.starts_with(super::bicep::REF)) {
-        Some(_) => Known::Type("string".to_owned()),
-        None => Known::Value(v.clone()),
+/// The type a Bicep parameter reference is resolved to, after the reference.
+const TYPED: &str = "\u{0}typed:";
+
+/// `v` with every parameter reference replaced by the type its `param` line declares
+/// (a reference to an undeclared parameter is a problem).
+fn resolve(v: &Value, declared: &BTreeMap<String, String>, out: &mut Vec<String>) -> Value {
+    match v {
+        Value::String(s) => match s.strip_prefix(super::bicep::REF) {
+            Some(name) => match declared.get(name) {
+                Some(t) => Value::String(format!("{TYPED}{t}")),
+                None => {
+                    out.push(format!("parameter {name} is used but not declared"));
+                    Value::Null
+                }
+            },
+            None => v.clone(),
+        },
+        Value::Array(a) => Value::Array(a.iter().map(|x| resolve(x, declared, out)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), resolve(x, declared, out)))
+                .collect(),
+        ),
+        _ => v.clone(),
     }
 }
 
-/// The members of a JSON object (Bicep parameters) as found.
+/// The members of a JSON object (resolved Bicep parameters) as found.
 fn object_found(v: &Value) -> Found {
+    let known = |x: &Value| match x.as_str().and_then(|s| s.strip_prefix(TYPED)) {
+        Some(t) => Known::Type(t.to_owned()),
+        None if x.is_null() => Known::Unknown,
+        None => Known::Value(x.clone()),
+    };
     Found {
         args: v
             .as_object()
             .into_iter()
             .flatten()
-            .map(|(k, x)| (k.clone(), bicep_known(x)))
+            .map(|(k, x)| (k.clone(), known(x)))
             .collect(),
         blocks: Vec::new(),
     }
 }
 
-/// Every problem of the Verified Module's parameters `params`.
-pub fn check_bicep(params: &Value) -> Vec<String> {
+/// Every problem of the Verified Module's parameters `params` in the Bicep file `text`
+/// (whose `param NAME TYPE` lines declare what the parameters refer to).
+pub fn check_bicep(params: &Value, text: &str) -> Vec<String> {
+    let declared: BTreeMap<String, String> = text
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.strip_prefix("param ")?.split_whitespace();
+            let (name, t) = (words.next()?, words.next()?);
+            let t = match t {
+                "int" => "integer",
+                "array" => "list",
+                "object" => "map",
+                other => other,
+            };
+            Some((name.to_owned(), t.to_owned()))
+        })
+        .collect();
     let spec = &SCHEMAS["bicep"];
     let mut out = Vec::new();
+    let params = resolve(params, &declared, &mut out);
     check(
         "account",
         &spec["account"],
-        &object_found(params),
+        &object_found(&params),
         &[],
         &mut out,
     );
@@ -295,13 +334,8 @@ pub fn check_bicep(params: &Value) -> Vec<String> {
             &mut out,
         );
         for (j, v) in p["volumes"].as_array().into_iter().flatten().enumerate() {
-            check(
-                &format!("{what}.volumes[{j}]"),
-                &spec["volume"],
-                &object_found(v),
-                &[],
-                &mut out,
-            );
+            let what = format!("{what}.volumes[{j}]");
+            check(&what, &spec["volume"], &object_found(v), &[], &mut out);
         }
     }
     out

@@ -1,6 +1,7 @@
 //! The checks catch what the providers reject: each case breaks one definition.
 
 use super::{check_bicep, check_commands, check_terraform};
+use crate::iac::bicep::REF;
 use crate::iac::commands::{Arg, Command};
 use serde_json::json;
 
@@ -173,14 +174,18 @@ fn pools_follow_the_providers_rules_on_flexible_throughput_and_google_enums() {
 fn module_parameters_and_command_options_are_checked_by_type_values_and_range() {
     let params = json!({
         "name": "acct",
+        "location": format!("{REF}location"),
+        "tags": format!("{REF}subnet"),
         "capacityPools": [{
             "name": "p", "size": 4096, "serviceLevel": "Flexible", "qosType": "Manual",
             "volumes": [{"name": "v", "availabilityZone": 4, "usageThreshold": 1.5,
                          "subnetResourceId": "s", "protocolTypes": ["NFSv4"], "throughput": 5,
-                         "exportPolicy": {"rules": [{"ruleIndex": 1, "nfsv3": "yes"}]}}]
+                         "exportPolicy": {"rules": [{"ruleIndex": 1, "nfsv3": "yes"}]}},
+                        {"name": "w", "availabilityZone": 1, "usageThreshold": 1_099_511_627_776_u64,
+                         "subnetResourceId": "s", "protocolTypes": format!("{REF}location")}]
         }]
     });
-    let found = check_bicep(&params);
+    let found = check_bicep(&params, "param location string\n");
     for says in [
         "size: 4096 is outside",
         "serviceLevel: \"Flexible\" is not one of",
@@ -190,6 +195,8 @@ fn module_parameters_and_command_options_are_checked_by_type_values_and_range() 
         "unknown argument throughput",
         "exportPolicy.rules[0]: required argument nfsv41 missing",
         "exportPolicy.rules[0].nfsv3: expects bool",
+        "parameter subnet is used but not declared",
+        "volumes[1].protocolTypes: expects list, given an expression of type string",
     ] {
         assert!(found.iter().any(|p| p.contains(says)), "{says}: {found:?}");
     }
