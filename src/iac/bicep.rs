@@ -5,16 +5,16 @@
 //! single quotes with `\` and `'` escaped and `${` kept literal.
 
 use super::layout::Layout;
-use super::terraform::{anf_level, anf_protocol, gib, header, mibps, nothing};
+use super::terraform::{anf_level, anf_protocol, gib, has_nfs, header, mibps, nothing};
 use super::{ExportError, profile};
-use crate::engine::scenario::{Level, Qos, Service};
+use crate::engine::scenario::{Level, Protocol, Qos, Service};
 use serde_json::{Value, json};
 
 /// The module version the parameters follow (its CHANGELOG: 0.12.3).
 pub const MODULE: &str = "br/public:avm/res/net-app/net-app-account:0.12.3";
 
 /// A string value printed as a reference to the Bicep parameter of that name.
-const REF: &str = "\u{0}param:";
+pub const REF: &str = "\u{0}param:";
 
 /// Bicep for `layout`'s ANF pools.
 pub fn write(layout: &Layout) -> Result<String, ExportError> {
@@ -38,6 +38,16 @@ pub fn write(layout: &Layout) -> Result<String, ExportError> {
     out.push_str(
         "@description('Resource ID of a subnet delegated to Microsoft.NetApp/volumes')\nparam subnetResourceId string\n\n",
     );
+    // The module (0.12.3) passes -1 on to Azure as zone "-1" rather than no zone, so the
+    // zone is the deployer's choice.
+    out.push_str(
+        "@description('Availability zone of the volumes: 1, 2 or 3 (-1, meant as no zone, reaches Azure as zone -1 in module 0.12.3)')\n@allowed([\n  -1\n  1\n  2\n  3\n])\nparam availabilityZone int\n\n",
+    );
+    if has_nfs(layout, &[Service::Anf]) {
+        out.push_str(
+            "@description('Addresses or CIDRs of the clients that mount the NFS volumes, comma-separated (their export policy)')\nparam nfsAllowedClients string\n\n",
+        );
+    }
     out.push_str(&format!(
         "module netAppAccount '{MODULE}' = {{\n  name: 'netAppAccount'\n  params: "
     ));
@@ -75,7 +85,7 @@ pub fn params(layout: &Layout) -> Result<Value, ExportError> {
                 .map(|v| {
                     let mut vol = json!({
                         "name": v.name,
-                        "availabilityZone": -1,
+                        "availabilityZone": format!("{REF}availabilityZone"),
                         "serviceLevel": anf_level(p.level),
                         "creationToken": v.name,
                         "usageThreshold": gib(v.quota_tib) * (1 << 30),
@@ -92,6 +102,9 @@ pub fn params(layout: &Layout) -> Result<Value, ExportError> {
                     }
                     if let Some(t) = &v.profile {
                         vol["tags"] = json!({ profile::TAG: t });
+                    }
+                    if v.protocol != Protocol::Smb3 {
+                        vol["exportPolicy"] = export_policy(v.protocol);
                     }
                     vol
                 })
@@ -110,6 +123,27 @@ pub fn params(layout: &Layout) -> Result<Value, ExportError> {
         "location": format!("{REF}location"),
         "capacityPools": pools,
     }))
+}
+
+/// An NFS volume's export policy: one rule, the clients of `nfsAllowedClients`
+/// read-write with root access over the volume's protocol (the module requires every
+/// protocol and Kerberos flag of a rule).
+fn export_policy(p: Protocol) -> Value {
+    json!({"rules": [{
+        "ruleIndex": 1,
+        "allowedClients": format!("{REF}nfsAllowedClients"),
+        "nfsv3": p == Protocol::Nfsv3,
+        "nfsv41": p == Protocol::Nfsv41,
+        "unixReadOnly": false,
+        "unixReadWrite": true,
+        "hasRootAccess": true,
+        "kerberos5ReadOnly": false,
+        "kerberos5ReadWrite": false,
+        "kerberos5iReadOnly": false,
+        "kerberos5iReadWrite": false,
+        "kerberos5pReadOnly": false,
+        "kerberos5pReadWrite": false,
+    }]})
 }
 
 /// A Bicep string literal.

@@ -4,10 +4,11 @@
 
 use super::layout::{Layout, PoolSpec, VolumeSpec};
 use super::terraform::{
-    anf_level, anf_protocol, gcnv_level, gcnv_protocol, gib, header, mibps, nothing,
+    anf_level, anf_protocol, gcnv_level, gcnv_protocol, gib, has_nfs, header, mibps, nothing,
+    pool_mibps,
 };
 use super::{ExportError, profile};
-use crate::engine::scenario::{Level, Qos, Service};
+use crate::engine::scenario::{Level, Protocol, Qos, Service};
 
 /// One command: its words, then `(option, value)` pairs (a value of `None` is a flag).
 #[derive(Debug, Clone, PartialEq)]
@@ -55,12 +56,6 @@ pub fn az_commands(layout: &Layout) -> Result<Vec<Command>, ExportError> {
             "the az CLI deploys Azure NetApp Files and this plan has only Google Cloud NetApp Volumes pools: export gcloud".to_owned()
         }));
     }
-    if let Some(p) = pools.iter().find(|p| p.level == Level::Flexible) {
-        return Err(ExportError(format!(
-            "pool {} is Flexible, which `az netappfiles pool create` does not offer: export terraform instead",
-            p.name
-        )));
-    }
     let account = super::layout::name(&layout.name, 60);
     let rg = || shell("\"$RESOURCE_GROUP\"");
     let loc = || shell("\"$LOCATION\"");
@@ -73,7 +68,7 @@ pub fn az_commands(layout: &Layout) -> Result<Vec<Command>, ExportError> {
         ],
     )];
     for p in pools {
-        out.push(cmd(
+        let mut pool = cmd(
             "az netappfiles pool create",
             vec![
                 ("--resource-group", rg()),
@@ -84,14 +79,21 @@ pub fn az_commands(layout: &Layout) -> Result<Vec<Command>, ExportError> {
                 ("--service-level", text(anf_level(p.level))),
                 (
                     "--qos-type",
-                    text(if p.qos == Qos::Manual {
+                    text(if p.qos == Qos::Manual || p.level == Level::Flexible {
                         "Manual"
                     } else {
                         "Auto"
                     }),
                 ),
             ],
-        ));
+        );
+        if let Some(m) = p.pool_mibps {
+            pool.options.push((
+                "--custom-throughput-mibps".to_owned(),
+                text(pool_mibps(p, m).to_string()),
+            ));
+        }
+        out.push(pool);
         for v in &p.volumes {
             out.push(az_volume(&account, p, v));
             if let Some(c) = v.avs_cluster {
@@ -147,6 +149,13 @@ fn az_volume(account: &str, p: &PoolSpec, v: &VolumeSpec) -> Command {
     if let Some(t) = &v.profile {
         add("--tags", text(format!("{}={t}", profile::TAG)));
     }
+    if v.protocol != Protocol::Smb3 {
+        // The export policy's first rule: the clients that mount it, read-write.
+        add("--rule-index", text("1"));
+        add("--allowed-clients", shell("\"$NFS_ALLOWED_CLIENTS\""));
+        add("--unix-read-write", text("true"));
+        add("--has-root-access", text("true"));
+    }
     c
 }
 
@@ -171,10 +180,16 @@ pub fn gcloud_commands(layout: &Layout) -> Result<Vec<Command>, ExportError> {
         pool.words.push(p.name.clone());
         pool.options = vec![
             ("--location".to_owned(), loc()),
-            ("--service-level".to_owned(), text(gcnv_level(p.level))),
+            (
+                "--service-level".to_owned(),
+                text(gcnv_level(p.level).to_lowercase()),
+            ),
             ("--capacity".to_owned(), text(gib(p.size_tib).to_string())),
             ("--network".to_owned(), shell("\"name=$GCP_NETWORK\"")),
         ];
+        if p.qos == Qos::Manual {
+            pool.options.push(("--qos-type".to_owned(), text("manual")));
+        }
         out.push(pool);
         for v in &p.volumes {
             let mut c = cmd("gcloud netapp volumes create", vec![]);
@@ -183,17 +198,32 @@ pub fn gcloud_commands(layout: &Layout) -> Result<Vec<Command>, ExportError> {
                 ("--location", loc()),
                 ("--storage-pool", text(&p.name)),
                 ("--capacity", text(gib(v.quota_tib).to_string())),
-                ("--protocols", text(gcnv_protocol(v.protocol))),
+                (
+                    "--protocols",
+                    text(gcnv_protocol(v.protocol).to_lowercase()),
+                ),
                 ("--share-name", text(&v.name)),
             ];
             if let Some(m) = v.mibps {
                 opts.push(("--throughput-mibps", text(mibps(m).to_string())));
             }
             if v.kind.is_large() {
-                opts.push(("--large-capacity", None));
+                opts.push(("--large-capacity", text("true")));
             }
             if let Some(t) = &v.profile {
                 opts.push(("--description", text(format!("{}: {t}", profile::TAG))));
+            }
+            if v.protocol != Protocol::Smb3 {
+                // One rule, `;` between its keys so the clients keep their commas.
+                let version = if v.protocol == Protocol::Nfsv3 {
+                    "nfsv3"
+                } else {
+                    "nfsv4"
+                };
+                opts.push((
+                    "--export-policy",
+                    shell(&format!("\"^;^access-type=READ_WRITE;allowed-clients=$NFS_ALLOWED_CLIENTS;has-root-access=true;{version}=true\"")),
+                ));
             }
             c.options = opts.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
             out.push(c);
@@ -260,6 +290,12 @@ pub fn azcli(layout: &Layout) -> Result<String, ExportError> {
         required("VNET", "the virtual network"),
         required("SUBNET", "the subnet delegated to Microsoft.NetApp/volumes"),
     ];
+    if has_nfs(layout, &[Service::Anf]) {
+        vars.push(required(
+            "NFS_ALLOWED_CLIENTS",
+            "the addresses or CIDRs of the NFS clients, comma-separated",
+        ));
+    }
     if layout.avs_clusters() > 0 {
         vars.push(required(
             "SUBSCRIPTION_ID",
@@ -290,5 +326,12 @@ pub fn gcloud(layout: &Layout) -> Result<String, ExportError> {
         ),
         required("GCP_NETWORK", "the VPC network peered with NetApp Volumes"),
     ];
+    let mut vars = vars.to_vec();
+    if has_nfs(layout, &[Service::Gcnv]) {
+        vars.push(required(
+            "NFS_ALLOWED_CLIENTS",
+            "the addresses or CIDRs of the NFS clients, comma-separated",
+        ));
+    }
     script(layout, &vars, &commands)
 }

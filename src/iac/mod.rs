@@ -16,7 +16,8 @@ pub mod layout;
 pub mod profile;
 pub mod read;
 pub mod scenarios;
-pub mod schema;
+#[cfg(test)]
+mod schema;
 pub mod terraform;
 #[cfg(test)]
 mod tests;

@@ -18,6 +18,15 @@ pub fn write(layout: &Layout) -> Result<String, ExportError> {
     }
     out.push('\n');
     let mut blocks = vec![providers(layout)];
+    if layout.has(Service::Anf) {
+        // azurerm requires its `features` block.
+        blocks.push(
+            Block::builder("provider")
+                .add_label("azurerm")
+                .add_block(Block::builder("features").build())
+                .build(),
+        );
+    }
     blocks.extend(variables(layout));
     if layout.has(Service::Anf) {
         blocks.push(subnet());
@@ -95,8 +104,9 @@ fn push(out: &mut String, comments: &[String], block: Block) -> Result<(), Expor
     }
     let body = Body::builder().add_block(block).build();
     let text = hcl::to_string(&body).map_err(|e| ExportError(format!("cannot write HCL: {e}")))?;
-    out.push_str(&text);
-    out.push('\n');
+    // One blank line after each block, whether it ends with a nested block or not.
+    out.push_str(text.trim_end());
+    out.push_str("\n\n");
     Ok(())
 }
 
@@ -178,6 +188,18 @@ fn variables(layout: &Layout) -> Vec<Block> {
                 .build(),
         );
     }
+    if has_nfs(layout, &[Service::Anf, Service::Gcnv]) {
+        out.push(
+            Block::builder("variable")
+                .add_label("nfs_allowed_clients")
+                .add_attribute(("type", expr("list(string)")))
+                .add_attribute((
+                    "description",
+                    "Addresses or CIDRs of the clients that mount the NFS volumes (their export policy)",
+                ))
+                .build(),
+        );
+    }
     if layout.has(Service::Gcnv) {
         out.push(variable(
             "gcp_location",
@@ -251,6 +273,25 @@ pub fn mibps(m: f64) -> f64 {
     (m * 100.0).round() / 100.0
 }
 
+/// A Flexible pool's throughput `m` as the providers take it: whole MiB/s, rounded up
+/// and at least what its volumes are written with.
+pub fn pool_mibps(p: &PoolSpec, m: f64) -> u64 {
+    let volumes: f64 = p.volumes.iter().filter_map(|v| v.mibps).map(mibps).sum();
+    // Pool throughputs are at most a few 10,000 MiB/s: the value fits u64 exactly.
+    (m.max(volumes) - 1e-6).ceil().max(0.0) as u64
+}
+
+/// Whether any volume of `layout` on `services` is mounted over NFS (and so needs an
+/// export policy).
+pub fn has_nfs(layout: &Layout, services: &[Service]) -> bool {
+    layout
+        .pools
+        .iter()
+        .filter(|p| services.contains(&p.service))
+        .flat_map(|p| &p.volumes)
+        .any(|v| v.protocol != Protocol::Smb3)
+}
+
 fn anf_pool(p: &PoolSpec) -> Block {
     let mut b = Block::builder("resource")
         .add_labels(["azurerm_netapp_pool", &label(&p.name)])
@@ -269,7 +310,7 @@ fn anf_pool(p: &PoolSpec) -> Block {
             },
         ));
     if let Some(m) = p.pool_mibps {
-        b = b.add_attribute(("custom_throughput_mibps", mibps(m)));
+        b = b.add_attribute(("custom_throughput_mibps", pool_mibps(p, m)));
     }
     b.build()
 }
@@ -314,6 +355,20 @@ fn anf_volume(p: &PoolSpec, v: &VolumeSpec) -> Block {
     }
     if let Some(t) = tags(v) {
         b = b.add_attribute(("tags", t));
+    }
+    if v.protocol != Protocol::Smb3 {
+        b = b.add_block(
+            Block::builder("export_policy_rule")
+                .add_attribute(("rule_index", 1))
+                .add_attribute(("allowed_clients", var("nfs_allowed_clients")))
+                .add_attribute((
+                    "protocol",
+                    Expression::Array(vec![anf_protocol(v.protocol).into()]),
+                ))
+                .add_attribute(("unix_read_write", true))
+                .add_attribute(("root_access_enabled", true))
+                .build(),
+        );
     }
     b.build()
 }
@@ -373,6 +428,23 @@ fn gcnv_volume(p: &PoolSpec, v: &VolumeSpec) -> Block {
     }
     if let Some(p) = &v.profile {
         b = b.add_attribute(("description", format!("{}: {p}", profile::TAG)));
+    }
+    if v.protocol != Protocol::Smb3 {
+        let version = if v.protocol == Protocol::Nfsv3 {
+            "nfsv3"
+        } else {
+            "nfsv4"
+        };
+        let rule = Block::builder("rules")
+            .add_attribute((
+                "allowed_clients",
+                expr("join(\",\", var.nfs_allowed_clients)"),
+            ))
+            .add_attribute(("access_type", "READ_WRITE"))
+            .add_attribute(("has_root_access", "true"))
+            .add_attribute((version, true))
+            .build();
+        b = b.add_block(Block::builder("export_policy").add_block(rule).build());
     }
     b.build()
 }

@@ -110,8 +110,13 @@ fn bicep_and_commands_use_only_the_published_parameters() {
     let mut wrote = [0; 3];
     for l in layouts() {
         if let Ok(p) = bicep::params(&l) {
-            assert_eq!(schema::check_bicep(&p), Vec::<String>::new(), "{}", l.name);
-            export(&l, Format::Bicep).unwrap();
+            let text = export(&l, Format::Bicep).unwrap();
+            assert_eq!(
+                schema::check_bicep(&p, &text),
+                Vec::<String>::new(),
+                "{}",
+                l.name
+            );
             wrote[0] += 1;
         }
         if let Ok(c) = commands::az_commands(&l) {
@@ -382,4 +387,81 @@ fn the_growth_against_a_baseline_is_stated_and_judged() {
     // From nothing to something: an unlimited increase, over any allowed one.
     assert!(crate::verdict::iac::increase_pct(10.0, 0.0).is_infinite());
     assert_eq!(crate::verdict::iac::increase_pct(0.0, 0.0), 0.0);
+}
+
+/// The interpreter with python-hcl2 (`VOLPLAN_PYTHON`, else `python3`); `None` when it
+/// cannot import it, unless `VOLPLAN_REQUIRE_HCL2` is set (then the test fails).
+fn python_with_hcl2() -> Option<String> {
+    let python = std::env::var("VOLPLAN_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let imports = std::process::Command::new(&python)
+        .args(["-c", "import hcl2"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if imports {
+        return Some(python);
+    }
+    assert!(
+        std::env::var_os("VOLPLAN_REQUIRE_HCL2").is_none(),
+        "VOLPLAN_REQUIRE_HCL2 is set but {python} cannot import hcl2 (pip install python-hcl2==8.1.4; VOLPLAN_PYTHON names the interpreter)"
+    );
+    eprintln!("python-hcl2 is not installed: skipping the independent parse (.ci/run installs it)");
+    None
+}
+
+#[test]
+fn an_independent_hcl_parser_reads_every_terraform_file_as_the_providers_define_it() {
+    let Some(python) = python_with_hcl2() else {
+        return;
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (i, l) in layouts()
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !l.pools.is_empty())
+    {
+        let path = dir.path().join(format!("{i}.tf"));
+        std::fs::write(&path, export(l, Format::Terraform).unwrap()).unwrap();
+        files.push(path);
+    }
+    let run = |files: &[std::path::PathBuf]| {
+        let out = std::process::Command::new(&python)
+            .arg(root.join("tools/check_terraform.py"))
+            .arg(root.join("src/iac/schema/provider_schemas.json"))
+            .args(files)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        (out.status.code(), text)
+    };
+    let (code, text) = run(&files);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains(&format!("{} files", files.len())), "{text}");
+    // A file that breaks a definition fails both checks: azurerm 4 names the export
+    // rule's protocols `protocol`, and a Flexible pool's throughput is whole MiB/s.
+    let estate = std::fs::read_to_string(&files[files.len() - 2]).unwrap();
+    let broken: String = estate
+        .replacen("protocol = [", "protocols_enabled = [", 1)
+        .lines()
+        .map(
+            |l| match l.trim().strip_prefix("custom_throughput_mibps = ") {
+                Some(_) => "  custom_throughput_mibps = 400.5\n".to_owned(),
+                None => format!("{l}\n"),
+            },
+        )
+        .collect();
+    let bad = dir.path().join("broken.tf");
+    std::fs::write(&bad, &broken).unwrap();
+    let (code, text) = run(&[bad]);
+    assert_eq!(code, Some(1), "{text}");
+    let rust = schema::check_terraform(&broken);
+    for says in [
+        "unknown argument protocols_enabled",
+        "expects integer, given 400.5",
+    ] {
+        assert!(text.contains(says), "{says}: {text}");
+        assert!(rust.iter().any(|p| p.contains(says)), "{says}: {rust:?}");
+    }
 }

@@ -75,7 +75,7 @@ fn code(
     responses(
         (status = 200, description = "The code (text/plain): the scenario's pool and volumes, each manual-QoS volume's throughput, variables for the resource group and network, comments citing the revision", body = String, content_type = "text/plain"),
         (status = 404, description = "No such scenario or format", body = ErrorBody),
-        (status = 422, description = "The format cannot hold this plan (Azure Files; Flexible in Bicep or az; a GCNV pool in Bicep or az, an ANF pool in gcloud): the message says which format to use", body = ErrorBody),
+        (status = 422, description = "The format cannot hold this plan (Azure Files; Flexible in Bicep; a GCNV pool in Bicep or az, an ANF pool in gcloud): the message says which format to use", body = ErrorBody),
     )
 )]
 pub async fn scenario_export(
