@@ -476,3 +476,16 @@ pub fn field_message<'h>(html: &'h str, name: &str) -> &'h str {
         .map(|(m, _)| m)
         .unwrap_or_else(|| panic!("no message beside {name}"))
 }
+
+/// An attribute value as the browser reads it (askama escapes `"&'<>` numerically).
+pub fn unescape_attr(attr: &str) -> String {
+    [
+        ("&#34;", "\""),
+        ("&#39;", "'"),
+        ("&#60;", "<"),
+        ("&#62;", ">"),
+        ("&#38;", "&"),
+    ]
+    .iter()
+    .fold(attr.to_owned(), |out, (code, ch)| out.replace(code, ch))
+}

@@ -877,14 +877,7 @@ fn attr(tag: &str, name: &str) -> Option<String> {
     let key = format!(" {name}=\"");
     let at = tag.find(&key)? + key.len();
     let end = tag[at..].find('"')? + at;
-    Some(
-        tag[at..end]
-            .replace("&#34;", "\"")
-            .replace("&#39;", "'")
-            .replace("&#60;", "<")
-            .replace("&#62;", ">")
-            .replace("&#38;", "&"),
-    )
+    Some(crate::helpers::unescape_attr(&tag[at..end]))
 }
 
 /// What a browser sends when the planner form in `html` is submitted as rendered:

@@ -307,21 +307,6 @@ async fn a_cli_import_prices_the_next_server_on_that_database() {
     );
 }
 
-/// An attribute value as the browser reads it (askama escapes `"&'<>` numerically).
-fn unescape(attr: &str) -> String {
-    let mut out = attr.to_owned();
-    for (code, ch) in [
-        ("&#34;", "\""),
-        ("&#39;", "'"),
-        ("&#60;", "<"),
-        ("&#62;", ">"),
-        ("&#38;", "&"),
-    ] {
-        out = out.replace(code, ch);
-    }
-    out
-}
-
 #[tokio::test]
 async fn the_prices_page_imports_after_showing_the_diff() {
     let app = spawn_app().await;
@@ -366,7 +351,7 @@ async fn the_prices_page_imports_after_showing_the_diff() {
     let tokens: Vec<String> = html
         .split("name=\"row\" value=\"")
         .skip(1)
-        .map(|rest| unescape(&rest[..rest.find('"').unwrap()]))
+        .map(|rest| crate::helpers::unescape_attr(&rest[..rest.find('"').unwrap()]))
         .collect();
     assert_eq!(tokens.len(), 2, "{tokens:?}");
     let east = tokens.iter().find(|t| t.contains("eastus")).unwrap();

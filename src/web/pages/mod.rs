@@ -121,6 +121,7 @@ pub fn router() -> Router<AppState> {
                 ))
                 .compute(),
         )
+        .route("/live/estate", post(live::save::save).read_write())
         .route(
             "/live/actuals",
             post(live::compare)

@@ -463,6 +463,77 @@ async fn the_live_page_charts_the_demand_of_every_volume() {
     );
 }
 
+/// The hidden estate request of the page's "Save as an estate" form.
+fn pooled_request(html: &str) -> String {
+    let form = &html[html.find("id=\"pooled-save\"").expect("the save form")..];
+    let key = "name=\"request\" value=\"";
+    let at = form.find(key).unwrap() + key.len();
+    let end = form[at..].find('"').unwrap() + at;
+    crate::helpers::unescape_attr(&form[at..end])
+}
+
+#[tokio::test]
+async fn the_live_page_plans_the_volumes_together_and_saves_them_as_an_estate() {
+    let app = spawn_app().await;
+    let metrics = collector_csv(3, &[]);
+    let res = app
+        .post_multipart(
+            "/live",
+            &[
+                ("csrf", None, crate::helpers::FORM_TOKEN),
+                ("inventory", Some("resource-graph.json"), GRAPH),
+                ("metrics", Some("metrics.csv"), metrics.as_str()),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    assert!(
+        html.contains("<h2 id=\"h-pooled\">Planned together</h2>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("Planned together, the right-sized volumes fit"),
+        "{html}"
+    );
+    let request = pooled_request(&html);
+    let sent: Value = serde_json::from_str(&request).unwrap();
+    assert_eq!(sent["workloads"].as_array().unwrap().len(), 9);
+    // Saved, it is an estate whose plan costs what the page said.
+    let res = app
+        .post_pairs("/live/estate", &[("request", &request)])
+        .await;
+    assert_eq!(res.status(), 303, "{}", res.text().await.unwrap());
+    let to = res.headers()["location"].to_str().unwrap().to_owned();
+    let id: i64 = to.strip_prefix("/estates/").unwrap().parse().unwrap();
+    let page = app.get_text(&to).await;
+    assert!(page.contains("Right-sized from the metrics"), "{page}");
+    let by = volplan::store::access::Actor::SINGLE_USER;
+    let stored = volplan::store::estates::get_estate(&app.db, id, by)
+        .await
+        .unwrap();
+    let stored = serde_json::to_value(&stored.request).unwrap();
+    assert_eq!(stored, sent);
+    let planned = app.post_json("/api/v1/estate/optimize", &stored).await;
+    assert_eq!(planned.status(), 200);
+    let planned: Value = planned.json().await.unwrap();
+    let monthly = volplan::format::money(planned["monthly"].as_f64().unwrap(), "USD");
+    assert!(
+        html.contains(&format!("at {monthly}/month")),
+        "{monthly}: {html}"
+    );
+    // What the page sent back is read as any estate request: a changed one that is not
+    // an estate, or an empty one, is refused and nothing is stored.
+    for bad in ["{\"workloads\": 3}", "{\"workloads\": []}", "not json"] {
+        let res = app.post_pairs("/live/estate", &[("request", bad)]).await;
+        assert_eq!(res.status(), 422, "{bad}");
+    }
+    let list = volplan::store::estates::list_estates(&app.db, by)
+        .await
+        .unwrap();
+    assert_eq!(list.len(), 1);
+}
+
 #[tokio::test]
 async fn the_live_page_compares_the_metrics_with_a_saved_scenario_and_keeps_the_ceiling_run() {
     let app = spawn_app().await;

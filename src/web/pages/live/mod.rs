@@ -7,12 +7,15 @@
 //! Reading and sizing are [`crate::live`]'s; the sentences are the verdict's.
 
 mod plans;
+pub mod save;
 
 use super::{PageError, render};
-use crate::format::{mibps, millis, monthly, signed_pct};
+use crate::engine::scenario::{Qos, Service};
+use crate::format::{capacity, mibps, millis, monthly, signed_pct};
 use crate::live::actuals::Position;
 use crate::live::estate::{self as assessed, LiveAnswer};
 use crate::live::metrics::Metrics;
+use crate::live::replan::Replan;
 use crate::live::{LiveError, inventory};
 use crate::report::charts::Chart;
 use crate::web::api::actuals::{self, ActualsAnswer};
@@ -48,6 +51,59 @@ pub struct ActualRow {
     pub latency: String,
     pub predicted: String,
     pub statement: String,
+}
+
+/// One pool of the right-sized volumes planned together, formatted.
+pub struct PooledRow {
+    pub pool: String,
+    pub size: String,
+    pub throughput: String,
+    pub volumes: String,
+    pub monthly: String,
+}
+
+/// The right-sized volumes planned together, and the estate request that saves them.
+pub struct PooledBlock {
+    pub statements: Vec<String>,
+    pub rows: Vec<PooledRow>,
+    pub request: String,
+}
+
+impl PooledBlock {
+    fn of(r: &Replan, currency: &str) -> Self {
+        PooledBlock {
+            statements: r.statements.clone(),
+            rows: r
+                .pools
+                .iter()
+                .map(|p| PooledRow {
+                    pool: format!(
+                        "{}, {}",
+                        p.level.display(Service::Anf),
+                        match p.qos {
+                            Qos::Manual => "manual QoS",
+                            Qos::Auto => "auto QoS",
+                        }
+                    ),
+                    size: capacity(p.size_tib),
+                    throughput: mibps(p.mibps),
+                    volumes: p
+                        .volumes
+                        .iter()
+                        .map(|v| match v.throughput_mibps {
+                            Some(t) => {
+                                format!("{} ({}, {})", v.name, capacity(v.quota_tib), mibps(t))
+                            }
+                            None => format!("{} ({})", v.name, capacity(v.quota_tib)),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    monthly: monthly(Some(p.monthly), currency),
+                })
+                .collect(),
+            request: serde_json::to_string(&r.request).unwrap_or_default(),
+        }
+    }
 }
 
 /// The comparison with a saved plan.
@@ -115,6 +171,8 @@ pub struct LivePage {
     pub metric_names: String,
     pub total: String,
     pub actuals: Option<ActualsBlock>,
+    /// The right-sized volumes planned together.
+    pub pooled: Option<PooledBlock>,
 }
 
 impl LivePage {
@@ -138,6 +196,7 @@ impl LivePage {
             metric_names: assessed::metric_names().join(", "),
             total: String::new(),
             actuals: None,
+            pooled: None,
         }
     }
 
@@ -175,6 +234,10 @@ impl LivePage {
             })
             .collect();
         self.total = monthly(Some(money), answer.currency);
+        self.pooled = answer
+            .replan
+            .as_ref()
+            .map(|r| PooledBlock::of(r, answer.currency));
         Ok(())
     }
 }
