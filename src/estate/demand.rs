@@ -67,7 +67,8 @@ impl Demand {
             .target_mibps
             .or(entered_mibps.map(crate::engine::same::least_reaching));
         let start = entered_mibps.map_or(0.0, |t| t / f64::from(base.n_volumes.max(1)));
-        let need = LEVELS.map(|l| per_volume_need(&goal, start, l));
+        let narrow = entered_mibps.is_none();
+        let need = LEVELS.map(|l| per_volume_need(&goal, start, l, narrow));
         Demand {
             workload,
             groups,
@@ -168,8 +169,9 @@ fn entered_mibps(base: &Plan) -> Option<f64> {
 /// The throughput one volume of `base` must be assigned on level `l` to meet the
 /// workload's targets (a workload without a rate target has what it achieves as
 /// entered as its target), trying `start` MiB/s a volume first; or why no assignment
-/// does.
-fn per_volume_need(base: &Plan, start: f64, l: Level) -> Result<f64, String> {
+/// does. With `narrow` (a workload with targets of its own), the least whole MiB/s
+/// that meets them; without, the first assignment that keeps what it achieves.
+fn per_volume_need(base: &Plan, start: f64, l: Level, narrow: bool) -> Result<f64, String> {
     let c = &catalog::catalog().services.anf;
     let n = base.n_volumes.max(1);
     let nf = f64::from(n);
@@ -185,12 +187,8 @@ fn per_volume_need(base: &Plan, start: f64, l: Level) -> Result<f64, String> {
     let mut t = (goal / nf).max(start).max(assigned.unwrap_or(min)).max(min);
     let mut work = *base;
     work.qos = Qos::Manual;
-    for _ in 0..SEARCH_STEPS {
-        if kind == VolumeKind::Regular && t > max_mibps(l, kind) {
-            kind = VolumeKind::Large;
-        }
-        let max = max_mibps(l, kind);
-        t = t.min(max);
+    // Whether `t` MiB/s a volume of `kind` meets the targets, with what it reaches.
+    let mut meets = |t: f64, kind: VolumeKind| {
         work.kind = kind;
         let (lo, _, _) = quota_range(Service::Anf, l, kind);
         work.set_uniform(l, n, quota.max(lo), Some(t), None);
@@ -202,20 +200,37 @@ fn per_volume_need(base: &Plan, start: f64, l: Level) -> Result<f64, String> {
         let latency = work
             .target_latency_ms
             .and_then(|_| judged_latency(&work, c.latency_ms(), c.latency_at_target_ms(&work)));
-        if targets(&work, c.total, latency).met {
-            return Ok(t);
+        (
+            targets(&work, c.total, latency).met,
+            c.total,
+            c.binding.label,
+        )
+    };
+    for _ in 0..SEARCH_STEPS {
+        if kind == VolumeKind::Regular && t > max_mibps(l, kind) {
+            kind = VolumeKind::Large;
+        }
+        let max = max_mibps(l, kind);
+        t = t.min(max);
+        let (met, total, binding) = meets(t, kind);
+        if met {
+            return Ok(if narrow {
+                least_whole(t, min, max, |x| meets(x, kind).0)
+            } else {
+                t
+            });
         }
         if t >= max {
             return Err(format!(
                 "{} cannot meet the targets: at the most a volume is assigned ({} MiB/s) the workload reaches {:.0} MiB/s, held by {}",
                 level_name(l),
                 max,
-                c.total,
-                c.binding.label
+                total,
+                binding
             ));
         }
-        let short = if c.total > 0.0 && goal > 0.0 {
-            goal / c.total
+        let short = if total > 0.0 && goal > 0.0 {
+            goal / total
         } else {
             0.0
         };
@@ -225,6 +240,30 @@ fn per_volume_need(base: &Plan, start: f64, l: Level) -> Result<f64, String> {
         "{} cannot meet the latency target at any throughput a volume is assigned",
         level_name(l)
     ))
+}
+
+/// The least whole MiB/s from `min` to `max` that `meets`, given that `t` meets: a
+/// volume is assigned whole MiB/s (as sizing assigns them and as the providers take a
+/// Flexible pool's throughput), and a rate the same as the target within the one rule
+/// ([`crate::engine::same`]) meets it, so the search starts that far below `t`.
+fn least_whole(t: f64, min: f64, max: f64, mut meets: impl FnMut(f64) -> bool) -> f64 {
+    let top = t.ceil().min(max);
+    if !meets(top) {
+        return t;
+    }
+    let floor = crate::engine::same::least_reaching(t)
+        .floor()
+        .max(min.ceil());
+    let (mut lo, mut hi) = (floor.min(top), top);
+    while lo < hi {
+        let mid = ((lo + hi) / 2.0).floor();
+        if meets(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1.0;
+        }
+    }
+    hi
 }
 
 /// The level index of a pool type (for the per-level arrays of a [`Unit`]).

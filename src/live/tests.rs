@@ -387,3 +387,22 @@ fn the_right_sized_volumes_pooled_by_hand() {
     );
     assert_eq!(answer.verdict.statements.last(), Some(&r.statements[0]));
 }
+
+#[test]
+fn one_volume_planned_together_costs_what_it_costs_alone_in_whole_mibps() {
+    // P95 of 1..130 MiB/s = 123.55, sized for 148.26 MiB/s: above Flexible's 128 MiB/s
+    // included, so every MiB/s assigned is paid for. Alone, sizing assigns whole MiB/s
+    // the same as the need within 1 %; planned together, the estate must do no worse.
+    let samples: Vec<(f64, f64, f64, f64)> = (1..=130)
+        .map(|i| (f64::from(i), 0.0, f64::from(i), 0.0))
+        .collect();
+    let extra = "2026-11-01T00:00:00Z,Premium,Auto,data1,VolumeAllocatedSize,4398046511104\n";
+    let m = metrics::parse(&csv("data1", "Premium", "Auto", &samples, extra)).unwrap();
+    let answer = assess(&m, None, book()).unwrap();
+    let r = answer.replan.as_ref().unwrap();
+    let alone = r.alone_monthly.unwrap();
+    assert!(r.monthly <= alone + 0.005, "{} > {alone}", r.monthly);
+    let t = r.pools[0].volumes[0].throughput_mibps.unwrap();
+    assert_eq!(t, t.round(), "whole MiB/s: {t}");
+    assert!(crate::engine::same::reaches(t, 123.55 * 1.2), "{t}");
+}
