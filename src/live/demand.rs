@@ -122,7 +122,7 @@ impl Demand {
                         / ios
                 });
                 Sample {
-                    at: super::over_time::seconds(at),
+                    at: super::metrics::seconds(at),
                     mibps: rm + wm,
                     read_mibps: rm,
                     iops: ri + wi,

@@ -12,6 +12,8 @@
 use super::LiveError;
 use serde_json::Value;
 use std::collections::BTreeMap;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
 
 /// Most samples one body may carry (volumes x metrics x intervals): 100 volumes x 8
 /// metrics x 30 days at 5 minutes is under 7 million.
@@ -396,4 +398,17 @@ fn duration_s(iso: &str) -> Option<f64> {
         _ => return None,
     };
     (s > 0.0 && s.is_finite()).then_some(s)
+}
+
+/// Seconds since 1970 of a timestamp as an export writes it; None when unreadable.
+pub fn seconds(at: &str) -> Option<i64> {
+    let t = at.trim();
+    if let Ok(d) = OffsetDateTime::parse(t, &Rfc3339) {
+        return Some(d.unix_timestamp());
+    }
+    let mut utc = t.replacen(' ', "T", 1);
+    utc.push('Z');
+    OffsetDateTime::parse(&utc, &Rfc3339)
+        .ok()
+        .map(OffsetDateTime::unix_timestamp)
 }

@@ -61,19 +61,6 @@ pub struct OverTime {
     pub unread: usize,
 }
 
-/// Seconds since 1970 of a timestamp as an export writes it; None when unreadable.
-pub fn seconds(at: &str) -> Option<i64> {
-    let t = at.trim();
-    if let Ok(d) = OffsetDateTime::parse(t, &Rfc3339) {
-        return Some(d.unix_timestamp());
-    }
-    let mut utc = t.replacen(' ', "T", 1);
-    utc.push('Z');
-    OffsetDateTime::parse(&utc, &Rfc3339)
-        .ok()
-        .map(OffsetDateTime::unix_timestamp)
-}
-
 /// The demand of `samples` period by period; None when no sample has a readable time.
 pub fn of(samples: &[Sample]) -> Option<OverTime> {
     let timed: Vec<(i64, f64)> = samples
@@ -125,6 +112,7 @@ pub fn of(samples: &[Sample]) -> Option<OverTime> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::metrics::seconds;
 
     fn sample(at: Option<i64>, mibps: f64) -> Sample {
         Sample {
