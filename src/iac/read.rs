@@ -83,14 +83,80 @@ fn hcl_value(e: &hcl::Expression) -> Value {
                 .map(|(k, v)| (k.to_string().trim_matches('"').to_owned(), hcl_value(v)))
                 .collect(),
         ),
+        hcl::Expression::TemplateExpr(t) => match t.as_ref() {
+            hcl::TemplateExpr::QuotedString(s) => Value::String(s.clone()),
+            other => Value::String(other.to_string()),
+        },
+        // `toset([...])` and the like hold the collection they convert.
+        hcl::Expression::FuncCall(f)
+            if f.args.len() == 1
+                && ["toset", "tolist", "tomap"].contains(&f.name.name.as_str()) =>
+        {
+            hcl_value(&f.args[0])
+        }
         other => Value::String(other.to_string()),
     }
 }
 
-/// The resources of an HCL body, a `var.NAME` argument replaced by the variable's
-/// default where it has one.
+/// Most instances one `count` or `for_each` block is read as.
+const MAX_INSTANCES: usize = 1024;
+
+/// The instances a resource's `count` or `for_each` declares, each as the words that
+/// stand for it (`count.index`, `each.key`, `each.value`) and what they are; one
+/// instance without either, or when the collection cannot be resolved.
+fn instances(args: &Map<String, Value>) -> Vec<Vec<(&'static str, Value)>> {
+    if let Some(n) = args.get("count").and_then(Value::as_f64) {
+        let n = n.max(0.0).min(MAX_INSTANCES as f64) as usize;
+        return (0..n)
+            .map(|i| vec![("count.index", Value::from(i))])
+            .collect();
+    }
+    let each = |k: Value, v: Value| vec![("each.key", k), ("each.value", v)];
+    match args.get("for_each") {
+        Some(Value::Array(items)) => items
+            .iter()
+            .take(MAX_INSTANCES)
+            .map(|x| each(x.clone(), x.clone()))
+            .collect(),
+        Some(Value::Object(map)) => map
+            .iter()
+            .take(MAX_INSTANCES)
+            .map(|(k, v)| each(Value::String(k.clone()), v.clone()))
+            .collect(),
+        _ => vec![Vec::new()],
+    }
+}
+
+/// `v` with every word of `words` put in: a value that is the word becomes its value,
+/// a template's `${word}` its text.
+fn put_in(v: &Value, words: &[(&str, Value)]) -> Value {
+    match v {
+        Value::String(s) => {
+            if let Some((_, x)) = words.iter().find(|(w, _)| w == s) {
+                return x.clone();
+            }
+            let mut out = s.clone();
+            for (w, x) in words {
+                let text = x.as_str().map_or_else(|| x.to_string(), str::to_owned);
+                out = out.replace(&format!("${{{w}}}"), &text);
+            }
+            Value::String(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(|x| put_in(x, words)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), put_in(x, words)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// The resources of an HCL body, a `var.NAME` or `local.NAME` argument replaced by the
+/// variable's default or the local's value where it has one, and a block with `count`
+/// or `for_each` read as its instances (at most [`MAX_INSTANCES`] each).
 fn hcl_resources(body: &hcl::Body) -> Vec<Res> {
-    let defaults: Map<String, Value> = body
+    let mut defaults: Map<String, Value> = body
         .blocks()
         .filter(|b| b.identifier() == "variable" && b.labels().len() == 1)
         .filter_map(|b| {
@@ -101,22 +167,37 @@ fn hcl_resources(body: &hcl::Body) -> Vec<Res> {
             ))
         })
         .collect();
+    for b in body.blocks().filter(|b| b.identifier() == "locals") {
+        for a in b.body().attributes() {
+            defaults.insert(format!("local.{}", a.key()), hcl_value(a.expr()));
+        }
+    }
     let resolve = |v: Value| match v.as_str().and_then(|s| defaults.get(s)) {
         Some(d) => d.clone(),
         None => v,
     };
-    body.blocks()
+    let mut out = Vec::new();
+    for b in body
+        .blocks()
         .filter(|b| b.identifier() == "resource" && b.labels().len() == 2)
-        .map(|b| Res {
-            kind: b.labels()[0].as_str().to_owned(),
-            label: b.labels()[1].as_str().to_owned(),
-            args: b
-                .body()
-                .attributes()
-                .map(|a| (a.key().to_owned(), resolve(hcl_value(a.expr()))))
-                .collect(),
-        })
-        .collect()
+    {
+        let args: Map<String, Value> = b
+            .body()
+            .attributes()
+            .map(|a| (a.key().to_owned(), resolve(hcl_value(a.expr()))))
+            .collect();
+        for words in instances(&args) {
+            out.push(Res {
+                kind: b.labels()[0].as_str().to_owned(),
+                label: b.labels()[1].as_str().to_owned(),
+                args: args
+                    .iter()
+                    .map(|(k, v)| (k.clone(), put_in(v, &words)))
+                    .collect(),
+            });
+        }
+    }
+    out
 }
 
 /// The resources of `terraform show -json` (state `values` or plan `planned_values`),

@@ -465,3 +465,64 @@ fn an_independent_hcl_parser_reads_every_terraform_file_as_the_providers_define_
         assert!(rust.iter().any(|p| p.contains(says)), "{says}: {rust:?}");
     }
 }
+
+#[test]
+fn count_and_for_each_read_as_their_instances() {
+    let code = r#"
+variable "quota_gb" {
+  type    = number
+  default = 4096
+}
+locals {
+  logs = { log1 = 1024, log2 = 2048 }
+}
+resource "azurerm_netapp_pool" "p" {
+  name                = "pool1"
+  location            = "eastus"
+  resource_group_name = "rg"
+  account_name        = "acct"
+  service_level       = "Premium"
+  size_in_tb          = 16
+  qos_type            = "Manual"
+}
+resource "azurerm_netapp_volume" "data" {
+  count               = 3
+  name                = "data${count.index}"
+  pool_name           = azurerm_netapp_pool.p.name
+  storage_quota_in_gb = var.quota_gb
+  throughput_in_mibps = 64
+}
+resource "azurerm_netapp_volume" "log" {
+  for_each            = local.logs
+  name                = "${each.key}-vol"
+  pool_name           = azurerm_netapp_pool.p.name
+  storage_quota_in_gb = each.value
+  throughput_in_mibps = 32
+}
+resource "azurerm_netapp_volume" "scratch" {
+  for_each            = toset(["s1"])
+  name                = each.key
+  pool_name           = azurerm_netapp_pool.p.name
+  storage_quota_in_gb = 1024
+  throughput_in_mibps = 16
+}
+"#;
+    let layout = read::read(code).unwrap();
+    let volumes: Vec<(String, f64, Option<f64>)> = layout.pools[0]
+        .volumes
+        .iter()
+        .map(|v| (v.name.clone(), v.quota_tib, v.mibps))
+        .collect();
+    let want = [
+        ("data0", 4.0, 64.0),
+        ("data1", 4.0, 64.0),
+        ("data2", 4.0, 64.0),
+        ("log1-vol", 1.0, 32.0),
+        ("log2-vol", 2.0, 32.0),
+        ("s1", 1.0, 16.0),
+    ];
+    assert_eq!(volumes.len(), want.len(), "{volumes:?}");
+    for (got, (name, tib, mibps)) in volumes.iter().zip(want) {
+        assert_eq!((got.0.as_str(), got.1, got.2), (name, tib, Some(mibps)));
+    }
+}
