@@ -41,7 +41,7 @@ pub fn read(text: &str) -> Result<Layout, ReadError> {
                 brief(&e.to_string())
             ))
         })?;
-        terraform(hcl_resources(&body))
+        terraform(hcl_resources(&body)?)
     };
     if layout.pools.is_empty() {
         return Err(ReadError(
@@ -101,6 +101,9 @@ fn hcl_value(e: &hcl::Expression) -> Value {
 /// Most instances one `count` or `for_each` block is read as.
 const MAX_INSTANCES: usize = 1024;
 
+/// Most resource instances one Terraform file is read as.
+const MAX_RESOURCES: usize = 20_000;
+
 /// The instances a resource's `count` or `for_each` declares, each as the words that
 /// stand for it (`count.index`, `each.key`, `each.value`) and what they are; one
 /// instance without either, or when the collection cannot be resolved.
@@ -154,8 +157,9 @@ fn put_in(v: &Value, words: &[(&str, Value)]) -> Value {
 
 /// The resources of an HCL body, a `var.NAME` or `local.NAME` argument replaced by the
 /// variable's default or the local's value where it has one, and a block with `count`
-/// or `for_each` read as its instances (at most [`MAX_INSTANCES`] each).
-fn hcl_resources(body: &hcl::Body) -> Vec<Res> {
+/// or `for_each` read as its instances (at most [`MAX_INSTANCES`] each and
+/// [`MAX_RESOURCES`] in all).
+fn hcl_resources(body: &hcl::Body) -> Result<Vec<Res>, ReadError> {
     let mut defaults: Map<String, Value> = body
         .blocks()
         .filter(|b| b.identifier() == "variable" && b.labels().len() == 1)
@@ -187,6 +191,12 @@ fn hcl_resources(body: &hcl::Body) -> Vec<Res> {
             .map(|a| (a.key().to_owned(), resolve(hcl_value(a.expr()))))
             .collect();
         for words in instances(&args) {
+            if out.len() == MAX_RESOURCES {
+                return Err(ReadError(format!(
+                    "the code declares more than {} resources: send one environment at a time",
+                    crate::format::count(MAX_RESOURCES as u64)
+                )));
+            }
             out.push(Res {
                 kind: b.labels()[0].as_str().to_owned(),
                 label: b.labels()[1].as_str().to_owned(),
@@ -197,7 +207,7 @@ fn hcl_resources(body: &hcl::Body) -> Vec<Res> {
             });
         }
     }
-    out
+    Ok(out)
 }
 
 /// The resources of `terraform show -json` (state `values` or plan `planned_values`),

@@ -526,3 +526,20 @@ resource "azurerm_netapp_volume" "scratch" {
         assert_eq!((got.0.as_str(), got.1, got.2), (name, tib, Some(mibps)));
     }
 }
+
+#[test]
+fn a_count_past_the_bounds_is_read_no_further() {
+    let block = |i: usize| {
+        format!(
+            "resource \"azurerm_netapp_volume\" \"v{i}\" {{\n  count = 1000000000\n  name = \"v\"\n  pool_name = azurerm_netapp_pool.p.name\n  storage_quota_in_gb = 100\n}}\n"
+        )
+    };
+    let pool = "resource \"azurerm_netapp_pool\" \"p\" {\n  name = \"p\"\n  service_level = \"Premium\"\n  size_in_tb = 4\n}\n";
+    // One block: its first 1,024 instances.
+    let one = read::read(&format!("{pool}{}", block(0))).unwrap();
+    assert_eq!(one.pools[0].volumes.len(), 1024);
+    // Many: refused with what to do, before the instances pile up.
+    let many: String = (0..30).map(block).collect();
+    let e = read::read(&format!("{pool}{many}")).unwrap_err();
+    assert!(e.0.contains("more than 20,000 resources"), "{}", e.0);
+}
