@@ -17,6 +17,7 @@ pub use code::code;
 pub use choices::PlanQuery;
 
 use super::form::FormState;
+use super::form::parts::{Part, parts};
 use super::{PageError, parse_id, render};
 use crate::avs::{self, AvsPlan, PurchaseTerm};
 use crate::engine::scenario::Service;
@@ -216,41 +217,34 @@ struct Upload {
     opts: Options,
 }
 
-async fn read_upload(mut mp: Multipart, form: &mut FormState) -> Option<Upload> {
+async fn read_upload(mp: Multipart, form: &mut FormState) -> Option<Upload> {
     let mut up = Upload {
         file: Vec::new(),
         origin: "an uploaded file".to_owned(),
         performance: Vec::new(),
         opts: Options::default(),
     };
-    let unreadable = |e: axum::extract::multipart::MultipartError| {
-        format!("the upload could not be read ({e}); try again")
-    };
-    loop {
-        let field = match mp.next_field().await {
-            Ok(Some(f)) => f,
-            Ok(None) => break,
-            Err(e) => {
-                form.add_error("file", unreadable(e));
-                return None;
-            }
-        };
-        let name = field.name().unwrap_or("").to_owned();
-        if name == "file"
-            && let Some(n) = field.file_name()
-        {
-            let n: String = n.chars().filter(|c| !c.is_control()).take(120).collect();
-            if !n.is_empty() {
-                up.origin = n;
-            }
+    let parts = match parts(mp).await {
+        Ok(p) => p,
+        Err(e) => {
+            form.add_error(
+                "file",
+                format!("the upload could not be read ({e}); try again"),
+            );
+            return None;
         }
-        let bytes = match field.bytes().await {
-            Ok(b) => b,
-            Err(e) => {
-                form.add_error("file", unreadable(e));
-                return None;
-            }
-        };
+    };
+    for Part {
+        name,
+        file_name,
+        bytes,
+    } in parts
+    {
+        if name == "file"
+            && let Some(n) = file_name
+        {
+            up.origin = n;
+        }
         match name.as_str() {
             "file" => up.file = bytes.to_vec(),
             "performance" => up.performance = bytes.to_vec(),

@@ -1,5 +1,6 @@
 //! Home: the saved scenarios with search, the starter templates, import, and delete.
 
+use super::form::parts::{Part, parts};
 use super::planner::describe_json_error;
 use super::{PageError, parse_id, render};
 use crate::engine::FieldErrors;
@@ -269,23 +270,13 @@ fn urlencode(s: &str) -> String {
 const MAX_IMPORT: usize = 512 * 1024;
 
 /// Reads the import form: the uploaded file wins over the text area when both are given.
-async fn read_import(mut mp: Multipart) -> Result<String, String> {
+async fn read_import(mp: Multipart) -> Result<String, String> {
     let mut file_text = None;
     let mut pasted = String::new();
-    loop {
-        let field = match mp.next_field().await {
-            Ok(Some(f)) => f,
-            Ok(None) => break,
-            Err(e) => {
-                return Err(format!(
-                    "The upload could not be read ({e}). Try again, or paste the JSON."
-                ));
-            }
-        };
-        let name = field.name().unwrap_or("").to_owned();
-        let bytes = field.bytes().await.map_err(|e| {
-            format!("The upload could not be read ({e}). Try again, or paste the JSON.")
-        })?;
+    let parts = parts(mp).await.map_err(|e| {
+        format!("The upload could not be read ({e}). Try again, or paste the JSON.")
+    })?;
+    for Part { name, bytes, .. } in parts {
         if bytes.len() > MAX_IMPORT {
             return Err(format!(
                 "The file is {} KiB; a scenario file is at most 512 KiB.",

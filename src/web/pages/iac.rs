@@ -6,6 +6,7 @@
 //!
 //! Reading and judging are [`crate::iac::evaluate`]'s; the sentences are the verdict's.
 
+use super::form::parts::parts;
 use super::form::prose_quotes;
 use super::{PageError, render};
 use crate::format;
@@ -84,27 +85,20 @@ struct Sent {
     max_monthly: String,
 }
 
-async fn read(mut mp: Multipart) -> Result<Sent, String> {
+async fn read(mp: Multipart) -> Result<Sent, String> {
     let mut sent = Sent {
         file: Vec::new(),
         text: String::new(),
         max_monthly: String::new(),
     };
-    loop {
-        let field = match mp.next_field().await {
-            Ok(Some(f)) => f,
-            Ok(None) => break,
-            Err(e) => return Err(format!("The upload could not be read ({e}). Try again.")),
-        };
-        let name = field.name().unwrap_or("").to_owned();
-        let bytes = field
-            .bytes()
-            .await
-            .map_err(|e| format!("The upload could not be read ({e}). Try again."))?;
-        match name.as_str() {
-            "code" => sent.file = bytes.to_vec(),
-            "text" => sent.text = String::from_utf8_lossy(&bytes).into_owned(),
-            "max_monthly" => sent.max_monthly = String::from_utf8_lossy(&bytes).trim().to_owned(),
+    let parts = parts(mp)
+        .await
+        .map_err(|e| format!("The upload could not be read ({e}). Try again."))?;
+    for p in parts {
+        match p.name.as_str() {
+            "code" => sent.file = p.bytes.to_vec(),
+            "text" => sent.text = p.text(),
+            "max_monthly" => sent.max_monthly = p.text().trim().to_owned(),
             _ => {}
         }
     }

@@ -7,6 +7,7 @@
 //! its source and date; the page reads the database on every visit, so prices stored by
 //! `volplan prices import` show (and apply) at once.
 
+use super::form::parts::parts;
 use super::{PageError, render};
 use crate::engine::pricing::{self, PriceBook};
 use crate::engine::scenario::{Level, Service};
@@ -286,30 +287,17 @@ const MAX_UPLOAD: usize = 1024 * 1024;
 
 /// Reads the upload form: the file's bytes and name; `empty` says what to choose when
 /// no file came.
-async fn read_upload(mut mp: Multipart, empty: &str) -> Result<(Vec<u8>, String), String> {
+async fn read_upload(mp: Multipart, empty: &str) -> Result<(Vec<u8>, String), String> {
     let mut upload = None;
-    loop {
-        let field = match mp.next_field().await {
-            Ok(Some(f)) => f,
-            Ok(None) => break,
-            Err(e) => return Err(format!("The upload could not be read ({e}). Try again.")),
-        };
-        if field.name() != Some("file") {
-            continue;
-        }
-        let name = field
-            .file_name()
-            .map(|n| n.chars().filter(|c| !c.is_control()).take(120).collect())
-            .filter(|n: &String| !n.is_empty())
-            .unwrap_or_else(|| "an uploaded file".to_owned());
-        let bytes = field
-            .bytes()
-            .await
-            .map_err(|e| format!("The upload could not be read ({e}). Try again."))?;
-        if bytes.len() > MAX_UPLOAD {
+    let parts = parts(mp)
+        .await
+        .map_err(|e| format!("The upload could not be read ({e}). Try again."))?;
+    for p in parts.into_iter().filter(|p| p.name == "file") {
+        if p.bytes.len() > MAX_UPLOAD {
             return Err("The file is over 1 MiB; split the import into pages.".to_owned());
         }
-        upload = Some((bytes.to_vec(), name));
+        let name = p.file_name.unwrap_or_else(|| "an uploaded file".to_owned());
+        upload = Some((p.bytes.to_vec(), name));
     }
     upload
         .filter(|(b, _)| !b.is_empty())

@@ -7,6 +7,7 @@
 
 mod labels;
 mod parse;
+pub mod parts;
 
 pub use labels::{field_label, prose_quotes};
 pub use parse::parse;

@@ -9,6 +9,7 @@
 mod plans;
 pub mod save;
 
+use super::form::parts::parts;
 use super::{PageError, render};
 use crate::engine::scenario::{Qos, Service};
 use crate::format::{capacity, mibps, millis, monthly, signed_pct};
@@ -256,23 +257,16 @@ struct Upload {
     revision: String,
 }
 
-async fn read(mut mp: Multipart) -> Result<Upload, String> {
+async fn read(mp: Multipart) -> Result<Upload, String> {
     let mut u = Upload::default();
-    loop {
-        let field = match mp.next_field().await {
-            Ok(Some(f)) => f,
-            Ok(None) => break,
-            Err(e) => return Err(format!("The upload could not be read ({e}). Try again.")),
-        };
-        let name = field.name().unwrap_or("").to_owned();
-        let bytes = field
-            .bytes()
-            .await
-            .map_err(|e| format!("The upload could not be read ({e}). Try again."))?;
-        let short = || String::from_utf8_lossy(&bytes).chars().take(40).collect();
-        match name.as_str() {
-            "inventory" => u.graph = bytes.to_vec(),
-            "metrics" => u.metrics = bytes.to_vec(),
+    let parts = parts(mp)
+        .await
+        .map_err(|e| format!("The upload could not be read ({e}). Try again."))?;
+    for p in parts {
+        let short = || p.text().chars().take(40).collect();
+        match p.name.as_str() {
+            "inventory" => u.graph = p.bytes.to_vec(),
+            "metrics" => u.metrics = p.bytes.to_vec(),
             "plan" => u.plan = short(),
             "revision" => u.revision = short(),
             _ => {}
