@@ -138,16 +138,13 @@ pub fn replan(
     let mut left_out: Vec<String> = plan
         .excluded
         .iter()
-        .map(|x| format!("{}: {}", x.name, x.detail))
+        .map(|x| words::left_out(&x.name, Some(&x.detail)))
         .collect();
     left_out.extend(
         plan.assignments
             .iter()
             .filter(|x| !x.targets_met && x.pool.is_some())
-            .map(|x| {
-                let why = x.note.as_deref().unwrap_or("misses its target");
-                format!("{}: {why}", name(x.workload))
-            }),
+            .map(|x| words::left_out(&name(x.workload), x.note.as_deref())),
     );
     let monthly = plan.monthly;
     let saving = today.map(|t| t - monthly);

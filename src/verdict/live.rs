@@ -208,6 +208,12 @@ pub fn pooled(p: &Pooled) -> String {
     text
 }
 
+/// A volume the pools leave out or whose target they miss, and why: "data9: no
+/// allowed level holds it".
+pub fn left_out(name: &str, why: Option<&str>) -> String {
+    format!("{name}: {}", why.unwrap_or("misses its target"))
+}
+
 /// "Left out of the pools: data9: no allowed level holds it."
 pub fn left_out_of_pools(why: &str) -> String {
     format!("Left out of the pools: {why}.")
