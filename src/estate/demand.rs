@@ -270,3 +270,30 @@ fn least_whole(t: f64, min: f64, max: f64, mut meets: impl FnMut(f64) -> bool) -
 pub fn slot(t: PoolType) -> usize {
     level_index(t.level())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::least_whole;
+
+    /// The bisection against every whole MiB/s it may return: for a need met from a
+    /// threshold on, the least whole value at or above the threshold within the rule's
+    /// reach below `t`, or `t` itself when no whole value up to the maximum meets.
+    #[test]
+    fn the_least_whole_assignment_is_the_exhaustive_least() {
+        for threshold in (1..4000).map(|i| f64::from(i) * 0.37) {
+            for t in [threshold, threshold * 1.004, threshold * 1.02, threshold + 3.0] {
+                for max in [t.ceil(), t.ceil() + 50.0, t.floor().max(1.0)] {
+                    let meets = |x: f64| x >= threshold;
+                    let floor = crate::engine::same::least_reaching(t).floor().max(1.0);
+                    let top = t.ceil().min(max);
+                    let exhaustive = (floor as u64..=top as u64)
+                        .map(|v| v as f64)
+                        .find(|v| meets(*v))
+                        .unwrap_or(t);
+                    let got = least_whole(t, 1.0, max, meets);
+                    assert_eq!(got, exhaustive, "threshold {threshold}, t {t}, max {max}");
+                }
+            }
+        }
+    }
+}
