@@ -57,6 +57,14 @@ pub fn count_x(count: u32, quota_tib: f64) -> String {
     format!("{count} x {}", capacity(quota_tib))
 }
 
+/// A message as a sentence: capitalised, ending in one full stop.
+pub fn as_sentence(message: &str) -> String {
+    format!(
+        "{}.",
+        super::sensitivity::capitalised(message.trim_end_matches('.'))
+    )
+}
+
 /// "1 client VM", "4 client VMs".
 pub fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", count(n), if n == 1 { one } else { many })

@@ -33,7 +33,7 @@ impl From<StoreError> for PageError {
             }
             StoreError::Full(message) => PageError::Status {
                 status: StatusCode::UNPROCESSABLE_ENTITY,
-                message: format!("{}.", crate::verdict::sensitivity::capitalised(&message)),
+                message: crate::verdict::words::as_sentence(&message),
             },
             e if e.is_unavailable() => PageError::Unavailable(e.to_string()),
             other => PageError::Internal(other.to_string()),

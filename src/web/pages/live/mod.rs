@@ -340,11 +340,10 @@ pub async fn upload(
 /// A message of the API for the page: a sentence.
 fn sentence(e: &impl std::fmt::Display) -> String {
     let t = crate::web::pages::form::prose_quotes(&e.to_string());
-    let mut c = t.chars();
-    match c.next() {
-        Some(f) => format!("{}{}.", f.to_uppercase(), c.as_str().trim_end_matches('.')),
-        None => t,
+    if t.is_empty() {
+        return t;
     }
+    crate::verdict::words::as_sentence(&t)
 }
 
 /// `POST /live/actuals`: reads both files, shows the answer and compares the metrics
