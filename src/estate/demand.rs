@@ -281,7 +281,12 @@ mod tests {
     #[test]
     fn the_least_whole_assignment_is_the_exhaustive_least() {
         for threshold in (1..4000).map(|i| f64::from(i) * 0.37) {
-            for t in [threshold, threshold * 1.004, threshold * 1.02, threshold + 3.0] {
+            for t in [
+                threshold,
+                threshold * 1.004,
+                threshold * 1.02,
+                threshold + 3.0,
+            ] {
                 for max in [t.ceil(), t.ceil() + 50.0, t.floor().max(1.0)] {
                     let meets = |x: f64| x >= threshold;
                     let floor = crate::engine::same::least_reaching(t).floor().max(1.0);

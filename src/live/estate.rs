@@ -132,7 +132,7 @@ pub fn assess(
 ) -> Result<LiveAnswer, FieldErrors> {
     let mut volumes = Vec::with_capacity(metrics.volumes.len());
     let mut warnings = metrics.warnings.clone();
-    let (mut today, mut planned, mut currency) = (Some(0.0), Some(0.0), "USD");
+    let mut currency = "USD";
     let (mut tight, mut not_sized) = (Vec::new(), Vec::new());
     let mut kept: Vec<Assessment> = Vec::new();
     for (i, v) in metrics.volumes.iter().enumerate() {
@@ -187,17 +187,11 @@ pub fn assess(
                 if a.headroom_pct.is_some_and(|h| h < TIGHT_PCT) {
                     tight.push(v.name.clone());
                 }
-                today = today.zip(a.monthly).map(|(t, m)| t + m);
-                planned = planned
-                    .zip(a.recommendation.as_ref().and_then(|r| r.monthly))
-                    .map(|(t, m)| t + m);
                 kept.push(a.clone());
                 fill(&mut answer, a);
             }
             None => {
                 not_sized.push(v.name.clone());
-                today = None;
-                planned = None;
             }
         }
         volumes.push(answer);
@@ -210,22 +204,22 @@ pub fn assess(
     let measured = volumes.len();
     let kept: Vec<&Assessment> = kept.iter().collect();
     let sum = |f: fn(&Assessment) -> Option<f64>| kept.iter().map(|a| f(a)).sum::<Option<f64>>();
-    let replan = replan::replan(
-        &kept,
+    let (today, alone) = (
         sum(|a| a.monthly),
         sum(|a| a.recommendation.as_ref().and_then(|r| r.monthly)),
-        prices,
-    )
-    .unwrap_or_else(|w| {
+    );
+    let replan = replan::replan(&kept, today, alone, prices).unwrap_or_else(|w| {
         warnings.push(w);
         None
     });
+    // The headline's saving only when every measured volume was right-sized.
+    let all = not_sized.is_empty() && !kept.is_empty();
     let mut verdict = words::estate(
         measured,
         &names(&tight),
         &names(&not_sized),
-        today.filter(|_| not_sized.len() < measured),
-        planned.filter(|_| not_sized.len() < measured),
+        today.filter(|_| all),
+        alone.filter(|_| all),
         currency,
     );
     if let Some(r) = &replan {
