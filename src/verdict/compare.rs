@@ -10,8 +10,9 @@
 use super::Sensitivity;
 use super::SetVerdict;
 use super::mechanism;
-use super::sensitivity::{Change, MAX_ITEMS, capitalised, changes};
+use super::sensitivity::{Change, MAX_ITEMS, changes};
 use super::targets::has_targets;
+use super::words::capitalised;
 use crate::engine::evaluation::Evaluation;
 use crate::engine::pricing::PriceBook;
 use crate::engine::same::{SAME_PCT, same};

@@ -185,7 +185,7 @@ pub fn verdict(plan: &EstatePlan, req: &EstateRequest) -> SetVerdict {
             } else {
                 format!(
                     "{} ({}/month) costs the same as the pools.",
-                    super::sensitivity::capitalised(b.description),
+                    super::words::capitalised(b.description),
                     c(m)
                 )
             });

@@ -7,7 +7,7 @@
 use super::SetVerdict;
 use super::compare::{self, Entry};
 use super::mechanism;
-use super::sensitivity::capitalised;
+use super::words::capitalised;
 use super::words::{count_x, volume_noun};
 use crate::engine::pricing::PriceBook;
 use crate::engine::scenario::Scenario;

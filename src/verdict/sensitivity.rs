@@ -7,7 +7,7 @@
 //! decides it" of comparisons and layouts, where a change flips which one wins.
 
 use super::mechanism;
-use super::words::{count_x, level};
+use super::words::{capitalised, count_x, level};
 use super::{Sensitivity, TargetKind, Verdict};
 use crate::engine::evaluation::Evaluation;
 use crate::engine::plan::quota_range;
@@ -344,12 +344,4 @@ fn met(e: &Evaluation, kind: TargetKind) -> Option<bool> {
         TargetKind::Iops => t.iops_met(),
         TargetKind::Latency => t.latency_met,
     }
-}
-
-/// "With 5 VMDKs per VM" from "with 5 VMDKs per VM".
-pub fn capitalised(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
 }

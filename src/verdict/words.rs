@@ -57,12 +57,17 @@ pub fn count_x(count: u32, quota_tib: f64) -> String {
     format!("{count} x {}", capacity(quota_tib))
 }
 
+/// "With 5 VMDKs per VM" from "with 5 VMDKs per VM".
+pub fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 /// A message as a sentence: capitalised, ending in one full stop.
 pub fn as_sentence(message: &str) -> String {
-    format!(
-        "{}.",
-        super::sensitivity::capitalised(message.trim_end_matches('.'))
-    )
+    format!("{}.", capitalised(message.trim_end_matches('.')))
 }
 
 /// "1 client VM", "4 client VMs".
